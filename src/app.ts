@@ -1,0 +1,100 @@
+/**
+ * buildApp(deps): the Fastify application with every plugin and every module registered
+ * explicitly, so this file shows the whole API surface. It never listens; main.ts does.
+ */
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { sql } from "kysely";
+import type { Deps } from "./deps.js";
+import { pendingMigrations } from "./db/migrate.js";
+import { registerAuthentication } from "./http/authenticate.js";
+import { registerErrorHandling } from "./http/error-handler.js";
+import { randomBase62 } from "./lib/ids.js";
+import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
+import { userRoutes } from "./modules/users/users.routes.js";
+
+export const API_VERSION = "0.1.0";
+
+// A client-supplied request id is kept only when it is short and harmless to log.
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    bodyLimit: deps.config.bodyLimit,
+    trustProxy: deps.config.trustProxy,
+    // SIGTERM: stop accepting, let in-flight requests finish, close idle keep-alive sockets.
+    forceCloseConnections: "idle",
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : randomBase62(16);
+    },
+    ajv: {
+      customOptions: { coerceTypes: "array", useDefaults: true, removeAdditional: true, allErrors: false },
+      plugins: [],
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  // GitBook's client sends `Content-Type: application/json` with an empty body on bodyless
+  // calls; treat that as `{}` instead of rejecting it. Prototype poisoning is still refused.
+  const defaultJsonParser = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (typeof body === "string" && body.trim() === "") return done(null, {});
+    defaultJsonParser(request, body as string, done);
+  });
+  // A route that declares a body schema but received no body validates `{}` (clear "required" errors).
+  app.addHook("preValidation", async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  });
+
+  registerErrorHandling(app);
+  registerAuthentication(app, deps.db);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.0.3",
+      info: {
+        title: "Quire API",
+        version: API_VERSION,
+        description: "Self-hosted documentation platform; REST API compatible with GitBook's public API.",
+      },
+      servers: [{ url: deps.config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: "/reference", uiConfig: { docExpansion: "none" } });
+
+  app.get("/openapi.json", { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get("/healthz", { config: { public: true }, schema: { hide: true } }, async () => ({ status: "ok" }));
+  app.get("/readyz", { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(deps.db);
+      const pending = await pendingMigrations(deps.db);
+      if (pending.length > 0) {
+        return reply.code(503).send({ error: { code: 503, message: `Migrations pending: ${pending.join(", ")}` } });
+      }
+      return { status: "ready" };
+    } catch (err) {
+      deps.log.warn({ err }, "readiness check failed");
+      return reply.code(503).send({ error: { code: 503, message: "Database unavailable" } });
+    }
+  });
+  app.get("/v1/", { config: { public: true }, schema: { tags: ["meta"], operationId: "getApiInformation" } }, async () => ({
+    version: API_VERSION,
+    build: process.env.QUIRE_BUILD ?? "dev",
+  }));
+
+  await app.register(userRoutes, { deps });
+  await app.register(organizationRoutes, { deps });
+
+  return app;
+}

@@ -1,0 +1,64 @@
+/**
+ * Setup shared by `quire init` and the first start of `quire serve`: an organization, its owner
+ * and an API token for the owner, created in one transaction.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Db, Executor } from "./db/database.js";
+import { nowIso } from "./lib/time.js";
+import { createOrganization } from "./modules/organizations/organizations.service.js";
+import { createApiToken } from "./modules/users/tokens.queries.js";
+import { getUserByEmail, insertUser, updateUser } from "./modules/users/users.queries.js";
+import type { UserRow } from "./db/schema.js";
+
+export interface InitResult {
+  organization: { id: string };
+  user: { id: string };
+  token: string;
+}
+
+/** Finds the user with this email, or creates an active one (an operator vouches for the address). */
+export async function ensureUser(db: Executor, email: string, displayName: string): Promise<UserRow> {
+  const existing = await getUserByEmail(db, email);
+  if (existing) return existing;
+  return insertUser(db, { email, displayName, emailVerified: true, pending: false });
+}
+
+export async function initOrganization(
+  trx: Executor,
+  input: { orgTitle: string; email: string; name: string },
+): Promise<InitResult> {
+  const user = await ensureUser(trx, input.email, input.name);
+  if (user.pending) await updateUser(trx, user.id, { pending: 0 });
+  const org = await createOrganization(trx, { title: input.orgTitle, ownerId: user.id });
+  const { token } = await createApiToken(trx, user.id, "quire init");
+  return { organization: { id: org.id }, user: { id: user.id }, token };
+}
+
+export const DEFAULT_BOOTSTRAP = { orgTitle: "My Organization", email: "admin@localhost", name: "Admin" };
+
+/**
+ * On the very first start (no organization at all), creates the default organization and owner and
+ * writes the owner's token to `<dataDir>/admin-token` (mode 0600). Several processes starting at
+ * once on one PostgreSQL database bootstrap exactly once: the `bootstrap` settings row is the lock.
+ * Returns the token file's path when it bootstrapped.
+ */
+export async function bootstrapIfEmpty(db: Db, dataDir: string): Promise<string | undefined> {
+  const result = await db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto("settings")
+      .values({ key: "bootstrap", value: nowIso() })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return undefined;
+    const anyOrg = await trx.selectFrom("organizations").select("id").limit(1).executeTakeFirst();
+    if (anyOrg) return undefined;
+    return initOrganization(trx, DEFAULT_BOOTSTRAP);
+  });
+  if (!result) return undefined;
+  const file = path.join(dataDir, "admin-token");
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, `${result.token}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  return file;
+}

@@ -1,0 +1,90 @@
+import path from "node:path";
+
+/** Typed, validated configuration read from the environment once at start. */
+export interface Config {
+  /** TCP port of the HTTP server. */
+  port: number;
+  /** Interface the HTTP server binds to. */
+  host: string;
+  /** Directory for the embedded database, uploaded files and the first admin token. */
+  dataDir: string;
+  /** `postgres://...` to run on PostgreSQL; absent means SQLite in `dataDir`. */
+  databaseUrl: string | undefined;
+  /** Base of every `urls.*` address the API returns, without a trailing slash. */
+  publicUrl: string;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  /** Whether `quire serve` also runs the job worker loop in the same process. */
+  runWorker: boolean;
+  /** Allow `file://` Git remotes (tests and single-machine setups only). */
+  gitAllowFileUrls: boolean;
+  /** Trust X-Forwarded-* headers (set when running behind a reverse proxy). */
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function readBool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (["1", "true", "yes", "on"].includes(raw.toLowerCase())) return true;
+  if (["0", "false", "no", "off"].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function readUrl(name: string, raw: string, protocols: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL, got "${raw}"`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(" or ")}, got "${url.protocol}"`);
+  }
+  return raw;
+}
+
+/** Reads and validates the configuration; throws ConfigError with the variable's name on bad input. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = readInt(env, "PORT", 8080, 0, 65535);
+  const logLevel = (env.LOG_LEVEL ?? "info") as Config["logLevel"];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  }
+  const databaseUrl = env.DATABASE_URL
+    ? readUrl("DATABASE_URL", env.DATABASE_URL, ["postgres:", "postgresql:"])
+    : undefined;
+  const publicUrl = readUrl(
+    "QUIRE_PUBLIC_URL",
+    env.QUIRE_PUBLIC_URL || `http://localhost:${port}`,
+    ["http:", "https:"],
+  ).replace(/\/+$/, "");
+  return {
+    port,
+    host: env.HOST || "0.0.0.0",
+    dataDir: path.resolve(env.QUIRE_DATA_DIR || "data"),
+    databaseUrl,
+    publicUrl,
+    logLevel,
+    bodyLimit: readInt(env, "QUIRE_BODY_LIMIT", 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    runWorker: readBool(env, "QUIRE_WORKER", true),
+    gitAllowFileUrls: readBool(env, "QUIRE_GIT_ALLOW_FILE_URLS", false),
+    trustProxy: readBool(env, "QUIRE_TRUST_PROXY", false),
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The Kysely instance. This module and db/dialect.ts are the only places that know whether the
+ * database is SQLite or PostgreSQL.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type Transaction } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.js";
+
+export type Db = Kysely<Database>;
+export type Trx = Transaction<Database>;
+/** Query functions take either the database or an open transaction. */
+export type Executor = Db | Trx;
+
+export type DialectName = "sqlite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: DialectName;
+  /** A short description without credentials, for logs. */
+  description: string;
+  destroy(): Promise<void>;
+}
+
+// PostgreSQL returns int8 (count(*)) and numeric as strings by default; our counts fit in a double.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+pg.types.setTypeParser(1700, (value) => Number.parseFloat(value));
+
+/** Removes the password from a connection URL so that it can be logged. */
+export function redactUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "(invalid url)";
+  }
+}
+
+export interface OpenDatabaseOptions {
+  /** `postgres://...`; when absent, SQLite at `sqlitePath`. */
+  databaseUrl?: string | undefined;
+  sqlitePath?: string;
+  /** Connection pool size on PostgreSQL. */
+  poolSize?: number;
+}
+
+export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
+  const plugins = [new CamelCasePlugin()];
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    return {
+      db,
+      dialect: "postgres",
+      description: `postgres ${redactUrl(options.databaseUrl)}`,
+      destroy: () => db.destroy(),
+    };
+  }
+  const file = options.sqlitePath ?? ":memory:";
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets readers proceed while a writer commits; NORMAL sync is durable across process crashes.
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
+  return { db, dialect: "sqlite", description: `sqlite ${file}`, destroy: () => db.destroy() };
+}

@@ -1,0 +1,11 @@
+/**
+ * Every migration, in order. Listed explicitly (not read from the folder) so the same list works
+ * from the TypeScript sources in tests and from the compiled dist/ in production.
+ * Append new migrations at the end; never edit or reorder a migration that has shipped.
+ */
+import type { Migration } from "kysely";
+import * as m0001 from "./0001_core.js";
+
+export const migrations: Record<string, Migration> = {
+  "0001_core": m0001,
+};

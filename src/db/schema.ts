@@ -1,0 +1,225 @@
+/**
+ * Row types of every table, as Kysely sees them (camelCase; the database columns are snake_case
+ * through CamelCasePlugin). Timestamps are ISO 8601 strings; booleans are 0/1 integers so that
+ * both SQLite and PostgreSQL store them the same way; JSON is stored as text and parsed by the
+ * queries that read it.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+export type Bool = 0 | 1;
+
+export interface UsersTable {
+  id: string;
+  /** Lower-cased; unique. */
+  email: string;
+  displayName: string;
+  photoUrl: string | null;
+  /** 1 once the address is known to belong to the user (created by an operator, or signed in). */
+  emailVerified: Bool;
+  /** 1 for an account created by an invitation that nobody has used yet. */
+  pending: Bool;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  userId: string;
+  /** SHA-256 hex of the token; the token itself is never stored. */
+  tokenHash: string;
+  label: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  title: string;
+  /** JSON array of lower-cased domains. */
+  emailDomains: string;
+  hostname: string | null;
+  type: string;
+  useCase: string | null;
+  communityType: string | null;
+  /** Role given to members who join by email domain or invite without a role; null = guest. */
+  defaultRole: string | null;
+  /** JSON `{type:"site", site}` or null. */
+  defaultContent: string | null;
+  logoUrl: string | null;
+  sso: Bool;
+  ai: Bool;
+  inviteLinks: Bool;
+  /** JSON merge rules (`{type:"rules", rules}` or `{type:"none"}`). */
+  mergeRules: string;
+  /** JSON rich document, or null when never set. */
+  agentInstructions: string | null;
+  agentInstructionsUpdatedAt: string | null;
+  agentInstructionsUpdatedBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MembersTable {
+  orgId: string;
+  userId: string;
+  /** Organization role; null = guest (no access to content unless granted). */
+  role: string | null;
+  sso: Bool;
+  disabled: Bool;
+  joinedAt: string;
+  lastSeenAt: string | null;
+}
+
+export interface TeamsTable {
+  id: string;
+  orgId: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TeamMembersTable {
+  teamId: string;
+  userId: string;
+  /** `owner` or `member`. */
+  role: string;
+  createdAt: string;
+}
+
+export interface CollectionsTable {
+  id: string;
+  orgId: string;
+  parentId: string | null;
+  title: string;
+  description: string | null;
+  /** A role level, `inherit`, or null (no default access). */
+  defaultLevel: string | null;
+  /** Fractional index among the siblings (collections and spaces) of the same parent. */
+  position: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SpacesTable {
+  id: string;
+  orgId: string;
+  parentId: string | null;
+  title: string;
+  emoji: string;
+  iconUrl: string | null;
+  visibility: string;
+  editMode: string;
+  defaultLevel: string | null;
+  language: string | null;
+  /** JSON merge rules (`inherit`, `rules` or `none`). */
+  mergeRules: string;
+  /** Id of the primary (active) revision. */
+  revisionId: string;
+  position: string;
+  /** JSON Git sync state, or null when never synchronised. */
+  gitSync: string | null;
+  /** JSON visitor authentication settings, or null. */
+  visitorAuth: string | null;
+  createdBy: string | null;
+  deletedAt: string | null;
+  deletedBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface GrantsTable {
+  orgId: string;
+  /** `space` or `collection`. */
+  targetType: string;
+  targetId: string;
+  /** `user` or `team`. */
+  principalType: string;
+  principalId: string;
+  role: string;
+  createdAt: string;
+}
+
+export interface LinkInvitesTable {
+  id: string;
+  orgId: string;
+  /** `organization`, `space` or `collection`. */
+  targetType: string;
+  targetId: string | null;
+  /** Organization role (null = guest) for organization invites, content level otherwise. */
+  role: string | null;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RevisionsTable {
+  id: string;
+  spaceId: string;
+  /** JSON array of parent revision ids. */
+  parents: string;
+  /** `edits`, `merge`, `update`, `rollback` or `computed`. */
+  type: string;
+  /** Hash of the revision's root tree object; null for the empty revision. */
+  treeHash: string | null;
+  /** JSON Git commit metadata, or null. */
+  git: string | null;
+  mergedFrom: string | null;
+  createdBy: string | null;
+  createdAt: string;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  /** JSON payload. */
+  payload: string;
+  /** `queued`, `running`, `succeeded` or `failed`. */
+  state: string;
+  /** At most one queued or running job per key. */
+  dedupeKey: string | null;
+  attempts: number;
+  maxAttempts: number;
+  runAt: string;
+  lockedBy: string | null;
+  lockedUntil: string | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  apiTokens: ApiTokensTable;
+  organizations: OrganizationsTable;
+  members: MembersTable;
+  teams: TeamsTable;
+  teamMembers: TeamMembersTable;
+  collections: CollectionsTable;
+  spaces: SpacesTable;
+  grants: GrantsTable;
+  linkInvites: LinkInvitesTable;
+  revisions: RevisionsTable;
+  jobs: JobsTable;
+  settings: SettingsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type MemberRow = Selectable<MembersTable>;
+export type TeamRow = Selectable<TeamsTable>;
+export type CollectionRow = Selectable<CollectionsTable>;
+export type SpaceRow = Selectable<SpacesTable>;
+export type GrantRow = Selectable<GrantsTable>;
+export type LinkInviteRow = Selectable<LinkInvitesTable>;
+export type RevisionRow = Selectable<RevisionsTable>;
+export type JobRow = Selectable<JobsTable>;
+export type NewSpace = Insertable<SpacesTable>;
+export type SpaceUpdate = Updateable<SpacesTable>;
+// Generated is re-exported for tables that later gain auto-increment columns.
+export type { Generated };

@@ -1,0 +1,104 @@
+/**
+ * Keyset pagination: a page cursor holds the sort key of the last item returned, and the next page
+ * starts strictly after it. Rows inserted while a client pages are neither skipped nor repeated,
+ * unlike offset paging.
+ */
+import { type SelectQueryBuilder, type Expression, type SqlBool, sql } from "kysely";
+import { badRequest } from "./errors.js";
+
+export const DEFAULT_LIMIT = 50;
+
+export type CursorValue = string | number;
+
+export interface SortKey<Row> {
+  /** Column reference as written in SQL through Kysely, e.g. "spaces.createdAt". */
+  column: string;
+  direction: "asc" | "desc";
+  /** The value of this key in a returned row (used to build the next cursor). */
+  value: (row: Row) => CursorValue;
+}
+
+export interface Page<Row> {
+  rows: Row[];
+  next?: { page: string };
+  count: number;
+}
+
+export function encodeCursor(values: CursorValue[]): string {
+  return Buffer.from(JSON.stringify(values)).toString("base64url");
+}
+
+export function decodeCursor(page: string, arity: number): CursorValue[] {
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(page, "base64url").toString("utf8"));
+  } catch {
+    values = undefined;
+  }
+  if (
+    !Array.isArray(values) ||
+    values.length !== arity ||
+    !values.every((v) => typeof v === "string" || typeof v === "number")
+  ) {
+    throw badRequest("The `page` parameter is not a cursor returned by this list; pass `next.page` from a previous response.");
+  }
+  return values as CursorValue[];
+}
+
+/**
+ * Runs a filtered query as one page: counts all matching rows, then fetches `limit + 1` rows after
+ * the cursor in the given order (the extra row tells whether a next page exists).
+ * The last sort key must be unique (usually the id) so that the order is total.
+ */
+export async function paginate<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  keys: SortKey<O>[],
+  options: { page?: string | undefined; limit?: number | undefined },
+): Promise<Page<O>> {
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const after = options.page ? decodeCursor(options.page, keys.length) : undefined;
+
+  const countRow = await query
+    .clearSelect()
+    .clearOrderBy()
+    .select((eb) => eb.fn.countAll().as("count"))
+    .executeTakeFirst();
+  const count = Number((countRow as { count?: unknown } | undefined)?.count ?? 0);
+
+  let pageQuery = query;
+  if (after) {
+    pageQuery = pageQuery.where(() => afterCursor(keys, after));
+  }
+  for (const key of keys) {
+    pageQuery = pageQuery.orderBy(sql.ref(key.column), key.direction);
+  }
+  const rows = await pageQuery.limit(limit + 1).execute();
+  const hasMore = rows.length > limit;
+  const pageRows = hasMore ? rows.slice(0, limit) : rows;
+  const last = pageRows[pageRows.length - 1];
+  return {
+    rows: pageRows,
+    count,
+    ...(hasMore && last ? { next: { page: encodeCursor(keys.map((k) => k.value(last))) } } : {}),
+  };
+}
+
+/** (k1 > v1) OR (k1 = v1 AND k2 > v2) OR ..., with > or < per key direction. */
+function afterCursor<Row>(keys: SortKey<Row>[], values: CursorValue[]): Expression<SqlBool> {
+  const branches = keys.map((key, i) => {
+    const parts = keys.slice(0, i).map((k, j) => sql`${sql.ref(k.column)} = ${values[j]}`);
+    const op = key.direction === "asc" ? sql`>` : sql`<`;
+    parts.push(sql`${sql.ref(key.column)} ${op} ${values[i]}`);
+    return sql`(${sql.join(parts, sql` and `)})`;
+  });
+  return sql<SqlBool>`(${sql.join(branches, sql` or `)})`;
+}
+
+/** Shapes a page for the response envelope. */
+export function toList<Row, Item>(page: Page<Row>, present: (row: Row) => Item) {
+  return {
+    items: page.rows.map(present),
+    count: page.count,
+    ...(page.next ? { next: page.next } : {}),
+  };
+}

@@ -1,0 +1,19 @@
+/** Builds every `urls.*` address from QUIRE_PUBLIC_URL, so the addresses follow the deployment. */
+export class Urls {
+  constructor(readonly base: string) {}
+
+  /** Address of an API resource: `{base}/v1{path}`. */
+  api(path: string): string {
+    return `${this.base}/v1${path}`;
+  }
+
+  /** Address of a page of the web application for an object. */
+  app(path: string): string {
+    return `${this.base}/app${path}`;
+  }
+
+  /** Address of published content. */
+  published(path: string): string {
+    return `${this.base}/docs${path}`;
+  }
+}

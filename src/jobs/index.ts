@@ -1,0 +1,7 @@
+/** Every job kind the worker runs, and the periodic ones it schedules. */
+import { purgeDeletedSpacesJob } from "./handlers/purge-deleted-spaces.job.js";
+import type { JobDefinition, PeriodicJob } from "./registry.js";
+
+export const jobDefinitions: readonly JobDefinition<any>[] = [purgeDeletedSpacesJob];
+
+export const periodicJobs: PeriodicJob[] = [{ kind: "purge-deleted-spaces", everyMs: 60 * 60_000 }];

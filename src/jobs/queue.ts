@@ -1,0 +1,115 @@
+/**
+ * The durable job queue: rows of the `jobs` table, written in the same transaction as the data
+ * that asks for them, so a job exists exactly when its data committed.
+ */
+import { sql } from "kysely";
+import type { DialectName, Executor } from "../db/database.js";
+import { skipLockedSuffix } from "../db/dialect.js";
+import type { JobRow } from "../db/schema.js";
+import { newId } from "../lib/ids.js";
+import type { JobKind, JobPayloads } from "./registry.js";
+
+export interface EnqueueOptions {
+  /** Skip the insert when a queued or running job already has this key. */
+  dedupeKey?: string;
+  /** Earliest start (default: now). */
+  runAt?: Date;
+  maxAttempts?: number;
+}
+
+/** Adds a job; returns its id, or null when an equivalent job is already queued or running. */
+export async function enqueue<K extends JobKind>(
+  db: Executor,
+  kind: K,
+  payload: JobPayloads[K],
+  options: EnqueueOptions = {},
+): Promise<string | null> {
+  const now = new Date().toISOString();
+  const id = newId();
+  const result = await db
+    .insertInto("jobs")
+    .values({
+      id,
+      kind,
+      payload: JSON.stringify(payload),
+      state: "queued",
+      dedupeKey: options.dedupeKey ?? null,
+      attempts: 0,
+      maxAttempts: options.maxAttempts ?? 5,
+      runAt: (options.runAt ?? new Date()).toISOString(),
+      lockedBy: null,
+      lockedUntil: null,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    // The partial unique index on live dedupe keys makes a concurrent duplicate a no-op.
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? id : null;
+}
+
+/**
+ * Claims the next ready job for this worker: a queued job whose time has come, or a running job
+ * whose lease expired (its worker died). On PostgreSQL, SKIP LOCKED lets many workers claim
+ * concurrently without waiting on each other.
+ */
+export async function claimNextJob(
+  db: Executor,
+  dialect: DialectName,
+  workerId: string,
+  kinds: readonly string[],
+  leaseMs: number,
+): Promise<JobRow | undefined> {
+  if (kinds.length === 0) return undefined;
+  const now = new Date();
+  const nowIso = now.toISOString();
+  const lockedUntil = new Date(now.getTime() + leaseMs).toISOString();
+  const kindList = sql.join(kinds.map((k) => sql`${k}`));
+  const result = await sql<JobRow>`
+    update jobs set state = 'running', locked_by = ${workerId}, locked_until = ${lockedUntil},
+      attempts = attempts + 1, updated_at = ${nowIso}
+    where id = (
+      select id from jobs
+      where kind in (${kindList})
+        and ((state = 'queued' and run_at <= ${nowIso}) or (state = 'running' and locked_until < ${nowIso}))
+      order by run_at, id
+      limit 1${skipLockedSuffix(dialect)}
+    )
+    returning *`.execute(db);
+  return result.rows[0];
+}
+
+export async function markJobSucceeded(db: Executor, job: JobRow): Promise<void> {
+  await db
+    .updateTable("jobs")
+    .set({ state: "succeeded", lockedBy: null, lockedUntil: null, updatedAt: new Date().toISOString() })
+    .where("id", "=", job.id)
+    .where("lockedBy", "=", job.lockedBy)
+    .execute();
+}
+
+/** Exponential backoff: 5 s, 10 s, 20 s ... capped at 10 minutes. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(5_000 * 2 ** Math.max(0, attempt - 1), 600_000);
+}
+
+/** Records a failed attempt; returns true when the job will be retried. */
+export async function markJobFailed(db: Executor, job: JobRow, error: Error): Promise<boolean> {
+  const retry = job.attempts < job.maxAttempts;
+  const now = Date.now();
+  await db
+    .updateTable("jobs")
+    .set({
+      state: retry ? "queued" : "failed",
+      runAt: retry ? new Date(now + retryDelayMs(job.attempts)).toISOString() : job.runAt,
+      lockedBy: null,
+      lockedUntil: null,
+      lastError: error.message.slice(0, 2000),
+      updatedAt: new Date(now).toISOString(),
+    })
+    .where("id", "=", job.id)
+    .where("lockedBy", "=", job.lockedBy)
+    .execute();
+  return retry;
+}

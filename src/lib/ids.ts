@@ -1,0 +1,40 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** Random base62 string; each character carries log2(62) ≈ 5.95 bits. */
+export function randomBase62(length: number): string {
+  // Rejection sampling keeps the distribution uniform (256 is not a multiple of 62).
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += ALPHABET[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** Opaque object id: 20 base62 characters (~119 bits), unguessable and URL-safe. */
+export function newId(): string {
+  return randomBase62(20);
+}
+
+/** Prefix that marks Quire API tokens, so scanners can recognise leaked ones. */
+export const TOKEN_PREFIX = "qr_";
+
+/** A new API token: 40 base62 characters (~238 bits) after the prefix. Shown once, stored hashed. */
+export function newApiToken(): string {
+  return TOKEN_PREFIX + randomBase62(40);
+}
+
+/** SHA-256 of a token, the only form in which tokens are stored. */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}

@@ -1,0 +1,276 @@
+/**
+ * The `quire` command line: serve, worker, migrate, init, users, tokens, orgs.
+ * JSON outputs (`--json`) are relied on by tooling outside this repository: keep them stable.
+ */
+import path from "node:path";
+import { Command, CommanderError } from "commander";
+import pino, { type Logger } from "pino";
+import { buildApp } from "./app.js";
+import { bootstrapIfEmpty, ensureUser, initOrganization } from "./bootstrap.js";
+import { type Config, ConfigError, loadConfig } from "./config.js";
+import { type DatabaseHandle, openDatabase } from "./db/database.js";
+import { migrateToLatest } from "./db/migrate.js";
+import { Urls } from "./http/urls.js";
+import { jobDefinitions, periodicJobs } from "./jobs/index.js";
+import { Worker } from "./jobs/worker.js";
+import { createOrganization } from "./modules/organizations/organizations.service.js";
+import { createApiToken, revokeApiToken } from "./modules/users/tokens.queries.js";
+import { getUserByEmail, getUserById, updateUser } from "./modules/users/users.queries.js";
+
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const defaultIo: Io = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+export function createLogger(config: Pick<Config, "logLevel">): Logger {
+  return pino({
+    level: config.logLevel,
+    // Tokens and credentials never reach the log, whatever object carries them.
+    redact: {
+      paths: ["req.headers.authorization", "req.headers.cookie", "*.token", "*.password", "*.authorization"],
+      censor: "[redacted]",
+    },
+  });
+}
+
+function openFromConfig(config: Config): DatabaseHandle {
+  return openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, "quire.db") });
+}
+
+/** Opens the configured database, migrated to the latest schema, for the duration of `fn`. */
+async function withDatabase<T>(fn: (handle: DatabaseHandle, config: Config) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const handle = openFromConfig(config);
+  try {
+    await migrateToLatest(handle.db);
+    return await fn(handle, config);
+  } finally {
+    await handle.destroy();
+  }
+}
+
+async function findUser(handle: DatabaseHandle, idOrEmail: string) {
+  const user = idOrEmail.includes("@") ? await getUserByEmail(handle.db, idOrEmail) : await getUserById(handle.db, idOrEmail);
+  if (!user) throw new CommandError(`No user with ${idOrEmail.includes("@") ? "email" : "id"} "${idOrEmail}".`);
+  return user;
+}
+
+class CommandError extends Error {}
+
+/** Runs the server until SIGTERM or SIGINT; in-flight requests and running jobs finish first. */
+async function serve(io: Io): Promise<number> {
+  const config = loadConfig();
+  const log = createLogger(config);
+  const handle = openFromConfig(config);
+  const applied = await migrateToLatest(handle.db);
+  if (applied.length) log.info({ migrations: applied }, "database migrated");
+  const tokenFile = await bootstrapIfEmpty(handle.db, config.dataDir);
+  if (tokenFile) {
+    log.info({ file: tokenFile }, "first start: created an organization and its owner; the owner's API token is in this file");
+  }
+  const urls = new Urls(config.publicUrl);
+  const worker = config.runWorker
+    ? new Worker({ db: handle.db, dialect: handle.dialect, config, urls, log: log.child({ component: "worker" }) }, jobDefinitions, {
+        periodic: periodicJobs,
+        concurrency: 2,
+      })
+    : undefined;
+  const app = await buildApp({ config, db: handle.db, dialect: handle.dialect, urls, log, notifyJobs: () => worker?.notify() });
+  await app.listen({ port: config.port, host: config.host });
+  worker?.start();
+  log.info({ database: handle.description, publicUrl: config.publicUrl, worker: !!worker }, "quire is serving");
+
+  await new Promise<void>((resolve) => {
+    const shutdown = (signal: string) => {
+      log.info({ signal }, "shutting down: finishing in-flight requests and jobs");
+      resolve();
+    };
+    process.once("SIGTERM", () => shutdown("SIGTERM"));
+    process.once("SIGINT", () => shutdown("SIGINT"));
+  });
+  await app.close();
+  await worker?.stop();
+  await handle.destroy();
+  io.err("quire stopped");
+  return 0;
+}
+
+/** Runs only the job worker (for deployments that separate web and worker processes). */
+async function runWorker(once: boolean): Promise<number> {
+  const config = loadConfig();
+  const log = createLogger(config);
+  const handle = openFromConfig(config);
+  await migrateToLatest(handle.db);
+  const worker = new Worker(
+    { db: handle.db, dialect: handle.dialect, config, urls: new Urls(config.publicUrl), log },
+    jobDefinitions,
+    { periodic: once ? [] : periodicJobs, concurrency: 2 },
+  );
+  if (once) {
+    const count = await worker.drain();
+    log.info({ jobs: count }, "ran ready jobs");
+  } else {
+    worker.start();
+    await new Promise<void>((resolve) => {
+      process.once("SIGTERM", resolve);
+      process.once("SIGINT", resolve);
+    });
+    await worker.stop();
+  }
+  await handle.destroy();
+  return 0;
+}
+
+export function buildCli(io: Io, setExit: (code: number) => void): Command {
+  const program = new Command("quire")
+    .description("Quire: self-hosted documentation platform with a GitBook-compatible API")
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .exitOverride()
+    .showHelpAfterError();
+
+  program
+    .command("serve")
+    .description("run the HTTP server (and the job worker unless QUIRE_WORKER=false)")
+    .action(async () => setExit(await serve(io)));
+
+  program
+    .command("worker")
+    .description("run the job worker only")
+    .option("--once", "run the jobs that are ready now, then exit")
+    .action(async (opts: { once?: boolean }) => setExit(await runWorker(!!opts.once)));
+
+  program
+    .command("migrate")
+    .description("bring the database schema up to date")
+    .action(async () => {
+      await withDatabase(async (handle) => {
+        io.out(`database ${handle.description} is up to date`);
+      });
+    });
+
+  program
+    .command("init")
+    .description("create an organization, its owner (admin) and an API token for the owner")
+    .requiredOption("--org <title>", "organization title")
+    .requiredOption("--email <email>", "owner's email address")
+    .requiredOption("--name <name>", "owner's display name")
+    .option("--json", "print the result as JSON")
+    .action(async (opts: { org: string; email: string; name: string; json?: boolean }) => {
+      validateEmail(opts.email);
+      validateTitle(opts.org);
+      const result = await withDatabase((handle) =>
+        handle.db.transaction().execute((trx) => initOrganization(trx, { orgTitle: opts.org, email: opts.email, name: opts.name })),
+      );
+      io.out(
+        opts.json
+          ? JSON.stringify(result)
+          : `organization ${result.organization.id}\nowner ${result.user.id}\ntoken ${result.token}\n(the token is shown once)`,
+      );
+    });
+
+  const users = program.command("users").description("manage users");
+  users
+    .command("create")
+    .description("create a user (or activate a pending invited account) and issue an API token")
+    .requiredOption("--email <email>", "email address")
+    .requiredOption("--name <name>", "display name")
+    .option("--json", "print the result as JSON")
+    .action(async (opts: { email: string; name: string; json?: boolean }) => {
+      validateEmail(opts.email);
+      const result = await withDatabase((handle) =>
+        handle.db.transaction().execute(async (trx) => {
+          const existing = await getUserByEmail(trx, opts.email);
+          if (existing && !existing.pending) {
+            throw new CommandError(`A user with email "${opts.email}" already exists (id ${existing.id}); use \`quire tokens create\`.`);
+          }
+          const user = existing ?? (await ensureUser(trx, opts.email, opts.name));
+          if (existing) await updateUser(trx, user.id, { displayName: opts.name, pending: 0 });
+          const { token } = await createApiToken(trx, user.id, "quire users create");
+          return { user: { id: user.id }, token };
+        }),
+      );
+      io.out(opts.json ? JSON.stringify(result) : `user ${result.user.id}\ntoken ${result.token}\n(the token is shown once)`);
+    });
+
+  const tokens = program.command("tokens").description("manage API tokens");
+  tokens
+    .command("create")
+    .description("issue a new API token for a user (also for a pending invited account)")
+    .requiredOption("--user <id|email>", "user id or email address")
+    .option("--label <label>", "a note to recognise the token by")
+    .option("--json", "print the result as JSON")
+    .action(async (opts: { user: string; label?: string; json?: boolean }) => {
+      const token = await withDatabase(async (handle) => {
+        const user = await findUser(handle, opts.user);
+        return handle.db.transaction().execute(async (trx) => {
+          if (user.pending) await updateUser(trx, user.id, { pending: 0 });
+          return (await createApiToken(trx, user.id, opts.label)).token;
+        });
+      });
+      io.out(opts.json ? JSON.stringify({ token }) : `${token}\n(the token is shown once)`);
+    });
+  tokens
+    .command("revoke")
+    .description("revoke an API token, given the token itself or its id")
+    .argument("<token>", "the token, or its id")
+    .option("--json", "print the result as JSON")
+    .action(async (tokenOrId: string, opts: { json?: boolean }) => {
+      const revoked = await withDatabase((handle) => revokeApiToken(handle.db, tokenOrId));
+      if (!revoked) throw new CommandError("No active token matches; it may already be revoked.");
+      io.out(opts.json ? JSON.stringify({ revoked: true }) : "token revoked");
+    });
+
+  const orgs = program.command("orgs").description("manage organizations");
+  orgs
+    .command("create")
+    .description("create an organization owned (as admin) by an existing user")
+    .requiredOption("--title <title>", "organization title")
+    .requiredOption("--owner <id|email>", "owner's user id or email address")
+    .option("--json", "print the result as JSON")
+    .action(async (opts: { title: string; owner: string; json?: boolean }) => {
+      validateTitle(opts.title);
+      const org = await withDatabase(async (handle) => {
+        const owner = await findUser(handle, opts.owner);
+        return handle.db.transaction().execute((trx) => createOrganization(trx, { title: opts.title, ownerId: owner.id }));
+      });
+      io.out(opts.json ? JSON.stringify({ organization: { id: org.id } }) : `organization ${org.id}`);
+    });
+
+  return program;
+}
+
+function validateEmail(email: string): void {
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && !/^[^\s@]+@localhost$/.test(email)) {
+    throw new CommandError(`"${email}" is not an email address.`);
+  }
+}
+
+function validateTitle(title: string): void {
+  if (title.trim().length < 2 || title.length > 255) {
+    throw new CommandError("An organization title must be 2 to 255 characters long.");
+  }
+}
+
+/** Entry point; returns the process exit code. */
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  let exitCode = 0;
+  const program = buildCli(io, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof CommandError || error instanceof ConfigError) {
+      io.err(`error: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}

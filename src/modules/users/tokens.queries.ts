@@ -1,0 +1,36 @@
+import type { Executor } from "../../db/database.js";
+import { hashToken, newApiToken, newId, TOKEN_PREFIX } from "../../lib/ids.js";
+import { nowIso } from "../../lib/time.js";
+
+/** Issues a new API token for a user. The token is returned once and stored only as a hash. */
+export async function createApiToken(db: Executor, userId: string, label?: string): Promise<{ id: string; token: string }> {
+  const token = newApiToken();
+  const id = newId();
+  await db
+    .insertInto("apiTokens")
+    .values({ id, userId, tokenHash: hashToken(token), label: label ?? null, createdAt: nowIso(), lastUsedAt: null, revokedAt: null })
+    .execute();
+  return { id, token };
+}
+
+/** Revokes a token given either the token itself or its id. Returns false when none matched. */
+export async function revokeApiToken(db: Executor, tokenOrId: string): Promise<boolean> {
+  const column = tokenOrId.startsWith(TOKEN_PREFIX) ? "tokenHash" : "id";
+  const value = column === "tokenHash" ? hashToken(tokenOrId) : tokenOrId;
+  const result = await db
+    .updateTable("apiTokens")
+    .set({ revokedAt: nowIso() })
+    .where(column, "=", value)
+    .where("revokedAt", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export function listApiTokens(db: Executor, userId: string) {
+  return db
+    .selectFrom("apiTokens")
+    .select(["id", "label", "createdAt", "lastUsedAt", "revokedAt"])
+    .where("userId", "=", userId)
+    .orderBy("createdAt")
+    .execute();
+}

@@ -1,0 +1,172 @@
+/**
+ * What a user may do inside one organization: loaded in a few queries, then resolved in memory
+ * for any number of collections and spaces (lists never query per item).
+ *
+ * Resolution of a user's level on a space or collection (README "Permissions" has the table):
+ *  1. not a member of the organization, or a disabled member: nothing (the API answers 404);
+ *  2. organization admin: admin on everything;
+ *  3. otherwise the highest of
+ *     - grants to the user or to one of their teams, on the object or any ancestor collection;
+ *     - for members (not guests): the object's default level, capped at the member's
+ *       organization role. `inherit` takes the parent collection's default, and at the top of
+ *       the tree the member's organization role; null means no default access.
+ */
+import type { Executor } from "../db/database.js";
+import { type DefaultLevel, type Role, isRole, maxRole, minRole } from "./roles.js";
+
+export interface Membership {
+  /** Organization role; null for guests. */
+  role: Role | null;
+  sso: boolean;
+}
+
+export interface CollectionNode {
+  parentId: string | null;
+  defaultLevel: DefaultLevel;
+}
+
+/** A content object as the resolver sees it. */
+export interface ContentNode {
+  id: string;
+  parentId: string | null;
+  defaultLevel: string | null;
+}
+
+export interface OrgAccess {
+  orgId: string;
+  userId: string;
+  /** Undefined when the user is not an (enabled) member of the organization. */
+  membership: Membership | undefined;
+  teamIds: string[];
+  /** Teams of the organization the user owns (may manage). */
+  ownedTeamIds: string[];
+  /** Highest grant to the user or one of their teams, by target (space or collection) id. */
+  grants: Map<string, Role>;
+  /** Every collection of the organization, to walk parent chains. */
+  collections: Map<string, CollectionNode>;
+}
+
+export function toDefaultLevel(value: string | null): DefaultLevel {
+  if (value === "inherit") return "inherit";
+  return isRole(value) ? value : null;
+}
+
+/** Loads everything needed to resolve the user's access to any content of the organization. */
+export async function loadOrgAccess(db: Executor, userId: string, orgId: string): Promise<OrgAccess> {
+  const [member, teams, collections] = await Promise.all([
+    db
+      .selectFrom("members")
+      .select(["role", "sso", "disabled"])
+      .where("orgId", "=", orgId)
+      .where("userId", "=", userId)
+      .executeTakeFirst(),
+    db
+      .selectFrom("teamMembers")
+      .innerJoin("teams", "teams.id", "teamMembers.teamId")
+      .select(["teams.id", "teamMembers.role"])
+      .where("teams.orgId", "=", orgId)
+      .where("teamMembers.userId", "=", userId)
+      .execute(),
+    db.selectFrom("collections").select(["id", "parentId", "defaultLevel"]).where("orgId", "=", orgId).execute(),
+  ]);
+  const membership =
+    member && !member.disabled
+      ? { role: isRole(member.role) ? member.role : null, sso: member.sso === 1 }
+      : undefined;
+  const teamIds = membership ? teams.map((t) => t.id) : [];
+  const ownedTeamIds = membership ? teams.filter((t) => t.role === "owner").map((t) => t.id) : [];
+  const grants = new Map<string, Role>();
+  if (membership) {
+    const rows = await db
+      .selectFrom("grants")
+      .select(["targetId", "role"])
+      .where("orgId", "=", orgId)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("principalType", "=", "user"), eb("principalId", "=", userId)]),
+          ...(teamIds.length
+            ? [eb.and([eb("principalType", "=", "team"), eb("principalId", "in", teamIds)])]
+            : []),
+        ]),
+      )
+      .execute();
+    for (const row of rows) {
+      if (!isRole(row.role)) continue;
+      grants.set(row.targetId, maxRole(grants.get(row.targetId), row.role) as Role);
+    }
+  }
+  return {
+    orgId,
+    userId,
+    membership,
+    teamIds,
+    ownedTeamIds,
+    grants,
+    collections: new Map(
+      collections.map((c) => [c.id, { parentId: c.parentId, defaultLevel: toDefaultLevel(c.defaultLevel) }]),
+    ),
+  };
+}
+
+// Collections are moved with cycle checks, but a bound keeps a corrupted tree from hanging a request.
+const MAX_DEPTH = 64;
+
+/** Resolves a default level through `inherit` links; "org" means the member's organization role. */
+function resolveDefault(access: OrgAccess, level: DefaultLevel, parentId: string | null): Role | null | "org" {
+  let current = level;
+  let parent = parentId;
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    if (current !== "inherit") return current;
+    if (!parent) return "org";
+    const node = access.collections.get(parent);
+    if (!node) return "org";
+    current = node.defaultLevel;
+    parent = node.parentId;
+  }
+  return null;
+}
+
+/** The user's level on a space or collection of this organization, or null for no access. */
+export function contentLevel(access: OrgAccess, node: ContentNode): Role | null {
+  const membership = access.membership;
+  if (!membership) return null;
+  if (membership.role === "admin") return "admin";
+
+  let level: Role | null = access.grants.get(node.id) ?? null;
+  let parent = node.parentId;
+  for (let depth = 0; parent && depth < MAX_DEPTH; depth++) {
+    level = maxRole(level, access.grants.get(parent));
+    parent = access.collections.get(parent)?.parentId ?? null;
+  }
+
+  if (membership.role) {
+    const fallback = resolveDefault(access, toDefaultLevel(node.defaultLevel), node.parentId);
+    const byDefault = fallback === "org" ? membership.role : minRole(fallback, membership.role);
+    level = maxRole(level, byDefault);
+  }
+  return level;
+}
+
+/** Per-request memo of OrgAccess, so several lookups in one request load each organization once. */
+export class AccessCache {
+  private readonly byOrg = new Map<string, Promise<OrgAccess>>();
+
+  constructor(
+    private readonly db: Executor,
+    private readonly userId: string,
+  ) {}
+
+  forOrg(orgId: string): Promise<OrgAccess> {
+    let access = this.byOrg.get(orgId);
+    if (!access) {
+      access = loadOrgAccess(this.db, this.userId, orgId);
+      this.byOrg.set(orgId, access);
+    }
+    return access;
+  }
+
+  /** Forget an organization after a write that changes the caller's own access. */
+  invalidate(orgId: string): void {
+    this.byOrg.delete(orgId);
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The test application: the real buildApp() over a fresh database, requests through app.inject
+ * (in process) or over real HTTP after listen(), and a worker to run queued jobs on demand.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import pino from "pino";
+import { buildApp } from "../../src/app.js";
+import { type Config, loadConfig } from "../../src/config.js";
+import type { Deps } from "../../src/deps.js";
+import { Urls } from "../../src/http/urls.js";
+import { jobDefinitions } from "../../src/jobs/index.js";
+import { Worker } from "../../src/jobs/worker.js";
+import { createTestDatabase, type TestDatabase } from "./db.js";
+
+export const TEST_PUBLIC_URL = "http://quire.test";
+
+export interface TestUser {
+  id: string;
+  email: string;
+  displayName: string;
+  token: string;
+}
+
+export interface TestResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | number | undefined>;
+  /** Raw body text (empty for 204). */
+  text: string;
+}
+
+export interface Requester {
+  get<T = any>(url: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  delete<T = any>(url: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  post<T = any>(url: string, body?: unknown, options?: RequestOptions): Promise<TestResponse<T>>;
+  put<T = any>(url: string, body?: unknown, options?: RequestOptions): Promise<TestResponse<T>>;
+  patch<T = any>(url: string, body?: unknown, options?: RequestOptions): Promise<TestResponse<T>>;
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** Send this exact text as the body (for malformed JSON tests). */
+  rawBody?: string;
+}
+
+export interface TestContext {
+  db: TestDatabase["db"];
+  dialect: TestDatabase["dialect"];
+  database: TestDatabase;
+  app: FastifyInstance;
+  config: Config;
+  urls: Urls;
+  deps: Deps;
+  worker: Worker;
+  /** Requests authenticated with the user's token. */
+  as(user: TestUser | string): Requester;
+  /** Requests without any token. */
+  anonymous: Requester;
+  /** Starts listening on a free loopback port; returns the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface TestContextOptions {
+  config?: Partial<Config>;
+}
+
+export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-data-"));
+  const config: Config = {
+    ...loadConfig({ QUIRE_PUBLIC_URL: TEST_PUBLIC_URL, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "silent" }),
+    ...options.config,
+  };
+  const log = pino({ level: process.env.QUIRE_TEST_LOG ?? "silent" });
+  const urls = new Urls(config.publicUrl);
+  const worker = new Worker({ db: database.db, dialect: database.dialect, config, urls, log }, jobDefinitions);
+  const deps: Deps = { config, db: database.db, dialect: database.dialect, urls, log, notifyJobs: () => {} };
+  const app = await buildApp(deps);
+  await app.ready();
+
+  const requester = (token: string | undefined): Requester => {
+    const send = async (method: string, url: string, body: unknown, opts: RequestOptions = {}): Promise<TestResponse> => {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (token) headers.authorization = `Bearer ${token}`;
+      let payload: string | undefined;
+      if (opts.rawBody !== undefined) {
+        payload = opts.rawBody;
+        headers["content-type"] ??= "application/json";
+      } else if (body !== undefined) {
+        payload = JSON.stringify(body);
+        headers["content-type"] ??= "application/json";
+      }
+      const res = await app.inject({ method: method as "GET", url, headers, ...(payload !== undefined ? { payload } : {}) });
+      const text = res.body;
+      let parsed: unknown;
+      if (text && String(res.headers["content-type"] ?? "").includes("json")) parsed = JSON.parse(text);
+      return { status: res.statusCode, body: parsed, headers: res.headers, text };
+    };
+    return {
+      get: (url, opts) => send("GET", url, undefined, opts),
+      delete: (url, opts) => send("DELETE", url, undefined, opts),
+      post: (url, body, opts) => send("POST", url, body, opts),
+      put: (url, body, opts) => send("PUT", url, body, opts),
+      patch: (url, body, opts) => send("PATCH", url, body, opts),
+    };
+  };
+
+  let listening: string | undefined;
+  return {
+    db: database.db,
+    dialect: database.dialect,
+    database,
+    app,
+    config,
+    urls,
+    deps,
+    worker,
+    as: (user) => requester(typeof user === "string" ? user : user.token),
+    anonymous: requester(undefined),
+    async listen() {
+      if (!listening) {
+        await app.listen({ port: 0, host: "127.0.0.1" });
+        const address = app.server.address();
+        if (!address || typeof address === "string") throw new Error("no address");
+        listening = `http://127.0.0.1:${address.port}`;
+      }
+      return listening;
+    },
+    async close() {
+      await app.close();
+      await database.cleanup();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * Compatibility harness: GitBook's own client (@gitbook/api@0.146.0) pointed at a running Quire,
+ * with every response validated against that package's spec/openapi.json. A response that does not
+ * match its operation's declared schema makes the client call reject with the schema errors.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { GitBookAPI } from "@gitbook/api";
+import AjvModule, { type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+
+// ajv and ajv-formats are CommonJS with `default` exports.
+const Ajv = AjvModule.default;
+const addFormats = addFormatsModule.default;
+
+const require = createRequire(import.meta.url);
+const specPath = require.resolve("@gitbook/api/spec/openapi.json");
+export const spec = JSON.parse(readFileSync(specPath, "utf8")) as {
+  paths: Record<string, Record<string, any>>;
+  components: Record<string, Record<string, any>>;
+};
+
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
+// Formats the spec uses for documentation only.
+for (const format of ["emoji", "icon", "markdown", "text", "color", "hex-color", "timestamp"]) {
+  ajv.addFormat(format, true);
+}
+ajv.addSchema(normalizeNullable(structuredClone(spec)), "spec");
+
+/** OpenAPI 3.0 `nullable: true` becomes JSON Schema's "or null" (Ajv needs `type` beside `nullable`). */
+function normalizeNullable(node: any): any {
+  if (Array.isArray(node)) return node.map(normalizeNullable);
+  if (!node || typeof node !== "object") return node;
+  for (const key of Object.keys(node)) node[key] = normalizeNullable(node[key]);
+  if (node.nullable === true) {
+    delete node.nullable;
+    if (typeof node.type === "string") {
+      node.type = [node.type, "null"];
+      if (Array.isArray(node.enum) && !node.enum.includes(null)) node.enum.push(null);
+    } else {
+      const copy = { ...node };
+      for (const key of Object.keys(node)) delete node[key];
+      node.anyOf = [copy, { type: "null" }];
+    }
+  }
+  return node;
+}
+
+interface Operation {
+  method: string;
+  template: string;
+  regex: RegExp;
+  params: number;
+  op: any;
+}
+
+const operations: Operation[] = [];
+for (const [template, item] of Object.entries(spec.paths)) {
+  for (const [method, op] of Object.entries(item)) {
+    if (method === "parameters") continue;
+    const params = (template.match(/\{[^}]+\}/g) ?? []).length;
+    const pattern = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+");
+    operations.push({ method: method.toUpperCase(), template, regex: new RegExp(`^${pattern}$`), params, op });
+  }
+}
+
+/** The spec operation for a request; literal path segments win over parameters. */
+export function findOperation(method: string, path: string): Operation | undefined {
+  const candidates = operations.filter((o) => o.method === method && o.regex.test(path));
+  candidates.sort((a, b) => a.params - b.params);
+  return candidates[0];
+}
+
+function pointer(...tokens: string[]): string {
+  return tokens.map((t) => encodeURIComponent(t.replace(/~/g, "~0").replace(/\//g, "~1"))).join("/");
+}
+
+const validators = new Map<string, ValidateFunction>();
+
+function validatorFor(ref: string): ValidateFunction {
+  const cached = validators.get(ref);
+  if (cached) return cached;
+  const fn = ajv.compile({ $ref: ref });
+  validators.set(ref, fn);
+  return fn;
+}
+
+/**
+ * Statuses where the seeds (the contract) differ from 0.146: DELETE answers 204 (spec: 204 or 205),
+ * comment posts answer 200, and applying a template answers 204 (spec: 201).
+ */
+const SEED_STATUS_OVERRIDES: Record<string, number[]> = {
+  applyTemplateToSpace: [204],
+};
+
+/** Validates one response; returns a list of problems (empty when it conforms). */
+export function checkResponse(method: string, url: string, status: number, bodyText: string): string[] {
+  const path = new URL(url).pathname.replace(/^\/v1/, "") || "/";
+  const operation = findOperation(method, path);
+  if (!operation) return [`${method} ${path}: no such operation in @gitbook/api 0.146.0`];
+  const id = operation.op.operationId as string;
+  let response = operation.op.responses?.[String(status)];
+  if (!response) {
+    if (SEED_STATUS_OVERRIDES[id]?.includes(status)) return [];
+    return [`${id}: status ${status} is not declared (declared: ${Object.keys(operation.op.responses ?? {}).join(", ")})`];
+  }
+  let responseRef = `spec#/${pointer("paths", operation.template, operation.method.toLowerCase(), "responses", String(status))}`;
+  if (response.$ref) {
+    responseRef = `spec#/${response.$ref.replace(/^#\//, "")}`;
+    const name = response.$ref.split("/").pop();
+    response = spec.components.responses?.[name];
+  }
+  const schema = response?.content?.["application/json"]?.schema;
+  if (!schema) {
+    return bodyText.length === 0 ? [] : [`${id}: status ${status} declares no body but one was sent`];
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyText);
+  } catch {
+    return [`${id}: response body is not JSON`];
+  }
+  const validate = validatorFor(`${responseRef}/content/application~1json/schema`);
+  if (validate(body)) return [];
+  return (validate.errors ?? []).slice(0, 10).map((e) => `${id}: ${e.instancePath || "(root)"} ${e.message} ${JSON.stringify(e.params)}`);
+}
+
+export class ContractViolation extends Error {}
+
+/** GitBook's client with `authToken`, talking to `endpoint`, validating every response. */
+export function contractClient(endpoint: string, authToken: string): GitBookAPI {
+  return new GitBookAPI({
+    endpoint,
+    authToken,
+    serviceBinding: {
+      fetch: async (input: string | URL | Request, init?: RequestInit) => {
+        const url = typeof input === "string" ? input : input instanceof URL ? input.toString() : input.url;
+        const method = (init?.method ?? "GET").toUpperCase();
+        const response = await fetch(input, init);
+        const text = await response.clone().text();
+        if (response.ok) {
+          const problems = checkResponse(method, url, response.status, text);
+          if (problems.length) {
+            throw new ContractViolation(`${method} ${url} -> ${response.status} violates the spec:\n  ${problems.join("\n  ")}\n  body: ${text.slice(0, 2000)}`);
+          }
+        }
+        return response;
+      },
+    } as never,
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * A fresh, migrated database for one test file: a temporary SQLite file, or (in the postgres
+ * project) a new database on the server named by QUIRE_TEST_DATABASE_URL, dropped afterwards.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { type DatabaseHandle, openDatabase } from "../../src/db/database.js";
+import { migrateToLatest } from "../../src/db/migrate.js";
+import { randomBase62 } from "../../src/lib/ids.js";
+
+export interface TestDatabase extends DatabaseHandle {
+  /** Connection URL (PostgreSQL) or file path (SQLite), for a second process to open. */
+  location: { databaseUrl?: string; sqlitePath?: string };
+  cleanup(): Promise<void>;
+}
+
+export function testDialect(): "sqlite" | "postgres" {
+  return process.env.QUIRE_TEST_DIALECT === "postgres" ? "postgres" : "sqlite";
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (testDialect() === "postgres") {
+    const adminUrl = process.env.QUIRE_TEST_DATABASE_URL;
+    if (!adminUrl) throw new Error("QUIRE_TEST_DATABASE_URL is required for the postgres test project");
+    // QUIRE_TEST_RUN_ID groups the databases of one run, so CI can drop leftovers of its own run only.
+    const run = (process.env.QUIRE_TEST_RUN_ID ?? "local").toLowerCase().replace(/[^a-z0-9]/g, "");
+    const name = `quire_t_${run}_${randomBase62(12).toLowerCase()}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const handle = openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+    await migrateToLatest(handle.db);
+    return {
+      ...handle,
+      location: { databaseUrl: url.toString() },
+      async cleanup() {
+        await handle.destroy();
+        const client = new pg.Client({ connectionString: adminUrl });
+        await client.connect();
+        await client.query(`drop database if exists ${name} with (force)`);
+        await client.end();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-test-"));
+  const file = path.join(dir, "quire.db");
+  const handle = openDatabase({ sqlitePath: file });
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    location: { sqlitePath: file },
+    async cleanup() {
+      await handle.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { defineConfig } from "vitest/config";
+
+// The whole suite runs on SQLite; when QUIRE_TEST_DATABASE_URL points at a PostgreSQL server it runs
+// a second time on PostgreSQL (each test file gets a fresh database on that server).
+const postgresUrl = process.env.QUIRE_TEST_DATABASE_URL;
+
+const shared = {
+  include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { ...shared, name: "sqlite", env: { QUIRE_TEST_DIALECT: "sqlite" } } },
+      ...(postgresUrl ? [{ test: { ...shared, name: "postgres", env: { QUIRE_TEST_DIALECT: "postgres" } } }] : []),
+    ],
+  },
+});
