@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect, type Transaction } from "kysely";
+import { CamelCasePlugin, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Transaction } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.js";
 
@@ -69,4 +69,9 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
   return { db, dialect: "sqlite", description: `sqlite ${file}`, destroy: () => db.destroy() };
+}
+
+/** The dialect of any Kysely instance (migrations receive a bare `Kysely<any>`). */
+export function dialectOf(db: Kysely<any>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 }

@@ -188,6 +188,24 @@ export interface JobsTable {
   updatedAt: string;
 }
 
+export interface ContentObjectsTable {
+  /** SHA-256 (hex) of `kind` and the canonical JSON of the object. */
+  hash: string;
+  /** `document`, `pages`, `files`, `reusable-contents` or `root`. */
+  kind: string;
+  /** Canonical JSON. */
+  data: string;
+  createdAt: string;
+}
+
+export interface ContentBlobsTable {
+  /** SHA-256 (hex) of the bytes. */
+  hash: string;
+  size: number;
+  data: Buffer;
+  createdAt: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -207,6 +225,8 @@ export interface Database {
   revisions: RevisionsTable;
   jobs: JobsTable;
   settings: SettingsTable;
+  contentObjects: ContentObjectsTable;
+  contentBlobs: ContentBlobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -5,7 +5,9 @@
  */
 import type { Migration } from "kysely";
 import * as m0001 from "./0001_core.js";
+import * as m0004 from "./0004_content.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
+  "0004_content": m0004,
 };

@@ -1,0 +1,135 @@
+/**
+ * The content of one revision, in memory: a page tree, files, reusable contents and variables.
+ * Page bodies are referenced by `documentHash` (the content address of the JSON document), so a
+ * revision's structure can be read and compared without loading any page body.
+ */
+
+export type PageKind = "document" | "group" | "link";
+
+export interface GitBlobRef {
+  oid: string;
+  path: string;
+}
+
+export interface PageLayout {
+  width: "default" | "wide";
+  cover: boolean;
+  coverSize: "hero" | "full";
+  title: boolean;
+  description: boolean;
+  tableOfContents: boolean;
+  outline: boolean;
+  pagination: boolean;
+  metadata: boolean;
+}
+
+export const DEFAULT_LAYOUT: PageLayout = {
+  width: "default",
+  cover: true,
+  coverSize: "hero",
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+};
+
+/** A content reference (`ContentRef` in the spec); kept loose, validated where it is written. */
+export type ContentRefValue = { kind: string } & Record<string, unknown>;
+
+export interface PageCover {
+  ref?: ContentRefValue;
+  refDark?: ContentRefValue;
+  yPos: number;
+  height?: number;
+}
+
+/** Everything stored about one page except its children. */
+export interface PageMeta {
+  /** Stable across revisions (and across re-imports of the same Git path). */
+  id: string;
+  kind: PageKind;
+  title: string;
+  /** Slug within the parent; the page's path joins its ancestors' slugs. */
+  slug: string;
+  emoji?: string;
+  icon?: string;
+  description?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  layout?: PageLayout;
+  cover?: PageCover;
+  /** Adaptive-content condition (front matter `if`). */
+  condition?: string;
+  variables?: Record<string, string>;
+  /** Document pages: address of the body; absent for an empty page. */
+  documentHash?: string;
+  /** Link pages. */
+  target?: ContentRefValue;
+  href?: string;
+  /** Sidebar label (SUMMARY.md link title) when it differs from the page title. */
+  label?: string;
+  git?: GitBlobRef;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PageNode extends PageMeta {
+  children: PageNode[];
+}
+
+export interface FileEntry {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  /** Address of the bytes in content_blobs. */
+  blobHash: string;
+  dimensions?: { width: number; height: number };
+  git?: GitBlobRef;
+}
+
+export interface ReusableContentEntry {
+  id: string;
+  title: string;
+  documentHash?: string;
+  git?: GitBlobRef;
+}
+
+export interface RevisionContent {
+  pages: PageNode[];
+  files: FileEntry[];
+  reusableContents: ReusableContentEntry[];
+  variables: Record<string, string>;
+}
+
+export function emptyContent(): RevisionContent {
+  return { pages: [], files: [], reusableContents: [], variables: {} };
+}
+
+/** A page located in its tree. */
+export interface PageLocation {
+  page: PageNode;
+  parentId: string | null;
+  index: number;
+  /** Slugs of the ancestors and the page, joined by "/". */
+  path: string;
+  /** Titles of the ancestors, root first. */
+  ancestors: { id: string; title: string }[];
+}
+
+/** Every page of a tree by id, in depth-first (reading) order. */
+export function indexPages(pages: PageNode[]): Map<string, PageLocation> {
+  const index = new Map<string, PageLocation>();
+  const walk = (nodes: PageNode[], parent: PageNode | null, prefix: string, ancestors: { id: string; title: string }[]) => {
+    nodes.forEach((page, i) => {
+      const path = prefix ? `${prefix}/${page.slug}` : page.slug;
+      index.set(page.id, { page, parentId: parent?.id ?? null, index: i, path, ancestors });
+      walk(page.children, page, path, [...ancestors, { id: page.id, title: page.title }]);
+    });
+  };
+  walk(pages, null, "", []);
+  return index;
+}

@@ -1,0 +1,115 @@
+/**
+ * Reads and writes revision content as content-addressed objects, like git trees:
+ *
+ *   root  = { pages: <hash>, files: <hash>, reusableContents: <hash>, variables }
+ *   pages = { entries: [PageMeta + { children?: <hash of the child pages object> }] }  one per sibling list
+ *
+ * An edit of one page writes its new document, the pages objects on the path from it to the root,
+ * and a new root; every other object is shared with the previous revision by hash.
+ */
+import type { Executor } from "../../db/database.js";
+import { getObject, getObjects, type PreparedObject, prepareObject, putObjects } from "../store/objects.queries.js";
+import type { FileEntry, PageMeta, PageNode, ReusableContentEntry, RevisionContent } from "./model.js";
+import { emptyContent } from "./model.js";
+
+interface StoredRoot {
+  pages: string;
+  files: string;
+  reusableContents: string;
+  variables: Record<string, string>;
+}
+
+type StoredPageEntry = PageMeta & { children?: string };
+
+interface StoredPages {
+  entries: StoredPageEntry[];
+}
+
+/** Prepares (hashes) every object of a content tree; returns the root and all objects. */
+export function prepareContent(content: RevisionContent): { root: PreparedObject; objects: PreparedObject[] } {
+  const objects: PreparedObject[] = [];
+  const preparePages = (nodes: PageNode[]): PreparedObject => {
+    const entries: StoredPageEntry[] = nodes.map(({ children, ...meta }) => {
+      const entry: StoredPageEntry = { ...meta };
+      if (children.length > 0) entry.children = preparePages(children).hash;
+      return entry;
+    });
+    const object = prepareObject("pages", { entries } satisfies StoredPages);
+    objects.push(object);
+    return object;
+  };
+  const pages = preparePages(content.pages);
+  const files = prepareObject("files", { entries: content.files });
+  const reusable = prepareObject("reusable-contents", { entries: content.reusableContents });
+  const root = prepareObject("root", {
+    pages: pages.hash,
+    files: files.hash,
+    reusableContents: reusable.hash,
+    variables: content.variables,
+  } satisfies StoredRoot);
+  objects.push(files, reusable, root);
+  return { root, objects };
+}
+
+/** Stores a content tree; returns the root hash to record on a revision. */
+export async function saveContent(db: Executor, content: RevisionContent): Promise<string> {
+  const { root, objects } = prepareContent(content);
+  await putObjects(db, objects);
+  return root.hash;
+}
+
+/** Loads a revision's content tree (not page bodies); `null` is the empty revision. */
+export async function loadContent(db: Executor, rootHash: string | null): Promise<RevisionContent> {
+  if (!rootHash) return emptyContent();
+  const root = await getObject<StoredRoot>(db, rootHash);
+  if (!root) throw new Error(`Revision root object ${rootHash} is missing`);
+  const parts = await getObjects<{ entries: unknown[] }>(db, [root.files, root.reusableContents]);
+  const pages = await loadPages(db, root.pages);
+  return {
+    pages,
+    files: (parts.get(root.files)?.entries ?? []) as FileEntry[],
+    reusableContents: (parts.get(root.reusableContents)?.entries ?? []) as ReusableContentEntry[],
+    variables: root.variables ?? {},
+  };
+}
+
+/** Loads the page tree breadth-first: one batched read per depth level. */
+async function loadPages(db: Executor, rootPagesHash: string): Promise<PageNode[]> {
+  const top: PageNode[] = [];
+  let level: { hash: string; into: PageNode[] }[] = [{ hash: rootPagesHash, into: top }];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > 256) throw new Error("Page tree is deeper than 256 levels");
+    const objects = await getObjects<StoredPages>(db, level.map((l) => l.hash));
+    const next: { hash: string; into: PageNode[] }[] = [];
+    for (const { hash, into } of level) {
+      const stored = objects.get(hash);
+      if (!stored) throw new Error(`Pages object ${hash} is missing`);
+      for (const { children, ...meta } of stored.entries) {
+        const node: PageNode = { ...meta, children: [] };
+        into.push(node);
+        if (children) next.push({ hash: children, into: node.children });
+      }
+    }
+    level = next;
+  }
+  return top;
+}
+
+/** Stores a JSON document (a page or reusable-content body); returns its address. */
+export async function saveDocument(db: Executor, document: unknown): Promise<string> {
+  const object = prepareObject("document", document);
+  await putObjects(db, [object]);
+  return object.hash;
+}
+
+export function documentHashOf(document: unknown): string {
+  return prepareObject("document", document).hash;
+}
+
+export async function loadDocument<T = unknown>(db: Executor, hash: string): Promise<T | undefined> {
+  return getObject<T>(db, hash);
+}
+
+export async function loadDocuments<T = unknown>(db: Executor, hashes: Iterable<string>): Promise<Map<string, T>> {
+  return getObjects<T>(db, hashes);
+}
