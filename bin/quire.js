@@ -1,13 +1,3 @@
 #!/usr/bin/env node
-// The `quire` command. The TypeScript sources are compiled to dist/ by `npm install` (prepare script).
-import { main } from "../dist/main.js";
-
-main(process.argv).then(
-  (code) => {
-    if (typeof code === "number") process.exitCode = code;
-  },
-  (error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  },
-);
+// The `quire` command. `npm install` compiles the TypeScript sources to dist/ (prepare script).
+import "../dist/cli.js";

@@ -81,9 +81,9 @@ async function serve(io: Io): Promise<number> {
       })
     : undefined;
   const app = await buildApp({ config, db: handle.db, dialect: handle.dialect, urls, log, notifyJobs: () => worker?.notify() });
-  await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host });
   worker?.start();
-  log.info({ database: handle.description, publicUrl: config.publicUrl, worker: !!worker }, "quire is serving");
+  log.info({ address, database: handle.description, publicUrl: config.publicUrl, worker: !!worker }, "quire is serving");
 
   await new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {

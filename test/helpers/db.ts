@@ -20,7 +20,8 @@ export function testDialect(): "sqlite" | "postgres" {
   return process.env.QUIRE_TEST_DIALECT === "postgres" ? "postgres" : "sqlite";
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const migrate = options.migrate ?? true;
   if (testDialect() === "postgres") {
     const adminUrl = process.env.QUIRE_TEST_DATABASE_URL;
     if (!adminUrl) throw new Error("QUIRE_TEST_DATABASE_URL is required for the postgres test project");
@@ -34,7 +35,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     const handle = openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
-    await migrateToLatest(handle.db);
+    if (migrate) await migrateToLatest(handle.db);
     return {
       ...handle,
       location: { databaseUrl: url.toString() },
@@ -50,7 +51,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-test-"));
   const file = path.join(dir, "quire.db");
   const handle = openDatabase({ sqlitePath: file });
-  await migrateToLatest(handle.db);
+  if (migrate) await migrateToLatest(handle.db);
   return {
     ...handle,
     location: { sqlitePath: file },
