@@ -1,0 +1,69 @@
+/**
+ * `npm run bench`: load-tests the hot paths with autocannon against a server in a child process,
+ * and reports each figure as a ratio against baselines measured in the same run (these machines
+ * are noisy, so only same-run ratios are comparable).
+ *
+ * BENCH_DURATION (seconds per target, default 10), BENCH_CONNECTIONS (default 10).
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import readline from "node:readline";
+import autocannon from "autocannon";
+
+interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  baseline?: string;
+}
+
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+async function startServer(): Promise<{ targets: Target[]; responseBytes: number; stop: () => void }> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "server.ts")], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = readline.createInterface({ input: child.stdout! });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return { ...JSON.parse(first), stop: () => child.kill("SIGTERM") };
+}
+
+async function measure(target: Target) {
+  // A short warm-up lets V8 optimise the hot paths before the measured run.
+  await autocannon({ url: target.url, headers: target.headers, connections, duration: 2 });
+  const result = await autocannon({ url: target.url, headers: target.headers, connections, duration });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${target.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  }
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+async function main() {
+  const server = await startServer();
+  try {
+    console.log(`autocannon: ${connections} connections, ${duration}s per target (after a 2s warm-up); response ${server.responseBytes} bytes`);
+    const results = new Map<string, { rps: number; p99: number }>();
+    for (const target of server.targets) {
+      results.set(target.name, await measure(target));
+    }
+    console.log("");
+    console.log(`${"target".padEnd(44)} ${"req/s".padStart(9)} ${"p99 ms".padStart(7)}  ratio`);
+    for (const target of server.targets) {
+      const r = results.get(target.name)!;
+      const base = target.baseline ? results.get(target.baseline) : undefined;
+      const ratio = base ? `${((r.rps / base.rps) * 100).toFixed(0)}% of ${target.baseline}` : "";
+      console.log(`${target.name.padEnd(44)} ${r.rps.toFixed(0).padStart(9)} ${String(r.p99).padStart(7)}  ${ratio}`);
+    }
+  } finally {
+    server.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,78 @@
+/**
+ * Benchmark server process: the real Quire app on a seeded SQLite database, and beside it two
+ * baselines measured in the same run: a bare Fastify route returning a fixed object of the same
+ * size as the real response, and a bare route doing one SQLite primary-key read.
+ * Prints the targets as one JSON line on stdout.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Fastify from "fastify";
+import pino from "pino";
+import { buildApp } from "../src/app.js";
+import { initOrganization } from "../src/bootstrap.js";
+import { loadConfig } from "../src/config.js";
+import { openDatabase } from "../src/db/database.js";
+import { migrateToLatest } from "../src/db/migrate.js";
+import { Urls } from "../src/http/urls.js";
+import SQLite from "better-sqlite3";
+
+const SPACES = 150;
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-"));
+  const config = loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "silent", PORT: "0" });
+  const sqlitePath = path.join(dataDir, "quire.db");
+  const handle = openDatabase({ sqlitePath });
+  await migrateToLatest(handle.db);
+  const { organization, token } = await handle.db
+    .transaction()
+    .execute((trx) => initOrganization(trx, { orgTitle: "Bench", email: "bench@bench.test", name: "Bench" }));
+  const app = await buildApp({
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    urls: new Urls("http://localhost:8080"),
+    log: pino({ level: "silent" }),
+    notifyJobs: () => {},
+  });
+  const auth = { authorization: `Bearer ${token}` };
+
+  const spaceIds: string[] = [];
+  for (let i = 0; i < SPACES; i++) {
+    const res = await app.inject({ method: "POST", url: `/v1/orgs/${organization.id}/spaces`, headers: auth, payload: { title: `Space ${i}` } });
+    if (res.statusCode !== 201) throw new Error(`seeding failed: ${res.statusCode} ${res.body}`);
+    spaceIds.push(res.json().id);
+  }
+  const spaceId = spaceIds[Math.floor(SPACES / 2)]!;
+  const real = await app.listen({ port: 0, host: "127.0.0.1" });
+
+  // Baseline 1: the same response bytes from a bare route.
+  const sample = (await app.inject({ method: "GET", url: `/v1/spaces/${spaceId}`, headers: auth })).json();
+  const bare = Fastify({ logger: false });
+  bare.get("/fixed", async () => sample);
+  const bareUrl = await bare.listen({ port: 0, host: "127.0.0.1" });
+
+  // Baseline 2: a bare route with one primary-key read from the same SQLite file.
+  const sqlite = new SQLite(sqlitePath, { readonly: true });
+  const byId = sqlite.prepare("select * from spaces where id = ?");
+  const bareDb = Fastify({ logger: false });
+  bareDb.get("/row/:id", async (request) => {
+    byId.get((request.params as { id: string }).id);
+    return sample;
+  });
+  const bareDbUrl = await bareDb.listen({ port: 0, host: "127.0.0.1" });
+
+  const targets = [
+    { name: "bare route (fixed object)", url: `${bareUrl}/fixed`, headers: {} },
+    { name: "bare route + 1 SQLite PK read", url: `${bareDbUrl}/row/${spaceId}`, headers: {} },
+    { name: "GET /v1/spaces/{id}", url: `${real}/v1/spaces/${spaceId}`, headers: auth, baseline: "bare route (fixed object)" },
+    { name: "GET /v1/orgs/{org}/spaces?limit=100", url: `${real}/v1/orgs/${organization.id}/spaces?limit=100`, headers: auth, baseline: "bare route (fixed object)" },
+  ];
+  process.stdout.write(`${JSON.stringify({ targets, responseBytes: JSON.stringify(sample).length })}\n`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
