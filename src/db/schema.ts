@@ -206,6 +206,29 @@ export interface ContentBlobsTable {
   createdAt: string;
 }
 
+export interface SearchSectionsTable {
+  id: Generated<number>;
+  spaceId: string;
+  pageId: string;
+  /** Key of the heading block that starts the section; "" for the text before the first heading. */
+  sectionKey: string;
+  position: number;
+  path: string;
+  anchor: string;
+  /** JSON array of `{title}` of the page's ancestors. */
+  ancestors: string;
+  pageTitle: string;
+  sectionTitle: string;
+  body: string;
+}
+
+export interface SearchIndexStateTable {
+  spaceId: string;
+  /** The revision the space's search rows were built from. */
+  revisionId: string;
+  indexedAt: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -227,6 +250,8 @@ export interface Database {
   settings: SettingsTable;
   contentObjects: ContentObjectsTable;
   contentBlobs: ContentBlobsTable;
+  searchSections: SearchSectionsTable;
+  searchIndexState: SearchIndexStateTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

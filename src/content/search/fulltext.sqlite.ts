@@ -1,0 +1,72 @@
+import { sql } from "kysely";
+import type { Executor } from "../../db/database.js";
+import type { FullTextIndex, SearchHit, SearchSectionInput } from "./fulltext.js";
+
+interface Row {
+  spaceId: string;
+  pageId: string;
+  sectionKey: string;
+  position: number;
+  path: string;
+  anchor: string;
+  ancestors: string;
+  pageTitle: string;
+  sectionTitle: string;
+  snippet: string;
+  rank: number;
+}
+
+/** FTS5 query: every word must appear; the last one may be a prefix (search as you type). */
+function matchExpression(terms: string[]): string {
+  return terms.map((t, i) => `"${t}"${i === terms.length - 1 ? "*" : ""}`).join(" ");
+}
+
+export const sqliteFullText: FullTextIndex = {
+  async replaceSpace(db, spaceId, sections) {
+    await this.removeSpace(db, spaceId);
+    for (let i = 0; i < sections.length; i += 100) {
+      await db
+        .insertInto("searchSections")
+        .values(sections.slice(i, i + 100).map((s: SearchSectionInput) => ({ spaceId, ...s, ancestors: JSON.stringify(s.ancestors) })))
+        .execute();
+    }
+    await sql`insert into search_fts(rowid, page_title, section_title, body)
+      select id, page_title, section_title, body from search_sections where space_id = ${spaceId}`.execute(db);
+  },
+
+  async removeSpace(db, spaceId) {
+    // External-content FTS5 tables are told which rows go away, with their old values.
+    await sql`insert into search_fts(search_fts, rowid, page_title, section_title, body)
+      select 'delete', id, page_title, section_title, body from search_sections where space_id = ${spaceId}`.execute(db);
+    await db.deleteFrom("searchSections").where("spaceId", "=", spaceId).execute();
+  },
+
+  async search(db, spaceIds, terms, limit) {
+    if (terms.length === 0 || spaceIds.length === 0) return [];
+    const spaces = sql.join(spaceIds.map((id) => sql`${id}`));
+    const result = await sql<Row>`
+      select s.space_id, s.page_id, s.section_key, s.position, s.path, s.anchor, s.ancestors, s.page_title, s.section_title,
+        snippet(search_fts, 2, '', '', '…', 24) as snippet,
+        bm25(search_fts, 10.0, 4.0, 1.0) as rank
+      from search_fts join search_sections s on s.id = search_fts.rowid
+      where search_fts match ${matchExpression(terms)} and s.space_id in (${spaces})
+      order by rank
+      limit ${limit}`.execute(db);
+    return result.rows.map(
+      (r): SearchHit => ({
+        spaceId: r.spaceId,
+        pageId: r.pageId,
+        sectionKey: r.sectionKey,
+        position: r.position,
+        path: r.path,
+        anchor: r.anchor,
+        ancestors: JSON.parse(r.ancestors),
+        pageTitle: r.pageTitle,
+        sectionTitle: r.sectionTitle,
+        snippet: r.snippet,
+        // bm25 is lower-is-better; flip it so both engines rank higher-is-better.
+        score: -r.rank,
+      }),
+    );
+  },
+};

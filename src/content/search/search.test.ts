@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../../test/helpers/db.js";
+import { fullTextIndex, type SearchSectionInput, searchTerms } from "./fulltext.js";
+import { searchPages } from "./search.service.js";
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(() => db.cleanup());
+
+function section(pageId: string, over: Partial<SearchSectionInput> = {}): SearchSectionInput {
+  return {
+    pageId,
+    sectionKey: "",
+    position: 0,
+    path: pageId,
+    anchor: "",
+    ancestors: [],
+    pageTitle: `Page ${pageId}`,
+    sectionTitle: "",
+    body: "",
+    ...over,
+  };
+}
+
+describe("full-text index", () => {
+  it("finds stemmed words and prefixes, ranks title matches first, and returns snippets", async () => {
+    const index = fullTextIndex(db.dialect);
+    await index.replaceSpace(db.db, "s1", [
+      section("body-match", { body: "Before deploying, you should be installing the command line tools on every machine." }),
+      section("title-match", { pageTitle: "Installation guide", body: "Everything about setup." }),
+      section("other", { body: "Nothing relevant here at all." }),
+      section("nested", { sectionKey: "h1", position: 1, anchor: "configure", sectionTitle: "Configure the installer", body: "Edit the file.", ancestors: [{ title: "Guides" }] }),
+    ]);
+    const hits = await index.search(db.db, ["s1"], searchTerms("install"), 10);
+    const pages = hits.map((h) => h.pageId);
+    expect(pages).toContain("body-match");
+    expect(pages).toContain("nested");
+    expect(pages).not.toContain("other");
+    expect(pages[0]).toBe("title-match");
+    const body = hits.find((h) => h.pageId === "body-match")!;
+    expect(body.snippet).toContain("installing");
+    expect(hits.find((h) => h.pageId === "nested")).toMatchObject({ anchor: "configure", ancestors: [{ title: "Guides" }] });
+    // prefix of the last word
+    expect((await index.search(db.db, ["s1"], searchTerms("deplo"), 10)).map((h) => h.pageId)).toEqual(["body-match"]);
+  });
+
+  it("only searches the given spaces and replaces a space's rows", async () => {
+    const index = fullTextIndex(db.dialect);
+    await index.replaceSpace(db.db, "a", [section("pa", { body: "zebra crossing" })]);
+    await index.replaceSpace(db.db, "b", [section("pb", { body: "zebra stripes" })]);
+    expect((await index.search(db.db, ["a"], ["zebra"], 10)).map((h) => h.pageId)).toEqual(["pa"]);
+    await index.replaceSpace(db.db, "a", [section("pa2", { body: "giraffe" })]);
+    expect(await index.search(db.db, ["a"], ["zebra"], 10)).toEqual([]);
+    expect((await index.search(db.db, ["a", "b"], ["zebra"], 10)).map((h) => h.pageId)).toEqual(["pb"]);
+    await index.removeSpace(db.db, "b");
+    expect(await index.search(db.db, ["b"], ["zebra"], 10)).toEqual([]);
+  });
+
+  it("treats query syntax as plain words", async () => {
+    const index = fullTextIndex(db.dialect);
+    await index.replaceSpace(db.db, "syntax", [section("p", { body: "quoted NEAR text and stars" })]);
+    for (const hostile of ['"unterminated', "a* OR b", "NEAR(x y)", "-minus", "col:value", "')); drop table x; --", "&|!:*"]) {
+      await expect(index.search(db.db, ["syntax"], searchTerms(hostile), 10)).resolves.toBeInstanceOf(Array);
+    }
+    expect(searchTerms("&|!:*")).toEqual([]);
+    expect((await index.search(db.db, ["syntax"], searchTerms('"near'), 10)).map((h) => h.pageId)).toEqual(["p"]);
+  });
+
+  it("matches accented and non-Latin words", async () => {
+    const index = fullTextIndex(db.dialect);
+    await index.replaceSpace(db.db, "intl", [section("fr", { body: "Le café est prêt" }), section("ja", { body: "東京 タワー" })]);
+    expect((await index.search(db.db, ["intl"], searchTerms("café"), 10)).map((h) => h.pageId)).toEqual(["fr"]);
+    expect((await index.search(db.db, ["intl"], searchTerms("東京"), 10)).map((h) => h.pageId)).toEqual(["ja"]);
+  });
+});
+
+describe("searchPages", () => {
+  it("groups sections by page and pages through results without repeats", async () => {
+    const index = fullTextIndex(db.dialect);
+    const sections: SearchSectionInput[] = [];
+    for (let p = 0; p < 12; p++) {
+      sections.push(section(`p${p}`, { body: `kangaroo fact number ${p}` }));
+      sections.push(section(`p${p}`, { sectionKey: `k${p}`, position: 1, anchor: "more", sectionTitle: "More", body: "another kangaroo" }));
+    }
+    await index.replaceSpace(db.db, "grouped", sections);
+    const seen: string[] = [];
+    let page: string | undefined;
+    do {
+      const res = await searchPages(index, db.db, ["grouped"], "kangaroo", { page, limit: 5 });
+      expect(res.count).toBe(12);
+      for (const r of res.results) {
+        expect(r.sections).toHaveLength(2);
+        seen.push(r.pageId);
+      }
+      page = res.next?.page;
+    } while (page);
+    expect(new Set(seen).size).toBe(12);
+    expect(seen).toHaveLength(12);
+    await expect(searchPages(index, db.db, ["grouped"], "kangaroo", { page: "garbage" })).rejects.toMatchObject({ statusCode: 400 });
+  });
+});
