@@ -10,7 +10,7 @@ import path from "node:path";
 import Fastify from "fastify";
 import pino from "pino";
 import { buildApp } from "../src/app.js";
-import { initOrganization } from "../src/bootstrap.js";
+import { initOrganization, loadInstanceSecret } from "../src/bootstrap.js";
 import { loadConfig } from "../src/config.js";
 import { openDatabase } from "../src/db/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
@@ -34,6 +34,7 @@ async function main() {
     dialect: handle.dialect,
     urls: new Urls("http://localhost:8080"),
     log: pino({ level: "silent" }),
+    secret: await loadInstanceSecret(handle.db),
     notifyJobs: () => {},
   });
   const auth = { authorization: `Bearer ${token}` };

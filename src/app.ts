@@ -12,6 +12,7 @@ import { pendingMigrations } from "./db/migrate.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { randomBase62 } from "./lib/ids.js";
+import { fileRoutes } from "./modules/files/files.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 
@@ -95,6 +96,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   await app.register(userRoutes, { deps });
   await app.register(organizationRoutes, { deps });
+  await app.register(fileRoutes, { deps });
 
   return app;
 }

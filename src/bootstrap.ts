@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Db, Executor } from "./db/database.js";
+import { randomBase62 } from "./lib/ids.js";
 import { nowIso } from "./lib/time.js";
 import { createOrganization } from "./modules/organizations/organizations.service.js";
 import { createApiToken } from "./modules/users/tokens.queries.js";
@@ -61,4 +62,18 @@ export async function bootstrapIfEmpty(db: Db, dataDir: string): Promise<string 
   fs.writeFileSync(file, `${result.token}\n`, { mode: 0o600 });
   fs.chmodSync(file, 0o600);
   return file;
+}
+
+/**
+ * The instance secret that signs download URLs. Generated once and kept in the database, so every
+ * process sharing the database signs and verifies alike.
+ */
+export async function loadInstanceSecret(db: Executor): Promise<string> {
+  await db
+    .insertInto("settings")
+    .values({ key: "secret", value: randomBase62(48) })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .execute();
+  const row = await db.selectFrom("settings").select("value").where("key", "=", "secret").executeTakeFirstOrThrow();
+  return row.value;
 }

@@ -10,6 +10,8 @@ export interface Deps {
   dialect: DialectName;
   urls: Urls;
   log: Logger;
+  /** Instance secret for signed URLs (see loadInstanceSecret). */
+  secret: string;
   /** Wakes this process's job worker after a transaction that enqueued jobs has committed. */
   notifyJobs: () => void;
 }

@@ -6,7 +6,7 @@ import path from "node:path";
 import { Command, CommanderError } from "commander";
 import pino, { type Logger } from "pino";
 import { buildApp } from "./app.js";
-import { bootstrapIfEmpty, ensureUser, initOrganization } from "./bootstrap.js";
+import { bootstrapIfEmpty, ensureUser, initOrganization, loadInstanceSecret } from "./bootstrap.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { type DatabaseHandle, openDatabase } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
@@ -80,7 +80,8 @@ async function serve(io: Io): Promise<number> {
         concurrency: 2,
       })
     : undefined;
-  const app = await buildApp({ config, db: handle.db, dialect: handle.dialect, urls, log, notifyJobs: () => worker?.notify() });
+  const secret = await loadInstanceSecret(handle.db);
+  const app = await buildApp({ config, db: handle.db, dialect: handle.dialect, urls, log, secret, notifyJobs: () => worker?.notify() });
   const address = await app.listen({ port: config.port, host: config.host });
   worker?.start();
   log.info({ address, database: handle.description, publicUrl: config.publicUrl, worker: !!worker }, "quire is serving");

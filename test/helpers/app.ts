@@ -8,6 +8,7 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { buildApp } from "../../src/app.js";
+import { loadInstanceSecret } from "../../src/bootstrap.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import type { Deps } from "../../src/deps.js";
 import { Urls } from "../../src/http/urls.js";
@@ -30,6 +31,8 @@ export interface TestResponse<T = any> {
   headers: Record<string, string | string[] | number | undefined>;
   /** Raw body text (empty for 204). */
   text: string;
+  /** Raw body bytes. */
+  raw: Buffer;
 }
 
 export interface Requester {
@@ -78,7 +81,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const log = pino({ level: process.env.QUIRE_TEST_LOG ?? "silent" });
   const urls = new Urls(config.publicUrl);
   const worker = new Worker({ db: database.db, dialect: database.dialect, config, urls, log }, jobDefinitions);
-  const deps: Deps = { config, db: database.db, dialect: database.dialect, urls, log, notifyJobs: () => {} };
+  const secret = await loadInstanceSecret(database.db);
+  const deps: Deps = { config, db: database.db, dialect: database.dialect, urls, log, secret, notifyJobs: () => {} };
   const app = await buildApp(deps);
   await app.ready();
 
@@ -98,7 +102,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
       const text = res.body;
       let parsed: unknown;
       if (text && String(res.headers["content-type"] ?? "").includes("json")) parsed = JSON.parse(text);
-      return { status: res.statusCode, body: parsed, headers: res.headers, text };
+      return { status: res.statusCode, body: parsed, headers: res.headers, text, raw: res.rawPayload };
     };
     return {
       get: (url, opts) => send("GET", url, undefined, opts),
