@@ -13,6 +13,7 @@ import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { randomBase62 } from "./lib/ids.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
+import { teamRoutes } from "./modules/teams/teams.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 
 export const API_VERSION = "0.1.0";
@@ -95,6 +96,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   await app.register(userRoutes, { deps });
   await app.register(organizationRoutes, { deps });
+  await app.register(teamRoutes, { deps });
 
   return app;
 }
