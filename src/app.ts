@@ -12,6 +12,7 @@ import { pendingMigrations } from "./db/migrate.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { randomBase62 } from "./lib/ids.js";
+import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
 import { teamRoutes } from "./modules/teams/teams.routes.js";
@@ -99,6 +100,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(organizationRoutes, { deps });
   await app.register(memberRoutes, { deps });
   await app.register(teamRoutes, { deps });
+  await app.register(inviteRoutes, { deps });
 
   return app;
 }
