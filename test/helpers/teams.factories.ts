@@ -98,3 +98,21 @@ export async function createLinkInvite(ctx: TestContext, admin: TestUser, orgId:
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
+
+/**
+ * Gives rows created in the same millisecond distinct times, in the order given, so that tests of
+ * "oldest first" orderings do not depend on the id tiebreaker.
+ */
+export async function spreadCreationTimes(
+  ctx: TestContext,
+  rows: ({ table: "teams" | "linkInvites"; id: string } | { table: "teamMembers"; teamId: string; userId: string })[],
+): Promise<void> {
+  for (const [i, row] of rows.entries()) {
+    const at = new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString();
+    if (row.table === "teamMembers") {
+      await ctx.db.updateTable("teamMembers").set({ createdAt: at }).where("teamId", "=", row.teamId).where("userId", "=", row.userId).execute();
+    } else {
+      await ctx.db.updateTable(row.table).set({ createdAt: at }).where("id", "=", row.id).execute();
+    }
+  }
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { createOrganization, createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
-import { createLinkInvite } from "../../../test/helpers/teams.factories.js";
+import { createLinkInvite, spreadCreationTimes } from "../../../test/helpers/teams.factories.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -92,6 +92,7 @@ describe("link invites: list, create, get, update, delete", () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ object: "invite", id: expect.any(String), role: "edit", redundant: true });
     const guestLink = await createLinkInvite(ctx, owner, org.id, null);
+    await spreadCreationTimes(ctx, [{ table: "linkInvites", id: created.body.id }, { table: "linkInvites", id: guestLink.id }]);
 
     const list = await ctx.as(owner).get(`/v1/orgs/${org.id}/link-invites`);
     expect(list.status).toBe(200);

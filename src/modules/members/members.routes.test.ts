@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { addMemberToOrg, createOrganization, createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
-import { createTeam, grantSpace, insertSpace, putTeamMember } from "../../../test/helpers/teams.factories.js";
+import { createTeam, grantSpace, insertSpace, putTeamMember, spreadCreationTimes } from "../../../test/helpers/teams.factories.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -343,6 +343,7 @@ describe("GET /v1/orgs/{organizationId}/members/{userId}/teams", () => {
     const ops = await createTeam(ctx, owner, org.id, { title: "Ops" });
     await putTeamMember(ctx, owner, org.id, ops.id, members.edit.id, "owner");
     await createTeam(ctx, owner, org.id, { title: "Unrelated" });
+    await spreadCreationTimes(ctx, [{ table: "teams", id: docs.id }, { table: "teams", id: ops.id }]);
     const other = await createOrganization(ctx, outsider);
     await addMemberToOrg(ctx, other.id, members.edit, "read");
     await createTeam(ctx, outsider, other.id, { title: "Elsewhere", members: [members.edit.id] });

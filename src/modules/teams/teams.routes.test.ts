@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { createOrganization, createOrgWithRoles } from "../../../test/helpers/factories.js";
-import { createTeam, grantSpace, insertSpace, putTeamMember } from "../../../test/helpers/teams.factories.js";
+import { createTeam, grantSpace, insertSpace, putTeamMember, spreadCreationTimes } from "../../../test/helpers/teams.factories.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -17,6 +17,11 @@ async function scenario() {
   const { org, owner, members, outsider } = base;
   const team = await createTeam(ctx, owner, org.id, { title: "Writers", members: [members.read.id] });
   await putTeamMember(ctx, owner, org.id, team.id, members.edit.id, "owner");
+  await spreadCreationTimes(ctx, [
+    { table: "teams", id: team.id },
+    { table: "teamMembers", teamId: team.id, userId: members.read.id },
+    { table: "teamMembers", teamId: team.id, userId: members.edit.id },
+  ]);
   const otherOrg = await createOrganization(ctx, outsider);
   const otherTeam = await createTeam(ctx, outsider, otherOrg.id, { title: "Theirs" });
   return { ...base, team, teamOwner: members.edit, otherOrg, otherTeam };
@@ -39,6 +44,7 @@ describe("GET /v1/orgs/{organizationId}/teams", () => {
   it("lists teams oldest first with counts and the caller's permissions", async () => {
     const { org, owner, members, team, teamOwner } = await scenario();
     const second = await createTeam(ctx, owner, org.id, { title: "Reviewers" });
+    await spreadCreationTimes(ctx, [{ table: "teams", id: team.id }, { table: "teams", id: second.id }]);
     const live = await insertSpace(ctx, org.id);
     const deleted = await insertSpace(ctx, org.id, { deleted: true });
     await grantSpace(ctx, org.id, live, { type: "team", id: team.id });
@@ -60,6 +66,7 @@ describe("GET /v1/orgs/{organizationId}/teams", () => {
   it("filters by title and by the teams a member can manage", async () => {
     const { org, owner, members, team, teamOwner } = await scenario();
     const second = await createTeam(ctx, owner, org.id, { title: "Reviewers" });
+    await spreadCreationTimes(ctx, [{ table: "teams", id: team.id }, { table: "teams", id: second.id }]);
     const get = async (query: string) => ids((await ctx.as(members.read).get(`/v1/orgs/${org.id}/teams?${query}`)).body.items);
     expect(await get("title=wRiT")).toEqual([team.id]);
     expect(await get("title=nothing")).toEqual([]);
