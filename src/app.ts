@@ -11,6 +11,7 @@ import type { Deps } from "./deps.js";
 import { pendingMigrations } from "./db/migrate.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { registerTextInputGuard } from "./http/text-input.js";
 import { randomBase62 } from "./lib/ids.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
@@ -59,6 +60,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  registerTextInputGuard(app);
   registerAuthentication(app, deps.db);
 
   await app.register(swagger, {
