@@ -69,6 +69,8 @@ describe("POST /v1/orgs/{organizationId}/invites", () => {
     });
     expect(many.status).toBe(400);
     expect(many.body.error.message).toBe("body.emails must have at most 100 items.");
+    const noRole = await ctx.as(owner).post(`/v1/orgs/${org.id}/invites`, { emails: [{ email: "x@roles.test" }] });
+    expect(noRole.body.error.message).toBe("body.emails.0.role is required.");
     const badRole = await ctx.as(owner).post(`/v1/orgs/${org.id}/invites`, { emails: ["x@roles.test"], role: "owner" });
     expect(badRole.body.error.message).toBe('body.role must be one of: "admin", "create", "review", "edit", "comment", "read", null.');
   });
@@ -179,6 +181,9 @@ describe("link invites: list, create, get, update, delete", () => {
     }
     const denied = await ctx.as(members.create).delete(one);
     expect(denied.body.error.message).toBe("Only organization admins can delete invite links.");
+    const malformed = await ctx.as(owner).delete(one, { rawBody: "{" });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.message).toMatch(/^The request body is not valid JSON: /);
     // Deleting another organization's invite through this one does nothing.
     expect((await ctx.as(owner).delete(`${all}/${foreign.id}`)).status).toBe(204);
     expect((await ctx.as(outsider).get(`/v1/orgs/${other.id}/link-invites/${foreign.id}`)).body.role).toBe("admin");

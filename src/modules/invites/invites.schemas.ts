@@ -10,7 +10,8 @@ const Email = Type.String({ minLength: 1, maxLength: 320, description: "The emai
 
 /** `InviteUsersToOrganization`. */
 export const InviteUsersBody = Type.Object({
-  emails: Type.Array(Type.Union([Email, Type.Object({ email: Email, role: RoleOrGuest })]), { minItems: 1, maxItems: 100 }),
+  // The object form comes first so that a malformed object is reported by its missing field.
+  emails: Type.Array(Type.Union([Type.Object({ email: Email, role: RoleOrGuest }), Email]), { minItems: 1, maxItems: 100 }),
   role: Type.Optional(RoleOrGuest),
   sso: Type.Optional(Type.Boolean({ description: "Invite as SSO members; defaults to false" })),
 });

@@ -254,9 +254,13 @@ describe("PATCH /v1/orgs/{organizationId}/members/{userId}", () => {
 });
 
 describe("DELETE /v1/orgs/{organizationId}/members/{userId}", () => {
-  it("requires a token", async () => {
-    const { org, members } = await createOrgWithRoles(ctx);
+  it("requires a token and answers a malformed body with 400", async () => {
+    const { org, owner, members } = await createOrgWithRoles(ctx);
     expect((await ctx.anonymous.delete(`/v1/orgs/${org.id}/members/${members.read.id}`)).status).toBe(401);
+    const res = await ctx.as(owner).delete(`/v1/orgs/${org.id}/members/${members.read.id}`, { rawBody: "{" });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/^The request body is not valid JSON: /);
+    expect((await ctx.as(owner).get(`/v1/orgs/${org.id}/members/${members.read.id}`)).status).toBe(200);
   });
 
   it("removes a member with their team memberships and grants in this organization only", async () => {

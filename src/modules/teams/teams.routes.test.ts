@@ -198,6 +198,9 @@ describe("DELETE /v1/orgs/{organizationId}/teams/{teamId}", () => {
     expect(denied.status).toBe(403);
     expect(denied.body.error.message).toBe("Only organization admins can delete teams.");
     expect((await ctx.as(outsider).delete(`/v1/orgs/${org.id}/teams/${team.id}`)).status).toBe(404);
+    const malformed = await ctx.as(owner).delete(`/v1/orgs/${org.id}/teams/${team.id}`, { rawBody: "{" });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.message).toMatch(/^The request body is not valid JSON: /);
     expect((await ctx.as(owner).get(`/v1/orgs/${org.id}/teams/${team.id}`)).status).toBe(200);
   });
 });
