@@ -11,8 +11,8 @@ export type LinkInviteTarget = "organization" | "space" | "collection";
 
 /**
  * An invite link works only while the admin who created it is still an enabled admin of the
- * organization: demoting or removing them disables their links (and promoting them again
- * re-enables them). A disabled link is treated as missing everywhere but DELETE.
+ * organization: demoting them disables their links until they are admin again (removing them
+ * deletes their links). A disabled link is treated as missing everywhere but DELETE.
  */
 function createdByActiveAdmin(eb: ExpressionBuilder<Database, "linkInvites">) {
   return eb.exists(

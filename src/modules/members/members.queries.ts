@@ -233,10 +233,11 @@ export async function setMemberSso(db: Executor, orgId: string, userId: string, 
 
 /**
  * Removes a membership with everything that hangs on it in this organization: the user's team
- * memberships and their direct grants. Other organizations are untouched. Returns true when the
- * user was a member.
+ * memberships, their direct grants and the invite links they created. Other organizations are
+ * untouched. Returns true when the user was a member.
  */
 export async function deleteMembership(db: Executor, orgId: string, userId: string): Promise<boolean> {
+  await db.deleteFrom("linkInvites").where("orgId", "=", orgId).where("createdBy", "=", userId).execute();
   await db
     .deleteFrom("teamMembers")
     .where("userId", "=", userId)

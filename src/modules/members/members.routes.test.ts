@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { addMemberToOrg, createOrganization, createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
-import { createTeam, grantSpace, insertSpace, putTeamMember, spreadCreationTimes } from "../../../test/helpers/teams.factories.js";
+import { createLinkInvite, createTeam, grantSpace, insertSpace, putTeamMember, spreadCreationTimes } from "../../../test/helpers/teams.factories.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -263,9 +263,12 @@ describe("DELETE /v1/orgs/{organizationId}/members/{userId}", () => {
     expect((await ctx.as(owner).get(`/v1/orgs/${org.id}/members/${members.read.id}`)).status).toBe(200);
   });
 
-  it("removes a member with their team memberships and grants in this organization only", async () => {
+  it("removes a member with their team memberships, grants and invite links in this organization only", async () => {
     const { org, owner, members } = await createOrgWithRoles(ctx);
     const target = members.edit;
+    await ctx.as(owner).patch(`/v1/orgs/${org.id}/members/${target.id}`, { role: "admin" });
+    await createLinkInvite(ctx, target, org.id, "read");
+    const ownersLink = await createLinkInvite(ctx, owner, org.id, "read");
     const team = await createTeam(ctx, owner, org.id, { members: [target.id, members.read.id] });
     const space = await insertSpace(ctx, org.id);
     await grantSpace(ctx, org.id, space, { type: "user", id: target.id });
@@ -285,6 +288,8 @@ describe("DELETE /v1/orgs/{organizationId}/members/{userId}", () => {
     expect(grants).toEqual([{ orgId: other.id, principalId: target.id }]);
     expect((await ctx.as(otherOwner).get(`/v1/orgs/${other.id}/members/${target.id}`)).body).toMatchObject({ teams: 1, spaces: 1 });
     expect((await ctx.as(otherOwner).get(`/v1/orgs/${other.id}/teams/${otherTeam.id}`)).body.members).toBe(1);
+    const links = await ctx.db.selectFrom("linkInvites").select("id").where("orgId", "=", org.id).execute();
+    expect(links.map((l) => l.id)).toEqual([ownersLink.id]);
     // The removed user no longer sees the organization.
     expect((await ctx.as(target).get(`/v1/orgs/${org.id}`)).status).toBe(404);
   });

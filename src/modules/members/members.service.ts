@@ -18,7 +18,7 @@ export async function changeMemberRole(trx: Executor, input: { orgId: string; us
 }
 
 /**
- * Removes a member with their team memberships and grants in the organization, refusing to remove
+ * Removes a member with their team memberships, grants and invite links in the organization, refusing to remove
  * the last active admin. Returns false when the user was not a member. Call inside a transaction.
  */
 export async function removeMember(trx: Executor, input: { orgId: string; userId: string }): Promise<boolean> {
