@@ -11,9 +11,13 @@ import type { Deps } from "./deps.js";
 import { pendingMigrations } from "./db/migrate.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { registerTextInputGuard } from "./http/text-input.js";
 import { randomBase62 } from "./lib/ids.js";
 import { fileRoutes } from "./modules/files/files.routes.js";
+import { inviteRoutes } from "./modules/invites/invites.routes.js";
+import { memberRoutes } from "./modules/members/members.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
+import { teamRoutes } from "./modules/teams/teams.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 
 export const API_VERSION = "0.1.0";
@@ -57,6 +61,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
+  registerTextInputGuard(app);
   registerAuthentication(app, deps.db);
 
   await app.register(swagger, {
@@ -97,6 +102,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(userRoutes, { deps });
   await app.register(organizationRoutes, { deps });
   await app.register(fileRoutes, { deps });
+  await app.register(memberRoutes, { deps });
+  await app.register(teamRoutes, { deps });
+  await app.register(inviteRoutes, { deps });
 
   return app;
 }

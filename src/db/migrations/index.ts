@@ -5,11 +5,13 @@
  */
 import type { Migration } from "kysely";
 import * as m0001 from "./0001_core.js";
+import * as m0002 from "./0002_members_teams.js";
 import * as m0004 from "./0004_content.js";
 import * as m0005 from "./0005_search.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
+  "0002_members_teams": m0002,
   "0004_content": m0004,
   "0005_search": m0005,
 };
