@@ -5,7 +5,7 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from "fastify";
 import { sql } from "kysely";
 import type { Deps } from "./deps.js";
 import { pendingMigrations } from "./db/migrate.js";
@@ -33,6 +33,17 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     // SIGTERM: stop accepting, let in-flight requests finish, close idle keep-alive sockets.
     forceCloseConnections: "idle",
     requestIdHeader: false,
+    // Page paths and slugs can be long; ids are 20 characters.
+    maxParamLength: 500,
+    // Errors the router raises before any route runs get the same body as every other error.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const tooLong = error.code === "FST_ERR_MAX_PARAM_LENGTH";
+      const status = tooLong ? 414 : 400;
+      const message = tooLong
+        ? "A path segment of the URL is longer than 500 characters."
+        : "The URL is not valid: a path segment has a malformed percent-encoding.";
+      reply.code(status).send({ error: { code: status, message } });
+    },
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : randomBase62(16);

@@ -249,3 +249,13 @@ describe("agent instructions and ping", () => {
     expect(row.lastSeenAt).toMatch(/^\d{4}-/);
   });
 });
+
+describe("malformed URLs", () => {
+  it("answers over-long and badly encoded path segments in the error shape", async () => {
+    const user = await createUser(ctx);
+    const long = await ctx.as(user).get(`/v1/orgs/${"a".repeat(600)}`);
+    expect(long).toMatchObject({ status: 414, body: { error: { code: 414, message: expect.stringContaining("longer than 500") } } });
+    const bad = await ctx.as(user).get("/v1/orgs/%E0%A4%A");
+    expect(bad).toMatchObject({ status: 400, body: { error: { code: 400, message: expect.stringContaining("percent-encoding") } } });
+  });
+});
