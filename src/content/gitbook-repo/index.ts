@@ -8,6 +8,7 @@ export type * from "./types.js";
 export { RepositoryFormatError } from "./types.js";
 export {
   planPagePaths,
+  repositoryPaths,
   type WritableContent,
   type WritableFile,
   type WritablePage,

@@ -121,7 +121,7 @@ function escapeText(text: string): string {
 function formatDestination(path: string, isUrl = false): string {
   const encoded = isUrl
     ? path.replace(/[<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    : path.replace(/[%<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    : path.replace(/[%<>#?]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return /[\s()]/.test(encoded) ? `<${encoded}>` : encoded;
 }
 

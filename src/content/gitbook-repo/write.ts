@@ -10,7 +10,7 @@ import { assertSafePath, basename, dirname } from "../../git/paths.js";
 import { ASSETS_DIR, CONFIG_FILE, DEFAULT_README, DEFAULT_SUMMARY, INCLUDES_DIR, VARS_FILE } from "./read.js";
 import { formatSummary, type SummaryEntry } from "./summary.js";
 import { slugify, splitFrontMatter } from "./text.js";
-import type { ContentConfig } from "./types.js";
+import type { ContentConfig, RepositoryContent } from "./types.js";
 
 export type WritablePage =
   | {
@@ -206,4 +206,26 @@ export function writeRepository(content: WritableContent, options: WriteOptions 
     out.set(path, Buffer.from(stringifyYaml(yaml), "utf8"));
   }
   return out;
+}
+
+/**
+ * Repository paths of everything `content` was read from (pages, SUMMARY.md, assets and referenced
+ * files, includes, vars.yaml): what an export owns. Paths among these that the next export does
+ * not write are its deletions; files the import ignored (code, unlisted Markdown) are never touched.
+ */
+export function repositoryPaths(content: RepositoryContent): string[] {
+  const base = content.root;
+  const paths = new Set<string>();
+  const walk = (pages: RepositoryContent["pages"]) => {
+    for (const page of pages) {
+      if (page.kind === "document" && page.oid !== null) paths.add(join(base, page.path));
+      if (page.kind !== "link") walk(page.children);
+    }
+  };
+  walk(content.pages);
+  if (content.hasSummary) paths.add(join(base, content.config.summary));
+  for (const file of content.files) paths.add(join(base, file.path));
+  for (const include of content.reusableContents) paths.add(join(base, include.path));
+  if (Object.keys(content.variables).length > 0) paths.add(join(base, VARS_FILE));
+  return [...paths];
 }
