@@ -231,6 +231,36 @@ describe("timeout and abort", () => {
     }
   });
 
+  it("keeps credentials out of every process's command line (visible to all local users)", async () => {
+    const server = await hangingServer();
+    const password = "argv-S3CRET-check";
+    const controller = new AbortController();
+    try {
+      const url = server.url.replace("http://", `http://someone:${password}@`);
+      const pending = fetchRef(url, "refs/heads/main", { allowFile: false, signal: controller.signal }).catch((e) => e);
+      // Wait until git (and its remote helper) are running and blocked on the server.
+      let gitSeen = false;
+      for (let i = 0; i < 50 && !gitSeen; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+          let cmdline = "";
+          try {
+            cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+          } catch {
+            continue;
+          }
+          expect(cmdline).not.toContain(password);
+          if (cmdline.includes("remote-http") && cmdline.includes(server.url.split("//")[1] as string)) gitSeen = true;
+        }
+      }
+      expect(gitSeen).toBe(true);
+      controller.abort();
+      expect(((await pending) as GitError).code).toBe("aborted");
+    } finally {
+      await server.close();
+    }
+  });
+
   it("stops on the caller's abort signal", async () => {
     const server = await hangingServer();
     try {
@@ -256,6 +286,17 @@ describe("fetchRef over HTTP", () => {
       expect(paths).toContain("docs/guide.md");
     } finally {
       await server.close();
+    }
+  });
+
+  it("follows no redirect to another protocol (file://), even without credentials", async () => {
+    const redirecting = await serveGitOverHttp(repo.dir, { redirectTo: repo.url });
+    try {
+      const error = await failure(fetchRef(redirecting.url, "refs/heads/main", { allowFile: true }));
+      expect(error.code).toBe("url_refused");
+      expect(error.message).toContain(redirecting.url);
+    } finally {
+      await redirecting.close();
     }
   });
 

@@ -67,7 +67,7 @@ export function classifyRemoteError(op: OperationHandle, stderr: string, ref: st
   if (/fsck error|hasDot|fsck failed|bad tree object|zeroPaddedFilemode|badFilemode|missing tree/i.test(stderr)) {
     return new GitError("invalid_repository", `The repository at ${where} failed git's integrity checks: ${detail}`);
   }
-  if (/transport '[^']*' not allowed|unsupported protocol/i.test(stderr)) {
+  if (/transport '[^']*' not allowed|unsupported protocol|not supported or disabled in libcurl/i.test(stderr)) {
     return new GitError("url_refused", `The remote ${where} led to a protocol that is not allowed: ${detail}`);
   }
   if (/returned error: 30[1278]|redirect/i.test(stderr)) {
