@@ -186,6 +186,11 @@ describe("commitAndPush over file://", () => {
       commitAndPush(options(r, { files: new Map([["big.bin", Buffer.alloc(2000)]]), limits: { maxFileBytes: 1000 } })),
     );
     expect(error.message).toMatch(/"big\.bin" is 2000 bytes, over the limit of 1000 bytes \(maxFileBytes\)/);
+    const files = new Map([["a.bin", Buffer.alloc(60_000)], ["b.bin", Buffer.alloc(60_000)]]);
+    const total = await failure(commitAndPush(options(r, { files, limits: { maxRepoBytes: 100_000 } })));
+    expect(total.message).toMatch(/export is 120000 bytes, over the limit of 100000 bytes in total \(maxRepoBytes\)/);
+    const count = await failure(commitAndPush(options(r, { files, limits: { maxFiles: 1 } })));
+    expect(count.message).toMatch(/2 files, over the limit of 1 \(maxFiles\)/);
   });
 
   it("cleans up its temp dir on success and on error", async () => {

@@ -79,9 +79,14 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Push
       await base?.dispose();
     }
 
-    const { maxFileBytes, maxFiles } = op.limits;
+    const { maxFileBytes, maxFiles, maxRepoBytes } = op.limits;
     if (changes.files.size > maxFiles) {
       throw new GitError("limit_exceeded", `The export has ${changes.files.size} files, over the limit of ${maxFiles} (maxFiles)`);
+    }
+    let totalBytes = 0;
+    for (const content of changes.files.values()) totalBytes += content.length;
+    if (totalBytes > maxRepoBytes) {
+      throw new GitError("limit_exceeded", `The export is ${totalBytes} bytes, over the limit of ${maxRepoBytes} bytes in total (maxRepoBytes)`);
     }
     const byPath = new Map(baseEntries.map((e) => [e.path, e]));
     const writes: [string, Buffer, string][] = [];
