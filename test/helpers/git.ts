@@ -27,7 +27,8 @@ function isolatedEnv(home: string): NodeJS.ProcessEnv {
   };
 }
 
-const helperHome = fs.mkdtempSync(path.join(os.tmpdir(), "quire-test-githome-"));
+// A HOME that does not exist: git then finds no user configuration, and there is nothing to clean up.
+const helperHome = path.join(os.tmpdir(), "quire-test-no-home-does-not-exist");
 
 /** Runs git synchronously for test setup and returns stdout. */
 export function git(args: string[], cwd?: string, input?: string | Buffer): Buffer {
