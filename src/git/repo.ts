@@ -1,0 +1,392 @@
+/**
+ * Fetching one ref of a remote into a private bare repository and reading its tree and blobs
+ * straight from the object database (no checkout: no file of the repository is ever written to
+ * disk under its own name, so paths and symlinks in it cannot touch our filesystem).
+ */
+import { GitError } from "./errors.js";
+import { directorySize, type GitLimits, type OperationHandle, type OperationOptions, openOperation } from "./operation.js";
+import { assertSafePath } from "./paths.js";
+import { killGroup, lastLines, runGit, runGitChecked, spawnGit } from "./run.js";
+import { type BlobReader, MODE_SUBMODULE, type TreeEntry } from "./tree.js";
+import { parseRemoteUrl } from "./url.js";
+
+export interface FetchOptions extends OperationOptions {
+  /** Accept file:// remotes (config `gitAllowFileUrls`). */
+  allowFile: boolean;
+}
+
+export interface GitPerson {
+  name: string;
+  email: string;
+}
+
+export interface CommitInfo {
+  oid: string;
+  tree: string;
+  parents: string[];
+  message: string;
+  author: GitPerson & { date: Date };
+  committer: GitPerson & { date: Date };
+}
+
+const REF_PATTERN = /^refs\/(heads|tags)\/./;
+
+/** Throws GitError("ref_invalid") unless `ref` is refs/heads/<branch> or refs/tags/<tag> and a valid ref name. */
+export function assertValidRef(ref: string, allowed: readonly ("heads" | "tags")[] = ["heads", "tags"]): void {
+  const invalid = (reason: string) =>
+    new GitError(
+      "ref_invalid",
+      `Invalid Git ref ${JSON.stringify(ref)}: ${reason}; expected ${allowed.map((k) => `refs/${k}/<${k === "heads" ? "branch" : "tag"}>`).join(" or ")}`,
+    );
+  if (typeof ref !== "string" || !REF_PATTERN.test(ref)) throw invalid("it does not start with refs/heads/ or refs/tags/");
+  const kind = ref.split("/")[1] as "heads" | "tags";
+  if (!allowed.includes(kind)) throw invalid(`refs/${kind}/ is not accepted here`);
+  if (ref.length > 1024) throw invalid("it is too long");
+  // The rules of git check-ref-format.
+  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(ref)) throw invalid("it contains a space, control character or one of ~ ^ : ? * [ \\");
+  if (ref.includes("..") || ref.includes("//") || ref.includes("@{")) throw invalid('it contains "..", "//" or "@{"');
+  if (ref.endsWith("/") || ref.endsWith(".")) throw invalid('it ends with "/" or "."');
+  for (const part of ref.split("/")) {
+    if (part.startsWith(".") || part.endsWith(".lock")) throw invalid('a component starts with "." or ends with ".lock"');
+  }
+}
+
+/** Maps a failed fetch or push to a GitError with a message a person can act on. */
+export function classifyRemoteError(op: OperationHandle, stderr: string, ref: string): GitError {
+  const where = op.displayUrl;
+  const detail = lastLines(stderr);
+  if (/couldn't find remote ref/i.test(stderr)) {
+    return new GitError("ref_not_found", `The ref ${JSON.stringify(ref)} does not exist in ${where}`);
+  }
+  if (/Authentication failed|could not read (Username|Password)|terminal prompts disabled|returned error: 40[13]|HTTP Basic: Access denied/i.test(stderr)) {
+    return new GitError(
+      "auth_failed",
+      `Authentication to ${where} failed: ${op.remote.credentials ? "the credentials in the URL were refused" : "the repository requires credentials (user:token@ in the URL)"} (${detail})`,
+    );
+  }
+  if (/fsck error|hasDot|fsck failed|bad tree object|zeroPaddedFilemode|badFilemode|missing tree/i.test(stderr)) {
+    return new GitError("invalid_repository", `The repository at ${where} failed git's integrity checks: ${detail}`);
+  }
+  if (/transport '[^']*' not allowed|unsupported protocol|not supported or disabled in libcurl/i.test(stderr)) {
+    return new GitError("url_refused", `The remote ${where} led to a protocol that is not allowed: ${detail}`);
+  }
+  if (/returned error: 30[1278]|redirect/i.test(stderr)) {
+    return new GitError(
+      "remote_unavailable",
+      `The remote ${where} answered with a redirect, which is not followed${op.remote.credentials ? " when the URL carries credentials" : ""}; use the final URL (${detail})`,
+    );
+  }
+  if (/returned error: 404|repository .* not found|does not appear to be a git repository|not found/i.test(stderr)) {
+    return new GitError("repo_not_found", `No Git repository was found at ${where} (${detail})`);
+  }
+  if (/Could not resolve|Connection refused|Failed to connect|timed out|returned error: 5\d\d|SSL|TLS|Empty reply|Connection reset|early EOF|unexpected disconnect|RPC failed/i.test(stderr)) {
+    return new GitError("remote_unavailable", `The remote ${where} could not be reached: ${detail}`);
+  }
+  return new GitError("git_failed", `Git failed on ${where}: ${detail}`);
+}
+
+/**
+ * Fetches the single commit at `ref` (shallow, no tags, no submodules) into a bare repository of the
+ * operation. Returns the commit id, or null when `missingOk` and the remote has no such ref.
+ */
+export async function fetchInto(op: OperationHandle, ref: string, missingOk: boolean): Promise<string | null> {
+  await runGitChecked(op, ["init", "--bare", "--quiet", "--template=", op.repoDir]);
+  const local = "refs/quire/fetched";
+  // The fetch writes a pack before we can list the tree; watch its size on disk so a huge
+  // repository is stopped while it downloads, not after it filled the disk.
+  const tooLarge = () =>
+    new GitError(
+      "limit_exceeded",
+      `The repository at ${op.displayUrl} is larger than the limit of ${op.limits.maxRepoBytes} bytes (maxRepoBytes)`,
+    );
+  const watch = setInterval(() => {
+    directorySize(`${op.repoDir}/objects`).then((size) => {
+      if (size > op.limits.maxRepoBytes) op.fail(tooLarge());
+    }, () => undefined);
+  }, 200);
+  let result: Awaited<ReturnType<typeof runGit>>;
+  try {
+    result = await runGit(
+      op,
+      [
+        "fetch",
+        "--quiet",
+        "--depth=1",
+        "--no-tags",
+        "--no-recurse-submodules",
+        "--no-write-fetch-head",
+        "--no-auto-maintenance",
+        "--",
+        op.remote.url,
+        `+${ref}:${local}`,
+      ],
+      { cwd: op.repoDir },
+    );
+  } finally {
+    clearInterval(watch);
+  }
+  if (result.code !== 0) {
+    const error = classifyRemoteError(op, result.stderr, ref);
+    if (missingOk && error.code === "ref_not_found" && /couldn't find remote ref/i.test(result.stderr)) return null;
+    throw error;
+  }
+  // A fetch faster than the watch's period is measured once it is done.
+  if ((await directorySize(`${op.repoDir}/objects`)) > op.limits.maxRepoBytes) throw tooLarge();
+  const oid = await runGitChecked(op, ["rev-parse", "--verify", "--quiet", `${local}^{commit}`], { cwd: op.repoDir });
+  return oid.toString("utf8").trim();
+}
+
+function parsePerson(line: string): GitPerson & { date: Date } {
+  const match = /^(.*?) <([^>]*)> (\d+) ([+-]\d{4})$/.exec(line);
+  if (!match) return { name: line, email: "", date: new Date(0) };
+  return { name: match[1] as string, email: match[2] as string, date: new Date(Number(match[3]) * 1000) };
+}
+
+/** Parses the raw text of a commit object (`git cat-file commit`). */
+export function parseCommit(oid: string, raw: string): CommitInfo {
+  const split = raw.indexOf("\n\n");
+  const header = split < 0 ? raw : raw.slice(0, split);
+  const message = split < 0 ? "" : raw.slice(split + 2);
+  const info: CommitInfo = {
+    oid,
+    tree: "",
+    parents: [],
+    message,
+    author: { name: "", email: "", date: new Date(0) },
+    committer: { name: "", email: "", date: new Date(0) },
+  };
+  for (const line of header.split("\n")) {
+    const space = line.indexOf(" ");
+    const key = line.slice(0, space);
+    const value = line.slice(space + 1);
+    if (key === "tree") info.tree = value;
+    else if (key === "parent") info.parents.push(value);
+    else if (key === "author") info.author = parsePerson(value);
+    else if (key === "committer") info.committer = parsePerson(value);
+  }
+  return info;
+}
+
+/** A fetched commit, read from the object database. Holds a temp directory until dispose(). */
+export class LocalRepo implements BlobReader {
+  private catFile: CatFile | undefined;
+
+  constructor(
+    private readonly op: OperationHandle,
+    readonly commit: CommitInfo,
+    readonly ref: string,
+    private readonly ownsOperation: boolean,
+  ) {}
+
+  /** The remote URL without credentials (safe to store and show). */
+  get url(): string {
+    return this.op.displayUrl;
+  }
+
+  get limits(): GitLimits {
+    return this.op.limits;
+  }
+
+  /**
+   * Every blob, symlink and submodule of the commit under `directory` ("" for all), with paths
+   * validated and the file-size, file-count and total-size limits applied while listing.
+   */
+  async listTree(directory = ""): Promise<TreeEntry[]> {
+    if (directory) assertSafePath(directory, "directory");
+    const { maxFiles, maxFileBytes, maxRepoBytes } = this.op.limits;
+    const entries: TreeEntry[] = [];
+    let total = 0;
+    let pending: Buffer = Buffer.alloc(0);
+    const decoder = new TextDecoder("utf-8", { fatal: false });
+    const onRecord = (record: Buffer) => {
+      // "<mode> SP <type> SP <oid> SP+ <size> TAB <path>"
+      const tab = record.indexOf(9);
+      const [mode, , oid, size] = record.subarray(0, tab).toString("latin1").split(/ +/);
+      const path = decoder.decode(record.subarray(tab + 1));
+      assertSafePath(path);
+      const bytes = mode === MODE_SUBMODULE ? 0 : Number(size);
+      if (mode !== MODE_SUBMODULE) {
+        if (bytes > maxFileBytes) {
+          throw new GitError("limit_exceeded", `The file ${JSON.stringify(path)} is ${bytes} bytes, over the limit of ${maxFileBytes} bytes (maxFileBytes)`);
+        }
+        total += bytes;
+        if (total > maxRepoBytes) {
+          throw new GitError("limit_exceeded", `The files to import exceed the limit of ${maxRepoBytes} bytes in total (maxRepoBytes)`);
+        }
+        if (entries.length + 1 > maxFiles) {
+          throw new GitError("limit_exceeded", `The repository has more than ${maxFiles} files to import (maxFiles)`);
+        }
+      }
+      entries.push({ path, mode: mode as string, size: bytes, oid: oid as string });
+    };
+    const args = ["ls-tree", "-r", "-l", "-z", "--full-tree", this.commit.oid];
+    if (directory) args.push("--", directory);
+    const result = await runGit(this.op, args, {
+      cwd: this.op.repoDir,
+      onStdout: (chunk) => {
+        pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+        let start = 0;
+        for (let nul = pending.indexOf(0, start); nul >= 0; nul = pending.indexOf(0, start)) {
+          onRecord(pending.subarray(start, nul));
+          start = nul + 1;
+        }
+        pending = pending.subarray(start);
+      },
+    });
+    if (result.code !== 0) throw new GitError("git_failed", `git ls-tree failed: ${lastLines(result.stderr)}`);
+    return entries;
+  }
+
+  async readBlobs(oids: readonly string[], options: { maxBytes?: number } = {}): Promise<Buffer[]> {
+    this.catFile ??= new CatFile(this.op);
+    return Promise.all(oids.map((oid) => (this.catFile as CatFile).read(oid, options.maxBytes)));
+  }
+
+  /** Stops the reader and, unless the repository belongs to a larger operation, removes the temp directory. */
+  async dispose(): Promise<void> {
+    this.catFile?.close();
+    this.catFile = undefined;
+    if (this.ownsOperation) await this.op.close();
+  }
+}
+
+/**
+ * Fetches `ref` of `url` and returns the repository positioned at that commit. The caller must
+ * call dispose() (or use withFetchedRef). Throws GitError: url_refused, ref_invalid, ref_not_found,
+ * auth_failed, remote_unavailable, limit_exceeded, timeout, aborted, invalid_repository.
+ */
+export async function fetchRef(url: string, ref: string, options: FetchOptions): Promise<LocalRepo> {
+  const remote = parseRemoteUrl(url, { allowFile: options.allowFile });
+  assertValidRef(ref);
+  const op = await openOperation(remote, options);
+  try {
+    const oid = (await fetchInto(op, ref, false)) as string;
+    const commit = await readCommit(op, oid);
+    return new LocalRepo(op, commit, ref, true);
+  } catch (error) {
+    await op.close();
+    throw error;
+  }
+}
+
+/** fetchRef + fn + dispose, with the temp directory removed whatever happens. */
+export async function withFetchedRef<T>(
+  url: string,
+  ref: string,
+  options: FetchOptions,
+  fn: (repo: LocalRepo) => Promise<T>,
+): Promise<T> {
+  const repo = await fetchRef(url, ref, options);
+  try {
+    return await fn(repo);
+  } finally {
+    await repo.dispose();
+  }
+}
+
+export async function readCommit(op: OperationHandle, oid: string): Promise<CommitInfo> {
+  const raw = await runGitChecked(op, ["cat-file", "commit", oid], { cwd: op.repoDir });
+  return parseCommit(oid, raw.toString("utf8"));
+}
+
+interface BlobRequest {
+  oid: string;
+  maxBytes: number | undefined;
+  resolve(data: Buffer): void;
+  reject(error: Error): void;
+}
+
+const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/** A long-running `git cat-file --batch`: many blobs through one process, answers in request order. */
+class CatFile {
+  private readonly child;
+  private readonly queue: BlobRequest[] = [];
+  private header: Buffer = Buffer.alloc(0);
+  private body: { size: number; received: number; kept: Buffer[]; keptBytes: number; error?: GitError } | undefined;
+  private failure: GitError | undefined;
+  private readonly onAbort = () => this.stop(this.op.abortError());
+
+  constructor(private readonly op: OperationHandle) {
+    this.child = spawnGit(op, ["cat-file", "--batch"], op.repoDir);
+    op.signal.addEventListener("abort", this.onAbort, { once: true });
+    if (op.signal.aborted) this.onAbort();
+    this.child.stdout.on("data", (chunk: Buffer) => this.consume(chunk));
+    this.child.stdin.on("error", () => undefined);
+    this.child.stderr.resume();
+    this.child.on("error", (e) => this.stop(new GitError("git_failed", `Could not run git cat-file: ${op.redact(e.message)}`)));
+    this.child.on("close", () => this.stop(new GitError("git_failed", "git cat-file exited unexpectedly")));
+  }
+
+  read(oid: string, maxBytes: number | undefined): Promise<Buffer> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (!OID.test(oid)) return Promise.reject(new GitError("git_failed", `Invalid object id ${JSON.stringify(oid)}`));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ oid, maxBytes, resolve, reject });
+      this.child.stdin.write(`${oid}\n`);
+    });
+  }
+
+  close(): void {
+    this.stop(new GitError("aborted", "The Git reader was closed"));
+  }
+
+  private stop(error: GitError): void {
+    if (this.failure) return;
+    this.failure = error;
+    this.op.signal.removeEventListener("abort", this.onAbort);
+    killGroup(this.child.pid);
+    for (const request of this.queue.splice(0)) request.reject(error);
+  }
+
+  private consume(chunk: Buffer): void {
+    let offset = 0;
+    while (offset < chunk.length && !this.failure) {
+      const request = this.queue[0];
+      if (!request) return;
+      if (!this.body) {
+        const newline = chunk.indexOf(10, offset);
+        if (newline < 0) {
+          this.header = Buffer.concat([this.header, chunk.subarray(offset)]);
+          return;
+        }
+        const line = Buffer.concat([this.header, chunk.subarray(offset, newline)]).toString("latin1");
+        this.header = Buffer.alloc(0);
+        offset = newline + 1;
+        const [, type, sizeText] = line.split(" ");
+        if (type === "missing" || sizeText === undefined) {
+          this.queue.shift();
+          request.reject(new GitError("git_failed", `Object ${request.oid} is not in the repository`));
+          continue;
+        }
+        const size = Number(sizeText);
+        this.body = { size, received: 0, kept: [], keptBytes: 0 };
+        if (type !== "blob") this.body.error = new GitError("git_failed", `Object ${request.oid} is a ${type}, not a file`);
+        else if (size > this.op.limits.maxFileBytes) {
+          this.body.error = new GitError(
+            "limit_exceeded",
+            `Object ${request.oid} is ${size} bytes, over the limit of ${this.op.limits.maxFileBytes} bytes (maxFileBytes)`,
+          );
+        }
+      }
+      const body = this.body;
+      // The content is followed by one LF.
+      const want = body.size + 1 - body.received;
+      const piece = chunk.subarray(offset, offset + want);
+      offset += piece.length;
+      body.received += piece.length;
+      const limit = Math.min(body.size, request.maxBytes ?? Number.POSITIVE_INFINITY);
+      if (!body.error && body.keptBytes < limit) {
+        const keep = piece.subarray(0, limit - body.keptBytes);
+        body.kept.push(keep);
+        body.keptBytes += keep.length;
+      }
+      if (body.received === body.size + 1) {
+        this.body = undefined;
+        this.queue.shift();
+        if (body.error) request.reject(body.error);
+        else request.resolve(Buffer.concat(body.kept, body.keptBytes));
+      }
+    }
+  }
+}
