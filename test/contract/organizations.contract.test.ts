@@ -2,6 +2,7 @@
  * GitBook's client against a listening Quire: every call's response is validated against
  * @gitbook/api@0.146.0's spec by the contract harness.
  */
+import { MemberRole } from "@gitbook/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../helpers/app.js";
 import { contractClient } from "../helpers/contract.js";
@@ -40,7 +41,7 @@ describe("users and organizations through @gitbook/api", () => {
     expect(org.data.title).toBe("Contract Org");
     const updated = await client.orgs.updateOrganizationById(orgId, {
       title: "Contract Org 2",
-      defaultRole: "read",
+      defaultRole: MemberRole.Read,
       mergeRules: { type: "rules", rules: [{ rule: "require_specific_reviewers", users: [owner.id] }] },
     });
     expect(updated.data.defaultRole).toBe("read");

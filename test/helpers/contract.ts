@@ -6,12 +6,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { GitBookAPI } from "@gitbook/api";
-import AjvModule, { type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
-
-// ajv and ajv-formats are CommonJS with `default` exports.
-const Ajv = AjvModule.default;
-const addFormats = addFormatsModule.default;
+import Ajv, { type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
 
 const require = createRequire(import.meta.url);
 const specPath = require.resolve("@gitbook/api/spec/openapi.json");
