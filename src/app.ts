@@ -12,7 +12,10 @@ import { pendingMigrations } from "./db/migrate.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { randomBase62 } from "./lib/ids.js";
+import { collectionRoutes } from "./modules/collections/collections.routes.js";
+import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
+import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 
 export const API_VERSION = "0.1.0";
@@ -95,6 +98,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   await app.register(userRoutes, { deps });
   await app.register(organizationRoutes, { deps });
+  await app.register(collectionRoutes, { deps });
+  await app.register(spaceRoutes, { deps });
+  await app.register(contentPermissionRoutes, { deps });
 
   return app;
 }
