@@ -18,6 +18,31 @@ afterAll(() => ctx.close());
 
 const TITLE_51 = "c".repeat(51);
 
+describe("every collection route", () => {
+  it("answers 401 without a token, and 414 for an id over 100 characters (Fastify's maxParamLength)", async () => {
+    const { org, owner } = await createOrgWithRoles(ctx);
+    const long = "i".repeat(101);
+    const routes: [string, string, unknown?][] = [
+      ["POST", "/v1/orgs/ID/collections", {}],
+      ["GET", "/v1/orgs/ID/collections"],
+      ["GET", "/v1/collections/ID"],
+      ["PATCH", "/v1/collections/ID", { title: "t" }],
+      ["DELETE", "/v1/collections/ID"],
+      ["GET", "/v1/collections/ID/spaces"],
+      ["POST", "/v1/collections/ID/move", { parent: null }],
+      ["POST", "/v1/collections/ID/transfer", { organization: org.id }],
+    ];
+    for (const [method, path, body] of routes) {
+      const send = (requester: typeof ctx.anonymous, url: string) =>
+        method === "GET" ? requester.get(url) : method === "DELETE" ? requester.delete(url) : method === "POST" ? requester.post(url, body) : requester.patch(url, body);
+      const url = (id: string) => path.replace("ID", id);
+      expect((await send(ctx.anonymous, url("x"))).status, `${method} ${path}`).toBe(401);
+      const res = await send(ctx.as(owner), url(long));
+      expect(res.status, `${method} ${path}`).toBe(414);
+    }
+  });
+});
+
 describe("POST /v1/orgs/{organizationId}/collections", () => {
   it("creates a collection with a Location header; nested with `parent`", async () => {
     const { org, owner } = await createOrgWithRoles(ctx);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
-import { createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
+import { addMemberToOrg, createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
 import { createCollection, createSpace, createTeam, grant, snapshot } from "../../../test/helpers/spaces.factories.js";
 
 let ctx: TestContext;
@@ -107,6 +107,11 @@ for (const kind of ["space", "collection"] as const) {
       }
       const patch = await ctx.as(owner).patch(`${base}/users/${members.read.id}`, {});
       expect(patch.body.error.message).toBe("body.role is required.");
+      for (const list of ["users", "teams", "aggregate"]) {
+        const res = await ctx.as(owner).get(`${base}/${list}?limit=5000`);
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toBe('query parameter "limit" must be at most 1000.');
+      }
     });
 
     it("answers 404 to PATCH of a principal without a grant", async () => {
@@ -175,7 +180,7 @@ for (const kind of ["space", "collection"] as const) {
         const parent = await createCollection(ctx, owner, org.id);
         const nested = await createSpace(ctx, owner, org.id, { parent: parent.id });
         const stranger = await createUser(ctx, { displayName: "Late guest" });
-        await ctx.db.insertInto("members").values({ orgId: org.id, userId: stranger.id, role: null, sso: 0, disabled: 0, joinedAt: new Date().toISOString(), lastSeenAt: null }).execute();
+        await addMemberToOrg(ctx, org.id, stranger, null);
         await grant(ctx, owner, { collection: parent.id }, "review", { users: [stranger.id] });
         const res = await ctx.as(owner).get(`/v1/spaces/${nested.id}/permissions/aggregate?role=review`);
         expect(res.body.items.map((i: { user: { id: string } }) => i.user.id)).toEqual([members.review.id, stranger.id]);
@@ -183,6 +188,32 @@ for (const kind of ["space", "collection"] as const) {
     });
   });
 }
+
+describe("every permission route", () => {
+  it("answers 401 without a token, and 414 for an id over 100 characters (Fastify's maxParamLength)", async () => {
+    const { owner } = await createOrgWithRoles(ctx);
+    const long = "i".repeat(101);
+    for (const prefix of ["spaces", "collections"]) {
+      const routes: [string, string, unknown?][] = [
+        ["POST", `/v1/${prefix}/ID/permissions`, { role: "read", users: ["u"] }],
+        ["GET", `/v1/${prefix}/ID/permissions/users`],
+        ["GET", `/v1/${prefix}/ID/permissions/teams`],
+        ["GET", `/v1/${prefix}/ID/permissions/aggregate`],
+        ["PATCH", `/v1/${prefix}/ID/permissions/users/u`, { role: "read" }],
+        ["PATCH", `/v1/${prefix}/ID/permissions/teams/t`, { role: "read" }],
+        ["DELETE", `/v1/${prefix}/ID/permissions/users/u`],
+        ["DELETE", `/v1/${prefix}/ID/permissions/teams/t`],
+      ];
+      for (const [method, path, body] of routes) {
+        const send = (requester: typeof ctx.anonymous, url: string) =>
+          method === "GET" ? requester.get(url) : method === "DELETE" ? requester.delete(url) : method === "POST" ? requester.post(url, body) : requester.patch(url, body);
+        expect((await send(ctx.anonymous, path.replace("ID", "x"))).status, `${method} ${path}`).toBe(401);
+        const res = await send(ctx.as(owner), path.replace("ID", long));
+        expect(res.status, `${method} ${path}`).toBe(414);
+      }
+    }
+  });
+});
 
 describe("permissions of a deleted space", () => {
   it("are frozen until the space is restored", async () => {

@@ -31,6 +31,33 @@ const ALL_TRUE = {
   installIntegration: true,
 };
 
+describe("every space route", () => {
+  it("answers 401 without a token, and 414 for an id over 100 characters (Fastify's maxParamLength)", async () => {
+    const { org, owner } = await createOrgWithRoles(ctx);
+    const long = "i".repeat(101);
+    const routes: [string, string, string, unknown?][] = [
+      ["POST", "/v1/orgs/ORG/spaces", "organizationId", {}],
+      ["GET", "/v1/orgs/ORG/spaces", "organizationId"],
+      ["GET", "/v1/orgs/ORG/members/u/spaces", "organizationId"],
+      ["GET", "/v1/spaces/ID", "spaceId"],
+      ["PATCH", "/v1/spaces/ID", "spaceId", { title: "t" }],
+      ["DELETE", "/v1/spaces/ID", "spaceId"],
+      ["POST", "/v1/spaces/ID/restore", "spaceId"],
+      ["POST", "/v1/spaces/ID/duplicate", "spaceId"],
+      ["POST", "/v1/spaces/ID/move", "spaceId", { parent: null }],
+      ["POST", "/v1/spaces/ID/transfer", "spaceId", { organization: org.id }],
+    ];
+    for (const [method, path, param, body] of routes) {
+      const send = (requester: typeof ctx.anonymous, url: string) =>
+        method === "GET" ? requester.get(url) : method === "DELETE" ? requester.delete(url) : method === "POST" ? requester.post(url, body) : requester.patch(url, body);
+      const url = (id: string) => path.replace("ORG", param === "organizationId" ? id : org.id).replace("ID", id);
+      expect((await send(ctx.anonymous, url("x"))).status, `${method} ${path}`).toBe(401);
+      const res = await send(ctx.as(owner), url(long));
+      expect(res.status, `${method} ${path}`).toBe(414);
+    }
+  });
+});
+
 describe("POST /v1/orgs/{organizationId}/spaces", () => {
   it("requires authentication", async () => {
     const { org } = await createOrgWithRoles(ctx);
@@ -184,6 +211,10 @@ describe("GET /v1/spaces/{spaceId}", () => {
     });
     const editor = await ctx.as(members.edit).get(`/v1/spaces/${space.id}`);
     expect(editor.body.permissions).toMatchObject({ edit: true, comment: true, triggerGitSync: true, review: false, merge: false });
+    const longKey = await ctx.as(members.review).get(`/v1/spaces/${space.id}?shareKey=${"k".repeat(1025)}`);
+    expect(longKey.status).toBe(400);
+    expect(longKey.body.error.message).toBe('query parameter "shareKey" must be at most 1024 characters long.');
+    // shareKey only matters for published URLs of share-link sites, which do not exist yet.
     const reviewer = await ctx.as(members.review).get(`/v1/spaces/${space.id}?shareKey=anything`);
     expect(reviewer.status).toBe(200);
     expect(reviewer.body.permissions).toMatchObject({ review: true, merge: true, admin: false });
