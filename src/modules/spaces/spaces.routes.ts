@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../../deps.js";
-import { actorOf } from "../../http/authenticate.js";
+import { type Actor, actorOf } from "../../http/authenticate.js";
 import { badRequest, forbidden, notFound } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
 import { ErrorBody, ListOf, ListQuery, NoContent, type SpaceMergeRulesValue, errorResponses } from "../../http/schemas.js";
@@ -53,7 +53,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
   const { db, urls } = deps;
 
   /** Presents a space as the caller sees it, after a write (their access may have changed). */
-  async function presentFresh(actor: ReturnType<typeof actorOf>, spaceId: string) {
+  async function presentFresh(actor: Actor, spaceId: string) {
     const space = await getSpace(db, spaceId);
     if (!space) throw spaceNotFound(spaceId);
     actor.access.invalidate(space.orgId);
