@@ -13,10 +13,13 @@ import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerTextInputGuard } from "./http/text-input.js";
 import { randomBase62 } from "./lib/ids.js";
+import { collectionRoutes } from "./modules/collections/collections.routes.js";
+import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
 import { fileRoutes } from "./modules/files/files.routes.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
+import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
 import { teamRoutes } from "./modules/teams/teams.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 
@@ -116,6 +119,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(memberRoutes, { deps });
   await app.register(teamRoutes, { deps });
   await app.register(inviteRoutes, { deps });
+  await app.register(collectionRoutes, { deps });
+  await app.register(spaceRoutes, { deps });
+  await app.register(contentPermissionRoutes, { deps });
 
   return app;
 }

@@ -102,3 +102,34 @@ export function toList<Row, Item>(page: Page<Row>, present: (row: Row) => Item) 
     ...(page.next ? { next: page.next } : {}),
   };
 }
+
+/**
+ * Keyset paging over rows already in memory, for lists whose visibility is decided by the access
+ * resolver rather than SQL (the caller sees only the spaces they may view). Same cursors and same
+ * guarantees as `paginate`: the next page starts strictly after the last returned sort key.
+ */
+export function paginateRows<Row>(
+  rows: readonly Row[],
+  keys: Omit<SortKey<Row>, "column">[],
+  options: { page?: string | undefined; limit?: number | undefined },
+): Page<Row> {
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const after = options.page ? decodeCursor(options.page, keys.length) : undefined;
+  const compare = (a: CursorValue, b: CursorValue) => (a < b ? -1 : a > b ? 1 : 0);
+  const order = (row: Row, values: CursorValue[]) => {
+    for (const [i, key] of keys.entries()) {
+      const c = compare(key.value(row), values[i] as CursorValue);
+      if (c !== 0) return key.direction === "asc" ? c : -c;
+    }
+    return 0;
+  };
+  const sorted = [...rows].sort((a, b) => order(a, keys.map((k) => k.value(b))));
+  const remaining = after ? sorted.filter((row) => order(row, after) > 0) : sorted;
+  const pageRows = remaining.slice(0, limit);
+  const last = pageRows[pageRows.length - 1];
+  return {
+    rows: pageRows,
+    count: rows.length,
+    ...(remaining.length > limit && last ? { next: { page: encodeCursor(keys.map((k) => k.value(last))) } } : {}),
+  };
+}

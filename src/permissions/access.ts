@@ -170,3 +170,70 @@ export class AccessCache {
     this.byOrg.delete(orgId);
   }
 }
+
+/**
+ * OrgAccess of every enabled member of an organization, in a fixed number of queries, for lists
+ * that answer "who can access this?" (aggregate permissions). Resolves exactly like
+ * loadOrgAccess; `targetIds` limits the grants loaded to the objects the caller will resolve
+ * (an object and its ancestor collections).
+ */
+export async function loadMembersAccess(
+  db: Executor,
+  orgId: string,
+  options: { targetIds?: string[] } = {},
+): Promise<Map<string, OrgAccess>> {
+  if (options.targetIds && options.targetIds.length === 0) return new Map();
+  const [members, teamRows, collections, grantRows] = await Promise.all([
+    db.selectFrom("members").select(["userId", "role", "sso"]).where("orgId", "=", orgId).where("disabled", "=", 0).execute(),
+    db
+      .selectFrom("teamMembers")
+      .innerJoin("teams", "teams.id", "teamMembers.teamId")
+      .select(["teams.id", "teamMembers.userId", "teamMembers.role"])
+      .where("teams.orgId", "=", orgId)
+      .execute(),
+    db.selectFrom("collections").select(["id", "parentId", "defaultLevel"]).where("orgId", "=", orgId).execute(),
+    db
+      .selectFrom("grants")
+      .select(["targetId", "principalType", "principalId", "role"])
+      .where("orgId", "=", orgId)
+      .$if(!!options.targetIds, (qb) => qb.where("targetId", "in", options.targetIds ?? []))
+      .execute(),
+  ]);
+  const collectionMap = new Map(
+    collections.map((c) => [c.id, { parentId: c.parentId, defaultLevel: toDefaultLevel(c.defaultLevel) }] as const),
+  );
+  const teamsOf = new Map<string, { id: string; role: string }[]>();
+  for (const row of teamRows) {
+    const list = teamsOf.get(row.userId) ?? [];
+    list.push({ id: row.id, role: row.role });
+    teamsOf.set(row.userId, list);
+  }
+  const grantsByPrincipal = new Map<string, { targetId: string; role: Role }[]>();
+  for (const row of grantRows) {
+    if (!isRole(row.role)) continue;
+    const key = `${row.principalType}:${row.principalId}`;
+    const list = grantsByPrincipal.get(key) ?? [];
+    list.push({ targetId: row.targetId, role: row.role });
+    grantsByPrincipal.set(key, list);
+  }
+  const result = new Map<string, OrgAccess>();
+  for (const member of members) {
+    const teams = teamsOf.get(member.userId) ?? [];
+    const grants = new Map<string, Role>();
+    for (const key of [`user:${member.userId}`, ...teams.map((t) => `team:${t.id}`)]) {
+      for (const grant of grantsByPrincipal.get(key) ?? []) {
+        grants.set(grant.targetId, maxRole(grants.get(grant.targetId), grant.role) as Role);
+      }
+    }
+    result.set(member.userId, {
+      orgId,
+      userId: member.userId,
+      membership: { role: isRole(member.role) ? member.role : null, sso: member.sso === 1 },
+      teamIds: teams.map((t) => t.id),
+      ownedTeamIds: teams.filter((t) => t.role === "owner").map((t) => t.id),
+      grants,
+      collections: collectionMap,
+    });
+  }
+  return result;
+}

@@ -1,0 +1,28 @@
+import type { OrgAccess } from "../../permissions/access.js";
+import { type Role, atLeast } from "../../permissions/roles.js";
+
+export interface ContentPermissionsPolicy {
+  /** The object is visible (else 404). */
+  view: boolean;
+  /** May read who has access: admins of the object, and members who see it (not guests, who cannot list members either). */
+  list: boolean;
+  /** May grant, change and remove access: admins of the object. */
+  manage: boolean;
+}
+
+export function contentPermissionsPolicy(access: OrgAccess, level: Role | null): ContentPermissionsPolicy {
+  const view = atLeast(level, "read");
+  const manage = atLeast(level, "admin");
+  const guest = access.membership?.role === null;
+  return { view, list: manage || (view && !guest), manage };
+}
+
+/** What the caller may do with a team shown in a permission list (`OrganizationTeam.permissions`). */
+export function teamPermissions(access: OrgAccess, teamId: string): { admin: boolean; view: boolean } {
+  const role = access.membership?.role ?? null;
+  const inTeam = access.teamIds.includes(teamId);
+  return {
+    admin: role === "admin" || access.ownedTeamIds.includes(teamId),
+    view: (!!access.membership && role !== null) || inTeam,
+  };
+}

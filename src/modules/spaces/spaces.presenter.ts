@@ -1,0 +1,62 @@
+import type { SpaceRow } from "../../db/schema.js";
+import type { SpaceMergeRulesValue } from "../../http/schemas.js";
+import type { Urls } from "../../http/urls.js";
+import { parseJson, parseJsonOrNull } from "../../lib/json.js";
+import { toDefaultLevel } from "../../permissions/access.js";
+import type {
+  GitSyncStateValue,
+  SpacePermissionsValue,
+  SpaceResponse,
+  VisitorAuthValue,
+} from "./spaces.schemas.js";
+
+/** Activity counters of a space (`comments`, `changeRequests`...). */
+export interface SpaceCounts {
+  comments: number;
+  changeRequests: number;
+  changeRequestsOpen: number;
+  changeRequestsDraft: number;
+}
+
+/**
+ * The counters of every space today: comments and change requests do not exist yet (they arrive
+ * with their own issue, which replaces this constant by a bulk count query at the call sites).
+ */
+export const NO_ACTIVITY: SpaceCounts = Object.freeze({ comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 });
+
+/** The public shape of a space (`Space`). */
+export function presentSpace(
+  space: SpaceRow,
+  input: { permissions: SpacePermissionsValue; counts: SpaceCounts },
+  urls: Urls,
+): SpaceResponse {
+  const gitSync = parseJsonOrNull<GitSyncStateValue>(space.gitSync, "spaces.git_sync");
+  const visitorAuth = parseJsonOrNull<VisitorAuthValue>(space.visitorAuth, "spaces.visitor_auth");
+  return {
+    object: "space",
+    id: space.id,
+    title: space.title,
+    emoji: space.emoji,
+    visibility: space.visibility as SpaceResponse["visibility"],
+    createdAt: space.createdAt,
+    updatedAt: space.updatedAt,
+    ...(space.deletedAt ? { deletedAt: space.deletedAt } : {}),
+    editMode: space.editMode as SpaceResponse["editMode"],
+    mergeRules: parseJson<SpaceMergeRulesValue>(space.mergeRules, "spaces.merge_rules"),
+    urls: {
+      location: urls.api(`/spaces/${space.id}`),
+      app: urls.app(`/o/${space.orgId}/s/${space.id}`),
+      // No `published`/`public` address: nothing is published until sites exist.
+      ...(space.iconUrl ? { icon: space.iconUrl } : {}),
+    },
+    organization: space.orgId,
+    ...(space.parentId ? { parent: space.parentId } : {}),
+    ...(space.language ? { language: space.language as NonNullable<SpaceResponse["language"]> } : {}),
+    ...(gitSync ? { gitSync } : {}),
+    ...(visitorAuth ? { visitorAuth } : {}),
+    revision: space.revisionId,
+    defaultLevel: toDefaultLevel(space.defaultLevel),
+    ...input.counts,
+    permissions: input.permissions,
+  };
+}

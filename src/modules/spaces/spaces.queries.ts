@@ -1,0 +1,135 @@
+import type { Executor } from "../../db/database.js";
+import type { RevisionRow, SpaceRow, SpacesTable } from "../../db/schema.js";
+import { nowIso } from "../../lib/time.js";
+
+export function getSpace(db: Executor, id: string): Promise<SpaceRow | undefined> {
+  return db.selectFrom("spaces").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function getSpacesByIds(db: Executor, ids: readonly string[]): Promise<SpaceRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom("spaces").selectAll().where("id", "in", ids).execute();
+}
+
+/** What access resolution and list ordering need of a space. */
+export interface SpaceNodeRow {
+  id: string;
+  parentId: string | null;
+  defaultLevel: string | null;
+  createdAt: string;
+  position: string;
+}
+
+/** Spaces that are not deleted, of an organization or (with `parentId`) directly in one collection. */
+export function listSpaceNodes(db: Executor, filter: { orgId: string; parentId?: string }): Promise<SpaceNodeRow[]> {
+  return db
+    .selectFrom("spaces")
+    .select(["id", "parentId", "defaultLevel", "createdAt", "position"])
+    .where("orgId", "=", filter.orgId)
+    .where("deletedAt", "is", null)
+    .$if(filter.parentId !== undefined, (qb) => qb.where("parentId", "=", filter.parentId as string))
+    .execute();
+}
+
+export async function insertSpace(db: Executor, row: SpaceRow): Promise<void> {
+  await db.insertInto("spaces").values(row).execute();
+}
+
+export function getRevision(db: Executor, id: string): Promise<RevisionRow | undefined> {
+  return db.selectFrom("revisions").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** A first revision: no parents, `edits`, holding `treeHash` (null for an empty space). */
+export async function insertFirstRevision(
+  db: Executor,
+  input: { id: string; spaceId: string; treeHash: string | null; createdBy: string },
+): Promise<void> {
+  await db
+    .insertInto("revisions")
+    .values({
+      id: input.id,
+      spaceId: input.spaceId,
+      parents: JSON.stringify([]),
+      type: "edits",
+      treeHash: input.treeHash,
+      git: null,
+      mergedFrom: null,
+      createdBy: input.createdBy,
+      createdAt: nowIso(),
+    })
+    .execute();
+}
+
+export async function updateSpace(
+  db: Executor,
+  id: string,
+  changes: Partial<
+    Pick<SpacesTable, "title" | "emoji" | "iconUrl" | "editMode" | "defaultLevel" | "language" | "mergeRules">
+  >,
+): Promise<void> {
+  await db.updateTable("spaces").set({ ...changes, updatedAt: nowIso() }).where("id", "=", id).execute();
+}
+
+export async function markSpaceDeleted(db: Executor, id: string, actorId: string): Promise<void> {
+  await db
+    .updateTable("spaces")
+    .set({ deletedAt: nowIso(), deletedBy: actorId })
+    .where("id", "=", id)
+    .where("deletedAt", "is", null)
+    .execute();
+}
+
+/** Clears `deletedAt`; `position` moves it (its old key was taken meanwhile). */
+export async function markSpaceRestored(db: Executor, id: string, position?: string): Promise<void> {
+  await db
+    .updateTable("spaces")
+    .set({ deletedAt: null, deletedBy: null, updatedAt: nowIso(), ...(position ? { position } : {}) })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** Every space (deleted ones included) directly in one of these collections. */
+export async function listSpacesIn(
+  db: Executor,
+  parentIds: readonly string[],
+): Promise<{ id: string; deletedAt: string | null; gitSync: string | null }[]> {
+  if (parentIds.length === 0) return [];
+  return db.selectFrom("spaces").select(["id", "deletedAt", "gitSync"]).where("parentId", "in", parentIds).execute();
+}
+
+/**
+ * The spaces of a deleted collection tree: live ones become deleted, and all go to the top level
+ * (each at its given key) so that a restore puts them back where they can be found.
+ */
+export async function detachSpacesOfDeletedTree(
+  db: Executor,
+  input: { placements: readonly { id: string; position: string }[]; actorId: string },
+): Promise<void> {
+  const now = nowIso();
+  for (const placement of input.placements) {
+    await db.updateTable("spaces").set({ parentId: null, position: placement.position }).where("id", "=", placement.id).execute();
+  }
+  const ids = input.placements.map((p) => p.id);
+  if (ids.length === 0) return;
+  await db
+    .updateTable("spaces")
+    .set({ deletedAt: now, deletedBy: input.actorId })
+    .where("id", "in", ids)
+    .where("deletedAt", "is", null)
+    .execute();
+}
+
+/** Re-homes spaces in another organization (a transfer of them or of their collection). */
+export async function moveSpacesToOrganization(db: Executor, ids: readonly string[], orgId: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable("spaces").set({ orgId, updatedAt: nowIso() }).where("id", "in", ids).execute();
+}
+
+/** Puts one space at a parent and key (a transfer). */
+export async function placeSpace(
+  db: Executor,
+  id: string,
+  placement: { orgId: string; parentId: string | null; position: string },
+): Promise<void> {
+  await db.updateTable("spaces").set({ ...placement, updatedAt: nowIso() }).where("id", "=", id).execute();
+}

@@ -1,0 +1,255 @@
+import type { Executor } from "../../db/database.js";
+import type { SpaceRow } from "../../db/schema.js";
+import type { Actor } from "../../http/authenticate.js";
+import { badRequest, conflict, notFound, preconditionFailed } from "../../http/errors.js";
+import { newId } from "../../lib/ids.js";
+import { isoDaysAgo, nowIso } from "../../lib/time.js";
+import { SPACE_RETENTION_DAYS } from "../../jobs/handlers/purge-deleted-spaces.job.js";
+import { type OrgAccess, contentLevel } from "../../permissions/access.js";
+import { type Role, atLeast } from "../../permissions/roles.js";
+import { type Page, type SortKey, paginateRows } from "../../http/pagination.js";
+import { grantCreatorAdmin } from "../collections/collections.service.js";
+import { copyGrants, deleteAccessToTargets } from "../content-permissions/content-permissions.queries.js";
+import { type ContentPositionValue, planMove } from "../content-tree/move.js";
+import { keyAtEnd, positionsFor, sortSiblings } from "../content-tree/positions.js";
+import { listSiblings, writePositions } from "../content-tree/tree.queries.js";
+import { spacePermissionsForLevel } from "./spaces.policy.js";
+import {
+  getRevision,
+  getSpace,
+  getSpacesByIds,
+  insertFirstRevision,
+  insertSpace,
+  markSpaceDeleted,
+  markSpaceRestored,
+  placeSpace,
+  type SpaceNodeRow,
+} from "./spaces.queries.js";
+import type { SpacePermissionsValue } from "./spaces.schemas.js";
+
+export interface LoadedSpace {
+  space: SpaceRow;
+  access: OrgAccess;
+  level: Role | null;
+  permissions: SpacePermissionsValue;
+}
+
+export const spaceNotFound = (id: string) => notFound(`No space with id "${id}".`);
+
+/** A space with the caller's access and permissions, or undefined when missing. */
+export async function loadSpace(db: Executor, actor: Actor, id: string): Promise<LoadedSpace | undefined> {
+  const space = await getSpace(db, id);
+  if (!space) return undefined;
+  const access = await actor.access.forOrg(space.orgId);
+  const level = contentLevel(access, space);
+  return { space, access, level, permissions: spacePermissionsForLevel(level, space) };
+}
+
+/**
+ * A space the caller may view: 404 when it is missing or they may not (outsiders cannot tell);
+ * a deleted space is visible to its admins only.
+ */
+export async function requireSpace(db: Executor, actor: Actor, id: string): Promise<LoadedSpace> {
+  const loaded = await loadSpace(db, actor, id);
+  if (!loaded?.permissions.view) throw spaceNotFound(id);
+  return loaded;
+}
+
+/** A space that is not deleted: writes other than restore and delete need one. */
+export async function requireLiveSpace(db: Executor, actor: Actor, id: string): Promise<LoadedSpace> {
+  const loaded = await requireSpace(db, actor, id);
+  if (loaded.space.deletedAt) {
+    throw notFound(`Space "${id}" is deleted; restore it first with POST /v1/spaces/${id}/restore.`);
+  }
+  return loaded;
+}
+
+export interface NewSpaceInput {
+  orgId: string;
+  parentId: string | null;
+  title: string;
+  emoji?: string | undefined;
+  language?: string | undefined;
+  editMode?: string | undefined;
+  access: OrgAccess;
+  actorId: string;
+}
+
+/**
+ * Creates a space at the end of its parent with its first revision (empty: no tree yet), so that
+ * `space.revision` always names a revision. Run inside a transaction.
+ */
+export async function createSpace(trx: Executor, input: NewSpaceInput): Promise<SpaceRow> {
+  const siblings = await listSiblings(trx, input.orgId, input.parentId);
+  const now = nowIso();
+  const space: SpaceRow = {
+    id: newId(),
+    orgId: input.orgId,
+    parentId: input.parentId,
+    title: input.title,
+    emoji: input.emoji ?? "",
+    iconUrl: null,
+    visibility: "private",
+    editMode: input.editMode ?? "live",
+    // New content follows its parent (or the organization's roles at the top level).
+    defaultLevel: "inherit",
+    language: input.language ?? null,
+    mergeRules: JSON.stringify({ type: "inherit" }),
+    revisionId: newId(),
+    position: keyAtEnd(siblings),
+    gitSync: null,
+    visitorAuth: null,
+    createdBy: input.actorId,
+    deletedAt: null,
+    deletedBy: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await insertSpace(trx, space);
+  await insertFirstRevision(trx, { id: space.revisionId, spaceId: space.id, treeHash: null, createdBy: input.actorId });
+  await grantCreatorAdmin(trx, input.access, space, "space");
+  return space;
+}
+
+/** Keeps the " (copy)" suffix and shortens the title (by characters, not UTF-16 units) to fit 50. */
+export function copyTitle(title: string): string {
+  const suffix = " (copy)";
+  const chars = Array.from(title);
+  return chars.slice(0, 50 - suffix.length).join("") + suffix;
+}
+
+/**
+ * A new space with the same settings and grants as `original`, placed right after it, whose first
+ * revision shares the original's current tree (content is content-addressed, so nothing is
+ * copied). Git sync is not copied: it binds one space to one repository. Run inside a transaction.
+ */
+export async function duplicateSpace(
+  trx: Executor,
+  input: { original: SpaceRow; access: OrgAccess; actorId: string },
+): Promise<SpaceRow> {
+  const { original } = input;
+  const revision = await getRevision(trx, original.revisionId);
+  const siblings = sortSiblings(await listSiblings(trx, original.orgId, original.parentId));
+  const index = siblings.findIndex((s) => s.kind === "space" && s.id === original.id);
+  const id = newId();
+  const order = [...siblings.slice(0, index + 1), { kind: "space" as const, id, position: "" }, ...siblings.slice(index + 1)];
+  const positions = positionsFor(order, { kind: "space", id });
+  const now = nowIso();
+  const copy: SpaceRow = {
+    ...original,
+    id,
+    title: copyTitle(original.title),
+    revisionId: newId(),
+    position: positions.find((p) => p.id === id)?.position ?? keyAtEnd(siblings),
+    gitSync: null,
+    createdBy: input.actorId,
+    deletedAt: null,
+    deletedBy: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await insertSpace(trx, copy);
+  // Siblings are renumbered only when the original and its next sibling share a key.
+  await writePositions(trx, positions.filter((p) => p.id !== id));
+  await insertFirstRevision(trx, {
+    id: copy.revisionId,
+    spaceId: copy.id,
+    treeHash: revision?.treeHash ?? null,
+    createdBy: input.actorId,
+  });
+  await copyGrants(trx, original.id, { targetId: copy.id, targetType: "space" });
+  await grantCreatorAdmin(trx, input.access, copy, "space");
+  return copy;
+}
+
+/** Soft-deletes a space: hidden everywhere, restorable by its admins for 7 days, then purged. */
+export async function deleteSpace(trx: Executor, input: { space: SpaceRow; actorId: string }): Promise<void> {
+  await markSpaceDeleted(trx, input.space.id, input.actorId);
+}
+
+/**
+ * Restores a space deleted in the last 7 days (400 later: the purge job may not have run yet, but
+ * the retention promise has expired). Back at its old place, or at the end of its parent when
+ * another item took its key meanwhile. Run inside a transaction.
+ */
+export async function restoreSpace(trx: Executor, input: { space: SpaceRow }): Promise<void> {
+  const { space } = input;
+  if (!space.deletedAt) throw conflict(`Space "${space.id}" is not deleted; there is nothing to restore.`);
+  if (space.deletedAt < isoDaysAgo(SPACE_RETENTION_DAYS)) {
+    throw badRequest(
+      `Space "${space.id}" was deleted on ${space.deletedAt}, more than ${SPACE_RETENTION_DAYS} days ago; only spaces deleted in the last ${SPACE_RETENTION_DAYS} days can be restored.`,
+    );
+  }
+  const siblings = await listSiblings(trx, space.orgId, space.parentId);
+  const taken = siblings.some((s) => s.position === space.position && !(s.kind === "space" && s.id === space.id));
+  await markSpaceRestored(trx, space.id, taken ? keyAtEnd(siblings) : undefined);
+}
+
+/** Moves a space among its siblings and/or into another collection (validated by planMove). */
+export async function moveSpace(
+  trx: Executor,
+  input: { space: SpaceRow; destinationParentId: string | null; position?: ContentPositionValue | undefined },
+): Promise<void> {
+  const { space, destinationParentId } = input;
+  const siblings = await listSiblings(trx, space.orgId, destinationParentId);
+  const updates = planMove({
+    item: { kind: "space", id: space.id, parentId: space.parentId },
+    destinationParentId,
+    siblings,
+    position: input.position,
+  });
+  await writePositions(trx, updates, { kind: "space", id: space.id, parentId: destinationParentId });
+}
+
+/**
+ * Moves a space to another organization and/or collection, at the end. 409 when it is already
+ * there; 412 when the organization changes and the space has Git sync configured (the Git
+ * installation belongs to the old organization). Grants and invite links are dropped when the
+ * organization changes: they name users and teams of the old one. Run inside a transaction.
+ */
+export async function transferSpace(
+  trx: Executor,
+  input: { space: SpaceRow; targetOrgId: string; destinationParentId: string | null },
+): Promise<void> {
+  const { space, targetOrgId, destinationParentId } = input;
+  const orgChanges = targetOrgId !== space.orgId;
+  if (!orgChanges && destinationParentId === space.parentId) {
+    throw conflict(`Space "${space.id}" is already there; the transfer would change nothing.`);
+  }
+  if (orgChanges && space.gitSync !== null) {
+    throw preconditionFailed(
+      `Space "${space.id}" cannot be transferred to another organization while Git sync is configured on it. Remove its Git sync first.`,
+    );
+  }
+  const position = keyAtEnd(await listSiblings(trx, targetOrgId, destinationParentId));
+  if (orgChanges) await deleteAccessToTargets(trx, [space.id]);
+  await placeSpace(trx, space.id, { orgId: targetOrgId, parentId: destinationParentId, position });
+}
+
+/**
+ * One page of the spaces among `nodes` that `access` may view, in the order of `keys`. Visibility
+ * is resolved in memory from the organization's access (loaded once), then only the page's rows
+ * are read in full.
+ */
+export async function pageOfVisibleSpaces(
+  db: Executor,
+  access: OrgAccess,
+  nodes: readonly SpaceNodeRow[],
+  keys: Omit<SortKey<SpaceNodeRow>, "column">[],
+  options: { page?: string | undefined; limit?: number | undefined },
+): Promise<Page<{ space: SpaceRow; level: Role }>> {
+  const visible: (SpaceNodeRow & { level: Role })[] = [];
+  for (const node of nodes) {
+    const level = contentLevel(access, node);
+    if (level && atLeast(level, "read")) visible.push({ ...node, level });
+  }
+  const page = paginateRows(visible, keys, options);
+  const rows = new Map((await getSpacesByIds(db, page.rows.map((n) => n.id))).map((r) => [r.id, r]));
+  const items: { space: SpaceRow; level: Role }[] = [];
+  for (const node of page.rows) {
+    const space = rows.get(node.id);
+    // A space deleted between the two reads is left out of this page.
+    if (space && !space.deletedAt) items.push({ space, level: node.level });
+  }
+  return { ...page, rows: items };
+}
