@@ -19,12 +19,23 @@ export const purgeDeletedSpacesJob = defineJob({
   maxAttempts: 3,
   async run(_payload, { db, log }) {
     const cutoff = isoDaysAgo(SPACE_RETENTION_DAYS);
-    const purged = await db.deleteFrom("spaces").where("deletedAt", "is not", null).where("deletedAt", "<", cutoff).executeTakeFirst();
+    const purged = await db.transaction().execute(async (trx) => {
+      const ids = (
+        await trx.selectFrom("spaces").select("id").where("deletedAt", "is not", null).where("deletedAt", "<", cutoff).execute()
+      ).map((r) => r.id);
+      if (ids.length === 0) return 0;
+      // Grants and invite links point at spaces without a foreign key (they target spaces or
+      // collections), so they go explicitly; revisions follow through their foreign key.
+      await trx.deleteFrom("grants").where("targetType", "=", "space").where("targetId", "in", ids).execute();
+      await trx.deleteFrom("linkInvites").where("targetType", "=", "space").where("targetId", "in", ids).execute();
+      await trx.deleteFrom("spaces").where("id", "in", ids).execute();
+      return ids.length;
+    });
     const jobs = await db
       .deleteFrom("jobs")
       .where("state", "in", ["succeeded", "failed"])
       .where("updatedAt", "<", isoDaysAgo(30))
       .executeTakeFirst();
-    log.info({ spaces: Number(purged.numDeletedRows), jobs: Number(jobs.numDeletedRows) }, "purged deleted spaces");
+    log.info({ spaces: purged, jobs: Number(jobs.numDeletedRows) }, "purged deleted spaces");
   },
 });

@@ -17,12 +17,3 @@ export function contentPermissionsPolicy(access: OrgAccess, level: Role | null):
   return { view, list: manage || (view && !guest), manage };
 }
 
-/** What the caller may do with a team shown in a permission list (`OrganizationTeam.permissions`). */
-export function teamPermissions(access: OrgAccess, teamId: string): { admin: boolean; view: boolean } {
-  const role = access.membership?.role ?? null;
-  const inTeam = access.teamIds.includes(teamId);
-  return {
-    admin: role === "admin" || access.ownedTeamIds.includes(teamId),
-    view: (!!access.membership && role !== null) || inTeam,
-  };
-}

@@ -135,38 +135,6 @@ export async function existingTeamIds(db: Executor, orgId: string, teamIds: read
   return new Set(rows.map((r) => r.id));
 }
 
-/** Member and space counts of teams (`OrganizationTeam.members` / `.spaces`). */
-export async function teamCounts(db: Executor, teamIds: readonly string[]): Promise<Map<string, { members: number; spaces: number }>> {
-  const counts = new Map(teamIds.map((id) => [id, { members: 0, spaces: 0 }]));
-  if (teamIds.length === 0) return counts;
-  const [members, spaces] = await Promise.all([
-    db
-      .selectFrom("teamMembers")
-      .select(["teamId", (eb) => eb.fn.countAll().as("count")])
-      .where("teamId", "in", teamIds)
-      .groupBy("teamId")
-      .execute(),
-    db
-      .selectFrom("grants")
-      .innerJoin("spaces", "spaces.id", "grants.targetId")
-      .select(["grants.principalId", (eb) => eb.fn.countAll().as("count")])
-      .where("grants.principalType", "=", "team")
-      .where("grants.principalId", "in", teamIds)
-      .where("spaces.deletedAt", "is", null)
-      .groupBy("grants.principalId")
-      .execute(),
-  ]);
-  for (const row of members) {
-    const entry = counts.get(row.teamId);
-    if (entry) entry.members = Number(row.count);
-  }
-  for (const row of spaces) {
-    const entry = counts.get(row.principalId);
-    if (entry) entry.spaces = Number(row.count);
-  }
-  return counts;
-}
-
 /** Enabled members of an organization with their join date (the order of the aggregate list). */
 export function listEnabledMembers(db: Executor, orgId: string): Promise<{ userId: string; joinedAt: string }[]> {
   return db.selectFrom("members").select(["userId", "joinedAt"]).where("orgId", "=", orgId).where("disabled", "=", 0).execute();

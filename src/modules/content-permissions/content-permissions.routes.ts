@@ -12,7 +12,10 @@ import { presentUser } from "../users/users.presenter.js";
 import { getUsersByIds } from "../users/users.queries.js";
 import { requireCollection } from "../collections/collections.service.js";
 import { requireLiveSpace } from "../spaces/spaces.service.js";
-import { contentPermissionsPolicy, teamPermissions } from "./content-permissions.policy.js";
+import { contentPermissionsPolicy } from "./content-permissions.policy.js";
+import { teamPermissions } from "../teams/teams.policy.js";
+import { presentTeam } from "../teams/teams.presenter.js";
+import { teamCounts } from "../teams/teams.queries.js";
 import {
   type PrincipalType,
   type TargetType,
@@ -21,7 +24,6 @@ import {
   listEnabledMembers,
   listTeamGrants,
   listUserGrants,
-  teamCounts,
 } from "./content-permissions.queries.js";
 import {
   AggregateQuery,
@@ -167,21 +169,10 @@ export const contentPermissionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> 
       async (request) => {
         const { target, access } = await loadFor(actorOf(request), request.params[kind.param] as string, "list");
         const page = await listTeamGrants(db, target.id, request.query);
-        const counts = await teamCounts(
-          db,
-          page.rows.map((t) => t.id),
-        );
+        const counts = await teamCounts(db, target.orgId, page.rows.map((t) => t.id));
         return toList(page, (team) => ({
           permission: asRole(team.grantRole),
-          team: {
-            object: "team" as const,
-            id: team.id,
-            title: team.title,
-            members: counts.get(team.id)?.members ?? 0,
-            spaces: counts.get(team.id)?.spaces ?? 0,
-            createdAt: team.createdAt,
-            permissions: teamPermissions(access, team.id),
-          },
+          team: presentTeam(team, counts.get(team.id)!, teamPermissions(access, team)),
         }));
       },
     );

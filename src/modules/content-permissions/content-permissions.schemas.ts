@@ -1,5 +1,6 @@
 import Type from "typebox";
-import { ListQuery, RoleLevel, RoleOrGuest, Timestamp, UserSchema } from "../../http/schemas.js";
+import { ListQuery, RoleLevel, RoleOrGuest, UserSchema } from "../../http/schemas.js";
+import { TeamSchema } from "../teams/teams.schemas.js";
 
 const PrincipalIds = (what: string) =>
   Type.Array(Type.String({ minLength: 1, maxLength: 100, description: `The ID of the ${what} to be invited` }), {
@@ -24,17 +25,6 @@ export const UpdatePermissionBody = Type.Object({
 export const AggregateQuery = Type.Object({
   ...ListQuery.properties,
   role: Type.Optional(RoleLevel),
-});
-
-/** `OrganizationTeam`. */
-export const TeamSchema = Type.Object({
-  object: Type.Literal("team"),
-  id: Type.String(),
-  title: Type.String(),
-  members: Type.Integer(),
-  spaces: Type.Number(),
-  createdAt: Timestamp,
-  permissions: Type.Object({ admin: Type.Boolean(), view: Type.Boolean() }),
 });
 
 /** `UserContentPermission`. */
