@@ -3,22 +3,17 @@
  * @gitbook/api@0.146.0's spec by the contract harness.
  */
 import { MemberRole } from "@gitbook/api";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, type TestContext } from "../helpers/app.js";
+import { describe, expect, it } from "vitest";
+import { useListeningServer } from "../helpers/app.js";
 import { contractClient } from "../helpers/contract.js";
 import { createOrganization, createUser } from "../helpers/factories.js";
 import { configureGitSync } from "../helpers/spaces.factories.js";
 
-let ctx: TestContext;
-let endpoint: string;
-beforeAll(async () => {
-  ctx = await createTestContext();
-  endpoint = await ctx.listen();
-});
-afterAll(() => ctx.close());
+const server = useListeningServer();
 
 describe("collections through @gitbook/api", () => {
   it("covers create, list, get, update, list spaces, move, transfer and delete", async () => {
+    const { ctx, endpoint } = server;
     const owner = await createUser(ctx);
     const org = await createOrganization(ctx, owner, "Contract Collections");
     const target = await createOrganization(ctx, owner, "Contract Target");

@@ -3,22 +3,17 @@
  * against @gitbook/api@0.146.0's spec by the contract harness.
  */
 import { MemberRole } from "@gitbook/api";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, type TestContext } from "../helpers/app.js";
+import { describe, expect, it } from "vitest";
+import { useListeningServer } from "../helpers/app.js";
 import { contractClient } from "../helpers/contract.js";
 import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
 import { createTeam } from "../helpers/spaces.factories.js";
 
-let ctx: TestContext;
-let endpoint: string;
-beforeAll(async () => {
-  ctx = await createTestContext();
-  endpoint = await ctx.listen();
-});
-afterAll(() => ctx.close());
+const server = useListeningServer();
 
 describe("content permissions through @gitbook/api", () => {
   it("covers invite, list users and teams, update, remove and aggregate on spaces", async () => {
+    const { ctx, endpoint } = server;
     const owner = await createUser(ctx, { displayName: "Owner" });
     const guest = await createUser(ctx, { displayName: "Guest" });
     const reader = await createUser(ctx, { displayName: "Reader" });
@@ -57,6 +52,7 @@ describe("content permissions through @gitbook/api", () => {
   });
 
   it("covers the same operations on collections", async () => {
+    const { ctx, endpoint } = server;
     const owner = await createUser(ctx, { displayName: "Owner" });
     const member = await createUser(ctx, { displayName: "Member" });
     const org = await createOrganization(ctx, owner, "Collection Permissions");

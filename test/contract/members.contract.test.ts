@@ -3,22 +3,17 @@
  * every response body is validated against @gitbook/api@0.146.0's spec by the contract harness.
  */
 import { MemberRole } from "@gitbook/api";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, type TestContext } from "../helpers/app.js";
+import { describe, expect, it } from "vitest";
+import { useListeningServer } from "../helpers/app.js";
 import { contractClient } from "../helpers/contract.js";
 import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
 import { createTeam, grantSpace, insertSpace } from "../helpers/teams.factories.js";
 
-let ctx: TestContext;
-let endpoint: string;
-beforeAll(async () => {
-  ctx = await createTestContext();
-  endpoint = await ctx.listen();
-});
-afterAll(() => ctx.close());
+const server = useListeningServer();
 
 describe("members through @gitbook/api", () => {
   it("lists, reads, updates, marks as SSO and removes members, and lists a member's teams", async () => {
+    const { ctx, endpoint } = server;
     const owner = await createUser(ctx, { displayName: "Contract Owner" });
     const org = await createOrganization(ctx, owner);
     const reader = await createUser(ctx, { displayName: "Contract Reader" });
@@ -63,6 +58,7 @@ describe("members through @gitbook/api", () => {
 
 describe("invitations and invite links through @gitbook/api", () => {
   it("invites by email, manages invite links, and joins with one", async () => {
+    const { ctx, endpoint } = server;
     const owner = await createUser(ctx);
     const org = await createOrganization(ctx, owner);
     const known = await createUser(ctx);

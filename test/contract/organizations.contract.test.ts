@@ -3,21 +3,16 @@
  * @gitbook/api@0.146.0's spec by the contract harness.
  */
 import { MemberRole } from "@gitbook/api";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, type TestContext } from "../helpers/app.js";
+import { describe, expect, it } from "vitest";
+import { useListeningServer } from "../helpers/app.js";
 import { contractClient } from "../helpers/contract.js";
 import { addMemberToOrg, createUser } from "../helpers/factories.js";
 
-let ctx: TestContext;
-let endpoint: string;
-beforeAll(async () => {
-  ctx = await createTestContext();
-  endpoint = await ctx.listen();
-});
-afterAll(() => ctx.close());
+const server = useListeningServer();
 
 describe("users and organizations through @gitbook/api", () => {
   it("covers users, organizations, join, email domains, agent instructions and ping", async () => {
+    const { ctx, endpoint } = server;
     const owner = await createUser(ctx, { email: "owner@contract.test" });
     const client = contractClient(endpoint, owner.token);
 
@@ -61,6 +56,7 @@ describe("users and organizations through @gitbook/api", () => {
   });
 
   it("reports errors in the spec's error shape", async () => {
+    const { ctx, endpoint } = server;
     const outsider = await createUser(ctx);
     const member = await createUser(ctx);
     const client = contractClient(endpoint, outsider.token);

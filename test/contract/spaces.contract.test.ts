@@ -3,22 +3,17 @@
  * @gitbook/api@0.146.0's spec by the contract harness.
  */
 import { MemberRole, SpaceEditMode, TranslationLanguage } from "@gitbook/api";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, type TestContext } from "../helpers/app.js";
+import { describe, expect, it } from "vitest";
+import { useListeningServer } from "../helpers/app.js";
 import { contractClient } from "../helpers/contract.js";
 import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
 import { configureGitSync } from "../helpers/spaces.factories.js";
 
-let ctx: TestContext;
-let endpoint: string;
-beforeAll(async () => {
-  ctx = await createTestContext();
-  endpoint = await ctx.listen();
-});
-afterAll(() => ctx.close());
+const server = useListeningServer();
 
 describe("spaces through @gitbook/api", () => {
   it("covers create, list, get, update (every body alternative), duplicate, move, transfer, delete and restore", async () => {
+    const { ctx, endpoint } = server;
     const owner = await createUser(ctx);
     const reviewer = await createUser(ctx);
     const org = await createOrganization(ctx, owner, "Contract Spaces");
@@ -95,6 +90,7 @@ describe("spaces through @gitbook/api", () => {
   });
 
   it("lists a member's spaces with their level", async () => {
+    const { ctx, endpoint } = server;
     const owner = await createUser(ctx);
     const member = await createUser(ctx);
     const org = await createOrganization(ctx, owner, "Member Spaces");

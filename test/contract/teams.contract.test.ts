@@ -3,22 +3,17 @@
  * is validated against @gitbook/api@0.146.0's spec by the contract harness.
  */
 import { TeamMemberRole } from "@gitbook/api";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, type TestContext } from "../helpers/app.js";
+import { describe, expect, it } from "vitest";
+import { useListeningServer } from "../helpers/app.js";
 import { contractClient } from "../helpers/contract.js";
 import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
 import { grantSpace, insertSpace } from "../helpers/teams.factories.js";
 
-let ctx: TestContext;
-let endpoint: string;
-beforeAll(async () => {
-  ctx = await createTestContext();
-  endpoint = await ctx.listen();
-});
-afterAll(() => ctx.close());
+const server = useListeningServer();
 
 describe("teams through @gitbook/api", () => {
   it("creates, lists, reads, renames and deletes teams, and manages their members", async () => {
+    const { ctx, endpoint } = server;
     const owner = await createUser(ctx);
     const org = await createOrganization(ctx, owner);
     const alice = await createUser(ctx);

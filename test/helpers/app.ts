@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll } from "vitest";
 import pino from "pino";
 import { buildApp } from "../../src/app.js";
 import { loadInstanceSecret } from "../../src/bootstrap.js";
@@ -140,4 +141,18 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A test context listening on loopback for the whole test file (for tests that drive the server
+ * over real HTTP, such as the contract suite). Read `server.ctx` and `server.endpoint` inside tests.
+ */
+export function useListeningServer(options: TestContextOptions = {}): { ctx: TestContext; endpoint: string } {
+  const server = {} as { ctx: TestContext; endpoint: string };
+  beforeAll(async () => {
+    server.ctx = await createTestContext(options);
+    server.endpoint = await server.ctx.listen();
+  });
+  afterAll(() => server.ctx.close());
+  return server;
 }

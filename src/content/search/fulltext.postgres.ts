@@ -1,17 +1,7 @@
 import { sql } from "kysely";
-import type { FullTextIndex, SearchHit, SearchSectionInput } from "./fulltext.js";
+import { type FullTextIndex, type SearchRow, type SearchSectionInput, toSearchHit } from "./fulltext.js";
 
-interface Row {
-  spaceId: string;
-  pageId: string;
-  sectionKey: string;
-  position: number;
-  path: string;
-  anchor: string;
-  ancestors: string;
-  pageTitle: string;
-  sectionTitle: string;
-  snippet: string;
+interface Row extends SearchRow {
   score: number;
 }
 
@@ -51,20 +41,6 @@ export const postgresFullText: FullTextIndex = {
         limit ${limit}
       ) m
       order by m.score desc, m.id`.execute(db);
-    return result.rows.map(
-      (r): SearchHit => ({
-        spaceId: r.spaceId,
-        pageId: r.pageId,
-        sectionKey: r.sectionKey,
-        position: r.position,
-        path: r.path,
-        anchor: r.anchor,
-        ancestors: JSON.parse(r.ancestors),
-        pageTitle: r.pageTitle,
-        sectionTitle: r.sectionTitle,
-        snippet: r.snippet,
-        score: Number(r.score),
-      }),
-    );
+    return result.rows.map((r) => toSearchHit(r, Number(r.score)));
   },
 };

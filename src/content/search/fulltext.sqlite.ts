@@ -1,18 +1,8 @@
 import { sql } from "kysely";
 import type { Executor } from "../../db/database.js";
-import type { FullTextIndex, SearchHit, SearchSectionInput } from "./fulltext.js";
+import { type FullTextIndex, type SearchRow, type SearchSectionInput, toSearchHit } from "./fulltext.js";
 
-interface Row {
-  spaceId: string;
-  pageId: string;
-  sectionKey: string;
-  position: number;
-  path: string;
-  anchor: string;
-  ancestors: string;
-  pageTitle: string;
-  sectionTitle: string;
-  snippet: string;
+interface Row extends SearchRow {
   rank: number;
 }
 
@@ -52,21 +42,6 @@ export const sqliteFullText: FullTextIndex = {
       where search_fts match ${matchExpression(terms)} and s.space_id in (${spaces})
       order by rank
       limit ${limit}`.execute(db);
-    return result.rows.map(
-      (r): SearchHit => ({
-        spaceId: r.spaceId,
-        pageId: r.pageId,
-        sectionKey: r.sectionKey,
-        position: r.position,
-        path: r.path,
-        anchor: r.anchor,
-        ancestors: JSON.parse(r.ancestors),
-        pageTitle: r.pageTitle,
-        sectionTitle: r.sectionTitle,
-        snippet: r.snippet,
-        // bm25 is lower-is-better; flip it so both engines rank higher-is-better.
-        score: -r.rank,
-      }),
-    );
+    return result.rows.map((r) => toSearchHit(r, -r.rank));
   },
 };

@@ -1,10 +1,8 @@
 /**
- * One interface over the two full-text engines (SQLite FTS5, PostgreSQL tsvector). The rest of
- * the code never knows which one runs.
+ * One interface over the two full-text engines (SQLite FTS5, PostgreSQL tsvector); engine.ts picks
+ * the one for the database, so the rest of the code never knows which one runs.
  */
-import type { DialectName, Executor } from "../../db/database.js";
-import { postgresFullText } from "./fulltext.postgres.js";
-import { sqliteFullText } from "./fulltext.sqlite.js";
+import type { Executor } from "../../db/database.js";
 
 /** One indexed section of a page: the text between two headings. */
 export interface SearchSectionInput {
@@ -45,10 +43,6 @@ export interface FullTextIndex {
   search(db: Executor, spaceIds: string[], terms: string[], limit: number): Promise<SearchHit[]>;
 }
 
-export function fullTextIndex(dialect: DialectName): FullTextIndex {
-  return dialect === "postgres" ? postgresFullText : sqliteFullText;
-}
-
 /**
  * Words of a user's query, lower-cased. Query syntax characters are dropped, so nothing a user
  * types can be interpreted as FTS5 or tsquery operators.
@@ -56,4 +50,25 @@ export function fullTextIndex(dialect: DialectName): FullTextIndex {
 export function searchTerms(query: string): string[] {
   const words = query.toLowerCase().normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.slice(0, 16);
+}
+
+/** A result row as both engines select it (ancestors still JSON text). */
+export interface SearchRow extends Omit<SearchHit, "ancestors" | "score"> {
+  ancestors: string;
+}
+
+export function toSearchHit(row: SearchRow, score: number): SearchHit {
+  return {
+    spaceId: row.spaceId,
+    pageId: row.pageId,
+    sectionKey: row.sectionKey,
+    position: row.position,
+    path: row.path,
+    anchor: row.anchor,
+    ancestors: JSON.parse(row.ancestors),
+    pageTitle: row.pageTitle,
+    sectionTitle: row.sectionTitle,
+    snippet: row.snippet,
+    score,
+  };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/helpers/db.js";
-import { fullTextIndex, type SearchSectionInput, searchTerms } from "./fulltext.js";
+import { fullTextIndex } from "./engine.js";
+import { type SearchSectionInput, searchTerms } from "./fulltext.js";
 import { searchPages } from "./search.service.js";
 
 let db: TestDatabase;

@@ -11,6 +11,15 @@ import { UpdateUserBody, UserParams } from "./users.schemas.js";
 export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db, urls } = deps;
 
+  /** A user is visible to themselves and to people who share an organization with them; else 404. */
+  async function loadVisibleUser(actorId: string, userId: string) {
+    const user = await getUserById(db, userId);
+    if (!user || (user.id !== actorId && !(await shareAnOrganization(db, actorId, user.id)))) {
+      throw notFound(`No user with id "${userId}".`);
+    }
+    return user;
+  }
+
   app.get(
     "/v1/user",
     { schema: { tags: ["users"], operationId: "getAuthenticatedUser", response: { 200: UserSchema, ...errorResponses } } },
@@ -28,14 +37,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      const { userId } = request.params;
-      // A user is visible to themselves and to people who share an organization with them.
-      const user = await getUserById(db, userId);
-      if (!user || (user.id !== actor.user.id && !(await shareAnOrganization(db, actor.user.id, user.id)))) {
-        throw notFound(`No user with id "${userId}".`);
-      }
-      return presentUser(user, urls);
+      return presentUser(await loadVisibleUser(actorOf(request).user.id, request.params.userId), urls);
     },
   );
 
@@ -52,11 +54,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     },
     async (request) => {
       const actor = actorOf(request);
-      const { userId } = request.params;
-      const user = await getUserById(db, userId);
-      if (!user || (user.id !== actor.user.id && !(await shareAnOrganization(db, actor.user.id, user.id)))) {
-        throw notFound(`No user with id "${userId}".`);
-      }
+      const user = await loadVisibleUser(actor.user.id, request.params.userId);
       if (user.id !== actor.user.id) throw forbidden("You can only update your own profile.");
       const { displayName, photoURL } = request.body;
       await updateUser(db, user.id, {
