@@ -29,6 +29,9 @@ export const API_VERSION = "0.1.0";
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  // Request ids: unique per process start, cheap to make (a counter, not random bytes per request).
+  const requestIdPrefix = randomBase62(8);
+  let requestCounter = 0;
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     bodyLimit: deps.config.bodyLimit,
@@ -37,7 +40,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     forceCloseConnections: "idle",
     requestIdHeader: false,
     // Page paths and slugs can be long; ids are 20 characters.
-    maxParamLength: 500,
+    routerOptions: { maxParamLength: 500 },
     // Errors the router raises before any route runs get the same body as every other error.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       const tooLong = error.code === "FST_ERR_MAX_PARAM_LENGTH";
@@ -49,7 +52,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
-      return typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : randomBase62(16);
+      return typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
     },
     ajv: {
       customOptions: { coerceTypes: "array", useDefaults: true, removeAdditional: true, allErrors: false },

@@ -5,7 +5,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/database.js";
-import type { UserRow } from "../db/schema.js";
+import type { Kysely } from "kysely";
+import { prepared } from "../db/prepared.js";
+import type { Database, UserRow } from "../db/schema.js";
 import { hashToken } from "../lib/ids.js";
 import { AccessCache } from "../permissions/access.js";
 import { unauthorized } from "./errors.js";
@@ -26,6 +28,16 @@ declare module "fastify" {
     public?: boolean;
   }
 }
+
+const userByTokenHash = prepared<{ hash: string }, UserRow & { tokenId: string; revokedAt: string | null; lastUsedAt: string | null }>(
+  (db, param) =>
+    (db as Kysely<Database>)
+      .selectFrom("apiTokens")
+      .innerJoin("users", "users.id", "apiTokens.userId")
+      .selectAll("users")
+      .select(["apiTokens.id as tokenId", "apiTokens.revokedAt", "apiTokens.lastUsedAt"])
+      .where("apiTokens.tokenHash", "=", param("hash")),
+);
 
 // Recording every use would turn each read into a write; once a minute is enough to show activity.
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -48,13 +60,7 @@ async function authenticate(db: Db, request: FastifyRequest): Promise<Actor> {
   if (!match?.[1]) {
     throw unauthorized("The Authorization header must have the form `Bearer <API token>`.");
   }
-  const row = await db
-    .selectFrom("apiTokens")
-    .innerJoin("users", "users.id", "apiTokens.userId")
-    .selectAll("users")
-    .select(["apiTokens.id as tokenId", "apiTokens.revokedAt", "apiTokens.lastUsedAt"])
-    .where("apiTokens.tokenHash", "=", hashToken(match[1]))
-    .executeTakeFirst();
+  const [row] = await userByTokenHash(db, { hash: hashToken(match[1]) });
   if (!row || row.revokedAt) {
     throw unauthorized("The API token is unknown or has been revoked.");
   }

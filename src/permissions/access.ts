@@ -11,7 +11,10 @@
  *       organization role. `inherit` takes the parent collection's default, and at the top of
  *       the tree the member's organization role; null means no default access.
  */
+import { type Kysely, sql } from "kysely";
 import type { Executor } from "../db/database.js";
+import { prepared } from "../db/prepared.js";
+import type { Database } from "../db/schema.js";
 import { type DefaultLevel, type Role, isRole, maxRole, minRole } from "./roles.js";
 
 export interface Membership {
@@ -51,24 +54,60 @@ export function toDefaultLevel(value: string | null): DefaultLevel {
   return isRole(value) ? value : null;
 }
 
-/** Loads everything needed to resolve the user's access to any content of the organization. */
-export async function loadOrgAccess(db: Executor, userId: string, orgId: string): Promise<OrgAccess> {
-  const [member, teams, collections] = await Promise.all([
-    db
-      .selectFrom("members")
-      .select(["role", "sso", "disabled"])
-      .where("orgId", "=", orgId)
-      .where("userId", "=", userId)
-      .executeTakeFirst(),
-    db
+/**
+ * Everything about one user in one organization, in one round trip: their membership, their
+ * teams, every collection node, and the grants to them or their teams (`kind` tells the rows
+ * apart; values are text so that both engines accept the union).
+ */
+const orgAccessRows = prepared<{ orgId: string; userId: string }, { kind: string; a: string | null; b: string | null; c: string | null }>(
+  (kysely, param) => {
+    const db = kysely as Kysely<Database>;
+    const text = (ref: string) => sql<string | null>`cast(${sql.ref(ref)} as text)`;
+    const userTeams = db
       .selectFrom("teamMembers")
       .innerJoin("teams", "teams.id", "teamMembers.teamId")
-      .select(["teams.id", "teamMembers.role"])
-      .where("teams.orgId", "=", orgId)
-      .where("teamMembers.userId", "=", userId)
-      .execute(),
-    db.selectFrom("collections").select(["id", "parentId", "defaultLevel"]).where("orgId", "=", orgId).execute(),
-  ]);
+      .where("teams.orgId", "=", param("orgId"))
+      .where("teamMembers.userId", "=", param("userId"));
+    return db
+      .selectFrom("members")
+      .select([sql<string>`'member'`.as("kind"), "role as a", text("sso").as("b"), text("disabled").as("c")])
+      .where("orgId", "=", param("orgId"))
+      .where("userId", "=", param("userId"))
+      .unionAll(userTeams.select([sql<string>`'team'`.as("kind"), "teams.id as a", "teamMembers.role as b", sql<null>`null`.as("c")]))
+      .unionAll(
+        db
+          .selectFrom("collections")
+          .select([sql<string>`'collection'`.as("kind"), "id as a", "parentId as b", "defaultLevel as c"])
+          .where("orgId", "=", param("orgId")),
+      )
+      .unionAll(
+        db
+          .selectFrom("grants")
+          .select([sql<string>`'grant'`.as("kind"), "targetId as a", "role as b", sql<null>`null`.as("c")])
+          .where("orgId", "=", param("orgId"))
+          .where((eb) =>
+            eb.or([
+              eb.and([eb("principalType", "=", "user"), eb("principalId", "=", param("userId"))]),
+              eb.and([eb("principalType", "=", "team"), eb("principalId", "in", userTeams.select("teams.id"))]),
+            ]),
+          ),
+      );
+  },
+);
+
+/** Loads everything needed to resolve the user's access to any content of the organization. */
+export async function loadOrgAccess(db: Executor, userId: string, orgId: string): Promise<OrgAccess> {
+  const rows = await orgAccessRows(db, { orgId, userId });
+  let member: { role: string | null; sso: number; disabled: number } | undefined;
+  const teams: { id: string; role: string }[] = [];
+  const collections: { id: string; parentId: string | null; defaultLevel: string | null }[] = [];
+  const grantRows: { targetId: string; role: string }[] = [];
+  for (const row of rows) {
+    if (row.kind === "member") member = { role: row.a, sso: Number(row.b), disabled: Number(row.c) };
+    else if (row.kind === "team") teams.push({ id: row.a!, role: row.b! });
+    else if (row.kind === "collection") collections.push({ id: row.a!, parentId: row.b, defaultLevel: row.c });
+    else grantRows.push({ targetId: row.a!, role: row.b! });
+  }
   const membership =
     member && !member.disabled
       ? { role: isRole(member.role) ? member.role : null, sso: member.sso === 1 }
@@ -77,20 +116,7 @@ export async function loadOrgAccess(db: Executor, userId: string, orgId: string)
   const ownedTeamIds = membership ? teams.filter((t) => t.role === "owner").map((t) => t.id) : [];
   const grants = new Map<string, Role>();
   if (membership) {
-    const rows = await db
-      .selectFrom("grants")
-      .select(["targetId", "role"])
-      .where("orgId", "=", orgId)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb("principalType", "=", "user"), eb("principalId", "=", userId)]),
-          ...(teamIds.length
-            ? [eb.and([eb("principalType", "=", "team"), eb("principalId", "in", teamIds)])]
-            : []),
-        ]),
-      )
-      .execute();
-    for (const row of rows) {
+    for (const row of grantRows) {
       if (!isRole(row.role)) continue;
       grants.set(row.targetId, maxRole(grants.get(row.targetId), row.role) as Role);
     }

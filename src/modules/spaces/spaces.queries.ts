@@ -1,9 +1,16 @@
 import type { Executor } from "../../db/database.js";
 import type { RevisionRow, SpaceRow, SpacesTable } from "../../db/schema.js";
 import { nowIso } from "../../lib/time.js";
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { prepared } from "../../db/prepared.js";
 
-export function getSpace(db: Executor, id: string): Promise<SpaceRow | undefined> {
-  return db.selectFrom("spaces").selectAll().where("id", "=", id).executeTakeFirst();
+const spaceById = prepared<{ id: string }, SpaceRow>((db, param) =>
+  (db as Kysely<Database>).selectFrom("spaces").selectAll().where("id", "=", param("id")),
+);
+
+export async function getSpace(db: Executor, id: string): Promise<SpaceRow | undefined> {
+  return (await spaceById(db, { id }))[0];
 }
 
 export async function getSpacesByIds(db: Executor, ids: readonly string[]): Promise<SpaceRow[]> {
