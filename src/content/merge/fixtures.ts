@@ -250,14 +250,26 @@ function descendants(node: PageNode): Set<string> {
  * deleted, moved, reordered, renamed, re-described and edited block by block; files, reusable
  * contents and variables added, changed and deleted. `tag` keeps new ids and texts distinct per side.
  */
-export function randomEdits(random: Random, base: RevisionContent, store: DocumentStore, tag: string, edits = 1 + random.int(4)): RevisionContent {
+export function randomEdits(
+  random: Random,
+  base: RevisionContent,
+  store: DocumentStore,
+  tag: string,
+  options: { edits?: number; only?: "structure" | "documents" } = {},
+): RevisionContent {
   const out = structuredClone(base);
   let counter = 0;
   const fresh = () => `${tag}${counter++}`;
   const later = `2026-02-0${1 + random.int(9)}T00:00:00.000Z`;
+  const edits = options.edits ?? 1 + random.int(6);
+  // Structure: add, delete, move, reorder (ops 0-3). Documents: block edits (ops 6-11).
+  const choose = () => (options.only === "structure" ? random.int(4) : options.only === "documents" ? 6 + random.int(6) : random.int(16));
   for (let e = 0; e < edits; e++) {
-    const pages = allPages(out.pages);
-    const op = random.int(12);
+    const everyPage = allPages(out.pages);
+    // Half the time, edits go to a few "hot" pages, so both sides often touch the same page.
+    const hot = everyPage.filter((p) => ["p0", "p1", "p2"].includes(p.id));
+    const pages = hot.length > 0 && random.chance(0.5) ? hot : everyPage;
+    const op = choose();
     if (op === 0 || pages.length === 0) {
       const id = fresh();
       const parent = pages.length > 0 && random.chance(0.6) ? random.pick(pages) : undefined;
@@ -270,7 +282,7 @@ export function randomEdits(random: Random, base: RevisionContent, store: Docume
     } else if (op === 2 || op === 3) {
       const moving = random.pick(pages);
       const excluded = descendants(moving);
-      const parents = pages.filter((p) => !excluded.has(p.id));
+      const parents = everyPage.filter((p) => !excluded.has(p.id));
       const found = findPage(out.pages, moving.id)!;
       found.siblings.splice(found.index, 1);
       const parent = op === 2 && parents.length > 0 && random.chance(0.7) ? random.pick(parents) : undefined;
@@ -286,14 +298,14 @@ export function randomEdits(random: Random, base: RevisionContent, store: Docume
       if (random.chance(0.5)) target.emoji = random.pick(["1f600", "1f680", "2705"]);
       else target.description = `about ${fresh()}`;
       target.updatedAt = later;
-    } else if (op <= 8) {
+    } else if (op <= 11) {
       const target = random.pick(pages);
       target.documentHash = editDocument(store, target.documentHash, (document) => {
         const n = 1 + random.int(3);
         for (let i = 0; i < n; i++) randomBlockEdit(random, document, fresh);
       });
       target.updatedAt = later;
-    } else if (op === 9) {
+    } else if (op === 12) {
       const choice = random.int(3);
       if (choice === 0) out.files.push({ id: fresh(), name: `${fresh()}.png`, contentType: "image/png", size: 1, blobHash: fresh() });
       else if (choice === 1 && out.files.length > 0) out.files.splice(random.int(out.files.length), 1);
@@ -301,7 +313,7 @@ export function randomEdits(random: Random, base: RevisionContent, store: Docume
         const file = random.pick(out.files);
         Object.assign(file, { blobHash: fresh(), size: 100 + random.int(100) });
       }
-    } else if (op === 10) {
+    } else if (op === 13) {
       const name = random.pick(["version", "product", `v${tag}`]);
       if (random.chance(0.3)) delete out.variables[name];
       else out.variables[name] = fresh();
