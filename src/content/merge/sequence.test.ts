@@ -63,7 +63,7 @@ describe("mergeValue", () => {
 
   it("treats a missing field as an undefined one, and never reads inherited fields", () => {
     expect(jsonEqual({ a: 1, b: undefined }, { a: 1 })).toBe(true);
-    expect(mergeValue({}, { constructor: "x" }, {})).toEqual({ value: { constructor: "x" }, conflicts: [] });
+    expect(mergeValue<Record<string, unknown>>({}, { constructor: "x" }, {})).toEqual({ value: { constructor: "x" }, conflicts: [] });
     const merged = mergeValue<Record<string, unknown>>({ n: 1 }, JSON.parse('{"n":1,"__proto__":{"p":1}}'), { n: 2 });
     expect(Object.getPrototypeOf(merged.value)).toBe(Object.prototype);
     expect(Object.keys(merged.value)).toEqual(["n", "__proto__"]);
