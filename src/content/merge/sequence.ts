@@ -62,6 +62,10 @@ export function mergeOrder(
   const o = base.filter((id) => members.has(id));
   const a = ours.filter((id) => members.has(id));
   const b = theirs.filter((id) => members.has(id));
+  // Fast path, and the rule the general case reduces to: a side that left the list as it was
+  // takes the other side's order (most lists of a large space are untouched on both sides).
+  if (sameIds(o, b) && a.length === members.size) return { order: a, conflicts: [] };
+  if (sameIds(o, a) && b.length === members.size) return { order: b, conflicts: [] };
   const inBase = new Set(o);
   const inA = new Set(a);
   const keptA = commonSubsequence(o, a);
@@ -118,6 +122,12 @@ export function mergeOrder(
     order.push(...[...members].filter((id) => !placed.has(id)).sort());
   }
   return { order, conflicts };
+}
+
+function sameIds(x: readonly string[], y: readonly string[]): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 /** For each non-stable item of `list`, the stable item right before it (or START). */
