@@ -1,3 +1,7 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { JSONDocument as SpecDocument } from "@gitbook/api";
+import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
 import type { PageMeta, PageNode, RevisionContent } from "../revision/model.js";
 import { documentHashOf } from "../revision/storage.js";
@@ -16,6 +20,9 @@ import {
   listItem,
   page,
   paragraph,
+  Random,
+  randomContent,
+  randomEdits,
   tab,
   tabs,
   text,
@@ -787,3 +794,51 @@ function defaultLayout() {
     metadata: true,
   };
 }
+
+describe("mergeContent: contract", () => {
+  const spec = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("@gitbook/api/spec/openapi.json"), "utf8"));
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addSchema(spec, "spec");
+  const validateDocument = ajv.compile({ $ref: "spec#/components/schemas/JSONDocument" });
+
+  it("takes the spec's documents and creates documents that validate against the spec's JSONDocument", async () => {
+    const { store, base } = setup();
+    const specDocument: SpecDocument = { object: "document", data: {}, nodes: [{ object: "block", type: "divider", key: "d", isVoid: true, data: {} }] };
+    const accepted: JSONDocument = specDocument;
+    expect(validateDocument(accepted)).toBe(true);
+    const ours = clone(base);
+    editPage(store, ours, "a", (d) => {
+      setText(d, "a2", "x");
+      (d.nodes as unknown[]).push(tabs("T", [tab("t1", "One", [paragraph("t1p", "1")])]));
+    });
+    const theirs = clone(base);
+    editPage(store, theirs, "a", (d) => {
+      (d.nodes as unknown[]).unshift(hint("H", [paragraph("hp", "careful")], "warning"));
+      (d.nodes as unknown[]).push(list("L", [listItem("i1", "one")]));
+    });
+    const result = await merge(store, base, ours, theirs);
+    expect(result.conflicts).toEqual([]);
+    expect(result.documents.size).toBe(1);
+    for (const document of result.documents.values()) expect(validateDocument(document), JSON.stringify(validateDocument.errors)).toBe(true);
+  });
+
+  it("never modifies its inputs or the documents it loads", async () => {
+    const freeze = <T>(value: T): T => {
+      if (value && typeof value === "object") {
+        for (const child of Object.values(value)) freeze(child);
+        Object.freeze(value);
+      }
+      return value;
+    };
+    for (let seed = 1; seed <= 40; seed++) {
+      const store = new DocumentStore();
+      const random = new Random(seed);
+      const base = randomContent(random, store);
+      const [x, y] = [randomEdits(random, base, store, "o", { edits: 6 }), randomEdits(random, base, store, "t", { edits: 6 })];
+      const snapshot = structuredClone([base, x, y]);
+      const loadDocument = async (hash: string) => freeze(store.get(hash));
+      await mergeContent({ base: freeze(base), ours: freeze(x), theirs: freeze(y), loadDocument });
+      expect([base, x, y]).toEqual(snapshot);
+    }
+  });
+});
