@@ -1,0 +1,15 @@
+/** The three-way merge engine behind change-request merge and update (see `merge.ts`). */
+export { mergeContent } from "./merge.js";
+export { semanticChanges } from "./changes.js";
+export type {
+  ChangeAttribute,
+  ChangedFile,
+  ChangedPage,
+  ChangedReusableContent,
+  JSONDocument,
+  MergeConflict,
+  MergeConflictKind,
+  MergeInput,
+  MergeResult,
+  SemanticChange,
+} from "./types.js";
