@@ -6,7 +6,7 @@
  * through the `loadDocument` callback. Prints the median (and spread) of 50 runs after a warm-up.
  */
 import { performance } from "node:perf_hooks";
-import { type Block, content, DocumentStore, doc, getPage, list, listItem, page, paragraph, tab, tabs, text } from "../src/content/merge/fixtures.js";
+import { type Block, content, DocumentStore, doc, getPage, list, listItem, page, paragraph, tab, tabs, text } from "../test/helpers/merge/fixtures.js";
 import { mergeContent } from "../src/content/merge/merge.js";
 import type { PageNode, RevisionContent } from "../src/content/revision/model.js";
 

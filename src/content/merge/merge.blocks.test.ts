@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { documentHashOf } from "../revision/storage.js";
-import { blocksByKey, content, doc, getPage, hint, list, listItem, page, paragraph, tab, tabs, text } from "./fixtures.js";
+import { blocksByKey, content, doc, getPage, hint, list, listItem, page, paragraph, tab, tabs, text } from "../../../test/helpers/merge/fixtures.js";
 import { mergeContent } from "./merge.js";
-import { clone, editPage, keys, merge, pageDocument, setText, setup, textOf } from "./scenario.js";
+import { clone, editPage, keys, merge, pageDocument, setText, setup, textOf } from "../../../test/helpers/merge/scenario.js";
 import type { JSONDocument } from "./types.js";
 
 describe("mergeContent: blocks", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PageMeta } from "../revision/model.js";
-import { allPages, content, findPage, getPage, page } from "./fixtures.js";
-import { clone, defaultLayout, editPage, ids, LATER, merge, move, pageDocument, remove, setText, setup, textOf } from "./scenario.js";
+import { allPages, content, findPage, getPage, page } from "../../../test/helpers/merge/fixtures.js";
+import { clone, defaultLayout, editPage, ids, LATER, merge, move, pageDocument, remove, setText, setup, textOf } from "../../../test/helpers/merge/scenario.js";
 
 describe("mergeContent: pages", () => {
   it("keeps pages added on either side, in the places each side put them", async () => {

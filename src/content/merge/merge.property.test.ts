@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { PageNode, RevisionContent } from "../revision/model.js";
-import { allPages, blocksByKey, DocumentStore, Random, randomContent, randomEdits } from "./fixtures.js";
+import { allPages, blocksByKey, DocumentStore, Random, randomContent, randomEdits } from "../../../test/helpers/merge/fixtures.js";
 import { mergeContent } from "./merge.js";
 import type { JSONDocument, MergeResult } from "./types.js";
 import { jsonEqual } from "./values.js";

@@ -3,9 +3,9 @@ import { createRequire } from "node:module";
 import type { JSONDocument as SpecDocument } from "@gitbook/api";
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
-import { blocksByKey, DocumentStore, editDocument, getPage, hint, list, listItem, page, paragraph, Random, randomContent, randomEdits, tab, tabs } from "./fixtures.js";
+import { blocksByKey, DocumentStore, editDocument, getPage, hint, list, listItem, page, paragraph, Random, randomContent, randomEdits, tab, tabs } from "../../../test/helpers/merge/fixtures.js";
 import { mergeContent } from "./merge.js";
-import { clone, editPage, ids, merge, move, pageDocument, remove, setText, setup, textOf } from "./scenario.js";
+import { clone, editPage, ids, merge, move, pageDocument, remove, setText, setup, textOf } from "../../../test/helpers/merge/scenario.js";
 import type { JSONDocument } from "./types.js";
 
 describe("mergeContent: files, reusable contents, variables", () => {

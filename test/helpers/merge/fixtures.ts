@@ -3,9 +3,9 @@
  * produce them, an in-memory document store, and a seeded generator of random trees and edits
  * (no dependency: a small PRNG, so every failing case replays from its seed).
  */
-import type { FileEntry, PageNode, ReusableContentEntry, RevisionContent } from "../revision/model.js";
-import { documentHashOf } from "../revision/storage.js";
-import type { JSONDocument } from "./types.js";
+import type { FileEntry, PageNode, ReusableContentEntry, RevisionContent } from "../../../src/content/revision/model.js";
+import { documentHashOf } from "../../../src/content/revision/storage.js";
+import type { JSONDocument } from "../../../src/content/merge/types.js";
 
 export type Block = Record<string, unknown> & { object: "block" | "fragment"; key: string };
 

@@ -2,10 +2,10 @@
  * Scenario helpers for the merge tests: a small space (three pages, a section with two children, a
  * file, a reusable content, variables) and the edits people make to it, applied to copies.
  */
-import type { PageMeta, PageNode, RevisionContent } from "../revision/model.js";
+import type { PageMeta, PageNode, RevisionContent } from "../../../src/content/revision/model.js";
 import { blocksByKey, content, doc, DocumentStore, editDocument, findPage, getPage, heading, page, paragraph, text } from "./fixtures.js";
-import { mergeContent } from "./merge.js";
-import type { JSONDocument, MergeResult } from "./types.js";
+import { mergeContent } from "../../../src/content/merge/merge.js";
+import type { JSONDocument, MergeResult } from "../../../src/content/merge/types.js";
 
 export const LATER = "2026-03-01T00:00:00.000Z";
 
