@@ -14,6 +14,7 @@ import { registerErrorHandling } from "./http/error-handler.js";
 import { registerTextInputGuard } from "./http/text-input.js";
 import { randomBase62 } from "./lib/ids.js";
 import { collectionRoutes } from "./modules/collections/collections.routes.js";
+import { contentRoutes } from "./modules/content/content.routes.js";
 import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
 import { fileRoutes } from "./modules/files/files.routes.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
@@ -125,6 +126,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(collectionRoutes, { deps });
   await app.register(spaceRoutes, { deps });
   await app.register(contentPermissionRoutes, { deps });
+  await app.register(contentRoutes, { deps });
 
   return app;
 }

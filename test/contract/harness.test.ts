@@ -20,3 +20,26 @@ describe("contract harness", () => {
     expect(checkResponse("GET", "http://x/v1/nope", 200, "{}").join()).toMatch(/no such operation/);
   });
 });
+
+describe("documented spec adjustments", () => {
+  const page = {
+    id: "p1", title: "T", kind: "sheet", type: "document", urls: { app: "http://x" }, slug: "t", path: "t", pages: [],
+    layout: { width: "default", cover: true, coverSize: "hero", title: true, description: true, tableOfContents: true, outline: true, pagination: true, metadata: true },
+  };
+  it("accepts a document page without an inline body, with a document, or with markdown", () => {
+    const url = "http://x/v1/spaces/s/content/page/p1";
+    expect(checkResponse("GET", url, 200, JSON.stringify(page))).toEqual([]);
+    expect(checkResponse("GET", url, 200, JSON.stringify({ ...page, document: { object: "document", data: {}, nodes: [] } }))).toEqual([]);
+    expect(checkResponse("GET", url, 200, JSON.stringify({ ...page, markdown: "# T" }))).toEqual([]);
+  });
+
+  it("still rejects a page missing a required field", () => {
+    const { layout: _layout, ...withoutLayout } = page;
+    expect(checkResponse("GET", "http://x/v1/spaces/s/content/page/p1", 200, JSON.stringify(withoutLayout)).length).toBeGreaterThan(0);
+  });
+
+  it("matches page paths that contain slashes", () => {
+    expect(findOperation("GET", "/spaces/s/content/path/guides/install/linux")?.op.operationId).toBe("getPageByPath");
+    expect(findOperation("GET", "/spaces/s/revisions/r/path/a/b")?.op.operationId).toBe("getPageInRevisionByPath");
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * Recording new content: store the content tree, create the revision, and (for primary content)
+ * move the space's pointer to it, all inside the caller's transaction.
+ */
+import type { Executor } from "../../db/database.js";
+import type { RevisionRow } from "../../db/schema.js";
+import { conflict } from "../../http/errors.js";
+import type { RevisionContent } from "./model.js";
+import { insertRevision, movePrimaryRevision, type NewRevision } from "./revisions.queries.js";
+import { saveContent } from "./storage.js";
+
+export interface CommitInput extends Omit<NewRevision, "treeHash"> {
+  content: RevisionContent;
+  /** When set, the space's primary revision moves from this revision to the new one. */
+  movePrimaryFrom?: string;
+}
+
+export async function commitRevision(trx: Executor, input: CommitInput): Promise<RevisionRow> {
+  const { content, movePrimaryFrom, ...revision } = input;
+  const treeHash = await saveContent(trx, content);
+  const row = await insertRevision(trx, { ...revision, treeHash });
+  if (movePrimaryFrom !== undefined) {
+    const moved = await movePrimaryRevision(trx, input.spaceId, movePrimaryFrom, row.id);
+    if (!moved) throw conflict("The space's content changed while this change was being applied; try again.");
+  }
+  return row;
+}

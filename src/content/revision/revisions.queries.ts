@@ -1,0 +1,57 @@
+import type { Executor } from "../../db/database.js";
+import type { RevisionRow } from "../../db/schema.js";
+import { newId } from "../../lib/ids.js";
+import { nowIso } from "../../lib/time.js";
+
+/** A revision of the given space (another space's revision id is treated as unknown). */
+export function getSpaceRevision(db: Executor, spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
+  return db.selectFrom("revisions").selectAll().where("id", "=", revisionId).where("spaceId", "=", spaceId).executeTakeFirst();
+}
+
+export interface RevisionGit {
+  oid: string;
+  message: string;
+  createdByService: boolean;
+  url?: string;
+  ref?: string;
+}
+
+export interface NewRevision {
+  spaceId: string;
+  parents: string[];
+  type: "edits" | "merge" | "update" | "rollback";
+  treeHash: string | null;
+  git?: RevisionGit | null;
+  mergedFrom?: string | null;
+  createdBy: string | null;
+}
+
+export async function insertRevision(db: Executor, input: NewRevision): Promise<RevisionRow> {
+  const row: RevisionRow = {
+    id: newId(),
+    spaceId: input.spaceId,
+    parents: JSON.stringify(input.parents),
+    type: input.type,
+    treeHash: input.treeHash,
+    git: input.git ? JSON.stringify(input.git) : null,
+    mergedFrom: input.mergedFrom ?? null,
+    createdBy: input.createdBy,
+    createdAt: nowIso(),
+  };
+  await db.insertInto("revisions").values(row).execute();
+  return row;
+}
+
+/**
+ * Moves a space's primary content to `revisionId`, only if it still is `expected` (compare and
+ * set): two writers that started from the same primary revision cannot both win.
+ */
+export async function movePrimaryRevision(db: Executor, spaceId: string, expected: string, revisionId: string): Promise<boolean> {
+  const result = await db
+    .updateTable("spaces")
+    .set({ revisionId, updatedAt: nowIso() })
+    .where("id", "=", spaceId)
+    .where("revisionId", "=", expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

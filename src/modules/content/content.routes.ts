@@ -1,0 +1,246 @@
+/**
+ * Reading content: the space's primary revision (`/content`), any revision (`/revisions/{id}`) and
+ * documents by id. Change requests register the same reads under their own prefix with
+ * `registerRevisionReads`.
+ */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import Type, { type TObject } from "typebox";
+import type { Deps } from "../../deps.js";
+import { actorOf } from "../../http/authenticate.js";
+import { badRequest, notFound } from "../../http/errors.js";
+import { paginateRows } from "../../http/pagination.js";
+import { ListOf, ListQuery, RichDocument, errorResponses } from "../../http/schemas.js";
+import { loadDocument } from "../../content/revision/storage.js";
+import { requireSpace } from "../spaces/spaces.service.js";
+import { type ContentPresentContext, presentFile, presentPage, presentPages, presentReusableContent, presentRevision } from "./content.presenter.js";
+import {
+  ContentQuery,
+  DocumentParams,
+  FileSchema,
+  PageQuery,
+  PageSchema,
+  PagesResponse,
+  ReusableContentSchema,
+  RevisionParams,
+  RevisionSchema,
+  SpaceContentParams,
+} from "./content.schemas.js";
+import { findPageByPath, loadRevisionView, pageDocument, requirePage, revisionReferencesDocument, type RevisionView } from "./content.service.js";
+
+export interface RevisionReadSet {
+  /** Route prefix, e.g. "/v1/spaces/:spaceId/content". */
+  base: string;
+  params: TObject;
+  tags: string[];
+  operationIds: {
+    revision: string;
+    pages: string;
+    files: string;
+    file: string;
+    page: string;
+    pageDocument?: string;
+    path: string;
+    reusableContent: string;
+  };
+  /** Loads the revision the routes read, after checking the caller may view it. */
+  resolve(request: FastifyRequest): Promise<RevisionView>;
+}
+
+type Query = { metadata?: boolean; computed?: boolean; format?: "document" | "markdown"; evaluated?: boolean | "deterministic-only" };
+
+/** Registers the read routes of one revision source (primary content, a revision, a change request). */
+export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: RevisionReadSet): void {
+  const { db, urls, secret } = deps;
+  const presentContext = (view: RevisionView, query: Query): ContentPresentContext => ({
+    urls,
+    secret,
+    orgId: view.space.orgId,
+    spaceId: view.space.id,
+    metadata: query.metadata ?? true,
+  });
+  const withParams = (extra: TObject) => Type.Object({ ...set.params.properties, ...extra.properties });
+
+  async function pageWithBody(view: RevisionView, location: ReturnType<typeof requirePage>, query: Query) {
+    const ctx = presentContext(view, query);
+    if (location.page.kind !== "document") return presentPage(location.page, location.path, ctx);
+    if (query.evaluated !== undefined && query.evaluated !== false) {
+      throw badRequest("Evaluating documents (`evaluated`) is not available yet; omit the parameter or pass false.");
+    }
+    if (query.format === "markdown") {
+      throw badRequest("The Markdown format is not available yet; use format=document.");
+    }
+    return presentPage(location.page, location.path, ctx, { document: await pageDocument(db, location) });
+  }
+
+  app.get(set.base, {
+    schema: { tags: set.tags, operationId: set.operationIds.revision, params: set.params, querystring: ContentQuery, response: { 200: RevisionSchema, ...errorResponses } },
+  }, async (request) => {
+    const view = await set.resolve(request);
+    return presentRevision(view.revision, view.content, presentContext(view, request.query as Query));
+  });
+
+  app.get(`${set.base}/pages`, {
+    schema: { tags: set.tags, operationId: set.operationIds.pages, params: set.params, querystring: ContentQuery, response: { 200: PagesResponse, ...errorResponses } },
+  }, async (request) => {
+    const view = await set.resolve(request);
+    return { pages: presentPages(view.content.pages, presentContext(view, request.query as Query)) };
+  });
+
+  app.get(`${set.base}/files`, {
+    schema: {
+      tags: set.tags,
+      operationId: set.operationIds.files,
+      params: set.params,
+      querystring: Type.Object({ ...ListQuery.properties, ...ContentQuery.properties }),
+      response: { 200: ListOf(FileSchema), ...errorResponses },
+    },
+  }, async (request) => {
+    const view = await set.resolve(request);
+    const query = request.query as Query & { page?: string; limit?: number };
+    const page = paginateRows(view.content.files, [
+      { direction: "asc", value: (f) => f.name },
+      { direction: "asc", value: (f) => f.id },
+    ], query);
+    const ctx = presentContext(view, query);
+    return { items: page.rows.map((f) => presentFile(f, ctx)), count: page.count, ...(page.next ? { next: page.next } : {}) };
+  });
+
+  app.get(`${set.base}/files/:fileId`, {
+    schema: {
+      tags: set.tags,
+      operationId: set.operationIds.file,
+      params: withParams(Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 100 }) })),
+      querystring: ContentQuery,
+      response: { 200: FileSchema, ...errorResponses },
+    },
+  }, async (request) => {
+    const view = await set.resolve(request);
+    const { fileId } = request.params as { fileId: string };
+    const file = view.content.files.find((f) => f.id === fileId);
+    if (!file) throw notFound(`No file with id "${fileId}" in this revision.`);
+    return presentFile(file, presentContext(view, request.query as Query));
+  });
+
+  app.get(`${set.base}/page/:pageId`, {
+    schema: {
+      tags: set.tags,
+      operationId: set.operationIds.page,
+      params: withParams(Type.Object({ pageId: Type.String({ minLength: 1, maxLength: 100 }) })),
+      querystring: PageQuery,
+      response: { 200: PageSchema, ...errorResponses },
+    },
+  }, async (request) => {
+    const view = await set.resolve(request);
+    return pageWithBody(view, requirePage(view, (request.params as { pageId: string }).pageId), request.query as Query);
+  });
+
+  if (set.operationIds.pageDocument) {
+    app.get(`${set.base}/page/:pageId/document`, {
+      schema: {
+        tags: set.tags,
+        operationId: set.operationIds.pageDocument,
+        params: withParams(Type.Object({ pageId: Type.String({ minLength: 1, maxLength: 100 }) })),
+        querystring: Type.Object({ evaluated: PageQuery.properties.evaluated }),
+        response: { 200: RichDocument, ...errorResponses },
+      },
+    }, async (request) => {
+      const view = await set.resolve(request);
+      const location = requirePage(view, (request.params as { pageId: string }).pageId);
+      if (location.page.kind !== "document") throw notFound(`Page "${location.page.id}" is a ${location.page.kind}, it has no document.`);
+      return (await pageDocument(db, location)) as never;
+    });
+  }
+
+  app.get(`${set.base}/path/*`, {
+    schema: {
+      tags: set.tags,
+      operationId: set.operationIds.path,
+      params: withParams(Type.Object({ "*": Type.String({ minLength: 1, maxLength: 2048 }) })),
+      querystring: PageQuery,
+      response: { 200: PageSchema, ...errorResponses },
+    },
+  }, async (request) => {
+    const view = await set.resolve(request);
+    const path = decodeURIComponent((request.params as { "*": string })["*"]);
+    const location = findPageByPath(view, path);
+    if (!location || location.page.kind === "link") throw notFound(`No page at path "${path}" in this revision.`);
+    return pageWithBody(view, location, request.query as Query);
+  });
+
+  app.get(`${set.base}/reusable-contents/:reusableContentId`, {
+    schema: {
+      tags: set.tags,
+      operationId: set.operationIds.reusableContent,
+      params: withParams(Type.Object({ reusableContentId: Type.String({ minLength: 1, maxLength: 100 }) })),
+      querystring: ContentQuery,
+      response: { 200: ReusableContentSchema, ...errorResponses },
+    },
+  }, async (request) => {
+    const view = await set.resolve(request);
+    const { reusableContentId } = request.params as { reusableContentId: string };
+    const entry = view.content.reusableContents.find((r) => r.id === reusableContentId);
+    if (!entry) throw notFound(`No reusable content with id "${reusableContentId}" in this revision.`);
+    return presentReusableContent(entry, presentContext(view, request.query as Query));
+  });
+}
+
+const tags = ["content"];
+
+/** Primary content, revisions and documents of a space. */
+export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const { db } = deps;
+
+  registerRevisionReads(app, deps, {
+    base: "/v1/spaces/:spaceId/content",
+    params: SpaceContentParams,
+    tags,
+    operationIds: {
+      revision: "getCurrentRevision",
+      pages: "listPages",
+      files: "listFiles",
+      file: "getFileById",
+      page: "getPageById",
+      path: "getPageByPath",
+      reusableContent: "getReusableContentById",
+    },
+    resolve: async (request) => {
+      const { spaceId } = request.params as { spaceId: string };
+      const { space } = await requireSpace(db, actorOf(request), spaceId);
+      return loadRevisionView(db, space, space.revisionId);
+    },
+  });
+
+  registerRevisionReads(app, deps, {
+    base: "/v1/spaces/:spaceId/revisions/:revisionId",
+    params: RevisionParams,
+    tags,
+    operationIds: {
+      revision: "getRevisionById",
+      pages: "listPagesInRevisionById",
+      files: "listFilesInRevisionById",
+      file: "getFileInRevisionById",
+      page: "getPageInRevisionById",
+      pageDocument: "getPageDocumentInRevisionById",
+      path: "getPageInRevisionByPath",
+      reusableContent: "getReusableContentInRevisionById",
+    },
+    resolve: async (request) => {
+      const { spaceId, revisionId } = request.params as { spaceId: string; revisionId: string };
+      const { space } = await requireSpace(db, actorOf(request), spaceId);
+      return loadRevisionView(db, space, revisionId);
+    },
+  });
+
+  app.get("/v1/spaces/:spaceId/documents/:documentId", {
+    schema: { tags, operationId: "getDocumentById", params: DocumentParams, response: { 200: RichDocument, ...errorResponses } },
+  }, async (request) => {
+    const { spaceId, documentId } = request.params;
+    const { space } = await requireSpace(db, actorOf(request), spaceId);
+    // Documents are shared by hash across spaces; only one of this space's content may be read here.
+    const view = await loadRevisionView(db, space, space.revisionId);
+    const document = revisionReferencesDocument(view.content, documentId) ? await loadDocument(db, documentId) : undefined;
+    if (!document) throw notFound(`No document with id "${documentId}" in this space's content.`);
+    return document as never;
+  });
+};

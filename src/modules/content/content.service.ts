@@ -1,0 +1,68 @@
+import type { Executor } from "../../db/database.js";
+import type { RevisionRow, SpaceRow } from "../../db/schema.js";
+import { notFound } from "../../http/errors.js";
+import { indexPages, type PageLocation, type RevisionContent } from "../../content/revision/model.js";
+import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { loadContent, loadDocument } from "../../content/revision/storage.js";
+
+/** A revision of a space with its content tree loaded (page bodies are loaded on demand). */
+export interface RevisionView {
+  space: SpaceRow;
+  revision: RevisionRow;
+  content: RevisionContent;
+  /** Pages by id with their paths, built on first use. */
+  locations(): Map<string, PageLocation>;
+}
+
+export async function loadRevisionView(db: Executor, space: SpaceRow, revisionId: string): Promise<RevisionView> {
+  const revision = await getSpaceRevision(db, space.id, revisionId);
+  if (!revision) throw notFound(`No revision with id "${revisionId}" in this space.`);
+  const content = await loadContent(db, revision.treeHash);
+  let index: Map<string, PageLocation> | undefined;
+  return {
+    space,
+    revision,
+    content,
+    locations: () => {
+      index ??= indexPages(content.pages);
+      return index;
+    },
+  };
+}
+
+export function requirePage(view: RevisionView, pageId: string): PageLocation {
+  const location = view.locations().get(pageId);
+  if (!location) throw notFound(`No page with id "${pageId}" in this revision.`);
+  return location;
+}
+
+export function findPageByPath(view: RevisionView, path: string): PageLocation | undefined {
+  const wanted = path.replace(/^\/+|\/+$/g, "");
+  for (const location of view.locations().values()) {
+    if (location.path === wanted) return location;
+  }
+  return undefined;
+}
+
+export const EMPTY_DOCUMENT = Object.freeze({ object: "document" as const, data: {}, nodes: [] });
+
+/** A page's JSON document; an empty page (no body yet) reads as an empty document. */
+export async function pageDocument(db: Executor, location: PageLocation): Promise<unknown> {
+  const hash = location.page.documentHash;
+  if (!hash) return EMPTY_DOCUMENT;
+  const document = await loadDocument(db, hash);
+  if (!document) throw new Error(`Document ${hash} of page ${location.page.id} is missing`);
+  return document;
+}
+
+/** True when the document is the body of a page or reusable content of this revision. */
+export function revisionReferencesDocument(content: RevisionContent, hash: string): boolean {
+  if (content.reusableContents.some((r) => r.documentHash === hash)) return true;
+  const stack = [...content.pages];
+  while (stack.length) {
+    const page = stack.pop()!;
+    if (page.documentHash === hash) return true;
+    stack.push(...page.children);
+  }
+  return false;
+}

@@ -1,0 +1,88 @@
+/**
+ * Content for tests, committed directly as a new primary revision (the API's own ways to write
+ * content, Git import and change requests, have their own tests).
+ */
+import { putBlob } from "../../src/content/store/blobs.queries.js";
+import { commitRevision } from "../../src/content/revision/commit.js";
+import type { FileEntry, PageNode, RevisionContent } from "../../src/content/revision/model.js";
+import { saveDocument } from "../../src/content/revision/storage.js";
+import { randomBase62 } from "../../src/lib/ids.js";
+import type { TestContext } from "./app.js";
+
+export interface TestPage {
+  id?: string;
+  title: string;
+  slug?: string;
+  kind?: PageNode["kind"];
+  /** Paragraph texts of the page body. */
+  paragraphs?: string[];
+  href?: string;
+  children?: TestPage[];
+  extra?: Partial<PageNode>;
+}
+
+export function paragraphDoc(texts: string[]) {
+  return {
+    object: "document",
+    data: {},
+    nodes: texts.map((text) => ({
+      object: "block",
+      type: "paragraph",
+      key: randomBase62(8),
+      nodes: [{ object: "text", leaves: [{ object: "leaf", text, marks: [] }] }],
+    })),
+  };
+}
+
+async function buildPages(ctx: TestContext, pages: TestPage[]): Promise<PageNode[]> {
+  const now = new Date().toISOString();
+  const out: PageNode[] = [];
+  for (const page of pages) {
+    const kind = page.kind ?? "document";
+    const node: PageNode = {
+      id: page.id ?? randomBase62(20),
+      kind,
+      title: page.title,
+      slug: page.slug ?? page.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, ""),
+      createdAt: now,
+      updatedAt: now,
+      children: await buildPages(ctx, page.children ?? []),
+      ...(kind === "document" && page.paragraphs ? { documentHash: await saveDocument(ctx.db, paragraphDoc(page.paragraphs)) } : {}),
+      ...(kind === "link" ? { href: page.href ?? "https://example.com", target: { kind: "url", url: page.href ?? "https://example.com" } } : {}),
+      ...page.extra,
+    };
+    out.push(node);
+  }
+  return out;
+}
+
+export async function testFile(ctx: TestContext, name: string, bytes: Buffer, contentType: string, extra: Partial<FileEntry> = {}): Promise<FileEntry> {
+  const { hash, size } = await putBlob(ctx.db, bytes);
+  return { id: randomBase62(20), name, contentType, size, blobHash: hash, ...extra };
+}
+
+/** Commits a new primary revision of the space with these pages and files; returns its id and content. */
+export async function commitContent(
+  ctx: TestContext,
+  spaceId: string,
+  input: { pages: TestPage[]; files?: FileEntry[]; variables?: Record<string, string> },
+): Promise<{ revisionId: string; content: RevisionContent }> {
+  const space = await ctx.db.selectFrom("spaces").select(["revisionId"]).where("id", "=", spaceId).executeTakeFirstOrThrow();
+  const content: RevisionContent = {
+    pages: await buildPages(ctx, input.pages),
+    files: input.files ?? [],
+    reusableContents: [],
+    variables: input.variables ?? {},
+  };
+  const revision = await ctx.db.transaction().execute((trx) =>
+    commitRevision(trx, {
+      spaceId,
+      parents: [space.revisionId],
+      type: "edits",
+      content,
+      createdBy: null,
+      movePrimaryFrom: space.revisionId,
+    }),
+  );
+  return { revisionId: revision.id, content };
+}
