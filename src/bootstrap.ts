@@ -68,7 +68,8 @@ export async function bootstrapIfEmpty(db: Db, dataDir: string): Promise<string 
  * The instance secret that signs download URLs. Generated once and kept in the database, so every
  * process sharing the database signs and verifies alike.
  */
-export async function loadInstanceSecret(db: Executor): Promise<string> {
+export async function loadInstanceSecret(db: Executor, configured?: string): Promise<string> {
+  if (configured) return configured;
   await db
     .insertInto("settings")
     .values({ key: "secret", value: randomBase62(48) })

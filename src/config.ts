@@ -21,6 +21,11 @@ export interface Config {
   gitAllowFileUrls: boolean;
   /** Trust X-Forwarded-* headers (set when running behind a reverse proxy). */
   trustProxy: boolean;
+  /**
+   * Key for signed URLs and sealed credentials. When unset, a random key is generated once and
+   * kept in the database; set it to keep the key out of the database (same value on every process).
+   */
+  secretKey: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -60,6 +65,13 @@ function readUrl(name: string, raw: string, protocols: string[]): string {
   return raw;
 }
 
+function readSecretKey(env: Env): string | undefined {
+  const raw = env.QUIRE_SECRET_KEY;
+  if (raw === undefined || raw === "") return undefined;
+  if (raw.length < 32) throw new ConfigError("QUIRE_SECRET_KEY must be at least 32 characters long");
+  return raw;
+}
+
 /** Reads and validates the configuration; throws ConfigError with the variable's name on bad input. */
 export function loadConfig(env: Env = process.env): Config {
   const port = readInt(env, "PORT", 8080, 0, 65535);
@@ -86,5 +98,6 @@ export function loadConfig(env: Env = process.env): Config {
     runWorker: readBool(env, "QUIRE_WORKER", true),
     gitAllowFileUrls: readBool(env, "QUIRE_GIT_ALLOW_FILE_URLS", false),
     trustProxy: readBool(env, "QUIRE_TRUST_PROXY", false),
+    secretKey: readSecretKey(env),
   };
 }

@@ -80,7 +80,7 @@ async function serve(io: Io): Promise<number> {
         concurrency: 2,
       })
     : undefined;
-  const secret = await loadInstanceSecret(handle.db);
+  const secret = await loadInstanceSecret(handle.db, config.secretKey);
   const app = await buildApp({ config, db: handle.db, dialect: handle.dialect, urls, log, secret, notifyJobs: () => worker?.notify() });
   const address = await app.listen({ port: config.port, host: config.host });
   worker?.start();
