@@ -23,7 +23,7 @@ beforeEach(async () => {
 });
 
 function makeWorker(definitions: JobDefinition<any>[]) {
-  const deps = { db: db.db, dialect: db.dialect, config: loadConfig({}), urls: new Urls("http://q.test"), log: pino({ level: "silent" }) };
+  const deps = { db: db.db, dialect: db.dialect, config: loadConfig({}), urls: new Urls("http://q.test"), log: pino({ level: "silent" }), secret: "test-secret" };
   return new Worker(deps, definitions);
 }
 

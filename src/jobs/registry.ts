@@ -21,6 +21,10 @@ export interface JobContext {
   config: Config;
   urls: Urls;
   log: Logger;
+  /** Instance key (unseals credentials carried by jobs). */
+  secret: string;
+  /** Wakes this process's worker (after enqueueing follow-up jobs). */
+  notifyJobs: () => void;
   jobId: string;
   /** 1 for the first run, 2 for the first retry, and so on. */
   attempt: number;

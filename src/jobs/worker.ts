@@ -18,6 +18,7 @@ export interface WorkerDeps {
   config: Config;
   urls: Urls;
   log: Logger;
+  secret: string;
 }
 
 export interface WorkerOptions {
@@ -135,7 +136,7 @@ export class Worker {
     const definition = this.byKind.get(job.kind);
     const log = this.deps.log.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
     if (!definition) return;
-    const ctx = { ...this.deps, log, jobId: job.id, attempt: job.attempts, signal: this.abort.signal };
+    const ctx = { ...this.deps, log, jobId: job.id, attempt: job.attempts, signal: this.abort.signal, notifyJobs: () => this.notify() };
     const payload = JSON.parse(job.payload);
     const started = Date.now();
     try {

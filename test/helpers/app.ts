@@ -81,8 +81,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   };
   const log = pino({ level: process.env.QUIRE_TEST_LOG ?? "silent" });
   const urls = new Urls(config.publicUrl);
-  const worker = new Worker({ db: database.db, dialect: database.dialect, config, urls, log }, jobDefinitions);
   const secret = await loadInstanceSecret(database.db);
+  const worker = new Worker({ db: database.db, dialect: database.dialect, config, urls, log, secret }, jobDefinitions);
   const deps: Deps = { config, db: database.db, dialect: database.dialect, urls, log, secret, notifyJobs: () => {} };
   const app = await buildApp(deps);
   await app.ready();
