@@ -539,7 +539,10 @@ class Converter {
       }
       case "tab": {
         const title = tag.attrs.title ?? tag.positional[0] ?? "";
-        return this.split(inner("tabs-item"), "tabs-item", "a tab", (nodes) => ({ object: "block", type: "tabs-item", data: { title }, nodes: nodes as never }));
+        // `icon` is not in 0.146's tabs-item schema, which leaves `data` open; kept so it round-trips.
+        const data: DocumentBlockTabsItem["data"] & { icon?: string } = { title };
+        if (tag.attrs.icon) data.icon = tag.attrs.icon;
+        return this.split(inner("tabs-item"), "tabs-item", "a tab", (nodes) => ({ object: "block", type: "tabs-item", data: { ...data }, nodes: nodes as never }));
       }
       case "step": {
         const data: { icon?: string } = {};
@@ -680,8 +683,16 @@ class Converter {
       }
     }
     if (name.startsWith("@") && name.includes("/")) {
-      const [integration, block] = [name.slice(1, name.indexOf("/")), name.slice(name.indexOf("/") + 1)];
-      return [{ object: "block", type: "integration", isVoid: true, data: { integration, block, props: { ...tag.attrs } } }];
+      // 0.146's PlainObject schema makes every scalar prop match two branches of a oneOf, so only
+      // `props: {}` validates: the common `{% @integration/block url="…" %}` form maps to `data.url`,
+      // anything with more attributes stays a verbatim tag line.
+      const keys = Object.keys(tag.attrs);
+      if (tag.positional.length === 0 && keys.length === 1 && keys[0] === "url") {
+        const [integration, block] = [name.slice(1, name.indexOf("/")), name.slice(name.indexOf("/") + 1)];
+        return [{ object: "block", type: "integration", isVoid: true, data: { integration, block, props: {}, url: tag.attrs.url! } }];
+      }
+      this.warn(node, `integration block ${tag.raw} kept as text (only the url="…" form has a valid 0.146 node)`);
+      return [this.tagParagraph(tag.raw)];
     }
     if (name === "openapi-operation" || name === "openapi-schemas" || name === "openapi-webhook") {
       const block = this.openapiBlock(tag);
@@ -1085,6 +1096,7 @@ class Converter {
       fragments,
     };
     const unresolvedFiles = new Set<string>();
+    const targetCells: Array<{ values: Record<string, TableRecordValue>; id: string; name: string; cell: HtmlElement }> = [];
     bodyRows.forEach((row, r) => {
       const recordId = `r${r + 1}`;
       const values: Record<string, TableRecordValue> = {};
@@ -1098,6 +1110,7 @@ class Converter {
           const ref = this.linkRef(href, "card-target");
           values[id] = ref;
           this.record(tableBlock, "card-target", href);
+          targetCells.push({ values, id, name: `${recordId}-${id}`, cell });
           return;
         }
         if (def.type === "files" || def.type === "image") {
@@ -1108,7 +1121,7 @@ class Converter {
           if (def.type === "files" && resolved?.kind === "file") values[id] = [resolved.file];
           else {
             if (def.type === "files") unresolvedFiles.add(id);
-            values[id] = resolved?.kind === "file" || resolved?.kind === "url" ? resolved : { kind: "url", url: src };
+            values[id] = { ref: resolved?.kind === "file" || resolved?.kind === "url" ? resolved : { kind: "url", url: src } };
           }
           return;
         }
@@ -1125,9 +1138,23 @@ class Converter {
       definition[id] = { id, title: definition[id]!.title, type: "image" };
       for (const record of Object.values(records)) {
         const v = record.values[id];
-        if (Array.isArray(v)) record.values[id] = { kind: "file", file: v[0]! };
+        if (Array.isArray(v)) record.values[id] = { ref: { kind: "file", file: v[0]! } };
       }
       this.warn(node, "a cards cover column refers to images that are not files of this space; it was kept as an image column");
+    }
+    // 0.146's record schema cannot hold a URL or file ref as a value (it matches two branches of
+    // its oneOf), so a card target column with such targets becomes a text column of links; the
+    // serializer writes it back as the content-ref column it was.
+    const ambiguous = new Set(targetCells.filter((t) => {
+      const v = t.values[t.id] as ContentRef;
+      return v.kind === "url" || v.kind === "file";
+    }).map((t) => t.id));
+    for (const id of ambiguous) {
+      definition[id] = { id, title: definition[id]!.title, type: "text", textAlignment: "left" };
+      for (const t of targetCells.filter((c) => c.id === id)) {
+        t.values[id] = t.name;
+        fragments.push({ object: "fragment", fragment: t.name, nodes: this.cellBlocks(t.cell, node) });
+      }
     }
     if (cards) {
       const view: Extract<DocumentBlockTable["data"]["view"], { type: "cards" }> = {
@@ -1184,7 +1211,8 @@ class Converter {
       const node = nodes[i]!;
       switch (node.type) {
         case "text":
-          out.push(...this.text(node.value, current(), node));
+          // A soft line break renders as a space (CommonMark); "\n" in GitBook text is a hard break.
+          out.push(...this.text(node.value.replace(/[ \t]*\n[ \t]*/g, " "), current(), node));
           break;
         case "emphasis":
           out.push(...this.phrasing(node.children, [...current(), { object: "mark", type: "italic" }]));

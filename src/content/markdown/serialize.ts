@@ -71,6 +71,8 @@ const processor = unified()
     } as never,
     // `{%` in text is escaped so it is never read back as a GitBook tag.
     unsafe: [{ character: "%", before: "\\{" }],
+    // Pass-through tag lines sit directly against their content, as GitBook writes them.
+    join: [(left: { type: string; value?: string }, right: { type: string; value?: string }) => (isOpeningTagLine(left) || isClosingTagLine(right) ? 0 : undefined)] as never,
   })
   .use(remarkGfm)
   .use(remarkMath, { singleDollarTextMath: false });
@@ -99,6 +101,28 @@ function stringify(children: RootContent[]): string {
 }
 
 const html = (value: string): Html => ({ type: "html", value });
+
+function isTagLine(node: { type: string; value?: string }): node is { type: "html"; value: string } {
+  return node.type === "html" && typeof node.value === "string" && /^\{%[^\n]*%\}$/.test(node.value);
+}
+
+function passThroughName(node: { type: string; value?: string }): string | undefined {
+  if (!isTagLine(node)) return undefined;
+  const name = parseTag(node.value)?.name;
+  return name !== undefined && PASS_THROUGH_TAGS.has(name) ? name : undefined;
+}
+
+/** `{% if … %}`, `{% column %}` …: the content that follows goes on the next line. */
+function isOpeningTagLine(node: { type: string; value?: string }): boolean {
+  const name = passThroughName(node);
+  return name !== undefined && !/^(end|else$|elsif$)/.test(name);
+}
+
+/** `{% endif %}`, `{% else %}` …: they follow their content on the next line. */
+function isClosingTagLine(node: { type: string; value?: string }): boolean {
+  const name = passThroughName(node);
+  return name !== undefined && /^(end|else$|elsif$)/.test(name);
+}
 
 function mdLinkDestination(url: string): string {
   if (url === "") return "<>";
@@ -234,7 +258,8 @@ class Writer {
         return [html(formatTag("include", [], [`"${this.path(block.data.ref)}"`]))];
       case "content-ref": {
         const path = this.path(block.data.ref);
-        return [html(`${formatTag("content-ref", [["url", path]])}\n[${mdLinkText(path)}](${mdLinkDestination(path)})\n{% endcontent-ref %}`)];
+        const label = path.split("/").filter(Boolean).pop() ?? path;
+        return [html(`${formatTag("content-ref", [["url", path]])}\n[${mdLinkText(label)}](${mdLinkDestination(path)})\n{% endcontent-ref %}`)];
       }
       case "swagger": {
         const src = this.path(block.data.ref);
@@ -263,6 +288,7 @@ class Writer {
         return [html(`${formatTag("openapi-webhook", [["spec", block.data.ref.spec], ["name", block.data.name], ["method", block.data.method]])}\n{% endopenapi-webhook %}`)];
       case "integration": {
         const attrs = Object.entries(block.data.props).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)]);
+        if (block.data.url !== undefined) attrs.unshift(["url", block.data.url]);
         return [html(formatTag(`@${block.data.integration}/${block.data.block}`, attrs))];
       }
       case "tabs":
@@ -274,7 +300,9 @@ class Writer {
           ) as unknown as RootContent,
         ];
       case "tabs-item":
-        return [this.tagBlock(formatTag("tab", [["title", block.data.title ?? ""]]), "{% endtab %}", block.nodes) as unknown as RootContent];
+        return [
+          this.tagBlock(formatTag("tab", [["title", block.data.title ?? ""], ["icon", (block.data as { icon?: string }).icon]]), "{% endtab %}", block.nodes) as unknown as RootContent,
+        ];
       case "stepper":
         return [this.tagBlock("{% stepper %}", "{% endstepper %}", block.nodes) as unknown as RootContent];
       case "stepper-step":
@@ -391,6 +419,7 @@ class Writer {
       if (view.type === "cards" && view.coverDefinition === d.id) a.push(" data-card-cover");
       if (view.type === "cards" && view.coverDefinitionDark === d.id) a.push(" data-card-cover-dark");
       if (d.type !== "text") a.push(` data-type="${d.type}"`);
+      else if (view.type === "cards" && view.targetDefinition === d.id) a.push(` data-type="content-ref"`);
       else if (d.textAlignment !== "left") a.push(` align="${d.textAlignment}"`);
       return `<th${a.join("")}>${escapeHtmlText(d.title)}</th>`;
     });

@@ -92,7 +92,8 @@ export function parseTag(raw: string): Tag | undefined {
   if (inner.endsWith("-")) inner = inner.slice(0, -1);
   if (inner.includes("%}") || inner.includes("{%")) return undefined;
   inner = inner.trim();
-  const nameMatch = /^[A-Za-z][\w-]*/.exec(inner);
+  // Integration blocks are written `{% @integration/block prop="…" %}`.
+  const nameMatch = /^@?[A-Za-z][\w-]*(?:\/[\w-]+)?/.exec(inner);
   if (!nameMatch) return undefined;
   const name = nameMatch[0].toLowerCase();
   const rawArgs = inner.slice(nameMatch[0].length).trim();
