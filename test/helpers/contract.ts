@@ -170,3 +170,14 @@ export function contractClient(endpoint: string, authToken: string): GitBookAPI 
     } as never,
   });
 }
+
+/**
+ * Problems with `value` as an instance of the spec schema `schemaName` (e.g. "JSONDocument");
+ * empty when it conforms. Used by the content engine's tests.
+ */
+export function schemaErrors(schemaName: string, value: unknown): string[] {
+  if (!spec.components.schemas?.[schemaName]) return [`no schema named ${schemaName} in the spec`];
+  const validate = validatorFor(`spec#/components/schemas/${schemaName}`);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).slice(0, 20).map((e) => `${e.instancePath || "(root)"} ${e.message} ${JSON.stringify(e.params)}`);
+}

@@ -1,0 +1,1462 @@
+/**
+ * GitBook-flavoured Markdown → GitBook's JSON document (`JSONDocument` of @gitbook/api 0.146).
+ *
+ * How it reads a page:
+ * 1. Line ends become `\n`; the YAML front matter is split off (frontmatter.ts).
+ * 2. remark (CommonMark + GFM + `$$` math) parses the body. Lines made only of `{% %}` tags, and the
+ *    `<details>`/`<summary>`/`</details>` lines of expandables, are first given blank lines around
+ *    them (outside code, math and raw HTML, which a first parse locates), so each becomes a
+ *    paragraph or HTML node of its own at the nesting level where it was written: a `{% hint %}`
+ *    inside a list item stays in that item, and a `{% %}` inside fenced, indented or inline code is
+ *    code, never a tag.
+ * 3. In every list of sibling nodes, tag paragraphs are paired (`{% hint %}` … `{% endhint %}`) and
+ *    the nodes between them become the container's children.
+ * 4. Each container accepts only the block types its 0.146 schema lists (a hint holds paragraphs,
+ *    headings, lists and dividers; a tab no table ...). A child a container cannot hold is converted
+ *    when that loses nothing (an image → an inline image, block math → inline math), otherwise the
+ *    container is split around it and the child moves up to the nearest level that accepts it, with
+ *    a warning. So the document always validates, and no content is dropped.
+ *
+ * Constructs without a place in the 0.146 schema: `{% if %}`, `{% columns %}`/`{% column %}` (their
+ * nodes exist but are not allowed among a document's blocks), `{% updates %}`/`{% update %}`,
+ * `{% prompt %}`, and `{% swagger %}` blocks defined inline (no `src`). Their tag lines become
+ * paragraphs holding the tag text verbatim, with the content between converted as ordinary blocks
+ * (so it stays searchable, mergeable and linkable); the serializer writes such a paragraph back as
+ * the bare tag line, so they round-trip exactly. Unknown tags are kept the same way, with a warning;
+ * a known tag that is unclosed or misplaced is kept as paragraph text (escaped on export, so it
+ * cannot change meaning later).
+ */
+import type {
+  Blockquote,
+  Code,
+  Definition,
+  FootnoteDefinition,
+  Heading,
+  Html,
+  List,
+  ListItem,
+  Paragraph,
+  PhrasingContent,
+  Root,
+  RootContent,
+  Table,
+} from "mdast";
+import { toString as mdastToString } from "mdast-util-to-string";
+import { generateNKeysBetween } from "fractional-indexing";
+import remarkGfm from "remark-gfm";
+import remarkMath from "remark-math";
+import remarkParse from "remark-parse";
+import { unified } from "unified";
+import { isAllowedIn, leaf, normalizeInlines, paragraph, plainParagraph, textNode, inlineText, type BlockContext } from "../document/nodes.js";
+import { reconcileKeysInPlace } from "../document/keys.js";
+import type {
+  ContentRef,
+  DocumentBlock,
+  DocumentBlockCode,
+  DocumentBlockHeading,
+  DocumentBlockImage,
+  DocumentBlockImages,
+  DocumentBlockListItem,
+  DocumentBlockParagraph,
+  DocumentBlockTable,
+  DocumentBlockTabsItem,
+  DocumentBlockStepperStep,
+  DocumentBlockTopLevel,
+  DocumentFragment,
+  DocumentInline,
+  DocumentInlineAnnotation,
+  DocumentMark,
+  DocumentTableDefinition,
+  DocumentTableRecord,
+  HintStyle,
+  ImageRef,
+  InlineContent,
+  JSONDocument,
+  TableRecordValue,
+} from "../document/types.js";
+import { emojiCodeForShortcode, SHORTCODE_PATTERN } from "./emoji.js";
+import { parseFrontmatter, splitFrontmatter, type PageFrontmatter } from "./frontmatter.js";
+import { elementChildren, htmlText, isBlankHtml, parseHtml, tokenizeHtml, type HtmlElement, type HtmlNode } from "./html.js";
+import { htmlToInlines, iconFromClass, inlineFallbackText, markForElement, normalizeLinkNodes, type HtmlInlineContext } from "./html-content.js";
+import {
+  isExternalTarget,
+  resolveImageTarget,
+  resolveLinkTarget,
+  type ContentReferenceFound,
+  type ReferenceKind,
+  type ReferenceResolver,
+} from "./references.js";
+import { CONTAINER_TAGS, OPTIONAL_END_TAGS, PASS_THROUGH_TAGS, isKnownTagName, parseTag, splitTagLine, type Tag } from "./tags.js";
+
+export interface ParseMarkdownOptions {
+  /** Turns link, image, file and include targets into refs of the revision (see references.ts). */
+  resolve?: ReferenceResolver;
+  /** The page's previous document: unchanged and edited-in-place blocks keep its keys. */
+  previous?: JSONDocument;
+}
+
+export interface ParsedMarkdownPage {
+  frontmatter: PageFrontmatter;
+  /** Text of the page's `#` heading, when it has one. */
+  title?: string;
+  document: JSONDocument;
+  references: ContentReferenceFound[];
+  /** What was kept in another form, or could not be read, in the page's own words (with line numbers). */
+  warnings: string[];
+}
+
+const MAX_WARNINGS = 200;
+
+const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singleDollarTextMath: false });
+
+/** Parses one Markdown page of a GitBook repository. Never throws on any input string. */
+export function parseMarkdownPage(markdown: string, options: ParseMarkdownOptions = {}): ParsedMarkdownPage {
+  const warnings: string[] = [];
+  let suppressed = 0;
+  const warn = (message: string) => {
+    if (warnings.length < MAX_WARNINGS) warnings.push(message);
+    else suppressed++;
+  };
+
+  const source = markdown.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const { yaml, body, bodyLineOffset } = splitFrontmatter(source);
+  const frontmatter = yaml === undefined ? {} : parseFrontmatter(yaml, warnings);
+
+  const prepared = prepareSource(body);
+  const converter = new Converter(prepared.text, prepared.lineMap, bodyLineOffset, options.resolve, warn);
+  const { title, nodes } = converter.convertRoot(prepared.tree);
+
+  const document: JSONDocument = { object: "document", data: {}, nodes };
+  reconcileKeysInPlace(options.previous, document);
+
+  const references: ContentReferenceFound[] = [];
+  if (frontmatter.cover !== undefined) references.push({ kind: "cover", target: frontmatter.cover });
+  references.push(...converter.collectReferences(document));
+  if (suppressed) warnings.push(`${suppressed} more warnings not shown`);
+  return { frontmatter, ...(title !== undefined ? { title } : {}), document, references, warnings };
+}
+
+// ---- step 2: isolate tag lines ----------------------------------------------------------------
+
+const DETAILS_LINE = /^(<details(\s+open(="[^"]*")?)?\s*>\s*(<summary>.*<\/summary>)?|<summary>.*<\/summary>|<\/details>)$/i;
+const LINE_PREFIX = /^[ \t]*(?:>[ \t]?)*/;
+
+interface PreparedSource {
+  text: string;
+  tree: Root;
+  /** prepared line index (0-based) → line index in the body */
+  lineMap: number[];
+}
+
+function prepareSource(body: string): PreparedSource {
+  const lines = body.split("\n");
+  const candidates = new Set<number>();
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const rest = line.slice(LINE_PREFIX.exec(line)![0].length);
+    if ((rest.startsWith("{%") && splitTagLine(rest)) || (rest.startsWith("<") && DETAILS_LINE.test(rest.trim()))) candidates.add(i);
+  }
+  const identity = () => lines.map((_, i) => i);
+  const first = processor.parse(body) as Root;
+  if (candidates.size === 0) return { text: body, tree: first, lineMap: identity() };
+
+  const protectedLines = new Set<number>();
+  const protect = (node: { position?: { start: { line: number }; end: { line: number } } }) => {
+    if (!node.position) return;
+    for (let l = node.position.start.line; l <= node.position.end.line; l++) protectedLines.add(l - 1);
+  };
+  const visit = (node: RootContent | Root) => {
+    if (node.type === "code" || node.type === "math" || node.type === "inlineCode" || node.type === "inlineMath") protect(node);
+    else if (node.type === "html" && /^\s*<(pre|script|style|textarea|!--)/i.test(node.value)) protect(node);
+    else if ("children" in node) for (const child of node.children) visit(child);
+  };
+  visit(first);
+
+  const out: string[] = [];
+  const lineMap: number[] = [];
+  let changed = false;
+  const push = (line: string, origin: number) => {
+    out.push(line);
+    lineMap.push(origin);
+  };
+  const isBlank = (line: string | undefined) => line === undefined || line.slice(LINE_PREFIX.exec(line)![0].length).trim() === "";
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!candidates.has(i) || protectedLines.has(i)) {
+      push(line, i);
+      continue;
+    }
+    const prefix = LINE_PREFIX.exec(line)![0];
+    const blank = prefix.replace(/[ \t]+$/, "");
+    const rest = line.slice(prefix.length).trim();
+    const pieces = rest.startsWith("{%") ? splitTagLine(rest)! : splitDetailsLine(rest);
+    if (!isBlank(out[out.length - 1])) {
+      push(blank, i);
+      changed = true;
+    }
+    pieces.forEach((piece, k) => {
+      if (k > 0) push(blank, i);
+      push(prefix + piece, i);
+    });
+    if (pieces.length > 1) changed = true;
+    if (!isBlank(lines[i + 1]) && i + 1 < lines.length) {
+      push(blank, i);
+      changed = true;
+    }
+  }
+  if (!changed) return { text: body, tree: first, lineMap: identity() };
+  const text = out.join("\n");
+  return { text, tree: processor.parse(text) as Root, lineMap };
+}
+
+/** `<details><summary>T</summary>` on one line → two pieces, so both are seen as markers. */
+function splitDetailsLine(rest: string): string[] {
+  const match = /^(<details[^>]*>)\s*(<summary>.*<\/summary>)$/i.exec(rest);
+  return match ? [match[1]!, match[2]!] : [rest];
+}
+
+// ---- step 3: tokens of a sibling list ----------------------------------------------------------
+
+type Token =
+  | { kind: "node"; node: RootContent }
+  | { kind: "tag"; tag: Tag; node: RootContent }
+  | { kind: "details-open"; summary?: string; node: RootContent }
+  | { kind: "summary"; html: string; node: RootContent }
+  | { kind: "details-close"; node: RootContent };
+
+type InlineWithImage = Extract<InlineContent, { object: "text" } | { type: "inline-image" }>;
+
+class Converter {
+  private readonly definitions = new Map<string, Definition>();
+  private readonly usedDefinitions = new Set<string>();
+  private readonly footnotes = new Map<string, FootnoteDefinition>();
+  private readonly usedFootnotes = new Set<string>();
+  private readonly targets = new WeakMap<object, Array<{ kind: ReferenceKind; target: string }>>();
+  /** Raw targets of refs made while reading inline HTML, found again by `collectTargets`. */
+  private readonly refTargets = new WeakMap<object, { kind: ReferenceKind; target: string }>();
+  private footnoteDepth = 0;
+
+  constructor(
+    private readonly source: string,
+    private readonly lineMap: number[],
+    private readonly lineOffset: number,
+    private readonly resolver: ReferenceResolver | undefined,
+    private readonly warnSink: (message: string) => void,
+  ) {}
+
+  // -- helpers --
+
+  private warn(node: { position?: { start: { line: number } } } | undefined, message: string): void {
+    const line = node?.position ? (this.lineMap[node.position.start.line - 1] ?? node.position.start.line - 1) + 1 + this.lineOffset : undefined;
+    this.warnSink(line !== undefined ? `line ${line}: ${message}` : message);
+  }
+
+  private raw(node: RootContent): string {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (start === undefined || end === undefined) return mdastToString(node);
+    return this.source.slice(start, end);
+  }
+
+  private record<T extends object>(node: T, kind: ReferenceKind, target: string): T {
+    const list = this.targets.get(node);
+    if (list) list.push({ kind, target });
+    else this.targets.set(node, [{ kind, target }]);
+    return node;
+  }
+
+  private linkRef(target: string, kind: ReferenceKind): ContentRef {
+    return resolveLinkTarget(target, kind, this.resolver);
+  }
+
+  private imageRef(target: string, kind: ReferenceKind = "image"): ImageRef {
+    return resolveImageTarget(target, kind, this.resolver);
+  }
+
+  // -- root --
+
+  convertRoot(root: Root): { title?: string; nodes: DocumentBlockTopLevel[] } {
+    const children = [...root.children];
+    this.collectDefinitions(root);
+    let title: string | undefined;
+    const titleIndex = children.findIndex((c) => c.type === "heading" && c.depth === 1);
+    if (titleIndex >= 0) {
+      const heading = children[titleIndex] as Heading;
+      title = mdastToString(heading).trim();
+      if (heading.children.some((c) => c.type !== "text")) this.warn(heading, "the page title's formatting was dropped (a title is plain text)");
+      const before = children.slice(0, titleIndex).filter((c) => c.type !== "definition" && c.type !== "footnoteDefinition");
+      if (before.length) this.warn(heading, "content before the page title is kept, but the title will be written first on export");
+      children.splice(titleIndex, 1);
+    }
+    const nodes = this.flow(children, "document") as DocumentBlockTopLevel[];
+    for (const [id, def] of this.footnotes) {
+      if (this.usedFootnotes.has(id)) continue;
+      this.warn(def, `footnote [^${def.label ?? id}] is never referenced; its text is kept at the end of the page`);
+      nodes.push(...(this.flow(def.children, "document") as DocumentBlockTopLevel[]));
+    }
+    for (const [id, def] of this.definitions) {
+      if (!this.usedDefinitions.has(id)) this.warn(def, `link definition [${def.label ?? id}] is never used; it was dropped`);
+    }
+    return { ...(title !== undefined ? { title } : {}), nodes };
+  }
+
+  private collectDefinitions(root: Root): void {
+    const visit = (node: Root | RootContent) => {
+      if (node.type === "definition" && !this.definitions.has(node.identifier)) this.definitions.set(node.identifier, node);
+      else if (node.type === "footnoteDefinition" && !this.footnotes.has(node.identifier)) this.footnotes.set(node.identifier, node);
+      if ("children" in node) for (const child of node.children as RootContent[]) visit(child);
+    };
+    visit(root);
+  }
+
+  // -- sibling lists --
+
+  private tokenize(nodes: readonly RootContent[]): Token[] {
+    const tokens: Token[] = [];
+    for (const node of nodes) {
+      if (node.type === "definition" || node.type === "footnoteDefinition") continue;
+      if (node.type === "paragraph") {
+        const raw = this.raw(node).trim();
+        if (raw.startsWith("{%") && raw.endsWith("%}") && !raw.includes("\n")) {
+          const tag = parseTag(raw);
+          if (tag) {
+            tokens.push({ kind: "tag", tag, node });
+            continue;
+          }
+        }
+      }
+      if (node.type === "html") {
+        const value = node.value.trim();
+        const open = /^<details(\s+open(="[^"]*")?)?\s*>\s*(?:<summary>([\s\S]*)<\/summary>)?$/i.exec(value);
+        if (open) {
+          tokens.push({ kind: "details-open", ...(open[3] !== undefined ? { summary: open[3] } : {}), node });
+          continue;
+        }
+        const summary = /^<summary>([\s\S]*)<\/summary>$/i.exec(value);
+        if (summary) {
+          tokens.push({ kind: "summary", html: summary[1]!, node });
+          continue;
+        }
+        if (/^<\/details>$/i.test(value)) {
+          tokens.push({ kind: "details-close", node });
+          continue;
+        }
+      }
+      tokens.push({ kind: "node", node });
+    }
+    return tokens;
+  }
+
+  /** Index of each opening token's closing token (containers and details), -1 when unclosed. */
+  private pair(tokens: Token[]): Map<number, number> {
+    const pairs = new Map<number, number>();
+    const stack: Array<{ name: string; index: number }> = [];
+    tokens.forEach((token, index) => {
+      let name: string | undefined;
+      let closing = false;
+      if (token.kind === "tag") {
+        const n = token.tag.name;
+        if (n.startsWith("end") && (CONTAINER_TAGS.has(n.slice(3)) || OPTIONAL_END_TAGS.has(n.slice(3)))) {
+          name = n.slice(3);
+          closing = true;
+        } else if (CONTAINER_TAGS.has(n) || OPTIONAL_END_TAGS.has(n)) name = n;
+      } else if (token.kind === "details-open") name = "<details>";
+      else if (token.kind === "details-close") {
+        name = "<details>";
+        closing = true;
+      }
+      if (name === undefined) return;
+      if (name === "swagger" && token.kind === "tag" && !closing && token.tag.attrs.src === undefined) return;
+      if (!closing) {
+        stack.push({ name, index });
+        return;
+      }
+      let at = stack.length - 1;
+      while (at >= 0 && stack[at]!.name !== name) at--;
+      if (at < 0) return;
+      pairs.set(stack[at]!.index, index);
+      stack.length = at;
+    });
+    return pairs;
+  }
+
+  /** Blocks for a list of sibling nodes, fitted to `context` (see the header, step 4). */
+  flow(nodes: readonly RootContent[], context: BlockContext): DocumentBlock[] {
+    const tokens = this.tokenize(nodes);
+    const pairs = this.pair(tokens);
+    return this.fit(this.range(tokens, pairs, 0, tokens.length, context), context, undefined);
+  }
+
+  private range(tokens: Token[], pairs: Map<number, number>, from: number, to: number, context: BlockContext): DocumentBlock[] {
+    const out: DocumentBlock[] = [];
+    for (let i = from; i < to; i++) {
+      const token = tokens[i]!;
+      if (token.kind === "node") {
+        out.push(...this.block(token.node, context));
+        continue;
+      }
+      const close = pairs.get(i);
+      if (token.kind === "tag") {
+        if (close !== undefined && close < to) {
+          out.push(...this.container(token.tag, token.node, tokens, pairs, i + 1, close, context));
+          i = close;
+        } else out.push(...this.singleTag(token.tag, token.node));
+        continue;
+      }
+      if (token.kind === "details-open" && close !== undefined && close < to) {
+        out.push(...this.expandable(token, tokens, pairs, i + 1, close));
+        i = close;
+        continue;
+      }
+      this.warn(token.node, `unmatched ${this.raw(token.node).trim()} kept as HTML code`);
+      out.push(...this.unknownHtml(token.node as Html));
+    }
+    return out;
+  }
+
+  /** A child list fitted to its container: converted where lossless, otherwise lifted out. */
+  private fit(blocks: DocumentBlock[], context: BlockContext, containerName: string | undefined): DocumentBlock[] {
+    const out: DocumentBlock[] = [];
+    for (const block of blocks) {
+      if (isAllowedIn(context, block)) {
+        out.push(block);
+        continue;
+      }
+      if (block.type === "tabs-item" || block.type === "stepper-step") {
+        // A {% tab %} or {% step %} outside its {% tabs %}/{% stepper %}: give it one.
+        const kind = block.type === "tabs-item" ? "tabs" : "stepper";
+        this.warnSink(`{% ${kind === "tabs" ? "tab" : "step"} %} outside {% ${kind} %} was put in one`);
+        const previous = out[out.length - 1];
+        if (previous?.type === kind) (previous.nodes as DocumentBlock[]).push(block);
+        else out.push({ object: "block", type: kind, nodes: [block] } as DocumentBlock);
+        continue;
+      }
+      const converted = this.convertForContext(block, context);
+      if (converted) {
+        out.push(converted);
+        continue;
+      }
+      if (containerName !== undefined) this.warnSink(`a ${block.type} block cannot be inside ${containerName} in GitBook's document model; the ${containerName.replace(/^an? /, "")} was split and the block moved out of it`);
+      out.push(block);
+    }
+    return out;
+  }
+
+  /** Lossless conversions into a container that does not accept a block type. */
+  private convertForContext(block: DocumentBlock, context: BlockContext): DocumentBlock | undefined {
+    if (!isAllowedIn(context, paragraph([]))) return undefined;
+    if (block.type === "images") {
+      const inlines: InlineContent[] = [];
+      for (const image of block.nodes) {
+        if (image.data.width !== undefined || image.data.height !== undefined || block.data.align || block.data.fullWidth || block.data.withFrame) return undefined;
+        const caption = image.fragments[0] ? inlineText(image.fragments[0].nodes.flatMap((p) => p.nodes)) : undefined;
+        if (caption && image.fragments[0]!.nodes.some((p) => p.nodes.some((n) => n.object !== "text" || n.leaves.some((l) => l.marks.length)))) return undefined;
+        const data: Extract<DocumentInline, { type: "inline-image" }>["data"] = { ref: image.data.ref };
+        if (image.data.refDark) data.refDark = image.data.refDark;
+        if (image.data.alt) data.alt = image.data.alt;
+        if (caption) data.caption = caption;
+        const inline: DocumentInline = { object: "inline", type: "inline-image", isVoid: true, data };
+        this.moveTargets(image, inline);
+        inlines.push(inline);
+      }
+      return paragraph(inlines);
+    }
+    if (block.type === "math") return paragraph([{ object: "inline", type: "inline-math", isVoid: true, data: { formula: block.data.formula } }]);
+    return undefined;
+  }
+
+  private moveTargets(from: object, to: object): void {
+    const list = this.targets.get(from);
+    if (list) this.targets.set(to, list);
+  }
+
+  /**
+   * Splits a container around children it cannot hold: the pieces before and after keep the
+   * container's data, and the lifted child sits between them. `make` builds one piece.
+   */
+  private split<T extends DocumentBlock>(children: DocumentBlock[], context: BlockContext, name: string, make: (nodes: DocumentBlock[]) => T): DocumentBlock[] {
+    const fitted = this.fit(children, context, name);
+    const out: DocumentBlock[] = [];
+    let run: DocumentBlock[] = [];
+    let madeAny = false;
+    for (const block of fitted) {
+      if (isAllowedIn(context, block)) run.push(block);
+      else {
+        if (run.length) {
+          out.push(make(run));
+          madeAny = true;
+        }
+        run = [];
+        out.push(block);
+      }
+    }
+    if (run.length || !madeAny) {
+      const piece = make(run);
+      if (run.length || out.length === 0) out.push(piece);
+      else out.unshift(piece);
+    }
+    return out;
+  }
+
+  // -- containers --
+
+  private container(tag: Tag, node: RootContent, tokens: Token[], pairs: Map<number, number>, from: number, to: number, context: BlockContext): DocumentBlock[] {
+    const inner = (ctx: BlockContext) => this.range(tokens, pairs, from, to, ctx);
+    const innerNodes = () => tokens.slice(from, to).map((t) => t.node);
+    switch (tag.name) {
+      case "hint": {
+        const style = (["info", "warning", "danger", "success"] as const).find((s) => s === tag.attrs.style);
+        if (!style) this.warn(node, `hint style "${tag.attrs.style ?? ""}" is not one of info, success, warning, danger; using info`);
+        const data: { style: HintStyle; icon?: string } = { style: style ?? "info" };
+        if (tag.attrs.icon) data.icon = tag.attrs.icon;
+        return this.split(inner("hint"), "hint", "a hint", (nodes) => ({ object: "block", type: "hint", data: { ...data }, nodes: nodes as never }));
+      }
+      case "tabs":
+      case "stepper": {
+        const itemName = tag.name === "tabs" ? "tab" : "step";
+        const items = inner(context).filter((b) => {
+          if (b.type === "tabs-item" || b.type === "stepper-step") return true;
+          return true;
+        });
+        const pieces: DocumentBlock[] = [];
+        let run: Array<DocumentBlockTabsItem | DocumentBlockStepperStep> = [];
+        const flush = () => {
+          if (!run.length) return;
+          pieces.push(tag.name === "tabs" ? { object: "block", type: "tabs", nodes: run as DocumentBlockTabsItem[] } : { object: "block", type: "stepper", nodes: run as DocumentBlockStepperStep[] });
+          run = [];
+        };
+        for (const item of items) {
+          if ((tag.name === "tabs" && item.type === "tabs-item") || (tag.name === "stepper" && item.type === "stepper-step")) run.push(item as DocumentBlockTabsItem);
+          else {
+            this.warn(node, `content inside {% ${tag.name} %} but outside any {% ${itemName} %} was moved out`);
+            flush();
+            pieces.push(item);
+          }
+        }
+        flush();
+        if (!pieces.some((p) => p.type === tag.name)) this.warn(node, `{% ${tag.name} %} has no {% ${itemName} %}; it was dropped`);
+        return pieces;
+      }
+      case "tab": {
+        const title = tag.attrs.title ?? tag.positional[0] ?? "";
+        // `icon` is not in 0.146's tabs-item schema, which leaves `data` open; kept so it round-trips.
+        const data: DocumentBlockTabsItem["data"] & { icon?: string } = { title };
+        if (tag.attrs.icon) data.icon = tag.attrs.icon;
+        return this.split(inner("tabs-item"), "tabs-item", "a tab", (nodes) => ({ object: "block", type: "tabs-item", data: { ...data }, nodes: nodes as never }));
+      }
+      case "step": {
+        const data: { icon?: string } = {};
+        if (tag.attrs.icon) data.icon = tag.attrs.icon;
+        return this.split(inner("stepper-step"), "stepper-step", "a step", (nodes) => ({ object: "block", type: "stepper-step", data: { ...data }, nodes: nodes as never }));
+      }
+      case "code": {
+        const blocks = inner(context);
+        const codeIndex = blocks.findIndex((b) => b.type === "code");
+        if (codeIndex < 0) {
+          this.warn(node, "{% code %} without a fenced code block inside; its options were dropped");
+          return blocks;
+        }
+        if (blocks.length > 1) this.warn(node, "{% code %} holds more than a code block; the rest was kept after it");
+        const code = blocks[codeIndex] as DocumentBlockCode;
+        const a = tag.attrs;
+        if (a.title !== undefined) code.data.title = a.title;
+        if (a.overflow === "wrap" || a.overflow === "scroll") code.data.overflow = a.overflow;
+        for (const flag of ["lineNumbers", "fullWidth", "expandable"] as const) {
+          if (a[flag] === "true") code.data[flag] = true;
+          else if (a[flag] === "false") code.data[flag] = false;
+        }
+        return blocks;
+      }
+      case "content-ref": {
+        const url = tag.attrs.url ?? tag.positional[0];
+        if (url === undefined) return this.keepTagsAsText(tag, node, inner(context));
+        const ref = this.linkRef(url, "content-ref");
+        const block = this.record({ object: "block" as const, type: "content-ref" as const, isVoid: true as const, data: { ref } }, "content-ref", url);
+        return [block, ...this.extraInside(innerNodes(), node, "content-ref", context)];
+      }
+      case "embed": {
+        const url = tag.attrs.url ?? tag.positional[0];
+        if (url === undefined) return this.keepTagsAsText(tag, node, inner(context));
+        const caption = inner(context);
+        if (caption.length) this.warn(node, "the embed's caption is kept as the paragraph after it (embeds have no caption in GitBook's document model)");
+        return [this.embed(url, tag), ...caption];
+      }
+      case "file": {
+        const caption = inner(context);
+        if (caption.length) this.warn(node, "the file's caption is kept as the paragraph after it (files have no caption in GitBook's document model)");
+        return [...this.singleTag(tag, node), ...caption];
+      }
+      case "openapi":
+      case "swagger": {
+        const src = tag.attrs.src ?? tag.positional[0];
+        const path = tag.attrs.path ?? tag.positional[1];
+        const method = tag.attrs.method ?? tag.positional[2];
+        if (!src || !path || !method) return this.keepTagsAsText(tag, node, inner(context));
+        const ref = this.imageRef(src, "openapi");
+        const data: Extract<DocumentBlock, { type: "swagger" }>["data"] = { ref, path, method: method.toLowerCase() };
+        if (tag.attrs.expanded === "true") data.expanded = true;
+        if (tag.attrs.fullWidth === "true") data.fullWidth = true;
+        const block = this.record({ object: "block" as const, type: "swagger" as const, isVoid: true as const, data }, "openapi", src);
+        return [block, ...this.extraInside(innerNodes(), node, tag.name, context)];
+      }
+      case "openapi-operation":
+      case "openapi-schemas":
+      case "openapi-webhook": {
+        const block = this.openapiBlock(tag);
+        if (!block) return this.keepTagsAsText(tag, node, inner(context));
+        return [block, ...this.extraInside(innerNodes(), node, tag.name, context)];
+      }
+      default:
+        return this.keepTagsAsText(tag, node, inner(context));
+    }
+  }
+
+  private openapiBlock(tag: Tag): DocumentBlock | undefined {
+    const spec = tag.attrs.spec;
+    if (!spec) return undefined;
+    const ref = { kind: "openapi" as const, spec };
+    if (tag.name === "openapi-operation") {
+      if (!tag.attrs.path || !tag.attrs.method) return undefined;
+      return { object: "block", type: "openapi-operation", isVoid: true, data: { ref, path: tag.attrs.path, method: tag.attrs.method.toLowerCase() } };
+    }
+    if (tag.name === "openapi-schemas") {
+      const schemas = (tag.attrs.schemas ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+      const data: Extract<DocumentBlock, { type: "openapi-schemas" }>["data"] = { ref, schemas };
+      if (tag.attrs.grouped === "true") data.grouped = true;
+      else if (tag.attrs.grouped === "false") data.grouped = false;
+      return { object: "block", type: "openapi-schemas", isVoid: true, data };
+    }
+    if (!tag.attrs.name || !tag.attrs.method) return undefined;
+    return { object: "block", type: "openapi-webhook", isVoid: true, data: { ref, name: tag.attrs.name, method: tag.attrs.method.toLowerCase() } };
+  }
+
+  /**
+   * Content inside a void-like container (`content-ref`, `openapi` …): GitBook writes one link there,
+   * which the block's own target replaces; anything else is kept after the block.
+   */
+  private extraInside(nodes: RootContent[], tagNode: RootContent, name: string, context: BlockContext): DocumentBlock[] {
+    const meaningful = nodes.filter((n) => !(n.type === "paragraph" && n.children.every((c) => c.type === "link" || (c.type === "text" && c.value.trim() === ""))));
+    if (!meaningful.length) return [];
+    this.warn(tagNode, `content inside {% ${name} %} other than its link was kept after the block`);
+    return this.flow(meaningful, context);
+  }
+
+  /** An open/close tag pair that cannot become a block: both tag lines as text, content in between. */
+  private keepTagsAsText(tag: Tag, node: RootContent, inner: DocumentBlock[]): DocumentBlock[] {
+    const closing = `{% end${tag.name} %}`;
+    if (!PASS_THROUGH_TAGS.has(tag.name)) this.warn(node, `{% ${tag.name} %} is missing required arguments; kept as text`);
+    return [this.tagParagraph(tag.raw), ...inner, this.tagParagraph(closing)];
+  }
+
+  private tagParagraph(raw: string): DocumentBlockParagraph {
+    return plainParagraph(raw);
+  }
+
+  /** A tag that is not (or cannot be) paired. */
+  private singleTag(tag: Tag, node: RootContent): DocumentBlock[] {
+    const name = tag.name;
+    if (name === "page-ref") {
+      const target = tag.attrs.page ?? tag.attrs.url ?? tag.positional[0];
+      if (target !== undefined) return [this.record({ object: "block" as const, type: "content-ref" as const, isVoid: true as const, data: { ref: this.linkRef(target, "content-ref") } }, "content-ref", target)];
+    }
+    if (name === "embed") {
+      const url = tag.attrs.url ?? tag.positional[0];
+      if (url !== undefined) return [this.embed(url, tag)];
+    }
+    if (name === "file") {
+      const src = tag.attrs.src ?? tag.positional[0];
+      if (src !== undefined) {
+        const ref = this.resolver?.(src, "file");
+        if (ref?.kind === "file") return [this.record({ object: "block" as const, type: "file" as const, isVoid: true as const, data: { ref } }, "file", src)];
+        this.warn(node, `file "${src}" is not a file of this space; kept as a link`);
+        const link: DocumentInline = this.record({ object: "inline", type: "link", nodes: [textNode([leaf(src.split("/").pop() || src)])], data: { ref: ref ?? { kind: "url", url: src } } }, "file", src);
+        return [paragraph([link])];
+      }
+    }
+    if (name === "include") {
+      const target = tag.positional[0] ?? tag.attrs.src ?? tag.attrs.file;
+      if (target !== undefined) {
+        const ref = this.resolver?.(target, "include");
+        if (ref?.kind === "reusable-content") return [this.record({ object: "block" as const, type: "reusable-content" as const, isVoid: true as const, data: { ref } }, "include", target)];
+        this.warn(node, `included file "${target}" is not a reusable content of this space; the tag was kept as text`);
+        return [this.record(this.tagParagraph(tag.raw), "include", target)];
+      }
+    }
+    if (name.startsWith("@") && name.includes("/")) {
+      // 0.146's PlainObject schema makes every scalar prop match two branches of a oneOf, so only
+      // `props: {}` validates: the common `{% @integration/block url="…" %}` form maps to `data.url`,
+      // anything with more attributes stays a verbatim tag line.
+      const keys = Object.keys(tag.attrs);
+      if (tag.positional.length === 0 && keys.length === 1 && keys[0] === "url") {
+        const [integration, block] = [name.slice(1, name.indexOf("/")), name.slice(name.indexOf("/") + 1)];
+        return [{ object: "block", type: "integration", isVoid: true, data: { integration, block, props: {}, url: tag.attrs.url! } }];
+      }
+      this.warn(node, `integration block ${tag.raw} kept as text (only the url="…" form has a valid 0.146 node)`);
+      return [this.tagParagraph(tag.raw)];
+    }
+    if (name === "openapi-operation" || name === "openapi-schemas" || name === "openapi-webhook") {
+      const block = this.openapiBlock(tag);
+      if (block) return [block];
+    }
+    if (PASS_THROUGH_TAGS.has(name) && !(name === "swagger" && tag.attrs.src !== undefined)) return [this.tagParagraph(tag.raw)];
+    if (isKnownTagName(name)) this.warn(node, `${tag.raw} has no matching ${name.startsWith("end") ? "opening" : "closing"} tag; kept as text`);
+    else this.warn(node, `unknown tag ${tag.raw} kept as text`);
+    return [this.tagParagraph(tag.raw)];
+  }
+
+  private embed(url: string, tag: Tag): DocumentBlock {
+    const data: { url: string; fullWidth?: boolean } = { url };
+    if (tag.attrs.fullWidth === "true") data.fullWidth = true;
+    return this.record({ object: "block" as const, type: "embed" as const, isVoid: true as const, data }, "embed", url);
+  }
+
+  private expandable(token: Extract<Token, { kind: "details-open" }>, tokens: Token[], pairs: Map<number, number>, from: number, to: number): DocumentBlock[] {
+    let summaryHtml = token.summary;
+    let start = from;
+    if (summaryHtml === undefined && tokens[from]?.kind === "summary") {
+      summaryHtml = (tokens[from] as Extract<Token, { kind: "summary" }>).html;
+      start = from + 1;
+    }
+    if (summaryHtml === undefined) this.warn(token.node, "<details> without <summary>; the title is empty");
+    if (/\sopen\b/i.test((token.node as Html).value)) this.warn(token.node, "<details open> is written without `open` on export (expandables have no open state in GitBook's document model)");
+    const title = paragraph(htmlToInlines(parseHtml(summaryHtml ?? ""), this.htmlContext(token.node)));
+    const body = this.range(tokens, pairs, start, to, "expandable-body");
+    let made = 0;
+    const pieces = this.split(body, "expandable-body", "an expandable", (nodes) => ({
+      object: "block",
+      type: "expandable",
+      isVoid: true,
+      data: {},
+      fragments: [
+        { object: "fragment", fragment: "expandable-title", type: "expandable-title", nodes: [made++ === 0 ? title : structuredClone(title)] },
+        { object: "fragment", fragment: "expandable-body", type: "expandable-body", nodes: (nodes.length ? nodes : [paragraph([])]) as never },
+      ],
+    }));
+    return pieces;
+  }
+
+  // -- single blocks --
+
+  private block(node: RootContent, context: BlockContext): DocumentBlock[] {
+    switch (node.type) {
+      case "paragraph":
+        return [this.paragraphBlock(node)];
+      case "heading":
+        return [this.heading(node)];
+      case "thematicBreak":
+        return [{ object: "block", type: "divider", isVoid: true, data: {} }];
+      case "blockquote":
+        return this.blockquote(node);
+      case "list":
+        return this.list(node);
+      case "code":
+        return [this.code(node)];
+      case "math":
+        return [{ object: "block", type: "math", isVoid: true, data: { formula: node.value } }];
+      case "table":
+        return [this.table(node)];
+      case "html":
+        return this.htmlBlock(node, context);
+      case "definition":
+      case "footnoteDefinition":
+      case "yaml":
+        return [];
+      default: {
+        const text = this.raw(node);
+        this.warn(node, `unsupported Markdown (${node.type}) kept as text`);
+        return [plainParagraph(text)];
+      }
+    }
+  }
+
+  private paragraphBlock(node: Paragraph): DocumentBlock {
+    const significant = node.children.filter((c) => !(c.type === "text" && c.value.trim() === "") && c.type !== "break");
+    if (significant.length > 0 && significant.every((c) => c.type === "image" || (c.type === "imageReference" && this.definitions.has(c.identifier)))) {
+      return this.imagesBlock(significant.map((c) => this.markdownImage(c)), {});
+    }
+    const raw = this.raw(node);
+    if (raw.trimStart().startsWith("{%")) {
+      if (!splitTagLine(raw.trim())) this.warn(node, "malformed {% %} tag kept as text");
+    }
+    return paragraph(this.phrasing(node.children, []));
+  }
+
+  private markdownImage(node: PhrasingContent): DocumentBlockImage {
+    let url = "";
+    let alt = "";
+    let title: string | null | undefined;
+    if (node.type === "image") {
+      url = node.url;
+      alt = node.alt ?? "";
+      title = node.title;
+    } else if (node.type === "imageReference") {
+      const def = this.definitions.get(node.identifier)!;
+      this.usedDefinitions.add(node.identifier);
+      url = def.url;
+      alt = node.alt ?? "";
+      title = def.title;
+    }
+    const data: DocumentBlockImage["data"] = { ref: this.imageRef(url) };
+    if (alt) data.alt = alt;
+    const image: DocumentBlockImage = { object: "block", type: "image", isVoid: true, data, fragments: title ? [captionFragment([textNode([leaf(title)])])] : [] };
+    return this.record(image, "image", url);
+  }
+
+  private imagesBlock(images: DocumentBlockImage[], data: DocumentBlockImages["data"]): DocumentBlockImages {
+    return { object: "block", type: "images", isVoid: false, data, nodes: images };
+  }
+
+  private heading(node: Heading): DocumentBlock {
+    const depth = node.depth;
+    if (depth === 1) this.warn(node, "a second # heading is kept as a first-level section heading (##)");
+    if (depth > 4) this.warn(node, `a level-${depth} heading is kept as a third-level heading (####): GitBook has three levels`);
+    const type = depth <= 2 ? "heading-1" : depth === 3 ? "heading-2" : "heading-3";
+    const children = [...node.children];
+    let id: string | undefined;
+    // `## Title <a href="#id" id="id"></a>`: GitBook's way of pinning a heading's anchor.
+    const last = children[children.length - 1];
+    const beforeLast = children[children.length - 2];
+    if (last?.type === "html" && /^<\/a>$/i.test(last.value.trim()) && beforeLast?.type === "html") {
+      const open = tokenizeHtml(beforeLast.value)[0];
+      if (open?.type === "open" && open.name === "a" && open.attrs.id && /^[-a-z0-9.+_]+$/.test(open.attrs.id)) {
+        id = open.attrs.id;
+        children.splice(children.length - 2, 2);
+        const tail = children[children.length - 1];
+        if (tail?.type === "text") children[children.length - 1] = { ...tail, value: tail.value.replace(/\s+$/, "") };
+      }
+    }
+    const block: DocumentBlockHeading = { object: "block", type, data: id ? { id } : {}, nodes: normalizeInlines(this.phrasing(children, [])) };
+    return block;
+  }
+
+  private blockquote(node: Blockquote): DocumentBlock[] {
+    return this.split(this.flow(node.children, "blockquote"), "blockquote", "a quote", (nodes) => ({ object: "block", type: "blockquote", nodes: nodes as never }));
+  }
+
+  private list(node: List): DocumentBlock[] {
+    const tasks = node.children.some((item) => typeof item.checked === "boolean");
+    const pieces: DocumentBlock[] = [];
+    let run: DocumentBlockListItem[] = [];
+    let start = node.start ?? 1;
+    let startOfRun = start;
+    const flush = () => {
+      if (!run.length) return;
+      if (tasks) pieces.push({ object: "block", type: "list-tasks", nodes: run });
+      else if (node.ordered) pieces.push({ object: "block", type: "list-ordered", data: startOfRun !== 1 ? { start: startOfRun } : {}, nodes: run });
+      else pieces.push({ object: "block", type: "list-unordered", nodes: run });
+      run = [];
+    };
+    for (const item of node.children) {
+      for (const piece of this.listItem(item)) {
+        if (piece.type === "list-item") {
+          if (!run.length) startOfRun = start;
+          run.push(piece);
+        } else {
+          flush();
+          pieces.push(piece);
+        }
+      }
+      start++;
+    }
+    flush();
+    return pieces;
+  }
+
+  private listItem(item: ListItem): DocumentBlock[] {
+    const data: { checked?: boolean } = typeof item.checked === "boolean" ? { checked: item.checked } : {};
+    return this.split(this.flow(item.children, "list-item"), "list-item", "a list item", (nodes) => ({ object: "block", type: "list-item", data: { ...data }, nodes: nodes as never }));
+  }
+
+  private code(node: Code): DocumentBlockCode {
+    const data: DocumentBlockCode["data"] = {};
+    if (node.lang) data.syntax = node.lang;
+    if (node.meta) this.warn(node, `code fence info "${node.meta}" after the language was dropped (use {% code title="…" %})`);
+    return {
+      object: "block",
+      type: "code",
+      data,
+      nodes: node.value.split("\n").map((line) => ({ object: "block", type: "code-line", data: {}, nodes: [textNode([leaf(line)])] })),
+    };
+  }
+
+  private table(node: Table): DocumentBlockTable {
+    const [header, ...rows] = node.children;
+    const width = Math.max(header?.children.length ?? 0, ...rows.map((r) => r.children.length));
+    const ids = Array.from({ length: width }, (_, i) => `c${i + 1}`);
+    const definition: Record<string, DocumentTableDefinition> = {};
+    ids.forEach((id, i) => {
+      const cell = header?.children[i];
+      if (cell && cell.children.some((c) => c.type !== "text")) this.warn(cell, "formatting in a table header was dropped (column titles are plain text)");
+      const align = node.align?.[i];
+      definition[id] = { id, title: cell ? mdastToString(cell).trim() : "", type: "text", textAlignment: align === "center" ? "center" : align === "right" ? "right" : "left" };
+    });
+    const orderIndexes = rows.length ? generateNKeysBetween(null, null, rows.length) : [];
+    const records: Record<string, DocumentTableRecord> = {};
+    const fragments: DocumentFragment[] = [];
+    rows.forEach((row, r) => {
+      const recordId = `r${r + 1}`;
+      const values: Record<string, TableRecordValue> = {};
+      row.children.forEach((cell, c) => {
+        const inlines = this.phrasing(cell.children, []);
+        if (inlineText(inlines) === "" && inlines.every((n) => n.object === "text")) return;
+        const name = `${recordId}-${ids[c]}`;
+        values[ids[c]!] = name;
+        fragments.push({ object: "fragment", fragment: name, nodes: [paragraph(inlines)] });
+      });
+      records[recordId] = { orderIndex: orderIndexes[r]!, values };
+    });
+    const hideHeader = (header?.children ?? []).every((c) => mdastToString(c).trim() === "");
+    return { object: "block", type: "table", isVoid: true, data: { view: { type: "grid", columns: ids, hideHeader }, records, definition }, fragments };
+  }
+
+  // -- HTML blocks --
+
+  private htmlContext(node: RootContent | undefined): HtmlInlineContext {
+    return {
+      link: (href, kind) => {
+        const ref = this.linkRef(href, kind);
+        this.refTargets.set(ref, { kind, target: href });
+        return ref;
+      },
+      image: (src) => {
+        const ref = this.imageRef(src);
+        this.refTargets.set(ref, { kind: "image", target: src });
+        return ref;
+      },
+      warn: (message) => this.warn(node, message),
+      text: (value, marks) => this.text(value, marks, node),
+    };
+  }
+
+  private htmlBlock(node: Html, context: BlockContext): DocumentBlock[] {
+    const value = node.value.trim();
+    const tree = parseHtml(value).filter((n) => !(n.type === "text" && n.value.trim() === ""));
+    if (/^<br\s*\/?>$/i.test(value)) {
+      this.warn(node, "a line break on its own line was dropped");
+      return [];
+    }
+    const images = this.figures(tree, node);
+    if (images) return [images];
+    if (tree.length === 1 && tree[0]!.type === "element" && tree[0]!.name === "table") {
+      const table = this.htmlTable(tree[0]!, node);
+      if (table) return [table];
+    }
+    if (tree.length === 1 && tree[0]!.type === "element" && (tree[0]!.name === "p" || tree[0]!.name === "div") && this.isInlineOnly(tree[0]!.children)) {
+      const el = tree[0]!;
+      const block = paragraph(this.collectTargets(() => htmlToInlines(el.children, this.htmlContext(node))));
+      const align = el.attrs.align?.toLowerCase();
+      if (align === "center") block.data = { align: "center" };
+      else if (align === "right") block.data = { align: "end" };
+      else if (align !== undefined && align !== "left") this.warn(node, `paragraph alignment "${align}" was dropped`);
+      if (Object.keys(el.attrs).some((k) => k !== "align")) this.warn(node, `attributes of <${el.name}> other than align were dropped`);
+      return [block];
+    }
+    void context;
+    return this.unknownHtml(node);
+  }
+
+  private unknownHtml(node: Html): DocumentBlock[] {
+    const value = node.value;
+    this.warn(node, `HTML that GitBook's document model cannot hold was kept as an html code block: ${value.split("\n")[0]!.slice(0, 60)}`);
+    return [{ object: "block", type: "code", data: { syntax: "html" }, nodes: value.split("\n").map((line) => ({ object: "block", type: "code-line", data: {}, nodes: [textNode([leaf(line)])] })) }];
+  }
+
+  private isInlineOnly(nodes: readonly HtmlNode[]): boolean {
+    const inline = new Set(["a", "img", "br", "strong", "b", "em", "i", "code", "s", "del", "strike", "sup", "sub", "kbd", "mark", "span"]);
+    return nodes.every((n) => n.type === "text" || (n.type === "element" && inline.has(n.name) && this.isInlineOnly(n.children)));
+  }
+
+  /** Runs an inline-HTML conversion and records the link and image targets it produced. */
+  private collectTargets(convert: () => InlineContent[]): InlineContent[] {
+    const nodes = convert();
+    const visit = (n: InlineContent) => {
+      if (n.object === "text") return;
+      if (n.type === "link" || n.type === "button" || n.type === "inline-image") {
+        const found = this.refTargets.get(n.data.ref);
+        if (found) this.record(n, found.kind, found.target);
+      }
+      if (n.type === "link") n.nodes.forEach(visit);
+    };
+    nodes.forEach(visit);
+    return nodes;
+  }
+
+  /** `<figure>`, `<picture>`, `<img>` (optionally in `<div align>`/`<p align>`) → an images block. */
+  private figures(tree: HtmlNode[], node: Html): DocumentBlockImages | undefined {
+    let elements = tree;
+    const data: DocumentBlockImages["data"] = {};
+    if (elements.length === 1 && elements[0]!.type === "element" && (elements[0]!.name === "div" || elements[0]!.name === "p")) {
+      const wrapper = elements[0] as HtmlElement;
+      const inner = wrapper.children.filter((n) => !(n.type === "text" && n.value.trim() === ""));
+      if (!inner.length || !inner.every((n) => n.type === "element" && ["figure", "picture", "img"].includes(n.name))) return undefined;
+      const align = wrapper.attrs.align?.toLowerCase();
+      if (align === "left" || align === "right" || align === "center") data.align = align;
+      if (wrapper.attrs["data-full-width"] === "true") data.fullWidth = true;
+      if (wrapper.attrs["data-with-frame"] === "true") data.withFrame = true;
+      elements = inner;
+    }
+    if (!elements.length || !elements.every((n) => n.type === "element" && ["figure", "picture", "img"].includes(n.name))) return undefined;
+    const images: DocumentBlockImage[] = [];
+    for (const el of elements as HtmlElement[]) {
+      const image = this.htmlImage(el, node);
+      if (!image) return undefined;
+      images.push(image);
+    }
+    return this.imagesBlock(images, data);
+  }
+
+  private htmlImage(el: HtmlElement, node: Html): DocumentBlockImage | undefined {
+    let picture: HtmlElement | undefined;
+    let img: HtmlElement | undefined;
+    let caption: HtmlElement | undefined;
+    if (el.name === "img") img = el;
+    else if (el.name === "picture") picture = el;
+    else {
+      for (const child of elementChildren(el)) {
+        if (child.name === "img" && !img) img = child;
+        else if (child.name === "picture" && !picture) picture = child;
+        else if (child.name === "figcaption" && !caption) caption = child;
+        else return undefined;
+      }
+      if (el.children.some((c) => c.type === "text" && c.value.trim() !== "")) return undefined;
+    }
+    let darkSrc: string | undefined;
+    if (picture) {
+      for (const child of elementChildren(picture)) {
+        if (child.name === "source" && /dark/.test(child.attrs.media ?? "") && child.attrs.srcset) darkSrc = child.attrs.srcset.split(/\s+/)[0];
+        else if (child.name === "img") img = child;
+        else if (child.name === "source") this.warn(node, "a <source> that is not the dark-mode variant was dropped");
+      }
+    }
+    if (!img?.attrs.src) return undefined;
+    const src = img.attrs.src;
+    const data: DocumentBlockImage["data"] = { ref: this.imageRef(src) };
+    if (darkSrc) data.refDark = this.imageRef(darkSrc);
+    if (img.attrs.alt) data.alt = img.attrs.alt;
+    const width = parseLength(img.attrs.width);
+    const height = parseLength(img.attrs.height);
+    if (width !== undefined) data.width = width;
+    if (height !== undefined) data.height = height;
+    const fragments: DocumentBlockImage["fragments"] = [];
+    if (caption && !isBlankHtml(caption.children)) {
+      const paragraphs = elementChildren(caption).filter((c) => c.name === "p");
+      const parts = paragraphs.length && caption.children.every((c) => (c.type === "element" && c.name === "p") || (c.type === "text" && c.value.trim() === "")) ? paragraphs.map((p) => p.children) : [caption.children];
+      const nodes = parts.map((p) => paragraph(this.collectTargets(() => htmlToInlines(p, this.htmlContext(node)))));
+      fragments.push({ object: "fragment", fragment: "caption", nodes });
+    }
+    const image: DocumentBlockImage = { object: "block", type: "image", isVoid: true, data, fragments };
+    this.record(image, "image", src);
+    if (darkSrc) this.record(image, "image", darkSrc);
+    return image;
+  }
+
+  /** `<table>`: cards (`data-view="cards"`) or a plain grid. */
+  private htmlTable(table: HtmlElement, node: Html): DocumentBlockTable | undefined {
+    const sections = elementChildren(table);
+    const rowsOf = (name: string) => sections.filter((s) => s.name === name).flatMap((s) => elementChildren(s).filter((r) => r.name === "tr"));
+    const headRows = rowsOf("thead");
+    const bodyRows = [...rowsOf("tbody"), ...sections.filter((s) => s.name === "tr")];
+    const headCells = headRows[0] ? elementChildren(headRows[0]).filter((c) => c.name === "th" || c.name === "td") : [];
+    const width = Math.max(headCells.length, ...bodyRows.map((r) => elementChildren(r).length));
+    if (width === 0) return undefined;
+    const cards = table.attrs["data-view"] === "cards";
+    const ids = Array.from({ length: width }, (_, i) => `c${i + 1}`);
+    const definition: Record<string, DocumentTableDefinition> = {};
+    const visible: string[] = [];
+    let target: string | undefined;
+    let cover: string | undefined;
+    let coverDark: string | undefined;
+    const declared: Record<string, string> = {};
+    ids.forEach((id, i) => {
+      const th = headCells[i];
+      const a = th?.attrs ?? {};
+      const title = th ? htmlText(th.children).trim() : "";
+      const type = a["data-type"] ?? "text";
+      declared[id] = type;
+      if (a["data-card-target"] !== undefined) target = id;
+      if (a["data-card-cover"] !== undefined) cover = id;
+      if (a["data-card-cover-dark"] !== undefined) coverDark = id;
+      if (a["data-hidden"] === undefined) visible.push(id);
+      if (type === "content-ref") definition[id] = { id, title, type: "content-ref" };
+      else if (type === "files" || type === "image") definition[id] = { id, title, type };
+      else {
+        if (type !== "text") this.warn(node, `table column type "${type}" is kept as text`);
+        const align = a.align === "center" ? "center" : a.align === "right" ? "right" : "left";
+        definition[id] = { id, title, type: "text", textAlignment: align };
+      }
+    });
+    const orderIndexes = bodyRows.length ? generateNKeysBetween(null, null, bodyRows.length) : [];
+    const records: Record<string, DocumentTableRecord> = {};
+    const fragments: DocumentFragment[] = [];
+    const tableBlock: DocumentBlockTable = {
+      object: "block",
+      type: "table",
+      isVoid: true,
+      data: { view: { type: "grid", columns: ids, hideHeader: false }, records, definition },
+      fragments,
+    };
+    const unresolvedFiles = new Set<string>();
+    const targetCells: Array<{ values: Record<string, TableRecordValue>; id: string; name: string; cell: HtmlElement }> = [];
+    bodyRows.forEach((row, r) => {
+      const recordId = `r${r + 1}`;
+      const values: Record<string, TableRecordValue> = {};
+      elementChildren(row).forEach((cell, c) => {
+        const id = ids[c]!;
+        const def = definition[id]!;
+        if (isBlankHtml(cell.children)) return;
+        if (def.type === "content-ref") {
+          const a = cell.children.find((n): n is HtmlElement => n.type === "element" && n.name === "a");
+          const href = a?.attrs.href ?? htmlText(cell.children).trim();
+          const ref = this.linkRef(href, "card-target");
+          values[id] = ref;
+          this.record(tableBlock, "card-target", href);
+          targetCells.push({ values, id, name: `${recordId}-${id}`, cell });
+          return;
+        }
+        if (def.type === "files" || def.type === "image") {
+          const a = cell.children.find((n): n is HtmlElement => n.type === "element" && (n.name === "a" || n.name === "img"));
+          const src = a?.attrs.href ?? a?.attrs.src ?? htmlText(cell.children).trim();
+          const resolved = this.resolver?.(src, "card-cover");
+          this.record(tableBlock, "card-cover", src);
+          if (def.type === "files" && resolved?.kind === "file") values[id] = [resolved.file];
+          else {
+            if (def.type === "files") unresolvedFiles.add(id);
+            values[id] = { ref: resolved?.kind === "file" || resolved?.kind === "url" ? resolved : { kind: "url", url: src } };
+          }
+          return;
+        }
+        const name = `${recordId}-${id}`;
+        values[id] = name;
+        const blocks = this.cellBlocks(cell, node);
+        fragments.push({ object: "fragment", fragment: name, nodes: blocks });
+      });
+      records[recordId] = { orderIndex: orderIndexes[r]!, values };
+    });
+    // A files column holds file ids; when some covers are not files of the space it becomes an
+    // image column, whose values may be URLs.
+    for (const id of unresolvedFiles) {
+      definition[id] = { id, title: definition[id]!.title, type: "image" };
+      for (const record of Object.values(records)) {
+        const v = record.values[id];
+        if (Array.isArray(v)) record.values[id] = { ref: { kind: "file", file: v[0]! } };
+      }
+      this.warn(node, "a cards cover column refers to images that are not files of this space; it was kept as an image column");
+    }
+    // 0.146's record schema cannot hold a URL or file ref as a value (it matches two branches of
+    // its oneOf), so a card target column with such targets becomes a text column of links; the
+    // serializer writes it back as the content-ref column it was.
+    const ambiguous = new Set(targetCells.filter((t) => {
+      const v = t.values[t.id] as ContentRef;
+      return v.kind === "url" || v.kind === "file";
+    }).map((t) => t.id));
+    for (const id of ambiguous) {
+      definition[id] = { id, title: definition[id]!.title, type: "text", textAlignment: "left" };
+      for (const t of targetCells.filter((c) => c.id === id)) {
+        t.values[id] = t.name;
+        fragments.push({ object: "fragment", fragment: t.name, nodes: this.cellBlocks(t.cell, node) });
+      }
+    }
+    if (cards) {
+      const view: Extract<DocumentBlockTable["data"]["view"], { type: "cards" }> = {
+        type: "cards",
+        cardSize: table.attrs["data-card-size"] === "large" ? "large" : "medium",
+        columns: visible,
+      };
+      if (target) view.targetDefinition = target;
+      if (cover) view.coverDefinition = cover;
+      if (coverDark) view.coverDefinitionDark = coverDark;
+      if (table.attrs["data-column-title-hidden"] !== undefined) view.hideColumnTitle = true;
+      tableBlock.data.view = view;
+    } else {
+      tableBlock.data.view = { type: "grid", columns: visible, hideHeader: table.attrs["data-header-hidden"] !== undefined || headCells.length === 0 };
+    }
+    if (table.attrs["data-full-width"] === "true") tableBlock.data.fullWidth = true;
+    return tableBlock;
+  }
+
+  private cellBlocks(cell: HtmlElement, node: Html): DocumentBlockParagraph[] {
+    const ps = elementChildren(cell).filter((c) => c.name === "p");
+    const onlyParagraphs = ps.length > 0 && cell.children.every((c) => (c.type === "element" && c.name === "p") || (c.type === "text" && c.value.trim() === ""));
+    const parts = onlyParagraphs ? ps.map((p) => p.children) : [cell.children];
+    return parts.map((p) => paragraph(this.collectTargets(() => htmlToInlines(trimHtml(p), this.htmlContext(node)))));
+  }
+
+  // -- inline content --
+
+  /** Splits `:shortcode:` emoji out of text and reports stray `{% %}`. */
+  private text(value: string, marks: DocumentMark[], node: { position?: { start: { line: number } } } | undefined): InlineContent[] {
+    if (value.includes("{%") && !marks.some((m) => m.type === "code")) {
+      const tagLike = /\{%-?\s*([A-Za-z@][\w@/-]*)/.exec(value);
+      if (tagLike) this.warn(node, `{% ${tagLike[1]} … %} inside a paragraph is kept as text (GitBook blocks go on lines of their own)`);
+    }
+    if (!value.includes(":")) return [textNode([leaf(value, marks)])];
+    const out: InlineContent[] = [];
+    let last = 0;
+    for (const match of value.matchAll(SHORTCODE_PATTERN)) {
+      const code = emojiCodeForShortcode(match[1]!);
+      if (!code) continue;
+      if (match.index > last) out.push(textNode([leaf(value.slice(last, match.index), marks)]));
+      out.push({ object: "inline", type: "emoji", isVoid: true, data: { code } });
+      last = match.index + match[0].length;
+    }
+    if (last < value.length) out.push(textNode([leaf(value.slice(last), marks)]));
+    return out;
+  }
+
+  private phrasing(nodes: readonly PhrasingContent[], marks: DocumentMark[]): InlineContent[] {
+    const out: InlineContent[] = [];
+    const htmlMarks: Array<{ name: string; mark: DocumentMark }> = [];
+    const current = () => [...marks, ...htmlMarks.map((m) => m.mark)];
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i]!;
+      switch (node.type) {
+        case "text":
+          // A soft line break renders as a space (CommonMark); "\n" in GitBook text is a hard break.
+          out.push(...this.text(node.value.replace(/[ \t]*\n[ \t]*/g, " "), current(), node));
+          break;
+        case "emphasis":
+          out.push(...this.phrasing(node.children, [...current(), { object: "mark", type: "italic" }]));
+          break;
+        case "strong":
+          out.push(...this.phrasing(node.children, [...current(), { object: "mark", type: "bold" }]));
+          break;
+        case "delete":
+          out.push(...this.phrasing(node.children, [...current(), { object: "mark", type: "strikethrough" }]));
+          break;
+        case "inlineCode":
+          out.push(textNode([leaf(node.value, [...current(), { object: "mark", type: "code" }])]));
+          break;
+        case "break":
+          out.push(textNode([leaf("\n", current())]));
+          break;
+        case "inlineMath":
+          out.push({ object: "inline", type: "inline-math", isVoid: true, data: { formula: node.value } });
+          break;
+        case "link":
+          out.push(this.link(node.url, node.title, node.children, current()));
+          break;
+        case "linkReference": {
+          const def = this.definitions.get(node.identifier);
+          if (def) {
+            this.usedDefinitions.add(node.identifier);
+            out.push(this.link(def.url, def.title, node.children, current()));
+          } else out.push(...this.phrasing(node.children, current()));
+          break;
+        }
+        case "image":
+        case "imageReference": {
+          const image = this.markdownImage(node);
+          const data: Extract<DocumentInline, { type: "inline-image" }>["data"] = { ref: image.data.ref };
+          if (image.data.alt) data.alt = image.data.alt;
+          const caption = image.fragments[0] ? inlineText(image.fragments[0].nodes[0]!.nodes) : "";
+          if (caption) data.caption = caption;
+          const inline: DocumentInline = { object: "inline", type: "inline-image", isVoid: true, data };
+          this.moveTargets(image, inline);
+          out.push(inline);
+          break;
+        }
+        case "footnoteReference":
+          out.splice(0, out.length, ...this.annotate(out, node.identifier, node.label ?? node.identifier, node));
+          break;
+        case "html": {
+          const consumed = this.inlineHtml(nodes, i, out, htmlMarks, marks);
+          i = consumed;
+          break;
+        }
+        default:
+          out.push(textNode([leaf(mdastToString(node), current())]));
+      }
+    }
+    return out;
+  }
+
+  private link(url: string, title: string | null | undefined, children: PhrasingContent[], marks: DocumentMark[]): DocumentInline {
+    if (title === "mention") {
+      return this.record({ object: "inline", type: "mention", isVoid: true, data: { ref: this.linkRef(url, "mention") } }, "mention", url);
+    }
+    if (title) this.warnSink(`the title "${title}" of the link to ${url} was dropped (links have no title in GitBook's document model)`);
+    const inner = this.phrasing(children, marks).flatMap((n): InlineWithImage[] => (n.object === "text" || n.type === "inline-image" ? [n as InlineWithImage] : [textNode([leaf(inlineFallbackText(n), marks)])]));
+    return this.record({ object: "inline", type: "link", nodes: normalizeLinkNodes(inner), data: { ref: this.linkRef(url, "link") } }, "link", url);
+  }
+
+  /**
+   * A footnote reference → an annotation on the word just before it (GitBook annotates text; a
+   * footnote marks a point, so the word it follows stands for the annotated text).
+   */
+  private annotate(out: InlineContent[], identifier: string, label: string, node: PhrasingContent): InlineContent[] {
+    const def = this.footnotes.get(identifier);
+    let annotated: InlineContent[] = [textNode([leaf("")])];
+    const last = out[out.length - 1];
+    if (last?.object === "text") {
+      const leaves = [...last.leaves];
+      const tail = leaves[leaves.length - 1];
+      const word = tail ? /\S+$/.exec(tail.text) : null;
+      if (tail && word) {
+        leaves[leaves.length - 1] = leaf(tail.text.slice(0, word.index), tail.marks);
+        annotated = [textNode([leaf(word[0], tail.marks)])];
+        out = [...out.slice(0, -1), textNode(leaves)];
+      }
+    }
+    let body: DocumentBlock[] = [];
+    if (def && this.footnoteDepth < 5) {
+      this.usedFootnotes.add(identifier);
+      this.footnoteDepth++;
+      body = this.fit(this.flow(def.children, "annotation-body"), "annotation-body", undefined).flatMap((b) => {
+        if (isAllowedIn("annotation-body", b)) return [b];
+        this.warnSink(`a ${b.type} block inside footnote [^${label}] was kept as plain text`);
+        return [plainParagraph(blockPlainText(b))];
+      });
+      this.footnoteDepth--;
+    } else this.warn(node, `footnote [^${label}] has no definition`);
+    if (!body.length) body = [paragraph([])];
+    const annotation: DocumentInlineAnnotation = {
+      object: "inline",
+      type: "annotation",
+      isVoid: false,
+      nodes: annotated.filter((n): n is Extract<InlineContent, { object: "text" }> => n.object === "text"),
+      fragments: [{ object: "fragment", type: "annotation-body", nodes: body as never }],
+    };
+    return [...out, annotation];
+  }
+
+  /**
+   * Inline HTML inside Markdown text arrives as separate open/close tag nodes; this pairs them.
+   * Returns the index of the last node consumed.
+   */
+  private inlineHtml(nodes: readonly PhrasingContent[], index: number, out: InlineContent[], htmlMarks: Array<{ name: string; mark: DocumentMark }>, marks: DocumentMark[]): number {
+    const node = nodes[index] as Extract<PhrasingContent, { type: "html" }>;
+    const tokens = tokenizeHtml(node.value);
+    const current = () => [...marks, ...htmlMarks.map((m) => m.mark)];
+    const literal = (message: string) => {
+      this.warn(node, message);
+      out.push(textNode([leaf(node.value, current())]));
+      return index;
+    };
+    if (tokens.length !== 1) return literal(`inline HTML ${node.value.slice(0, 40)} kept as text`);
+    const token = tokens[0]!;
+    if (token.type === "comment") return literal("an HTML comment was kept as text");
+    if (token.type === "text") return literal("inline HTML kept as text");
+    if (token.type === "close") {
+      const at = htmlMarks.map((m) => m.name).lastIndexOf(token.name);
+      if (at < 0) return literal(`closing </${token.name}> without an opening tag kept as text`);
+      htmlMarks.splice(at, 1);
+      return index;
+    }
+    const { name, attrs } = token;
+    if (name === "br") {
+      out.push(textNode([leaf("\n", current())]));
+      return index;
+    }
+    if (name === "img") {
+      const converted = this.collectTargets(() => htmlToInlines([{ type: "element", name, attrs, children: [] }], this.htmlContext(node as unknown as RootContent)));
+      out.push(...converted);
+      return index;
+    }
+    const captureSpecial = name === "a" || name === "code" || (name === "i" && iconFromClass(attrs.class) !== undefined);
+    if (captureSpecial) {
+      const close = this.findClose(nodes, index, name);
+      if (close < 0) return literal(`<${name}> without </${name}> kept as text`);
+      const inner = nodes.slice(index + 1, close);
+      if (name === "code") {
+        const text = inner.map((n) => (n.type === "html" ? "" : mdastToString(n))).join("");
+        if (attrs.class?.split(/\s+/).includes("expression")) out.push({ object: "inline", type: "expression", isVoid: true, data: { expression: text } });
+        else out.push(textNode([leaf(text, [...current(), { object: "mark", type: "code" }])]));
+      } else if (name === "i") {
+        out.push({ object: "inline", type: "icon", isVoid: true, data: { icon: iconFromClass(attrs.class)! } });
+      } else {
+        const href = attrs.href;
+        const classes = (attrs.class ?? "").split(/\s+/);
+        if (href === undefined) {
+          if (inner.length) out.push(...this.phrasing(inner, current()));
+          else if (attrs.id === undefined && attrs.name === undefined) this.warn(node, "an empty <a> was dropped");
+          else this.warn(node, `the anchor <a id="${attrs.id ?? attrs.name}"> is only kept at the end of a heading; it was dropped`);
+        } else if (classes.includes("button")) {
+          const data: Extract<DocumentInline, { type: "button" }>["data"] = {
+            label: inner.map((n) => mdastToString(n)).join("").trim(),
+            kind: classes.includes("secondary") ? "secondary" : "primary",
+            ref: this.linkRef(href, "button"),
+          };
+          if (attrs["data-icon"]) data.icon = attrs["data-icon"];
+          out.push(this.record({ object: "inline", type: "button", isVoid: true, data }, "button", href));
+        } else out.push(this.link(href, undefined, inner, current()));
+      }
+      return close;
+    }
+    const mark = markForElement(name, attrs);
+    if (mark && !token.selfClosing) {
+      htmlMarks.push({ name, mark });
+      return index;
+    }
+    return literal(`unsupported inline HTML <${name}> kept as text`);
+  }
+
+  private findClose(nodes: readonly PhrasingContent[], index: number, name: string): number {
+    let depth = 0;
+    for (let j = index + 1; j < nodes.length; j++) {
+      const n = nodes[j]!;
+      if (n.type !== "html") continue;
+      const t = tokenizeHtml(n.value)[0];
+      if (t?.type === "open" && t.name === name && !t.selfClosing) depth++;
+      if (t?.type === "close" && t.name === name) {
+        if (depth === 0) return j;
+        depth--;
+      }
+    }
+    return -1;
+  }
+
+  // -- references --
+
+  collectReferences(document: JSONDocument): ContentReferenceFound[] {
+    const found: ContentReferenceFound[] = [];
+    const visit = (node: { object?: string; key?: string; nodes?: unknown[]; fragments?: unknown[]; data?: { ref?: ContentRef } }, blockKey: string | undefined) => {
+      const isBlock = node.object === "block";
+      const ownBlockKey = isBlock ? node.key : blockKey;
+      const targets = this.targets.get(node);
+      if (targets) {
+        for (const { kind, target } of targets) {
+          const entry: ContentReferenceFound = { kind, target };
+          if (ownBlockKey !== undefined) entry.blockKey = ownBlockKey;
+          if (node.object === "inline" && node.key !== undefined) entry.inlineKey = node.key;
+          if (node.data?.ref && (kind !== "card-target" && kind !== "card-cover")) entry.ref = node.data.ref;
+          found.push(entry);
+        }
+      }
+      for (const child of [...(node.nodes ?? []), ...(node.fragments ?? [])]) visit(child as typeof node, ownBlockKey);
+    };
+    for (const node of document.nodes) visit(node as never, undefined);
+    return found;
+  }
+}
+
+function captionFragment(nodes: InlineContent[]): DocumentBlockImage["fragments"][number] {
+  return { object: "fragment", fragment: "caption", nodes: [paragraph(nodes)] };
+}
+
+function parseLength(value: string | undefined): DocumentBlockImage["data"]["width"] {
+  if (value === undefined) return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(px|%)?\s*$/.exec(value);
+  if (!match) return undefined;
+  const number = Number(match[1]);
+  return match[2] === "%" ? { unit: "%", value: number } : number;
+}
+
+function trimHtml(nodes: readonly HtmlNode[]): HtmlNode[] {
+  const copy = [...nodes];
+  while (copy[0]?.type === "text" && copy[0].value.trim() === "") copy.shift();
+  while (copy[copy.length - 1]?.type === "text" && (copy[copy.length - 1] as { value: string }).value.trim() === "") copy.pop();
+  return copy;
+}
+
+/** Plain text of any block (used where a block must become text). */
+export function blockPlainText(block: DocumentBlock | DocumentFragment): string {
+  const parts: string[] = [];
+  const visit = (node: { object: string; leaves?: Array<{ text: string }>; nodes?: unknown[]; fragments?: unknown[] }) => {
+    if (node.leaves) parts.push(node.leaves.map((l) => l.text).join(""));
+    for (const child of [...(node.nodes ?? []), ...(node.fragments ?? [])]) visit(child as typeof node);
+  };
+  visit(block as never);
+  return parts.join(" ").trim();
+}
+
+export { isExternalTarget };
