@@ -112,7 +112,8 @@ export class Interpreter {
     let out = node.quasis[0] ?? "";
     node.expressions.forEach((expression, i) => {
       const part = toStr(this.evaluate(expression, scope, depth), this.budget, expression.start) + (node.quasis[i + 1] ?? "");
-      this.budget.newString(out.length + part.length, node.start);
+      this.budget.checkString(out.length + part.length, node.start);
+      this.budget.chargeChars(part.length);
       out += part;
     });
     return out;
@@ -174,6 +175,9 @@ export class Interpreter {
 
   private binary(operator: BinaryOperator, a: unknown, b: unknown, position: number): unknown {
     const budget = this.budget;
+    // Comparing, parsing or copying a string is native work proportional to its length.
+    if (typeof a === "string") budget.chargeChars(a.length);
+    if (typeof b === "string") budget.chargeChars(b.length);
     switch (operator) {
       case "===":
         return a === b;
@@ -201,7 +205,6 @@ export class Interpreter {
         // Two non-symbol primitives: the native comparison runs no user code.
         const pa = toPrimitive(a, budget, position);
         const pb = toPrimitive(b, budget, position);
-        if (typeof pa === "string") budget.chargeChars(pa.length);
         const x = pa as number;
         const y = pb as number;
         return operator === "<" ? x < y : operator === "<=" ? x <= y : operator === ">" ? x > y : x >= y;

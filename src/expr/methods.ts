@@ -6,7 +6,9 @@
  * once every argument has been converted to a primitive here.
  */
 import type { Budget } from "./budget.js";
+import { ExpressionError } from "./errors.js";
 import {
+  chargeEquality,
   Closure,
   isPlainArray,
   joinArray,
@@ -33,7 +35,10 @@ export interface Method<Receiver> {
   run(call: CallContext, receiver: Receiver, args: unknown[]): unknown;
 }
 
-/** `flat(Infinity)` is a common idiom; deeper than this is refused rather than followed forever. */
+/**
+ * Deepest nesting `flat` descends into. `flat(Infinity)` is a common idiom, so it is accepted, but
+ * data nested deeper (or a cycle) is a `limit` error rather than a walk that never ends.
+ */
 export const MAX_FLAT_DEPTH = 32;
 
 /** Index from a relative position argument, as slice/at/includes compute it. */
@@ -54,14 +59,10 @@ function sameValueZero(a: unknown, b: unknown): boolean {
   return a === b || (Number.isNaN(a) && Number.isNaN(b));
 }
 
-function flatten(
-  call: CallContext,
-  array: readonly unknown[],
-  depth: number,
-  out: unknown[],
-  level: number,
-): void {
-  call.budget.depth(level, call.position);
+function flatten(call: CallContext, array: readonly unknown[], depth: number, out: unknown[], level: number): void {
+  if (level > MAX_FLAT_DEPTH) {
+    throw new ExpressionError("limit", `flat would descend more than ${MAX_FLAT_DEPTH} levels`, call.position);
+  }
   for (let i = 0; i < array.length; i++) {
     call.budget.step();
     const element = readIndex(array, i);
@@ -146,7 +147,9 @@ export const ARRAY_METHODS: ReadonlyMap<string, ArrayMethod> = new Map<string, A
     run(call, array, args) {
       for (let i = relative(args[1], array.length, 0, call); i < array.length; i++) {
         call.budget.step();
-        if (sameValueZero(readIndex(array, i), args[0])) return true;
+        const element = readIndex(array, i);
+        chargeEquality(element, args[0], call.budget);
+        if (sameValueZero(element, args[0])) return true;
       }
       return false;
     },
@@ -155,7 +158,9 @@ export const ARRAY_METHODS: ReadonlyMap<string, ArrayMethod> = new Map<string, A
     run(call, array, args) {
       for (let i = relative(args[1], array.length, 0, call); i < array.length; i++) {
         call.budget.step();
-        if (readIndex(array, i) === args[0]) return i;
+        const element = readIndex(array, i);
+        chargeEquality(element, args[0], call.budget);
+        if (element === args[0]) return i;
       }
       return -1;
     },
@@ -206,7 +211,7 @@ export const ARRAY_METHODS: ReadonlyMap<string, ArrayMethod> = new Map<string, A
         throw runtimeError(`flat accepts a depth of at most ${MAX_FLAT_DEPTH} (or Infinity)`, call.position);
       }
       const out: unknown[] = [];
-      flatten(call, array, Math.min(depth, MAX_FLAT_DEPTH), out, 0);
+      flatten(call, array, depth, out, 0);
       return out;
     },
   }],
@@ -214,9 +219,11 @@ export const ARRAY_METHODS: ReadonlyMap<string, ArrayMethod> = new Map<string, A
 
 type StringMethod = Method<string>;
 
-/** A string argument of a string method: converted here, never by native code. */
+/** A string argument of a string method: converted here, never by native code, and charged. */
 function text(call: CallContext, value: unknown): string {
-  return toStr(value, call.budget, call.position);
+  const s = toStr(value, call.budget, call.position);
+  call.budget.chargeChars(s.length);
+  return s;
 }
 
 /** An optional integer argument of a string method. */

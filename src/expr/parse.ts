@@ -142,7 +142,7 @@ class Converter {
         return {
           type: "array",
           elements: n.elements.map((element, index) => {
-            if (element === null) unsupported("An array hole", n.start + index);
+            if (element === null) unsupported("An array hole", this.holePosition(n.elements, index, n.start));
             return this.element(element, inner);
           }),
           start: n.start,
@@ -202,6 +202,14 @@ class Converter {
       default:
         return unsupported(UNSUPPORTED[n.type] ?? `\`${n.type}\``, n.start);
     }
+  }
+
+  /** acorn gives a hole no node: it is after the comma that follows the previous element. */
+  private holePosition(elements: readonly ({ end: number } | null)[], index: number, arrayStart: number): number {
+    const previous = elements[index - 1];
+    let at = index === 0 ? arrayStart + 1 : previous ? this.source.indexOf(",", previous.end) + 1 : arrayStart + 1;
+    while (/\s/.test(this.source[at] ?? "")) at++;
+    return at;
   }
 
   private element(node: Expression | SpreadElement, depth: number): ExprNode | SpreadNode {

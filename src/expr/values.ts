@@ -137,6 +137,7 @@ export function toStr(value: unknown, budget: Budget, position?: number): string
 export function toNumber(value: unknown, budget: Budget, position?: number): number {
   if (typeof value === "number") return value;
   const primitive = toPrimitive(value, budget, position);
+  if (typeof primitive === "string") budget.chargeChars(primitive.length); // parsing it
   // Number(1n) works but `+1n` throws; BigInt only comes from a context and is not worth a semantics.
   if (typeof primitive === "bigint") throw runtimeError("BigInt values cannot be used in arithmetic", position);
   return Number(primitive);
@@ -168,12 +169,19 @@ export function joinArray(
     if (element === null || element === undefined) part = "";
     else if (isPlainArray(element)) part = joinArray(element, ",", budget, seen, position);
     else part = toStr(element, budget, position);
-    length += part.length + (i > 0 ? separator.length : 0);
-    budget.newString(length, position);
+    const added = part.length + (i > 0 ? separator.length : 0);
+    length += added;
+    budget.checkString(length, position);
+    budget.chargeChars(added);
     parts.push(part);
   }
   seen.delete(array);
   return parts.join(separator);
+}
+
+/** Charges comparing two values: equal-length strings are compared character by character. */
+export function chargeEquality(a: unknown, b: unknown, budget: Budget): void {
+  if (typeof a === "string" && typeof b === "string" && a.length === b.length) budget.chargeChars(a.length);
 }
 
 /** `a == b`: natively for two primitives (no user code can run), after toPrimitive otherwise. */
