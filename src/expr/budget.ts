@@ -66,7 +66,7 @@ export class Budget {
   }
 
   depth(depth: number, position?: number): void {
-    if (depth > this.limits.maxDepth) {
+    if (depth >= this.limits.maxDepth) {
       throw new ExpressionError("limit", `Expression nests deeper than ${this.limits.maxDepth} levels when evaluated`, position);
     }
   }
