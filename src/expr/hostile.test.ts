@@ -128,6 +128,36 @@ describe("prototype and constructor escapes", () => {
   }
 });
 
+describe("blocked keys stay blocked when the context holds them as its own data", () => {
+  // JSON.parse makes "__proto__" an own property, and claims can be named anything.
+  const x = JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"name": "C"}, "prototype": 1, "ok": 2}') as Record<string, unknown>;
+  const context = () => ({ x, xs: [x], constructor: 1, __proto__: 2 });
+  const cases: [string, Outcome][] = [
+    ["x.__proto__", { value: undefined }],
+    ["x.constructor", { value: undefined }],
+    ['x["prototype"]', { value: undefined }],
+    ["x.__proto__.polluted", { code: "runtime" }],
+    ["x?.constructor?.name", { value: undefined }],
+    ["constructor", { value: undefined }],
+    ["xs.map(({ constructor, ok }) => [constructor, ok])", { value: [[undefined, 2]] }],
+    ["'__proto__' in x || 'constructor' in x || 'prototype' in x", { value: false }],
+    ["x", { value: { ok: 2 } }],
+    ["({ ...x })", { value: { ok: 2 } }],
+    ["[x][0]", { value: { ok: 2 } }],
+  ];
+  for (const [source, expected] of cases) {
+    it(source, () => {
+      const result = timed(() => evaluate(source, context()));
+      expectOutcome(source, expected, context());
+      // Not only equal: the blocked keys are not even present as own keys of a result.
+      if ("value" in result && typeof result.value === "object" && result.value !== null && !Array.isArray(result.value)) {
+        expect(Object.getOwnPropertyNames(result.value)).toEqual(["ok"]);
+        expect(Object.getPrototypeOf(result.value)).toBe(Object.prototype);
+      }
+    });
+  }
+});
+
 describe("globals are absent", () => {
   const absent = ["globalThis", "global", "window", "self", "process", "require", "module", "exports", "Function", "eval", "Object", "Reflect", "Proxy", "Symbol", "JSON", "Date", "Promise", "setTimeout", "fetch", "Buffer", "arguments", "__dirname"];
   it("every name outside the context reads as undefined", () => {
@@ -292,6 +322,10 @@ describe("runaway work and memory", () => {
     // The deepest nestings that fit in 1,024 characters.
     expectOutcome(`${"(".repeat(511)}1${")".repeat(511)}`, { value: 1 }, {});
     expectOutcome(`${"[".repeat(511)}${"]".repeat(511)}`, { code: "too_long" }, {});
+    // What parses also evaluates: the parse and evaluation depth limits count the same levels.
+    let nested: unknown = 1;
+    for (let i = 0; i < 99; i++) nested = [nested];
+    expectOutcome(`${"[".repeat(99)}1${"]".repeat(99)}`, { value: nested }, {});
     expectOutcome(`${"!".repeat(1023)}1`, { code: "too_long" }, {});
     expectOutcome(`${"a?b:".repeat(255)}c`, { code: "too_long" }, {});
     expectOutcome(`1${"**1".repeat(340)}`, { code: "too_long" }, {});
