@@ -3,7 +3,18 @@
  * ends within the budget; values are only read through values.ts, so nothing outside the context's
  * own data (prototypes, globals, getters) is ever reached, and nothing is ever written to it.
  */
-import { BUILTIN_FUNCTIONS, type ArrayNode, type BinaryOperator, type ChainNode, type ExprNode, type Link, type ObjectNode, type PatternNode, type SpreadNode, type TemplateNode } from "./ast.js";
+import {
+  BUILTIN_FUNCTIONS,
+  type ArrayNode,
+  type BinaryOperator,
+  type CallLink,
+  type ChainNode,
+  type ExprNode,
+  type ObjectNode,
+  type PatternNode,
+  type SpreadNode,
+  type TemplateNode,
+} from "./ast.js";
 import type { Budget } from "./budget.js";
 import { ARRAY_METHODS, BUILTIN_CALLS, STRING_METHODS, type CallContext, type Method } from "./methods.js";
 import {
@@ -298,7 +309,7 @@ export class Interpreter {
     return { value: this.evaluate(node.base, scope, depth), next: 0 };
   }
 
-  private callBuiltin(name: string, call: Link & { kind: "call" }, scope: Scope | undefined, depth: number): unknown {
+  private callBuiltin(name: string, call: CallLink, scope: Scope | undefined, depth: number): unknown {
     const args = this.arguments(call, scope, depth, false);
     return BUILTIN_CALLS.get(name)!(this.callContext(call.start), args);
   }
@@ -312,7 +323,7 @@ export class Interpreter {
     return undefined;
   }
 
-  private callMethod(method: Method<never>, receiver: unknown, call: Link & { kind: "call" }, scope: Scope | undefined, depth: number): unknown {
+  private callMethod(method: Method<never>, receiver: unknown, call: CallLink, scope: Scope | undefined, depth: number): unknown {
     const args = this.arguments(call, scope, depth, method.callback === true);
     if (method.callback && !(args[0] instanceof Closure)) {
       throw runtimeError(`${call.callee} needs an arrow function as its first argument`, call.start);
@@ -321,7 +332,7 @@ export class Interpreter {
   }
 
   /** Evaluated arguments; an arrow function is accepted only as the first one of a callback method. */
-  private arguments(call: Link & { kind: "call" }, scope: Scope | undefined, depth: number, callback: boolean): unknown[] {
+  private arguments(call: CallLink, scope: Scope | undefined, depth: number, callback: boolean): unknown[] {
     const args: unknown[] = [];
     call.args.forEach((arg, index) => {
       if (arg.type === "spread") {
@@ -369,7 +380,7 @@ export class Interpreter {
     }
   }
 
-  private notCallable(call: Link & { kind: "call" }) {
+  private notCallable(call: CallLink) {
     return runtimeError(`${call.callee} is not a function you can call`, call.start);
   }
 }
