@@ -1,0 +1,14 @@
+/**
+ * Safe evaluation of user-written JavaScript expressions: custom merge rules, adaptive-content
+ * conditions and inline document expressions (GitBook's `@gitbook/expr` language).
+ *
+ * Parse once when an expression is saved (`parseExpression`: `syntax`, `too_long`, `unsupported`
+ * are the author's mistakes, a 400), keep the ParsedExpression, and evaluate it per use
+ * (`evaluate`/`evaluateCondition`: `runtime`, `limit`). Every failure is an ExpressionError.
+ */
+export { DEFAULT_LIMITS, type Limits } from "./budget.js";
+export { isDeterministic } from "./deterministic.js";
+export { ExpressionError, type ExpressionErrorCode } from "./errors.js";
+export { evaluate, evaluateCondition, type EvaluateOptions } from "./evaluate.js";
+export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH, ParsedExpression, parseExpression, type ParseOptions } from "./parse.js";
+export { MAX_FLAT_DEPTH } from "./methods.js";
