@@ -1,0 +1,273 @@
+import { CONTENT_BOTTOM, CONTENT_TOP } from "./theme.js";
+
+/**
+ * Vertical flow of the PDF body. Block renderers turn content into atomic items (one line of text,
+ * one image, one table row…) and hand them to a Sink. The Paginator sink places items on pages and
+ * starts a new page whenever the next item does not fit, so a line of text is never cut in two.
+ *
+ * Backgrounds and side bars of containers (hints, code blocks, quotes) are not drawn by the
+ * containers themselves: each item lists the decorations it sits in, and when a page is complete
+ * the paginator paints every decoration once over the span of its items on that page, then the
+ * items on top. A hint that crosses a page break therefore gets one shaded box on each page.
+ */
+
+export interface Decoration {
+  kind: "fill" | "bar";
+  x: number;
+  width: number;
+  color: string;
+}
+
+export interface FlowItem {
+  height: number;
+  /** Containers this item is inside, outermost first. The same object identifies one container. */
+  decos: readonly Decoration[];
+  /** Draws the item with its top edge at `y`. */
+  paint?: (doc: PDFKit.PDFDocument, y: number) => void;
+  /** Distance from the top of the item to its first baseline, for list markers. */
+  baseline?: number;
+}
+
+export interface Sink {
+  /** Adds an item that must not be split across pages. */
+  place(item: FlowItem): void;
+  /** A vertical gap; dropped when it would start a page. */
+  space(height: number, decos: readonly Decoration[]): void;
+  /** Starts a new page unless `height` still fits (keeps a heading with the lines that follow it). */
+  keep(height: number): void;
+  /** Room left on the current page; Infinity when the sink does not paginate (a table cell). */
+  remaining(): number;
+  /** Room on an empty page. */
+  capacity(): number;
+  newPage(): void;
+  /** While a table is open its header row is repeated at the top of every page it continues on. */
+  pushRepeat(item: FlowItem): void;
+  popRepeat(): void;
+}
+
+interface Placed {
+  y: number;
+  item: FlowItem;
+}
+
+/** Paints decorations (fills, then bars) under their items, then the items. */
+export function paintPlaced(doc: PDFKit.PDFDocument, placed: readonly Placed[], dy = 0): void {
+  const spans = new Map<Decoration, { top: number; bottom: number }>();
+  for (const { y, item } of placed) {
+    for (const deco of item.decos) {
+      const span = spans.get(deco);
+      if (span) span.bottom = Math.max(span.bottom, y + item.height);
+      else spans.set(deco, { top: y, bottom: y + item.height });
+    }
+  }
+  for (const kind of ["fill", "bar"] as const) {
+    for (const [deco, span] of spans) {
+      if (deco.kind !== kind || span.bottom <= span.top) continue;
+      doc.rect(deco.x, span.top + dy, deco.width, span.bottom - span.top).fill(deco.color);
+    }
+  }
+  for (const { y, item } of placed) item.paint?.(doc, y + dy);
+}
+
+/** Places items on pages; a page is painted when it is full (or when the flow ends). */
+export class Paginator implements Sink {
+  private y = CONTENT_TOP;
+  private placed: Placed[] = [];
+  private readonly repeats: FlowItem[] = [];
+  /** How many of `placed` are repeated table headers (a page holding only those still takes the next row). */
+  private repeatsPlaced = 0;
+  private open = false;
+
+  /** `addPage` adds a blank PDF page and makes it current. */
+  constructor(
+    private readonly doc: PDFKit.PDFDocument,
+    private readonly addPage: () => void,
+    private readonly top = CONTENT_TOP,
+    private readonly bottom = CONTENT_BOTTOM,
+  ) {}
+
+  /** Starts the flow on a fresh page (each document page of the export starts one). */
+  startPage(): void {
+    this.flush();
+    this.addPage();
+    this.open = true;
+    this.y = this.top;
+  }
+
+  place(item: FlowItem): void {
+    if (!this.open) this.startPage();
+    if (this.y + item.height > this.bottom && this.placed.length > 0 && !this.onlyRepeats()) this.newPage();
+    this.placed.push({ y: this.y, item });
+    this.y += item.height;
+  }
+
+  space(height: number, decos: readonly Decoration[]): void {
+    if (!this.open || this.placed.length === 0) return;
+    if (this.y + height > this.bottom) {
+      this.newPage();
+      return;
+    }
+    this.placed.push({ y: this.y, item: { height, decos } });
+    this.y += height;
+  }
+
+  keep(height: number): void {
+    if (this.open && this.placed.length > 0 && !this.onlyRepeats() && this.y + height > this.bottom) this.newPage();
+  }
+
+  remaining(): number {
+    return this.open ? this.bottom - this.y : this.capacity();
+  }
+
+  capacity(): number {
+    return this.bottom - this.top;
+  }
+
+  newPage(): void {
+    this.startPage();
+    this.repeatsPlaced = 0;
+    for (const item of this.repeats) {
+      this.placed.push({ y: this.y, item });
+      this.y += item.height;
+      this.repeatsPlaced++;
+    }
+  }
+
+  pushRepeat(item: FlowItem): void {
+    this.repeats.push(item);
+  }
+
+  popRepeat(): void {
+    this.repeats.pop();
+  }
+
+  /** Paints what is pending on the current page. */
+  flush(): void {
+    if (this.placed.length > 0) paintPlaced(this.doc, this.placed);
+    this.placed = [];
+    this.repeatsPlaced = 0;
+  }
+
+  /** A page holding only repeated table headers must still take the next row, or the flow would loop. */
+  private onlyRepeats(): boolean {
+    return this.repeatsPlaced > 0 && this.placed.length === this.repeatsPlaced;
+  }
+}
+
+/**
+ * A sink that records items without paginating, for table cells: the table lays a cell out first,
+ * then decides where (and whether) to split its row across pages.
+ */
+export class Recorder implements Sink {
+  readonly placed: Placed[] = [];
+  height = 0;
+
+  place(item: FlowItem): void {
+    this.placed.push({ y: this.height, item });
+    this.height += item.height;
+  }
+
+  space(height: number, decos: readonly Decoration[]): void {
+    if (this.placed.length === 0) return;
+    this.placed.push({ y: this.height, item: { height, decos } });
+    this.height += height;
+  }
+
+  keep(): void {}
+
+  remaining(): number {
+    return Number.POSITIVE_INFINITY;
+  }
+
+  capacity(): number {
+    return Number.POSITIVE_INFINITY;
+  }
+
+  newPage(): void {}
+
+  pushRepeat(): void {}
+
+  popRepeat(): void {}
+
+  /** Paints items [from, to) so that item `from` starts at `top`. */
+  paintRange(doc: PDFKit.PDFDocument, top: number, from: number, to: number): void {
+    const slice = this.placed.slice(from, to);
+    const first = slice[0];
+    if (!first) return;
+    paintPlaced(doc, slice, top - first.y);
+  }
+
+  /** Height of items [from, to). */
+  rangeHeight(from: number, to: number): number {
+    const first = this.placed[from];
+    const last = this.placed[to - 1];
+    if (!first || !last) return 0;
+    return last.y + last.item.height - first.y;
+  }
+}
+
+/**
+ * Forwards to another sink and draws a marker (bullet, number, checkbox, step) next to the first
+ * item placed, aligned on that item's first baseline.
+ */
+export class MarkerSink implements Sink {
+  private pending = true;
+
+  constructor(
+    private readonly inner: Sink,
+    private readonly marker: (doc: PDFKit.PDFDocument, baselineY: number, topY: number) => void,
+    private readonly defaultBaseline: number,
+  ) {}
+
+  place(item: FlowItem): void {
+    if (this.pending) {
+      this.pending = false;
+      const { marker, defaultBaseline } = this;
+      const paint = item.paint;
+      const baseline = item.baseline ?? defaultBaseline;
+      this.inner.place({
+        ...item,
+        paint: (doc, y) => {
+          paint?.(doc, y);
+          marker(doc, y + baseline, y);
+        },
+      });
+      return;
+    }
+    this.inner.place(item);
+  }
+
+  /** An item that had no content still gets its marker (an empty list item). */
+  finish(height: number, decos: readonly Decoration[]): void {
+    if (this.pending) this.place({ height, decos });
+  }
+
+  space(height: number, decos: readonly Decoration[]): void {
+    // A gap before the first item would separate the marker from its text.
+    if (!this.pending) this.inner.space(height, decos);
+  }
+
+  keep(height: number): void {
+    this.inner.keep(height);
+  }
+
+  remaining(): number {
+    return this.inner.remaining();
+  }
+
+  capacity(): number {
+    return this.inner.capacity();
+  }
+
+  newPage(): void {
+    this.inner.newPage();
+  }
+
+  pushRepeat(item: FlowItem): void {
+    this.inner.pushRepeat(item);
+  }
+
+  popRepeat(): void {
+    this.inner.popRepeat();
+  }
+}

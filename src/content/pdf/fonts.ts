@@ -1,0 +1,190 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import * as fontkit from "fontkit";
+
+/**
+ * Fonts of the PDF export: DejaVu Sans and DejaVu Sans Mono from the `dejavu-fonts-ttf` package, so
+ * the output never depends on fonts installed on the host. DejaVu covers Latin (with its extensions),
+ * Greek, Cyrillic, Armenian, Georgian, Hebrew, many symbols and some emoji; scripts it lacks (CJK…)
+ * are drawn as the font's "missing glyph" box while the real text is kept for copy and search.
+ */
+
+export type FontFace =
+  | "sans"
+  | "sansBold"
+  | "sansItalic"
+  | "sansBoldItalic"
+  | "mono"
+  | "monoBold"
+  | "monoItalic"
+  | "monoBoldItalic";
+
+const FILES: Record<FontFace, string> = {
+  sans: "DejaVuSans.ttf",
+  sansBold: "DejaVuSans-Bold.ttf",
+  sansItalic: "DejaVuSans-Oblique.ttf",
+  sansBoldItalic: "DejaVuSans-BoldOblique.ttf",
+  mono: "DejaVuSansMono.ttf",
+  monoBold: "DejaVuSansMono-Bold.ttf",
+  monoItalic: "DejaVuSansMono-Oblique.ttf",
+  monoBoldItalic: "DejaVuSansMono-BoldOblique.ttf",
+};
+
+export const FONT_FACES = Object.keys(FILES) as FontFace[];
+
+/**
+ * Where to look when a face lacks a glyph: the sans faces cover more than the mono ones, and the
+ * regular sans more than its bold and oblique variants.
+ */
+const FALLBACKS: Record<FontFace, FontFace[]> = {
+  sans: ["sans"],
+  sansBold: ["sansBold", "sans"],
+  sansItalic: ["sansItalic", "sans"],
+  sansBoldItalic: ["sansBoldItalic", "sansBold", "sans"],
+  mono: ["mono", "sans"],
+  monoBold: ["monoBold", "sansBold", "sans"],
+  monoItalic: ["monoItalic", "sansItalic", "sans"],
+  monoBoldItalic: ["monoBoldItalic", "sansBoldItalic", "sans"],
+};
+
+export function faceFor(mono: boolean, bold: boolean, italic: boolean): FontFace {
+  const base = mono ? "mono" : "sans";
+  if (bold && italic) return `${base}BoldItalic`;
+  if (bold) return `${base}Bold`;
+  if (italic) return `${base}Italic`;
+  return base;
+}
+
+interface LoadedFace {
+  bytes: Buffer;
+  font: fontkit.Font;
+}
+
+let loading: Promise<Record<FontFace, LoadedFace>> | undefined;
+
+/** Reads and parses the font files once per process; every render shares them (they are read-only). */
+function loadFaces(): Promise<Record<FontFace, LoadedFace>> {
+  loading ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const dir = path.join(path.dirname(require.resolve("dejavu-fonts-ttf/package.json")), "ttf");
+    const entries = await Promise.all(
+      FONT_FACES.map(async (face) => {
+        const bytes = await readFile(path.join(dir, FILES[face]));
+        const parsed = fontkit.create(bytes);
+        if (!("layout" in parsed)) throw new Error(`${FILES[face]} is a font collection, expected a single font`);
+        return [face, { bytes, font: parsed }] as const;
+      }),
+    );
+    return Object.fromEntries(entries) as Record<FontFace, LoadedFace>;
+  })();
+  // A failed read must not poison later renders (e.g. a transient EMFILE).
+  loading.catch(() => {
+    loading = undefined;
+  });
+  return loading;
+}
+
+/** A stretch of text drawn with one face; `missing` when no face has its glyphs. */
+export interface FaceSegment {
+  face: FontFace;
+  text: string;
+  missing: boolean;
+}
+
+/**
+ * Font metrics and measurement for one render. Widths are cached per face and string: the same
+ * words recur constantly and fontkit's layout is the expensive step of line breaking.
+ */
+export class Fonts {
+  private readonly widthCache = new Map<FontFace, Map<string, number>>();
+  private cachedWidths = 0;
+
+  private constructor(private readonly faces: Record<FontFace, LoadedFace>) {}
+
+  static async load(): Promise<Fonts> {
+    return new Fonts(await loadFaces());
+  }
+
+  /** Registers every face under its name, so `doc.font("monoBold")` works. */
+  register(doc: PDFKit.PDFDocument): void {
+    for (const face of FONT_FACES) doc.registerFont(face, this.faces[face].bytes);
+  }
+
+  /** Ascender height at 1pt. */
+  ascent(face: FontFace): number {
+    const font = this.faces[face].font;
+    return font.ascent / font.unitsPerEm;
+  }
+
+  /** Descender depth at 1pt (positive). */
+  descent(face: FontFace): number {
+    const font = this.faces[face].font;
+    return -font.descent / font.unitsPerEm;
+  }
+
+  width(face: FontFace, text: string, size: number): number {
+    if (text.length === 0) return 0;
+    let cache = this.widthCache.get(face);
+    if (!cache) {
+      cache = new Map();
+      this.widthCache.set(face, cache);
+    }
+    let unit = cache.get(text);
+    if (unit === undefined) {
+      const font = this.faces[face].font;
+      unit = font.layout(text).advanceWidth / font.unitsPerEm;
+      // Bound the cache: a 10,000-row table of unique numbers would otherwise keep every one.
+      if (this.cachedWidths > 200_000) {
+        this.widthCache.clear();
+        this.cachedWidths = 0;
+        cache = new Map();
+        this.widthCache.set(face, cache);
+      }
+      cache.set(text, unit);
+      this.cachedWidths++;
+    }
+    return unit * size;
+  }
+
+  /** Splits `text` into runs of the first face (of `face`'s fallbacks) that has each character. */
+  segments(face: FontFace, text: string): FaceSegment[] {
+    const out: FaceSegment[] = [];
+    const fallbacks = FALLBACKS[face];
+    let current: FaceSegment | undefined;
+    for (const char of text) {
+      const cp = char.codePointAt(0) ?? 0;
+      let chosen: FontFace | undefined;
+      for (const candidate of fallbacks) {
+        if (this.faces[candidate].font.hasGlyphForCodePoint(cp)) {
+          chosen = candidate;
+          break;
+        }
+      }
+      // Invisible formatting characters (variation selectors, joiners…) are dropped rather than drawn as boxes.
+      if (chosen === undefined && isDefaultIgnorable(cp)) continue;
+      const segmentFace = chosen ?? face;
+      const missing = chosen === undefined;
+      if (current && current.face === segmentFace && current.missing === missing) {
+        current.text += char;
+      } else {
+        current = { face: segmentFace, text: char, missing };
+        out.push(current);
+      }
+    }
+    return out;
+  }
+}
+
+function isDefaultIgnorable(cp: number): boolean {
+  return (
+    cp === 0xad ||
+    cp === 0x34f ||
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2060 && cp <= 0x206f) ||
+    (cp >= 0xfe00 && cp <= 0xfe0f) ||
+    cp === 0xfeff ||
+    (cp >= 0xe0000 && cp <= 0xe0fff)
+  );
+}
