@@ -227,9 +227,10 @@ export class MarkerSink implements Sink {
       const baseline = item.baseline ?? defaultBaseline;
       this.inner.place({
         ...item,
+        // The marker is drawn first so that text extraction reads "1. Step one", not "Step one1.".
         paint: (doc, y) => {
-          paint?.(doc, y);
           marker(doc, y + baseline, y);
+          paint?.(doc, y);
         },
       });
       return;

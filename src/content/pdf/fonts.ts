@@ -6,8 +6,8 @@ import * as fontkit from "fontkit";
 /**
  * Fonts of the PDF export: DejaVu Sans and DejaVu Sans Mono from the `dejavu-fonts-ttf` package, so
  * the output never depends on fonts installed on the host. DejaVu covers Latin (with its extensions),
- * Greek, Cyrillic, Armenian, Georgian, Hebrew, many symbols and some emoji; scripts it lacks (CJK…)
- * are drawn as the font's "missing glyph" box while the real text is kept for copy and search.
+ * Greek, Cyrillic, Armenian, Georgian, Hebrew, many symbols and some emoji; characters it lacks
+ * (CJK…) are drawn as white squares (□), with the real text attached for copy and search.
  */
 
 export type FontFace =
@@ -85,12 +85,18 @@ function loadFaces(): Promise<Record<FontFace, LoadedFace>> {
   return loading;
 }
 
-/** A stretch of text drawn with one face; `missing` when no face has its glyphs. */
+/**
+ * A stretch of text drawn with one face. When no face has its glyphs, `text` is one "□" per
+ * character and `actual` the characters themselves. (Not the font's own missing-glyph box: pdfkit
+ * writes that glyph's width unscaled, so viewers would draw the following text too far right.)
+ */
 export interface FaceSegment {
   face: FontFace;
   text: string;
-  missing: boolean;
+  actual?: string;
 }
+
+const MISSING = "□";
 
 /**
  * Font metrics and measurement for one render. Widths are cached per face and string: the same
@@ -99,8 +105,19 @@ export interface FaceSegment {
 export class Fonts {
   private readonly widthCache = new Map<FontFace, Map<string, number>>();
   private cachedWidths = 0;
+  /** fontkit computes these from its tables on every access; line layout asks for them constantly. */
+  private readonly metrics: Record<FontFace, { ascent: number; descent: number; unitsPerEm: number }>;
+  /** Which face draws a code point outside ASCII, per requested face (null: none has it). */
+  private readonly coverage = new Map<FontFace, Map<number, FontFace | null>>();
 
-  private constructor(private readonly faces: Record<FontFace, LoadedFace>) {}
+  private constructor(private readonly faces: Record<FontFace, LoadedFace>) {
+    this.metrics = Object.fromEntries(
+      FONT_FACES.map((face) => {
+        const { font } = faces[face];
+        return [face, { ascent: font.ascent / font.unitsPerEm, descent: -font.descent / font.unitsPerEm, unitsPerEm: font.unitsPerEm }];
+      }),
+    ) as Record<FontFace, { ascent: number; descent: number; unitsPerEm: number }>;
+  }
 
   static async load(): Promise<Fonts> {
     return new Fonts(await loadFaces());
@@ -113,14 +130,12 @@ export class Fonts {
 
   /** Ascender height at 1pt. */
   ascent(face: FontFace): number {
-    const font = this.faces[face].font;
-    return font.ascent / font.unitsPerEm;
+    return this.metrics[face].ascent;
   }
 
   /** Descender depth at 1pt (positive). */
   descent(face: FontFace): number {
-    const font = this.faces[face].font;
-    return -font.descent / font.unitsPerEm;
+    return this.metrics[face].descent;
   }
 
   width(face: FontFace, text: string, size: number): number {
@@ -132,8 +147,7 @@ export class Fonts {
     }
     let unit = cache.get(text);
     if (unit === undefined) {
-      const font = this.faces[face].font;
-      unit = font.layout(text).advanceWidth / font.unitsPerEm;
+      unit = this.faces[face].font.layout(text).advanceWidth / this.metrics[face].unitsPerEm;
       // Bound the cache: a 10,000-row table of unique numbers would otherwise keep every one.
       if (this.cachedWidths > 200_000) {
         this.widthCache.clear();
@@ -149,32 +163,45 @@ export class Fonts {
 
   /** Splits `text` into runs of the first face (of `face`'s fallbacks) that has each character. */
   segments(face: FontFace, text: string): FaceSegment[] {
+    // Every face has printable ASCII: the common case needs no per-character lookup.
+    if (PRINTABLE_ASCII.test(text)) return [{ face, text }];
     const out: FaceSegment[] = [];
-    const fallbacks = FALLBACKS[face];
     let current: FaceSegment | undefined;
     for (const char of text) {
       const cp = char.codePointAt(0) ?? 0;
-      let chosen: FontFace | undefined;
-      for (const candidate of fallbacks) {
-        if (this.faces[candidate].font.hasGlyphForCodePoint(cp)) {
-          chosen = candidate;
-          break;
-        }
-      }
+      const chosen = this.faceFor(face, cp);
       // Invisible formatting characters (variation selectors, joiners…) are dropped rather than drawn as boxes.
-      if (chosen === undefined && isDefaultIgnorable(cp)) continue;
-      const segmentFace = chosen ?? face;
-      const missing = chosen === undefined;
-      if (current && current.face === segmentFace && current.missing === missing) {
-        current.text += char;
+      if (chosen === null && isDefaultIgnorable(cp)) continue;
+      const missing = chosen === null;
+      const segmentFace = chosen ?? this.faceFor(face, MISSING.codePointAt(0) as number) ?? "sans";
+      if (current && current.face === segmentFace && (current.actual !== undefined) === missing) {
+        current.text += missing ? MISSING : char;
+        if (missing) current.actual += char;
       } else {
-        current = { face: segmentFace, text: char, missing };
+        current = missing ? { face: segmentFace, text: MISSING, actual: char } : { face: segmentFace, text: char };
         out.push(current);
       }
     }
     return out;
   }
+
+  private faceFor(face: FontFace, cp: number): FontFace | null {
+    if (cp >= 0x20 && cp < 0x7f) return face;
+    let cache = this.coverage.get(face);
+    if (!cache) {
+      cache = new Map();
+      this.coverage.set(face, cache);
+    }
+    let chosen = cache.get(cp);
+    if (chosen === undefined) {
+      chosen = FALLBACKS[face].find((candidate) => this.faces[candidate].font.hasGlyphForCodePoint(cp)) ?? null;
+      cache.set(cp, chosen);
+    }
+    return chosen;
+  }
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 function isDefaultIgnorable(cp: number): boolean {
   return (

@@ -40,8 +40,8 @@ interface TextPiece {
   style: TextStyle;
   link?: LinkTarget;
   width: number;
-  /** No bundled face has these glyphs: drawn as boxes, with the real text attached for copy/search. */
-  missing: boolean;
+  /** Set when no bundled face has these glyphs: `text` is then "□" per character and this the real text. */
+  actual?: string;
   /** Whitespace: advances the pen but draws nothing. */
   blank: boolean;
 }
@@ -91,10 +91,12 @@ export interface LayoutOptions {
   align?: "start" | "center" | "end";
 }
 
-const BREAKING_SPACE = "[ \\t\\u1680\\u2000-\\u2006\\u2008-\\u200A\\u205F\\u3000]";
+/** Spaces a line may break at (not the no-break ones: U+00A0, U+2007, U+202F). */
+const SPACES = /([ \t\u1680\u2000-\u2006\u2008-\u200A\u205F\u3000]+)/u;
 // Ideographic scripts have no spaces: a line may break before and after each of their characters.
-const IDEOGRAPH = "[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u3001-\\u303F\\uFF00-\\uFFEF]";
-const TOKEN = new RegExp(`(${BREAKING_SPACE}+)|(${IDEOGRAPH})|((?:(?!${BREAKING_SPACE})(?!${IDEOGRAPH})[^])+)`, "gu");
+const IDEOGRAPH = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3001-\u303F\uFF00-\uFFEF])/u;
+/** Cheap pre-check: only text with characters from U+2E80 up can contain ideographs. */
+const MAYBE_IDEOGRAPH = /[\u2E80-\uFFEF\u{20000}-\u{3FFFF}]/u;
 // C0/C1 controls other than tab and newline would be drawn as boxes (or break the PDF string).
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 
@@ -157,8 +159,22 @@ export class TextLayout {
           atoms.push({ pieces: [], width: 0, hardBreak: true });
         }
         const source = preserve ? part.replace(/\t/g, "    ") : part;
-        for (const match of source.matchAll(TOKEN)) {
-          const [, spaces, ideograph, word] = match;
+        // split() with a capturing group alternates words (even indexes) and separators (odd ones).
+        for (const [position, token] of source.split(SPACES).entries()) {
+          if (token.length === 0) continue;
+          const spaces = position % 2 === 1 ? token : undefined;
+          if (spaces === undefined && MAYBE_IDEOGRAPH.test(token)) {
+            // Each ideograph is an atom of its own; text around them joins the neighbouring atoms.
+            for (const [i, part] of token.split(IDEOGRAPH).entries()) {
+              if (part.length === 0) continue;
+              const ideograph = i % 2 === 1;
+              if (ideograph) close();
+              for (const piece of this.pieces(part, run.style, run.link)) append(piece);
+              if (ideograph) close();
+            }
+            continue;
+          }
+          const word = spaces === undefined ? token : undefined;
           if (spaces !== undefined) {
             if (preserve) {
               close();
@@ -168,10 +184,6 @@ export class TextLayout {
             }
             const target = current ?? atoms.at(-1);
             if (target && !target.hardBreak && !target.blank && !target.space) target.space = this.blank(" ", run.style, run.link);
-            close();
-          } else if (ideograph !== undefined) {
-            close();
-            for (const piece of this.pieces(ideograph, run.style, run.link)) append(piece);
             close();
           } else if (word !== undefined) {
             for (const piece of this.pieces(word, run.style, run.link)) append(piece);
@@ -191,13 +203,13 @@ export class TextLayout {
       style,
       link,
       width: this.fonts.width(segment.face, segment.text, style.size),
-      missing: segment.missing,
+      ...(segment.actual !== undefined ? { actual: segment.actual } : {}),
       blank: false,
     }));
   }
 
   private blank(text: string, style: TextStyle, link: LinkTarget | undefined): TextPiece {
-    return { kind: "text", text, face: style.face, style, link, width: this.fonts.width(style.face, text, style.size), missing: false, blank: true };
+    return { kind: "text", text, face: style.face, style, link, width: this.fonts.width(style.face, text, style.size), blank: true };
   }
 
   private pack(atoms: Atom[], options: LayoutOptions): Line[] {
@@ -246,9 +258,17 @@ export class TextLayout {
       }
       const last = chunk.pieces.at(-1);
       // Consecutive characters of one piece are merged back so each is drawn with one text call.
-      if (piece.kind === "text" && last?.kind === "text" && last.face === piece.face && last.style === piece.style && last.link === piece.link && last.missing === piece.missing) {
+      if (
+        piece.kind === "text" &&
+        last?.kind === "text" &&
+        last.face === piece.face &&
+        last.style === piece.style &&
+        last.link === piece.link &&
+        (last.actual === undefined) === (piece.actual === undefined)
+      ) {
         last.text += piece.text;
         last.width += piece.width;
+        if (last.actual !== undefined) last.actual += piece.actual ?? "";
       } else {
         chunk.pieces.push(piece.kind === "text" ? { ...piece } : piece);
       }
@@ -259,9 +279,13 @@ export class TextLayout {
         push(piece);
         continue;
       }
-      for (const char of piece.text) {
-        push({ ...piece, text: char, width: this.fonts.width(piece.face, char, piece.style.size) });
-      }
+      // A missing-glyph piece has one "□" per character of `actual`: split both in step.
+      const actual = piece.actual === undefined ? undefined : Array.from(piece.actual);
+      Array.from(piece.text).forEach((char, i) => {
+        const sub: TextPiece = { ...piece, text: char, width: this.fonts.width(piece.face, char, piece.style.size) };
+        if (actual) sub.actual = actual[i] ?? "";
+        push(sub);
+      });
     }
     chunk.space = atom.space;
     chunks.push(chunk);
@@ -334,18 +358,45 @@ export function paintLine(doc: PDFKit.PDFDocument, fonts: Fonts, line: Line, x: 
     },
   );
 
+  // Consecutive pieces in one style are drawn with one text call, spaces included, so that
+  // copying or searching the PDF finds words separated by real spaces.
+  let run: { piece: TextPiece; x: number; text: string; actual: string } | undefined;
+  const flush = () => {
+    if (!run || run.text.trim().length === 0) {
+      run = undefined;
+      return;
+    }
+    const { piece, text, actual } = run;
+    const { style } = piece;
+    const missing = piece.actual !== undefined;
+    doc.font(piece.face).fontSize(style.size).fillColor(style.color);
+    if (missing) doc.markContent("Span", { actual });
+    doc.text(text, run.x, baselineY - (style.rise ?? 0), { lineBreak: false, baseline: "alphabetic" });
+    if (missing) doc.endMarkedContent();
+    run = undefined;
+  };
   for (const { piece, x: px } of line.pieces) {
     if (piece.kind === "image") {
+      flush();
       doc.image(piece.image, x + px, baselineY - piece.height, { width: piece.width, height: piece.height });
       continue;
     }
-    if (piece.blank) continue;
-    const { style } = piece;
-    doc.font(piece.face).fontSize(style.size).fillColor(style.color);
-    if (piece.missing) doc.markContent("Span", { actual: piece.text });
-    doc.text(piece.text, x + px, baselineY - (style.rise ?? 0), { lineBreak: false, baseline: "alphabetic" });
-    if (piece.missing) doc.endMarkedContent();
+    // Missing characters join only each other: their run is wrapped in one /ActualText span.
+    const missing = piece.actual !== undefined;
+    const joins =
+      run &&
+      (run.piece.actual !== undefined
+        ? missing && run.piece.face === piece.face && run.piece.style === piece.style
+        : !missing && (piece.blank || (run.piece.face === piece.face && run.piece.style === piece.style)));
+    if (run && joins) {
+      run.text += piece.text;
+      run.actual += piece.actual ?? "";
+      continue;
+    }
+    flush();
+    run = { piece, x: x + px, text: piece.text, actual: piece.actual ?? "" };
   }
+  flush();
 
   groups(
     (piece) => (piece.kind === "text" && (piece.style.strike || piece.style.underline) ? piece.style : undefined),
