@@ -54,6 +54,8 @@ export interface RenderEnv {
   pageId: string;
   /** Annotations met on the current page, printed as notes after its body. */
   notes: DocumentFragment[][];
+  /** Named destinations already registered (a name may be defined once; anchors can repeat). */
+  destinations: Set<string>;
   /** Checks for abort and lets other work run now and then; awaited between blocks. */
   tick(): Promise<void>;
 }
@@ -372,11 +374,15 @@ export class BlockRenderer {
     // A heading stays with at least two lines of what follows it.
     sink.keep(lines.reduce((sum, line) => sum + line.height, 0) + ctx.size * LEADING * 2 + ctx.gap);
     const anchor = node.meta?.id ?? dataString(node, "id");
-    const { doc, pageId } = this.env;
+    const { doc, pageId, destinations } = this.env;
+    const destination = anchor ? anchorDestination(pageId, anchor) : undefined;
     lines.forEach((line, index) => {
       const register =
-        index === 0 && anchor
-          ? (_: PDFKit.PDFDocument, y: number) => doc.addNamedDestination(anchorDestination(pageId, anchor), "XYZ", null, y, null)
+        index === 0 && destination && !destinations.has(destination)
+          ? (_: PDFKit.PDFDocument, y: number) => {
+              destinations.add(destination);
+              doc.addNamedDestination(destination, "XYZ", null, y, null);
+            }
           : undefined;
       sink.place(this.lineItem(line, ctx.x, ctx.decos, register));
     });
@@ -393,8 +399,7 @@ export class BlockRenderer {
     const { text } = this.env;
     const gutter =
       kind === "list-ordered" ? Math.max(18, text.measure(`${start + items.length - 1}.`, style) + 8) : kind === "list-tasks" ? 18 : 15;
-    const shift = indentFor(ctx, gutter);
-    const itemCtx: BlockContext = { ...ctx, x: ctx.x + shift, width: ctx.width - shift, listDepth: ctx.listDepth + 1, gap: 4 };
+    const itemCtx: BlockContext = { ...ctx, ...inset(ctx, gutter), listDepth: ctx.listDepth + 1, gap: 4 };
     const markerRight = itemCtx.x - 5;
     const defaultBaseline = ctx.size * 1.15;
     for (const [index, item] of items.entries()) {
@@ -428,8 +433,7 @@ export class BlockRenderer {
 
   private async quote(node: DocumentElement, ctx: BlockContext, sink: Sink): Promise<void> {
     const bar: Decoration = { kind: "bar", x: ctx.x + 1, width: 3, color: COLOR.quoteBar };
-    const shift = indentFor(ctx, 14);
-    await this.blocks(childNodes(node), { ...ctx, x: ctx.x + shift, width: ctx.width - shift, decos: [...ctx.decos, bar], color: COLOR.muted }, sink);
+    await this.blocks(childNodes(node), { ...ctx, ...inset(ctx, 14), decos: [...ctx.decos, bar], color: COLOR.muted }, sink);
   }
 
   private async hint(node: DocumentElement, ctx: BlockContext, sink: Sink): Promise<void> {
@@ -439,8 +443,8 @@ export class BlockRenderer {
     const fill: Decoration = { kind: "fill", x: ctx.x, width: ctx.width, color: theme.background };
     const bar: Decoration = { kind: "bar", x: ctx.x, width: 3.5, color: theme.bar };
     const decos = [...ctx.decos, fill, bar];
-    const shift = indentFor(ctx, 30);
-    const inner: BlockContext = { ...ctx, x: ctx.x + shift, width: ctx.width - shift - 10, decos, gap: 5 };
+    const inner: BlockContext = { ...ctx, ...inset(ctx, 30, 10), decos, gap: 5 };
+    const shift = inner.x - ctx.x;
     const icon = { info: "ℹ", success: "✔", warning: "⚠", danger: "✖" }[kind];
     const iconWidth = this.env.text.measure(icon, { face: "sansBold", size: ctx.size, color: theme.bar });
     const marker = new MarkerSink(
@@ -450,11 +454,13 @@ export class BlockRenderer {
       },
       ctx.size * 1.15,
     );
-    sink.keep(8 + ctx.size * LEADING * 2);
-    sink.place({ height: 8, decos });
+    // Padding shrinks with depth: hints nested in hints would otherwise stack up empty bands.
+    const pad = Math.max(1, 8 - Math.max(0, ctx.depth - 8));
+    sink.keep(pad + ctx.size * LEADING * 2);
+    sink.place({ height: pad, decos });
     await this.blocks(childNodes(node), inner, marker);
     marker.finish(ctx.size * LEADING, decos);
-    sink.place({ height: 8, decos });
+    sink.place({ height: pad, decos });
   }
 
   private async code(lines: readonly DocumentNode[], title: string | undefined, numbered: boolean, ctx: BlockContext, sink: Sink): Promise<void> {
@@ -543,8 +549,7 @@ export class BlockRenderer {
         );
       });
       sink.space(5, ctx.decos);
-      const shift = indentFor(ctx, 8);
-      await this.blocks(childNodes(item), { ...ctx, x: ctx.x + shift, width: ctx.width - shift }, sink);
+      await this.blocks(childNodes(item), { ...ctx, ...inset(ctx, 8) }, sink);
     }
   }
 
@@ -559,13 +564,12 @@ export class BlockRenderer {
     if (!body) return;
     sink.space(3, ctx.decos);
     const bar: Decoration = { kind: "bar", x: ctx.x + 3, width: 1.5, color: COLOR.rule };
-    const shift = indentFor(ctx, 14);
-    await this.blocks(body.nodes, { ...ctx, x: ctx.x + shift, width: ctx.width - shift, decos: [...ctx.decos, bar] }, sink);
+    await this.blocks(body.nodes, { ...ctx, ...inset(ctx, 14), decos: [...ctx.decos, bar] }, sink);
   }
 
   private async stepper(node: DocumentElement, ctx: BlockContext, sink: Sink): Promise<void> {
     const steps = childNodes(node).filter(isElement);
-    const shift = indentFor(ctx, 28);
+    const column = inset(ctx, 28);
     for (const [index, step] of steps.entries()) {
       await this.env.tick();
       if (index > 0) sink.space(ctx.gap + 4, ctx.decos);
@@ -585,7 +589,7 @@ export class BlockRenderer {
       );
       const bar: Decoration = { kind: "bar", x: ctx.x + 8.5, width: 1, color: "#c9d7f2" };
       const children = step.type === "stepper-step" ? childNodes(step) : [step];
-      await this.blocks(children, { ...ctx, x: ctx.x + shift, width: ctx.width - shift, decos: [...ctx.decos, bar] }, marker);
+      await this.blocks(children, { ...ctx, ...column, decos: [...ctx.decos, bar] }, marker);
       marker.finish(ctx.size * LEADING, ctx.decos);
     }
   }
@@ -607,7 +611,7 @@ export class BlockRenderer {
     if (url) runs.push({ kind: "text", text: `  ${url}`, style: { ...style, size: style.size * 0.85, color: COLOR.muted }, link: described.link });
     sink.keep(ctx.size * LEADING + 12);
     sink.place({ height: 5, decos });
-    this.paragraph(runs, { ...ctx, x: ctx.x + 10, width: ctx.width - 20, decos }, sink);
+    this.paragraph(runs, { ...ctx, ...inset(ctx, 10, 10), decos }, sink);
     sink.place({ height: 5, decos });
   }
 
@@ -725,7 +729,7 @@ export class BlockRenderer {
       },
     });
     const style: TextStyle = { face: "sans", size, color: COLOR.muted };
-    const shift = indentFor(ctx, 20);
+    const column = inset(ctx, 20);
     // Notes may themselves contain annotations, which append to the list while it is printed.
     for (let index = 0; index < notes.length; index++) {
       await this.env.tick();
@@ -734,14 +738,14 @@ export class BlockRenderer {
       const marker = new MarkerSink(
         sink,
         (doc, baselineY) => {
-          doc.font("sans").fontSize(size).fillColor(COLOR.muted).text(label, ctx.x + shift - 5 - labelWidth, baselineY, { lineBreak: false, baseline: "alphabetic" });
+          doc.font("sans").fontSize(size).fillColor(COLOR.muted).text(label, column.x - 5 - labelWidth, baselineY, { lineBreak: false, baseline: "alphabetic" });
         },
         size,
       );
       const fragments = notes[index] ?? [];
       await this.blocks(
         fragments.flatMap((fragment) => fragment.nodes ?? []),
-        { ...ctx, x: ctx.x + shift, width: ctx.width - shift, size, color: COLOR.muted, gap: 3 },
+        { ...ctx, ...column, size, color: COLOR.muted, gap: 3 },
         marker,
       );
       marker.finish(size * LEADING, ctx.decos);
@@ -757,9 +761,14 @@ function alignment(node: DocumentElement): BlockContext["align"] {
   return value === "center" || value === "end" || value === "start" ? value : undefined;
 }
 
-/** How far a nested container may indent: indentation stops once the column would get too narrow. */
-export function indentFor(ctx: BlockContext, wanted: number): number {
-  return Math.max(0, Math.min(wanted, ctx.width - MIN_TEXT_WIDTH));
+/**
+ * The column inside a container's left and right padding. Padding shrinks (to nothing) rather
+ * than let the column get narrower than MIN_TEXT_WIDTH, so a list nested 200 deep stays readable.
+ */
+export function inset(ctx: BlockContext, left: number, right = 0): { x: number; width: number } {
+  const spare = Math.max(0, ctx.width - MIN_TEXT_WIDTH);
+  const scale = left + right > spare ? spare / (left + right) : 1;
+  return { x: ctx.x + left * scale, width: ctx.width - (left + right) * scale };
 }
 
 export function imageRef(ref: ContentRef | undefined): ImageRef | undefined {

@@ -53,9 +53,10 @@ const SLICE_MS = 25;
  * Renders a space (or a change request) as a PDF: a title page, a table of contents with page
  * numbers, then each page of the tree starting on a new PDF page.
  *
- * Pages are kept in memory until the end (pdfkit's `bufferPages`) because the table of contents,
- * printed first, needs the page numbers of everything after it. Images are written as soon as they
- * are drawn, so what is held is page content streams (tens of KB per page), never image data.
+ * Memory stays flat however long the space: each PDF page is written out (compressed) as soon as
+ * the next one starts, and images as soon as they are drawn. The contents pages need the page
+ * numbers of everything after them, so they are drawn last and then moved into second place in
+ * the page tree (page order in a PDF is the tree's, not the file's).
  */
 export async function renderPdf(input: RenderPdfInput): Promise<Buffer> {
   const { signal } = input;
@@ -64,7 +65,6 @@ export async function renderPdf(input: RenderPdfInput): Promise<Buffer> {
   const generatedAt = input.generatedAt ?? new Date();
   const doc = new PDFDocument({
     autoFirstPage: false,
-    bufferPages: true,
     size: [PAGE.width, PAGE.height],
     margin: 0,
     compress: true,
@@ -100,20 +100,22 @@ export async function renderPdf(input: RenderPdfInput): Promise<Buffer> {
   const text = new TextLayout(fonts);
   const links = new Links(new Map(pages.map((page) => [page.id, page.title])), collectAnchors(pages), input.describeRef);
   const images = new ImageStore(doc, input.loadImage, signal);
-  const env: RenderEnv = { doc, fonts, text, images, links, pageId: "", notes: [], tick };
+  const env: RenderEnv = { doc, fonts, text, images, links, pageId: "", notes: [], destinations: new Set(), tick };
   const renderer = new BlockRenderer(env);
 
   titlePage(doc, fonts, text, input.title, input.subtitle, generatedAt);
-
-  // The contents pages are reserved now and filled in at the end, once page numbers are known.
+  // Pages are numbered as printed: the title page is 1, the contents pages (drawn last) come next.
   const tocPages = pages.length === 0 ? 0 : tocPageCount(pages.length);
-  const firstTocPage = doc.bufferedPageRange().count;
-  for (let i = 0; i < tocPages; i++) {
+  let written = 1;
+  let footerPending = false;
+  const newPage = () => {
+    if (footerPending) footer(doc, text, fonts, input.title, written + tocPages);
     doc.addPage();
-    if (i === 0) outlineItem(doc.outline, "Contents");
-  }
+    written++;
+    footerPending = true;
+  };
 
-  const paginator = new Paginator(doc, () => doc.addPage());
+  const paginator = new Paginator(doc, newPage);
   const startPage = new Map<string, number>();
   const outlineParents: PDFKit.PDFOutline[] = [];
   for (const [index, page] of pages.entries()) {
@@ -123,8 +125,11 @@ export async function renderPdf(input: RenderPdfInput): Promise<Buffer> {
     if (page.document) await images.prefetch(collectImageRefs(page.document));
 
     paginator.startPage();
-    startPage.set(page.id, doc.bufferedPageRange().count - 1);
-    doc.addNamedDestination(pageDestination(page.id), "XYZ", null, 0, null);
+    startPage.set(page.id, written + tocPages);
+    if (!env.destinations.has(pageDestination(page.id))) {
+      env.destinations.add(pageDestination(page.id));
+      doc.addNamedDestination(pageDestination(page.id), "XYZ", null, 0, null);
+    }
     const depth = Math.max(0, Math.min(Math.trunc(page.depth) || 0, outlineParents.length));
     outlineParents.length = depth;
     outlineParents.push(outlineItem(outlineParents[depth - 1] ?? doc.outline, page.title));
@@ -141,17 +146,29 @@ export async function renderPdf(input: RenderPdfInput): Promise<Buffer> {
     images.releaseUnused();
   }
   signal?.throwIfAborted();
+  if (footerPending) footer(doc, text, fonts, input.title, written + tocPages);
 
-  const total = doc.bufferedPageRange().count;
-  for (let i = 1; i < total; i++) {
-    doc.switchToPage(i);
-    footer(doc, text, fonts, input.title, i + 1, total);
+  if (tocPages > 0) {
+    const firstToc = written;
+    tableOfContents(doc, text, fonts, pages, startPage, tocPages, (n) => footer(doc, text, fonts, input.title, n + 2));
+    movePages(doc, firstToc, tocPages, 1);
   }
-  if (tocPages > 0) tableOfContents(doc, text, fonts, pages, startPage, firstTocPage);
 
   doc.end();
   await finished;
   return Buffer.concat(chunks);
+}
+
+/**
+ * Moves `count` pages starting at index `from` to index `to` of the page tree. pdfkit writes the
+ * tree (`/Pages /Kids`) only when the document ends, so its order can still change here; the
+ * page objects themselves, already written, are untouched.
+ */
+function movePages(doc: PDFKit.PDFDocument, from: number, count: number, to: number): void {
+  const root = (doc as unknown as { _root?: { data?: { Pages?: { data?: { Kids?: unknown[] } } } } })._root;
+  const kids = root?.data?.Pages?.data?.Kids;
+  if (!Array.isArray(kids) || kids.length < from + count) throw new Error("pdfkit page tree not found: cannot place the table of contents");
+  kids.splice(to, 0, ...kids.splice(from, count));
 }
 
 // ---------------------------------------------------------------- title page, contents, footers
@@ -186,10 +203,15 @@ function tableOfContents(
   fonts: Fonts,
   pages: readonly PdfPageInput[],
   startPage: ReadonlyMap<string, number>,
-  firstTocPage: number,
+  count: number,
+  pageFooter: (index: number) => void,
 ): void {
-  let pageIndex = firstTocPage;
-  doc.switchToPage(pageIndex);
+  let tocPage = 0;
+  doc.addPage();
+  // Bookmarks list in insertion order: this one, added last, belongs first.
+  const bookmark = outlineItem(doc.outline, "Contents");
+  doc.outline.children.splice(doc.outline.children.indexOf(bookmark), 1);
+  doc.outline.children.unshift(bookmark);
   const headingStyle: TextStyle = { face: "sansBold", size: SIZE.pageTitle, color: COLOR.text };
   const [heading] = text.lines([{ kind: "text", text: "Contents", style: headingStyle }], { width: CONTENT_WIDTH, leading: 1.2, base: headingStyle });
   if (heading) paintLine(doc, fonts, heading, PAGE.marginX, CONTENT_TOP);
@@ -197,7 +219,8 @@ function tableOfContents(
   const numberColumn = 36;
   for (const page of pages) {
     if (y + TOC_LINE > CONTENT_BOTTOM) {
-      doc.switchToPage(++pageIndex);
+      pageFooter(tocPage++);
+      doc.addPage();
       y = CONTENT_TOP;
     }
     const depth = Math.max(0, Math.trunc(page.depth) || 0);
@@ -205,7 +228,7 @@ function tableOfContents(
     const style: TextStyle = { face: depth === 0 ? "sansBold" : "sans", size: depth === 0 ? SIZE.body : SIZE.body - 0.5, color: COLOR.text };
     const room = CONTENT_WIDTH - indent - numberColumn - 10;
     const title = text.truncate(page.title || "Untitled", style, room);
-    const number = String((startPage.get(page.id) ?? 0) + 1);
+    const number = String(startPage.get(page.id) ?? "");
     const numberStyle: TextStyle = { ...style, face: "sans", color: COLOR.muted };
     const numberWidth = text.measure(number, numberStyle);
     const baseline = y + TOC_LINE * 0.72;
@@ -222,12 +245,15 @@ function tableOfContents(
     doc.goTo(x, y, right - x, TOC_LINE, pageDestination(page.id));
     y += TOC_LINE;
   }
+  pageFooter(tocPage++);
+  // The reserved page count and the pages drawn must agree, or every page number would be off.
+  if (tocPage !== count) throw new Error(`table of contents took ${tocPage} pages, ${count} were reserved`);
 }
 
-function footer(doc: PDFKit.PDFDocument, text: TextLayout, fonts: Fonts, title: string, number: number, total: number): void {
+function footer(doc: PDFKit.PDFDocument, text: TextLayout, fonts: Fonts, title: string, number: number): void {
   const style: TextStyle = { face: "sans", size: SIZE.footer, color: COLOR.faint };
   const baseline = PAGE.height - PAGE.footerBaseline;
-  const label = `${number} / ${total}`;
+  const label = String(number);
   const labelWidth = text.measure(label, style);
   const right = PAGE.marginX + CONTENT_WIDTH;
   const [line] = text.lines([{ kind: "text", text: text.truncate(title, style, CONTENT_WIDTH - labelWidth - 24), style }], {

@@ -1,5 +1,5 @@
 import type { BlockContext, BlockRenderer } from "./blocks.js";
-import { imageRef } from "./blocks.js";
+import { imageRef, inset } from "./blocks.js";
 import {
   type DocumentElement,
   type DocumentFragment,
@@ -25,7 +25,7 @@ const PAD_X = 5;
 const PAD_Y = 4;
 /** Narrowest column worth printing; below it the table is printed record by record. */
 const MIN_COLUMN = 46;
-/** Column widths are estimated from this many rows: enough to be representative, cheap on 10,000 rows. */
+/** Column widths are estimated from this many rows (spread over the table): representative, and cheap on 10,000 rows. */
 const SAMPLE_ROWS = 500;
 
 interface Column {
@@ -96,7 +96,12 @@ class TableLayout {
     this.columns.forEach((column, index) => {
       if (header) measure(column.definition.title ?? "", index, bold);
     });
-    for (const [, record] of records.slice(0, SAMPLE_ROWS)) {
+    // Rows spread over the whole table (the last ones often hold the widest numbers).
+    const count = Math.min(records.length, SAMPLE_ROWS);
+    const sample = new Set<number>();
+    for (let k = 0; k < count; k++) sample.add(Math.round((k * (records.length - 1)) / Math.max(1, count - 1)));
+    for (const row of sample) {
+      const record = (records[row] as [string, TableRecord])[1];
       this.columns.forEach((column, index) => measure(this.cellText(column, record), index, style));
     }
     const minW = min.map((w) => Math.max(w + 2 * PAD_X, 30));
@@ -264,7 +269,7 @@ class TableLayout {
     const fill: Decoration = { kind: "fill", x: ctx.x, width: ctx.width, color: "#f8f9fb" };
     const bar: Decoration = { kind: "bar", x: ctx.x, width: 2, color: COLOR.rule };
     const decos = [...ctx.decos, fill, bar];
-    const inner: BlockContext = { ...this.cellCtx, x: ctx.x + 10, width: Math.max(40, ctx.width - 20), decos };
+    const inner: BlockContext = { ...this.cellCtx, ...inset(ctx, 10, 10), decos };
     const label: TextStyle = { face: "sansBold", size: this.cellCtx.size * 0.9, color: COLOR.muted };
     for (const [index, [, record]] of records.entries()) {
       await this.env.tick();
