@@ -371,7 +371,8 @@ export class BlockRenderer {
       base: style,
       align: alignment(node) ?? ctx.align,
     });
-    // A heading stays with at least two lines of what follows it.
+    // A heading stays with what follows it: its lines wait for the next item (see Paginator), and
+    // a page with room for the heading but hardly anything else is left at once.
     sink.keep(lines.reduce((sum, line) => sum + line.height, 0) + ctx.size * LEADING * 2 + ctx.gap);
     const anchor = node.meta?.id ?? dataString(node, "id");
     const { doc, pageId, destinations } = this.env;
@@ -384,7 +385,7 @@ export class BlockRenderer {
               doc.addNamedDestination(destination, "XYZ", null, y, null);
             }
           : undefined;
-      sink.place(this.lineItem(line, ctx.x, ctx.decos, register));
+      sink.place({ ...this.lineItem(line, ctx.x, ctx.decos, register), keepWithNext: true });
     });
     sink.space(2, ctx.decos);
   }

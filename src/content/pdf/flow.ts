@@ -26,6 +26,8 @@ export interface FlowItem {
   paint?: (doc: PDFKit.PDFDocument, y: number) => void;
   /** Distance from the top of the item to its first baseline, for list markers. */
   baseline?: number;
+  /** Must end up on the same page as the item after it (heading lines). */
+  keepWithNext?: boolean;
 }
 
 export interface Sink {
@@ -76,6 +78,8 @@ export class Paginator implements Sink {
   private readonly repeats: FlowItem[] = [];
   /** How many of `placed` are repeated table headers (a page holding only those still takes the next row). */
   private repeatsPlaced = 0;
+  /** Items that must stay with the next one (heading lines, and the gaps after them), not yet placed. */
+  private pending: { item: FlowItem; gap: boolean }[] = [];
   private open = false;
 
   /** `addPage` adds a blank PDF page and makes it current. */
@@ -89,20 +93,30 @@ export class Paginator implements Sink {
   /** Starts the flow on a fresh page (each document page of the export starts one). */
   startPage(): void {
     this.flush();
-    this.addPage();
-    this.open = true;
-    this.y = this.top;
+    this.turnPage();
   }
 
   place(item: FlowItem): void {
     if (!this.open) this.startPage();
-    if (this.y + item.height > this.bottom && this.placed.length > 0 && !this.onlyRepeats()) this.newPage();
-    this.placed.push({ y: this.y, item });
-    this.y += item.height;
+    if (item.keepWithNext) {
+      this.pending.push({ item, gap: false });
+      return;
+    }
+    if (this.pending.length > 0) {
+      const together = this.pendingHeight() + item.height;
+      if (this.y + together > this.bottom && this.hasContent() && together <= this.capacity()) this.newPage();
+      this.releasePending();
+    }
+    this.put(item);
   }
 
   space(height: number, decos: readonly Decoration[]): void {
-    if (!this.open || this.placed.length === 0) return;
+    if (!this.open) return;
+    if (this.pending.length > 0) {
+      this.pending.push({ item: { height, decos }, gap: true });
+      return;
+    }
+    if (this.placed.length === 0) return;
     if (this.y + height > this.bottom) {
       this.newPage();
       return;
@@ -112,20 +126,21 @@ export class Paginator implements Sink {
   }
 
   keep(height: number): void {
-    if (this.open && this.placed.length > 0 && !this.onlyRepeats() && this.y + height > this.bottom) this.newPage();
+    if (this.open && this.hasContent() && this.y + this.pendingHeight() + height > this.bottom) this.newPage();
   }
 
   remaining(): number {
-    return this.open ? this.bottom - this.y : this.capacity();
+    return this.open ? this.bottom - this.y - this.pendingHeight() : this.capacity();
   }
 
   capacity(): number {
     return this.bottom - this.top;
   }
 
+  /** Continues on a new page (pending keep-with-next items move along). */
   newPage(): void {
-    this.startPage();
-    this.repeatsPlaced = 0;
+    this.paint();
+    this.turnPage();
     for (const item of this.repeats) {
       this.placed.push({ y: this.y, item });
       this.y += item.height;
@@ -141,16 +156,48 @@ export class Paginator implements Sink {
     this.repeats.pop();
   }
 
-  /** Paints what is pending on the current page. */
+  /** Ends the current flow: places what is still pending and paints the page. */
   flush(): void {
+    this.releasePending();
+    this.paint();
+  }
+
+  private put(item: FlowItem): void {
+    if (this.y + item.height > this.bottom && this.hasContent()) this.newPage();
+    this.placed.push({ y: this.y, item });
+    this.y += item.height;
+  }
+
+  private releasePending(): void {
+    const pending = this.pending;
+    this.pending = [];
+    for (const { item, gap } of pending) {
+      if (gap) this.space(item.height, item.decos);
+      else this.put(item);
+    }
+  }
+
+  private pendingHeight(): number {
+    let height = 0;
+    for (const { item } of this.pending) height += item.height;
+    return height;
+  }
+
+  private paint(): void {
     if (this.placed.length > 0) paintPlaced(this.doc, this.placed);
     this.placed = [];
     this.repeatsPlaced = 0;
   }
 
-  /** A page holding only repeated table headers must still take the next row, or the flow would loop. */
-  private onlyRepeats(): boolean {
-    return this.repeatsPlaced > 0 && this.placed.length === this.repeatsPlaced;
+  private turnPage(): void {
+    this.addPage();
+    this.open = true;
+    this.y = this.top;
+  }
+
+  /** False on an empty page, or one holding only repeated table headers (it must take the next row, or the flow would loop). */
+  private hasContent(): boolean {
+    return this.placed.length > this.repeatsPlaced;
   }
 }
 

@@ -265,6 +265,24 @@ describe("renderPdf", () => {
     expect(streams).toContain(utf16Literal("日本語のページ"));
   });
 
+  it("keeps headings with the block after them and table headers with their first row", async () => {
+    // Fillers of growing length put each heading at a different height on the page.
+    const nodes = Array.from({ length: 24 }, (_, i) => [
+      paragraph(`Filler ${i}. ${"Some words to fill the page. ".repeat(3 + i * 2)}`),
+      heading(2, `Heading ${i}`),
+      table(["Column A", "Column B"], [[`first-${i} ${"tall cell ".repeat(40 + i * 4)}`, "b"], ["second", "c"]]),
+    ]).flat();
+    const pdf = await renderPdf({ title: "Keep", pages: [page("k", "Keep together", doc(...nodes))], loadImage: async () => undefined });
+    const content = await readPdf(pdf);
+    const pageOf = (needle: string) => content.pages.findIndex((p) => p.text.includes(needle));
+    for (let i = 0; i < 24; i++) {
+      const headingPage = pageOf(`Heading ${i}\n`);
+      expect(headingPage, `Heading ${i}`).toBeGreaterThan(1);
+      expect(content.pages[headingPage]?.text, `Heading ${i}`).toMatch(new RegExp(`Heading ${i}\\nColumn A Column B\\nfirst-${i} `));
+    }
+    expect(textOutsideBody(content)).toEqual([]);
+  });
+
   it("prints page descriptions, group pages with their children, and annotations as notes", async () => {
     const annotated = paragraph(
       "A term",

@@ -162,39 +162,43 @@ class TableLayout {
     }
     let header: FlowItem | undefined;
     if (withHeader) {
-      const cells = await Promise.all(
-        this.columns.map(async (column, index) => {
-          const recorder = new Recorder();
-          const style: TextStyle = { face: "sansBold", size: this.cellCtx.size, color: COLOR.text };
-          this.renderer.paragraph([{ kind: "text", text: column.definition.title ?? "", style }], this.cellContext(xs, widths, index, column), recorder);
-          return recorder;
-        }),
-      );
+      const style: TextStyle = { face: "sansBold", size: this.cellCtx.size, color: COLOR.text };
+      const cells = this.columns.map((column, index) => {
+        const recorder = new Recorder();
+        this.renderer.paragraph([{ kind: "text", text: column.definition.title ?? "", style }], this.cellContext(xs, widths, index, column), recorder);
+        return recorder;
+      });
       header = this.rowItem(cells.map((recorder) => ({ recorder, from: 0, to: recorder.placed.length })), xs, widths, ctx.decos, true);
-      // The header must not be the last thing on a page.
-      sink.keep(header.height + this.cellCtx.size * LEADING * 2 + 2 * PAD_Y);
-      sink.place(header);
-      sink.pushRepeat(header);
     }
+    let pushed = false;
     try {
-      for (const [, record] of records) {
+      for (const [index, [, record]] of records.entries()) {
         await this.env.tick();
         const cells: Recorder[] = [];
-        for (const [index, column] of this.columns.entries()) {
+        for (const [c, column] of this.columns.entries()) {
           const recorder = new Recorder();
-          await this.cell(column, record, this.cellContext(xs, widths, index, column), recorder);
+          await this.cell(column, record, this.cellContext(xs, widths, c, column), recorder);
           cells.push(recorder);
+        }
+        if (index === 0 && header) {
+          // The header goes where its first row goes: never alone at the bottom of a page.
+          const first = Math.max(...cells.map((cell) => cell.height)) + 2 * PAD_Y;
+          const fits = header.height + first <= sink.capacity();
+          sink.keep(header.height + (fits ? first : this.cellCtx.size * LEADING * 3 + 2 * PAD_Y));
+          sink.place(header);
+          sink.pushRepeat(header);
+          pushed = true;
         }
         this.placeRow(cells, xs, widths, ctx.decos, sink, header?.height ?? 0);
       }
     } finally {
-      if (header) sink.popRepeat();
+      if (pushed) sink.popRepeat();
     }
   }
 
   /** Places a row on the current page, on the next one, or, when taller than a page, in slices. */
-  private placeRow(cells: Recorder[], xs: number[], widths: number[], decos: readonly Decoration[], sink: Sink, headerHeight: number): void {
-    const whole = this.rowItem(cells.map((recorder) => ({ recorder, from: 0, to: recorder.placed.length })), xs, widths, decos, false);
+  private placeRow(cells: Recorder[], xs: number[], widths: number[], decos: readonly Decoration[], sink: Sink, headerHeight: number, labels = false): void {
+    const whole = this.rowItem(cells.map((recorder) => ({ recorder, from: 0, to: recorder.placed.length })), xs, widths, decos, false, labels);
     if (whole.height <= sink.remaining() || whole.height <= sink.capacity() - headerHeight) {
       sink.place(whole);
       return;
@@ -223,7 +227,7 @@ class TableLayout {
         slices = take(true);
       }
       slices.forEach((slice, i) => (next[i] = slice.to));
-      sink.place(this.rowItem(slices, xs, widths, decos, false));
+      sink.place(this.rowItem(slices, xs, widths, decos, false, labels));
     }
   }
 
@@ -233,6 +237,8 @@ class TableLayout {
     widths: number[],
     decos: readonly Decoration[],
     header: boolean,
+    /** Shade the first column (the labels of a record printed as label/value rows). */
+    labels = false,
   ): FlowItem {
     const contentHeight = Math.max(this.cellCtx.size * LEADING, ...slices.map((slice) => slice.recorder.rangeHeight(slice.from, slice.to)));
     const height = contentHeight + 2 * PAD_Y;
@@ -244,6 +250,7 @@ class TableLayout {
       baseline: PAD_Y + this.cellCtx.size * 1.1,
       paint: (doc, y) => {
         if (header) doc.rect(left, y, right - left, height).fill(COLOR.tableHeaderBackground);
+        else if (labels) doc.rect(left, y, widths[0] as number, height).fill(COLOR.tableHeaderBackground);
         for (const slice of slices) slice.recorder.paintRange(doc, y + PAD_Y, slice.from, slice.to);
         doc.lineWidth(0.6).strokeColor(COLOR.rule);
         doc.moveTo(left, y).lineTo(right, y).stroke();
@@ -264,25 +271,31 @@ class TableLayout {
     };
   }
 
-  /** Tables too wide for the page (and card views): one block per record, "Column" above its value. */
+  /**
+   * Tables too wide for the page (and card views): each record becomes a small two-column table,
+   * column titles on the left and values on the right, so any number of columns stays readable.
+   */
   async stacked(records: [string, TableRecord][], ctx: BlockContext, sink: Sink): Promise<void> {
-    const fill: Decoration = { kind: "fill", x: ctx.x, width: ctx.width, color: "#f8f9fb" };
-    const bar: Decoration = { kind: "bar", x: ctx.x, width: 2, color: COLOR.rule };
-    const decos = [...ctx.decos, fill, bar];
-    const inner: BlockContext = { ...this.cellCtx, ...inset(ctx, 10, 10), decos };
-    const label: TextStyle = { face: "sansBold", size: this.cellCtx.size * 0.9, color: COLOR.muted };
+    const label: TextStyle = { face: "sansBold", size: this.cellCtx.size, color: COLOR.text };
+    const titles = this.columns.map((column) => column.definition.title ?? "");
+    const longest = Math.max(0, ...titles.map((title) => Math.max(0, ...title.split(/\s+/).map((word) => this.env.text.measure(word, label)))));
+    const labelWidth = Math.min(Math.max(longest + 2 * PAD_X, 70), ctx.width * 0.35);
+    const xs = [ctx.x, ctx.x + labelWidth];
+    const widths = [labelWidth, ctx.width - labelWidth];
+    const valueColumn: BlockContext = { ...this.cellCtx, x: (xs[1] as number) + PAD_X, width: (widths[1] as number) - 2 * PAD_X, decos: [], align: undefined };
+    const labelColumn: BlockContext = { ...this.cellCtx, x: ctx.x + PAD_X, width: labelWidth - 2 * PAD_X, decos: [], align: undefined };
     for (const [index, [, record]] of records.entries()) {
       await this.env.tick();
-      if (index > 0) sink.space(6, ctx.decos);
-      sink.keep(this.cellCtx.size * LEADING * 3);
-      sink.place({ height: 5, decos });
+      if (index > 0) sink.space(10, ctx.decos);
       for (const [c, column] of this.columns.entries()) {
-        if (c > 0) sink.space(3, decos);
-        const title = column.definition.title ?? "";
-        if (title) this.renderer.paragraph([{ kind: "text", text: title, style: label }], inner, sink);
-        await this.cell(column, record, { ...inner, align: undefined }, sink);
+        const labelCell = new Recorder();
+        this.renderer.paragraph([{ kind: "text", text: titles[c] ?? "", style: label }], labelColumn, labelCell);
+        const valueCell = new Recorder();
+        await this.cell(column, record, valueColumn, valueCell);
+        // A record's first two lines stay together, so its first field never ends a page alone.
+        if (c === 0) sink.keep(this.cellCtx.size * LEADING * 2 + 4 * PAD_Y);
+        this.placeRow([labelCell, valueCell], xs, widths, ctx.decos, sink, 0, true);
       }
-      sink.place({ height: 5, decos });
     }
   }
 
