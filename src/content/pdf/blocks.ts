@@ -1,38 +1,24 @@
+import { type BlockContext, type RenderEnv, imageRef, inset } from "./context.js";
 import {
   type ContentRef,
   type DocumentElement,
-  type DocumentFragment,
-  type DocumentMark,
   type DocumentNode,
   childNodes,
   dataBoolean,
   dataNumber,
   dataRef,
   dataString,
-  emojiText,
   fragmentNamed,
-  fragmentsOf,
   isElement,
   isText,
   plainText,
 } from "./document-types.js";
 import { type Decoration, type FlowItem, MarkerSink, type Sink } from "./flow.js";
-import { faceFor, type FontFace, type Fonts } from "./fonts.js";
-import type { ImageRef, ImageStore } from "./images.js";
-import { anchorDestination, type Links } from "./links.js";
+import { inlineRuns } from "./inline.js";
+import { anchorDestination } from "./links.js";
 import { renderTable } from "./table.js";
-import { type InlineRun, type Line, type LinkTarget, paintLine, type TextLayout, type TextStyle } from "./text.js";
-import {
-  CODE_LEADING,
-  COLOR,
-  HINT,
-  type HintStyle,
-  LEADING,
-  MARK_BACKGROUND,
-  MARK_COLOR,
-  MIN_TEXT_WIDTH,
-  SIZE,
-} from "./theme.js";
+import { type InlineRun, type Line, type LinkTarget, paintLine, type TextStyle } from "./text.js";
+import { CODE_LEADING, COLOR, HINT, type HintStyle, LEADING, SIZE } from "./theme.js";
 
 /**
  * Block layout: turns a page's document into flow items (see flow.ts). One method per block type;
@@ -42,38 +28,6 @@ import {
 
 /** Beyond this nesting depth a subtree is printed as plain text, so recursion stays bounded. */
 const MAX_DEPTH = 240;
-
-/** Everything shared by the blocks of one render. */
-export interface RenderEnv {
-  doc: PDFKit.PDFDocument;
-  fonts: Fonts;
-  text: TextLayout;
-  images: ImageStore;
-  links: Links;
-  /** Id of the page being rendered (relative anchors resolve against it). */
-  pageId: string;
-  /** Annotations met on the current page, printed as notes after its body. */
-  notes: DocumentFragment[][];
-  /** Named destinations already registered (a name may be defined once; anchors can repeat). */
-  destinations: Set<string>;
-  /** Checks for abort and lets other work run now and then; awaited between blocks. */
-  tick(): Promise<void>;
-}
-
-/** Where and how the current container lays out its children. */
-export interface BlockContext {
-  x: number;
-  width: number;
-  decos: readonly Decoration[];
-  depth: number;
-  listDepth: number;
-  /** Body text size and colour (smaller in tables, muted in quotes). */
-  size: number;
-  color: string;
-  /** Gap between sibling blocks. */
-  gap: number;
-  align?: "start" | "center" | "end";
-}
 
 export class BlockRenderer {
   constructor(readonly env: RenderEnv) {}
@@ -218,109 +172,9 @@ export class BlockRenderer {
     }
   }
 
-  // ---------------------------------------------------------------- inline content
-
   /** Styled runs of inline nodes (text leaves, links, emoji, math…). */
-  runs(nodes: readonly DocumentNode[], style: TextStyle, link?: LinkTarget, depth = 0): InlineRun[] {
-    const out: InlineRun[] = [];
-    for (const node of nodes) {
-      if (isText(node)) {
-        for (const leaf of Array.isArray(node.leaves) ? node.leaves : []) {
-          if (typeof leaf?.text !== "string" || leaf.text.length === 0) continue;
-          out.push({ kind: "text", text: leaf.text, style: applyMarks(style, leaf.marks), link });
-        }
-        continue;
-      }
-      if (!isElement(node)) continue;
-      if (depth > 40) {
-        out.push({ kind: "text", text: plainText(node), style, link });
-        continue;
-      }
-      out.push(...this.inline(node, style, link, depth));
-    }
-    return out;
-  }
-
-  private inline(node: DocumentElement, style: TextStyle, link: LinkTarget | undefined, depth: number): InlineRun[] {
-    const { links, pageId } = this.env;
-    switch (node.type) {
-      case "link": {
-        const ref = dataRef(node);
-        const described = ref ? links.describe(ref, pageId) : undefined;
-        // A fresh object per link node: consecutive links must stay separate annotations.
-        const target = described?.link ? { ...described.link } : link;
-        const linkStyle = target ? { ...style, color: COLOR.link } : style;
-        const children = childNodes(node);
-        if (children.length === 0 || plainText(node).length === 0) {
-          return [{ kind: "text", text: described?.text ?? "", style: linkStyle, link: target }];
-        }
-        return this.runs(children, linkStyle, target, depth + 1);
-      }
-      case "emoji":
-        return [{ kind: "text", text: emojiText(dataString(node, "code") ?? ""), style, link }];
-      case "icon":
-        // Font Awesome icon names have no printable form; the surrounding text carries the meaning.
-        return [];
-      case "expression":
-        return [{ kind: "text", text: dataString(node, "expression") ?? "", style: codeStyle(style), link }];
-      case "inline-math":
-        return [{ kind: "text", text: dataString(node, "formula") ?? "", style: { ...style, face: faceFor(true, false, true) }, link }];
-      case "inline-image":
-        return [this.inlineImage(node, style, link)];
-      case "annotation": {
-        const runs = this.runs(childNodes(node), style, link, depth + 1);
-        const fragments = fragmentsOf(node);
-        if (fragments.length > 0 && this.env.notes.length < 1000) {
-          this.env.notes.push(fragments);
-          const number = String(this.env.notes.length);
-          runs.push({ kind: "text", text: number, style: { ...style, face: "sans", size: style.size * 0.7, rise: style.size * 0.35, color: COLOR.link } });
-        }
-        return runs;
-      }
-      case "mention": {
-        const ref = dataRef(node);
-        if (!ref) return [];
-        const described = links.describe(ref, pageId);
-        const text = ref.kind === "user" ? `@${described.text}` : described.text;
-        return [{ kind: "text", text, style: described.link ? { ...style, color: COLOR.link } : style, link: described.link ? { ...described.link } : link }];
-      }
-      case "button": {
-        const ref = dataRef(node);
-        const target = ref ? links.target(ref, pageId) : undefined;
-        return [
-          {
-            kind: "text",
-            text: dataString(node, "label") ?? "",
-            style: { ...style, face: boldOf(style.face), color: COLOR.link, background: "#eef3fb", boxed: true },
-            link: target ? { ...target } : link,
-          },
-        ];
-      }
-      default: {
-        const children = childNodes(node);
-        if (children.length > 0) return this.runs(children, style, link, depth + 1);
-        const text = plainText(node);
-        return text ? [{ kind: "text", text, style, link }] : [];
-      }
-    }
-  }
-
-  private inlineImage(node: DocumentElement, style: TextStyle, link: LinkTarget | undefined): InlineRun {
-    const ref = imageRef(dataRef(node));
-    const result = ref ? this.env.images.get(ref) : undefined;
-    if (!result?.ok) {
-      const label = dataString(node, "alt") || dataString(node, "caption") || "image";
-      return { kind: "text", text: `[${label}]`, style: { ...style, color: COLOR.placeholder }, link };
-    }
-    // "line" images are icons sized like the text; others keep their size, within bounds.
-    const maxHeight = dataString(node, "size") === "line" ? style.size * 1.1 : 160;
-    let height = Math.min(result.height * 0.75, maxHeight);
-    let width = (height * result.width) / result.height;
-    if (width > 300) {
-      width = 300;
-      height = (width * result.height) / result.width;
-    }
-    return { kind: "image", image: result.image, width, height, style, link };
+  runs(nodes: readonly DocumentNode[], style: TextStyle, link?: LinkTarget): InlineRun[] {
+    return inlineRuns(this.env, nodes, style, link);
   }
 
   // ---------------------------------------------------------------- text blocks
@@ -762,22 +616,6 @@ function alignment(node: DocumentElement): BlockContext["align"] {
   return value === "center" || value === "end" || value === "start" ? value : undefined;
 }
 
-/**
- * The column inside a container's left and right padding. Padding shrinks (to nothing) rather
- * than let the column get narrower than MIN_TEXT_WIDTH, so a list nested 200 deep stays readable.
- */
-export function inset(ctx: BlockContext, left: number, right = 0): { x: number; width: number } {
-  const spare = Math.max(0, ctx.width - MIN_TEXT_WIDTH);
-  const scale = left + right > spare ? spare / (left + right) : 1;
-  return { x: ctx.x + left * scale, width: ctx.width - (left + right) * scale };
-}
-
-export function imageRef(ref: ContentRef | undefined): ImageRef | undefined {
-  if (ref?.kind === "file" && typeof ref.file === "string") return { kind: "file", file: ref.file };
-  if (ref?.kind === "url" && typeof ref.url === "string") return { kind: "url", url: ref.url };
-  return undefined;
-}
-
 /** `Length` of the spec: a number (pixels) or `{ unit, value }`. */
 function lengthInPoints(value: unknown, available: number): number | undefined {
   if (typeof value === "number" && value > 0) return value * 0.75;
@@ -788,68 +626,6 @@ function lengthInPoints(value: unknown, available: number): number | undefined {
     if (unit === "px") return amount * 0.75;
   }
   return undefined;
-}
-
-function parseFace(face: FontFace): { mono: boolean; bold: boolean; italic: boolean } {
-  return { mono: face.startsWith("mono"), bold: face.includes("Bold"), italic: face.includes("Italic") };
-}
-
-function boldOf(face: FontFace): FontFace {
-  const { mono, italic } = parseFace(face);
-  return faceFor(mono, true, italic);
-}
-
-function codeStyle(style: TextStyle): TextStyle {
-  const { bold, italic } = parseFace(style.face);
-  return { ...style, face: faceFor(true, bold, italic), size: style.size * 0.9, background: style.background ?? COLOR.inlineCodeBackground };
-}
-
-/** The style of a text leaf: its marks applied over the surrounding style. */
-function applyMarks(style: TextStyle, marks: readonly DocumentMark[] | undefined): TextStyle {
-  if (!Array.isArray(marks) || marks.length === 0) return style;
-  let { mono, bold, italic } = parseFace(style.face);
-  const next: TextStyle = { ...style };
-  for (const mark of marks) {
-    switch (mark?.type) {
-      case "bold":
-        bold = true;
-        break;
-      case "italic":
-        italic = true;
-        break;
-      case "code":
-        mono = true;
-        next.size = style.size * 0.9;
-        next.background ??= COLOR.inlineCodeBackground;
-        break;
-      case "keyboard":
-        mono = true;
-        next.size = style.size * 0.88;
-        next.background = "#f6f8fa";
-        next.boxed = true;
-        break;
-      case "strikethrough":
-        next.strike = true;
-        break;
-      case "color": {
-        const text = mark.data?.text;
-        const background = mark.data?.background;
-        if (text && MARK_COLOR[text]) next.color = MARK_COLOR[text];
-        if (background && MARK_BACKGROUND[background]) next.background = MARK_BACKGROUND[background];
-        break;
-      }
-      case "superscript":
-        next.rise = style.size * 0.33;
-        next.size = style.size * 0.7;
-        break;
-      case "subscript":
-        next.rise = -style.size * 0.12;
-        next.size = style.size * 0.7;
-        break;
-    }
-  }
-  next.face = faceFor(mono, bold, italic);
-  return next;
 }
 
 /** Text of one code line, spaces kept (expressions and annotations print their text). */

@@ -1,5 +1,6 @@
 import PDFDocument from "pdfkit";
-import { type BlockContext, BlockRenderer, imageRef, type RenderEnv } from "./blocks.js";
+import { BlockRenderer } from "./blocks.js";
+import { type BlockContext, type RenderEnv, imageRef } from "./context.js";
 import {
   type DocumentElement,
   type JSONDocument,

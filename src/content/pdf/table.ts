@@ -1,5 +1,5 @@
-import type { BlockContext, BlockRenderer } from "./blocks.js";
-import { imageRef, inset } from "./blocks.js";
+import type { BlockRenderer } from "./blocks.js";
+import { type BlockContext, imageRef } from "./context.js";
 import {
   type DocumentElement,
   type DocumentFragment,
