@@ -91,7 +91,7 @@ export class ImageStore {
   private async fetch(ref: ImageRef): Promise<ImageResult> {
     let loaded: { bytes: Buffer; contentType: string } | undefined;
     try {
-      loaded = await this.load(ref);
+      loaded = await abortable(this.load(ref), this.signal);
     } catch (error) {
       this.signal?.throwIfAborted();
       return { ok: false, reason: `could not be loaded: ${error instanceof Error ? error.message : String(error)}` };
@@ -118,6 +118,26 @@ export class ImageStore {
       return { ok: false, reason: `damaged file: ${error instanceof Error ? error.message : String(error)}` };
     }
   }
+}
+
+/** Settles with `promise`, or rejects as soon as `signal` aborts (a loader that hangs must not hold the render). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 type Format = "png" | "jpeg" | "gif" | "webp" | "svg" | "bmp" | "unknown";

@@ -132,6 +132,19 @@ describe("renderPdf limits", () => {
     expect(requested).toHaveLength(10);
   });
 
+  it("stops waiting for an image loader that never answers once aborted", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await expect(
+      renderPdf({
+        title: "Hanging loader",
+        pages: [{ id: "p", title: "P", depth: 0, document: doc(image({ kind: "url", url: "https://example.com/slow.png" })) }],
+        loadImage: () => new Promise(() => {}),
+        signal: controller.signal,
+      }),
+    ).rejects.toMatchObject({ name: "AbortError" });
+  });
+
   it("yields to the event loop, so an abort from a timer stops a long render early", async () => {
     const controller = new AbortController();
     const started = performance.now();

@@ -202,6 +202,36 @@ describe("renderPdf", () => {
     expect(imageObjects(pdf)).toBe(2);
   });
 
+  it("scales large images to the page and names files and users through describeRef", async () => {
+    const wide = makePng(2400, 600, (x) => [x % 256, 80, 160, 255], false);
+    const pdf = await renderPdf({
+      title: "References",
+      pages: [
+        page(
+          "p",
+          "References",
+          doc(
+            image({ kind: "file", file: "wide" }),
+            { object: "block", type: "file", isVoid: true, data: { ref: { kind: "file", file: "f1" } } },
+            paragraph("Ask ", { object: "inline", type: "mention", isVoid: true, data: { ref: { kind: "user", user: "u1" } } }, "."),
+          ),
+        ),
+      ],
+      loadImage: async (ref) => (ref.kind === "file" && ref.file === "wide" ? { bytes: wide, contentType: "image/png" } : undefined),
+      describeRef: (ref) =>
+        ref.kind === "file" ? { text: "report.pdf", url: "https://files.example.com/report.pdf" } : ref.kind === "user" ? { text: "Ada Lovelace" } : undefined,
+    });
+    const content = await readPdf(pdf);
+    const body = content.pages[2];
+    expect(body?.imageBoxes).toHaveLength(1);
+    const [box] = body?.imageBoxes ?? [];
+    expect(box?.width).toBeCloseTo(PAGE.width - 2 * PAGE.marginX, 0);
+    expect(box?.height).toBeCloseTo(((PAGE.width - 2 * PAGE.marginX) * 600) / 2400, 0);
+    expect(body?.text).toContain("File: report.pdf");
+    expect(body?.text).toContain("Ask @Ada Lovelace.");
+    expect(body?.links.map((l) => l.url)).toContain("https://files.example.com/report.pdf");
+  });
+
   it("makes links clickable: URLs, pages of the export and headings", async () => {
     const pdf = await renderPdf({
       title: "Links",
