@@ -102,6 +102,18 @@ describe("renderPdf limits", () => {
     }
   }, 120_000);
 
+  it("renders several exports at once (they share the parsed fonts)", async () => {
+    const [first, second] = await Promise.all([
+      renderPdf({ title: "First export", pages: typicalPages(30), loadImage: noImages }),
+      renderPdf({ title: "Второй экспорт", pages: [{ id: "x", title: "Ελληνικά", depth: 0, document: doc(paragraph("Zürich Кириллица ".repeat(400))) }], loadImage: noImages }),
+    ]);
+    const a = await readPdf(first, [3, 4]);
+    const b = await readPdf(second);
+    expect(a.text).toContain("Page 0 explains one feature");
+    expect(b.text).toContain("Второй экспорт");
+    expect(b.text).toContain("Zürich Кириллица Zürich");
+  }, 60_000);
+
   it("rejects at once when the signal is already aborted", async () => {
     let loads = 0;
     const controller = new AbortController();
