@@ -247,7 +247,8 @@ export class BlockRenderer {
   // ---------------------------------------------------------------- lists
 
   private async list(node: DocumentElement, ctx: BlockContext, sink: Sink): Promise<void> {
-    const items = childNodes(node).filter(isElement);
+    // Items should be list-item blocks; anything else (even bare text) is printed as an item of its own.
+    const items = childNodes(node).filter((item) => isElement(item) || isText(item));
     const kind = node.type;
     const start = Math.trunc(dataNumber(node, "start") ?? 1);
     const style = this.baseStyle(ctx);
@@ -268,7 +269,7 @@ export class BlockRenderer {
           d.font("sans").fontSize(style.size).fillColor(style.color).text(label, markerRight - width, baselineY, { lineBreak: false, baseline: "alphabetic" });
         };
       } else if (kind === "list-tasks") {
-        const checked = item.data?.checked === true;
+        const checked = isElement(item) && item.data?.checked === true;
         marker = (d, baselineY) => drawCheckbox(d, itemCtx.x - 15, baselineY, style.size, checked);
       } else {
         const bullet = ["•", "◦", "▪"][ctx.listDepth % 3] as string;
@@ -278,7 +279,7 @@ export class BlockRenderer {
         };
       }
       const markerSink = new MarkerSink(sink, marker, defaultBaseline);
-      if (item.type === "list-item") await this.blocks(childNodes(item), itemCtx, markerSink);
+      if (isElement(item) && item.type === "list-item") await this.blocks(childNodes(item), itemCtx, markerSink);
       else await this.block(item, itemCtx, markerSink);
       markerSink.finish(ctx.size * LEADING, ctx.decos);
     }
@@ -412,14 +413,14 @@ export class BlockRenderer {
     const titleFragment = fragmentNamed(node, "expandable-title");
     const body = fragmentNamed(node, "expandable-body");
     const style: TextStyle = { face: "sansBold", size: ctx.size, color: COLOR.text };
-    const titleRuns = titleFragment ? this.runs(titleFragment.nodes.flatMap((paragraph) => (isElement(paragraph) ? childNodes(paragraph) : [paragraph])), style) : [];
+    const titleRuns = titleFragment ? this.runs(childNodes(titleFragment).flatMap((paragraph) => (isElement(paragraph) ? childNodes(paragraph) : [paragraph])), style) : [];
     const runs: InlineRun[] = [{ kind: "text", text: "▸ ", style: { ...style, color: COLOR.muted } }, ...(titleRuns.length > 0 ? titleRuns : [{ kind: "text" as const, text: "Details", style }])];
     sink.keep(ctx.size * LEADING * 3);
     this.paragraph(runs, ctx, sink);
     if (!body) return;
     sink.space(3, ctx.decos);
     const bar: Decoration = { kind: "bar", x: ctx.x + 3, width: 1.5, color: COLOR.rule };
-    await this.blocks(body.nodes, { ...ctx, ...inset(ctx, 14), decos: [...ctx.decos, bar] }, sink);
+    await this.blocks(childNodes(body), { ...ctx, ...inset(ctx, 14), decos: [...ctx.decos, bar] }, sink);
   }
 
   private async stepper(node: DocumentElement, ctx: BlockContext, sink: Sink): Promise<void> {
@@ -543,7 +544,7 @@ export class BlockRenderer {
     const x = align === "left" ? ctx.x : align === "right" ? ctx.x + ctx.width - width : ctx.x + (ctx.width - width) / 2;
     const captionStyle: TextStyle = { face: "sansItalic", size: ctx.size * 0.88, color: COLOR.muted };
     const captionRuns = caption
-      ? this.runs(caption.nodes.flatMap((paragraph) => (isElement(paragraph) && paragraph.type === "paragraph" ? childNodes(paragraph) : [paragraph])), captionStyle)
+      ? this.runs(childNodes(caption).flatMap((paragraph) => (isElement(paragraph) && paragraph.type === "paragraph" ? childNodes(paragraph) : [paragraph])), captionStyle)
       : [];
     sink.keep(height + (captionRuns.length > 0 ? ctx.size * 2 : 0));
     const image = result.image;
@@ -599,7 +600,7 @@ export class BlockRenderer {
       );
       const fragments = notes[index] ?? [];
       await this.blocks(
-        fragments.flatMap((fragment) => fragment.nodes ?? []),
+        fragments.flatMap((fragment) => childNodes(fragment)),
         { ...ctx, ...column, size, color: COLOR.muted, gap: 3 },
         marker,
       );

@@ -21,6 +21,7 @@ import {
   text,
 } from "../../../test/fixtures/pdf/documents.js";
 import { missingInOrder, readPdf } from "../../../test/fixtures/pdf/pdf-reader.js";
+import type { DocumentElement } from "./document-types.js";
 import type { ImageRef, LoadImage } from "./images.js";
 import { type PdfPageInput, renderPdf } from "./render-pdf.js";
 import { CONTENT_BOTTOM, CONTENT_TOP, PAGE } from "./theme.js";
@@ -311,6 +312,39 @@ describe("renderPdf", () => {
       expect(content.pages[headingPage]?.text, `Heading ${i}`).toMatch(new RegExp(`Heading ${i}\\nColumn A Column B\\nfirst-${i} `));
     }
     expect(textOutsideBody(content)).toEqual([]);
+  });
+
+  it("survives malformed documents, printing what text it can find", async () => {
+    const junk = [
+      null,
+      42,
+      "a bare string",
+      { object: "block" },
+      { object: "block", type: "paragraph", nodes: "not an array" },
+      { object: "text", leaves: null },
+      { object: "text", leaves: [null, { text: 5 }, { text: "Leaf survives", marks: "bold" }] },
+      { object: "block", type: "paragraph", nodes: [{ object: "inline", type: "link", data: null, nodes: [text("Link without target")] }] },
+      { object: "block", type: "heading-2", data: null },
+      { object: "block", type: "list-ordered", data: { start: "seven" }, nodes: [text("Item as bare text"), null] },
+      { object: "block", type: "code", data: null, nodes: [null, { object: "block", type: "code-line", nodes: [text("code survives")] }] },
+      { object: "block", type: "hint", data: { style: 42 }, nodes: [paragraph("Hint survives")] },
+      { object: "block", type: "expandable", data: {}, fragments: "nope" },
+      { object: "block", type: "images", data: {}, nodes: [{ object: "block", type: "image", data: { ref: { kind: "file" } } }] },
+      { object: "block", type: "table", data: { definition: null, records: null, view: null } },
+      {
+        object: "block",
+        type: "table",
+        data: {
+          view: { type: "grid", columns: "c1" },
+          definition: { c1: { type: "select", title: 7, options: { a: 1 } }, c2: { type: "rating", title: "Stars", max: "x" } },
+          records: { r1: { orderIndex: 3, values: { c1: ["a"], c2: "five" } }, r2: null },
+        },
+      },
+      { object: "block", type: "mystery", nodes: [{ object: "block", type: "paragraph", nodes: [text("Nested unknown text")] }] },
+    ] as unknown as DocumentElement[];
+    const pdf = await renderPdf({ title: "Junk", pages: [page("j", "Junk", { object: "document", nodes: junk }), page("n", "No nodes", { object: "document" } as never)], loadImage: async () => undefined });
+    const content = await readPdf(pdf);
+    expect(missingInOrder(content.text, ["Leaf survives", "Link without target", "Item as bare text", "code survives", "Hint survives", "Nested unknown text", "No nodes"])).toEqual([]);
   });
 
   it("prints page descriptions, group pages with their children, and annotations as notes", async () => {

@@ -6,6 +6,7 @@ import {
   type TableDefinition,
   type TableRecord,
   asContentRef,
+  childNodes,
   fragmentsOf,
   plainText,
 } from "./document-types.js";
@@ -94,7 +95,7 @@ class TableLayout {
       }
     };
     this.columns.forEach((column, index) => {
-      if (header) measure(column.definition.title ?? "", index, bold);
+      if (header) measure(titleOf(column), index, bold);
     });
     // Rows spread over the whole table (the last ones often hold the widest numbers).
     const count = Math.min(records.length, SAMPLE_ROWS);
@@ -165,7 +166,7 @@ class TableLayout {
       const style: TextStyle = { face: "sansBold", size: this.cellCtx.size, color: COLOR.text };
       const cells = this.columns.map((column, index) => {
         const recorder = new Recorder();
-        this.renderer.paragraph([{ kind: "text", text: column.definition.title ?? "", style }], this.cellContext(xs, widths, index, column), recorder);
+        this.renderer.paragraph([{ kind: "text", text: titleOf(column), style }], this.cellContext(xs, widths, index, column), recorder);
         return recorder;
       });
       header = this.rowItem(cells.map((recorder) => ({ recorder, from: 0, to: recorder.placed.length })), xs, widths, ctx.decos, true);
@@ -277,7 +278,7 @@ class TableLayout {
    */
   async stacked(records: [string, TableRecord][], ctx: BlockContext, sink: Sink): Promise<void> {
     const label: TextStyle = { face: "sansBold", size: this.cellCtx.size, color: COLOR.text };
-    const titles = this.columns.map((column) => column.definition.title ?? "");
+    const titles = this.columns.map(titleOf);
     const longest = Math.max(0, ...titles.map((title) => Math.max(0, ...title.split(/\s+/).map((word) => this.env.text.measure(word, label)))));
     const labelWidth = Math.min(Math.max(longest + 2 * PAD_X, 70), ctx.width * 0.35);
     const xs = [ctx.x, ctx.x + labelWidth];
@@ -305,7 +306,7 @@ class TableLayout {
     const { definition } = column;
     if (definition.type === "text" || (definition.type === undefined && typeof value === "string" && this.fragments.has(value))) {
       const fragment = typeof value === "string" ? this.fragments.get(value) : undefined;
-      if (fragment) await this.renderer.blocks(fragment.nodes ?? [], ctx, sink);
+      if (fragment) await this.renderer.blocks(childNodes(fragment), ctx, sink);
       else if (typeof value === "string" && value && !this.fragments.size) this.renderer.plain(value, ctx, sink);
       return;
     }
@@ -334,7 +335,7 @@ class TableLayout {
         const selected = Array.isArray(value) ? value : [value];
         const labels = selected
           .filter((v): v is string => typeof v === "string")
-          .map((v) => definition.options?.find((option) => option.value === v)?.label ?? v);
+          .map((v) => (Array.isArray(definition.options) ? definition.options.find((option) => option?.value === v)?.label : undefined) ?? v);
         return labels.length > 0 ? [text(labels.join(", "))] : [];
       }
       case "users":
@@ -393,6 +394,11 @@ function sortedRecords(value: unknown): [string, TableRecord][] {
     if (oa !== ob) return oa < ob ? -1 : 1;
     return ka < kb ? -1 : ka > kb ? 1 : 0;
   });
+}
+
+/** A column's title (definitions come from stored documents: a missing or odd title prints as nothing). */
+function titleOf(column: Column): string {
+  return typeof column.definition.title === "string" ? column.definition.title : "";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
