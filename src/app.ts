@@ -16,6 +16,7 @@ import { randomBase62 } from "./lib/ids.js";
 import { collectionRoutes } from "./modules/collections/collections.routes.js";
 import { contentRoutes } from "./modules/content/content.routes.js";
 import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
+import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
 import { fileRoutes } from "./modules/files/files.routes.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
@@ -127,6 +128,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(spaceRoutes, { deps });
   await app.register(contentPermissionRoutes, { deps });
   await app.register(contentRoutes, { deps });
+  await app.register(gitSyncRoutes, { deps });
 
   return app;
 }

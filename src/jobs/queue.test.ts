@@ -97,7 +97,8 @@ describe("job queue", () => {
 
   it("stops a running worker loop cleanly", async () => {
     const seen: number[] = [];
-    const worker = makeWorker([defineJob({ kind: "test-echo", async run(p) { seen.push(p.value); } })]);
+    const echo = defineJob({ kind: "test-echo", async run(p) { seen.push(p.value); } });
+    const worker = makeWorker([echo]);
     worker.start();
     await enqueue(db.db, "test-echo", { value: 5 });
     worker.notify();

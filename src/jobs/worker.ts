@@ -32,6 +32,8 @@ const DEFAULT_LEASE_MS = 15 * 60_000;
 export class Worker {
   readonly id = `${hostname()}:${process.pid}:${newId().slice(0, 6)}`;
   private readonly byKind: Map<string, JobDefinition>;
+  /** The longest lease any job kind asks for (a claim is made before its kind is known). */
+  private readonly leaseMs: number;
   private readonly abort = new AbortController();
   private running = new Set<Promise<void>>();
   private wake: (() => void) | undefined;
@@ -45,6 +47,7 @@ export class Worker {
     private readonly options: WorkerOptions = {},
   ) {
     this.byKind = new Map(definitions.map((d) => [d.kind, d]));
+    this.leaseMs = Math.max(DEFAULT_LEASE_MS, ...definitions.map((d) => d.leaseMs ?? DEFAULT_LEASE_MS));
   }
 
   start(): void {
@@ -118,7 +121,7 @@ export class Worker {
   }
 
   private async startOne(): Promise<boolean> {
-    const job = await claimNextJob(this.deps.db, this.deps.dialect, this.id, [...this.byKind.keys()], DEFAULT_LEASE_MS);
+    const job = await claimNextJob(this.deps.db, this.deps.dialect, this.id, [...this.byKind.keys()], this.leaseMs);
     if (!job) return false;
     const task = this.execute(job).finally(() => this.running.delete(task));
     this.running.add(task);
@@ -126,7 +129,7 @@ export class Worker {
   }
 
   private async runOne(): Promise<boolean> {
-    const job = await claimNextJob(this.deps.db, this.deps.dialect, this.id, [...this.byKind.keys()], DEFAULT_LEASE_MS);
+    const job = await claimNextJob(this.deps.db, this.deps.dialect, this.id, [...this.byKind.keys()], this.leaseMs);
     if (!job) return false;
     await this.execute(job);
     return true;

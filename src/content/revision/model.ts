@@ -3,6 +3,7 @@
  * Page bodies are referenced by `documentHash` (the content address of the JSON document), so a
  * revision's structure can be read and compared without loading any page body.
  */
+import type { ContentRef, ContentRefFile, ContentRefURL } from "../document/types.js";
 
 export type PageKind = "document" | "group" | "link";
 
@@ -35,12 +36,12 @@ export const DEFAULT_LAYOUT: PageLayout = {
   metadata: true,
 };
 
-/** A content reference (`ContentRef` in the spec); kept loose, validated where it is written. */
-export type ContentRefValue = { kind: string } & Record<string, unknown>;
+/** A content reference (`ContentRef` in the spec). */
+export type ContentRefValue = ContentRef;
 
 export interface PageCover {
-  ref?: ContentRefValue;
-  refDark?: ContentRefValue;
+  ref?: ContentRefFile | ContentRefURL;
+  refDark?: ContentRefFile | ContentRefURL;
   yPos: number;
   height?: number;
 }

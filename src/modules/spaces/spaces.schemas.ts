@@ -35,13 +35,38 @@ export const SpacePermissions = Type.Object({
 });
 export type SpacePermissionsValue = Static<typeof SpacePermissions>;
 
-/** `GitSyncState`. */
+/** One import or export as the space records it (a Quire extension of `GitSyncState`). */
+export const GitSyncRun = Type.Object({
+  status: Type.Enum(["pending", "running", "succeeded", "failed", "skipped"]),
+  requestedAt: Timestamp,
+  startedAt: Type.Optional(Timestamp),
+  finishedAt: Type.Optional(Timestamp),
+  /** The Git commit imported or pushed. */
+  commit: Type.Optional(Type.String()),
+  /** The revision created by an import. */
+  revision: Type.Optional(Type.String()),
+  /** Why it was skipped, or what went wrong (credentials removed). */
+  message: Type.Optional(Type.String()),
+  warnings: Type.Optional(Type.Array(Type.String())),
+});
+
+/**
+ * `GitSyncState`, plus what a self-hosted user needs to see the state of the synchronisation:
+ * the remote (credentials removed), ref, project directory and the last import and export.
+ */
 export const GitSyncState = Type.Object({
   repoName: Type.Optional(Type.String()),
   installationProvider: Type.Optional(Type.Enum(["github", "gitlab", "github-legacy"])),
   integration: Type.Optional(Type.String()),
   url: Type.Optional(Type.String()),
   updatedAt: Type.Optional(Timestamp),
+  remote: Type.Optional(Type.String()),
+  ref: Type.Optional(Type.String()),
+  projectDirectory: Type.Optional(Type.String()),
+  /** Latest `timestamp` of an applied import or export: older ones are ignored. */
+  lastTimestamp: Type.Optional(Timestamp),
+  lastImport: Type.Optional(GitSyncRun),
+  lastExport: Type.Optional(GitSyncRun),
 });
 export type GitSyncStateValue = Static<typeof GitSyncState>;
 

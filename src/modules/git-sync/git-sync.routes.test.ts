@@ -1,0 +1,300 @@
+/**
+ * Git sync end to end: real remotes (bare repositories over file:// and over smart HTTP served by
+ * `git http-backend`), the import and export jobs run by the worker, and the content read back.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
+import { commitContent } from "../../../test/helpers/content.factories.js";
+import { contractClient } from "../../../test/helpers/contract.js";
+import { createOrgWithRoles } from "../../../test/helpers/factories.js";
+import { commitFiles, createBareRepo, loadFixture, logOf, readRepoFiles, serveGitOverHttp } from "../../../test/helpers/git.js";
+import { createSpace } from "../../../test/helpers/spaces.factories.js";
+import { stripKeys } from "../../content/document/keys.js";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext({ config: { gitAllowFileUrls: true } });
+});
+afterAll(() => ctx.close());
+
+type Page = { id: string; title: string; type: string; path?: string; pages?: Page[]; documentId?: string };
+const flatten = (pages: Page[]): Page[] => pages.flatMap((p) => [p, ...flatten(p.pages ?? [])]);
+
+async function setup() {
+  const roles = await createOrgWithRoles(ctx);
+  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Synced" });
+  return { ...roles, space };
+}
+
+async function importNow(user: Parameters<TestContext["as"]>[0], spaceId: string, body: Record<string, unknown>) {
+  const res = await ctx.as(user).post(`/v1/spaces/${spaceId}/git/import`, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(204);
+  await ctx.worker.drain();
+  return (await ctx.as(user).get(`/v1/spaces/${spaceId}/git/info`)).body;
+}
+
+describe("POST /v1/spaces/{spaceId}/git/import", () => {
+  it("imports a GitBook repository: page tree from SUMMARY, files, includes, variables, resolved links", async () => {
+    const { owner, space } = await setup();
+    const repo = createBareRepo(loadFixture("gitbook-docs"));
+    try {
+      const info = await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main" });
+      expect(info.lastImport).toMatchObject({ status: "succeeded", commit: repo.commit });
+      const content = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body;
+      expect(content.git).toMatchObject({ oid: repo.commit, createdByService: false, ref: "refs/heads/main" });
+      expect(content.pages.map((p: Page) => `${p.type}:${p.title}`)).toEqual([
+        "document:Welcome to Example",
+        "group:Getting started",
+        "group:Guides",
+        "group:Reference",
+      ]);
+      const all = flatten(content.pages);
+      const quickstart = all.find((p) => p.title === "Quickstart")!;
+      expect(quickstart.path).toBe("start/quickstart"); // the group slug is pinned by its <a id="start"> anchor
+      expect(all.find((p) => p.title === "Linux")?.path).toBe("start/installation/linux");
+      expect(all.some((p) => p.type === "link" && p.title === "Status page")).toBe(true);
+      expect(all.some((p) => p.title === "unlisted")).toBe(false);
+      const image = content.files.find((f: { name: string }) => f.name === "image (1).png");
+      expect(image).toMatchObject({ contentType: "image/png", git: { path: ".gitbook/assets/image (1).png" } });
+      expect(image.dimensions.width).toBeGreaterThan(0);
+      expect(content.reusableContents.length).toBeGreaterThan(0);
+      expect(Object.keys(content.variables).length).toBeGreaterThan(0);
+      // The image reference became a file reference of the revision.
+      const page = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content/page/${quickstart.id}`)).body;
+      expect(JSON.stringify(page.document)).toContain(`"file":"${image.id}"`);
+      expect(page.description).toBe("Up and running in five minutes.");
+      expect(page.cover?.ref).toMatchObject({ kind: "file" });
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it("keeps page ids and unchanged documents across re-imports, and skips a commit already imported", async () => {
+    const { owner, space } = await setup();
+    const repo = createBareRepo({ "README.md": "# Home\n\nHello.\n", "SUMMARY.md": "* [Home](README.md)\n* [Guide](guide.md)\n", "guide.md": "# Guide\n\nFirst.\n\nSecond.\n" });
+    try {
+      await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main" });
+      const first = flatten((await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body.pages);
+      const again = await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main" });
+      expect(again.lastImport).toMatchObject({ status: "skipped", message: expect.stringMatching(/already/) });
+
+      const second = commitFiles(repo.dir, { "guide.md": "# Guide\n\nFirst.\n\nSecond, edited.\n" });
+      await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main" });
+      const content = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body;
+      expect(content.git.oid).toBe(second);
+      const next = flatten(content.pages);
+      expect(next.map((p) => p.id)).toEqual(first.map((p) => p.id));
+      expect(next[0]!.documentId).toBe(first[0]!.documentId);
+      expect(next[1]!.documentId).not.toBe(first[1]!.documentId);
+      const before = (await ctx.as(owner).get(`/v1/spaces/${space.id}/revisions/${content.parents[0]}/page/${first[1]!.id}/document`)).body;
+      const after = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content/page/${first[1]!.id}`)).body.document;
+      // The unchanged paragraph keeps its key, so change requests can merge at block level.
+      expect(after.nodes[0].key).toBe(before.nodes[0].key);
+      expect(stripKeys(after.nodes[0])).toEqual(stripKeys(before.nodes[0]));
+
+      const forced = await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main", force: true });
+      expect(forced.lastImport.status).toBe("succeeded");
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it("refuses URLs outside the policy with a 400 naming the reason", async () => {
+    const { owner, space } = await setup();
+    const noFile = await createTestContext();
+    try {
+      const { owner: o2, org } = await createOrgWithRoles(noFile);
+      const s2 = await noFile.as(o2).post(`/v1/orgs/${org.id}/spaces`, {});
+      const res = await noFile.as(o2).post(`/v1/spaces/${s2.body.id}/git/import`, { url: "file:///tmp/x.git", ref: "refs/heads/main" });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(/QUIRE_GIT_ALLOW_FILE_URLS=true/);
+    } finally {
+      await noFile.close();
+    }
+    for (const url of ["ext::sh -c touch% /tmp/pwned", "ssh://git@example.com/x.git", "git@example.com:x.git", "-uhello"]) {
+      const res = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { url, ref: "refs/heads/main" });
+      expect(res.status, url).toBe(400);
+    }
+    const badRef = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { url: "https://example.com/x.git", ref: "main; rm -rf /" });
+    expect(badRef.status).toBe(400);
+    const escape = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { url: "https://example.com/x.git", ref: "refs/heads/main", repoProjectDirectory: "../../etc" });
+    expect(escape.status).toBe(400);
+    expect((await ctx.db.selectFrom("jobs").selectAll().where("kind", "=", "git-import").execute()).filter((j) => j.payload.includes(space.id))).toEqual([]);
+  });
+
+  it("uses credentials from the URL without ever storing, logging or returning them", async () => {
+    const { owner, space } = await setup();
+    const repo = createBareRepo({ "README.md": "# Private docs\n" });
+    const server = await serveGitOverHttp(repo.dir, { username: "deploy", password: "s3cr3t-t0ken" });
+    try {
+      const url = server.urlWith("deploy", "s3cr3t-t0ken");
+      const res = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { url, ref: "refs/heads/main" });
+      expect(res.status).toBe(204);
+      const jobs = await ctx.db.selectFrom("jobs").select("payload").where("kind", "=", "git-import").execute();
+      expect(JSON.stringify(jobs)).not.toContain("s3cr3t-t0ken");
+      await ctx.worker.drain();
+      const info = (await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body;
+      expect(info.lastImport.status).toBe("succeeded");
+      expect(JSON.stringify(info)).not.toContain("s3cr3t");
+      const spaceRow = await ctx.db.selectFrom("spaces").select("gitSync").where("id", "=", space.id).executeTakeFirstOrThrow();
+      expect(spaceRow.gitSync).not.toContain("s3cr3t");
+      expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body.pages[0].title).toBe("Private docs");
+
+      await importNow(owner, space.id, { url: server.urlWith("deploy", "wrong-password"), ref: "refs/heads/main", force: true });
+      const failed = (await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body;
+      expect(failed.lastImport.status).toBe("failed");
+      expect(failed.lastImport.message).not.toContain("wrong-password");
+    } finally {
+      await server.close();
+      repo.cleanup();
+    }
+  });
+
+  it("records failures (missing ref, escaping root, symlink out of the repository) and keeps the content", async () => {
+    const { owner, space } = await setup();
+    await commitContent(ctx, space.id, { pages: [{ title: "Existing", paragraphs: ["keep me"] }] });
+    const before = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body;
+    const cases: [Record<string, unknown> | string, string, RegExp][] = [
+      [{ "README.md": "# x\n" }, "refs/heads/does-not-exist", /does-not-exist/],
+      ["hostile-root-escape", "refs/heads/main", /root/i],
+      ["hostile-symlinks", "refs/heads/main", /symlink|link/i],
+    ];
+    for (const [files, ref, message] of cases) {
+      const repo = createBareRepo(typeof files === "string" ? loadFixture(files) : (files as never));
+      try {
+        const info = await importNow(owner, space.id, { url: repo.url, ref });
+        expect(info.lastImport.status, JSON.stringify(info)).toBe("failed");
+        expect(info.lastImport.message).toMatch(message);
+      } finally {
+        repo.cleanup();
+      }
+    }
+    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body.id).toBe(before.id);
+  });
+
+  it("creates a standalone revision without moving the primary content, and ignores outdated imports", async () => {
+    const { owner, space } = await setup();
+    const repo = createBareRepo({ "README.md": "# Standalone\n" });
+    try {
+      await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main", standalone: true });
+      const info = (await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body;
+      expect(info.lastImport.status).toBe("succeeded");
+      expect((await ctx.as(owner).get(`/v1/spaces/${space.id}`)).body.revision).toBe(space.revision);
+      const standalone = (await ctx.as(owner).get(`/v1/spaces/${space.id}/revisions/${info.lastImport.revision}`)).body;
+      expect(standalone.pages[0].title).toBe("Standalone");
+
+      await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main", timestamp: "2026-06-01T00:00:00.000Z" });
+      const older = await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main", force: true, timestamp: "2026-05-01T00:00:00.000Z" });
+      expect(older.lastImport).toMatchObject({ status: "skipped", message: expect.stringMatching(/newer/) });
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it("answers 401, 404 to outsiders, 403 to readers and on locked spaces", async () => {
+    const { owner, members, outsider, space } = await setup();
+    const body = { url: "https://example.com/x.git", ref: "refs/heads/main" };
+    expect((await ctx.anonymous.post(`/v1/spaces/${space.id}/git/import`, body)).status).toBe(401);
+    expect((await ctx.as(outsider).post(`/v1/spaces/${space.id}/git/import`, body)).status).toBe(404);
+    expect((await ctx.as(members.read).post(`/v1/spaces/${space.id}/git/import`, body)).status).toBe(403);
+    expect((await ctx.as(members.edit).get(`/v1/spaces/${space.id}/git/info`)).status).toBe(404);
+    await ctx.as(owner).patch(`/v1/spaces/${space.id}`, { editMode: "locked" });
+    const locked = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, body);
+    expect(locked.status).toBe(403);
+    expect(locked.body.error.message).toMatch(/locked/);
+    expect((await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { ref: "refs/heads/main" })).body.error.message).toBe("body.url is required.");
+  });
+});
+
+describe("POST /v1/spaces/{spaceId}/git/export", () => {
+  it("writes the primary content as a GitBook repository, makes no commit when nothing changed, and re-imports to the same content", async () => {
+    const { owner, org, space } = await setup();
+    const source = createBareRepo(loadFixture("gitbook-docs"));
+    const target = createBareRepo({});
+    try {
+      await importNow(owner, space.id, { url: source.url, ref: "refs/heads/main" });
+      const original = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body;
+
+      const exported = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/export`, { url: target.url, ref: "refs/heads/docs", commitMessage: "Export from Quire" });
+      expect(exported.status).toBe(204);
+      await ctx.worker.drain();
+      const info = (await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body;
+      expect(info.lastExport, JSON.stringify(info)).toMatchObject({ status: "succeeded" });
+      const files = readRepoFiles(target.dir, "refs/heads/docs");
+      expect([...files.keys()]).toEqual(expect.arrayContaining(["README.md", "SUMMARY.md", ".gitbook/assets/image (1).png"]));
+      expect(logOf(target.dir, "refs/heads/docs")).toHaveLength(1);
+      expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body.git).toMatchObject({ oid: info.lastExport.commit, createdByService: true });
+
+      await ctx.as(owner).post(`/v1/spaces/${space.id}/git/export`, { url: target.url, ref: "refs/heads/docs", commitMessage: "Again" });
+      await ctx.worker.drain();
+      expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body.lastExport.status).toBe("skipped");
+      expect(logOf(target.dir, "refs/heads/docs")).toHaveLength(1);
+
+      // A fresh space importing the export has the same tree and documents.
+      const copy = await createSpace(ctx, owner, org.id, { title: "Round trip" });
+      await importNow(owner, copy.id, { url: target.url, ref: "refs/heads/docs" });
+      const roundTrip = (await ctx.as(owner).get(`/v1/spaces/${copy.id}/content`)).body;
+      const shape = (pages: Page[]) => flatten(pages).map((p) => `${p.type}:${p.title}:${p.path ?? ""}`);
+      expect(shape(roundTrip.pages).join("\n")).toEqual(shape(original.pages).join("\n"));
+      for (const [a, b] of flatten(original.pages).map((p, i) => [p, flatten(roundTrip.pages)[i]!] as const)) {
+        if (a.type !== "document") continue;
+        const docA = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content/page/${a.id}`)).body.document;
+        const docB = (await ctx.as(owner).get(`/v1/spaces/${copy.id}/content/page/${b.id}`)).body.document;
+        expect(normalizeRefs(stripKeys(docB)), a.title).toEqual(normalizeRefs(stripKeys(docA)));
+      }
+    } finally {
+      source.cleanup();
+      target.cleanup();
+    }
+  });
+
+  it("pushes over HTTP with credentials", async () => {
+    const { owner, space } = await setup();
+    await commitContent(ctx, space.id, { pages: [{ title: "Home", slug: "readme", paragraphs: ["Pushed"] }] });
+    const target = createBareRepo({ "README.md": "# Old\n", "notes.txt": "not Quire's" });
+    const server = await serveGitOverHttp(target.dir, { username: "ci", password: "push-secret" });
+    try {
+      await ctx.as(owner).post(`/v1/spaces/${space.id}/git/export`, { url: server.urlWith("ci", "push-secret"), ref: "refs/heads/main", commitMessage: "Update docs" });
+      await ctx.worker.drain();
+      const info = (await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body;
+      expect(info.lastExport.status, JSON.stringify(info)).toBe("succeeded");
+      const files = readRepoFiles(target.dir);
+      expect(files.get("README.md")?.toString()).toContain("Pushed");
+      expect(files.get("notes.txt")?.toString()).toBe("not Quire's");
+    } finally {
+      await server.close();
+      target.cleanup();
+    }
+  });
+});
+
+describe("GET git/info and DELETE git/legacy-installation through @gitbook/api", () => {
+  it("reports the sync state and disconnects the repository", async () => {
+    const { owner, space } = await setup();
+    const endpoint = await ctx.listen();
+    const client = contractClient(endpoint, owner.token);
+    const repo = createBareRepo({ "README.md": "# Hi\n" });
+    try {
+      await client.spaces.importGitRepository(space.id, { url: repo.url, ref: "refs/heads/main", gitInfo: { provider: "github" as never, url: "https://github.com/acme/docs" } });
+      await ctx.worker.drain();
+      const info = await client.spaces.getSpaceGitInfo(space.id);
+      expect(info.data).toMatchObject({ installationProvider: "github", url: "https://github.com/acme/docs" });
+      expect((await client.spaces.getSpaceById(space.id)).data.gitSync?.installationProvider).toBe("github");
+      await client.spaces.deleteLegacyGitInstallation(space.id);
+      await expect(client.spaces.getSpaceGitInfo(space.id)).rejects.toMatchObject({ code: 404 });
+    } finally {
+      repo.cleanup();
+    }
+  });
+});
+
+/** References point at ids of their own revision; compare them by kind only. */
+function normalizeRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalizeRefs);
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = ["page", "file", "reusableContent"].includes(k) && typeof v === "string" ? "<id>" : normalizeRefs(v);
+    return out;
+  }
+  return value;
+}

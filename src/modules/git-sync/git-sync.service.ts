@@ -1,0 +1,232 @@
+/**
+ * Running Git imports and exports (called by their jobs). Each run records its progress and outcome
+ * in the space's Git sync state, which the API shows (space `gitSync`, GET /git/info). A failed
+ * import leaves the space's content as it was.
+ */
+import { blobHash } from "../../content/store/canonical.js";
+import { putBlob, getBlob } from "../../content/store/blobs.queries.js";
+import type { JSONDocument } from "../../content/document/types.js";
+import { exportContent } from "../../content/git-sync/export-content.js";
+import { importContent } from "../../content/git-sync/import-content.js";
+import { readRepository, repositoryPaths } from "../../content/gitbook-repo/index.js";
+import { RepositoryFormatError } from "../../content/gitbook-repo/types.js";
+import { writeRepository } from "../../content/gitbook-repo/write.js";
+import { commitRevision } from "../../content/revision/commit.js";
+import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { loadContent, loadDocument, saveDocument } from "../../content/revision/storage.js";
+import { GitError } from "../../git/errors.js";
+import { commitAndPush, type LocalRepo, withFetchedRef } from "../../git/index.js";
+import { createRedactor } from "../../git/url.js";
+import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
+import type { JobContext } from "../../jobs/registry.js";
+import { parseJsonOrNull } from "../../lib/json.js";
+import { unseal } from "../../lib/sealed.js";
+import { nowIso } from "../../lib/time.js";
+import { CREDENTIALS_PURPOSE, type GitExportPayload, type GitImportPayload, type GitSyncJobBase } from "./git-sync.payloads.js";
+import { type GitSyncRunValue, readGitSyncState, updateGitSyncState } from "./git-sync.state.js";
+
+type RunKey = "lastImport" | "lastExport";
+
+/** The remote URL with its credentials put back (only ever held in memory, for git). */
+function remoteWithCredentials(ctx: JobContext, payload: GitSyncJobBase): { url: string; redact: (text: string) => string } {
+  if (!payload.credentials) return { url: payload.remote, redact: createRedactor(undefined) };
+  const plain = unseal(ctx.secret, CREDENTIALS_PURPOSE, payload.credentials);
+  const colon = plain.indexOf(":");
+  const credentials = { username: plain.slice(0, colon), password: plain.slice(colon + 1) };
+  const url = new URL(payload.remote);
+  url.username = encodeURIComponent(credentials.username);
+  url.password = encodeURIComponent(credentials.password);
+  return { url: url.toString(), redact: createRedactor(credentials) };
+}
+
+async function recordRun(ctx: JobContext, spaceId: string, key: RunKey, run: Partial<GitSyncRunValue>, extra: { lastTimestamp?: string } = {}) {
+  await updateGitSyncState(ctx.db, spaceId, (state) => ({
+    ...state,
+    ...extra,
+    [key]: { ...(state[key] ?? { requestedAt: nowIso() }), ...run } as GitSyncRunValue,
+  }));
+}
+
+/** A newer import or export was already applied: this one would move the content backwards. */
+async function isOutdated(ctx: JobContext, payload: GitSyncJobBase): Promise<boolean> {
+  if (!payload.timestamp) return false;
+  const state = await readGitSyncState(ctx.db, payload.spaceId);
+  return !!state?.lastTimestamp && payload.timestamp < state.lastTimestamp;
+}
+
+/**
+ * Errors a retry cannot fix are recorded as the run's failure and end the job; others (network,
+ * timeouts, a branch that moved, content changed meanwhile) propagate so the job is retried.
+ */
+function permanentFailure(error: unknown): boolean {
+  if (error instanceof RepositoryFormatError) return true;
+  if (error instanceof GitError) return !error.retryable;
+  return false;
+}
+
+export async function runGitImport(ctx: JobContext, payload: GitImportPayload): Promise<void> {
+  const space = await ctx.db.selectFrom("spaces").selectAll().where("id", "=", payload.spaceId).executeTakeFirst();
+  if (!space || space.deletedAt) return;
+  if (await isOutdated(ctx, payload)) {
+    await recordRun(ctx, space.id, "lastImport", { status: "skipped", finishedAt: nowIso(), message: "A newer import or export was already applied." });
+    return;
+  }
+  await recordRun(ctx, space.id, "lastImport", { status: "running", startedAt: nowIso() });
+  const { url, redact } = remoteWithCredentials(ctx, payload);
+  try {
+    await withFetchedRef(url, payload.ref, { allowFile: ctx.config.gitAllowFileUrls, signal: ctx.signal }, async (repo) => {
+      const primary = await getSpaceRevision(ctx.db, space.id, space.revisionId);
+      const primaryGit = parseJsonOrNull<{ oid: string; ref?: string }>(primary?.git ?? null, "revisions.git");
+      if (!payload.force && primaryGit?.oid === repo.commit.oid && primaryGit.ref === payload.ref) {
+        await recordRun(ctx, space.id, "lastImport", {
+          status: "skipped",
+          finishedAt: nowIso(),
+          commit: repo.commit.oid,
+          message: "This commit is already the space's content (pass force to import it again).",
+        });
+        return;
+      }
+      const entries = await repo.listTree(payload.projectDirectory);
+      const repository = await readRepository(entries, repo, { projectDirectory: payload.projectDirectory });
+      const previous = await loadContent(ctx.db, primary?.treeHash ?? null);
+      const imported = await importContent(
+        repository,
+        previous,
+        {
+          readBlob: async (oid) => (await repo.readBlobs([oid]))[0]!,
+          loadDocument: (hash) => loadDocument<JSONDocument>(ctx.db, hash),
+          blobHash,
+        },
+        nowIso(),
+      );
+      const revision = await ctx.db.transaction().execute(async (trx) => {
+        for (const bytes of imported.blobs.values()) await putBlob(trx, bytes);
+        for (const document of imported.documents.values()) await saveDocument(trx, document);
+        const created = await commitRevision(trx, {
+          spaceId: space.id,
+          parents: [space.revisionId],
+          type: "edits",
+          content: imported.content,
+          git: {
+            oid: repo.commit.oid,
+            message: repo.commit.message,
+            createdByService: false,
+            ref: payload.ref,
+            url: payload.repoCommitURL ? `${payload.repoCommitURL}${repo.commit.oid}` : repo.url,
+          },
+          createdBy: payload.actorId,
+          ...(payload.standalone ? {} : { movePrimaryFrom: space.revisionId }),
+        });
+        if (!payload.standalone) await requestSearchIndex(trx, space.id);
+        await updateGitSyncState(trx, space.id, (state) => ({
+          ...state,
+          ...(payload.timestamp && !payload.standalone ? { lastTimestamp: payload.timestamp } : {}),
+          lastImport: {
+            ...(state.lastImport ?? { requestedAt: payload.requestedAt }),
+            status: "succeeded",
+            finishedAt: nowIso(),
+            commit: repo.commit.oid,
+            revision: created.id,
+            ...(imported.warnings.length ? { warnings: imported.warnings.slice(0, 100).map(redact) } : {}),
+          },
+        }));
+        return created;
+      });
+      ctx.notifyJobs();
+      ctx.log.info({ spaceId: space.id, revision: revision.id, commit: repo.commit.oid, pages: imported.documents.size }, "git import done");
+    });
+  } catch (error) {
+    const message = redact(error instanceof Error ? error.message : String(error));
+    if (permanentFailure(error) || ctx.attempt >= 5) {
+      await recordRun(ctx, space.id, "lastImport", { status: "failed", finishedAt: nowIso(), message });
+      return;
+    }
+    await recordRun(ctx, space.id, "lastImport", { status: "pending", message: `Retrying after: ${message}` });
+    throw new Error(message);
+  }
+}
+
+/** Root-relative paths of a fetched branch, and the ones Quire manages there (from its last content). */
+async function branchLayout(base: LocalRepo, projectDirectory: string) {
+  const entries = await base.listTree(projectDirectory);
+  let managed: string[] = [];
+  let root = projectDirectory;
+  try {
+    const previous = await readRepository(entries, base, { projectDirectory });
+    managed = repositoryPaths(previous);
+    root = previous.root;
+  } catch (error) {
+    // A branch that is not GitBook content yet: Quire manages nothing there.
+    if (!(error instanceof RepositoryFormatError)) throw error;
+  }
+  const strip = (path: string) => (root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : root ? undefined : path);
+  const managedSet = new Set(managed);
+  const taken = entries.filter((e) => !managedSet.has(e.path)).flatMap((e) => strip(e.path) ?? []);
+  return { managed, taken };
+}
+
+export async function runGitExport(ctx: JobContext, payload: GitExportPayload): Promise<void> {
+  const space = await ctx.db.selectFrom("spaces").selectAll().where("id", "=", payload.spaceId).executeTakeFirst();
+  if (!space || space.deletedAt) return;
+  if (await isOutdated(ctx, payload)) {
+    await recordRun(ctx, space.id, "lastExport", { status: "skipped", finishedAt: nowIso(), message: "A newer import or export was already applied." });
+    return;
+  }
+  await recordRun(ctx, space.id, "lastExport", { status: "running", startedAt: nowIso() });
+  const { url, redact } = remoteWithCredentials(ctx, payload);
+  const actor = await ctx.db.selectFrom("users").select(["displayName", "email"]).where("id", "=", payload.actorId).executeTakeFirst();
+  const revisionId = space.revisionId;
+  try {
+    const primary = await getSpaceRevision(ctx.db, space.id, revisionId);
+    const content = await loadContent(ctx.db, primary?.treeHash ?? null);
+    const result = await commitAndPush({
+      url,
+      ref: payload.ref,
+      message: payload.commitMessage,
+      author: { name: actor?.displayName ?? "Quire", email: actor?.email ?? "quire@localhost" },
+      allowFile: ctx.config.gitAllowFileUrls,
+      signal: ctx.signal,
+      prepare: async (base) => {
+        const layout = base ? await branchLayout(base, payload.projectDirectory) : { managed: [], taken: [] };
+        const writable = await exportContent(
+          content,
+          { loadDocument: (hash) => loadDocument<JSONDocument>(ctx.db, hash), loadBlob: (hash) => getBlob(ctx.db, hash) },
+          { taken: layout.taken },
+        );
+        const files = writeRepository(writable, { projectDirectory: payload.projectDirectory, previousPaths: layout.taken });
+        const deletions = layout.managed.filter((path) => !files.has(path));
+        return { files, deletions };
+      },
+    });
+    await ctx.db.transaction().execute(async (trx) => {
+      if (result.committed) {
+        // Git metadata is the mutable part of a revision: it now names the commit it was exported as.
+        await trx
+          .updateTable("revisions")
+          .set({ git: JSON.stringify({ oid: result.commit, message: payload.commitMessage, createdByService: true, ref: payload.ref }) })
+          .where("id", "=", revisionId)
+          .execute();
+      }
+      await updateGitSyncState(trx, space.id, (state) => ({
+        ...state,
+        ...(payload.timestamp ? { lastTimestamp: payload.timestamp } : {}),
+        lastExport: {
+          ...(state.lastExport ?? { requestedAt: payload.requestedAt }),
+          status: result.committed ? "succeeded" : "skipped",
+          finishedAt: nowIso(),
+          ...(result.commit ? { commit: result.commit } : {}),
+          revision: revisionId,
+          ...(result.committed ? {} : { message: "Nothing changed since the last export: no commit was made." }),
+        },
+      }));
+    });
+  } catch (error) {
+    const message = redact(error instanceof Error ? error.message : String(error));
+    if (permanentFailure(error) || ctx.attempt >= 5) {
+      await recordRun(ctx, space.id, "lastExport", { status: "failed", finishedAt: nowIso(), message });
+      return;
+    }
+    await recordRun(ctx, space.id, "lastExport", { status: "pending", message: `Retrying after: ${message}` });
+    throw new Error(message);
+  }
+}

@@ -1,0 +1,42 @@
+/** The Git sync state recorded on a space (`spaces.git_sync`). */
+import type { Executor } from "../../db/database.js";
+import { parseJsonOrNull } from "../../lib/json.js";
+import { nowIso } from "../../lib/time.js";
+import type { GitSyncStateValue } from "../spaces/spaces.schemas.js";
+
+export type GitSyncRunValue = NonNullable<GitSyncStateValue["lastImport"]>;
+
+export async function readGitSyncState(db: Executor, spaceId: string): Promise<GitSyncStateValue | null> {
+  const row = await db.selectFrom("spaces").select("gitSync").where("id", "=", spaceId).executeTakeFirst();
+  return parseJsonOrNull<GitSyncStateValue>(row?.gitSync ?? null, "spaces.git_sync");
+}
+
+/**
+ * Applies `change` to the current state in one statement's transaction scope. Callers run it inside
+ * their transaction when the state must change together with other rows.
+ */
+export async function updateGitSyncState(
+  db: Executor,
+  spaceId: string,
+  change: (state: GitSyncStateValue) => GitSyncStateValue | null,
+): Promise<GitSyncStateValue | null> {
+  const current = (await readGitSyncState(db, spaceId)) ?? {};
+  const next = change({ ...current });
+  await db
+    .updateTable("spaces")
+    .set({ gitSync: next ? JSON.stringify({ ...next, updatedAt: nowIso() }) : null })
+    .where("id", "=", spaceId)
+    .execute();
+  return next;
+}
+
+/** "owner/repo" from a repository URL, for `repoName`. */
+export function repoNameOf(url: string): string | undefined {
+  try {
+    const path = new URL(url).pathname.replace(/\.git$/, "").replace(/^\/+|\/+$/g, "");
+    const parts = path.split("/").filter(Boolean);
+    return parts.length >= 2 ? parts.slice(-2).join("/") : parts[0];
+  } catch {
+    return undefined;
+  }
+}
