@@ -17,6 +17,7 @@ import { collectionRoutes } from "./modules/collections/collections.routes.js";
 import { contentRoutes } from "./modules/content/content.routes.js";
 import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
+import { searchRoutes } from "./modules/search/search.routes.js";
 import { fileRoutes } from "./modules/files/files.routes.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
@@ -129,6 +130,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(contentPermissionRoutes, { deps });
   await app.register(contentRoutes, { deps });
   await app.register(gitSyncRoutes, { deps });
+  await app.register(searchRoutes, { deps });
 
   return app;
 }

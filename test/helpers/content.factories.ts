@@ -4,6 +4,7 @@
  */
 import { putBlob } from "../../src/content/store/blobs.queries.js";
 import { commitRevision } from "../../src/content/revision/commit.js";
+import { requestSearchIndex } from "../../src/jobs/handlers/search-index.job.js";
 import type { FileEntry, PageNode, RevisionContent } from "../../src/content/revision/model.js";
 import { saveDocument } from "../../src/content/revision/storage.js";
 import { randomBase62 } from "../../src/lib/ids.js";
@@ -74,15 +75,17 @@ export async function commitContent(
     reusableContents: [],
     variables: input.variables ?? {},
   };
-  const revision = await ctx.db.transaction().execute((trx) =>
-    commitRevision(trx, {
+  const revision = await ctx.db.transaction().execute(async (trx) => {
+    const created = await commitRevision(trx, {
       spaceId,
       parents: [space.revisionId],
       type: "edits",
       content,
       createdBy: null,
       movePrimaryFrom: space.revisionId,
-    }),
-  );
+    });
+    await requestSearchIndex(trx, spaceId);
+    return created;
+  });
   return { revisionId: revision.id, content };
 }

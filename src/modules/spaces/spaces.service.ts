@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound, preconditionFailed } from "../../http/e
 import { newId } from "../../lib/ids.js";
 import { isoDaysAgo, nowIso } from "../../lib/time.js";
 import { SPACE_RETENTION_DAYS } from "../../jobs/handlers/purge-deleted-spaces.job.js";
+import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
 import { type OrgAccess, contentLevel } from "../../permissions/access.js";
 import { type Role, atLeast } from "../../permissions/roles.js";
 import { type Page, type SortKey, paginateRows } from "../../http/pagination.js";
@@ -159,6 +160,8 @@ export async function duplicateSpace(
   });
   await copyGrants(trx, original.id, { targetId: copy.id, targetType: "space" });
   await grantCreatorAdmin(trx, input.access, copy, "space");
+  // The copy shares the original's content, which its own search index must cover.
+  await requestSearchIndex(trx, copy.id);
   return copy;
 }
 

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
+import { commitContent } from "../../../test/helpers/content.factories.js";
+import { contractClient } from "../../../test/helpers/contract.js";
+import { createOrgWithRoles } from "../../../test/helpers/factories.js";
+import { createSpace, setDefaultLevel } from "../../../test/helpers/spaces.factories.js";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+function headingDoc(parts: [string | null, string][]) {
+  const nodes = parts.flatMap(([heading, text], i) => [
+    ...(heading ? [{ object: "block", type: "heading-1", key: `h${i}`, nodes: [{ object: "text", leaves: [{ object: "leaf", text: heading, marks: [] }] }] }] : []),
+    { object: "block", type: "paragraph", key: `p${i}`, nodes: [{ object: "text", leaves: [{ object: "leaf", text, marks: [] }] }] },
+  ]);
+  return { object: "document", data: {}, nodes };
+}
+
+async function setup() {
+  const roles = await createOrgWithRoles(ctx);
+  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Handbook" });
+  const { saveDocument } = await import("../../content/revision/storage.js");
+  const install = await saveDocument(ctx.db, headingDoc([[null, "How to get started."], ["Configure the proxy", "Set the proxy variable before installing packages."]]));
+  await commitContent(ctx, space.id, {
+    pages: [
+      { title: "Welcome", paragraphs: ["Nothing to see here."] },
+      { title: "Guides", kind: "group", children: [{ title: "Installation", extra: { documentHash: install } }] },
+    ],
+  });
+  await ctx.worker.drain();
+  return { ...roles, space };
+}
+
+describe("GET /v1/spaces/{spaceId}/search", () => {
+  it("finds pages and sections with paths, ancestors, anchors and snippets", async () => {
+    const { owner, space } = await setup();
+    const res = await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=proxy`);
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(1);
+    const [page] = res.body.items;
+    expect(page).toMatchObject({ title: "Installation", path: "guides/installation", ancestors: [{ title: "Guides" }] });
+    expect(page.sections[0]).toMatchObject({ title: "Configure the proxy", path: "guides/installation#configure-the-proxy" });
+    expect(page.sections[0].body).toContain("proxy");
+    expect(page.sections[0].urls.app).toMatch(/#configure-the-proxy$/);
+    // stemming and prefix of the last word
+    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=install`)).body.count).toBe(1);
+    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=wel`)).body.items[0].title).toBe("Welcome");
+  });
+
+  it("follows content changes", async () => {
+    const { owner, space } = await setup();
+    await commitContent(ctx, space.id, { pages: [{ title: "Renamed", paragraphs: ["Entirely new words about kayaks."] }] });
+    await ctx.worker.drain();
+    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=proxy`)).body.count).toBe(0);
+    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=kayaks`)).body.items[0].title).toBe("Renamed");
+  });
+
+  it("answers 401, 404 to outsiders, and a precise 400 without words", async () => {
+    const { outsider, owner, space } = await setup();
+    expect((await ctx.anonymous.get(`/v1/spaces/${space.id}/search?query=x`)).status).toBe(401);
+    expect((await ctx.as(outsider).get(`/v1/spaces/${space.id}/search?query=proxy`)).status).toBe(404);
+    const missing = await ctx.as(owner).get(`/v1/spaces/${space.id}/search`);
+    expect(missing.body.error.message).toBe('query parameter "query" is required.');
+    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=${encodeURIComponent('"*:')}`)).status).toBe(400);
+    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=${"a".repeat(513)}`)).status).toBe(400);
+  });
+});
+
+describe("GET /v1/orgs/{organizationId}/search", () => {
+  it("searches only the spaces the caller may read", async () => {
+    const { org, owner, members, space } = await setup();
+    const secret = await createSpace(ctx, owner, org.id, { title: "Secret" });
+    await setDefaultLevel(ctx, owner, { space: secret.id }, null);
+    await commitContent(ctx, secret.id, { pages: [{ title: "Proxy secrets", paragraphs: ["The proxy password is hunter2."] }] });
+    await ctx.worker.drain();
+    const asOwner = await ctx.as(owner).get(`/v1/orgs/${org.id}/search?query=proxy`);
+    expect(asOwner.body.items.map((s: { title: string }) => s.title).sort()).toEqual(["Handbook", "Secret"]);
+    const asReader = await ctx.as(members.read).get(`/v1/orgs/${org.id}/search?query=proxy`);
+    expect(asReader.body.items.map((s: { title: string }) => s.title)).toEqual(["Handbook"]);
+    expect(JSON.stringify(asReader.body)).not.toContain("hunter2");
+    void space;
+  });
+
+  it("validates through @gitbook/api", async () => {
+    const { org, owner, space } = await setup();
+    const client = contractClient(await ctx.listen(), owner.token);
+    expect((await client.spaces.searchSpaceContent(space.id, { query: "proxy" })).data.items).toHaveLength(1);
+    expect((await client.orgs.searchOrganizationContent(org.id, { query: "proxy" })).data.items[0]!.pages).toHaveLength(1);
+  });
+});
