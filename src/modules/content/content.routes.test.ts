@@ -134,3 +134,33 @@ describe("revisions and documents", () => {
     expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/documents/not-a-hash`)).status).toBe(400);
   });
 });
+
+describe("page formats and evaluation", () => {
+  it("serves a page as Markdown with links the editing API accepts, and evaluates expressions", async () => {
+    const { owner, space, first } = await setup();
+    const { saveDocument } = await import("../../content/revision/storage.js");
+    const { parseMarkdownPage } = await import("../../content/markdown/index.js");
+    const welcome = first.content.pages[0]!;
+    const body = parseMarkdownPage(
+      `Version <code class="expression">space.vars.version</code>, see [the welcome page](README.md).`,
+      { resolve: (target) => (target === "README.md" ? { kind: "page", page: welcome.id } : undefined) },
+    ).document;
+    const hash = await saveDocument(ctx.db, body);
+    const { content } = await commitContent(ctx, space.id, {
+      pages: [{ id: welcome.id, title: "Welcome", slug: "readme", paragraphs: ["Hello"] }, { title: "Versions", extra: { documentHash: hash } }],
+      variables: { version: "2.0" },
+    });
+    const versions = content.pages[1]!;
+    const markdown = await ctx.as(owner).get(`/v1/spaces/${space.id}/content/page/${versions.id}?format=markdown`);
+    expect(markdown.status).toBe(200);
+    expect(markdown.body.document).toBeUndefined();
+    expect(markdown.body.markdown).toContain(`[the welcome page](/pages/${welcome.id})`);
+    expect(markdown.body.markdown).toContain('<code class="expression">space.vars.version</code>');
+    const evaluated = await ctx.as(owner).get(`/v1/spaces/${space.id}/content/page/${versions.id}?format=markdown&evaluated=true`);
+    expect(evaluated.body.markdown).toContain("Version 2.0, see");
+    const deterministic = await ctx.as(owner).get(`/v1/spaces/${space.id}/content/page/${versions.id}?evaluated=deterministic-only`);
+    expect(JSON.stringify(deterministic.body.document)).toContain("2.0");
+    const bad = await ctx.as(owner).get(`/v1/spaces/${space.id}/content/page/${versions.id}?evaluated=sometimes`);
+    expect(bad.status).toBe(400);
+  });
+});

@@ -8,9 +8,12 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import Type, { type TObject } from "typebox";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
-import { badRequest, notFound } from "../../http/errors.js";
+import { notFound } from "../../http/errors.js";
 import { paginateRows } from "../../http/pagination.js";
 import { ListOf, ListQuery, RichDocument, errorResponses } from "../../http/schemas.js";
+import { evaluateDocument } from "../../content/document/evaluate.js";
+import type { ContentRef, JSONDocument } from "../../content/document/types.js";
+import { markdownFromDocument } from "../../content/markdown/index.js";
 import { loadDocument } from "../../content/revision/storage.js";
 import { requireSpace } from "../spaces/spaces.service.js";
 import { type ContentPresentContext, presentFile, presentPage, presentPages, presentReusableContent, presentRevision } from "./content.presenter.js";
@@ -47,6 +50,25 @@ export interface RevisionReadSet {
   resolve(request: FastifyRequest): Promise<RevisionView>;
 }
 
+/**
+ * Links in Markdown served by the API use the paths the content-editing API accepts back
+ * (`/pages/<id>`, `/files/<id>`), so a page read as Markdown can be edited and sent back.
+ */
+function apiPathFor(ref: ContentRef): string | undefined {
+  switch (ref.kind) {
+    case "page":
+      return `/pages/${ref.page}`;
+    case "anchor":
+      return ref.page ? `/pages/${ref.page}#${ref.anchor}` : `#${ref.anchor}`;
+    case "file":
+      return `/files/${ref.file}`;
+    case "reusable-content":
+      return `/reusable-contents/${ref.reusableContent}`;
+    default:
+      return undefined;
+  }
+}
+
 type Query = { metadata?: boolean; computed?: boolean; format?: "document" | "markdown"; evaluated?: boolean | "deterministic-only" };
 
 /** Registers the read routes of one revision source (primary content, a revision, a change request). */
@@ -64,13 +86,15 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
   async function pageWithBody(view: RevisionView, location: ReturnType<typeof requirePage>, query: Query) {
     const ctx = presentContext(view, query);
     if (location.page.kind !== "document") return presentPage(location.page, location.path, ctx);
+    let document = (await pageDocument(db, location)) as JSONDocument;
     if (query.evaluated !== undefined && query.evaluated !== false) {
-      throw badRequest("Evaluating documents (`evaluated`) is not available yet; omit the parameter or pass false.");
+      const context = { space: { vars: view.content.variables }, page: { vars: location.page.variables ?? {} } };
+      document = evaluateDocument(document, context, query.evaluated === true ? "all" : "deterministic-only");
     }
     if (query.format === "markdown") {
-      throw badRequest("The Markdown format is not available yet; use format=document.");
+      return presentPage(location.page, location.path, ctx, { markdown: markdownFromDocument(document, { pathFor: apiPathFor }) });
     }
-    return presentPage(location.page, location.path, ctx, { document: await pageDocument(db, location) });
+    return presentPage(location.page, location.path, ctx, { document });
   }
 
   app.get(set.base, {
@@ -148,7 +172,11 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
       const view = await set.resolve(request);
       const location = requirePage(view, (request.params as { pageId: string }).pageId);
       if (location.page.kind !== "document") throw notFound(`Page "${location.page.id}" is a ${location.page.kind}, it has no document.`);
-      return (await pageDocument(db, location)) as never;
+      const { evaluated } = request.query as Query;
+      const document = (await pageDocument(db, location)) as JSONDocument;
+      if (evaluated === undefined || evaluated === false) return document as never;
+      const context = { space: { vars: view.content.variables }, page: { vars: location.page.variables ?? {} } };
+      return evaluateDocument(document, context, evaluated === true ? "all" : "deterministic-only") as never;
     });
   }
 
