@@ -17,6 +17,7 @@ import { markdownFromDocument } from "../../content/markdown/index.js";
 import { loadDocument } from "../../content/revision/storage.js";
 import { requireSpace } from "../spaces/spaces.service.js";
 import { type ContentPresentContext, presentFile, presentPage, presentPages, presentReusableContent, presentRevision } from "./content.presenter.js";
+import { registerLinkReads } from "./links.routes.js";
 import {
   ContentQuery,
   DocumentParams,
@@ -45,6 +46,10 @@ export interface RevisionReadSet {
     pageDocument?: string;
     path: string;
     reusableContent: string;
+    /** Link reads (see links.routes.ts), registered when named. */
+    pageLinks?: string;
+    pageBacklinks?: string;
+    fileBacklinks?: string;
   };
   /** Loads the revision the routes read, after checking the caller may view it. */
   resolve(request: FastifyRequest): Promise<RevisionView>;
@@ -74,6 +79,17 @@ type Query = { metadata?: boolean; computed?: boolean; format?: "document" | "ma
 /** Registers the read routes of one revision source (primary content, a revision, a change request). */
 export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: RevisionReadSet): void {
   const { db, urls, secret } = deps;
+  registerLinkReads(app, deps, {
+    base: set.base,
+    params: set.params,
+    tags: set.tags,
+    resolve: set.resolve,
+    operationIds: {
+      ...(set.operationIds.pageLinks ? { pageLinks: set.operationIds.pageLinks } : {}),
+      ...(set.operationIds.pageBacklinks ? { pageBacklinks: set.operationIds.pageBacklinks } : {}),
+      ...(set.operationIds.fileBacklinks ? { fileBacklinks: set.operationIds.fileBacklinks } : {}),
+    },
+  });
   const presentContext = (view: RevisionView, query: Query): ContentPresentContext => ({
     urls,
     secret,
@@ -219,6 +235,12 @@ const tags = ["content"];
 export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db } = deps;
 
+  const primaryContent = async (request: FastifyRequest) => {
+    const { spaceId } = request.params as { spaceId: string };
+    const { space } = await requireSpace(db, actorOf(request), spaceId);
+    return loadRevisionView(db, space, space.revisionId);
+  };
+
   registerRevisionReads(app, deps, {
     base: "/v1/spaces/:spaceId/content",
     params: SpaceContentParams,
@@ -231,12 +253,20 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       page: "getPageById",
       path: "getPageByPath",
       reusableContent: "getReusableContentById",
+      pageLinks: "listPageLinksInSpace",
+      pageBacklinks: "listSpacePageBacklinks",
+      fileBacklinks: "listSpaceFileBacklinks",
     },
-    resolve: async (request) => {
-      const { spaceId } = request.params as { spaceId: string };
-      const { space } = await requireSpace(db, actorOf(request), spaceId);
-      return loadRevisionView(db, space, space.revisionId);
-    },
+    resolve: primaryContent,
+  });
+
+  registerLinkReads(app, deps, {
+    base: "/v1/spaces/:spaceId",
+    linksPath: "/v1/spaces/:spaceId/links",
+    params: SpaceContentParams,
+    tags,
+    operationIds: { links: "listSpaceLinks" },
+    resolve: primaryContent,
   });
 
   registerRevisionReads(app, deps, {
