@@ -18,6 +18,7 @@ import { contentRoutes } from "./modules/content/content.routes.js";
 import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
+import { templateRoutes } from "./modules/content/templates.routes.js";
 import { fileRoutes } from "./modules/files/files.routes.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
@@ -131,6 +132,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(contentRoutes, { deps });
   await app.register(gitSyncRoutes, { deps });
   await app.register(searchRoutes, { deps });
+  await app.register(templateRoutes, { deps });
 
   return app;
 }

@@ -1,0 +1,84 @@
+/** POST /v1/spaces/{spaceId}/content/template: adds a built-in template's pages to the content. */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import Type from "typebox";
+import type { ContentRef } from "../../content/document/types.js";
+import { commitRevision } from "../../content/revision/commit.js";
+import { loadContent, saveDocument } from "../../content/revision/storage.js";
+import { putBlob } from "../../content/store/blobs.queries.js";
+import { listTemplates, TemplateError, templateContent } from "../../content/templates/templates.js";
+import type { Deps } from "../../deps.js";
+import { actorOf } from "../../http/authenticate.js";
+import { badRequest } from "../../http/errors.js";
+import { NoContent, errorResponses } from "../../http/schemas.js";
+import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
+import { nowIso } from "../../lib/time.js";
+import { authorize } from "../../permissions/authorize.js";
+import { getRevision } from "../spaces/spaces.queries.js";
+import { requireLiveSpace } from "../spaces/spaces.service.js";
+import { SpaceContentParams } from "./content.schemas.js";
+
+const ContentRefSchema = Type.Record(Type.String(), Type.Unknown(), { description: "A content reference: {kind, ...}" });
+
+export const ApplyTemplateBody = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 100, description: `A built-in template: ${listTemplates().map((t) => t.id).join(", ")}` }),
+  params: Type.Optional(Type.Object({ contentRefs: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), ContentRefSchema)) })),
+  changeRequestId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+});
+
+export const templateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const { db } = deps;
+
+  app.post(
+    "/v1/spaces/:spaceId/content/template",
+    {
+      schema: {
+        tags: ["content"],
+        operationId: "applyTemplateToSpace",
+        description: "Adds the pages of a built-in template at the end of the space's content, as one new revision.",
+        params: SpaceContentParams,
+        body: ApplyTemplateBody,
+        response: { 204: NoContent, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const { space, permissions } = await requireLiveSpace(db, actor, request.params.spaceId);
+      authorize(permissions, "edit", {
+        notFound: `No space with id "${space.id}".`,
+        forbidden: space.editMode === "locked" ? "The space is locked: unlock it before adding content." : "Only members who can edit the space can apply a template.",
+      });
+      if (request.body.changeRequestId) {
+        throw badRequest("Applying a template to a change request is not supported by this server version; apply it to the space.");
+      }
+      let imported: Awaited<ReturnType<typeof templateContent>>;
+      try {
+        imported = await templateContent(request.body.id, (request.body.params?.contentRefs ?? {}) as unknown as Record<string, ContentRef>, nowIso());
+      } catch (error) {
+        if (error instanceof TemplateError) throw badRequest(error.message);
+        throw error;
+      }
+      await db.transaction().execute(async (trx) => {
+        const current = await getRevision(trx, space.revisionId);
+        const content = await loadContent(trx, current?.treeHash ?? null);
+        for (const bytes of imported.blobs.values()) await putBlob(trx, bytes);
+        for (const document of imported.documents.values()) await saveDocument(trx, document);
+        await commitRevision(trx, {
+          spaceId: space.id,
+          parents: [space.revisionId],
+          type: "edits",
+          content: {
+            pages: [...content.pages, ...imported.content.pages],
+            files: [...content.files, ...imported.content.files],
+            reusableContents: [...content.reusableContents, ...imported.content.reusableContents],
+            variables: { ...imported.content.variables, ...content.variables },
+          },
+          createdBy: actor.user.id,
+          movePrimaryFrom: space.revisionId,
+        });
+        await requestSearchIndex(trx, space.id);
+      });
+      deps.notifyJobs();
+      return reply.code(204).send(null);
+    },
+  );
+};
