@@ -16,6 +16,7 @@ import { openDatabase } from "../src/db/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { Urls } from "../src/http/urls.js";
 import SQLite from "better-sqlite3";
+import { importGeneratedRepo } from "./seed.js";
 
 const SPACES = 150;
 
@@ -46,6 +47,18 @@ async function main() {
     spaceIds.push(res.json().id);
   }
   const spaceId = spaceIds[Math.floor(SPACES / 2)]!;
+
+  // A 1,000-page space, imported through the real Git import, for page reads and search.
+  const contentSpace = spaceIds[0]!;
+  const owner = await handle.db.selectFrom("users").select("id").executeTakeFirstOrThrow();
+  const { repo } = await importGeneratedRepo(
+    { db: handle.db, dialect: handle.dialect, config, secret: await loadInstanceSecret(handle.db) },
+    { spaceId: contentSpace, actorId: owner.id, pages: 1000, images: 200 },
+  );
+  repo.cleanup();
+  const pages = (await app.inject({ method: "GET", url: `/v1/spaces/${contentSpace}/content/pages`, headers: auth })).json().pages;
+  const pageId = pages[3].pages[2].id as string;
+
   const real = await app.listen({ port: 0, host: "127.0.0.1" });
 
   // Baseline 1: the same response bytes from a bare route.
@@ -69,6 +82,9 @@ async function main() {
     { name: "bare route + 1 SQLite PK read", url: `${bareDbUrl}/row/${spaceId}`, headers: {} },
     { name: "GET /v1/spaces/{id}", url: `${real}/v1/spaces/${spaceId}`, headers: auth, baseline: "bare route (fixed object)" },
     { name: "GET /v1/orgs/{org}/spaces?limit=100", url: `${real}/v1/orgs/${organization.id}/spaces?limit=100`, headers: auth, baseline: "bare route (fixed object)" },
+    { name: "GET page (1,000-page space)", url: `${real}/v1/spaces/${contentSpace}/content/page/${pageId}`, headers: auth, baseline: "bare route (fixed object)" },
+    { name: "search, selective (1,000 pages)", url: `${real}/v1/spaces/${contentSpace}/search?query=topic%204.3`, headers: auth, baseline: "bare route (fixed object)" },
+    { name: "search, every page matches", url: `${real}/v1/spaces/${contentSpace}/search?query=lorem`, headers: auth, baseline: "bare route (fixed object)" },
   ];
   process.stdout.write(`${JSON.stringify({ targets, responseBytes: JSON.stringify(sample).length })}\n`);
 }

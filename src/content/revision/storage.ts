@@ -9,8 +9,9 @@
  */
 import type { Executor } from "../../db/database.js";
 import { getObject, getObjects, type PreparedObject, prepareObject, putObjects } from "../store/objects.queries.js";
-import type { FileEntry, PageMeta, PageNode, ReusableContentEntry, RevisionContent } from "./model.js";
-import { emptyContent } from "./model.js";
+import { LRUCache } from "lru-cache";
+import type { FileEntry, PageLocation, PageMeta, PageNode, ReusableContentEntry, RevisionContent } from "./model.js";
+import { emptyContent, indexPages } from "./model.js";
 
 interface StoredRoot {
   pages: string;
@@ -58,9 +59,50 @@ export async function saveContent(db: Executor, content: RevisionContent): Promi
   return root.hash;
 }
 
-/** Loads a revision's content tree (not page bodies); `null` is the empty revision. */
+/**
+ * Materialized content trees by root hash. A revision's content never changes, so every reader of
+ * the same revision can share one tree; it is frozen so that no caller can change it for others.
+ */
+const contentCache = new LRUCache<string, { content: RevisionContent; index?: Map<string, PageLocation> }>({
+  maxSize: 200_000,
+  sizeCalculation: (entry) => Math.max(1, entry.content.files.length + countPages(entry.content.pages)),
+});
+
+function countPages(pages: PageNode[]): number {
+  let n = 0;
+  for (const page of pages) n += 1 + countPages(page.children);
+  return n;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** Loads a revision's content tree (not page bodies); `null` is the empty revision. Read-only. */
 export async function loadContent(db: Executor, rootHash: string | null): Promise<RevisionContent> {
   if (!rootHash) return emptyContent();
+  const cached = contentCache.get(rootHash);
+  if (cached) return cached.content;
+  const content = deepFreeze(await readContent(db, rootHash));
+  contentCache.set(rootHash, { content });
+  return content;
+}
+
+/** The pages of a content tree by id, shared with other readers of the same revision. */
+export function indexOfContent(rootHash: string | null, content: RevisionContent): Map<string, PageLocation> {
+  const cached = rootHash ? contentCache.get(rootHash) : undefined;
+  if (cached && cached.content === content) {
+    cached.index ??= indexPages(content.pages);
+    return cached.index;
+  }
+  return indexPages(content.pages);
+}
+
+async function readContent(db: Executor, rootHash: string): Promise<RevisionContent> {
   const root = await getObject<StoredRoot>(db, rootHash);
   if (!root) throw new Error(`Revision root object ${rootHash} is missing`);
   const parts = await getObjects<{ entries: unknown[] }>(db, [root.files, root.reusableContents]);

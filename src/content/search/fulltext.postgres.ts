@@ -1,7 +1,10 @@
 import { sql } from "kysely";
-import { type FullTextIndex, type SearchRow, type SearchSectionInput, toSearchHit } from "./fulltext.js";
+import type { FullTextIndex, SearchSectionInput } from "./fulltext.js";
 
-interface Row extends SearchRow {
+interface Row {
+  rowId: number;
+  spaceId: string;
+  pageId: string;
   score: number;
 }
 
@@ -28,19 +31,22 @@ export const postgresFullText: FullTextIndex = {
   async search(db, spaceIds, terms, limit) {
     if (terms.length === 0 || spaceIds.length === 0) return [];
     const spaces = sql.join(spaceIds.map((id) => sql`${id}`));
-    // Rank and cut first; ts_headline re-parses the text, so it runs only on the rows returned.
     const result = await sql<Row>`
-      select m.space_id, m.page_id, m.section_key, m.position, m.path, m.anchor, m.ancestors, m.page_title, m.section_title,
-        ts_headline('english', m.body, m.q, 'StartSel="", StopSel="", MaxWords=30, MinWords=12, MaxFragments=1, FragmentDelimiter=" … "') as snippet,
-        m.score
-      from (
-        select s.*, q, ts_rank_cd(s.tsv, q) as score
-        from search_sections s, to_tsquery('english', ${tsQuery(terms)}) q
-        where s.tsv @@ q and s.space_id in (${spaces})
-        order by score desc, s.id
-        limit ${limit}
-      ) m
-      order by m.score desc, m.id`.execute(db);
-    return result.rows.map((r) => toSearchHit(r, Number(r.score)));
+      select s.id as row_id, s.space_id, s.page_id, ts_rank_cd(s.tsv, q) as score
+      from search_sections s, to_tsquery('english', ${tsQuery(terms)}) q
+      where s.tsv @@ q and s.space_id in (${spaces})
+      order by score desc, s.id
+      limit ${limit}`.execute(db);
+    return result.rows.map((r) => ({ rowId: Number(r.rowId), spaceId: r.spaceId, pageId: r.pageId, score: Number(r.score) }));
+  },
+
+  async snippets(db, rowIds, terms) {
+    if (rowIds.length === 0 || terms.length === 0) return new Map();
+    const rows = sql.join(rowIds.map((id) => sql`${id}`));
+    const result = await sql<{ id: number; snippet: string }>`
+      select s.id, ts_headline('english', s.body, q, 'StartSel="", StopSel="", MaxWords=30, MinWords=12, MaxFragments=1, FragmentDelimiter=" … "') as snippet
+      from search_sections s, to_tsquery('english', ${tsQuery(terms)}) q
+      where s.id in (${rows})`.execute(db);
+    return new Map(result.rows.map((r) => [Number(r.id), r.snippet]));
   },
 };

@@ -1,8 +1,11 @@
 import { sql } from "kysely";
 import type { Executor } from "../../db/database.js";
-import { type FullTextIndex, type SearchRow, type SearchSectionInput, toSearchHit } from "./fulltext.js";
+import type { FullTextIndex, SearchSectionInput } from "./fulltext.js";
 
-interface Row extends SearchRow {
+interface Row {
+  rowId: number;
+  spaceId: string;
+  pageId: string;
   rank: number;
 }
 
@@ -35,13 +38,22 @@ export const sqliteFullText: FullTextIndex = {
     if (terms.length === 0 || spaceIds.length === 0) return [];
     const spaces = sql.join(spaceIds.map((id) => sql`${id}`));
     const result = await sql<Row>`
-      select s.space_id, s.page_id, s.section_key, s.position, s.path, s.anchor, s.ancestors, s.page_title, s.section_title,
-        snippet(search_fts, 2, '', '', '…', 24) as snippet,
-        bm25(search_fts, 10.0, 4.0, 1.0) as rank
+      select s.id as row_id, s.space_id, s.page_id, bm25(search_fts, 10.0, 4.0, 1.0) as rank
       from search_fts join search_sections s on s.id = search_fts.rowid
       where search_fts match ${matchExpression(terms)} and s.space_id in (${spaces})
       order by rank
       limit ${limit}`.execute(db);
-    return result.rows.map((r) => toSearchHit(r, -r.rank));
+    // bm25 is lower-is-better; flipped so both engines rank higher-is-better.
+    return result.rows.map((r) => ({ rowId: Number(r.rowId), spaceId: r.spaceId, pageId: r.pageId, score: -r.rank }));
+  },
+
+  async snippets(db, rowIds, terms) {
+    if (rowIds.length === 0 || terms.length === 0) return new Map();
+    // better-sqlite3 binds numbers as REAL, and FTS5 then ignores a rowid constraint altogether.
+    const rows = sql.join(rowIds.map((id) => sql`cast(${id} as integer)`));
+    const result = await sql<{ rowid: number; snippet: string }>`
+      select rowid, snippet(search_fts, 2, '', '', '…', 24) as snippet
+      from search_fts where search_fts match ${matchExpression(terms)} and rowid in (${rows})`.execute(db);
+    return new Map(result.rows.map((r) => [Number(r.rowid), r.snippet]));
   },
 };

@@ -19,9 +19,18 @@ export interface SearchSectionInput {
   body: string;
 }
 
+/** A matching section, as ranked: enough to group and page results (details come later). */
 export interface SearchHit {
+  /** Row of the section in the index. */
+  rowId: number;
   spaceId: string;
   pageId: string;
+  /** Higher is better. */
+  score: number;
+}
+
+/** What is shown of a section: loaded only for the results returned. */
+export interface SectionDetails {
   sectionKey: string;
   position: number;
   path: string;
@@ -29,18 +38,19 @@ export interface SearchHit {
   ancestors: { title: string }[];
   pageTitle: string;
   sectionTitle: string;
-  /** Plain-text excerpt around the match. */
-  snippet: string;
-  /** Higher is better. */
-  score: number;
 }
 
 export interface FullTextIndex {
   /** Replaces every indexed section of a space (call inside a transaction). */
   replaceSpace(db: Executor, spaceId: string, sections: SearchSectionInput[]): Promise<void>;
   removeSpace(db: Executor, spaceId: string): Promise<void>;
-  /** Best-first matching sections in the given spaces, at most `limit`. */
+  /** Best-first matching sections in the given spaces, at most `limit` (ids only: see below). */
   search(db: Executor, spaceIds: string[], terms: string[], limit: number): Promise<SearchHit[]>;
+  /**
+   * Plain-text excerpts around the matches, by row. Computing one is costly, so they are asked for
+   * only for the sections of the results actually returned.
+   */
+  snippets(db: Executor, rowIds: number[], terms: string[]): Promise<Map<number, string>>;
 }
 
 /**
@@ -52,23 +62,13 @@ export function searchTerms(query: string): string[] {
   return words.slice(0, 16);
 }
 
-/** A result row as both engines select it (ancestors still JSON text). */
-export interface SearchRow extends Omit<SearchHit, "ancestors" | "score"> {
-  ancestors: string;
-}
-
-export function toSearchHit(row: SearchRow, score: number): SearchHit {
-  return {
-    spaceId: row.spaceId,
-    pageId: row.pageId,
-    sectionKey: row.sectionKey,
-    position: row.position,
-    path: row.path,
-    anchor: row.anchor,
-    ancestors: JSON.parse(row.ancestors),
-    pageTitle: row.pageTitle,
-    sectionTitle: row.sectionTitle,
-    snippet: row.snippet,
-    score,
-  };
+/** The details of sections by row (the same table on both engines). */
+export async function sectionDetails(db: Executor, rowIds: number[]): Promise<Map<number, SectionDetails>> {
+  if (rowIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("searchSections")
+    .select(["id", "sectionKey", "position", "path", "anchor", "ancestors", "pageTitle", "sectionTitle"])
+    .where("id", "in", rowIds)
+    .execute();
+  return new Map(rows.map(({ id, ancestors, ...row }) => [Number(id), { ...row, ancestors: JSON.parse(ancestors) }]));
 }

@@ -5,11 +5,20 @@
  */
 import type { Executor } from "../../db/database.js";
 import { badRequest } from "../../http/errors.js";
-import { type FullTextIndex, type SearchHit, searchTerms } from "./fulltext.js";
+import { type FullTextIndex, type SearchHit, searchTerms, sectionDetails } from "./fulltext.js";
 
 /** How many best sections are grouped into page results (deeper pages of results are not served). */
 export const MAX_SECTION_HITS = 1000;
 const MAX_SECTIONS_PER_PAGE = 5;
+
+/** A page among the results, ranked by its best section (details not loaded yet). */
+export interface RankedPage {
+  spaceId: string;
+  pageId: string;
+  /** Its matching sections, best first (at most five). */
+  rowIds: number[];
+  score: number;
+}
 
 export interface PageResult {
   spaceId: string;
@@ -21,26 +30,53 @@ export interface PageResult {
   score: number;
 }
 
-export function groupByPage(hits: SearchHit[]): PageResult[] {
-  const pages = new Map<string, PageResult>();
+export function rankPages(hits: SearchHit[]): RankedPage[] {
+  const pages = new Map<string, RankedPage>();
   for (const hit of hits) {
     const key = `${hit.spaceId}/${hit.pageId}`;
     let page = pages.get(key);
     if (!page) {
-      page = { spaceId: hit.spaceId, pageId: hit.pageId, title: hit.pageTitle, path: hit.path, ancestors: hit.ancestors, sections: [], score: hit.score };
+      page = { spaceId: hit.spaceId, pageId: hit.pageId, rowIds: [], score: hit.score };
       pages.set(key, page);
     }
-    if (page.sections.length < MAX_SECTIONS_PER_PAGE) {
-      page.sections.push({
-        id: hit.sectionKey || hit.pageId,
-        title: hit.sectionTitle || hit.pageTitle,
-        path: hit.anchor ? `${hit.path}#${hit.anchor}` : hit.path,
-        body: hit.snippet,
-      });
-    }
+    if (page.rowIds.length < MAX_SECTIONS_PER_PAGE) page.rowIds.push(hit.rowId);
   }
   // Hits arrive best first, so map insertion order is already the page ranking.
   return [...pages.values()];
+}
+
+/**
+ * The results about to be returned, with their sections' titles, paths and snippets: two small
+ * queries for the page of results, instead of details for every match.
+ */
+export async function describePages(index: FullTextIndex, db: Executor, terms: string[], ranked: RankedPage[]): Promise<PageResult[]> {
+  const rowIds = ranked.flatMap((r) => r.rowIds);
+  const [details, snippets] = await Promise.all([sectionDetails(db, rowIds), index.snippets(db, rowIds, terms)]);
+  return ranked.flatMap((page) => {
+    const sections = page.rowIds.flatMap((rowId) => {
+      const section = details.get(rowId);
+      return section ? [{ rowId, ...section }] : [];
+    });
+    const first = sections[0];
+    // Rows replaced by a reindex between the two queries drop out of this page of results.
+    if (!first) return [];
+    return [
+      {
+        spaceId: page.spaceId,
+        pageId: page.pageId,
+        title: first.pageTitle,
+        path: first.path,
+        ancestors: first.ancestors,
+        score: page.score,
+        sections: sections.map((s) => ({
+          id: s.sectionKey || page.pageId,
+          title: s.sectionTitle || s.pageTitle,
+          path: s.anchor ? `${s.path}#${s.anchor}` : s.path,
+          body: snippets.get(s.rowId) ?? "",
+        })),
+      },
+    ];
+  });
 }
 
 export function encodeOffset(offset: number): string {
@@ -67,9 +103,9 @@ export async function searchPages(
 ): Promise<{ results: PageResult[]; count: number; next?: { page: string } }> {
   const offset = decodeOffset(options.page);
   const limit = options.limit ?? 20;
-  const hits = await index.search(db, spaceIds, searchTerms(query), MAX_SECTION_HITS);
-  const pages = groupByPage(hits);
-  const results = pages.slice(offset, offset + limit);
+  const terms = searchTerms(query);
+  const pages = rankPages(await index.search(db, spaceIds, terms, MAX_SECTION_HITS));
+  const results = await describePages(index, db, terms, pages.slice(offset, offset + limit));
   const hasMore = offset + limit < pages.length;
   return { results, count: pages.length, ...(hasMore ? { next: { page: encodeOffset(offset + limit) } } : {}) };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/helpers/db.js";
 import { fullTextIndex } from "./engine.js";
-import { type SearchSectionInput, searchTerms } from "./fulltext.js";
+import { type SearchSectionInput, searchTerms, sectionDetails } from "./fulltext.js";
 import { searchPages } from "./search.service.js";
 
 let db: TestDatabase;
@@ -41,8 +41,11 @@ describe("full-text index", () => {
     expect(pages).not.toContain("other");
     expect(pages[0]).toBe("title-match");
     const body = hits.find((h) => h.pageId === "body-match")!;
-    expect(body.snippet).toContain("installing");
-    expect(hits.find((h) => h.pageId === "nested")).toMatchObject({ anchor: "configure", ancestors: [{ title: "Guides" }] });
+    const snippets = await index.snippets(db.db, [body.rowId], searchTerms("install"));
+    expect(snippets.get(body.rowId)).toContain("installing");
+    expect(snippets.size).toBe(1);
+    const nested = hits.find((h) => h.pageId === "nested")!;
+    expect((await sectionDetails(db.db, [nested.rowId])).get(nested.rowId)).toMatchObject({ anchor: "configure", ancestors: [{ title: "Guides" }] });
     // prefix of the last word
     expect((await index.search(db.db, ["s1"], searchTerms("deplo"), 10)).map((h) => h.pageId)).toEqual(["body-match"]);
   });

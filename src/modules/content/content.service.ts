@@ -1,9 +1,9 @@
 import type { Executor } from "../../db/database.js";
 import type { RevisionRow, SpaceRow } from "../../db/schema.js";
 import { notFound } from "../../http/errors.js";
-import { indexPages, type PageLocation, type RevisionContent } from "../../content/revision/model.js";
+import type { PageLocation, RevisionContent } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
-import { loadContent, loadDocument } from "../../content/revision/storage.js";
+import { indexOfContent, loadContent, loadDocument } from "../../content/revision/storage.js";
 
 /** A revision of a space with its content tree loaded (page bodies are loaded on demand). */
 export interface RevisionView {
@@ -24,7 +24,7 @@ export async function loadRevisionView(db: Executor, space: SpaceRow, revisionId
     revision,
     content,
     locations: () => {
-      index ??= indexPages(content.pages);
+      index ??= indexOfContent(revision.treeHash, content);
       return index;
     },
   };

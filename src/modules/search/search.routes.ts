@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import { fullTextIndex } from "../../content/search/engine.js";
 import { searchTerms } from "../../content/search/fulltext.js";
-import { encodeOffset, decodeOffset, groupByPage, MAX_SECTION_HITS, type PageResult } from "../../content/search/search.service.js";
+import { decodeOffset, describePages, encodeOffset, MAX_SECTION_HITS, type PageResult, rankPages, type RankedPage } from "../../content/search/search.service.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { badRequest } from "../../http/errors.js";
@@ -67,8 +67,9 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const { space } = await requireLiveSpace(db, actorOf(request), request.params.spaceId);
       const { query, page, limit = 20 } = request.query;
       const offset = decodeOffset(page);
-      const pages = groupByPage(await index.search(db, [space.id], termsOf(query), MAX_SECTION_HITS));
-      const slice = pages.slice(offset, offset + limit);
+      const terms = termsOf(query);
+      const pages = rankPages(await index.search(db, [space.id], terms, MAX_SECTION_HITS));
+      const slice = await describePages(index, db, terms, pages.slice(offset, offset + limit));
       return {
         items: slice.map((r) => presentPage(space.orgId, r)),
         count: pages.length,
@@ -88,18 +89,26 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const titles = new Map(
         (readable.length ? await db.selectFrom("spaces").select(["id", "title"]).where("id", "in", readable.map((n) => n.id)).execute() : []).map((s) => [s.id, s.title]),
       );
-      const hits = await index.search(db, [...titles.keys()], termsOf(query), MAX_SECTION_HITS);
+      const terms = termsOf(query);
+      const hits = await index.search(db, [...titles.keys()], terms, MAX_SECTION_HITS);
       // Spaces in the order of their best page.
-      const bySpace = new Map<string, PageResult[]>();
-      for (const result of groupByPage(hits)) {
+      const bySpace = new Map<string, RankedPage[]>();
+      for (const result of rankPages(hits)) {
         const list = bySpace.get(result.spaceId) ?? [];
         list.push(result);
         bySpace.set(result.spaceId, list);
       }
       const spaces = [...bySpace.entries()];
-      const slice = spaces.slice(offset, offset + limit);
+      const slice = spaces.slice(offset, offset + limit).map(([spaceId, results]) => [spaceId, results.slice(0, 20)] as const);
+      const described = await describePages(index, db, terms, slice.flatMap(([, results]) => results));
+      const bySpaceDescribed = new Map<string, PageResult[]>();
+      for (const result of described) bySpaceDescribed.set(result.spaceId, [...(bySpaceDescribed.get(result.spaceId) ?? []), result]);
       return {
-        items: slice.map(([spaceId, results]) => ({ id: spaceId, title: titles.get(spaceId) ?? "", pages: results.slice(0, 20).map((r) => presentPage(org.id, r)) })),
+        items: slice.map(([spaceId]) => ({
+          id: spaceId,
+          title: titles.get(spaceId) ?? "",
+          pages: (bySpaceDescribed.get(spaceId) ?? []).map((r) => presentPage(org.id, r)),
+        })),
         count: spaces.length,
         ...(offset + limit < spaces.length ? { next: { page: encodeOffset(offset + limit) } } : {}),
       };

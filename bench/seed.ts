@@ -1,0 +1,38 @@
+/** Seeding shared by the benchmarks: a space imported from a generated GitBook repository. */
+import pino from "pino";
+import type { Config } from "../src/config.js";
+import type { Db, DialectName } from "../src/db/database.js";
+import { enqueue } from "../src/jobs/queue.js";
+import { Urls } from "../src/http/urls.js";
+import { jobDefinitions } from "../src/jobs/index.js";
+import { Worker } from "../src/jobs/worker.js";
+import { createBareRepo } from "../test/helpers/git.js";
+import { generateRepo } from "../test/helpers/generate-repo.js";
+
+export async function importGeneratedRepo(
+  deps: { db: Db; dialect: DialectName; config: Config; secret: string },
+  input: { spaceId: string; actorId: string; pages: number; images: number },
+): Promise<{ ms: number; repo: { cleanup(): void } }> {
+  const repo = createBareRepo(generateRepo({ pages: input.pages, images: input.images }));
+  const worker = new Worker(
+    { ...deps, config: { ...deps.config, gitAllowFileUrls: true }, urls: new Urls("http://localhost:8080"), log: pino({ level: "silent" }) },
+    jobDefinitions,
+  );
+  const started = performance.now();
+  await enqueue(deps.db, "git-import", {
+    spaceId: input.spaceId,
+    remote: repo.url,
+    ref: "refs/heads/main",
+    projectDirectory: "",
+    force: true,
+    standalone: false,
+    actorId: input.actorId,
+    requestedAt: new Date().toISOString(),
+  });
+  await worker.drain();
+  const ms = performance.now() - started;
+  const space = await deps.db.selectFrom("spaces").select("gitSync").where("id", "=", input.spaceId).executeTakeFirstOrThrow();
+  const state = JSON.parse(space.gitSync ?? "{}");
+  if (state.lastImport?.status !== "succeeded") throw new Error(`import failed: ${JSON.stringify(state.lastImport)}`);
+  return { ms, repo };
+}
