@@ -122,7 +122,7 @@ export function parseMarkdownPage(markdown: string, options: ParseMarkdownOption
   const { yaml, body, bodyLineOffset } = splitFrontmatter(source);
   const frontmatter = yaml === undefined ? {} : parseFrontmatter(yaml, warnings);
 
-  const prepared = prepareSource(body);
+  const prepared = prepareSource(limitNesting(body, warn));
   const converter = new Converter(prepared.text, prepared.lineMap, bodyLineOffset, options.resolve, warn);
   const { title, nodes } = converter.convertRoot(prepared.tree);
 
@@ -134,6 +134,37 @@ export function parseMarkdownPage(markdown: string, options: ParseMarkdownOption
   references.push(...converter.collectReferences(document));
   if (suppressed) warnings.push(`${suppressed} more warnings not shown`);
   return { frontmatter, ...(title !== undefined ? { title } : {}), document, references, warnings };
+}
+
+// ---- nesting limit ---------------------------------------------------------------------------
+
+/** Deepest list/quote nesting kept; remark's time grows steeply with depth (about 1 s per 1000 lines at 50). */
+const MAX_INDENT = 100;
+const MAX_CHAIN = 50;
+
+/**
+ * Hostile input guard: list items indented more than MAX_INDENT columns, and runs of more than
+ * MAX_CHAIN `>` or list markers opening a line, are brought back to that depth (their text is
+ * kept, as siblings at the deepest level). No hand-written page comes near these depths.
+ */
+function limitNesting(body: string, warn: (message: string) => void): string {
+  if (!/^[ \t]{101,}(?:[*+-]|\d{1,9}[.)])[ \t]|^(?:[ \t]*>){51,}|^(?:[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+){51,}/m.test(body)) return body;
+  let clamped = 0;
+  const lines = body.split("\n").map((line) => {
+    const indent = /^[ \t]*/.exec(line)![0];
+    const width = indent.replace(/\t/g, "    ").length;
+    let out = line;
+    if (width > MAX_INDENT && /^(?:[*+-]|\d{1,9}[.)])[ \t]/.test(line.slice(indent.length))) out = " ".repeat(MAX_INDENT) + line.slice(indent.length);
+    const chain = /^(?:[ \t]*>){51,}|^(?:[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+){51,}/.exec(out);
+    if (chain) {
+      const markers = chain[0].match(/>|[*+-]|\d{1,9}[.)]/g)!;
+      out = markers.slice(0, MAX_CHAIN).join(" ") + " " + out.slice(chain[0].length);
+    }
+    if (out !== line) clamped++;
+    return out;
+  });
+  warn(`${clamped} lines nested deeper than GitBook can show were brought back to ${MAX_CHAIN} levels`);
+  return lines.join("\n");
 }
 
 // ---- step 2: isolate tag lines ----------------------------------------------------------------
@@ -941,14 +972,13 @@ class Converter {
       const table = this.htmlTable(tree[0]!, node);
       if (table) return [table];
     }
-    if (tree.length === 1 && tree[0]!.type === "element" && (tree[0]!.name === "p" || tree[0]!.name === "div") && this.isInlineOnly(tree[0]!.children)) {
+    if (tree.length === 1 && tree[0]!.type === "element" && (tree[0]!.name === "p" || tree[0]!.name === "div") && Object.keys(tree[0]!.attrs).every((a) => a === "align") && this.isInlineOnly(tree[0]!.children)) {
       const el = tree[0]!;
       const block = paragraph(this.collectTargets(() => htmlToInlines(el.children, this.htmlContext(node))));
       const align = el.attrs.align?.toLowerCase();
       if (align === "center") block.data = { align: "center" };
       else if (align === "right") block.data = { align: "end" };
       else if (align !== undefined && align !== "left") this.warn(node, `paragraph alignment "${align}" was dropped`);
-      if (Object.keys(el.attrs).some((k) => k !== "align")) this.warn(node, `attributes of <${el.name}> other than align were dropped`);
       return [block];
     }
     void context;
@@ -962,7 +992,7 @@ class Converter {
   }
 
   private isInlineOnly(nodes: readonly HtmlNode[]): boolean {
-    const inline = new Set(["a", "img", "br", "strong", "b", "em", "i", "code", "s", "del", "strike", "sup", "sub", "kbd", "mark", "span"]);
+    const inline = new Set(["a", "img", "br", "strong", "b", "em", "i", "code", "s", "del", "strike", "sup", "sub", "kbd", "mark"]);
     return nodes.every((n) => n.type === "text" || (n.type === "element" && inline.has(n.name) && this.isInlineOnly(n.children)));
   }
 
