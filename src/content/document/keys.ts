@@ -129,10 +129,11 @@ function alignEqual(prev: string[], next: string[]): Array<[number, number]> {
   const n = endPrev - start;
   const m = endNext - start;
   if (n > 0 && m > 0) {
-    if (n * m <= 1_000_000) pairs.push(...lcs(prev, next, start, endPrev, endNext));
-    else pairs.push(...uniqueAnchors(prev, next, start, endPrev, endNext));
+    const middle = n * m <= 1_000_000 ? lcs(prev, next, start, endPrev, endNext) : uniqueAnchors(prev, next, start, endPrev, endNext);
+    for (const pair of middle) pairs.push(pair);
   }
-  pairs.push(...suffix.reverse());
+  // Loops, not spreads: these lists can be longer than a call's argument limit.
+  for (let i = suffix.length - 1; i >= 0; i--) pairs.push(suffix[i]!);
   return pairs;
 }
 
@@ -211,7 +212,7 @@ class Reconciler {
   run(next: JSONDocument): void {
     const nextRoot = next as unknown as AnyNode;
     if (this.previous) this.reconcileChildren(this.previous as unknown as AnyNode, nextRoot);
-    else this.pending.push(...childLists(nextRoot).flat());
+    else for (const list of childLists(nextRoot)) for (const node of list) this.pending.push(node);
     const pool = this.previous ? this.leftovers(this.previous as unknown as AnyNode) : new Map<string, AnyNode[]>();
     for (const node of this.pending) this.placeUnmatched(node, pool);
   }

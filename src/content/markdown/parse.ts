@@ -131,7 +131,7 @@ export function parseMarkdownPage(markdown: string, options: ParseMarkdownOption
 
   const references: ContentReferenceFound[] = [];
   if (frontmatter.cover !== undefined) references.push({ kind: "cover", target: frontmatter.cover });
-  references.push(...converter.collectReferences(document));
+  for (const reference of converter.collectReferences(document)) references.push(reference);
   if (suppressed) warnings.push(`${suppressed} more warnings not shown`);
   return { frontmatter, ...(title !== undefined ? { title } : {}), document, references, warnings };
 }
@@ -188,10 +188,13 @@ function prepareSource(body: string): PreparedSource {
     if ((rest.startsWith("{%") && splitTagLine(rest)) || (rest.startsWith("<") && DETAILS_LINE.test(rest.trim()))) candidates.add(i);
   }
   const identity = () => lines.map((_, i) => i);
-  const first = processor.parse(body) as Root;
-  if (candidates.size === 0) return { text: body, tree: first, lineMap: identity() };
+  if (candidates.size === 0) return { text: body, tree: parseChunked(body), lineMap: identity() };
 
-  const protectedLines = new Set<number>();
+  // Code, math and raw HTML are found by a line scanner; only when a tag line is indented like
+  // indented code (4+ columns, which needs list context to judge) is a first full parse needed.
+  const needsParse = [...candidates].some((i) => /^(?: {4}|\t)/.test(lines[i]!.replace(/^[ \t]*(?:>[ \t]?)+/, "")));
+  let first: Root | undefined;
+  const protectedLines = needsParse ? new Set<number>() : scanProtectedLines(lines);
   const protect = (node: { position?: { start: { line: number }; end: { line: number } } }) => {
     if (!node.position) return;
     for (let l = node.position.start.line; l <= node.position.end.line; l++) protectedLines.add(l - 1);
@@ -201,7 +204,10 @@ function prepareSource(body: string): PreparedSource {
     else if (node.type === "html" && /^\s*<(pre|script|style|textarea|!--)/i.test(node.value)) protect(node);
     else if ("children" in node) for (const child of node.children) visit(child);
   };
-  visit(first);
+  if (needsParse) {
+    first = processor.parse(body) as Root;
+    visit(first);
+  }
 
   const out: string[] = [];
   const lineMap: number[] = [];
@@ -235,9 +241,116 @@ function prepareSource(body: string): PreparedSource {
       changed = true;
     }
   }
-  if (!changed) return { text: body, tree: first, lineMap: identity() };
+  if (!changed) return { text: body, tree: first ?? parseChunked(body), lineMap: identity() };
   const text = out.join("\n");
-  return { text, tree: processor.parse(text) as Root, lineMap };
+  return { text, tree: parseChunked(text), lineMap };
+}
+
+const CHUNK_SIZE = 32 * 1024;
+
+/**
+ * micromark's time grows faster than linearly with document length (its edit map), so long pages
+ * are parsed in pieces of about CHUNK_SIZE cut at top-level paragraph boundaries: a blank line
+ * followed by an unindented line that cannot continue the block before it (not a list item, not
+ * inside code, math or raw HTML). The pieces' root children are concatenated, and their positions
+ * shifted, so the result equals a single parse. Pages with link or footnote definitions, which
+ * must be in the same parse as their uses, are parsed whole.
+ */
+export function parseChunked(text: string): Root {
+  if (text.length <= CHUNK_SIZE * 2 || /^ {0,3}\[[^\]\n]+\]:/m.test(text)) return processor.parse(text) as Root;
+  const lines = text.split("\n");
+  const protectedLines = scanProtectedLines(lines);
+  const root: Root = { type: "root", children: [] };
+  let chunkStartLine = 0;
+  let chunkStartOffset = 0;
+  let offset = 0;
+  const flush = (endLine: number, endOffset: number) => {
+    const chunk = text.slice(chunkStartOffset, endOffset);
+    const tree = processor.parse(chunk) as Root;
+    for (const child of tree.children) {
+      shiftPositions(child, chunkStartOffset, chunkStartLine);
+      root.children.push(child);
+    }
+    const end = tree.position?.end;
+    if (end) root.position = { start: { line: 1, column: 1, offset: 0 }, end: { line: end.line + chunkStartLine, column: end.column, offset: (end.offset ?? 0) + chunkStartOffset } };
+    chunkStartLine = endLine;
+    chunkStartOffset = endOffset;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const lineStart = offset;
+    offset += lines[i]!.length + 1;
+    if (lineStart - chunkStartOffset < CHUNK_SIZE || i === 0) continue;
+    const previous = lines[i - 1]!;
+    const line = lines[i]!;
+    if (previous.trim() !== "" || line === "" || /^[ \t]/.test(line) || protectedLines.has(i) || protectedLines.has(i - 1)) continue;
+    if (/^(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)/.test(line) || /^(?:[=-]+[ \t]*$|\|)/.test(line)) continue;
+    flush(i, lineStart);
+  }
+  flush(lines.length, text.length);
+  return root;
+}
+
+function shiftPositions(node: RootContent, offset: number, line: number): void {
+  const stack: Array<RootContent> = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    const position = current.position;
+    if (position) {
+      if (position.start.offset !== undefined) position.start.offset += offset;
+      if (position.end.offset !== undefined) position.end.offset += offset;
+      position.start.line += line;
+      position.end.line += line;
+    }
+    if ("children" in current) for (const child of current.children as RootContent[]) stack.push(child);
+  }
+}
+
+/**
+ * Lines inside fenced code, `$$` math, HTML comments and `<pre>`/`<script>`/`<style>`/`<textarea>`
+ * blocks (0-based), found line by line the way CommonMark opens and closes them.
+ */
+function scanProtectedLines(lines: string[]): Set<number> {
+  const out = new Set<number>();
+  let fence: { char: string; length: number } | undefined;
+  let math = false;
+  let rawEnd: RegExp | undefined;
+  lines.forEach((line, i) => {
+    const rest = line.replace(/^(?:[ \t]*(?:>|[*+-]|\d{1,9}[.)])(?=[ \t]|$)[ \t]?)*[ \t]*/, "");
+    if (fence) {
+      out.add(i);
+      const close = /^(`{3,}|~{3,})[ \t]*$/.exec(rest);
+      if (close && close[1]![0] === fence.char && close[1]!.length >= fence.length) fence = undefined;
+      return;
+    }
+    if (math) {
+      out.add(i);
+      if (/^\$\$[ \t]*$/.test(rest)) math = false;
+      return;
+    }
+    if (rawEnd) {
+      out.add(i);
+      if (rawEnd.test(line)) rawEnd = undefined;
+      return;
+    }
+    const open = /^(`{3,}|~{3,})(.*)$/.exec(rest);
+    if (open && !(open[1]![0] === "`" && open[2]!.includes("`"))) {
+      fence = { char: open[1]![0]!, length: open[1]!.length };
+      out.add(i);
+      return;
+    }
+    if (/^\$\$[^$]*$/.test(rest)) {
+      math = true;
+      out.add(i);
+      return;
+    }
+    const raw = /^<(!--|pre\b|script\b|style\b|textarea\b)/i.exec(rest);
+    if (raw) {
+      out.add(i);
+      const end = raw[1] === "!--" ? /-->/ : new RegExp(`</${raw[1]}>`, "i");
+      if (!end.test(rest.slice(raw[0].length))) rawEnd = end;
+    }
+  });
+  return out;
 }
 
 /** `<details><summary>T</summary>` on one line → two pieces, so both are seen as markers. */

@@ -83,7 +83,7 @@ export function serializeMarkdownPage(page: MarkdownPage, options: SerializeMark
   const writer = new Writer(options);
   const children: RootContent[] = [];
   if (page.title !== undefined && page.title !== "") children.push({ type: "heading", depth: 1, children: [{ type: "text", value: page.title.replace(/\s*\n\s*/g, " ") }] });
-  children.push(...writer.body(page.document));
+  for (const child of writer.body(page.document)) children.push(child);
   const body = children.length ? stringify(children) : "";
   if (!front) return body;
   return body ? `${front}\n${body}` : front;
@@ -167,7 +167,7 @@ class Writer {
 
   body(document: JSONDocument): RootContent[] {
     const out = this.flow(document.nodes);
-    out.push(...this.footnotes);
+    for (const footnote of this.footnotes) out.push(footnote);
     return out;
   }
 
