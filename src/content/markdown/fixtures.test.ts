@@ -30,6 +30,9 @@ describe("Markdown fixtures", () => {
         // Kinds may differ (an unresolved {% file %} is written as a link), targets may not.
         expect(second.references.map((r) => r.target)).toEqual(first.references.map((r) => r.target));
 
+        // Import → export → import gives the same document, keys included, when the previous one is passed.
+        expect(parseMarkdownPage(written, { ...parseOptions, previous: first.document }).document).toEqual(first.document);
+
         const rewritten = serializeMarkdownPage({ title: second.title, frontmatter: second.frontmatter, document: second.document }, writeOptions);
         expect(rewritten).toBe(written);
       });

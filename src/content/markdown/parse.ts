@@ -79,7 +79,6 @@ import { parseFrontmatter, splitFrontmatter, type PageFrontmatter } from "./fron
 import { elementChildren, htmlText, isBlankHtml, parseHtml, tokenizeHtml, type HtmlElement, type HtmlNode } from "./html.js";
 import { htmlToInlines, iconFromClass, inlineFallbackText, markForElement, normalizeLinkNodes, type HtmlInlineContext } from "./html-content.js";
 import {
-  isExternalTarget,
   resolveImageTarget,
   resolveLinkTarget,
   type ContentReferenceFound,
@@ -658,10 +657,7 @@ class Converter {
       case "tabs":
       case "stepper": {
         const itemName = tag.name === "tabs" ? "tab" : "step";
-        const items = inner(context).filter((b) => {
-          if (b.type === "tabs-item" || b.type === "stepper-step") return true;
-          return true;
-        });
+        const items = inner(context);
         const pieces: DocumentBlock[] = [];
         let run: Array<DocumentBlockTabsItem | DocumentBlockStepperStep> = [];
         const flush = () => {
@@ -900,7 +896,7 @@ class Converter {
       case "table":
         return [this.table(node)];
       case "html":
-        return this.htmlBlock(node, context);
+        return this.htmlBlock(node);
       case "definition":
       case "footnoteDefinition":
       case "yaml":
@@ -1072,7 +1068,7 @@ class Converter {
     };
   }
 
-  private htmlBlock(node: Html, context: BlockContext): DocumentBlock[] {
+  private htmlBlock(node: Html): DocumentBlock[] {
     const value = node.value.trim();
     const tree = parseHtml(value).filter((n) => !(n.type === "text" && n.value.trim() === ""));
     if (/^<br\s*\/?>$/i.test(value)) {
@@ -1094,7 +1090,6 @@ class Converter {
       else if (align !== undefined && align !== "left") this.warn(node, `paragraph alignment "${align}" was dropped`);
       return [block];
     }
-    void context;
     return this.unknownHtml(node);
   }
 
@@ -1602,4 +1597,3 @@ export function blockPlainText(block: DocumentBlock | DocumentFragment): string 
   return parts.join(" ").trim();
 }
 
-export { isExternalTarget };
