@@ -66,3 +66,43 @@ describe("Markdown fixtures", () => {
     }
   });
 });
+
+describe("round trip over generated pages", () => {
+  // Realistic blocks (headings, lists, quotes, hints, tables, tabs, expandables, tasks, code) filled
+  // with random mixes of inline constructs; a seeded generator keeps failures reproducible.
+  const inlines = ["word", "**bold**", "*it*", "`co|de`", "[a](b.md)", "![i](x.png)", ":rocket:", "<mark>m</mark>", "x<sup>2</sup>", "~~s~~", "$$x$$", "a_b", "1.5", "#tag", "<br>", "[^n]", "&amp;", "{% raw %}", "\\*", "***bi***", "**b *i* b**", "<kbd>K</kbd>"];
+  const blocks = [
+    (s: string) => s,
+    (s: string) => `## ${s}`,
+    (s: string) => `* ${s}\n* ${s}`,
+    (s: string) => `1. ${s}\n   * ${s}`,
+    (s: string) => `> ${s}`,
+    (s: string) => `{% hint style="info" %}\n${s}\n{% endhint %}`,
+    (s: string) => `| h | h2 |\n|---|---|\n| ${s} | x |`,
+    (s: string) => `{% tabs %}\n{% tab title="T" %}\n${s}\n{% endtab %}\n{% endtabs %}`,
+    (s: string) => `<details>\n\n<summary>S</summary>\n\n${s}\n\n</details>`,
+    (s: string) => `- [ ] ${s}`,
+    (s: string) => "```js\n" + s + "\n```",
+  ];
+
+  it("parse(serialize(parse(md))) equals parse(md) for 300 generated pages", () => {
+    let seed = 20240601;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
+    const failures: string[] = [];
+    for (let n = 0; n < 300; n++) {
+      const parts: string[] = [];
+      for (let b = 0; b < 4; b++) {
+        let text = "";
+        for (let i = 0; i < 4; i++) text += pick(inlines) + pick([" ", ""]);
+        parts.push(pick(blocks)(text.trim() || "w"));
+      }
+      const markdown = `${parts.join("\n\n")}\n\n[^n]: note\n`;
+      const first = parseMarkdownPage(markdown);
+      const second = parseMarkdownPage(serializeMarkdownPage({ title: first.title, document: first.document }));
+      if (JSON.stringify(stripKeys(second.document)) !== JSON.stringify(stripKeys(first.document))) failures.push(markdown);
+      expect(schemaErrors("JSONDocument", first.document)).toEqual([]);
+    }
+    expect(failures).toEqual([]);
+  });
+});

@@ -39,6 +39,12 @@ describe("CommonMark and GFM", () => {
     expect(r.out).toBe("# Title\n\n## One\n\n### Two\n\n#### Three\n\nBody\n");
   });
 
+  it("reads an empty # heading as no title", () => {
+    const r = convert("#\n\nBody\n");
+    expect(r.title).toBeUndefined();
+    expect(r.out).toBe("Body\n");
+  });
+
   it("keeps a second # heading and deeper headings, with warnings", () => {
     const r = convert("# Title\n\n# Again\n\n###### Deep");
     expect(r.nodes.map((n) => n.type)).toEqual(["heading-1", "heading-3"]);

@@ -425,7 +425,8 @@ class Converter {
     const titleIndex = children.findIndex((c) => c.type === "heading" && c.depth === 1);
     if (titleIndex >= 0) {
       const heading = children[titleIndex] as Heading;
-      title = mdastToString(heading).trim();
+      // An empty `#` line is no title: the serializer writes none, so none is read.
+      title = mdastToString(heading).trim() || undefined;
       if (heading.children.some((c) => c.type !== "text")) this.warn(heading, "the page title's formatting was dropped (a title is plain text)");
       const before = children.slice(0, titleIndex).filter((c) => c.type !== "definition" && c.type !== "footnoteDefinition");
       if (before.length) this.warn(heading, "content before the page title is kept, but the title will be written first on export");
@@ -965,7 +966,9 @@ class Converter {
         if (tail?.type === "text") children[children.length - 1] = { ...tail, value: tail.value.replace(/\s+$/, "") };
       }
     }
-    const block: DocumentBlockHeading = { object: "block", type, data: id ? { id } : {}, nodes: normalizeInlines(this.phrasing(children, [])) };
+    // A heading is one line: a `<br>` in it reads as a space, which is also how it is written.
+    const inlines = this.phrasing(children, []).map((n) => (n.object === "text" ? textNode(n.leaves.map((l) => leaf(l.text.replace(/\n/g, " "), l.marks))) : n));
+    const block: DocumentBlockHeading = { object: "block", type, data: id ? { id } : {}, nodes: normalizeInlines(inlines) };
     return block;
   }
 

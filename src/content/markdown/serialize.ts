@@ -188,7 +188,7 @@ class Writer {
           const align = block.data.align === "end" ? "right" : "center";
           return [html(`<p align="${align}">${inlinesToHtml(block.nodes, { path: (r) => this.path(r) })}</p>`)];
         }
-        const children = this.phrasing(block.nodes);
+        const children = edgeBreaksAsHtml(this.phrasing(block.nodes));
         if (!children.length) return [];
         return [{ type: "paragraph", children }];
       }
@@ -561,6 +561,15 @@ class Writer {
     });
     return out;
   }
+}
+
+/**
+ * A hard break (`\` + newline) means nothing at the start or end of a paragraph, so a line break
+ * there is written as `<br>`, which the parser reads back as the same "\n".
+ */
+function edgeBreaksAsHtml(children: PhrasingContent[]): PhrasingContent[] {
+  const edges = [0, children.length - 1];
+  return children.map((child, i) => (child.type === "break" && edges.includes(i) ? html("<br>") : child));
 }
 
 function sameMark(a: DocumentMark, b: DocumentMark): boolean {
