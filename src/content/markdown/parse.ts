@@ -377,7 +377,7 @@ class Converter {
   private readonly targets = new WeakMap<object, Array<{ kind: ReferenceKind; target: string }>>();
   /** Raw targets of refs made while reading inline HTML, found again by `collectTargets`. */
   private readonly refTargets = new WeakMap<object, { kind: ReferenceKind; target: string }>();
-  private footnoteDepth = 0;
+  private readonly expanding = new Set<string>();
 
   constructor(
     private readonly source: string,
@@ -880,8 +880,12 @@ class Converter {
 
   private block(node: RootContent, context: BlockContext): DocumentBlock[] {
     switch (node.type) {
-      case "paragraph":
-        return [this.paragraphBlock(node)];
+      case "paragraph": {
+        const block = this.paragraphBlock(node);
+        // A paragraph of nothing (`<sup></sup>`) has nothing to keep, and would not be written.
+        if (block.type === "paragraph" && block.nodes.length === 1 && block.nodes[0]!.object === "text" && inlineText(block.nodes) === "") return [];
+        return [block];
+      }
       case "heading":
         return [this.heading(node)];
       case "thematicBreak":
@@ -911,7 +915,10 @@ class Converter {
   }
 
   private paragraphBlock(node: Paragraph): DocumentBlock {
-    const significant = node.children.filter((c) => !(c.type === "text" && c.value.trim() === "") && c.type !== "break");
+    // Whitespace, breaks and bare formatting tags (`<sup>` with nothing in it) do not stop a
+    // paragraph of images from being an images block; the serializer writes one as `![](…)`.
+    const bareTag = /^<\/?(sup|sub|mark|kbd|strong|em|b|i|s|del|strike)(\s[^>]*)?>$/i;
+    const significant = node.children.filter((c) => !(c.type === "text" && c.value.trim() === "") && c.type !== "break" && !(c.type === "html" && bareTag.test(c.value.trim())));
     if (significant.length > 0 && significant.every((c) => c.type === "image" || (c.type === "imageReference" && this.definitions.has(c.identifier)))) {
       return this.imagesBlock(significant.map((c) => this.markdownImage(c)), {});
     }
@@ -1427,6 +1434,9 @@ class Converter {
   private annotate(out: InlineContent[], identifier: string, label: string, node: PhrasingContent): InlineContent[] {
     const def = this.footnotes.get(identifier);
     let annotated: InlineContent[] = [textNode([leaf("")])];
+    let tail = out.length;
+    while (tail > 0 && out[tail - 1]!.object === "text") tail--;
+    if (tail < out.length - 1) out = [...out.slice(0, tail), textNode(out.slice(tail).flatMap((n) => (n.object === "text" ? n.leaves : [])))];
     const last = out[out.length - 1];
     if (last?.object === "text") {
       const leaves = [...last.leaves];
@@ -1438,16 +1448,21 @@ class Converter {
         out = [...out.slice(0, -1), textNode(leaves)];
       }
     }
+    if (this.expanding.has(identifier)) {
+      // A footnote that refers to itself: the inner reference stays as its text.
+      this.warn(node, `footnote [^${label}] refers to itself; the inner reference was kept as text`);
+      return [...out, textNode([leaf(`[^${label}]`)])];
+    }
     let body: DocumentBlock[] = [];
-    if (def && this.footnoteDepth < 5) {
+    if (def) {
       this.usedFootnotes.add(identifier);
-      this.footnoteDepth++;
+      this.expanding.add(identifier);
       body = this.fit(this.flow(def.children, "annotation-body"), "annotation-body", undefined).flatMap((b) => {
         if (isAllowedIn("annotation-body", b)) return [b];
         this.warnSink(`a ${b.type} block inside footnote [^${label}] was kept as plain text`);
         return [plainParagraph(blockPlainText(b))];
       });
-      this.footnoteDepth--;
+      this.expanding.delete(identifier);
     } else this.warn(node, `footnote [^${label}] has no definition`);
     if (!body.length) body = [paragraph([])];
     const annotation: DocumentInlineAnnotation = {
