@@ -50,18 +50,32 @@ export function stripKeys<T>(value: T): T {
   return JSON.parse(JSON.stringify(value, (name, v: unknown) => (name === "key" ? undefined : v))) as T;
 }
 
-/** Content hashes of nodes, keys excluded, object fields in sorted order; computed once per node. */
+/**
+ * Content hashes of nodes, keys excluded, object fields in sorted order; computed once per node,
+ * children before parents with an explicit stack, so very deep documents cannot overflow the call stack.
+ */
 class Signatures {
   private readonly cache = new Map<AnyNode, string>();
 
   of(node: AnyNode): string {
     const cached = this.cache.get(node);
     if (cached !== undefined) return cached;
-    const hash = createHash("sha1");
-    hash.update(stableJson(node, (child) => this.of(child)));
-    const digest = hash.digest("base64");
-    this.cache.set(node, digest);
-    return digest;
+    const order: AnyNode[] = [];
+    const stack: AnyNode[] = [node];
+    while (stack.length) {
+      const current = stack.pop()!;
+      if (this.cache.has(current)) continue;
+      order.push(current);
+      for (const list of childLists(current)) for (const child of list) stack.push(child);
+    }
+    for (let i = order.length - 1; i >= 0; i--) {
+      const current = order[i]!;
+      if (this.cache.has(current)) continue;
+      const hash = createHash("sha1");
+      hash.update(stableJson(current, (child) => this.cache.get(child) ?? this.of(child)));
+      this.cache.set(current, hash.digest("base64"));
+    }
+    return this.cache.get(node)!;
   }
 }
 
@@ -115,10 +129,11 @@ function alignEqual(prev: string[], next: string[]): Array<[number, number]> {
   const n = endPrev - start;
   const m = endNext - start;
   if (n > 0 && m > 0) {
-    if (n * m <= 1_000_000) pairs.push(...lcs(prev, next, start, endPrev, endNext));
-    else pairs.push(...uniqueAnchors(prev, next, start, endPrev, endNext));
+    const middle = n * m <= 1_000_000 ? lcs(prev, next, start, endPrev, endNext) : uniqueAnchors(prev, next, start, endPrev, endNext);
+    for (const pair of middle) pairs.push(pair);
   }
-  pairs.push(...suffix.reverse());
+  // Loops, not spreads: these lists can be longer than a call's argument limit.
+  for (let i = suffix.length - 1; i >= 0; i--) pairs.push(suffix[i]!);
   return pairs;
 }
 
@@ -197,7 +212,7 @@ class Reconciler {
   run(next: JSONDocument): void {
     const nextRoot = next as unknown as AnyNode;
     if (this.previous) this.reconcileChildren(this.previous as unknown as AnyNode, nextRoot);
-    else this.pending.push(...childLists(nextRoot).flat());
+    else for (const list of childLists(nextRoot)) for (const node of list) this.pending.push(node);
     const pool = this.previous ? this.leftovers(this.previous as unknown as AnyNode) : new Map<string, AnyNode[]>();
     for (const node of this.pending) this.placeUnmatched(node, pool);
   }

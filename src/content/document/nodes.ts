@@ -42,8 +42,9 @@ export function sameMarks(a: readonly DocumentMark[], b: readonly DocumentMark[]
   return true;
 }
 
+/** A leaf; line breaks alone carry no marks (formatting on them is invisible and has no Markdown form). */
 export function leaf(text: string, marks: readonly DocumentMark[] = []): DocumentTextLeaf {
-  return { object: "leaf", text, marks: canonicalMarks(marks) };
+  return { object: "leaf", text, marks: /^\n+$/.test(text) ? [] : canonicalMarks(marks) };
 }
 
 export function textNode(leaves: DocumentTextLeaf[]): DocumentText {
@@ -53,8 +54,10 @@ export function textNode(leaves: DocumentTextLeaf[]): DocumentText {
 /** Merges neighbouring leaves with the same marks and drops empty ones (keeping one if all are empty). */
 export function normalizeLeaves(leaves: readonly DocumentTextLeaf[]): DocumentTextLeaf[] {
   const out: DocumentTextLeaf[] = [];
-  for (const l of leaves) {
+  for (let l of leaves) {
     if (l.text === "") continue;
+    const marks = /^\n+$/.test(l.text) ? [] : l.marks;
+    if (marks !== l.marks) l = { object: "leaf", text: l.text, marks };
     const last = out[out.length - 1];
     if (last && sameMarks(last.marks, l.marks)) out[out.length - 1] = { object: "leaf", text: last.text + l.text, marks: last.marks };
     else out.push({ object: "leaf", text: l.text, marks: canonicalMarks(l.marks) });

@@ -79,7 +79,6 @@ import { parseFrontmatter, splitFrontmatter, type PageFrontmatter } from "./fron
 import { elementChildren, htmlText, isBlankHtml, parseHtml, tokenizeHtml, type HtmlElement, type HtmlNode } from "./html.js";
 import { htmlToInlines, iconFromClass, inlineFallbackText, markForElement, normalizeLinkNodes, type HtmlInlineContext } from "./html-content.js";
 import {
-  isExternalTarget,
   resolveImageTarget,
   resolveLinkTarget,
   type ContentReferenceFound,
@@ -122,7 +121,7 @@ export function parseMarkdownPage(markdown: string, options: ParseMarkdownOption
   const { yaml, body, bodyLineOffset } = splitFrontmatter(source);
   const frontmatter = yaml === undefined ? {} : parseFrontmatter(yaml, warnings);
 
-  const prepared = prepareSource(body);
+  const prepared = prepareSource(limitNesting(body, warn));
   const converter = new Converter(prepared.text, prepared.lineMap, bodyLineOffset, options.resolve, warn);
   const { title, nodes } = converter.convertRoot(prepared.tree);
 
@@ -131,9 +130,40 @@ export function parseMarkdownPage(markdown: string, options: ParseMarkdownOption
 
   const references: ContentReferenceFound[] = [];
   if (frontmatter.cover !== undefined) references.push({ kind: "cover", target: frontmatter.cover });
-  references.push(...converter.collectReferences(document));
+  for (const reference of converter.collectReferences(document)) references.push(reference);
   if (suppressed) warnings.push(`${suppressed} more warnings not shown`);
   return { frontmatter, ...(title !== undefined ? { title } : {}), document, references, warnings };
+}
+
+// ---- nesting limit ---------------------------------------------------------------------------
+
+/** Deepest list/quote nesting kept; remark's time grows steeply with depth (about 1 s per 1000 lines at 50). */
+const MAX_INDENT = 100;
+const MAX_CHAIN = 50;
+
+/**
+ * Hostile input guard: list items indented more than MAX_INDENT columns, and runs of more than
+ * MAX_CHAIN `>` or list markers opening a line, are brought back to that depth (their text is
+ * kept, as siblings at the deepest level). No hand-written page comes near these depths.
+ */
+function limitNesting(body: string, warn: (message: string) => void): string {
+  if (!/^[ \t]{101,}(?:[*+-]|\d{1,9}[.)])[ \t]|^(?:[ \t]*>){51,}|^(?:[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+){51,}/m.test(body)) return body;
+  let clamped = 0;
+  const lines = body.split("\n").map((line) => {
+    const indent = /^[ \t]*/.exec(line)![0];
+    const width = indent.replace(/\t/g, "    ").length;
+    let out = line;
+    if (width > MAX_INDENT && /^(?:[*+-]|\d{1,9}[.)])[ \t]/.test(line.slice(indent.length))) out = " ".repeat(MAX_INDENT) + line.slice(indent.length);
+    const chain = /^(?:[ \t]*>){51,}|^(?:[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+){51,}/.exec(out);
+    if (chain) {
+      const markers = chain[0].match(/>|[*+-]|\d{1,9}[.)]/g)!;
+      out = markers.slice(0, MAX_CHAIN).join(" ") + " " + out.slice(chain[0].length);
+    }
+    if (out !== line) clamped++;
+    return out;
+  });
+  warn(`${clamped} lines nested deeper than GitBook can show were brought back to ${MAX_CHAIN} levels`);
+  return lines.join("\n");
 }
 
 // ---- step 2: isolate tag lines ----------------------------------------------------------------
@@ -157,10 +187,13 @@ function prepareSource(body: string): PreparedSource {
     if ((rest.startsWith("{%") && splitTagLine(rest)) || (rest.startsWith("<") && DETAILS_LINE.test(rest.trim()))) candidates.add(i);
   }
   const identity = () => lines.map((_, i) => i);
-  const first = processor.parse(body) as Root;
-  if (candidates.size === 0) return { text: body, tree: first, lineMap: identity() };
+  if (candidates.size === 0) return { text: body, tree: parseChunked(body), lineMap: identity() };
 
-  const protectedLines = new Set<number>();
+  // Code, math and raw HTML are found by a line scanner; only when a tag line is indented like
+  // indented code (4+ columns, which needs list context to judge) is a first full parse needed.
+  const needsParse = [...candidates].some((i) => /^(?: {4}|\t)/.test(lines[i]!.replace(/^[ \t]*(?:>[ \t]?)+/, "")));
+  let first: Root | undefined;
+  const protectedLines = needsParse ? new Set<number>() : scanProtectedLines(lines);
   const protect = (node: { position?: { start: { line: number }; end: { line: number } } }) => {
     if (!node.position) return;
     for (let l = node.position.start.line; l <= node.position.end.line; l++) protectedLines.add(l - 1);
@@ -170,7 +203,10 @@ function prepareSource(body: string): PreparedSource {
     else if (node.type === "html" && /^\s*<(pre|script|style|textarea|!--)/i.test(node.value)) protect(node);
     else if ("children" in node) for (const child of node.children) visit(child);
   };
-  visit(first);
+  if (needsParse) {
+    first = processor.parse(body) as Root;
+    visit(first);
+  }
 
   const out: string[] = [];
   const lineMap: number[] = [];
@@ -204,9 +240,116 @@ function prepareSource(body: string): PreparedSource {
       changed = true;
     }
   }
-  if (!changed) return { text: body, tree: first, lineMap: identity() };
+  if (!changed) return { text: body, tree: first ?? parseChunked(body), lineMap: identity() };
   const text = out.join("\n");
-  return { text, tree: processor.parse(text) as Root, lineMap };
+  return { text, tree: parseChunked(text), lineMap };
+}
+
+const CHUNK_SIZE = 32 * 1024;
+
+/**
+ * micromark's time grows faster than linearly with document length (its edit map), so long pages
+ * are parsed in pieces of about CHUNK_SIZE cut at top-level paragraph boundaries: a blank line
+ * followed by an unindented line that cannot continue the block before it (not a list item, not
+ * inside code, math or raw HTML). The pieces' root children are concatenated, and their positions
+ * shifted, so the result equals a single parse. Pages with link or footnote definitions, which
+ * must be in the same parse as their uses, are parsed whole.
+ */
+export function parseChunked(text: string): Root {
+  if (text.length <= CHUNK_SIZE * 2 || /^ {0,3}\[[^\]\n]+\]:/m.test(text)) return processor.parse(text) as Root;
+  const lines = text.split("\n");
+  const protectedLines = scanProtectedLines(lines);
+  const root: Root = { type: "root", children: [] };
+  let chunkStartLine = 0;
+  let chunkStartOffset = 0;
+  let offset = 0;
+  const flush = (endLine: number, endOffset: number) => {
+    const chunk = text.slice(chunkStartOffset, endOffset);
+    const tree = processor.parse(chunk) as Root;
+    for (const child of tree.children) {
+      shiftPositions(child, chunkStartOffset, chunkStartLine);
+      root.children.push(child);
+    }
+    const end = tree.position?.end;
+    if (end) root.position = { start: { line: 1, column: 1, offset: 0 }, end: { line: end.line + chunkStartLine, column: end.column, offset: (end.offset ?? 0) + chunkStartOffset } };
+    chunkStartLine = endLine;
+    chunkStartOffset = endOffset;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const lineStart = offset;
+    offset += lines[i]!.length + 1;
+    if (lineStart - chunkStartOffset < CHUNK_SIZE || i === 0) continue;
+    const previous = lines[i - 1]!;
+    const line = lines[i]!;
+    if (previous.trim() !== "" || line === "" || /^[ \t]/.test(line) || protectedLines.has(i) || protectedLines.has(i - 1)) continue;
+    if (/^(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)/.test(line) || /^(?:[=-]+[ \t]*$|\|)/.test(line)) continue;
+    flush(i, lineStart);
+  }
+  flush(lines.length, text.length);
+  return root;
+}
+
+function shiftPositions(node: RootContent, offset: number, line: number): void {
+  const stack: Array<RootContent> = [node];
+  while (stack.length) {
+    const current = stack.pop()!;
+    const position = current.position;
+    if (position) {
+      if (position.start.offset !== undefined) position.start.offset += offset;
+      if (position.end.offset !== undefined) position.end.offset += offset;
+      position.start.line += line;
+      position.end.line += line;
+    }
+    if ("children" in current) for (const child of current.children as RootContent[]) stack.push(child);
+  }
+}
+
+/**
+ * Lines inside fenced code, `$$` math, HTML comments and `<pre>`/`<script>`/`<style>`/`<textarea>`
+ * blocks (0-based), found line by line the way CommonMark opens and closes them.
+ */
+function scanProtectedLines(lines: string[]): Set<number> {
+  const out = new Set<number>();
+  let fence: { char: string; length: number } | undefined;
+  let math = false;
+  let rawEnd: RegExp | undefined;
+  lines.forEach((line, i) => {
+    const rest = line.replace(/^(?:[ \t]*(?:>|[*+-]|\d{1,9}[.)])(?=[ \t]|$)[ \t]?)*[ \t]*/, "");
+    if (fence) {
+      out.add(i);
+      const close = /^(`{3,}|~{3,})[ \t]*$/.exec(rest);
+      if (close && close[1]![0] === fence.char && close[1]!.length >= fence.length) fence = undefined;
+      return;
+    }
+    if (math) {
+      out.add(i);
+      if (/^\$\$[ \t]*$/.test(rest)) math = false;
+      return;
+    }
+    if (rawEnd) {
+      out.add(i);
+      if (rawEnd.test(line)) rawEnd = undefined;
+      return;
+    }
+    const open = /^(`{3,}|~{3,})(.*)$/.exec(rest);
+    if (open && !(open[1]![0] === "`" && open[2]!.includes("`"))) {
+      fence = { char: open[1]![0]!, length: open[1]!.length };
+      out.add(i);
+      return;
+    }
+    if (/^\$\$[^$]*$/.test(rest)) {
+      math = true;
+      out.add(i);
+      return;
+    }
+    const raw = /^<(!--|pre\b|script\b|style\b|textarea\b)/i.exec(rest);
+    if (raw) {
+      out.add(i);
+      const end = raw[1] === "!--" ? /-->/ : new RegExp(`</${raw[1]}>`, "i");
+      if (!end.test(rest.slice(raw[0].length))) rawEnd = end;
+    }
+  });
+  return out;
 }
 
 /** `<details><summary>T</summary>` on one line → two pieces, so both are seen as markers. */
@@ -234,7 +377,7 @@ class Converter {
   private readonly targets = new WeakMap<object, Array<{ kind: ReferenceKind; target: string }>>();
   /** Raw targets of refs made while reading inline HTML, found again by `collectTargets`. */
   private readonly refTargets = new WeakMap<object, { kind: ReferenceKind; target: string }>();
-  private footnoteDepth = 0;
+  private readonly expanding = new Set<string>();
 
   constructor(
     private readonly source: string,
@@ -282,7 +425,8 @@ class Converter {
     const titleIndex = children.findIndex((c) => c.type === "heading" && c.depth === 1);
     if (titleIndex >= 0) {
       const heading = children[titleIndex] as Heading;
-      title = mdastToString(heading).trim();
+      // An empty `#` line is no title: the serializer writes none, so none is read.
+      title = mdastToString(heading).trim() || undefined;
       if (heading.children.some((c) => c.type !== "text")) this.warn(heading, "the page title's formatting was dropped (a title is plain text)");
       const before = children.slice(0, titleIndex).filter((c) => c.type !== "definition" && c.type !== "footnoteDefinition");
       if (before.length) this.warn(heading, "content before the page title is kept, but the title will be written first on export");
@@ -514,10 +658,7 @@ class Converter {
       case "tabs":
       case "stepper": {
         const itemName = tag.name === "tabs" ? "tab" : "step";
-        const items = inner(context).filter((b) => {
-          if (b.type === "tabs-item" || b.type === "stepper-step") return true;
-          return true;
-        });
+        const items = inner(context);
         const pieces: DocumentBlock[] = [];
         let run: Array<DocumentBlockTabsItem | DocumentBlockStepperStep> = [];
         const flush = () => {
@@ -739,8 +880,12 @@ class Converter {
 
   private block(node: RootContent, context: BlockContext): DocumentBlock[] {
     switch (node.type) {
-      case "paragraph":
-        return [this.paragraphBlock(node)];
+      case "paragraph": {
+        const block = this.paragraphBlock(node);
+        // A paragraph of nothing (`<sup></sup>`) has nothing to keep, and would not be written.
+        if (block.type === "paragraph" && block.nodes.length === 1 && block.nodes[0]!.object === "text" && inlineText(block.nodes) === "") return [];
+        return [block];
+      }
       case "heading":
         return [this.heading(node)];
       case "thematicBreak":
@@ -756,7 +901,7 @@ class Converter {
       case "table":
         return [this.table(node)];
       case "html":
-        return this.htmlBlock(node, context);
+        return this.htmlBlock(node);
       case "definition":
       case "footnoteDefinition":
       case "yaml":
@@ -770,7 +915,10 @@ class Converter {
   }
 
   private paragraphBlock(node: Paragraph): DocumentBlock {
-    const significant = node.children.filter((c) => !(c.type === "text" && c.value.trim() === "") && c.type !== "break");
+    // Whitespace, breaks and bare formatting tags (`<sup>` with nothing in it) do not stop a
+    // paragraph of images from being an images block; the serializer writes one as `![](…)`.
+    const bareTag = /^<\/?(sup|sub|mark|kbd|strong|em|b|i|s|del|strike)(\s[^>]*)?>$/i;
+    const significant = node.children.filter((c) => !(c.type === "text" && c.value.trim() === "") && c.type !== "break" && !(c.type === "html" && bareTag.test(c.value.trim())));
     if (significant.length > 0 && significant.every((c) => c.type === "image" || (c.type === "imageReference" && this.definitions.has(c.identifier)))) {
       return this.imagesBlock(significant.map((c) => this.markdownImage(c)), {});
     }
@@ -825,7 +973,9 @@ class Converter {
         if (tail?.type === "text") children[children.length - 1] = { ...tail, value: tail.value.replace(/\s+$/, "") };
       }
     }
-    const block: DocumentBlockHeading = { object: "block", type, data: id ? { id } : {}, nodes: normalizeInlines(this.phrasing(children, [])) };
+    // A heading is one line: a `<br>` in it reads as a space, which is also how it is written.
+    const inlines = this.phrasing(children, []).map((n) => (n.object === "text" ? textNode(n.leaves.map((l) => leaf(l.text.replace(/\n/g, " "), l.marks))) : n));
+    const block: DocumentBlockHeading = { object: "block", type, data: id ? { id } : {}, nodes: normalizeInlines(inlines) };
     return block;
   }
 
@@ -928,7 +1078,7 @@ class Converter {
     };
   }
 
-  private htmlBlock(node: Html, context: BlockContext): DocumentBlock[] {
+  private htmlBlock(node: Html): DocumentBlock[] {
     const value = node.value.trim();
     const tree = parseHtml(value).filter((n) => !(n.type === "text" && n.value.trim() === ""));
     if (/^<br\s*\/?>$/i.test(value)) {
@@ -941,17 +1091,15 @@ class Converter {
       const table = this.htmlTable(tree[0]!, node);
       if (table) return [table];
     }
-    if (tree.length === 1 && tree[0]!.type === "element" && (tree[0]!.name === "p" || tree[0]!.name === "div") && this.isInlineOnly(tree[0]!.children)) {
+    if (tree.length === 1 && tree[0]!.type === "element" && (tree[0]!.name === "p" || tree[0]!.name === "div") && Object.keys(tree[0]!.attrs).every((a) => a === "align") && this.isInlineOnly(tree[0]!.children)) {
       const el = tree[0]!;
       const block = paragraph(this.collectTargets(() => htmlToInlines(el.children, this.htmlContext(node))));
       const align = el.attrs.align?.toLowerCase();
       if (align === "center") block.data = { align: "center" };
       else if (align === "right") block.data = { align: "end" };
       else if (align !== undefined && align !== "left") this.warn(node, `paragraph alignment "${align}" was dropped`);
-      if (Object.keys(el.attrs).some((k) => k !== "align")) this.warn(node, `attributes of <${el.name}> other than align were dropped`);
       return [block];
     }
-    void context;
     return this.unknownHtml(node);
   }
 
@@ -962,7 +1110,7 @@ class Converter {
   }
 
   private isInlineOnly(nodes: readonly HtmlNode[]): boolean {
-    const inline = new Set(["a", "img", "br", "strong", "b", "em", "i", "code", "s", "del", "strike", "sup", "sub", "kbd", "mark", "span"]);
+    const inline = new Set(["a", "img", "br", "strong", "b", "em", "i", "code", "s", "del", "strike", "sup", "sub", "kbd", "mark"]);
     return nodes.every((n) => n.type === "text" || (n.type === "element" && inline.has(n.name) && this.isInlineOnly(n.children)));
   }
 
@@ -1286,6 +1434,9 @@ class Converter {
   private annotate(out: InlineContent[], identifier: string, label: string, node: PhrasingContent): InlineContent[] {
     const def = this.footnotes.get(identifier);
     let annotated: InlineContent[] = [textNode([leaf("")])];
+    let tail = out.length;
+    while (tail > 0 && out[tail - 1]!.object === "text") tail--;
+    if (tail < out.length - 1) out = [...out.slice(0, tail), textNode(out.slice(tail).flatMap((n) => (n.object === "text" ? n.leaves : [])))];
     const last = out[out.length - 1];
     if (last?.object === "text") {
       const leaves = [...last.leaves];
@@ -1297,16 +1448,21 @@ class Converter {
         out = [...out.slice(0, -1), textNode(leaves)];
       }
     }
+    if (this.expanding.has(identifier)) {
+      // A footnote that refers to itself: the inner reference stays as its text.
+      this.warn(node, `footnote [^${label}] refers to itself; the inner reference was kept as text`);
+      return [...out, textNode([leaf(`[^${label}]`)])];
+    }
     let body: DocumentBlock[] = [];
-    if (def && this.footnoteDepth < 5) {
+    if (def) {
       this.usedFootnotes.add(identifier);
-      this.footnoteDepth++;
+      this.expanding.add(identifier);
       body = this.fit(this.flow(def.children, "annotation-body"), "annotation-body", undefined).flatMap((b) => {
         if (isAllowedIn("annotation-body", b)) return [b];
         this.warnSink(`a ${b.type} block inside footnote [^${label}] was kept as plain text`);
         return [plainParagraph(blockPlainText(b))];
       });
-      this.footnoteDepth--;
+      this.expanding.delete(identifier);
     } else this.warn(node, `footnote [^${label}] has no definition`);
     if (!body.length) body = [paragraph([])];
     const annotation: DocumentInlineAnnotation = {
@@ -1459,4 +1615,3 @@ export function blockPlainText(block: DocumentBlock | DocumentFragment): string 
   return parts.join(" ").trim();
 }
 
-export { isExternalTarget };

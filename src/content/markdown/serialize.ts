@@ -83,7 +83,7 @@ export function serializeMarkdownPage(page: MarkdownPage, options: SerializeMark
   const writer = new Writer(options);
   const children: RootContent[] = [];
   if (page.title !== undefined && page.title !== "") children.push({ type: "heading", depth: 1, children: [{ type: "text", value: page.title.replace(/\s*\n\s*/g, " ") }] });
-  children.push(...writer.body(page.document));
+  for (const child of writer.body(page.document)) children.push(child);
   const body = children.length ? stringify(children) : "";
   if (!front) return body;
   return body ? `${front}\n${body}` : front;
@@ -167,7 +167,7 @@ class Writer {
 
   body(document: JSONDocument): RootContent[] {
     const out = this.flow(document.nodes);
-    out.push(...this.footnotes);
+    for (const footnote of this.footnotes) out.push(footnote);
     return out;
   }
 
@@ -188,7 +188,7 @@ class Writer {
           const align = block.data.align === "end" ? "right" : "center";
           return [html(`<p align="${align}">${inlinesToHtml(block.nodes, { path: (r) => this.path(r) })}</p>`)];
         }
-        const children = this.phrasing(block.nodes);
+        const children = edgeBreaksAsHtml(this.phrasing(block.nodes));
         if (!children.length) return [];
         return [{ type: "paragraph", children }];
       }
@@ -561,6 +561,15 @@ class Writer {
     });
     return out;
   }
+}
+
+/**
+ * A hard break (`\` + newline) means nothing at the start or end of a paragraph, so a line break
+ * there is written as `<br>`, which the parser reads back as the same "\n".
+ */
+function edgeBreaksAsHtml(children: PhrasingContent[]): PhrasingContent[] {
+  const edges = [0, children.length - 1];
+  return children.map((child, i) => (child.type === "break" && edges.includes(i) ? html("<br>") : child));
 }
 
 function sameMark(a: DocumentMark, b: DocumentMark): boolean {

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { parseMarkdownPage } from "../markdown/parse.js";
+import { collectKeys, reconcileKeys, stripKeys } from "./keys.js";
+import type { JSONDocument } from "./types.js";
+
+const doc = (markdown: string, previous?: JSONDocument) => parseMarkdownPage(markdown, previous ? { previous } : {}).document;
+const topKeys = (d: JSONDocument) => d.nodes.map((n) => n.key);
+
+describe("reconcileKeys", () => {
+  const base = "First paragraph.\n\n## Heading\n\n* one\n* two\n\n{% hint style=\"info\" %}\nHint text\n{% endhint %}\n\nLast paragraph.\n";
+
+  it("gives every keyed node a unique key when there is no previous document", () => {
+    const d = doc(base);
+    const keys = collectKeys(d);
+    expect(keys.length).toBeGreaterThan(8);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.every((k) => /^[0-9A-Za-z]{12}$/.test(k))).toBe(true);
+  });
+
+  it("re-importing the same Markdown gives identical keys", () => {
+    const first = doc(base);
+    expect(doc(base, first)).toEqual(first);
+  });
+
+  it("keeps keys of unchanged blocks around an inserted one; the new block gets a fresh key", () => {
+    const first = doc(base);
+    const next = doc(base.replace("## Heading", "New paragraph.\n\n## Heading"), first);
+    const [a, b, c, d, e] = topKeys(first);
+    expect(topKeys(next)).toEqual([a, expect.any(String), b, c, d, e]);
+    expect(topKeys(first)).not.toContain(topKeys(next)[1]);
+  });
+
+  it("keeps the key of a block edited in place, and of its unchanged children", () => {
+    const first = doc(base);
+    const next = doc(base.replace("* two", "* two, edited").replace("Hint text", "Hint text, edited"), first);
+    expect(topKeys(next)).toEqual(topKeys(first));
+    const items = (d: JSONDocument) => (d.nodes[2] as { nodes: Array<{ key?: string }> }).nodes.map((n) => n.key);
+    expect(items(next)).toEqual(items(first));
+  });
+
+  it("keeps keys of removed blocks' neighbours and of moved blocks", () => {
+    const first = doc(base);
+    const [a, b, c, d, e] = topKeys(first);
+    expect(topKeys(doc(base.replace("## Heading\n\n", ""), first))).toEqual([a, c, d, e]);
+    const moved = doc("Last paragraph.\n\n" + base.replace("Last paragraph.\n", ""), first);
+    expect(topKeys(moved)).toEqual([e, a, b, c, d]);
+  });
+
+  it("keeps the key of a paragraph moved out of a removed hint", () => {
+    const first = doc("{% hint style=\"info\" %}\nKeep me.\n{% endhint %}\n");
+    const inner = (first.nodes[0] as { nodes: Array<{ key?: string }> }).nodes[0]!.key;
+    const next = doc("Keep me.\n", first);
+    expect(next.nodes[0]!.key).toBe(inner);
+  });
+
+  it("pairs edited blocks of the same type by similarity when the gap sizes differ", () => {
+    const first = doc("Alpha beta gamma delta.\n\nEpsilon zeta eta theta.\n\nEnd.\n");
+    const next = doc("Epsilon zeta eta theta iota.\n\nEnd.\n", first);
+    expect(next.nodes[0]!.key).toBe(first.nodes[1]!.key);
+    expect(next.nodes[1]!.key).toBe(first.nodes[2]!.key);
+  });
+
+  it("never duplicates a key, even when the previous document had duplicates", () => {
+    const first = doc("Same.\n\nSame.\n\nOther.\n");
+    const broken = structuredClone(first);
+    broken.nodes[1]!.key = broken.nodes[0]!.key;
+    const next = reconcileKeys(broken, doc("Same.\n\nSame.\n\nSame.\n\nOther.\n"));
+    const keys = collectKeys(next);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("does not modify its inputs and only changes keys", () => {
+    const first = doc(base);
+    const next = doc(base.replace("Last", "Final"));
+    const nextCopy = structuredClone(next);
+    const firstCopy = structuredClone(first);
+    const result = reconcileKeys(first, next);
+    expect(next).toEqual(nextCopy);
+    expect(first).toEqual(firstCopy);
+    expect(stripKeys(result)).toEqual(stripKeys(next));
+  });
+
+  it("aligns long lists (unique-content anchors) in reasonable time", () => {
+    const paragraphs = Array.from({ length: 3000 }, (_, i) => `Paragraph number ${i}.`);
+    const first = doc(paragraphs.join("\n\n"));
+    const edited = [...paragraphs];
+    edited.splice(10, 0, ...Array.from({ length: 1500 }, (_, i) => `Inserted ${i}.`));
+    edited.reverse();
+    const start = performance.now();
+    const next = doc(edited.join("\n\n"), first);
+    expect(performance.now() - start).toBeLessThan(20_000);
+    const previousKeys = new Map(first.nodes.map((n) => [JSON.stringify(stripKeys(n)), n.key]));
+    const kept = next.nodes.filter((n) => previousKeys.get(JSON.stringify(stripKeys(n))) === n.key).length;
+    expect(kept).toBe(3000);
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { schemaErrors } from "../../../test/helpers/contract.js";
+import remarkGfm from "remark-gfm";
+import remarkMath from "remark-math";
+import remarkParse from "remark-parse";
+import { unified } from "unified";
+import { parseChunked, parseMarkdownPage } from "./parse.js";
+
+const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singleDollarTextMath: false });
+import { serializeMarkdownPage } from "./serialize.js";
+
+/** Parses and serializes, returning the elapsed milliseconds; must never throw. */
+function run(markdown: string) {
+  const start = performance.now();
+  const parsed = parseMarkdownPage(markdown);
+  const written = serializeMarkdownPage({ title: parsed.title, frontmatter: parsed.frontmatter, document: parsed.document });
+  return { parsed, written, ms: performance.now() - start };
+}
+
+describe("hostile input", () => {
+  it("survives lists nested 1000 levels deep", () => {
+    const lines = Array.from({ length: 1000 }, (_, i) => `${"  ".repeat(i)}* level ${i}`);
+    const { parsed, written, ms } = run(lines.join("\n"));
+    expect(parsed.document.nodes[0]!.type).toBe("list-unordered");
+    expect(written).toContain("level 999");
+    expect(ms).toBeLessThan(20_000);
+  });
+
+  it("survives 1000 nested blockquotes and list markers on one line", () => {
+    expect(run(">".repeat(1000) + " deep").written).toContain("deep");
+    expect(run("* ".repeat(1000) + "deep").written).toContain("deep");
+  });
+
+  it("handles a 5 MB page", () => {
+    const section = (i: number) =>
+      `## Section ${i}\n\nSome **bold** text with a [link](page-${i}.md) and \`code\`.\n\n{% hint style="info" %}\nA hint ${i}.\n{% endhint %}\n\n* item one\n* item two\n\n\`\`\`js\nconsole.log(${i});\n\`\`\`\n\n| a | b |\n|---|---|\n| ${i} | x |\n\n`;
+    let markdown = "# Big page\n\n";
+    for (let i = 0; markdown.length < 5 * 1024 * 1024; i++) markdown += section(i);
+    const { parsed, written, ms } = run(markdown);
+    expect(parsed.document.nodes.length).toBeGreaterThan(30_000);
+    expect(written.length).toBeGreaterThan(4 * 1024 * 1024);
+    // Measured about 80 s on the shared 2-core machine under load; the bound catches superlinear regressions.
+    expect(ms).toBeLessThan(240_000);
+  }, 300_000);
+
+  it("parses a long page in pieces exactly as it would parse it whole", () => {
+    const piece = (i: number) =>
+      `Para ${i} with *emphasis*\ncontinued.\n\n* item\n\n* loose item ${i}\n\n  continuation\n\n\`\`\`\ncode ${i}\n\nstill code\n\`\`\`\n\n<!-- a\n\ncomment -->\n\n| a |\n|---|\n| ${i} |\n\nSetext ${i}\n---\n\n> quote\n\n$$\nx\n\ny\n$$\n\n`;
+    let text = "";
+    for (let i = 0; text.length < 300_000; i++) text += piece(i);
+    expect(parseChunked(text)).toEqual(processor.parse(text));
+  }, 120_000);
+
+  it("handles thousands of {% without an end, on lines and inside text", () => {
+    const { parsed, ms } = run("{% ".repeat(5000) + "\n\n" + "{%\n".repeat(5000) + "text {% hint %} {%- x");
+    expect(parsed.warnings.length).toBeLessThanOrEqual(201);
+    expect(ms).toBeLessThan(20_000);
+  });
+
+  it("handles thousands of unclosed and unmatched tags", () => {
+    const markdown = Array.from({ length: 3000 }, (_, i) => (i % 2 ? '{% hint style="info" %}' : "{% endtabs %}")).join("\n");
+    const { parsed, ms } = run(markdown);
+    expect(parsed.document.nodes).toHaveLength(3000);
+    expect(schemaErrors("JSONDocument", parsed.document)).toEqual([]);
+    expect(ms).toBeLessThan(20_000);
+  });
+
+  it("handles deeply nested GitBook containers and HTML", () => {
+    const depth = 300;
+    const markdown = '{% hint style="info" %}\n'.repeat(depth) + "deep\n" + "{% endhint %}\n".repeat(depth) + "<details>\n".repeat(200) + "<mark>".repeat(500) + "x";
+    const { parsed } = run(markdown);
+    expect(schemaErrors("JSONDocument", parsed.document)).toEqual([]);
+  });
+
+  it("never throws on random bytes of Markdown punctuation", () => {
+    const alphabet = "{%}<>[]()*_`#|-!:$\\\n \t\"'=/ahx";
+    let seed = 42;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let n = 0; n < 200; n++) {
+      let markdown = "";
+      for (let i = 0; i < 400; i++) markdown += alphabet[Math.floor(random() * alphabet.length)];
+      const { parsed } = run(markdown);
+      expect(schemaErrors("JSONDocument", parsed.document)).toEqual([]);
+    }
+  });
+});

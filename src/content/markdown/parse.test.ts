@@ -1,0 +1,418 @@
+import { describe, expect, it } from "vitest";
+import { schemaErrors } from "../../../test/helpers/contract.js";
+import { FakeRepository } from "../../../test/fixtures/markdown/fake-repository.js";
+import { stripKeys } from "../document/keys.js";
+import type { DocumentBlock, JSONDocument } from "../document/types.js";
+import { parseMarkdownPage, type ParseMarkdownOptions } from "./parse.js";
+import { markdownFromDocument, serializeMarkdownPage, type SerializeMarkdownOptions } from "./serialize.js";
+
+/**
+ * Parses, checks the document against the spec, serializes, parses again and checks that the
+ * second document equals the first (keys aside). Returns the first result and the Markdown written.
+ */
+function convert(markdown: string, options: ParseMarkdownOptions = {}, serializeOptions: SerializeMarkdownOptions = {}) {
+  const result = parseMarkdownPage(markdown, options);
+  expect(schemaErrors("JSONDocument", result.document)).toEqual([]);
+  const out = serializeMarkdownPage({ title: result.title, frontmatter: result.frontmatter, document: result.document }, serializeOptions);
+  const again = parseMarkdownPage(out, options);
+  expect(stripKeys(again.document)).toEqual(stripKeys(result.document));
+  expect(again.title).toEqual(result.title);
+  return { ...result, out, nodes: stripKeys(result.document).nodes as DocumentBlock[] };
+}
+
+/** The text of a block's first text node's leaves, for short assertions. */
+function texts(block: unknown): string {
+  const parts: string[] = [];
+  const visit = (n: { leaves?: Array<{ text: string }>; nodes?: unknown[]; fragments?: unknown[] }) => {
+    if (n.leaves) parts.push(n.leaves.map((l) => l.text).join(""));
+    for (const c of [...(n.nodes ?? []), ...(n.fragments ?? [])]) visit(c as typeof n);
+  };
+  visit(block as never);
+  return parts.join("");
+}
+
+describe("CommonMark and GFM", () => {
+  it("takes the single # heading as the title and maps ##/###/#### to heading-1/2/3", () => {
+    const r = convert("# Title\n\n## One\n\n### Two\n\n#### Three\n\nBody");
+    expect(r.title).toBe("Title");
+    expect(r.nodes.map((n) => n.type)).toEqual(["heading-1", "heading-2", "heading-3", "paragraph"]);
+    expect(r.out).toBe("# Title\n\n## One\n\n### Two\n\n#### Three\n\nBody\n");
+  });
+
+  it("reads an empty # heading as no title", () => {
+    const r = convert("#\n\nBody\n");
+    expect(r.title).toBeUndefined();
+    expect(r.out).toBe("Body\n");
+  });
+
+  it("keeps a second # heading and deeper headings, with warnings", () => {
+    const r = convert("# Title\n\n# Again\n\n###### Deep");
+    expect(r.nodes.map((n) => n.type)).toEqual(["heading-1", "heading-3"]);
+    expect(r.warnings.join("\n")).toMatch(/second # heading/);
+    expect(r.warnings.join("\n")).toMatch(/level-6 heading/);
+  });
+
+  it("reads a pinned heading anchor into data.id", () => {
+    const r = convert("## Setup <a href=\"#install\" id=\"install\"></a>\n");
+    expect(r.nodes[0]).toMatchObject({ type: "heading-1", data: { id: "install" } });
+    expect(texts(r.nodes[0])).toBe("Setup");
+    expect(r.out).toContain('## Setup <a href="#install" id="install"></a>');
+  });
+
+  it("maps inline marks", () => {
+    const r = convert("**b** *i* `c` ~~s~~ <sup>p</sup> <sub>d</sub> <kbd>K</kbd> <mark style=\"color:red;\">r</mark>");
+    const leaves = (r.nodes[0] as { nodes: Array<{ leaves?: Array<{ text: string; marks: Array<{ type: string; data?: unknown }> }> }> }).nodes[0]!.leaves!;
+    const marked = leaves.filter((l) => l.marks.length).map((l) => [l.text, l.marks.map((m) => m.type).join("+")]);
+    expect(marked).toEqual([
+      ["b", "bold"],
+      ["i", "italic"],
+      ["c", "code"],
+      ["s", "strikethrough"],
+      ["p", "superscript"],
+      ["d", "subscript"],
+      ["K", "keyboard"],
+      ["r", "color"],
+    ]);
+    expect(leaves.find((l) => l.text === "r")!.marks[0]!.data).toEqual({ text: "red", background: "default" });
+  });
+
+  it("nests marks and keeps them through the serializer", () => {
+    const r = convert("***both*** and **bold `code`**");
+    const leaves = (r.nodes[0] as { nodes: Array<{ leaves: Array<{ text: string; marks: Array<{ type: string }> }> }> }).nodes[0]!.leaves;
+    expect(leaves.map((l) => [l.text, l.marks.map((m) => m.type)])).toEqual([
+      ["both", ["bold", "italic"]],
+      [" and ", []],
+      ["bold ", ["bold"]],
+      ["code", ["bold", "code"]],
+    ]);
+  });
+
+  it("turns hard breaks into newlines and soft breaks into spaces", () => {
+    const r = convert("one\ntwo  \nthree\\\nfour");
+    expect(texts(r.nodes[0])).toBe("one two\nthree\nfour");
+  });
+
+  it("converts nested, ordered and task lists", () => {
+    const r = convert("3. three\n4. four\n   * nested\n     * deeper\n\n- [x] done\n- [ ] todo\n");
+    expect(r.nodes[0]).toMatchObject({ type: "list-ordered", data: { start: 3 } });
+    const nested = (r.nodes[0] as { nodes: Array<{ nodes: DocumentBlock[] }> }).nodes[1]!.nodes[1]!;
+    expect(nested.type).toBe("list-unordered");
+    expect(r.nodes[1]).toMatchObject({ type: "list-tasks", nodes: [{ data: { checked: true } }, { data: { checked: false } }] });
+  });
+
+  it("converts blockquotes, dividers and fenced code with a language", () => {
+    const r = convert("> quote\n> > nested\n\n***\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```\n");
+    expect(r.nodes.map((n) => n.type)).toEqual(["blockquote", "divider", "code"]);
+    expect((r.nodes[0] as { nodes: DocumentBlock[] }).nodes[1]!.type).toBe("blockquote");
+    expect(r.nodes[2]).toMatchObject({ data: { syntax: "ts" } });
+    expect((r.nodes[2] as { nodes: unknown[] }).nodes).toHaveLength(3);
+  });
+
+  it("converts GFM tables with alignment, inline code and escaped pipes", () => {
+    const r = convert("| Name | Value |\n| :--- | ----: |\n| `a \\| b` | **1** |\n| x | |\n");
+    const table = r.nodes[0] as Extract<DocumentBlock, { type: "table" }>;
+    expect(table.type).toBe("table");
+    expect(Object.values(table.data.definition).map((d) => [d.title, d.type === "text" ? d.textAlignment : ""])).toEqual([
+      ["Name", "left"],
+      ["Value", "right"],
+    ]);
+    expect(table.data.view).toEqual({ type: "grid", columns: ["c1", "c2"], hideHeader: false });
+    expect(Object.keys(table.data.records)).toHaveLength(2);
+    expect(texts(table.fragments[0])).toBe("a | b");
+    // The empty cell has no value.
+    expect(table.data.records.r2!.values).toEqual({ c1: "r2-c1" });
+    expect(r.out).toContain("`a \\| b`");
+  });
+
+  it("turns footnotes into annotations on the preceding word", () => {
+    const r = convert("A claim[^1] here.\n\n[^1]: The *source*.\n");
+    const p = r.nodes[0] as { nodes: Array<{ type?: string; nodes?: unknown[]; fragments?: unknown[] }> };
+    const annotation = p.nodes.find((n) => n.type === "annotation")!;
+    expect(texts({ nodes: annotation.nodes })).toBe("claim");
+    expect(texts({ nodes: annotation.fragments })).toBe("The source.");
+    expect(r.out).toContain("A claim[^1] here.");
+    expect(r.out).toContain("[^1]: The *source*.");
+  });
+
+  it("converts emoji shortcodes, leaving unknown ones and times alone", () => {
+    const r = convert("Ship it :rocket: at 10:30:00, not :nonsense:");
+    const p = r.nodes[0] as { nodes: Array<{ type?: string; data?: unknown }> };
+    expect(p.nodes.filter((n) => n.type === "emoji").map((n) => n.data)).toEqual([{ code: "1f680" }]);
+    expect(texts(p)).toContain("10:30:00, not :nonsense:");
+  });
+
+  it("converts block and inline math, leaving dollar amounts as text", () => {
+    const r = convert("Inline $$a^2$$ costs $5 or $10.\n\n$$\nx = y\n$$\n");
+    expect(r.nodes[1]).toEqual({ object: "block", type: "math", isVoid: true, data: { formula: "x = y" } });
+    const p = r.nodes[0] as { nodes: Array<{ type?: string; data?: unknown }> };
+    expect(p.nodes.filter((n) => n.type === "inline-math").map((n) => n.data)).toEqual([{ formula: "a^2" }]);
+    expect(texts(p)).toContain("costs $5 or $10.");
+  });
+
+  it("keeps mermaid fences as code blocks", () => {
+    const r = convert("```mermaid\ngraph TD\n  A --> B\n```\n");
+    expect(r.nodes[0]).toMatchObject({ type: "code", data: { syntax: "mermaid" } });
+  });
+
+  it("keeps backslash escapes as literal text", () => {
+    const r = convert("\\*not emphasis\\* and \\# and {\\% hint %}");
+    expect(texts(r.nodes[0])).toBe("*not emphasis* and # and {% hint %}");
+    expect(r.out).toContain("{\\% hint %}");
+  });
+});
+
+describe("links, images and references", () => {
+  it("reports and resolves page links, anchors, mentions, images and external URLs", () => {
+    const repo = new FakeRepository();
+    const r = convert(
+      "See [a](a.md), [b](b.md#part), [here](#local), [ext](https://x.dev), [m](c.md \"mention\") and ![i](../.gitbook/assets/i.png).",
+      { resolve: repo.resolve },
+      { pathFor: repo.pathFor },
+    );
+    const found = r.references.map((ref) => [ref.kind, ref.target, ref.ref?.kind]);
+    expect(found).toEqual([
+      ["link", "a.md", "page"],
+      ["link", "b.md#part", "anchor"],
+      ["link", "#local", "anchor"],
+      ["link", "https://x.dev", "url"],
+      ["mention", "c.md", "page"],
+      ["image", "../.gitbook/assets/i.png", "file"],
+    ]);
+    for (const ref of r.references) {
+      expect(ref.blockKey).toBe(r.document.nodes[0]!.key);
+      expect(ref.inlineKey).toBeTruthy();
+    }
+    expect(r.out).toContain("[a](a.md)");
+    expect(r.out).toContain("[b](b.md#part)");
+    expect(r.out).toContain('[c.md](c.md "mention")');
+  });
+
+  it("keeps unresolved internal links as URLs", () => {
+    const r = convert("[missing](nowhere/page.md)");
+    const link = (r.nodes[0] as { nodes: Array<{ type?: string; data?: unknown }> }).nodes[1]!;
+    expect(link).toMatchObject({ type: "link", data: { ref: { kind: "url", url: "nowhere/page.md" } } });
+    expect(r.out).toBe("[missing](nowhere/page.md)\n");
+  });
+
+  it("resolves reference-style links and autolinks", () => {
+    const r = convert("[docs][d] and <https://a.dev> and www.b.dev\n\n[d]: https://docs.dev\n");
+    const links = (r.nodes[0] as { nodes: Array<{ type?: string; data?: { ref: unknown } }> }).nodes.filter((n) => n.type === "link");
+    expect(links.map((l) => l.data!.ref)).toEqual([
+      { kind: "url", url: "https://docs.dev" },
+      { kind: "url", url: "https://a.dev" },
+      { kind: "url", url: "http://www.b.dev" },
+    ]);
+  });
+
+  it("makes an image paragraph an images block, with figure captions, sizes and dark variants", () => {
+    const r = convert(
+      '![Alt](a.png)\n\n<figure><img src="b.png" alt="B" width="50%"><figcaption><p>Caption <strong>here</strong></p></figcaption></figure>\n\n<figure><picture><source srcset="dark.png" media="(prefers-color-scheme: dark)"><img src="light.png" alt=""></picture><figcaption></figcaption></figure>\n',
+    );
+    expect(r.nodes.map((n) => n.type)).toEqual(["images", "images", "images"]);
+    expect(r.nodes[0]).toMatchObject({ nodes: [{ type: "image", data: { ref: { kind: "url", url: "a.png" }, alt: "Alt" }, fragments: [] }] });
+    expect(r.nodes[1]).toMatchObject({ nodes: [{ data: { width: { unit: "%", value: 50 } }, fragments: [{ fragment: "caption" }] }] });
+    expect(texts(r.nodes[1])).toBe("Caption here");
+    expect(r.nodes[2]).toMatchObject({ nodes: [{ data: { ref: { url: "light.png" }, refDark: { url: "dark.png" } } }] });
+  });
+
+  it("turns an image inside a list item into an inline image (images blocks are not allowed there)", () => {
+    const r = convert("* ![shot](s.png)\n");
+    const item = (r.nodes[0] as { nodes: Array<{ nodes: Array<{ type: string; nodes: Array<{ type?: string }> }> }> }).nodes[0]!;
+    expect(item.nodes[0]!.type).toBe("paragraph");
+    expect(item.nodes[0]!.nodes.some((n) => n.type === "inline-image")).toBe(true);
+  });
+});
+
+describe("GitBook blocks", () => {
+  it("converts hints with style and icon", () => {
+    const r = convert('{% hint style="danger" icon="fire" %}\nCareful **now**.\n{% endhint %}\n');
+    expect(r.nodes[0]).toMatchObject({ type: "hint", data: { style: "danger", icon: "fire" } });
+    expect(r.out).toBe('{% hint style="danger" icon="fire" %}\nCareful **now**.\n{% endhint %}\n');
+  });
+
+  it("splits a hint around a code block, which 0.146 does not allow inside hints", () => {
+    const r = convert('{% hint style="info" %}\nBefore\n\n```\ncode\n```\n\nAfter\n{% endhint %}\n');
+    expect(r.nodes.map((n) => n.type)).toEqual(["hint", "code", "hint"]);
+    expect(r.warnings.join()).toMatch(/cannot be inside a hint/);
+  });
+
+  it("converts tabs, and code blocks with title, overflow, line numbers and expandable", () => {
+    const r = convert(
+      '{% tabs %}\n{% tab title="JS" %}\n{% code title="a.js" overflow="wrap" lineNumbers="true" expandable="true" %}\n```js\nx()\n```\n{% endcode %}\n{% endtab %}\n\n{% tab title="Py" %}\nText\n{% endtab %}\n{% endtabs %}\n',
+    );
+    expect(r.nodes[0]).toMatchObject({
+      type: "tabs",
+      nodes: [
+        { type: "tabs-item", data: { title: "JS" }, nodes: [{ type: "code", data: { syntax: "js", title: "a.js", overflow: "wrap", lineNumbers: true, expandable: true } }] },
+        { type: "tabs-item", data: { title: "Py" } },
+      ],
+    });
+  });
+
+  it("converts steppers, content-refs, legacy page-refs, embeds and files", () => {
+    const repo = new FakeRepository();
+    const r = convert(
+      '{% stepper %}\n{% step %}\n### One\n{% endstep %}\n{% endstepper %}\n\n{% content-ref url="next.md" %}\n[next.md](next.md)\n{% endcontent-ref %}\n\n{% page-ref page="old.md" %}\n\n{% embed url="https://youtu.be/x" %}\n\n{% file src="../.gitbook/assets/a.pdf" %}\n',
+      { resolve: repo.resolve },
+      { pathFor: repo.pathFor },
+    );
+    expect(r.nodes.map((n) => n.type)).toEqual(["stepper", "content-ref", "content-ref", "embed", "file"]);
+    expect(r.nodes[1]).toMatchObject({ data: { ref: { kind: "page" } } });
+    expect(r.nodes[4]).toMatchObject({ data: { ref: { kind: "file" } } });
+    expect(r.references.map((x) => x.kind)).toEqual(["content-ref", "content-ref", "embed", "file"]);
+  });
+
+  it("keeps a file that is not in the space as a link", () => {
+    const r = convert('{% file src="https://cdn.example.com/a.pdf" %}\n');
+    expect(r.nodes[0]).toMatchObject({ type: "paragraph", nodes: [{}, { type: "link", data: { ref: { kind: "url", url: "https://cdn.example.com/a.pdf" } } }, {}] });
+    expect(r.warnings.join()).toMatch(/not a file of this space/);
+  });
+
+  it("converts includes to reusable content when the resolver knows them", () => {
+    const repo = new FakeRepository();
+    const r = convert('{% include "../.gitbook/includes/footer.md" %}\n', { resolve: repo.resolve }, { pathFor: repo.pathFor });
+    expect(r.nodes[0]).toMatchObject({ type: "reusable-content", data: { ref: { kind: "reusable-content" } } });
+    expect(r.out).toBe('{% include "../.gitbook/includes/footer.md" %}\n');
+    const unresolved = convert('{% include "../.gitbook/includes/footer.md" %}\n');
+    expect(unresolved.nodes[0]!.type).toBe("paragraph");
+    expect(unresolved.out).toBe('{% include "../.gitbook/includes/footer.md" %}\n');
+  });
+
+  it("converts OpenAPI and swagger blocks", () => {
+    const r = convert(
+      '{% openapi-operation spec="pets" path="/pets" method="GET" %}\n[OpenAPI pets](https://x/openapi.json)\n{% endopenapi-operation %}\n\n{% openapi-schemas spec="pets" schemas="Pet, Tag" grouped="true" %}\n{% endopenapi-schemas %}\n\n{% openapi src="https://x/openapi.json" path="/pet" method="post" %}\n[https://x/openapi.json](https://x/openapi.json)\n{% endopenapi %}\n\n{% swagger src="https://x/s.json" path="/a" method="get" %}\n{% endswagger %}\n',
+    );
+    expect(r.nodes).toMatchObject([
+      { type: "openapi-operation", data: { ref: { kind: "openapi", spec: "pets" }, path: "/pets", method: "get" } },
+      { type: "openapi-schemas", data: { schemas: ["Pet", "Tag"], grouped: true } },
+      { type: "swagger", data: { ref: { kind: "url", url: "https://x/openapi.json" }, path: "/pet", method: "post" } },
+      { type: "swagger", data: { path: "/a", method: "get" } },
+    ]);
+  });
+
+  it("converts <details> expandables", () => {
+    const r = convert("<details>\n\n<summary>More <code>info</code></summary>\n\nBody text\n\n* a list\n\n</details>\n");
+    const exp = r.nodes[0] as Extract<DocumentBlock, { type: "expandable" }>;
+    expect(exp.type).toBe("expandable");
+    expect(texts(exp.fragments[0])).toBe("More info");
+    expect(exp.fragments[1]!.nodes.map((n) => n.type)).toEqual(["paragraph", "list-unordered"]);
+  });
+
+  it("converts cards tables with targets and covers", () => {
+    const repo = new FakeRepository();
+    const r = convert(
+      '<table data-view="cards" data-card-size="large"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead><tbody><tr><td><strong>A</strong></td><td><a href="a.md">a.md</a></td><td><a href="../.gitbook/assets/a.png">a.png</a></td></tr></tbody></table>\n',
+      { resolve: repo.resolve },
+      { pathFor: repo.pathFor },
+    );
+    const table = r.nodes[0] as Extract<DocumentBlock, { type: "table" }>;
+    expect(table.data.view).toEqual({ type: "cards", cardSize: "large", columns: ["c1"], targetDefinition: "c2", coverDefinition: "c3" });
+    expect(table.data.records.r1!.values.c2).toMatchObject({ kind: "page" });
+    expect(Array.isArray(table.data.records.r1!.values.c3)).toBe(true);
+    expect(r.references.map((x) => [x.kind, x.target])).toEqual([
+      ["card-target", "a.md"],
+      ["card-cover", "../.gitbook/assets/a.png"],
+    ]);
+  });
+
+  it("keeps a card whose target is a URL as a column of links (0.146 cannot store a URL value)", () => {
+    const r = convert('<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td>A</td><td><a href="https://a.dev">https://a.dev</a></td></tr></tbody></table>\n');
+    expect(r.out).toContain('data-card-target data-type="content-ref"');
+    expect(r.out).toContain('<a href="https://a.dev">https://a.dev</a>');
+  });
+
+  it("converts buttons, inline icons and expressions", () => {
+    const r = convert('<a href="start.md" class="button primary" data-icon="rocket">Start</a> <i class="fa-github">:github:</i> v<code class="expression">space.vars.version</code>\n');
+    const inlines = (r.nodes[0] as { nodes: Array<{ type?: string; data?: unknown }> }).nodes.filter((n) => n.type);
+    expect(inlines).toMatchObject([
+      { type: "button", data: { label: "Start", kind: "primary", icon: "rocket", ref: { kind: "url", url: "start.md" } } },
+      { type: "icon", data: { icon: "github" } },
+      { type: "expression", data: { expression: "space.vars.version" } },
+    ]);
+  });
+
+  it("keeps unknown tags verbatim, with a warning", () => {
+    const r = convert("{% gauge value=3 %}\n\nText\n");
+    expect(texts(r.nodes[0])).toBe("{% gauge value=3 %}");
+    expect(r.out).toBe("{% gauge value=3 %}\n\nText\n");
+    expect(r.warnings.join()).toMatch(/unknown tag/);
+  });
+
+  it("passes constructs without a 0.146 node through as tag lines around normal blocks", () => {
+    const md = '{% if visitor.claims.unsigned.beta %}\nBeta text\n{% endif %}\n\n{% columns %}\n{% column %}\nLeft\n{% endcolumn %}\n{% endcolumns %}\n';
+    const r = convert(md);
+    expect(r.nodes.map((n) => texts(n))).toEqual(["{% if visitor.claims.unsigned.beta %}", "Beta text", "{% endif %}", "{% columns %}", "{% column %}", "Left", "{% endcolumn %}", "{% endcolumns %}"]);
+    expect(r.out).toBe(md);
+  });
+
+  it("keeps an unclosed hint's tag as escaped text and the content that follows", () => {
+    const r = convert('{% hint style="info" %}\nNever closed.\n\n## Heading\n');
+    expect(r.nodes.map((n) => n.type)).toEqual(["paragraph", "paragraph", "heading-1"]);
+    expect(texts(r.nodes[0])).toBe('{% hint style="info" %}');
+    expect(r.out.startsWith('{\\% hint style="info" %}')).toBe(true);
+    expect(r.warnings.join()).toMatch(/no matching closing tag/);
+  });
+
+  it("treats {% %} in fenced, indented and inline code as code", () => {
+    const r = convert('```\n{% hint style="info" %}\n{% endhint %}\n```\n\nPara\n\n    {% tabs %}\n    {% endtabs %}\n\nInline `{% endhint %}`.\n');
+    expect(r.nodes.map((n) => n.type)).toEqual(["code", "paragraph", "code", "paragraph"]);
+    expect(texts(r.nodes[0])).toBe('{% hint style="info" %}{% endhint %}');
+    expect(r.warnings).toEqual([]);
+  });
+
+  it("keeps a hint inside a list item in that item, and tags written without blank lines", () => {
+    const r = convert('1. Step\n   {% hint style="info" %}\n   Inside\n   {% endhint %}\n2. Next\n');
+    const item = (r.nodes[0] as { nodes: Array<{ nodes: DocumentBlock[] }> }).nodes[0]!;
+    expect(item.nodes.map((n) => n.type)).toEqual(["paragraph", "hint"]);
+    expect(r.nodes).toHaveLength(1);
+  });
+
+  it("keeps unmodelled HTML as an html code block with a warning", () => {
+    const r = convert('<div class="x">\n  <span>hi</span>\n</div>\n');
+    expect(r.nodes[0]).toMatchObject({ type: "code", data: { syntax: "html" } });
+    expect(texts(r.nodes[0])).toContain("<span>hi</span>");
+    expect(r.warnings.join()).toMatch(/HTML/);
+  });
+
+  it("reads <p align> as an aligned paragraph", () => {
+    const r = convert('<p align="center">Centered <strong>text</strong></p>\n');
+    expect(r.nodes[0]).toMatchObject({ type: "paragraph", data: { align: "center" } });
+    expect(r.out).toBe('<p align="center">Centered <strong>text</strong></p>\n');
+  });
+});
+
+describe("front matter and body", () => {
+  it("returns front matter and converts the body even when the YAML is invalid", () => {
+    const r = convert("---\ndescription: a: b: c\n  - x\n---\n\n# T\n\nBody\n");
+    expect(r.frontmatter).toEqual({});
+    expect(r.warnings[0]).toMatch(/not valid YAML/);
+    expect(texts(r.nodes[0])).toBe("Body");
+  });
+
+  it("serializes only the body for format=markdown", () => {
+    const r = parseMarkdownPage("---\nicon: x\n---\n\n# Title\n\nBody\n");
+    expect(markdownFromDocument(r.document)).toBe("Body\n");
+  });
+
+  it("writes an empty document as an empty string, and front matter alone without a body", () => {
+    expect(convert("").out).toBe("");
+    expect(convert("---\nhidden: true\n---\n").out).toBe("---\nhidden: true\n---\n");
+  });
+
+  it("normalizes CRLF and a byte-order mark", () => {
+    const r = convert("\uFEFF# T\r\n\r\nA\r\nB\r\n");
+    expect(r.title).toBe("T");
+    expect(texts(r.nodes[0])).toBe("A B");
+  });
+
+  it("gives every block and keyed inline a key", () => {
+    const r = parseMarkdownPage("Para [l](x)\n\n* a\n\n{% tabs %}\n{% tab title=\"t\" %}\nx\n{% endtab %}\n{% endtabs %}\n");
+    const missing: string[] = [];
+    const visit = (n: { object?: string; key?: string; type?: string; nodes?: unknown[]; fragments?: unknown[] }) => {
+      if ((n.object === "block" || n.object === "inline") && !n.key) missing.push(n.type ?? "?");
+      for (const c of [...(n.nodes ?? []), ...(n.fragments ?? [])]) visit(c as typeof n);
+    };
+    (r.document as JSONDocument).nodes.forEach((n) => visit(n as never));
+    expect(missing).toEqual([]);
+  });
+});
