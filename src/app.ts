@@ -14,6 +14,7 @@ import { registerErrorHandling } from "./http/error-handler.js";
 import { registerTextInputGuard } from "./http/text-input.js";
 import { randomBase62 } from "./lib/ids.js";
 import { collectionRoutes } from "./modules/collections/collections.routes.js";
+import { commentRoutes } from "./modules/comments/comments.routes.js";
 import { contentRoutes } from "./modules/content/content.routes.js";
 import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
@@ -131,6 +132,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(contentRoutes, { deps });
   await app.register(gitSyncRoutes, { deps });
   await app.register(searchRoutes, { deps });
+  await app.register(commentRoutes, { deps });
 
   return app;
 }
