@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import Type, { type TObject } from "typebox";
 import type { JSONDocument } from "../../content/document/types.js";
 import type { Executor } from "../../db/database.js";
-import type { CommentReplyRow, CommentRow, SpaceRow } from "../../db/schema.js";
+import type { CommentReplyRow, CommentRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
@@ -33,10 +33,9 @@ import { MemberSchema } from "../members/members.schemas.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
 import { requireLiveSpace } from "../spaces/spaces.service.js";
 import { getUsersByIds } from "../users/users.queries.js";
-import { type CommentScopeAccess, commentPermissions } from "./comments.policy.js";
+import { commentPermissions } from "./comments.policy.js";
 import { type CommentPresentContext, mentionedUserIds, presentComment, presentReply } from "./comments.presenter.js";
 import {
-  type CommentLocation,
   applyReactions,
   deleteComment,
   deleteReply,
@@ -72,80 +71,17 @@ import {
   UpdateReplyBody,
   type UpdateReplyValue,
 } from "./comments.schemas.js";
+import {
+  type CommentRouteSet,
+  type CommentScope,
+  SPACE_COMMENT_OPERATION_IDS,
+  basePathOf,
+  locationOf,
+  placeOf,
+} from "./comments.scope.js";
 import { checkReactions, checkTarget, documentFromBody } from "./comments.service.js";
 
-/** Where a request's comments live, as the location's resolver finds it for the caller. */
-export interface CommentScope {
-  space: SpaceRow;
-  /** The change request whose comments these are (its id, not its number); absent for the space's own. */
-  changeRequestId?: string;
-  /** Id of the revision whose content new comments target: the space's primary revision, or the change request's head. */
-  revision: string;
-  /** The caller's access where the comments live; `view: false` is answered 404, like a missing location. */
-  permissions: CommentScopeAccess;
-}
-
-export interface CommentOperationIds {
-  listComments: string;
-  postComment: string;
-  getComment: string;
-  updateComment: string;
-  deleteComment: string;
-  listReplies: string;
-  postReply: string;
-  getReply: string;
-  updateReply: string;
-  deleteReply: string;
-  listCommenters: string;
-}
-
-export interface CommentRouteSet {
-  /** Route prefix, e.g. "/v1/spaces/:spaceId". */
-  prefix: string;
-  /** Schema of the prefix's path parameters. */
-  params: TObject;
-  operationIds: CommentOperationIds;
-  /** Loads the location for the caller; throws 404 when it is missing or the caller may not view it. */
-  resolve(request: FastifyRequest): Promise<CommentScope>;
-  tags?: string[];
-  /** Reply updates accept `resolved`, which resolves or reopens the parent comment (change requests). */
-  replyResolvesComment?: boolean;
-}
-
-export const SPACE_COMMENT_OPERATION_IDS: CommentOperationIds = {
-  listComments: "listCommentsInSpace",
-  postComment: "postCommentInSpace",
-  getComment: "getCommentInSpace",
-  updateComment: "updateCommentInSpace",
-  deleteComment: "deleteCommentInSpace",
-  listReplies: "listCommentRepliesInSpace",
-  postReply: "postCommentReplyInSpace",
-  getReply: "getCommentReplyInSpace",
-  updateReply: "updateCommentReplyInSpace",
-  deleteReply: "deleteCommentReplyInSpace",
-  listCommenters: "listCommentersInSpace",
-};
-
-/** For `/v1/spaces/:spaceId/change-requests/:changeRequestId` (mount with `replyResolvesComment: true`). */
-export const CHANGE_REQUEST_COMMENT_OPERATION_IDS: CommentOperationIds = {
-  listComments: "listCommentsInChangeRequest",
-  postComment: "postCommentInChangeRequest",
-  getComment: "getCommentInChangeRequest",
-  updateComment: "updateCommentInChangeRequest",
-  deleteComment: "deleteCommentInChangeRequest",
-  listReplies: "listCommentRepliesInChangeRequest",
-  postReply: "postCommentReplyInChangeRequest",
-  getReply: "getCommentReplyInChangeRequest",
-  updateReply: "updateCommentReplyInChangeRequest",
-  deleteReply: "deleteCommentReplyInChangeRequest",
-  listCommenters: "listCommentersInChangeRequest",
-};
-
-const locationOf = (scope: CommentScope): CommentLocation => ({ spaceId: scope.space.id, changeRequestId: scope.changeRequestId });
-const basePathOf = (scope: CommentScope) =>
-  scope.changeRequestId === undefined ? `/spaces/${scope.space.id}` : `/spaces/${scope.space.id}/change-requests/${scope.changeRequestId}`;
-const placeOf = (scope: CommentScope) =>
-  scope.changeRequestId === undefined ? `space "${scope.space.id}"` : `change request "${scope.changeRequestId}"`;
+export { CHANGE_REQUEST_COMMENT_OPERATION_IDS, SPACE_COMMENT_OPERATION_IDS, type CommentOperationIds, type CommentRouteSet, type CommentScope } from "./comments.scope.js";
 
 /** Registers the comment, reply and commenter routes of one location (a space, a change request). */
 export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: CommentRouteSet): void {
@@ -186,13 +122,15 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     const ids = rows.map((c) => c.id);
     const [reactions, repliers] = await Promise.all([reactionsToComments(db, ids), repliersOfComments(db, ids)]);
     const ctx = await presentContext(db, scope, format, mentionedUserIds({ comments: rows, reactions, repliers }));
+    const reactionsOf = groupBy(reactions, (r) => r.subjectId);
+    const repliersOf = groupBy(repliers, (r) => r.commentId);
     return rows.map((comment) =>
       presentComment(
         comment,
         {
           permissions: commentPermissions(actor.user.id, comment, scope.permissions),
-          reactions: reactions.filter((r) => r.subjectId === comment.id),
-          repliers: repliers.filter((r) => r.commentId === comment.id),
+          reactions: reactionsOf.get(comment.id) ?? [],
+          repliers: repliersOf.get(comment.id) ?? [],
         },
         ctx,
       ),
@@ -202,12 +140,9 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
   async function presentReplies(actor: Actor, scope: CommentScope, rows: CommentReplyRow[], format: FormatValue) {
     const reactions = await reactionsToReplies(db, rows.map((r) => r.id));
     const ctx = await presentContext(db, scope, format, mentionedUserIds({ replies: rows, reactions }));
+    const reactionsOf = groupBy(reactions, (r) => r.subjectId);
     return rows.map((reply) =>
-      presentReply(
-        reply,
-        { permissions: commentPermissions(actor.user.id, reply, scope.permissions), reactions: reactions.filter((r) => r.subjectId === reply.id) },
-        ctx,
-      ),
+      presentReply(reply, { permissions: commentPermissions(actor.user.id, reply, scope.permissions), reactions: reactionsOf.get(reply.id) ?? [] }, ctx),
     );
   }
 
@@ -428,6 +363,16 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     const counts = await memberCounts(db, scope.space.orgId, page.rows.map((m) => m.userId));
     return toList(page, (member) => presentMember(member, counts.get(member.userId)!, urls));
   });
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const list = groups.get(key(item));
+    if (list) list.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
 }
 
 function commentMessages(scope: CommentScope, kind: "comment" | "reply", id: string) {
