@@ -5,7 +5,7 @@
 import type { Executor } from "../../db/database.js";
 import type { SpaceRow } from "../../db/schema.js";
 import { badRequest } from "../../http/errors.js";
-import { parseMarkdownPage } from "../../content/markdown/index.js";
+import { markdownFromDocument, parseMarkdownPage } from "../../content/markdown/index.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { loadRevisionView, pageDocument } from "../content/content.service.js";
 import type { BodyInputValue, TableCellValue } from "./comments.schemas.js";
@@ -43,7 +43,60 @@ export function documentFromBody(input: BodyInputValue, field: string, previous?
   }
   const given = input.document!;
   if (given.nodes.length === 0) throw badRequest(`${field}.document must have at least one block in nodes.`);
-  return { ...given, object: "document", data: given.data ?? {}, nodes: given.nodes } as unknown as JSONDocument;
+  const document = { ...given, object: "document", data: given.data ?? {}, nodes: given.nodes } as unknown as JSONDocument;
+  checkDocument(document, `${field}.document`);
+  return document;
+}
+
+const MAX_DOCUMENT_DEPTH = 32;
+const MAX_DOCUMENT_NODES = 20_000;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A document sent by a client is stored as it is, so it must be one Quire can read back: every
+ * node well formed (blocks and inlines typed, text made of leaves, child lists as arrays), and
+ * each top-level block readable by the Markdown writer (which needs each block type's fields),
+ * so that `format=markdown` never fails on it later. Nesting and size are bounded.
+ */
+export function checkDocument(document: JSONDocument, field: string): void {
+  let count = 0;
+  const visit = (node: unknown, path: string, depth: number): void => {
+    if (++count > MAX_DOCUMENT_NODES) throw badRequest(`${field} has more than ${MAX_DOCUMENT_NODES} nodes.`);
+    if (depth > MAX_DOCUMENT_DEPTH) throw badRequest(`${field} nests deeper than ${MAX_DOCUMENT_DEPTH} levels (at ${path}).`);
+    if (!isObject(node)) throw badRequest(`${path} must be a node (an object).`);
+    const kind = node.object;
+    if (kind === "text") {
+      if (!Array.isArray(node.leaves)) throw badRequest(`${path}.leaves must be an array of leaves.`);
+      node.leaves.forEach((leaf, i) => {
+        if (!isObject(leaf) || typeof leaf.text !== "string") throw badRequest(`${path}.leaves.${i} must be a leaf with a text string.`);
+        if (leaf.marks !== undefined && (!Array.isArray(leaf.marks) || !leaf.marks.every((m) => isObject(m) && typeof m.type === "string"))) {
+          throw badRequest(`${path}.leaves.${i}.marks must be an array of marks, each with a type.`);
+        }
+      });
+      return;
+    }
+    if (kind !== "block" && kind !== "inline" && kind !== "fragment") {
+      throw badRequest(`${path}.object must be one of: "block", "inline", "text", "fragment".`);
+    }
+    if (typeof node.type !== "string") throw badRequest(`${path}.type must be a string.`);
+    if (node.key !== undefined && typeof node.key !== "string") throw badRequest(`${path}.key must be a string.`);
+    if (node.data !== undefined && !isObject(node.data)) throw badRequest(`${path}.data must be an object.`);
+    for (const list of ["nodes", "fragments"] as const) {
+      const children = node[list];
+      if (children === undefined) continue;
+      if (!Array.isArray(children)) throw badRequest(`${path}.${list} must be an array.`);
+      children.forEach((child, i) => visit(child, `${path}.${list}.${i}`, depth + 1));
+    }
+  };
+  document.nodes.forEach((node, i) => visit(node, `${field}.nodes.${i}`, 1));
+  document.nodes.forEach((node, i) => {
+    try {
+      markdownFromDocument({ object: "document", data: {}, nodes: [node] });
+    } catch {
+      throw badRequest(`${field}.nodes.${i} is an incomplete ${node.type} block: it lacks fields its type needs (see JSONDocument in the API reference).`);
+    }
+  });
 }
 
 /** What a comment is attached to, as stored. */
