@@ -3,7 +3,7 @@
  * change request, so they are registered as a set per location with `registerCommentRoutes`; this
  * file mounts the space's set, and change requests mount theirs with their own resolver.
  *
- * Decisions where the spec is silent (README "Comments"):
+ * Decisions where the spec is silent (to be listed in the README):
  * - deletion is a hard delete (replies and reactions go with a comment);
  * - comment lists are newest first by default (`order`), replies oldest first (a conversation);
  * - `format` (default `document`) is also accepted on posts and updates, for the returned body;
