@@ -14,15 +14,16 @@ import { registerErrorHandling } from "./http/error-handler.js";
 import { registerTextInputGuard } from "./http/text-input.js";
 import { randomBase62 } from "./lib/ids.js";
 import { collectionRoutes } from "./modules/collections/collections.routes.js";
-import { contentRoutes } from "./modules/content/content.routes.js";
+import { commentRoutes } from "./modules/comments/comments.routes.js";
 import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
-import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
-import { searchRoutes } from "./modules/search/search.routes.js";
+import { contentRoutes } from "./modules/content/content.routes.js";
 import { templateRoutes } from "./modules/content/templates.routes.js";
 import { fileRoutes } from "./modules/files/files.routes.js";
+import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
+import { searchRoutes } from "./modules/search/search.routes.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
 import { teamRoutes } from "./modules/teams/teams.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
@@ -133,6 +134,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(gitSyncRoutes, { deps });
   await app.register(searchRoutes, { deps });
   await app.register(templateRoutes, { deps });
+  await app.register(commentRoutes, { deps });
 
   return app;
 }

@@ -229,6 +229,55 @@ export interface SearchIndexStateTable {
   indexedAt: string;
 }
 
+export interface CommentsTable {
+  id: string;
+  spaceId: string;
+  /** Null for a comment on the space itself; the change request's id otherwise (no foreign key). */
+  changeRequestId: string | null;
+  /** The revision the target was found in when the comment was posted (`target.revision`). */
+  revisionId: string;
+  pageId: string | null;
+  /** Key of the block the comment is attached to, in the page's document. */
+  nodeKey: string | null;
+  /** JSON `{record, definition}` when the comment is on a cell of a table block. */
+  tableCell: string | null;
+  /** JSON document. */
+  body: string;
+  /** `open` or `resolved`. */
+  status: string;
+  resolvedAt: string | null;
+  resolvedBy: string | null;
+  postedBy: string;
+  postedAt: string;
+  editedAt: string | null;
+}
+
+export interface CommentRepliesTable {
+  id: string;
+  commentId: string;
+  /** JSON document. */
+  body: string;
+  postedBy: string;
+  postedAt: string;
+  editedAt: string | null;
+}
+
+/** One user's reaction with one emoji to a comment. */
+export interface CommentReactionsTable {
+  commentId: string;
+  userId: string;
+  emoji: string;
+  reactedAt: string;
+}
+
+/** One user's reaction with one emoji to a reply. */
+export interface CommentReplyReactionsTable {
+  replyId: string;
+  userId: string;
+  emoji: string;
+  reactedAt: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -252,6 +301,10 @@ export interface Database {
   contentBlobs: ContentBlobsTable;
   searchSections: SearchSectionsTable;
   searchIndexState: SearchIndexStateTable;
+  comments: CommentsTable;
+  commentReplies: CommentRepliesTable;
+  commentReactions: CommentReactionsTable;
+  commentReplyReactions: CommentReplyReactionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -264,6 +317,8 @@ export type GrantRow = Selectable<GrantsTable>;
 export type LinkInviteRow = Selectable<LinkInvitesTable>;
 export type RevisionRow = Selectable<RevisionsTable>;
 export type JobRow = Selectable<JobsTable>;
+export type CommentRow = Selectable<CommentsTable>;
+export type CommentReplyRow = Selectable<CommentRepliesTable>;
 export type NewSpace = Insertable<SpacesTable>;
 export type SpaceUpdate = Updateable<SpacesTable>;
 // Generated is re-exported for tables that later gain auto-increment columns.

@@ -1,0 +1,128 @@
+import { markdownFromDocument } from "../../content/markdown/index.js";
+import type { JSONDocument } from "../../content/document/types.js";
+import type { CommentReplyRow, CommentRow, UserRow } from "../../db/schema.js";
+import type { Urls } from "../../http/urls.js";
+import { parseJson, parseJsonOrNull } from "../../lib/json.js";
+import { presentUser } from "../users/users.presenter.js";
+import type { ReactionRow, ReplierRow } from "./comments.queries.js";
+import type {
+  BodyOutputValue,
+  CommentPermissionsValue,
+  CommentReplyResponse,
+  CommentResponse,
+  EmojiReactionValue,
+  FormatValue,
+  TableCellValue,
+} from "./comments.schemas.js";
+
+/** What presenting a page of comments or replies needs, loaded beforehand in bulk. */
+export interface CommentPresentContext {
+  urls: Urls;
+  format: FormatValue;
+  /** API path of the comments' location: `/spaces/{id}` or `/spaces/{id}/change-requests/{id}`. */
+  basePath: string;
+  /** Every user the items mention (authors, resolvers, reactors, repliers). */
+  users: Map<string, UserRow>;
+}
+
+function user(ctx: CommentPresentContext, id: string) {
+  const row = ctx.users.get(id);
+  if (!row) throw new Error(`User ${id} of a comment was not loaded`);
+  return presentUser(row, ctx.urls);
+}
+
+/** A stored body in the requested format (`document` unless `markdown` was asked for). */
+export function presentBody(body: string, format: FormatValue): BodyOutputValue {
+  const document = parseJson<JSONDocument>(body, "comments.body");
+  if (format === "markdown") return { markdown: markdownFromDocument(document).replace(/\n+$/, "") };
+  return { document };
+}
+
+/** Reactions grouped by emoji, in the order each emoji was first used; users oldest first. */
+export function presentReactions(rows: readonly ReactionRow[], ctx: CommentPresentContext): EmojiReactionValue[] {
+  const byEmoji = new Map<string, EmojiReactionValue>();
+  for (const row of rows) {
+    let reaction = byEmoji.get(row.emoji);
+    if (!reaction) {
+      reaction = { emoji: row.emoji, count: 0, users: [] };
+      byEmoji.set(row.emoji, reaction);
+    }
+    reaction.count++;
+    reaction.users.push({ user: user(ctx, row.userId), reactedAt: row.reactedAt });
+  }
+  return [...byEmoji.values()];
+}
+
+/** The public shape of a comment (`Comment`). */
+export function presentComment(
+  comment: CommentRow,
+  input: { permissions: CommentPermissionsValue; reactions: readonly ReactionRow[]; repliers: readonly ReplierRow[] },
+  ctx: CommentPresentContext,
+): CommentResponse {
+  const tableCell = parseJsonOrNull<TableCellValue>(comment.tableCell, "comments.table_cell");
+  const repliers = [...input.repliers]
+    .sort((a, b) => (a.updatedAt === b.updatedAt ? a.userId.localeCompare(b.userId) : a.updatedAt < b.updatedAt ? 1 : -1))
+    .map((r) => ({ updatedAt: r.updatedAt, count: r.count, user: user(ctx, r.userId) }));
+  const resolved = comment.status === "resolved" && comment.resolvedAt && comment.resolvedBy;
+  return {
+    object: "comment",
+    id: comment.id,
+    postedBy: user(ctx, comment.postedBy),
+    postedAt: comment.postedAt,
+    ...(comment.editedAt ? { editedAt: comment.editedAt } : {}),
+    reactions: presentReactions(input.reactions, ctx),
+    replies: input.repliers.reduce((sum, r) => sum + r.count, 0),
+    repliers,
+    body: presentBody(comment.body, ctx.format),
+    target: {
+      ...(comment.nodeKey ? { node: { id: comment.nodeKey } } : {}),
+      ...(tableCell ? { tableCell } : {}),
+      ...(comment.changeRequestId ? { changeRequest: comment.changeRequestId } : {}),
+      ...(comment.pageId ? { page: { id: comment.pageId } } : {}),
+      space: comment.spaceId,
+      revision: comment.revisionId,
+    },
+    urls: { location: ctx.urls.api(`${ctx.basePath}/comments/${comment.id}`) },
+    permissions: input.permissions,
+    ...(resolved
+      ? { status: "resolved" as const, resolvedAt: comment.resolvedAt!, resolvedBy: user(ctx, comment.resolvedBy!) }
+      : { status: "open" as const }),
+  };
+}
+
+/** The public shape of a reply (`CommentReply`). */
+export function presentReply(
+  reply: CommentReplyRow,
+  input: { permissions: CommentPermissionsValue; reactions: readonly ReactionRow[] },
+  ctx: CommentPresentContext,
+): CommentReplyResponse {
+  return {
+    object: "comment-reply",
+    id: reply.id,
+    postedBy: user(ctx, reply.postedBy),
+    postedAt: reply.postedAt,
+    ...(reply.editedAt ? { editedAt: reply.editedAt } : {}),
+    reactions: presentReactions(input.reactions, ctx),
+    body: presentBody(reply.body, ctx.format),
+    urls: { location: ctx.urls.api(`${ctx.basePath}/comments/${reply.commentId}/replies/${reply.id}`) },
+    permissions: input.permissions,
+  };
+}
+
+/** Ids of every user a presenter will need for these comments, replies, reactions and repliers. */
+export function mentionedUserIds(input: {
+  comments?: readonly CommentRow[];
+  replies?: readonly CommentReplyRow[];
+  reactions?: readonly ReactionRow[];
+  repliers?: readonly ReplierRow[];
+}): string[] {
+  const ids = new Set<string>();
+  for (const c of input.comments ?? []) {
+    ids.add(c.postedBy);
+    if (c.resolvedBy) ids.add(c.resolvedBy);
+  }
+  for (const r of input.replies ?? []) ids.add(r.postedBy);
+  for (const r of input.reactions ?? []) ids.add(r.userId);
+  for (const r of input.repliers ?? []) ids.add(r.userId);
+  return [...ids];
+}

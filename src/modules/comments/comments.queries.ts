@@ -1,0 +1,267 @@
+import type { ExpressionBuilder } from "kysely";
+import type { Executor } from "../../db/database.js";
+import type { CommentReplyRow, CommentRow, CommentsTable, Database } from "../../db/schema.js";
+import { type Page, type SortKey, paginate } from "../../http/pagination.js";
+import { type JoinedMemberRow, type MemberWithUser, membersWithUsers, toMemberWithUser } from "../members/members.queries.js";
+
+/** Where comments live: a space's own comments (`changeRequestId` absent) or one change request's. */
+export interface CommentLocation {
+  spaceId: string;
+  changeRequestId?: string | undefined;
+}
+
+/** The filter selecting the comments of one location. */
+function inLocation(location: CommentLocation) {
+  return (eb: ExpressionBuilder<Database, "comments">) =>
+    eb.and([
+      eb("comments.spaceId", "=", location.spaceId),
+      location.changeRequestId === undefined
+        ? eb("comments.changeRequestId", "is", null)
+        : eb("comments.changeRequestId", "=", location.changeRequestId),
+    ]);
+}
+
+export async function insertComment(db: Executor, row: CommentRow): Promise<void> {
+  await db.insertInto("comments").values(row).execute();
+}
+
+/** A comment of this space or change request (a comment of another one is not found). */
+export function getComment(db: Executor, location: CommentLocation, id: string): Promise<CommentRow | undefined> {
+  return db.selectFrom("comments").selectAll().where(inLocation(location)).where("comments.id", "=", id).executeTakeFirst();
+}
+
+export interface ListCommentsOptions {
+  page?: string | undefined;
+  limit?: number | undefined;
+  order: "asc" | "desc";
+  status: "all" | "open" | "resolved";
+  targetPage?: string | undefined;
+  authors?: string[] | undefined;
+}
+
+/** One page of comments, keyset-paged on `postedAt` then `id` in the requested order. */
+export function listComments(db: Executor, location: CommentLocation, options: ListCommentsOptions): Promise<Page<CommentRow>> {
+  let query = db.selectFrom("comments").selectAll().where(inLocation(location));
+  if (options.status !== "all") query = query.where("comments.status", "=", options.status);
+  if (options.targetPage !== undefined) query = query.where("comments.pageId", "=", options.targetPage);
+  if (options.authors !== undefined) {
+    if (options.authors.length === 0) return Promise.resolve({ rows: [], count: 0 });
+    query = query.where("comments.postedBy", "in", options.authors);
+  }
+  const keys: SortKey<CommentRow>[] = [
+    { column: "comments.postedAt", direction: options.order, value: (r) => r.postedAt },
+    { column: "comments.id", direction: options.order, value: (r) => r.id },
+  ];
+  return paginate(query, keys, options);
+}
+
+export async function updateComment(
+  db: Executor,
+  id: string,
+  changes: Partial<Pick<CommentsTable, "body" | "editedAt" | "status" | "resolvedAt" | "resolvedBy">>,
+): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable("comments").set(changes).where("id", "=", id).execute();
+}
+
+/** Deletes a comment with its replies and reactions (foreign keys). */
+export async function deleteComment(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom("comments").where("id", "=", id).execute();
+}
+
+export async function insertReply(db: Executor, row: CommentReplyRow): Promise<void> {
+  await db.insertInto("commentReplies").values(row).execute();
+}
+
+export function getReply(db: Executor, commentId: string, id: string): Promise<CommentReplyRow | undefined> {
+  return db.selectFrom("commentReplies").selectAll().where("commentId", "=", commentId).where("id", "=", id).executeTakeFirst();
+}
+
+/** One page of a comment's replies, oldest first (the order of the conversation). */
+export function listReplies(
+  db: Executor,
+  commentId: string,
+  options: { page?: string | undefined; limit?: number | undefined },
+): Promise<Page<CommentReplyRow>> {
+  const query = db.selectFrom("commentReplies").selectAll().where("commentReplies.commentId", "=", commentId);
+  return paginate(query, [
+    { column: "commentReplies.postedAt", direction: "asc", value: (r) => r.postedAt },
+    { column: "commentReplies.id", direction: "asc", value: (r) => r.id },
+  ], options);
+}
+
+export async function updateReply(db: Executor, id: string, changes: { body: string; editedAt: string }): Promise<void> {
+  await db.updateTable("commentReplies").set(changes).where("id", "=", id).execute();
+}
+
+export async function deleteReply(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom("commentReplies").where("id", "=", id).execute();
+}
+
+/** What reactions are attached to: a comment or a reply. */
+export type ReactionSubject = { comment: string } | { reply: string };
+
+/**
+ * Adds and removes one user's reactions. Adding an emoji the user already reacted with keeps the
+ * first reaction (and its time); an emoji both added and removed ends up removed.
+ */
+export async function applyReactions(
+  db: Executor,
+  subject: ReactionSubject,
+  input: { userId: string; added: readonly string[]; removed: readonly string[]; now: string },
+): Promise<void> {
+  const removed = new Set(input.removed);
+  const added = [...new Set(input.added)].filter((emoji) => !removed.has(emoji));
+  if ("comment" in subject) {
+    if (added.length > 0) {
+      await db
+        .insertInto("commentReactions")
+        .values(added.map((emoji) => ({ commentId: subject.comment, userId: input.userId, emoji, reactedAt: input.now })))
+        .onConflict((oc) => oc.columns(["commentId", "userId", "emoji"]).doNothing())
+        .execute();
+    }
+    if (removed.size > 0) {
+      await db
+        .deleteFrom("commentReactions")
+        .where("commentId", "=", subject.comment)
+        .where("userId", "=", input.userId)
+        .where("emoji", "in", [...removed])
+        .execute();
+    }
+    return;
+  }
+  if (added.length > 0) {
+    await db
+      .insertInto("commentReplyReactions")
+      .values(added.map((emoji) => ({ replyId: subject.reply, userId: input.userId, emoji, reactedAt: input.now })))
+      .onConflict((oc) => oc.columns(["replyId", "userId", "emoji"]).doNothing())
+      .execute();
+  }
+  if (removed.size > 0) {
+    await db
+      .deleteFrom("commentReplyReactions")
+      .where("replyId", "=", subject.reply)
+      .where("userId", "=", input.userId)
+      .where("emoji", "in", [...removed])
+      .execute();
+  }
+}
+
+/** One reaction of one user, as stored. */
+export interface ReactionRow {
+  subjectId: string;
+  userId: string;
+  emoji: string;
+  reactedAt: string;
+}
+
+/** Reactions to these comments, oldest first. */
+export async function reactionsToComments(db: Executor, commentIds: readonly string[]): Promise<ReactionRow[]> {
+  if (commentIds.length === 0) return [];
+  return db
+    .selectFrom("commentReactions")
+    .select(["commentId as subjectId", "userId", "emoji", "reactedAt"])
+    .where("commentId", "in", commentIds)
+    .orderBy("reactedAt")
+    .orderBy("userId")
+    .orderBy("emoji")
+    .execute();
+}
+
+/** Reactions to these replies, oldest first. */
+export async function reactionsToReplies(db: Executor, replyIds: readonly string[]): Promise<ReactionRow[]> {
+  if (replyIds.length === 0) return [];
+  return db
+    .selectFrom("commentReplyReactions")
+    .select(["replyId as subjectId", "userId", "emoji", "reactedAt"])
+    .where("replyId", "in", replyIds)
+    .orderBy("reactedAt")
+    .orderBy("userId")
+    .orderBy("emoji")
+    .execute();
+}
+
+/** How many replies each user wrote on a comment, and when they last replied. */
+export interface ReplierRow {
+  commentId: string;
+  userId: string;
+  count: number;
+  updatedAt: string;
+}
+
+export async function repliersOfComments(db: Executor, commentIds: readonly string[]): Promise<ReplierRow[]> {
+  if (commentIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("commentReplies")
+    .select((eb) => [
+      "commentId",
+      "postedBy as userId",
+      eb.fn.countAll<number>().as("count"),
+      eb.fn.max("postedAt").as("updatedAt"),
+    ])
+    .where("commentId", "in", commentIds)
+    .groupBy(["commentId", "postedBy"])
+    .execute();
+  return rows.map((r) => ({ commentId: r.commentId, userId: r.userId, count: Number(r.count), updatedAt: String(r.updatedAt) }));
+}
+
+/**
+ * The organization's members who posted a comment or a reply in this space or change request,
+ * in the order they joined the organization. Authors who left the organization are not listed.
+ */
+export async function listCommenters(
+  db: Executor,
+  input: CommentLocation & { orgId: string },
+  options: { page?: string | undefined; limit?: number | undefined },
+): Promise<Page<MemberWithUser>> {
+  const query = membersWithUsers(db, input.orgId).where("members.userId", "in", (eb) =>
+    eb
+      .selectFrom("comments")
+      .select("comments.postedBy as userId")
+      .where(inLocation(input))
+      .union(
+        eb
+          .selectFrom("commentReplies")
+          .innerJoin("comments", "comments.id", "commentReplies.commentId")
+          .select("commentReplies.postedBy as userId")
+          .where(inLocation(input)),
+      ),
+  );
+  const keys: SortKey<JoinedMemberRow>[] = [
+    { column: "members.joinedAt", direction: "asc", value: (r) => r.joinedAt },
+    { column: "members.userId", direction: "asc", value: (r) => r.userId },
+  ];
+  const page = await paginate(query, keys, options);
+  return { ...page, rows: page.rows.map(toMemberWithUser) };
+}
+
+/** Open comments on each space itself (comments on its change requests are not counted). */
+export async function openCommentCounts(db: Executor, input: { spaceIds: readonly string[] }): Promise<Map<string, number>> {
+  const counts = new Map<string, number>(input.spaceIds.map((id) => [id, 0]));
+  if (input.spaceIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom("comments")
+    .select((eb) => ["spaceId", eb.fn.countAll<number>().as("count")])
+    .where("spaceId", "in", input.spaceIds)
+    .where("changeRequestId", "is", null)
+    .where("status", "=", "open")
+    .groupBy("spaceId")
+    .execute();
+  for (const row of rows) counts.set(row.spaceId, Number(row.count));
+  return counts;
+}
+
+/** Open comments on each change request. */
+export async function openCommentCountsForChangeRequests(db: Executor, changeRequestIds: readonly string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>(changeRequestIds.map((id) => [id, 0]));
+  if (changeRequestIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom("comments")
+    .select((eb) => ["changeRequestId", eb.fn.countAll<number>().as("count")])
+    .where("changeRequestId", "in", changeRequestIds)
+    .where("status", "=", "open")
+    .groupBy("changeRequestId")
+    .execute();
+  for (const row of rows) if (row.changeRequestId !== null) counts.set(row.changeRequestId, Number(row.count));
+  return counts;
+}

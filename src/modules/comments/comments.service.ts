@@ -1,0 +1,179 @@
+/**
+ * The two checks a comment needs before it is stored: its body becomes a JSON document, and its
+ * target (page, block, table cell) must exist in the content the comments are about.
+ */
+import type { Executor } from "../../db/database.js";
+import type { SpaceRow } from "../../db/schema.js";
+import { badRequest } from "../../http/errors.js";
+import { markdownFromDocument, parseMarkdownPage } from "../../content/markdown/index.js";
+import type { JSONDocument } from "../../content/document/types.js";
+import { loadRevisionView, pageDocument } from "../content/content.service.js";
+import type { BodyInputValue, TableCellValue } from "./comments.schemas.js";
+
+/**
+ * A comment body parsed as the body of a page would be, except that it has no title and no front
+ * matter: a `# heading` is a heading and a leading `---` is a divider. Parsing behind a title line
+ * of our own gives exactly that (the parser takes the first `#` heading as the page title).
+ */
+function documentFromMarkdown(markdown: string, previous: JSONDocument | undefined): JSONDocument {
+  const parsed = parseMarkdownPage(`# Comment\n\n${markdown}`, previous ? { previous } : {});
+  return parsed.document;
+}
+
+/**
+ * The JSON document to store for a body given as `{markdown}` or `{document}`. `field` names the
+ * body in messages (`body.body`); `previous` (the body being edited) lets unchanged blocks keep
+ * their keys.
+ */
+export function documentFromBody(input: BodyInputValue, field: string, previous?: JSONDocument): JSONDocument {
+  const hasMarkdown = input.markdown !== undefined;
+  const hasDocument = input.document !== undefined;
+  if (hasMarkdown === hasDocument) {
+    throw badRequest(
+      hasMarkdown
+        ? `${field} must have either markdown or document, not both.`
+        : `${field} must have either markdown (a string of Markdown) or document (a JSON document); it has neither.`,
+    );
+  }
+  if (hasMarkdown) {
+    if (input.markdown!.trim() === "") throw badRequest(`${field}.markdown must not be empty.`);
+    const document = documentFromMarkdown(input.markdown!, previous);
+    if (document.nodes.length === 0) throw badRequest(`${field}.markdown has no content once read as Markdown.`);
+    return document;
+  }
+  const given = input.document!;
+  if (given.nodes.length === 0) throw badRequest(`${field}.document must have at least one block in nodes.`);
+  const document = { ...given, object: "document", data: given.data ?? {}, nodes: given.nodes } as unknown as JSONDocument;
+  checkDocument(document, `${field}.document`);
+  return document;
+}
+
+const MAX_DOCUMENT_DEPTH = 32;
+const MAX_DOCUMENT_NODES = 20_000;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A document sent by a client is stored as it is, so it must be one Quire can read back: every
+ * node well formed (blocks and inlines typed, text made of leaves, child lists as arrays), and
+ * each top-level block readable by the Markdown writer (which needs each block type's fields),
+ * so that `format=markdown` never fails on it later. Nesting and size are bounded.
+ */
+export function checkDocument(document: JSONDocument, field: string): void {
+  let count = 0;
+  const visit = (node: unknown, path: string, depth: number): void => {
+    if (++count > MAX_DOCUMENT_NODES) throw badRequest(`${field} has more than ${MAX_DOCUMENT_NODES} nodes.`);
+    if (depth > MAX_DOCUMENT_DEPTH) throw badRequest(`${field} nests deeper than ${MAX_DOCUMENT_DEPTH} levels (at ${path}).`);
+    if (!isObject(node)) throw badRequest(`${path} must be a node (an object).`);
+    const kind = node.object;
+    if (kind === "text") {
+      if (!Array.isArray(node.leaves)) throw badRequest(`${path}.leaves must be an array of leaves.`);
+      node.leaves.forEach((leaf, i) => {
+        if (!isObject(leaf) || typeof leaf.text !== "string") throw badRequest(`${path}.leaves.${i} must be a leaf with a text string.`);
+        if (leaf.marks !== undefined && (!Array.isArray(leaf.marks) || !leaf.marks.every((m) => isObject(m) && typeof m.type === "string"))) {
+          throw badRequest(`${path}.leaves.${i}.marks must be an array of marks, each with a type.`);
+        }
+      });
+      return;
+    }
+    if (kind !== "block" && kind !== "inline" && kind !== "fragment") {
+      throw badRequest(`${path}.object must be one of: "block", "inline", "text", "fragment".`);
+    }
+    if (typeof node.type !== "string") throw badRequest(`${path}.type must be a string.`);
+    if (node.key !== undefined && typeof node.key !== "string") throw badRequest(`${path}.key must be a string.`);
+    if (node.data !== undefined && !isObject(node.data)) throw badRequest(`${path}.data must be an object.`);
+    for (const list of ["nodes", "fragments"] as const) {
+      const children = node[list];
+      if (children === undefined) continue;
+      if (!Array.isArray(children)) throw badRequest(`${path}.${list} must be an array.`);
+      children.forEach((child, i) => visit(child, `${path}.${list}.${i}`, depth + 1));
+    }
+  };
+  document.nodes.forEach((node, i) => visit(node, `${field}.nodes.${i}`, 1));
+  document.nodes.forEach((node, i) => {
+    try {
+      markdownFromDocument({ object: "document", data: {}, nodes: [node] });
+    } catch {
+      throw badRequest(`${field}.nodes.${i} is an incomplete ${node.type} block: it lacks fields its type needs (see JSONDocument in the API reference).`);
+    }
+  });
+}
+
+/** What a comment is attached to, as stored. */
+export interface CheckedTarget {
+  revisionId: string;
+  pageId: string | null;
+  nodeKey: string | null;
+  tableCell: TableCellValue | null;
+}
+
+interface AnyNode {
+  object?: string;
+  type?: string;
+  key?: string;
+  nodes?: AnyNode[];
+  fragments?: AnyNode[];
+}
+
+/** The block with this key anywhere in the document (blocks nest in lists, hints, tabs ...). */
+export function findBlock(document: JSONDocument, key: string): AnyNode | undefined {
+  const stack: AnyNode[] = [...((document.nodes as unknown as AnyNode[]) ?? [])];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.object === "block" && node.key === key) return node;
+    if (Array.isArray(node.nodes)) stack.push(...node.nodes);
+    if (Array.isArray(node.fragments)) stack.push(...node.fragments);
+  }
+  return undefined;
+}
+
+/**
+ * Checks the target of a new comment against the revision the comments are about: the page must
+ * be one of its pages, the node a block of that page's document, and a table cell needs a table
+ * node. Block keys are stable across revisions, so the target keeps pointing at its block after
+ * later edits of other blocks.
+ */
+export async function checkTarget(
+  db: Executor,
+  scope: { space: SpaceRow; revision: string },
+  input: { page?: string | undefined; node?: string | undefined; tableCell?: TableCellValue | undefined },
+): Promise<CheckedTarget> {
+  const target: CheckedTarget = { revisionId: scope.revision, pageId: null, nodeKey: null, tableCell: null };
+  if (input.page === undefined) {
+    if (input.node !== undefined) throw badRequest("body.node needs body.page: a node is looked up in that page's document.");
+    if (input.tableCell !== undefined) throw badRequest("body.tableCell needs body.page and body.node (the table).");
+    return target;
+  }
+  const view = await loadRevisionView(db, scope.space, scope.revision);
+  const location = view.locations().get(input.page);
+  if (!location) throw badRequest(`body.page: no page with id "${input.page}" in the content commented on (revision "${scope.revision}").`);
+  target.pageId = input.page;
+  if (input.node === undefined) {
+    if (input.tableCell !== undefined) throw badRequest("body.tableCell needs body.node (the table block).");
+    return target;
+  }
+  const document = location.page.kind === "document" ? ((await pageDocument(db, location)) as JSONDocument) : undefined;
+  const block = document ? findBlock(document, input.node) : undefined;
+  if (!block) throw badRequest(`body.node: no block with key "${input.node}" in the document of page "${input.page}".`);
+  target.nodeKey = input.node;
+  if (input.tableCell !== undefined) {
+    if (block.type !== "table") {
+      throw badRequest(`body.tableCell targets a cell of a table, but node "${input.node}" is a ${block.type ?? "block"} block.`);
+    }
+    target.tableCell = { record: input.tableCell.record, definition: input.tableCell.definition };
+  }
+  return target;
+}
+
+// One emoji, possibly with modifiers, joiners, variation selectors or as a flag or keycap sequence.
+const EMOJI = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|[#*0-9]\uFE0F?\u20E3)(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|[\u200D\uFE0F\u20E3]|\p{Mn})*$/u;
+
+/**
+ * Reactions are emoji. The schema accepts strings (and, like every query and body, coerces
+ * numbers to strings), so `1` or `"nice"` are refused here by name.
+ */
+export function checkReactions(field: string, reactions: readonly string[] | undefined): void {
+  for (const [i, reaction] of (reactions ?? []).entries()) {
+    if (!EMOJI.test(reaction)) throw badRequest(`${field}.${i} must be an emoji such as 👍, not ${JSON.stringify(reaction)}.`);
+  }
+}
