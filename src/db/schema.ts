@@ -278,6 +278,14 @@ export interface CommentReplyReactionsTable {
   reactedAt: string;
 }
 
+export interface PdfExportsTable {
+  /** What was rendered: space, revision, page and options (see pdf.service.ts). */
+  key: string;
+  spaceId: string;
+  blobHash: string;
+  createdAt: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -301,6 +309,7 @@ export interface Database {
   contentBlobs: ContentBlobsTable;
   searchSections: SearchSectionsTable;
   searchIndexState: SearchIndexStateTable;
+  pdfExports: PdfExportsTable;
   comments: CommentsTable;
   commentReplies: CommentRepliesTable;
   commentReactions: CommentReactionsTable;

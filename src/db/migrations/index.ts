@@ -9,6 +9,7 @@ import * as m0002 from "./0002_members_teams.js";
 import * as m0004 from "./0004_content.js";
 import * as m0005 from "./0005_search.js";
 import * as m0007 from "./0007_comments.js";
+import * as m0008 from "./0008_pdf_exports.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "0004_content": m0004,
   "0005_search": m0005,
   "0007_comments": m0007,
+  "0008_pdf_exports": m0008,
 };

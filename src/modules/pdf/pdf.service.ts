@@ -1,0 +1,129 @@
+/**
+ * PDF export of a revision (a space's primary content or a change request's): which pages, how
+ * images and references resolve, and a cache of rendered files (a revision never changes, so
+ * neither does its PDF).
+ */
+import { createHash } from "node:crypto";
+import type { ContentRef } from "../../content/document/types.js";
+import { type JSONDocument, renderPdf } from "../../content/pdf/index.js";
+import { indexPages, type PageNode } from "../../content/revision/model.js";
+import { loadContent, loadDocuments } from "../../content/revision/storage.js";
+import { getBlob, putBlob } from "../../content/store/blobs.queries.js";
+import type { Db } from "../../db/database.js";
+import { notFound } from "../../http/errors.js";
+import type { Urls } from "../../http/urls.js";
+import { nowIso } from "../../lib/time.js";
+import { downloadUrl } from "../files/files.urls.js";
+
+/** Bump when the renderer's output changes, so cached PDFs are rendered again. */
+const RENDER_VERSION = 1;
+
+export interface PdfRequest {
+  spaceId: string;
+  revisionId: string;
+  treeHash: string | null;
+  title: string;
+  subtitle?: string;
+  /** A page to export (with its subpages unless `only`). */
+  pageId?: string;
+  only?: boolean;
+}
+
+export function pdfCacheKey(request: Omit<PdfRequest, "title" | "subtitle" | "treeHash">): string {
+  const parts = [RENDER_VERSION, request.spaceId, request.revisionId, request.pageId ?? "", request.only ? "only" : "tree"];
+  return createHash("sha256").update(parts.join("\n")).digest("hex");
+}
+
+/** The pages to print, in page-tree order with their depth; 404 when the asked page is not there. */
+export function selectPages(pages: PageNode[], pageId: string | undefined, only: boolean | undefined) {
+  const out: { node: PageNode; depth: number }[] = [];
+  const walk = (nodes: PageNode[], depth: number) => {
+    for (const node of nodes) {
+      if (node.kind === "link") continue;
+      out.push({ node, depth });
+      walk(node.children, depth + 1);
+    }
+  };
+  if (!pageId) {
+    walk(pages, 0);
+    return out;
+  }
+  const location = indexPages(pages).get(pageId);
+  if (!location) throw notFound(`No page with id "${pageId}" in this content.`);
+  out.push({ node: location.page, depth: 0 });
+  if (!only) walk(location.page.children, 1);
+  return out;
+}
+
+/** The rendered PDF's bytes, from the cache or rendered now. */
+export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfRequest, signal?: AbortSignal): Promise<Buffer> {
+  const key = pdfCacheKey(request);
+  const cached = await db.selectFrom("pdfExports").select("blobHash").where("key", "=", key).executeTakeFirst();
+  if (cached) {
+    const bytes = await getBlob(db, cached.blobHash);
+    if (bytes) return bytes;
+  }
+  const content = await loadContent(db, request.treeHash);
+  const selected = selectPages(content.pages, request.pageId, request.only);
+  const reusable = new Map(content.reusableContents.map((r) => [r.id, r.documentHash]));
+  const documents = await loadDocuments<JSONDocument>(db, [
+    ...selected.flatMap(({ node }) => (node.documentHash ? [node.documentHash] : [])),
+    ...content.reusableContents.flatMap((r) => (r.documentHash ? [r.documentHash] : [])),
+  ]);
+  const withIncludes = (document: JSONDocument): JSONDocument => inlineReusableContents(document, (id) => {
+    const hash = reusable.get(id);
+    return hash ? documents.get(hash) : undefined;
+  });
+  const files = new Map(content.files.map((f) => [f.id, f]));
+  const titles = new Map([...indexPages(content.pages).values()].map((l) => [l.page.id, l.page.title]));
+  const bytes = await renderPdf({
+    title: request.title,
+    ...(request.subtitle ? { subtitle: request.subtitle } : {}),
+    pages: selected.map(({ node, depth }) => ({
+      id: node.id,
+      title: node.title,
+      depth,
+      ...(node.description ? { description: node.description } : {}),
+      document: node.kind === "document" && node.documentHash && documents.get(node.documentHash) ? withIncludes(documents.get(node.documentHash)!) : null,
+    })),
+    // Only files of this revision are embedded; the renderer never fetches URLs.
+    loadImage: async (ref) => {
+      if (ref.kind !== "file") return undefined;
+      const file = files.get(ref.file);
+      const data = file ? await getBlob(db, file.blobHash) : undefined;
+      return file && data ? { bytes: data, contentType: file.contentType } : undefined;
+    },
+    describeRef: (ref) => {
+      if (ref.kind === "file") {
+        const file = files.get((ref as Extract<ContentRef, { kind: "file" }>).file);
+        return file ? { text: file.name, url: downloadUrl(urls.base, secret, { blobHash: file.blobHash, name: file.name, contentType: file.contentType }) } : undefined;
+      }
+      if (ref.kind === "page") {
+        const title = titles.get((ref as Extract<ContentRef, { kind: "page" }>).page);
+        return title ? { text: title } : undefined;
+      }
+      return undefined;
+    },
+    ...(signal ? { signal } : {}),
+  });
+  await db.transaction().execute(async (trx) => {
+    const { hash } = await putBlob(trx, bytes);
+    await trx
+      .insertInto("pdfExports")
+      .values({ key, spaceId: request.spaceId, blobHash: hash, createdAt: nowIso() })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ blobHash: hash, createdAt: nowIso() }))
+      .execute();
+  });
+  return bytes;
+}
+
+/** Replaces each reusable-content block by the blocks of that reusable content (one level deep). */
+export function inlineReusableContents(document: JSONDocument, body: (id: string) => JSONDocument | undefined): JSONDocument {
+  type Block = { type?: string; data?: { ref?: { kind?: string; reusableContent?: string } } };
+  const nodes = (document.nodes as unknown as Block[]).flatMap((block) => {
+    const id = block.type === "reusable-content" && block.data?.ref?.kind === "reusable-content" ? block.data.ref.reusableContent : undefined;
+    const included = id ? body(id) : undefined;
+    return included ? (included.nodes as unknown as Block[]) : [block];
+  });
+  return { ...document, nodes: nodes as unknown as JSONDocument["nodes"] };
+}
