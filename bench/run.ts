@@ -5,7 +5,7 @@
  *
  * BENCH_DURATION (seconds per target, default 10), BENCH_CONNECTIONS (default 10).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import path from "node:path";
 import readline from "node:readline";
 import autocannon from "autocannon";
@@ -60,6 +60,15 @@ async function main() {
     }
   } finally {
     server.stop();
+  }
+  // One-shot measurements, each in its own process so that their memory figures are their own.
+  console.log("");
+  for (const [script, args] of [
+    ["import.bench.ts", ["1000", "2000"]],
+    ["merge.bench.ts", []],
+  ] as const) {
+    const output = execFileSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, script), ...args], { encoding: "utf8" });
+    console.log(output.trim());
   }
 }
 
