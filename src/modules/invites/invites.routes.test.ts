@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { createOrganization, createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
+import { createCollection, createSpace } from "../../../test/helpers/spaces.factories.js";
 import { createLinkInvite, spreadCreationTimes } from "../../../test/helpers/teams.factories.js";
 
 let ctx: TestContext;
@@ -118,16 +119,19 @@ describe("link invites: list, create, get, update, delete", () => {
     expect((await ctx.as(owner).delete(`/v1/orgs/${org.id}/link-invites/${created.body.id}`)).status).toBe(204);
   });
 
-  it("validates bodies and refuses space and collection links for now", async () => {
+  it("validates bodies, and refuses links to unknown or foreign spaces and collections", async () => {
     const { org, owner } = await createOrgWithRoles(ctx);
     const bad = await ctx.as(owner).post(`/v1/orgs/${org.id}/link-invites`, { role: "superuser" });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe('body.role must be one of: "admin", "create", "review", "edit", "comment", "read", null.');
     const space = await ctx.as(owner).post(`/v1/orgs/${org.id}/link-invites`, { level: "read", space: "s1" });
-    expect(space.status).toBe(400);
-    expect(space.body.error.message).toBe("Invite links to spaces and collections are not available yet.");
+    expect(space.status).toBe(404);
+    expect(space.body.error.message).toBe('No space with id "s1" in this organization.');
     const collection = await ctx.as(owner).post(`/v1/orgs/${org.id}/link-invites`, { level: "read", collection: "c1" });
-    expect(collection.body.error.message).toBe("Invite links to spaces and collections are not available yet.");
+    expect(collection.body.error.message).toBe('No collection with id "c1" in this organization.');
+    const other = await createOrgWithRoles(ctx);
+    const foreign = await createSpace(ctx, other.owner, other.org.id);
+    expect((await ctx.as(owner).post(`/v1/orgs/${org.id}/link-invites`, { level: "read", space: foreign.id })).status).toBe(404);
     const invite = await createLinkInvite(ctx, owner, org.id, "read");
     const level = await ctx.as(owner).patch(`/v1/orgs/${org.id}/link-invites/${invite.id}`, { level: "edit" });
     expect(level.status).toBe(400);
@@ -265,5 +269,63 @@ describe("POST /v1/orgs/{organizationId}/invites/{inviteId}", () => {
       `Invite links are disabled in this organization; an admin can enable them with PATCH /v1/orgs/${org.id} {"inviteLinks": true}.`,
     );
     expect(await roleIn(org.id, stranger.id)).toBeUndefined();
+  });
+});
+
+describe("invite links to spaces and collections", () => {
+  it("lets admins of the content create them, and gives holders that level as guests", async () => {
+    const { org, owner, members } = await createOrgWithRoles(ctx);
+    const space = await createSpace(ctx, owner, org.id, { title: "Private" });
+    await ctx.as(owner).patch(`/v1/spaces/${space.id}`, { defaultLevel: null });
+    const created = await ctx.as(owner).post(`/v1/orgs/${org.id}/link-invites`, { level: "comment", space: space.id });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ object: "invite", level: "comment", redundant: true, space: { id: space.id, object: "space" } });
+    expect(created.headers.location).toMatch(new RegExp(`/link-invites/${created.body.id}$`));
+    expect((await ctx.as(members.edit).post(`/v1/orgs/${org.id}/link-invites`, { level: "read", space: space.id })).status).toBe(404);
+    expect((await ctx.as(owner).post(`/v1/orgs/${org.id}/link-invites`, { level: null, space: space.id })).status).toBe(400);
+
+    const stranger = await createUser(ctx);
+    expect((await ctx.as(stranger).get(`/v1/spaces/${space.id}`)).status).toBe(404);
+    expect((await ctx.as(stranger).post(`/v1/orgs/${org.id}/invites/${created.body.id}`)).status).toBe(200);
+    const seen = await ctx.as(stranger).get(`/v1/spaces/${space.id}`);
+    expect(seen.status).toBe(200);
+    expect(seen.body.permissions).toMatchObject({ view: true, comment: true, edit: false });
+    expect((await ctx.as(stranger).get(`/v1/orgs/${org.id}`)).body.permissions).toMatchObject({ view: true, listMembers: false });
+
+    const raised = await ctx.as(owner).patch(`/v1/orgs/${org.id}/link-invites/${created.body.id}`, { level: "edit" });
+    expect(raised.body.level).toBe("edit");
+    expect((await ctx.as(owner).patch(`/v1/orgs/${org.id}/link-invites/${created.body.id}`, { role: "edit" })).status).toBe(400);
+    expect((await ctx.as(stranger).post(`/v1/orgs/${org.id}/invites/${created.body.id}`)).status).toBe(200);
+    expect((await ctx.as(stranger).get(`/v1/spaces/${space.id}`)).body.permissions.edit).toBe(true);
+    expect((await ctx.as(owner).delete(`/v1/orgs/${org.id}/link-invites/${created.body.id}`)).status).toBe(204);
+  });
+
+  it("works for collections, and a deleted space's link stops working", async () => {
+    const { org, owner } = await createOrgWithRoles(ctx);
+    const collection = await createCollection(ctx, owner, org.id, { title: "Team docs" });
+    const link = await ctx.as(owner).post(`/v1/orgs/${org.id}/link-invites`, { level: "read", collection: collection.id });
+    expect(link.body).toMatchObject({ level: "read", collection: { id: collection.id, object: "collection" } });
+    const holder = await createUser(ctx);
+    await ctx.as(holder).post(`/v1/orgs/${org.id}/invites/${link.body.id}`);
+    expect((await ctx.as(holder).get(`/v1/collections/${collection.id}`)).status).toBe(200);
+
+    const space = await createSpace(ctx, owner, org.id);
+    const spaceLink = await ctx.as(owner).post(`/v1/orgs/${org.id}/link-invites`, { level: "read", space: space.id });
+    await ctx.as(owner).delete(`/v1/spaces/${space.id}`);
+    expect((await ctx.as(await createUser(ctx)).post(`/v1/orgs/${org.id}/invites/${spaceLink.body.id}`)).status).toBe(404);
+  });
+});
+
+describe("content invite links through @gitbook/api", () => {
+  it("validate against the spec", async () => {
+    const { contractClient } = await import("../../../test/helpers/contract.js");
+    const { org, owner } = await createOrgWithRoles(ctx);
+    const space = await createSpace(ctx, owner, org.id);
+    const collection = await createCollection(ctx, owner, org.id);
+    const client = contractClient(await ctx.listen(), owner.token);
+    const toSpace = await client.orgs.createOrganizationInvite(org.id, { level: "edit" as never, space: space.id });
+    expect((await client.orgs.getOrganizationInviteLink(org.id, toSpace.data.id)).data.id).toBe(toSpace.data.id);
+    const toCollection = await client.orgs.createOrganizationInvite(org.id, { level: "read" as never, collection: collection.id });
+    await client.orgs.updateOrganizationInviteById(org.id, toCollection.data.id, { level: "comment" as never });
   });
 });

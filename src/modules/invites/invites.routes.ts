@@ -1,13 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../../deps.js";
 import { isUniqueViolation } from "../../db/dialect.js";
-import type { OrganizationRow } from "../../db/schema.js";
-import { actorOf } from "../../http/authenticate.js";
-import { badRequest, conflict, notFound } from "../../http/errors.js";
+import type { LinkInviteRow, OrganizationRow } from "../../db/schema.js";
+import { type Actor, actorOf } from "../../http/authenticate.js";
+import { badRequest, conflict, forbidden, notFound } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
 import { ErrorBody, ListOf, ListQuery, NoContent, errorResponses } from "../../http/schemas.js";
 import { authorize } from "../../permissions/authorize.js";
-import { type Role, isRole } from "../../permissions/roles.js";
+import { contentLevel, type OrgAccess } from "../../permissions/access.js";
+import { type Role, atLeast, isRole } from "../../permissions/roles.js";
+import { presentCollection } from "../collections/collections.presenter.js";
+import { loadCollection } from "../collections/collections.service.js";
+import { NO_ACTIVITY, presentSpace } from "../spaces/spaces.presenter.js";
+import { loadSpace } from "../spaces/spaces.service.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { requireOrganization } from "../organizations/organizations.service.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
@@ -16,6 +21,7 @@ import { isInviteRedundant, linkInvitePermissions } from "./invites.policy.js";
 import { presentLinkInvite } from "./invites.presenter.js";
 import { deleteLinkInvite, getLinkInvite, insertLinkInvite, listLinkInvites, updateLinkInviteRole } from "./invites.queries.js";
 import {
+  AnyLinkInviteSchema,
   CreateLinkInviteBody,
   InviteParams,
   InviteUsersBody,
@@ -24,21 +30,64 @@ import {
   LinkInviteSchema,
   UpdateLinkInviteBody,
 } from "./invites.schemas.js";
-import { inviteUsers, joinWithInvite } from "./invites.service.js";
+import { inviteUsers, joinWithContentInvite, joinWithInvite } from "./invites.service.js";
 
 const tags = ["invites"];
 
 // Practical address check: one @, no spaces or brackets, a dotted domain with a letter TLD.
 const EMAIL = /^[^\s@"<>(),;:\\[\]]+@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
-const CONTENT_INVITES_UNAVAILABLE = "Invite links to spaces and collections are not available yet.";
 const inviteNotFound = (inviteId: string) => `No invite link with id "${inviteId}" in this organization.`;
 const linksDisabled = (org: OrganizationRow) =>
   `Invite links are disabled in this organization; an admin can enable them with PATCH /v1/orgs/${org.id} {"inviteLinks": true}.`;
 
 /** Invitations by email, and invite links: their management by admins and their use by anyone holding one. */
 export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  const { db } = deps;
+  const { db, urls } = deps;
+
+  /**
+   * The space or collection a content invite points at, as the caller sees it: 404 when it is not
+   * content of this organization the caller can see (or is deleted).
+   */
+  async function contentTarget(actor: Actor, orgId: string, target: { type: "space" | "collection"; id: string }) {
+    if (target.type === "space") {
+      const loaded = await loadSpace(db, actor, target.id);
+      if (!loaded || loaded.space.orgId !== orgId || loaded.space.deletedAt || !loaded.permissions.view) {
+        throw notFound(`No space with id "${target.id}" in this organization.`);
+      }
+      return { level: loaded.level, admin: loaded.permissions.admin, present: () => ({ space: presentSpace(loaded.space, { permissions: loaded.permissions, counts: NO_ACTIVITY }, urls) }) };
+    }
+    const loaded = await loadCollection(db, actor, target.id);
+    if (!loaded || loaded.collection.orgId !== orgId || !loaded.permissions.view) {
+      throw notFound(`No collection with id "${target.id}" in this organization.`);
+    }
+    const level = contentLevel(loaded.access, loaded.collection);
+    return { level, admin: loaded.permissions.admin, present: () => ({ collection: presentCollection(loaded.collection, loaded.permissions, urls) }) };
+  }
+
+  /** Any kind of invite link, for a caller allowed to manage it (organization admin, or admin of its content). */
+  async function presentAny(actor: Actor, access: OrgAccess, invite: LinkInviteRow) {
+    if (invite.targetType === "organization") {
+      return presentLinkInvite(invite, isInviteRedundant(access, { role: isRole(invite.role) ? invite.role : null }));
+    }
+    const target = await contentTarget(actor, invite.orgId, { type: invite.targetType as "space" | "collection", id: invite.targetId ?? "" });
+    const level = isRole(invite.role) ? invite.role : "read";
+    return { object: "invite" as const, id: invite.id, level, redundant: atLeast(target.level, level), ...target.present() };
+  }
+
+  /** Organization admins manage every invite link; admins of a space or collection manage theirs. */
+  async function requireManageable(actor: Actor, access: OrgAccess, invite: LinkInviteRow, action: string): Promise<void> {
+    if (access.membership?.role === "admin") return;
+    if (invite.targetType !== "organization") {
+      const target = await contentTarget(actor, invite.orgId, { type: invite.targetType as "space" | "collection", id: invite.targetId ?? "" });
+      if (target.admin) return;
+    }
+    throw forbidden(
+      invite.targetType === "organization"
+        ? `Only organization admins can ${action} invite links.`
+        : `Only organization admins, or admins of the invite's ${invite.targetType}, can ${action} invite links to it.`,
+    );
+  }
 
   app.post(
     "/v1/orgs/:organizationId/invites",
@@ -99,10 +148,18 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const org = await getOrganization(db, organizationId);
       const invite = org ? await getLinkInvite(db, org.id, inviteId) : undefined;
       if (!org || !invite) throw notFound(inviteNotFound(inviteId));
-      if (invite.targetType !== "organization") throw badRequest(CONTENT_INVITES_UNAVAILABLE);
       if (!org.inviteLinks) throw badRequest(linksDisabled(org));
       const role = isRole(invite.role) ? invite.role : null;
-      await db.transaction().execute((trx) => joinWithInvite(trx, { orgId: org.id, userId: actor.user.id, role }));
+      if (invite.targetType === "organization") {
+        await db.transaction().execute((trx) => joinWithInvite(trx, { orgId: org.id, userId: actor.user.id, role }));
+      } else {
+        const target = { type: invite.targetType as "space" | "collection", id: invite.targetId ?? "" };
+        const exists = target.type === "space"
+          ? await db.selectFrom("spaces").select("id").where("id", "=", target.id).where("orgId", "=", org.id).where("deletedAt", "is", null).executeTakeFirst()
+          : await db.selectFrom("collections").select("id").where("id", "=", target.id).where("orgId", "=", org.id).executeTakeFirst();
+        if (!exists) throw notFound(inviteNotFound(inviteId));
+        await db.transaction().execute((trx) => joinWithContentInvite(trx, { orgId: org.id, userId: actor.user.id, target, level: role ?? "read" }));
+      }
       actor.access.invalidate(org.id);
       return {};
     },
@@ -139,18 +196,27 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         operationId: "createOrganizationInvite",
         params: OrganizationParams,
         body: CreateLinkInviteBody,
-        response: { 201: LinkInviteSchema, ...errorResponses },
+        response: { 201: AnyLinkInviteSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
       const actor = actorOf(request);
       const { org, access } = await requireOrganization(db, actor, request.params.organizationId);
+      const body = request.body;
+      if (!("role" in body)) {
+        const target = "space" in body ? { type: "space" as const, id: body.space } : { type: "collection" as const, id: body.collection };
+        const loaded = await contentTarget(actor, org.id, target);
+        if (!loaded.admin) throw forbidden(`Only admins of the ${target.type} can create invite links to it.`);
+        if (body.level === null) throw badRequest(`body.level must be a role for a link to a ${target.type} (read, comment, edit, review, create or admin).`);
+        if (!org.inviteLinks) throw badRequest(linksDisabled(org));
+        const invite = await insertLinkInvite(db, { orgId: org.id, targetType: target.type, targetId: target.id, role: body.level, createdBy: actor.user.id });
+        reply.code(201).header("location", urls.api(`/orgs/${org.id}/link-invites/${invite.id}`));
+        return presentAny(actor, access, invite);
+      }
       authorize(linkInvitePermissions(access), "admin", {
         notFound: `No organization with id "${org.id}".`,
-        forbidden: "Only organization admins can create invite links.",
+        forbidden: "Only organization admins can create invite links to the organization.",
       });
-      const body = request.body;
-      if (!("role" in body)) throw badRequest(CONTENT_INVITES_UNAVAILABLE);
       if (!org.inviteLinks) throw badRequest(linksDisabled(org));
       const invite = await insertLinkInvite(db, {
         orgId: org.id,
@@ -159,7 +225,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         role: body.role,
         createdBy: actor.user.id,
       });
-      reply.code(201);
+      reply.code(201).header("location", urls.api(`/orgs/${org.id}/link-invites/${invite.id}`));
       return presentLinkInvite(invite, isInviteRedundant(access, { role: body.role }));
     },
   );
@@ -171,21 +237,17 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         tags,
         operationId: "getOrganizationInviteLink",
         params: InviteParams,
-        response: { 200: LinkInviteSchema, ...errorResponses },
+        response: { 200: AnyLinkInviteSchema, ...errorResponses },
       },
     },
     async (request) => {
+      const actor = actorOf(request);
       const { inviteId } = request.params;
-      const { org, access } = await requireOrganization(db, actorOf(request), request.params.organizationId);
-      authorize(linkInvitePermissions(access), "admin", {
-        notFound: inviteNotFound(inviteId),
-        forbidden: "Only organization admins can see invite links.",
-      });
+      const { org, access } = await requireOrganization(db, actor, request.params.organizationId);
       const invite = await getLinkInvite(db, org.id, inviteId);
       if (!invite) throw notFound(inviteNotFound(inviteId));
-      if (invite.targetType !== "organization") throw badRequest(CONTENT_INVITES_UNAVAILABLE);
-      const role = isRole(invite.role) ? invite.role : null;
-      return presentLinkInvite(invite, isInviteRedundant(access, { role }));
+      await requireManageable(actor, access, invite, "see");
+      return presentAny(actor, access, invite);
     },
   );
 
@@ -197,25 +259,29 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         operationId: "updateOrganizationInviteById",
         params: InviteParams,
         body: UpdateLinkInviteBody,
-        response: { 200: LinkInviteSchema, ...errorResponses },
+        response: { 200: AnyLinkInviteSchema, ...errorResponses },
       },
     },
     async (request) => {
+      const actor = actorOf(request);
       const { inviteId } = request.params;
-      const { org, access } = await requireOrganization(db, actorOf(request), request.params.organizationId);
-      authorize(linkInvitePermissions(access), "admin", {
-        notFound: inviteNotFound(inviteId),
-        forbidden: "Only organization admins can change invite links.",
-      });
+      const { org, access } = await requireOrganization(db, actor, request.params.organizationId);
       const invite = await getLinkInvite(db, org.id, inviteId);
       if (!invite) throw notFound(inviteNotFound(inviteId));
-      if (invite.targetType !== "organization") throw badRequest(CONTENT_INVITES_UNAVAILABLE);
+      await requireManageable(actor, access, invite, "change");
       const body = request.body;
-      if (!("role" in body)) {
-        throw badRequest("This invite link is to the organization: change its `role`; `level` is for links to spaces and collections.");
+      if (invite.targetType === "organization") {
+        if (!("role" in body)) {
+          throw badRequest("This invite link is to the organization: change its `role`; `level` is for links to spaces and collections.");
+        }
+        await updateLinkInviteRole(db, org.id, invite.id, body.role);
+        return presentLinkInvite({ ...invite, role: body.role }, isInviteRedundant(access, { role: body.role }));
       }
-      await updateLinkInviteRole(db, org.id, invite.id, body.role);
-      return presentLinkInvite({ ...invite, role: body.role }, isInviteRedundant(access, { role: body.role }));
+      if (!("level" in body) || body.level === null) {
+        throw badRequest(`This invite link is to a ${invite.targetType}: change its \`level\` (a role); \`role\` is for links to the organization.`);
+      }
+      await updateLinkInviteRole(db, org.id, invite.id, body.level);
+      return presentAny(actor, access, { ...invite, role: body.level });
     },
   );
 
@@ -230,13 +296,14 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       },
     },
     async (request, reply) => {
+      const actor = actorOf(request);
       const { inviteId } = request.params;
-      const { org, access } = await requireOrganization(db, actorOf(request), request.params.organizationId);
-      authorize(linkInvitePermissions(access), "admin", {
-        notFound: inviteNotFound(inviteId),
-        forbidden: "Only organization admins can delete invite links.",
-      });
-      await deleteLinkInvite(db, org.id, inviteId);
+      const { org, access } = await requireOrganization(db, actor, request.params.organizationId);
+      const invite = await getLinkInvite(db, org.id, inviteId);
+      if (invite) {
+        await requireManageable(actor, access, invite, "delete");
+        await deleteLinkInvite(db, org.id, inviteId);
+      }
       return reply.code(204).send(null);
     },
   );

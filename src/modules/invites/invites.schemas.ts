@@ -1,5 +1,7 @@
 import Type, { type Static } from "typebox";
-import { Id, RoleOrGuest } from "../../http/schemas.js";
+import { Id, RoleLevel, RoleOrGuest } from "../../http/schemas.js";
+import { CollectionSchema } from "../collections/collections.schemas.js";
+import { SpaceSchema } from "../spaces/spaces.schemas.js";
 
 export const InviteParams = Type.Object({
   organizationId: Type.String({ minLength: 1, maxLength: 100 }),
@@ -35,7 +37,28 @@ export const LinkInviteSchema = Type.Object({
 });
 export type LinkInviteResponse = Static<typeof LinkInviteSchema>;
 
-/** `CreateOrganizationInvite`: to the organization with a role, or to a space or a collection with a level. */
+/** An invite link to a space (`InviteLinkToSpace`) or a collection (`InviteLinkToCollection`). */
+export const SpaceLinkInviteSchema = Type.Object({
+  object: Type.Literal("invite"),
+  id: Type.String(),
+  level: RoleLevel,
+  redundant: Type.Boolean({ description: "The caller already has this level or a higher one on the space" }),
+  space: SpaceSchema,
+});
+export const CollectionLinkInviteSchema = Type.Object({
+  object: Type.Literal("invite"),
+  id: Type.String(),
+  level: RoleLevel,
+  redundant: Type.Boolean({ description: "The caller already has this level or a higher one on the collection" }),
+  collection: CollectionSchema,
+});
+/** `OrganizationInviteLink`: any of the three kinds. */
+export const AnyLinkInviteSchema = Type.Union([LinkInviteSchema, SpaceLinkInviteSchema, CollectionLinkInviteSchema]);
+
+/**
+ * `CreateOrganizationInvite`: to the organization with a role (null = guest), or to a space or a
+ * collection with a level (the holder becomes a member of the organization, a guest when new).
+ */
 export const CreateLinkInviteBody = Type.Union([
   Type.Object({ role: RoleOrGuest }),
   Type.Object({ level: RoleOrGuest, space: Id }),

@@ -1,3 +1,4 @@
+import { getGrantRole, upsertGrant } from "../content-permissions/content-permissions.queries.js";
 import type { Executor } from "../../db/database.js";
 import type { UserRow } from "../../db/schema.js";
 import { forbidden } from "../../http/errors.js";
@@ -63,4 +64,21 @@ export async function joinWithInvite(trx: Executor, input: { orgId: string; user
   const current = isRole(member.role) ? member.role : null;
   const raise = input.role !== null && (current === null || !atLeast(current, input.role));
   if (raise) await setMemberRole(trx, input.orgId, input.userId, input.role);
+}
+
+/**
+ * Using an invite link to a space or a collection: the holder becomes a member of the
+ * organization (a guest when new: the link gives access to that content, not to the rest) and is
+ * granted the link's level on the content, keeping a higher grant they already have.
+ * Call inside a transaction.
+ */
+export async function joinWithContentInvite(
+  trx: Executor,
+  input: { orgId: string; userId: string; target: { type: "space" | "collection"; id: string }; level: Role },
+): Promise<void> {
+  await joinWithInvite(trx, { orgId: input.orgId, userId: input.userId, role: null });
+  const key = { targetId: input.target.id, principalType: "user" as const, principalId: input.userId };
+  const existing = await getGrantRole(trx, key);
+  if (existing && atLeast(existing, input.level)) return;
+  await upsertGrant(trx, { ...key, orgId: input.orgId, targetType: input.target.type, role: input.level });
 }
