@@ -8,10 +8,12 @@ import * as m0001 from "./0001_core.js";
 import * as m0002 from "./0002_members_teams.js";
 import * as m0004 from "./0004_content.js";
 import * as m0005 from "./0005_search.js";
+import * as m0006 from "./0006_change_requests.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
   "0002_members_teams": m0002,
   "0004_content": m0004,
   "0005_search": m0005,
+  "0006_change_requests": m0006,
 };

@@ -140,3 +140,47 @@ export async function placeSpace(
 ): Promise<void> {
   await db.updateTable("spaces").set({ ...placement, updatedAt: nowIso() }).where("id", "=", id).execute();
 }
+
+/** Activity counters of a space (`comments`, `changeRequests`...), as `Space` shows them. */
+export interface SpaceCounts {
+  comments: number;
+  changeRequests: number;
+  changeRequestsOpen: number;
+  changeRequestsDraft: number;
+}
+
+const NO_ACTIVITY: SpaceCounts = Object.freeze({ comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 });
+
+/**
+ * The counters of many spaces in one query per kind of activity (one page of a list = one call).
+ * Each kind fills its own fields, so a new one is one more query merged into the same map.
+ * `comments` stays 0 here: the comments module adds its count of open comments.
+ */
+export async function spaceActivityCounts(db: Executor, spaceIds: readonly string[]): Promise<Map<string, SpaceCounts>> {
+  const counts = new Map<string, SpaceCounts>(spaceIds.map((id) => [id, { ...NO_ACTIVITY }]));
+  if (spaceIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom("changeRequests")
+    .select((eb) => [
+      "spaceId",
+      eb.fn.countAll<number>().as("total"),
+      eb.fn.sum<number>(eb.case().when("status", "=", "open").then(1).else(0).end()).as("open"),
+      eb.fn.sum<number>(eb.case().when("status", "=", "draft").then(1).else(0).end()).as("draft"),
+    ])
+    .where("spaceId", "in", spaceIds)
+    .groupBy("spaceId")
+    .execute();
+  for (const row of rows) {
+    const entry = counts.get(row.spaceId);
+    if (!entry) continue;
+    entry.changeRequests = Number(row.total);
+    entry.changeRequestsOpen = Number(row.open);
+    entry.changeRequestsDraft = Number(row.draft);
+  }
+  return counts;
+}
+
+/** The counters of one space (see spaceActivityCounts). */
+export async function spaceActivityCount(db: Executor, spaceId: string): Promise<SpaceCounts> {
+  return (await spaceActivityCounts(db, [spaceId])).get(spaceId) ?? { ...NO_ACTIVITY };
+}
