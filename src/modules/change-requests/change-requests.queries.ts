@@ -1,6 +1,6 @@
 import type { Executor } from "../../db/database.js";
 import type { ChangeRequestRow, ChangeRequestsTable } from "../../db/schema.js";
-import { type Page, paginate } from "../../http/pagination.js";
+import { type Page, type SortKey, paginate } from "../../http/pagination.js";
 import { nowIso } from "../../lib/time.js";
 import type { ChangeRequestStatus } from "./change-requests.schemas.js";
 
@@ -90,6 +90,8 @@ export async function recordConflictsSeen(db: Executor, id: string, primaryRevis
 }
 
 export interface ChangeRequestFilter {
+  /** A space's list (ordered by number) or an organization's (ordered by creation time). */
+  scope: "space" | "organization";
   spaceIds: readonly string[];
   status: ChangeRequestStatus;
   creator?: string | undefined;
@@ -98,7 +100,7 @@ export interface ChangeRequestFilter {
   conversationsIssuesCluster?: string | undefined;
 }
 
-/** One page of change requests of these spaces matching the filter, newest first. */
+/** One page of change requests of these spaces matching the filter, newest first (keyset paging). */
 export async function listChangeRequests(
   db: Executor,
   filter: ChangeRequestFilter,
@@ -136,14 +138,15 @@ export async function listChangeRequests(
         ),
       ),
     );
-  return paginate(
-    query,
-    [
-      { column: "changeRequests.createdAt", direction: "desc", value: (r) => r.createdAt },
-      { column: "changeRequests.id", direction: "desc", value: (r) => r.id },
-    ],
-    options,
-  );
+  // Within one space, numbers give the creation order exactly; across spaces, creation time does.
+  const keys: SortKey<ChangeRequestRow>[] =
+    filter.scope === "space"
+      ? [{ column: "changeRequests.number", direction: "desc", value: (r) => r.number }]
+      : [
+          { column: "changeRequests.createdAt", direction: "desc", value: (r) => r.createdAt },
+          { column: "changeRequests.id", direction: "desc", value: (r) => r.id },
+        ];
+  return paginate(query, keys, options);
 }
 
 /** Counts one more contribution of a kind by a user (an edit batch, a comment). */

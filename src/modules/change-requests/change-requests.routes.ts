@@ -28,8 +28,9 @@ import { createChangeRequest, presentChangeRequests, presentOne, refuseWrite, re
 
 const tags = ["change-requests"];
 
-function filterOf(spaceIds: string[], query: ListChangeRequestsQueryValue): ChangeRequestFilter {
+function filterOf(scope: ChangeRequestFilter["scope"], spaceIds: string[], query: ListChangeRequestsQueryValue): ChangeRequestFilter {
   return {
+    scope,
     spaceIds,
     status: query.status ?? "open",
     creator: query.creator,
@@ -93,7 +94,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     },
     async (request) => {
       const { space } = await requireLiveSpace(db, actorOf(request), request.params.spaceId);
-      const page = await listChangeRequests(db, filterOf([space.id], request.query), request.query);
+      const page = await listChangeRequests(db, filterOf("space", [space.id], request.query), request.query);
       return listResponse(page);
     },
   );
@@ -114,7 +115,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       const { org, access } = await requireOrganization(db, actorOf(request), request.params.organizationId);
       const nodes = await listSpaceNodes(db, { orgId: org.id });
       const readable = nodes.filter((node) => atLeast(contentLevel(access, node), "read")).map((node) => node.id);
-      const page = await listChangeRequests(db, filterOf(readable, request.query), request.query);
+      const page = await listChangeRequests(db, filterOf("organization", readable, request.query), request.query);
       return listResponse(page);
     },
   );

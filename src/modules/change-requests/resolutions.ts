@@ -129,7 +129,15 @@ export function resolvedPageBase(base: PageVersion, primary: PageVersion, confli
       setPath(meta, path, getPath(primary.meta, path));
       continue;
     }
-    if (conflict.blockKey === undefined) continue;
+    if (conflict.blockKey === undefined) {
+      // The change request deleted the page and the primary edited it: the primary's version
+      // becomes the base, so that the deletion is the only change left (it wins).
+      if (conflict.kind === "delete-edit") {
+        for (const field of Object.keys(meta)) delete meta[field];
+        Object.assign(meta, structuredClone(primary.meta));
+      }
+      continue;
+    }
     const key = conflict.blockKey;
     const inBase = indexBlocks(document).get(key);
     const inPrimary = indexBlocks(primary.document).get(key);
