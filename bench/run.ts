@@ -66,6 +66,7 @@ async function main() {
   for (const [script, args] of [
     ["import.bench.ts", ["1000", "2000"]],
     ["merge.bench.ts", []],
+    ["merge-api.bench.ts", []],
   ] as const) {
     const output = execFileSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, script), ...args], { encoding: "utf8" });
     console.log(output.trim());

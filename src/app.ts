@@ -13,6 +13,8 @@ import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerTextInputGuard } from "./http/text-input.js";
 import { randomBase62 } from "./lib/ids.js";
+import { changeRequestContentRoutes } from "./modules/change-requests/change-requests.content.routes.js";
+import { changeRequestRoutes } from "./modules/change-requests/change-requests.routes.js";
 import { collectionRoutes } from "./modules/collections/collections.routes.js";
 import { commentRoutes } from "./modules/comments/comments.routes.js";
 import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
@@ -132,6 +134,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(spaceRoutes, { deps });
   await app.register(contentPermissionRoutes, { deps });
   await app.register(contentRoutes, { deps });
+  await app.register(changeRequestRoutes, { deps });
+  await app.register(changeRequestContentRoutes, { deps });
   await app.register(gitSyncRoutes, { deps });
   await app.register(searchRoutes, { deps });
   await app.register(templateRoutes, { deps });

@@ -286,6 +286,62 @@ export interface PdfExportsTable {
   createdAt: string;
 }
 
+export interface ChangeRequestsTable {
+  id: string;
+  spaceId: string;
+  /** Counts up from 1 within the space. */
+  number: number;
+  /** `draft`, `open`, `archived` or `merged`. */
+  status: string;
+  subject: string;
+  /** JSON rich document, or null when never set. */
+  description: string | null;
+  createdBy: string;
+  /** Head revision of the change request. */
+  revisionId: string;
+  /** The primary revision it was created from. */
+  revisionInitial: string;
+  /** The primary revision it was last updated from (null until the first update). */
+  revisionMergedAncestor: string | null;
+  /** Once merged, the merge revision of the primary content. */
+  revisionMerged: string | null;
+  conversationsIssuesCluster: string | null;
+  /** The primary revision against which conflicts were last reported to a caller. */
+  conflictsRevision: string | null;
+  mergedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ChangeRequestContributorsTable {
+  changeRequestId: string;
+  userId: string;
+  /** `edit` or `comment`. */
+  actionType: string;
+  count: number;
+  updatedAt: string;
+}
+
+export interface ChangeRequestRequestedReviewersTable {
+  changeRequestId: string;
+  userId: string;
+  requestedBy: string;
+  /** The change request's revision when the review was requested. */
+  revision: string;
+  createdAt: string;
+}
+
+export interface ChangeRequestResolutionsTable {
+  changeRequestId: string;
+  pageId: string;
+  /** The primary revision whose version of the page the caller resolved the conflict against. */
+  primaryRevision: string;
+  /** JSON PageMeta: the page's merge base from now on (see change-requests/resolutions.ts). */
+  base: string;
+  createdBy: string;
+  createdAt: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -314,6 +370,10 @@ export interface Database {
   commentReplies: CommentRepliesTable;
   commentReactions: CommentReactionsTable;
   commentReplyReactions: CommentReplyReactionsTable;
+  changeRequests: ChangeRequestsTable;
+  changeRequestContributors: ChangeRequestContributorsTable;
+  changeRequestRequestedReviewers: ChangeRequestRequestedReviewersTable;
+  changeRequestResolutions: ChangeRequestResolutionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -328,6 +388,7 @@ export type RevisionRow = Selectable<RevisionsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type CommentRow = Selectable<CommentsTable>;
 export type CommentReplyRow = Selectable<CommentRepliesTable>;
+export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
 export type NewSpace = Insertable<SpacesTable>;
 export type SpaceUpdate = Updateable<SpacesTable>;
 // Generated is re-exported for tables that later gain auto-increment columns.

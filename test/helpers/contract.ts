@@ -32,12 +32,24 @@ ajv.addSchema(fixSpecDefects(normalizeNullable(structuredClone(spec))), "spec");
  * allOf that "Empty" branch rejects the page's own fields (id, title...), so no page without an
  * inline body could ever validate. The client's TypeScript type (`MarkdownDocument | {document} | {}`)
  * shows the intent: the body is optional. "Empty" is checked as "has neither markdown nor document".
+ *
+ * `RevisionSemanticChangePageEdited.attributes` is oneOf the document, group and link page attribute
+ * schemas, which share `title`, `emoji` and `slug` and allow other properties: every attributes
+ * object naming a shared field (and any document change, which the group schema also accepts)
+ * matches more than one, so no `page_edited` change could validate. It is checked as anyOf.
  */
 function fixSpecDefects(value: typeof spec): typeof spec {
   const documentSchema = value.components.schemas?.Document;
   const empty = documentSchema?.oneOf?.[2];
   if (empty?.title === "Empty" && empty.additionalProperties === false) {
     documentSchema.oneOf[2] = { title: "Empty", not: { anyOf: [{ required: ["markdown"] }, { required: ["document"] }] } };
+  } else {
+    throw new Error("@gitbook/api spec changed: review fixSpecDefects in test/helpers/contract.ts");
+  }
+  const pageEdited = value.components.schemas?.RevisionSemanticChangePageEdited?.properties?.attributes;
+  if (Array.isArray(pageEdited?.oneOf) && pageEdited.oneOf.length === 3) {
+    pageEdited.anyOf = pageEdited.oneOf;
+    delete pageEdited.oneOf;
   } else {
     throw new Error("@gitbook/api spec changed: review fixSpecDefects in test/helpers/contract.ts");
   }

@@ -43,6 +43,13 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
         await handle.destroy();
         const client = new pg.Client({ connectionString: adminUrl });
         await client.connect();
+        // The pool's end() resolves before its sockets have closed; terminating a connection that
+        // is still closing (drop ... with force) makes its client throw an uncaught FATAL 57P01.
+        for (let waited = 0; waited < 5000; waited += 20) {
+          const { rows } = await client.query("select count(*)::int as n from pg_stat_activity where datname = $1", [name]);
+          if (rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
         await client.query(`drop database if exists ${name} with (force)`);
         await client.end();
       },

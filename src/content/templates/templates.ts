@@ -13,7 +13,7 @@ import { blobHash } from "../store/canonical.js";
 import type { ContentRef } from "../document/types.js";
 import { importContent, type ImportedContent } from "../git-sync/import-content.js";
 import { readRepository } from "../gitbook-repo/read.js";
-import { emptyContent, type PageNode } from "../revision/model.js";
+import { emptyContent, type PageNode, type RevisionContent } from "../revision/model.js";
 
 export interface TemplateInfo {
   id: string;
@@ -118,5 +118,15 @@ export async function templateContent(id: string, contentRefs: Record<string, Co
       files: imported.content.files.map(({ git: _git, ...file }) => file),
       reusableContents: imported.content.reusableContents.map(({ git: _git, ...rc }) => rc),
     },
+  };
+}
+
+/** `content` with `added`'s pages, files and reusable contents at the end (existing variables win). */
+export function appendContent(content: RevisionContent, added: RevisionContent): RevisionContent {
+  return {
+    pages: [...content.pages, ...added.pages],
+    files: [...content.files, ...added.files],
+    reusableContents: [...content.reusableContents, ...added.reusableContents],
+    variables: { ...added.variables, ...content.variables },
   };
 }

@@ -8,6 +8,7 @@ import * as m0001 from "./0001_core.js";
 import * as m0002 from "./0002_members_teams.js";
 import * as m0004 from "./0004_content.js";
 import * as m0005 from "./0005_search.js";
+import * as m0006 from "./0006_change_requests.js";
 import * as m0007 from "./0007_comments.js";
 import * as m0008 from "./0008_pdf_exports.js";
 
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   "0002_members_teams": m0002,
   "0004_content": m0004,
   "0005_search": m0005,
+  "0006_change_requests": m0006,
   "0007_comments": m0007,
   "0008_pdf_exports": m0008,
 };

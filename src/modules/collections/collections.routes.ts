@@ -9,8 +9,9 @@ import { MoveBody, TransferCollectionBody } from "../content-tree/tree.schemas.j
 import { requireOrganization } from "../organizations/organizations.service.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { spacePermissions } from "../spaces/spaces.policy.js";
-import { NO_ACTIVITY, presentSpace } from "../spaces/spaces.presenter.js";
+import { presentSpace } from "../spaces/spaces.presenter.js";
 import { SpaceSchema } from "../spaces/spaces.schemas.js";
+import { spaceActivityCounts } from "../spaces/space-activity.js";
 import { listSpaceNodes } from "../spaces/spaces.queries.js";
 import { pageOfVisibleSpaces } from "../spaces/spaces.service.js";
 import { collectionPermissions } from "./collections.policy.js";
@@ -145,8 +146,9 @@ export const collectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         ],
         request.query,
       );
+      const counts = await spaceActivityCounts(db, page.rows.map(({ space }) => space.id));
       return toList(page, ({ space }) =>
-        presentSpace(space, { permissions: spacePermissions(access, space), counts: NO_ACTIVITY }, urls),
+        presentSpace(space, { permissions: spacePermissions(access, space), counts: counts.get(space.id)! }, urls),
       );
     },
   );

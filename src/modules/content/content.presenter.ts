@@ -8,6 +8,7 @@ import { parseJson, parseJsonOrNull } from "../../lib/json.js";
 import { DEFAULT_LAYOUT, type FileEntry, type PageNode, type ReusableContentEntry, type RevisionContent } from "../../content/revision/model.js";
 import type { RevisionGit } from "../../content/revision/revisions.queries.js";
 import { downloadUrl } from "../files/files.urls.js";
+import type { ChangeRequestResponse } from "../change-requests/change-requests.schemas.js";
 import type { FileResponse, PageResponse } from "./content.schemas.js";
 
 export interface ContentPresentContext {
@@ -97,7 +98,8 @@ export function presentReusableContent(entry: ReusableContentEntry, ctx: Content
   };
 }
 
-export function presentRevision(revision: RevisionRow, content: RevisionContent, ctx: ContentPresentContext) {
+/** A whole revision; a `merge` revision names the change request it merged (`mergedFrom`). */
+export function presentRevision(revision: RevisionRow, content: RevisionContent, ctx: ContentPresentContext, mergedFrom?: ChangeRequestResponse) {
   const git = parseJsonOrNull<RevisionGit>(revision.git, "revisions.git");
   return {
     object: "revision" as const,
@@ -111,5 +113,6 @@ export function presentRevision(revision: RevisionRow, content: RevisionContent,
     createdAt: revision.createdAt,
     ...(ctx.metadata && git ? { git: { ...git, createdByGitBook: git.createdByService } } : {}),
     urls: { app: ctx.urls.app(`/o/${ctx.orgId}/s/${ctx.spaceId}/revisions/${revision.id}`) },
+    ...(mergedFrom ? { mergedFrom } : {}),
   };
 }

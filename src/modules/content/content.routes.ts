@@ -15,6 +15,8 @@ import { evaluateDocument } from "../../content/document/evaluate.js";
 import type { ContentRef, JSONDocument } from "../../content/document/types.js";
 import { markdownFromDocument } from "../../content/markdown/index.js";
 import { loadDocument } from "../../content/revision/storage.js";
+import { getChangeRequest } from "../change-requests/change-requests.queries.js";
+import { presentOne } from "../change-requests/change-requests.service.js";
 import { requireSpace } from "../spaces/spaces.service.js";
 import { type ContentPresentContext, presentFile, presentPage, presentPages, presentReusableContent, presentRevision } from "./content.presenter.js";
 import { registerLinkReads } from "./links.routes.js";
@@ -117,7 +119,9 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
     schema: { tags: set.tags, operationId: set.operationIds.revision, params: set.params, querystring: ContentQuery, response: { 200: RevisionSchema, ...errorResponses } },
   }, async (request) => {
     const view = await set.resolve(request);
-    return presentRevision(view.revision, view.content, presentContext(view, request.query as Query));
+    const merged = view.revision.type === "merge" && view.revision.mergedFrom ? await getChangeRequest(db, view.space.id, view.revision.mergedFrom) : undefined;
+    const mergedFrom = merged ? await presentOne(db, urls, merged) : undefined;
+    return presentRevision(view.revision, view.content, presentContext(view, request.query as Query), mergedFrom);
   });
 
   app.get(`${set.base}/pages`, {

@@ -5,6 +5,7 @@
  */
 import Type, { type Static } from "typebox";
 import { Id, RichDocument, Timestamp } from "../../http/schemas.js";
+import { ChangeRequestSchema } from "../change-requests/change-requests.schemas.js";
 
 export const ContentQuery = Type.Object({
   metadata: Type.Optional(Type.Boolean({ default: true, description: "false omits mutable `git` metadata" })),
@@ -118,7 +119,7 @@ export const RevisionSchema = Type.Object({
   createdAt: Timestamp,
   git: Type.Optional(GitCommitSchema),
   urls: Type.Object({ app: Type.String() }),
-  mergedFrom: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  mergedFrom: Type.Optional(ChangeRequestSchema),
 });
 
 export const PagesResponse = Type.Object({ pages: Type.Array(PageSchema) });

@@ -5,7 +5,7 @@ import type { ContentRef } from "../../content/document/types.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import { loadContent, saveDocument } from "../../content/revision/storage.js";
 import { putBlob } from "../../content/store/blobs.queries.js";
-import { listTemplates, TemplateError, templateContent } from "../../content/templates/templates.js";
+import { appendContent, listTemplates, TemplateError, templateContent } from "../../content/templates/templates.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { badRequest } from "../../http/errors.js";
@@ -13,6 +13,8 @@ import { NoContent, errorResponses } from "../../http/schemas.js";
 import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
 import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
+import { requireChangeRequest } from "../change-requests/change-requests.service.js";
+import { appendToChangeRequest } from "../change-requests/content-edit.service.js";
 import { getRevision } from "../spaces/spaces.queries.js";
 import { requireLiveSpace } from "../spaces/spaces.service.js";
 import { SpaceContentParams } from "./content.schemas.js";
@@ -34,7 +36,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
       schema: {
         tags: ["content"],
         operationId: "applyTemplateToSpace",
-        description: "Adds the pages of a built-in template at the end of the space's content, as one new revision.",
+        description: "Adds the pages of a built-in template at the end of the space's content (or of the change request `changeRequestId`), as one new revision.",
         params: SpaceContentParams,
         body: ApplyTemplateBody,
         response: { 204: NoContent, ...errorResponses },
@@ -47,15 +49,17 @@ export const templateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
         notFound: `No space with id "${space.id}".`,
         forbidden: space.editMode === "locked" ? "The space is locked: unlock it before adding content." : "Only members who can edit the space can apply a template.",
       });
-      if (request.body.changeRequestId) {
-        throw badRequest("Applying a template to a change request is not supported by this server version; apply it to the space.");
-      }
       let imported: Awaited<ReturnType<typeof templateContent>>;
       try {
         imported = await templateContent(request.body.id, (request.body.params?.contentRefs ?? {}) as unknown as Record<string, ContentRef>, nowIso());
       } catch (error) {
         if (error instanceof TemplateError) throw badRequest(error.message);
         throw error;
+      }
+      if (request.body.changeRequestId) {
+        const loaded = await requireChangeRequest(db, actor, space.id, request.body.changeRequestId);
+        await appendToChangeRequest(db, { spaceId: space.id, changeRequestId: loaded.changeRequest.id, actorId: actor.user.id, imported });
+        return reply.code(204).send(null);
       }
       await db.transaction().execute(async (trx) => {
         const current = await getRevision(trx, space.revisionId);
@@ -66,12 +70,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
           spaceId: space.id,
           parents: [space.revisionId],
           type: "edits",
-          content: {
-            pages: [...content.pages, ...imported.content.pages],
-            files: [...content.files, ...imported.content.files],
-            reusableContents: [...content.reusableContents, ...imported.content.reusableContents],
-            variables: { ...imported.content.variables, ...content.variables },
-          },
+          content: appendContent(content, imported.content),
           createdBy: actor.user.id,
           movePrimaryFrom: space.revisionId,
         });

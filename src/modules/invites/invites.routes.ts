@@ -11,7 +11,8 @@ import { contentLevel, type OrgAccess } from "../../permissions/access.js";
 import { type Role, atLeast, isRole } from "../../permissions/roles.js";
 import { presentCollection } from "../collections/collections.presenter.js";
 import { loadCollection } from "../collections/collections.service.js";
-import { NO_ACTIVITY, presentSpace } from "../spaces/spaces.presenter.js";
+import { spaceActivityCount } from "../spaces/space-activity.js";
+import { presentSpace } from "../spaces/spaces.presenter.js";
 import { loadSpace } from "../spaces/spaces.service.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { requireOrganization } from "../organizations/organizations.service.js";
@@ -55,7 +56,8 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       if (!loaded || loaded.space.orgId !== orgId || loaded.space.deletedAt || !loaded.permissions.view) {
         throw notFound(`No space with id "${target.id}" in this organization.`);
       }
-      return { level: loaded.level, admin: loaded.permissions.admin, present: () => ({ space: presentSpace(loaded.space, { permissions: loaded.permissions, counts: NO_ACTIVITY }, urls) }) };
+      const counts = await spaceActivityCount(db, loaded.space.id);
+      return { level: loaded.level, admin: loaded.permissions.admin, present: () => ({ space: presentSpace(loaded.space, { permissions: loaded.permissions, counts }, urls) }) };
     }
     const loaded = await loadCollection(db, actor, target.id);
     if (!loaded || loaded.collection.orgId !== orgId || !loaded.permissions.view) {

@@ -10,19 +10,9 @@ import type {
   VisitorAuthValue,
 } from "./spaces.schemas.js";
 
-/** Activity counters of a space (`comments`, `changeRequests`...). */
-export interface SpaceCounts {
-  comments: number;
-  changeRequests: number;
-  changeRequestsOpen: number;
-  changeRequestsDraft: number;
-}
+import type { SpaceCounts } from "./space-activity.js";
 
-/**
- * The counters of every space today: comments and change requests do not exist yet (they arrive
- * with their own issue, which replaces this constant by a bulk count query at the call sites).
- */
-export const NO_ACTIVITY: SpaceCounts = Object.freeze({ comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 });
+export type { SpaceCounts };
 
 /** The public shape of a space (`Space`). */
 export function presentSpace(

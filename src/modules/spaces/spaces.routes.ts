@@ -13,7 +13,8 @@ import { requireCreateDestination } from "../collections/collections.service.js"
 import { requireOrganization } from "../organizations/organizations.service.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { spacePermissions } from "./spaces.policy.js";
-import { NO_ACTIVITY, presentSpace } from "./spaces.presenter.js";
+import { presentSpace } from "./spaces.presenter.js";
+import { spaceActivityCount, spaceActivityCounts } from "./space-activity.js";
 import { getSpace, listSpaceNodes, updateSpace } from "./spaces.queries.js";
 import {
   CreateSpaceBody,
@@ -58,7 +59,8 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     if (!space) throw spaceNotFound(spaceId);
     actor.access.invalidate(space.orgId);
     const access = await actor.access.forOrg(space.orgId);
-    return presentSpace(space, { permissions: spacePermissions(access, space), counts: NO_ACTIVITY }, urls);
+    const counts = await spaceActivityCount(db, space.id);
+    return presentSpace(space, { permissions: spacePermissions(access, space), counts }, urls);
   }
 
   app.post(
@@ -121,8 +123,9 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         ],
         request.query,
       );
+      const counts = await spaceActivityCounts(db, page.rows.map(({ space }) => space.id));
       return toList(page, ({ space }) =>
-        presentSpace(space, { permissions: spacePermissions(access, space), counts: NO_ACTIVITY }, urls),
+        presentSpace(space, { permissions: spacePermissions(access, space), counts: counts.get(space.id)! }, urls),
       );
     },
   );
@@ -142,7 +145,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     },
     async (request) => {
       const { space, permissions } = await requireSpace(db, actorOf(request), request.params.spaceId);
-      return presentSpace(space, { permissions, counts: NO_ACTIVITY }, urls);
+      return presentSpace(space, { permissions, counts: await spaceActivityCount(db, space.id) }, urls);
     },
   );
 
@@ -332,9 +335,10 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         ],
         request.query,
       );
+      const counts = await spaceActivityCounts(db, page.rows.map(({ space }) => space.id));
       return toList(page, ({ space, level }) => ({
         permission: level,
-        space: presentSpace(space, { permissions: spacePermissions(access, space), counts: NO_ACTIVITY }, urls),
+        space: presentSpace(space, { permissions: spacePermissions(access, space), counts: counts.get(space.id)! }, urls),
       }));
     },
   );

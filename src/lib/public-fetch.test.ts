@@ -1,0 +1,101 @@
+import dns from "node:dns";
+import http from "node:http";
+import os from "node:os";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FetchRefused, fetchPublicFile, isPublicAddress } from "./public-fetch.js";
+
+describe("isPublicAddress", () => {
+  it.each([
+    ["8.8.8.8", true],
+    ["1.1.1.1", true],
+    ["2001:4860:4860::8888", true],
+    ["10.1.2.3", false],
+    ["172.16.0.1", false],
+    ["172.31.255.255", false],
+    ["192.168.1.1", false],
+    ["100.64.0.1", false],
+    ["127.0.0.1", false],
+    ["169.254.169.254", false],
+    ["0.0.0.0", false],
+    ["224.0.0.1", false],
+    ["255.255.255.255", false],
+    ["::", false],
+    ["::1", false],
+    ["::ffff:127.0.0.1", false],
+    ["::ffff:8.8.8.8", true],
+    ["fe80::1", false],
+    ["fc00::1", false],
+    ["fd12:3456::1", false],
+    ["ff02::1", false],
+    ["2002:7f00:1::1", false],
+    ["64:ff9b::7f00:1", false],
+    ["example.com", false],
+  ])("%s → %s", (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+});
+
+describe("fetchPublicFile", () => {
+  let server: http.Server;
+  let base: string;
+  const loopbackOnly = (address: string) => address === "127.0.0.1";
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === "/ok") return res.writeHead(200, { "content-type": "image/png; charset=binary" }).end(Buffer.from("png!"));
+      if (req.url === "/big") return res.writeHead(200, { "content-length": "2048" }).end(Buffer.alloc(2048));
+      if (req.url === "/stream") {
+        res.writeHead(200);
+        res.write(Buffer.alloc(800));
+        res.write(Buffer.alloc(800));
+        return res.end();
+      }
+      if (req.url === "/to-ok") return res.writeHead(302, { location: "/ok" }).end();
+      if (req.url === "/to-private") return res.writeHead(302, { location: "http://10.0.0.1/x" }).end();
+      if (req.url === "/loop") return res.writeHead(302, { location: "/loop" }).end();
+      if (req.url === "/slow") return; // never answers
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const options = { maxBytes: 1024, timeoutMs: 2000, isAllowed: loopbackOnly };
+  const refusal = async (promise: Promise<unknown>) => {
+    const error = await promise.then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(FetchRefused);
+    return (error as Error).message;
+  };
+
+  it("fetches a file and its content type, following a checked redirect", async () => {
+    expect(await fetchPublicFile(`${base}/ok`, options)).toEqual({ bytes: Buffer.from("png!"), contentType: "image/png" });
+    expect((await fetchPublicFile(`${base}/to-ok`, options)).bytes.toString()).toBe("png!");
+  });
+
+  it("refuses what is too large, missing, slow, redirected too often or to a private address", async () => {
+    expect(await refusal(fetchPublicFile(`${base}/big`, options))).toBe("the file is larger than 1024 bytes");
+    expect(await refusal(fetchPublicFile(`${base}/stream`, options))).toBe("the file is larger than 1024 bytes");
+    expect(await refusal(fetchPublicFile(`${base}/missing`, options))).toBe("the server answered 404");
+    expect(await refusal(fetchPublicFile(`${base}/slow`, { ...options, timeoutMs: 200 }))).toBe("the server did not answer in time");
+    expect(await refusal(fetchPublicFile(`${base}/loop`, options))).toBe("too many redirects (more than 3)");
+    expect(await refusal(fetchPublicFile(`${base}/to-private`, options))).toBe("10.0.0.1 is not a public address");
+  });
+
+  it("refuses private addresses by default, including host names that resolve to one", async () => {
+    const port = (server.address() as AddressInfo).port;
+    expect(await refusal(fetchPublicFile(`${base}/ok`, { maxBytes: 1024, timeoutMs: 2000 }))).toBe("127.0.0.1 is not a public address");
+    // The machine's own name resolves (through /etc/hosts) to one of its own, non-public addresses:
+    // the check happens in the connection's DNS lookup.
+    const name = os.hostname();
+    const addresses = await dns.promises.lookup(name, { all: true }).catch(() => []);
+    if (addresses.length > 0 && !addresses.every((a) => isPublicAddress(a.address))) {
+      expect(await refusal(fetchPublicFile(`http://${name}:${port}/ok`, { maxBytes: 1024, timeoutMs: 2000 }))).toMatch(new RegExp(`^${name} resolves to .*, which is not a public address$`));
+    }
+    expect(await refusal(fetchPublicFile("ftp://example.com/x", options))).toBe("only http and https URLs can be fetched, not ftp:");
+    expect(await refusal(fetchPublicFile("not a url", options))).toBe("it is not a valid URL");
+  });
+});

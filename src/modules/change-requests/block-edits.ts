@@ -1,0 +1,91 @@
+/**
+ * Block-level edits of a document for content batches: unresolved Markdown links become text, and
+ * `revert_page` with `block` puts chosen blocks back as a revision had them.
+ */
+import { newKey } from "../../content/document/keys.js";
+import { normalizeInlines } from "../../content/document/nodes.js";
+import type { JSONDocument } from "../../content/document/types.js";
+import { badRequest } from "../../http/errors.js";
+
+const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i;
+
+type AnyNode = Record<string, unknown> & { key?: string; nodes?: AnyNode[]; fragments?: AnyNode[] };
+
+/** Unresolved internal links (the parser keeps them as URL refs) become their plain text. */
+export function unwrapUnresolvedLinks(document: JSONDocument): void {
+  const visit = (node: AnyNode) => {
+    for (const field of ["nodes", "fragments"] as const) {
+      const list = node[field];
+      if (!Array.isArray(list)) continue;
+      let unwrapped = false;
+      const out: AnyNode[] = [];
+      for (const child of list) {
+        const ref = (child.data as { ref?: { kind?: string; url?: string } } | undefined)?.ref;
+        const internal = ref?.kind === "url" && typeof ref.url === "string" && !EXTERNAL.test(ref.url) && !ref.url.startsWith("//") && !ref.url.startsWith("#");
+        if (child.object === "inline" && child.type === "link" && internal) {
+          out.push(...((child.nodes as AnyNode[]) ?? []));
+          unwrapped = true;
+        } else {
+          visit(child);
+          out.push(child);
+        }
+      }
+      node[field] = unwrapped ? (normalizeInlines(out as never) as unknown as AnyNode[]) : out;
+    }
+  };
+  visit(document as unknown as AnyNode);
+}
+
+interface FoundBlock {
+  node: AnyNode;
+  list: AnyNode[];
+  index: number;
+  parentKey: string | null;
+  slot: "nodes" | "fragments";
+}
+
+function findBlocks(document: JSONDocument): Map<string, FoundBlock> {
+  const found = new Map<string, FoundBlock>();
+  const walk = (list: AnyNode[], parentKey: string | null, slot: "nodes" | "fragments") => {
+    list.forEach((node, index) => {
+      if (typeof node.key === "string" && !found.has(node.key)) found.set(node.key, { node, list, index, parentKey, slot });
+      for (const field of ["nodes", "fragments"] as const) if (Array.isArray(node[field])) walk(node[field]!, node.key ?? parentKey, field);
+    });
+  };
+  walk(document.nodes as unknown as AnyNode[], null, "nodes");
+  return found;
+}
+
+/** The current document with the listed blocks as they were in `old` (restored, replaced or removed). */
+export function revertBlocks(current: JSONDocument, old: JSONDocument, keys: readonly string[], field: string, pageId: string): JSONDocument {
+  const document = structuredClone(current);
+  const before = findBlocks(old);
+  for (const key of keys) {
+    const now = findBlocks(document).get(key);
+    const then = before.get(key);
+    if (!now && !then) throw badRequest(`${field}: no block "${key}" in page "${pageId}", now or in the revision to revert to.`);
+    if (now && then) now.list.splice(now.index, 1, structuredClone(then.node));
+    else if (now) now.list.splice(now.index, 1);
+    else {
+      const index = findBlocks(document);
+      const parent = then!.parentKey !== null ? index.get(then!.parentKey)?.node : undefined;
+      const list = parent ? ((parent[then!.slot] ??= []) as AnyNode[]) : (document.nodes as unknown as AnyNode[]);
+      const previousKey = then!.index > 0 ? then!.list[then!.index - 1]?.key : undefined;
+      const after = previousKey ? list.findIndex((n) => n.key === previousKey) : -1;
+      list.splice(after + 1, 0, structuredClone(then!.node));
+    }
+  }
+  // A block restored from the past may carry a key that another block took since: renew the later one.
+  const seen = new Set<string>();
+  const renew = (list: AnyNode[]) => {
+    for (const node of list) {
+      if (typeof node.key === "string") {
+        if (seen.has(node.key)) node.key = newKey();
+        seen.add(node.key);
+      }
+      for (const f of ["nodes", "fragments"] as const) if (Array.isArray(node[f])) renew(node[f]!);
+    }
+  };
+  renew(document.nodes as unknown as AnyNode[]);
+  return document;
+}

@@ -1,0 +1,200 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { ContentRef } from "../../content/document/types.js";
+import type { ImportedContent } from "../../content/git-sync/import-content.js";
+import { TemplateError, templateContent } from "../../content/templates/templates.js";
+import { nowIso } from "../../lib/time.js";
+import { appendToChangeRequest } from "./content-edit.service.js";
+import type { Deps } from "../../deps.js";
+import type { ChangeRequestRow } from "../../db/schema.js";
+import { actorOf } from "../../http/authenticate.js";
+import { badRequest, forbidden } from "../../http/errors.js";
+import type { Page } from "../../http/pagination.js";
+import { ErrorBody, ListOf, errorResponses } from "../../http/schemas.js";
+import { contentLevel } from "../../permissions/access.js";
+import { atLeast } from "../../permissions/roles.js";
+import { requireOrganization } from "../organizations/organizations.service.js";
+import { OrganizationParams } from "../organizations/organizations.schemas.js";
+import { listSpaceNodes } from "../spaces/spaces.queries.js";
+import { SpaceParams } from "../spaces/spaces.schemas.js";
+import { requireLiveSpace } from "../spaces/spaces.service.js";
+import { getUsersByIds } from "../users/users.queries.js";
+import { presentUser } from "../users/users.presenter.js";
+import { type ChangeRequestFilter, getChangeRequest, listChangeRequests, listContributors } from "./change-requests.queries.js";
+import {
+  ChangeRequestParams,
+  ChangeRequestSchema,
+  ContributorSchema,
+  CreateChangeRequestBody,
+  ListChangeRequestsQuery,
+  type ListChangeRequestsQueryValue,
+  UpdateChangeRequestBody,
+} from "./change-requests.schemas.js";
+import { createChangeRequest, presentChangeRequests, presentOne, refuseWrite, requireChangeRequest, updateChangeRequest } from "./change-requests.service.js";
+
+const tags = ["change-requests"];
+
+function filterOf(scope: ChangeRequestFilter["scope"], spaceIds: string[], query: ListChangeRequestsQueryValue): ChangeRequestFilter {
+  return {
+    scope,
+    spaceIds,
+    status: query.status ?? "open",
+    creator: query.creator,
+    contributor: query.contributor,
+    requestedReviewer: query.requestedReviewer,
+    conversationsIssuesCluster: query.conversationsIssuesCluster,
+  };
+}
+
+/** Change requests: create, list (space and organization), get, update; contributors. */
+export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const { db, urls } = deps;
+
+  async function listResponse(page: Page<ChangeRequestRow>) {
+    const items = await presentChangeRequests(db, urls, page.rows);
+    return { items, count: page.count, ...(page.next ? { next: page.next } : {}) };
+  }
+
+  app.post(
+    "/v1/spaces/:spaceId/change-requests",
+    {
+      schema: {
+        tags,
+        operationId: "createChangeRequest",
+        description:
+          "Creates a draft change request on the space's current primary content (with a built-in template's pages added when `template` is given). Needs the edit level on a live (unlocked) space.",
+        params: SpaceParams,
+        body: CreateChangeRequestBody,
+        response: { 201: ChangeRequestSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const loaded = await requireLiveSpace(db, actor, request.params.spaceId);
+      refuseWrite(loaded, loaded.permissions.edit, "edit", "create change requests in it");
+      const body = request.body;
+      // A template is read and checked first, so a bad one creates nothing.
+      let imported: ImportedContent | undefined;
+      if (body.template !== undefined) {
+        try {
+          imported = await templateContent(body.template.id, (body.template.params?.contentRefs ?? {}) as unknown as Record<string, ContentRef>, nowIso());
+        } catch (error) {
+          if (error instanceof TemplateError) throw badRequest(`body.template: ${error.message}`);
+          throw error;
+        }
+      }
+      let row = await createChangeRequest(db, {
+        space: loaded.space,
+        actorId: actor.user.id,
+        subject: body.subject,
+        conversationsIssuesCluster: body.conversationsIssuesCluster,
+      });
+      if (imported) row = await appendToChangeRequest(db, { spaceId: row.spaceId, changeRequestId: row.id, actorId: actor.user.id, imported });
+      reply.code(201).header("location", urls.api(`/spaces/${row.spaceId}/change-requests/${row.id}`));
+      return presentOne(db, urls, row);
+    },
+  );
+
+  app.get(
+    "/v1/spaces/:spaceId/change-requests",
+    {
+      schema: {
+        tags,
+        operationId: "listChangeRequestsForSpace",
+        description: "Change requests of the space with the given status (default open), newest first.",
+        params: SpaceParams,
+        querystring: ListChangeRequestsQuery,
+        response: { 200: ListOf(ChangeRequestSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { space } = await requireLiveSpace(db, actorOf(request), request.params.spaceId);
+      const page = await listChangeRequests(db, filterOf("space", [space.id], request.query), request.query);
+      return listResponse(page);
+    },
+  );
+
+  app.get(
+    "/v1/orgs/:organizationId/change-requests",
+    {
+      schema: {
+        tags,
+        operationId: "listChangeRequestsForOrganization",
+        description: "Change requests of the organization's spaces that the caller may read, newest first.",
+        params: OrganizationParams,
+        querystring: ListChangeRequestsQuery,
+        response: { 200: ListOf(ChangeRequestSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { org, access } = await requireOrganization(db, actorOf(request), request.params.organizationId);
+      const nodes = await listSpaceNodes(db, { orgId: org.id });
+      const readable = nodes.filter((node) => atLeast(contentLevel(access, node), "read")).map((node) => node.id);
+      const page = await listChangeRequests(db, filterOf("organization", readable, request.query), request.query);
+      return listResponse(page);
+    },
+  );
+
+  app.get(
+    "/v1/spaces/:spaceId/change-requests/:changeRequestId",
+    {
+      schema: {
+        tags,
+        operationId: "getChangeRequestById",
+        params: ChangeRequestParams,
+        response: { 200: ChangeRequestSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { changeRequest } = await requireChangeRequest(db, actorOf(request), request.params.spaceId, request.params.changeRequestId);
+      return presentOne(db, urls, changeRequest);
+    },
+  );
+
+  app.patch(
+    "/v1/spaces/:spaceId/change-requests/:changeRequestId",
+    {
+      schema: {
+        tags,
+        operationId: "updateChangeRequestById",
+        description:
+          "Changes the subject, description or status (draft, open, archived; an archived change request can be reopened). The creator or a member with the review level may; a merged change request no longer changes (409).",
+        params: ChangeRequestParams,
+        body: UpdateChangeRequestBody,
+        response: { 200: ChangeRequestSchema, 409: ErrorBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const loaded = await requireChangeRequest(db, actor, request.params.spaceId, request.params.changeRequestId);
+      if (!loaded.changeRequestPermissions.update) {
+        throw forbidden(`Only the creator of change request #${loaded.changeRequest.number} or members with the review level on the space can change it.`);
+      }
+      await updateChangeRequest(db, loaded.changeRequest, request.body);
+      return presentOne(db, urls, (await getChangeRequest(db, loaded.space.id, loaded.changeRequest.id))!);
+    },
+  );
+
+  app.get(
+    "/v1/spaces/:spaceId/change-requests/:changeRequestId/contributors",
+    {
+      schema: {
+        tags,
+        operationId: "getContributorsByChangeRequestId",
+        description: "Who edited the change request (`edit`: one count per content batch) or commented on it, most recent first.",
+        params: ChangeRequestParams,
+        response: { 200: ListOf(ContributorSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { changeRequest } = await requireChangeRequest(db, actorOf(request), request.params.spaceId, request.params.changeRequestId);
+      const rows = await listContributors(db, changeRequest.id);
+      const users = new Map((await getUsersByIds(db, [...new Set(rows.map((r) => r.userId))])).map((u) => [u.id, u]));
+      const items = rows.flatMap((row) => {
+        const user = users.get(row.userId);
+        if (!user) return [];
+        return [{ updatedAt: row.updatedAt, count: row.count, user: presentUser(user, urls), actionType: row.actionType as "edit" | "comment" }];
+      });
+      return { items, count: items.length };
+    },
+  );
+};

@@ -1,0 +1,161 @@
+/**
+ * Loading change requests with the caller's permissions, presenting them in bulk, creating them
+ * (numbered per space) and changing their subject, description and status.
+ */
+import { openCommentCountsForChangeRequests } from "../comments/comments.queries.js";
+import type { Db, Executor } from "../../db/database.js";
+import { isUniqueViolation } from "../../db/dialect.js";
+import type { ChangeRequestRow, SpaceRow } from "../../db/schema.js";
+import type { Actor } from "../../http/authenticate.js";
+import { badRequest, conflict, forbidden, notFound } from "../../http/errors.js";
+import type { Urls } from "../../http/urls.js";
+import { newId } from "../../lib/ids.js";
+import { nowIso } from "../../lib/time.js";
+import { type Role, atLeast } from "../../permissions/roles.js";
+import { getSpacesByIds } from "../spaces/spaces.queries.js";
+import { type LoadedSpace, requireLiveSpace } from "../spaces/spaces.service.js";
+import { getUsersByIds } from "../users/users.queries.js";
+import { type ChangeRequestPermissions, changeRequestPermissions } from "./change-requests.policy.js";
+import { presentChangeRequest } from "./change-requests.presenter.js";
+import {
+  WRITABLE_STATUSES,
+  getChangeRequest,
+  getChangeRequestByNumber,
+  insertChangeRequest,
+  nextChangeRequestNumber,
+  updateChangeRequestRow,
+} from "./change-requests.queries.js";
+import type { ChangeRequestResponse, ChangeRequestStatus, UpdateChangeRequestValue } from "./change-requests.schemas.js";
+
+export interface LoadedChangeRequest extends LoadedSpace {
+  changeRequest: ChangeRequestRow;
+  changeRequestPermissions: ChangeRequestPermissions;
+}
+
+/** `{changeRequestId}` is the id or the number: a number is all digits (ids are base62 and longer). */
+function findChangeRequest(db: Executor, spaceId: string, idOrNumber: string): Promise<ChangeRequestRow | undefined> {
+  if (/^[0-9]{1,9}$/.test(idOrNumber)) return getChangeRequestByNumber(db, spaceId, Number(idOrNumber));
+  return getChangeRequest(db, spaceId, idOrNumber);
+}
+
+/**
+ * A change request of a live space the caller may view, with their permissions; 404 when the space
+ * or the change request is missing or the caller may not see them.
+ */
+export async function requireChangeRequest(db: Executor, actor: Actor, spaceId: string, idOrNumber: string): Promise<LoadedChangeRequest> {
+  const loaded = await requireLiveSpace(db, actor, spaceId);
+  const changeRequest = await findChangeRequest(db, loaded.space.id, idOrNumber);
+  if (!changeRequest) throw notFound(`No change request "${idOrNumber}" in space "${spaceId}".`);
+  return { ...loaded, changeRequest, changeRequestPermissions: changeRequestPermissions(actor.user.id, changeRequest, loaded.permissions) };
+}
+
+/**
+ * 403 for a write the caller may not make (`allowed` false): when the space is locked and their
+ * level would otherwise allow it (`needs`), the message names the lock.
+ */
+export function refuseWrite(loaded: LoadedSpace, allowed: boolean, needs: Role, action: string): void {
+  if (allowed) return;
+  if (loaded.space.editMode === "locked" && atLeast(loaded.level, needs)) {
+    throw forbidden(
+      `Space "${loaded.space.id}" is locked (editMode "locked"), so you cannot ${action}. An admin can unlock it with PATCH /v1/spaces/${loaded.space.id} and {"editMode":"live"}.`,
+    );
+  }
+  throw forbidden(`Only members with the ${needs} level or higher on space "${loaded.space.id}" can ${action}.`);
+}
+
+/** 409 for a write to a change request whose content can no longer change. */
+export function assertWritable(changeRequest: ChangeRequestRow): void {
+  if ((WRITABLE_STATUSES as readonly string[]).includes(changeRequest.status)) return;
+  if (changeRequest.status === "merged") {
+    throw conflict(`Change request #${changeRequest.number} is merged: it can no longer change. Create a new change request.`);
+  }
+  throw conflict(
+    `Change request #${changeRequest.number} is archived: reopen it first (PATCH with {"status":"open"} or {"status":"draft"}).`,
+  );
+}
+
+/** Presents change requests of any spaces: creators and spaces loaded in one query each. */
+export async function presentChangeRequests(db: Executor, urls: Urls, rows: readonly ChangeRequestRow[]): Promise<ChangeRequestResponse[]> {
+  const [users, spaces, comments] = await Promise.all([
+    getUsersByIds(db, [...new Set(rows.map((r) => r.createdBy))]),
+    getSpacesByIds(db, [...new Set(rows.map((r) => r.spaceId))]),
+    openCommentCountsForChangeRequests(db, rows.map((r) => r.id)),
+  ]);
+  const userById = new Map(users.map((u) => [u.id, u]));
+  const spaceById = new Map(spaces.map((s) => [s.id, s]));
+  return rows.map((row) => {
+    const space = spaceById.get(row.spaceId);
+    return presentChangeRequest(
+      row,
+      { createdBy: userById.get(row.createdBy), primaryRevision: space?.revisionId ?? row.revisionId, comments: comments.get(row.id) ?? 0 },
+      urls,
+      space?.orgId ?? "",
+    );
+  });
+}
+
+export async function presentOne(db: Executor, urls: Urls, row: ChangeRequestRow): Promise<ChangeRequestResponse> {
+  return (await presentChangeRequests(db, urls, [row]))[0]!;
+}
+
+export interface NewChangeRequestInput {
+  space: SpaceRow;
+  actorId: string;
+  subject?: string | undefined;
+  conversationsIssuesCluster?: string | undefined;
+}
+
+/**
+ * Creates a draft change request on the space's current primary revision (its head is that same
+ * revision until the first edit: nothing is copied). Numbers count up per space; when two creations
+ * race for a number, the loser retries in a new transaction, so this opens its own transactions.
+ */
+export async function createChangeRequest(db: Db, input: NewChangeRequestInput): Promise<ChangeRequestRow> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const space = (await getSpacesByIds(trx, [input.space.id]))[0] ?? input.space;
+        const now = nowIso();
+        const row: ChangeRequestRow = {
+          id: newId(),
+          spaceId: space.id,
+          number: await nextChangeRequestNumber(trx, space.id),
+          status: "draft",
+          subject: input.subject ?? "",
+          description: null,
+          createdBy: input.actorId,
+          revisionId: space.revisionId,
+          revisionInitial: space.revisionId,
+          revisionMergedAncestor: null,
+          revisionMerged: null,
+          conversationsIssuesCluster: input.conversationsIssuesCluster ?? null,
+          conflictsRevision: null,
+          mergedAt: null,
+          createdAt: now,
+          updatedAt: now,
+        };
+        await insertChangeRequest(trx, row);
+        return row;
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 5) throw error;
+    }
+  }
+}
+
+/**
+ * Subject, description and status. A merged change request no longer changes; `merged` is only
+ * reached by merging (the schema refuses it here), and archived change requests can be reopened.
+ */
+export async function updateChangeRequest(db: Executor, changeRequest: ChangeRequestRow, body: UpdateChangeRequestValue): Promise<void> {
+  if (changeRequest.status === "merged") {
+    throw conflict(`Change request #${changeRequest.number} is merged: its subject, description and status can no longer change.`);
+  }
+  if (body.description && !Array.isArray(body.description.nodes)) throw badRequest("body.description.nodes must be an array.");
+  const changes = {
+    ...(body.subject !== undefined ? { subject: body.subject } : {}),
+    ...(body.description !== undefined ? { description: JSON.stringify({ ...body.description, data: body.description.data ?? {} }) } : {}),
+    ...(body.status !== undefined ? { status: body.status as ChangeRequestStatus } : {}),
+  };
+  if (Object.keys(changes).length > 0) await updateChangeRequestRow(db, changeRequest.id, changes);
+}

@@ -1,0 +1,253 @@
+/**
+ * Merge and update of change requests: three-way merges of the change request's base (the primary
+ * revision it was created or last updated from), the current primary content and the change
+ * request's head, by `mergeContent`. Nothing is written when the merge has conflicts; the caller
+ * lists them (GET .../conflicts) and resolves them by editing the change request (see
+ * resolutions.ts).
+ *
+ * Both writes use compare-and-set (of the space's primary revision for a merge, of the change
+ * request's head for an update) and recompute from scratch when another write won, so concurrent
+ * merges of two change requests both land and neither loses the other's changes. The merge is
+ * computed outside the write transaction (it reads a lot and writes little), which is why these
+ * services open their own transactions.
+ */
+import type { Db, Executor } from "../../db/database.js";
+import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
+import { conflict, HttpError } from "../../http/errors.js";
+import { mergeContent } from "../../content/merge/index.js";
+import type { JSONDocument, MergeConflict, MergeResult } from "../../content/merge/index.js";
+import { commitRevision } from "../../content/revision/commit.js";
+import type { PageMeta, RevisionContent } from "../../content/revision/model.js";
+import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { loadContent, loadDocument, saveDocument } from "../../content/revision/storage.js";
+import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
+import { parseJson } from "../../lib/json.js";
+import type { Actor } from "../../http/authenticate.js";
+import { getSpace } from "../spaces/spaces.queries.js";
+import { baseRevisionOf } from "./change-requests.presenter.js";
+import {
+  clearResolutions,
+  getChangeRequest,
+  listResolutions,
+  markChangeRequestMerged,
+  moveChangeRequestHead,
+  recordConflictsSeen,
+} from "./change-requests.queries.js";
+import { assertWritable, type LoadedChangeRequest, refuseWrite } from "./change-requests.service.js";
+
+/** How many times a merge or update is recomputed when another write moved what it was based on. */
+const MAX_ATTEMPTS = 5;
+
+/** Thrown inside a write transaction to roll it back and recompute. */
+class Superseded extends Error {}
+
+export interface MergeSides {
+  space: SpaceRow;
+  changeRequest: ChangeRequestRow;
+  base: RevisionRow;
+  primary: RevisionRow;
+  head: RevisionRow;
+  baseContent: RevisionContent;
+  primaryContent: RevisionContent;
+  headContent: RevisionContent;
+}
+
+async function requireRevision(db: Executor, spaceId: string, id: string): Promise<RevisionRow> {
+  const revision = await getSpaceRevision(db, spaceId, id);
+  if (!revision) throw new Error(`Revision ${id} of space ${spaceId} is missing`);
+  return revision;
+}
+
+/** The three revisions of a merge and their content trees (page bodies stay unloaded). */
+export async function loadSides(db: Executor, space: SpaceRow, changeRequest: ChangeRequestRow, primaryId = space.revisionId): Promise<MergeSides> {
+  const [base, primary, head] = await Promise.all([
+    requireRevision(db, space.id, baseRevisionOf(changeRequest)),
+    requireRevision(db, space.id, primaryId),
+    requireRevision(db, space.id, changeRequest.revisionId),
+  ]);
+  const [baseContent, primaryContent, headContent] = await Promise.all([
+    loadContent(db, base.treeHash),
+    loadContent(db, primary.treeHash),
+    loadContent(db, head.treeHash),
+  ]);
+  return { space, changeRequest, base, primary, head, baseContent, primaryContent, headContent };
+}
+
+/** A document by hash; a missing one is corrupt storage, not a user error. */
+export function documentLoader(db: Executor): (hash: string) => Promise<JSONDocument> {
+  return async (hash) => {
+    const document = await loadDocument<JSONDocument>(db, hash);
+    if (!document) throw new Error(`Document ${hash} is missing`);
+    return document;
+  };
+}
+
+/** The recorded conflict resolutions of a change request: per page, the merge base to use. */
+export async function loadPageBases(db: Executor, changeRequestId: string): Promise<Map<string, PageMeta>> {
+  const rows = await listResolutions(db, changeRequestId);
+  return new Map(rows.map((row) => [row.pageId, parseJson<PageMeta>(row.base, "change_request_resolutions.base")]));
+}
+
+/**
+ * Merges the change request's head into the primary content against their base. When the primary
+ * has not moved since the base, the result is the head itself (no merge to compute).
+ */
+export async function computeMerge(db: Executor, sides: MergeSides, pageBases?: Map<string, PageMeta>): Promise<MergeResult> {
+  if (sides.primary.id === sides.base.id) {
+    return { content: sides.headContent, documents: new Map(), conflicts: [], changes: [] };
+  }
+  const bases = pageBases ?? (await loadPageBases(db, sides.changeRequest.id));
+  return mergeContent({
+    base: sides.baseContent,
+    ours: sides.primaryContent,
+    theirs: sides.headContent,
+    loadDocument: documentLoader(db),
+    ...(bases.size > 0 ? { pageBase: (id: string) => bases.get(id) } : {}),
+  });
+}
+
+async function saveDocuments(trx: Executor, documents: Map<string, JSONDocument>): Promise<void> {
+  for (const document of documents.values()) await saveDocument(trx, document);
+}
+
+function isSuperseded(error: unknown): boolean {
+  // commitRevision answers 409 when the primary revision moved under it (compare and set).
+  return error instanceof Superseded || (error instanceof HttpError && error.statusCode === 409);
+}
+
+async function freshState(db: Executor, loaded: LoadedChangeRequest): Promise<{ space: SpaceRow; changeRequest: ChangeRequestRow }> {
+  const [space, changeRequest] = await Promise.all([getSpace(db, loaded.space.id), getChangeRequest(db, loaded.space.id, loaded.changeRequest.id)]);
+  if (!space || !changeRequest) throw conflict("The space or the change request was removed while merging.");
+  return { space, changeRequest };
+}
+
+export interface MergeOutcome {
+  revision: string;
+  result: "merge" | "conflicts";
+  conflicts: MergeConflict[];
+}
+
+/**
+ * Whether the actor may merge this change request now; throws 403 when not. Today this enforces
+ * the space's `merge` permission (review level on a live space; a locked space refuses, naming
+ * the lock). THE MERGE RULES PLUG IN HERE: the organization's and the space's `mergeRules`
+ * (reviews, up-to-date, subject, description, custom expressions, `allow_bypass`) are evaluated
+ * by this function, before anything is computed or written, for every merge (API or otherwise).
+ */
+export async function assertMergeAllowed(_db: Executor, input: { loaded: LoadedChangeRequest; actor: Actor }): Promise<void> {
+  refuseWrite(input.loaded, input.loaded.changeRequestPermissions.merge, "review", "merge its change requests");
+}
+
+/**
+ * Merges a change request into the primary content: a `merge` revision (parents: the primary and
+ * the change request's head) becomes the primary revision, the change request is marked merged and
+ * the space's search index is asked to follow. With conflicts nothing changes, and the answer names
+ * the unchanged primary revision.
+ */
+export async function mergeChangeRequest(
+  db: Db,
+  input: { loaded: LoadedChangeRequest; actor: Actor; notifyJobs?: () => void },
+): Promise<MergeOutcome> {
+  await assertMergeAllowed(db, input);
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const { space, changeRequest } = await freshState(db, input.loaded);
+    if (changeRequest.status === "merged") {
+      throw conflict(`Change request #${changeRequest.number} is already merged (revision ${changeRequest.revisionMerged}).`);
+    }
+    assertWritable(changeRequest);
+    const sides = await loadSides(db, space, changeRequest);
+    const merged = await computeMerge(db, sides);
+    if (merged.conflicts.length > 0) {
+      await recordConflictsSeen(db, changeRequest.id, sides.primary.id);
+      return { revision: sides.primary.id, result: "conflicts", conflicts: merged.conflicts };
+    }
+    try {
+      const revision = await db.transaction().execute(async (trx) => {
+        await saveDocuments(trx, merged.documents);
+        const created = await commitRevision(trx, {
+          spaceId: space.id,
+          parents: [sides.primary.id, sides.head.id],
+          type: "merge",
+          content: merged.content,
+          mergedFrom: changeRequest.id,
+          createdBy: input.actor.user.id,
+          movePrimaryFrom: sides.primary.id,
+        });
+        const marked = await markChangeRequestMerged(trx, { id: changeRequest.id, head: sides.head.id, revisionMerged: created.id });
+        if (!marked) throw new Superseded();
+        await requestSearchIndex(trx, space.id);
+        return created;
+      });
+      input.notifyJobs?.();
+      return { revision: revision.id, result: "merge", conflicts: [] };
+    } catch (error) {
+      if (!isSuperseded(error)) throw error;
+    }
+  }
+  throw conflict("The space's content or the change request kept changing while merging; try again.");
+}
+
+export interface UpdateOutcome {
+  revision: string;
+  result: "update" | "conflicts";
+  conflicts: MergeConflict[];
+}
+
+/**
+ * Brings the primary content into the change request: an `update` revision (parents: the change
+ * request's head and the primary revision) becomes its head and the primary revision its base.
+ * Already up to date: nothing to do. With conflicts nothing changes.
+ */
+export async function updateFromPrimary(db: Db, input: { loaded: LoadedChangeRequest; actor: Actor }): Promise<UpdateOutcome> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const { space, changeRequest } = await freshState(db, input.loaded);
+    assertWritable(changeRequest);
+    if (baseRevisionOf(changeRequest) === space.revisionId) return { revision: changeRequest.revisionId, result: "update", conflicts: [] };
+    const sides = await loadSides(db, space, changeRequest);
+    const merged = await computeMerge(db, sides);
+    if (merged.conflicts.length > 0) {
+      await recordConflictsSeen(db, changeRequest.id, sides.primary.id);
+      return { revision: sides.head.id, result: "conflicts", conflicts: merged.conflicts };
+    }
+    try {
+      const revision = await db.transaction().execute(async (trx) => {
+        await saveDocuments(trx, merged.documents);
+        const created = await commitRevision(trx, {
+          spaceId: space.id,
+          parents: [sides.head.id, sides.primary.id],
+          type: "update",
+          content: merged.content,
+          createdBy: input.actor.user.id,
+        });
+        const moved = await moveChangeRequestHead(trx, {
+          id: changeRequest.id,
+          expected: sides.head.id,
+          revisionId: created.id,
+          mergedAncestor: sides.primary.id,
+        });
+        if (!moved) throw new Superseded();
+        await clearResolutions(trx, changeRequest.id);
+        return created;
+      });
+      return { revision: revision.id, result: "update", conflicts: [] };
+    } catch (error) {
+      if (!isSuperseded(error)) throw error;
+    }
+  }
+  throw conflict("The change request kept changing while it was being updated; try again.");
+}
+
+/**
+ * The conflicts a merge would have now (empty when it would merge cleanly). Reporting them records
+ * which primary revision the caller saw, so that an edit of a page in conflict resolves it against
+ * that version (resolutions.ts).
+ */
+export async function currentConflicts(db: Db, loaded: LoadedChangeRequest): Promise<{ sides: MergeSides; conflicts: MergeConflict[] }> {
+  const { space, changeRequest } = await freshState(db, loaded);
+  const sides = await loadSides(db, space, changeRequest);
+  // A merged change request is part of the primary content: nothing of it can collide any more.
+  if (changeRequest.status === "merged") return { sides, conflicts: [] };
+  const merged = await computeMerge(db, sides);
+  if (merged.conflicts.length > 0) await recordConflictsSeen(db, changeRequest.id, sides.primary.id);
+  return { sides, conflicts: merged.conflicts };
+}
