@@ -250,6 +250,8 @@ export interface CommentsTable {
   postedBy: string;
   postedAt: string;
   editedAt: string | null;
+  /** The review this comment was submitted with, if any. */
+  reviewId: string | null;
 }
 
 export interface CommentRepliesTable {
@@ -331,6 +333,23 @@ export interface ChangeRequestRequestedReviewersTable {
   createdAt: string;
 }
 
+export interface ChangeRequestReviewsTable {
+  id: string;
+  changeRequestId: string;
+  reviewerId: string;
+  /** Who had requested this reviewer's review, when one was pending. */
+  requestedBy: string | null;
+  /** The change request's head revision the review was made against. */
+  revision: string;
+  /** `approved` or `changes-requested`. */
+  status: string;
+  /** 1 once the reviewer submitted a newer review or was asked again. */
+  outdated: number;
+  commentId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface ChangeRequestResolutionsTable {
   changeRequestId: string;
   pageId: string;
@@ -374,6 +393,7 @@ export interface Database {
   changeRequestContributors: ChangeRequestContributorsTable;
   changeRequestRequestedReviewers: ChangeRequestRequestedReviewersTable;
   changeRequestResolutions: ChangeRequestResolutionsTable;
+  changeRequestReviews: ChangeRequestReviewsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -389,6 +409,8 @@ export type JobRow = Selectable<JobsTable>;
 export type CommentRow = Selectable<CommentsTable>;
 export type CommentReplyRow = Selectable<CommentRepliesTable>;
 export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
+export type ChangeRequestReviewRow = Selectable<ChangeRequestReviewsTable>;
+export type RequestedReviewerRow = Selectable<ChangeRequestRequestedReviewersTable>;
 export type NewSpace = Insertable<SpacesTable>;
 export type SpaceUpdate = Updateable<SpacesTable>;
 // Generated is re-exported for tables that later gain auto-increment columns.

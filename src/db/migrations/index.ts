@@ -11,6 +11,7 @@ import * as m0005 from "./0005_search.js";
 import * as m0006 from "./0006_change_requests.js";
 import * as m0007 from "./0007_comments.js";
 import * as m0008 from "./0008_pdf_exports.js";
+import * as m0009 from "./0009_reviews.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "0006_change_requests": m0006,
   "0007_comments": m0007,
   "0008_pdf_exports": m0008,
+  "0009_reviews": m0009,
 };

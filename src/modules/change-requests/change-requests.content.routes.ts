@@ -15,6 +15,7 @@ import { registerPdfRoute } from "../pdf/pdf.routes.js";
 import { FileSchema } from "../content/content.schemas.js";
 import { loadRevisionView } from "../content/content.service.js";
 import { baseRevisionOf } from "./change-requests.presenter.js";
+import { recordContribution } from "./change-requests.queries.js";
 import {
   ChangeRequestParams,
   ChangeRequestSchema,
@@ -94,6 +95,7 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps 
       const { space, changeRequest, permissions } = await requireChangeRequest(db, actorOf(request), spaceId, changeRequestId);
       return { space, changeRequestId: changeRequest.id, revision: changeRequest.revisionId, permissions };
     },
+    onPosted: (trx, scope, userId) => recordContribution(trx, { changeRequestId: scope.changeRequestId!, userId, actionType: "comment" }),
   });
 
   registerPdfRoute(app, deps, {

@@ -37,6 +37,12 @@ describe("comments on change requests", () => {
     expect((await ctx.as(owner).get(`${prefix}/comments`)).body.count).toBe(1);
     expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/comments`)).body.count).toBe(0);
     expect((await ctx.as(owner).get(prefix)).body.comments).toBe(1);
+    const contributors = (await ctx.as(owner).get(`${prefix}/contributors`)).body.items;
+    expect(contributors.map((c: { user: { id: string }; actionType: string; count: number }) => [c.user.id, c.actionType, c.count])).toContainEqual([
+      members.comment.id,
+      "comment",
+      1,
+    ]);
     // A reply on a change request can resolve its comment.
     const reply = await ctx.as(owner).post(`${prefix}/comments/${posted.body.id}/replies`, { body: { markdown: "Thanks" } });
     await ctx.as(owner).put(`${prefix}/comments/${posted.body.id}/replies/${reply.body.id}`, { resolved: true });

@@ -78,6 +78,7 @@ export function presentComment(
       ...(comment.nodeKey ? { node: { id: comment.nodeKey } } : {}),
       ...(tableCell ? { tableCell } : {}),
       ...(comment.changeRequestId ? { changeRequest: comment.changeRequestId } : {}),
+      ...(comment.reviewId ? { review: comment.reviewId } : {}),
       ...(comment.pageId ? { page: { id: comment.pageId } } : {}),
       space: comment.spaceId,
       revision: comment.revisionId,

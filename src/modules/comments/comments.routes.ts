@@ -34,7 +34,7 @@ import { SpaceParams } from "../spaces/spaces.schemas.js";
 import { requireLiveSpace } from "../spaces/spaces.service.js";
 import { getUsersByIds } from "../users/users.queries.js";
 import { commentPermissions } from "./comments.policy.js";
-import { type CommentPresentContext, mentionedUserIds, presentComment, presentReply } from "./comments.presenter.js";
+import { presentComments, presentReplies } from "./comments.present.js";
 import {
   applyReactions,
   deleteComment,
@@ -46,9 +46,6 @@ import {
   listCommenters,
   listComments,
   listReplies,
-  reactionsToComments,
-  reactionsToReplies,
-  repliersOfComments,
   updateComment,
   updateReply,
 } from "./comments.queries.js";
@@ -75,7 +72,6 @@ import {
   type CommentRouteSet,
   type CommentScope,
   SPACE_COMMENT_OPERATION_IDS,
-  basePathOf,
   locationOf,
   placeOf,
 } from "./comments.scope.js";
@@ -118,47 +114,19 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     forbidden: `You may read ${placeOf(scope)} but not comment on it: that needs the comment permission.`,
   });
 
-  async function presentComments(actor: Actor, scope: CommentScope, rows: CommentRow[], format: FormatValue) {
-    const ids = rows.map((c) => c.id);
-    const [reactions, repliers] = await Promise.all([reactionsToComments(db, ids), repliersOfComments(db, ids)]);
-    const ctx = await presentContext(db, scope, format, mentionedUserIds({ comments: rows, reactions, repliers }));
-    const reactionsOf = groupBy(reactions, (r) => r.subjectId);
-    const repliersOf = groupBy(repliers, (r) => r.commentId);
-    return rows.map((comment) =>
-      presentComment(
-        comment,
-        {
-          permissions: commentPermissions(actor.user.id, comment, scope.permissions),
-          reactions: reactionsOf.get(comment.id) ?? [],
-          repliers: repliersOf.get(comment.id) ?? [],
-        },
-        ctx,
-      ),
-    );
-  }
-
-  async function presentReplies(actor: Actor, scope: CommentScope, rows: CommentReplyRow[], format: FormatValue) {
-    const reactions = await reactionsToReplies(db, rows.map((r) => r.id));
-    const ctx = await presentContext(db, scope, format, mentionedUserIds({ replies: rows, reactions }));
-    const reactionsOf = groupBy(reactions, (r) => r.subjectId);
-    return rows.map((reply) =>
-      presentReply(reply, { permissions: commentPermissions(actor.user.id, reply, scope.permissions), reactions: reactionsOf.get(reply.id) ?? [] }, ctx),
-    );
-  }
+  const presentCommentRows = (actor: Actor, scope: CommentScope, rows: CommentRow[], format: FormatValue) =>
+    presentComments(db, urls, { actorId: actor.user.id, scope, rows, format });
+  const presentReplyRows = (actor: Actor, scope: CommentScope, rows: CommentReplyRow[], format: FormatValue) =>
+    presentReplies(db, urls, { actorId: actor.user.id, scope, rows, format });
 
   async function presentOneComment(actor: Actor, scope: CommentScope, id: string, format: FormatValue | undefined) {
-    const [presented] = await presentComments(actor, scope, [await requireComment(scope, id)], format ?? "document");
+    const [presented] = await presentCommentRows(actor, scope, [await requireComment(scope, id)], format ?? "document");
     return presented!;
   }
 
   async function presentOneReply(actor: Actor, scope: CommentScope, comment: CommentRow, id: string, format: FormatValue | undefined) {
-    const [presented] = await presentReplies(actor, scope, [await requireReply(scope, comment, id)], format ?? "document");
+    const [presented] = await presentReplyRows(actor, scope, [await requireReply(scope, comment, id)], format ?? "document");
     return presented!;
-  }
-
-  async function presentContext(db: Executor, scope: CommentScope, format: FormatValue, userIds: string[]): Promise<CommentPresentContext> {
-    const users = await getUsersByIds(db, userIds);
-    return { urls, format, basePath: basePathOf(scope), users: new Map(users.map((u) => [u.id, u])) };
   }
 
   app.get(`${set.prefix}/comments`, {
@@ -174,7 +142,7 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
       targetPage: query.targetPage,
       authors: query.authors,
     });
-    const items = await presentComments(actor, scope, page.rows, query.format ?? "document");
+    const items = await presentCommentRows(actor, scope, page.rows, query.format ?? "document");
     return toList({ ...page, rows: items }, (item) => item);
   });
 
@@ -194,21 +162,25 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     const document = documentFromBody(body.body, "body.body");
     const target = await checkTarget(db, scope, body);
     const id = newId();
-    await insertComment(db, {
-      id,
-      spaceId: scope.space.id,
-      changeRequestId: scope.changeRequestId ?? null,
-      revisionId: target.revisionId,
-      pageId: target.pageId,
-      nodeKey: target.nodeKey,
-      tableCell: target.tableCell ? JSON.stringify(target.tableCell) : null,
-      body: JSON.stringify(document),
-      status: "open",
-      resolvedAt: null,
-      resolvedBy: null,
-      postedBy: actor.user.id,
-      postedAt: nowIso(),
-      editedAt: null,
+    await db.transaction().execute(async (trx) => {
+      await insertComment(trx, {
+        id,
+        spaceId: scope.space.id,
+        changeRequestId: scope.changeRequestId ?? null,
+        revisionId: target.revisionId,
+        pageId: target.pageId,
+        nodeKey: target.nodeKey,
+        tableCell: target.tableCell ? JSON.stringify(target.tableCell) : null,
+        body: JSON.stringify(document),
+        status: "open",
+        resolvedAt: null,
+        resolvedBy: null,
+        postedBy: actor.user.id,
+        postedAt: nowIso(),
+        editedAt: null,
+        reviewId: null,
+      });
+      await set.onPosted?.(trx, scope, actor.user.id);
     });
     return presentOneComment(actor, scope, id, (request.query as { format?: FormatValue }).format);
   });
@@ -273,7 +245,7 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     const comment = await requireComment(scope, (request.params as { commentId: string }).commentId);
     const query = request.query as { page?: string; limit?: number; format?: FormatValue };
     const page = await listReplies(db, comment.id, query);
-    const items = await presentReplies(actor, scope, page.rows, query.format ?? "document");
+    const items = await presentReplyRows(actor, scope, page.rows, query.format ?? "document");
     return toList({ ...page, rows: items }, (item) => item);
   });
 
@@ -292,7 +264,10 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     authorize(commentPermissions(actor.user.id, comment, scope.permissions), "reply", mayComment(scope));
     const document = documentFromBody((request.body as { body: BodyInputValue }).body, "body.body");
     const id = newId();
-    await insertReply(db, { id, commentId: comment.id, body: JSON.stringify(document), postedBy: actor.user.id, postedAt: nowIso(), editedAt: null });
+    await db.transaction().execute(async (trx) => {
+      await insertReply(trx, { id, commentId: comment.id, body: JSON.stringify(document), postedBy: actor.user.id, postedAt: nowIso(), editedAt: null });
+      await set.onPosted?.(trx, scope, actor.user.id);
+    });
     return presentOneReply(actor, scope, comment, id, (request.query as { format?: FormatValue }).format);
   });
 
@@ -363,16 +338,6 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     const counts = await memberCounts(db, scope.space.orgId, page.rows.map((m) => m.userId));
     return toList(page, (member) => presentMember(member, counts.get(member.userId)!, urls));
   });
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const list = groups.get(key(item));
-    if (list) list.push(item);
-    else groups.set(key(item), [item]);
-  }
-  return groups;
 }
 
 function commentMessages(scope: CommentScope, kind: "comment" | "reply", id: string) {

@@ -87,6 +87,7 @@ export const CommentTarget = Type.Object({
   node: Type.Optional(Type.Object({ id: Type.String() })),
   tableCell: Type.Optional(TableCell),
   changeRequest: Type.Optional(Type.String()),
+  review: Type.Optional(Type.String({ description: "The review this comment was submitted with" })),
   page: Type.Optional(Type.Object({ id: Type.String() })),
   space: Type.String(),
   revision: Type.String(),

@@ -5,6 +5,7 @@
  */
 import type { FastifyRequest } from "fastify";
 import type { TObject } from "typebox";
+import type { Executor } from "../../db/database.js";
 import type { SpaceRow } from "../../db/schema.js";
 import type { CommentScopeAccess } from "./comments.policy.js";
 import type { CommentLocation } from "./comments.queries.js";
@@ -45,6 +46,8 @@ export interface CommentRouteSet {
   tags?: string[];
   /** Reply updates accept `resolved`, which resolves or reopens the parent comment (change requests). */
   replyResolvesComment?: boolean;
+  /** Runs in the transaction that stores a new comment or reply (change requests count contributions). */
+  onPosted?(trx: Executor, scope: CommentScope, userId: string): Promise<void>;
 }
 
 export const SPACE_COMMENT_OPERATION_IDS: CommentOperationIds = {
