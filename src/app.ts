@@ -15,6 +15,7 @@ import { registerTextInputGuard } from "./http/text-input.js";
 import { randomBase62 } from "./lib/ids.js";
 import { changeRequestContentRoutes } from "./modules/change-requests/change-requests.content.routes.js";
 import { changeRequestRoutes } from "./modules/change-requests/change-requests.routes.js";
+import { reviewRoutes } from "./modules/change-requests/reviews.routes.js";
 import { collectionRoutes } from "./modules/collections/collections.routes.js";
 import { commentRoutes } from "./modules/comments/comments.routes.js";
 import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
@@ -136,6 +137,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(contentRoutes, { deps });
   await app.register(changeRequestRoutes, { deps });
   await app.register(changeRequestContentRoutes, { deps });
+  await app.register(reviewRoutes, { deps });
   await app.register(gitSyncRoutes, { deps });
   await app.register(searchRoutes, { deps });
   await app.register(templateRoutes, { deps });

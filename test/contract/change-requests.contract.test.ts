@@ -4,7 +4,7 @@
  * versions) and the conflicts list (a Quire extension) are not in that client: they go through
  * fetch, and their embedded objects are validated against the spec's schemas.
  */
-import { ChangeRequestStatus } from "@gitbook/api";
+import { ChangeRequestReviewStatus, ChangeRequestStatus } from "@gitbook/api";
 import { describe, expect, it } from "vitest";
 import { useListeningServer } from "../helpers/app.js";
 import { commitContent, testFile } from "../helpers/content.factories.js";
@@ -138,5 +138,41 @@ describe("change requests through @gitbook/api", () => {
     expect((await client.spaces.mergeChangeRequest(space.id, b.id)).data.result).toBe("merge");
     const page = await client.spaces.getPageById(space.id, home.id, { format: "document" });
     expect(JSON.stringify(page.data)).toContain("From A and B");
+  });
+
+  it("covers reviews, requested reviewers and merge rules", async () => {
+    const { ctx, endpoint } = server;
+    const owner = await createUser(ctx);
+    const author = await createUser(ctx);
+    const reviewer = await createUser(ctx);
+    const org = await createOrganization(ctx, owner, "Contract Reviews");
+    await addMemberToOrg(ctx, org.id, author, "edit");
+    await addMemberToOrg(ctx, org.id, reviewer, "review");
+    const space = await createSpace(ctx, owner, org.id, { title: "Reviewed" });
+    const ownerClient = contractClient(endpoint, owner.token);
+    const authorClient = contractClient(endpoint, author.token);
+    const reviewerClient = contractClient(endpoint, reviewer.token);
+    await ownerClient.spaces.updateSpaceById(space.id, {
+      mergeRules: { type: "rules", rules: [{ rule: "require_specific_reviewers", users: [reviewer.id] }, { rule: "custom", expression: "reviews.length > 0" }] },
+    });
+    const cr = (await authorClient.spaces.createChangeRequest(space.id, { subject: "Needs review" })).data;
+
+    const asked = await authorClient.spaces.requestReviewersForChangeRequest(space.id, cr.id, { users: [reviewer.id, owner.id] });
+    expect(asked.data.users?.map((r) => (r.kind === "user" ? r.user.id : r.team.id))).toEqual([reviewer.id, owner.id]);
+    expect((await ownerClient.spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id)).data.count).toBe(2);
+    expect((await ownerClient.spaces.removeRequestedReviewerFromChangeRequest(space.id, cr.id, owner.id)).status).toBe(205);
+
+    await expect(ownerClient.spaces.mergeChangeRequest(space.id, cr.id)).rejects.toMatchObject({ code: 403 });
+    const review = await reviewerClient.spaces.submitChangeRequestReview(space.id, cr.id, {
+      status: ChangeRequestReviewStatus.Approved,
+      comment: { markdown: "Ship it" },
+    });
+    expect(review.status).toBe(201);
+    expect(review.data).toMatchObject({ reviewer: { id: reviewer.id }, requestedBy: { id: author.id }, outdated: false });
+    const listed = await ownerClient.spaces.getReviewsByChangeRequestId(space.id, cr.id, { outdated: false, format: "markdown" });
+    expect(listed.data.items.map((r) => r.id)).toEqual([review.data.id]);
+    expect((await ownerClient.spaces.getChangeRequestReviewById(space.id, cr.id, review.data.id)).data.comment?.target.review).toBe(review.data.id);
+    expect((await ownerClient.spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id)).data.count).toBe(0);
+    expect((await ownerClient.spaces.mergeChangeRequest(space.id, cr.id)).data.result).toBe("merge");
   });
 });

@@ -106,3 +106,28 @@ function blockText(block: DocumentBlock | DocumentFragment, parts: string[]): st
   for (const child of children as Array<DocumentBlock | DocumentFragment>) blockText(child, parts);
   return parts;
 }
+
+/**
+ * All the text of a document-like value, blocks separated by newlines. Tolerant of any shape (it
+ * reads the `text` of leaves wherever they are), for documents stored loosely checked, such as a
+ * change request's description.
+ */
+export function documentText(value: unknown): string {
+  const parts: string[] = [];
+  const walk = (node: unknown, depth: number): void => {
+    if (depth > 64 || typeof node !== "object" || node === null) return;
+    if (Array.isArray(node)) {
+      for (const child of node) walk(child, depth + 1);
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    if (record.object === "leaf" && typeof record.text === "string") {
+      parts.push(record.text);
+      return;
+    }
+    if (record.object === "block" && parts.length > 0) parts.push("\n");
+    for (const key of ["nodes", "leaves", "fragments"]) if (key in record) walk(record[key], depth + 1);
+  };
+  walk(value, 0);
+  return parts.join("").trim();
+}

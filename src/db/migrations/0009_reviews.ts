@@ -4,7 +4,7 @@
  * A review submitted with a comment owns a comment of the change request (`comments.review_id`),
  * which lists, replies and reactions treat like any other comment.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -25,10 +25,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on("change_request_reviews")
     .columns(["change_request_id", "created_at", "id"])
     .execute();
+  // One current review per reviewer: two submissions racing make the second retry, not coexist.
   await db.schema
-    .createIndex("change_request_reviews_reviewer")
+    .createIndex("change_request_reviews_current")
     .on("change_request_reviews")
-    .columns(["change_request_id", "reviewer_id", "outdated"])
+    .columns(["change_request_id", "reviewer_id"])
+    .unique()
+    .where(sql.ref("outdated"), "=", 0)
     .execute();
   await db.schema.alterTable("comments").addColumn("review_id", "text").execute();
 }

@@ -38,11 +38,14 @@ async function arrange(): Promise<Ids> {
 }
 
 async function snapshot(spaceId: string) {
-  const [changeRequests, revisions] = await Promise.all([
+  const ofSpace = ctx.db.selectFrom("changeRequests").select("id").where("spaceId", "=", spaceId);
+  const [changeRequests, revisions, reviews, requested] = await Promise.all([
     ctx.db.selectFrom("changeRequests").selectAll().where("spaceId", "=", spaceId).orderBy("id").execute(),
     ctx.db.selectFrom("revisions").select("id").where("spaceId", "=", spaceId).orderBy("id").execute(),
+    ctx.db.selectFrom("changeRequestReviews").selectAll().where("changeRequestId", "in", ofSpace).orderBy("id").execute(),
+    ctx.db.selectFrom("changeRequestRequestedReviewers").selectAll().where("changeRequestId", "in", ofSpace).orderBy("userId").execute(),
   ]);
-  return { changeRequests, revisions };
+  return { changeRequests, revisions, reviews, requested };
 }
 
 const operations: { name: string; expected: Record<Who, number>; act(caller: TestUser, ids: Ids): Promise<TestResponse> }[] = [
@@ -63,6 +66,22 @@ const operations: { name: string; expected: Record<Who, number>; act(caller: Tes
   },
   { name: "update a change request", expected: row(200, 200, 200, 200, 403, 403, 404, 404), act: (c, i) => ctx.as(c).post(`/v1/spaces/${i.space}/change-requests/${i.cr}/update`) },
   { name: "merge a change request", expected: row(200, 200, 200, 403, 403, 403, 404, 404), act: (c, i) => ctx.as(c).post(`/v1/spaces/${i.space}/change-requests/${i.cr}/merge`) },
+  { name: "list reviews", expected: row(200, 200, 200, 200, 200, 200, 404, 404), act: (c, i) => ctx.as(c).get(`/v1/spaces/${i.space}/change-requests/${i.cr}/reviews`) },
+  {
+    name: "review a change request",
+    expected: row(201, 201, 201, 403, 403, 403, 404, 404),
+    act: (c, i) => ctx.as(c).post(`/v1/spaces/${i.space}/change-requests/${i.cr}/reviews`, { status: "approved" }),
+  },
+  {
+    name: "ask for a review of another member's change request",
+    expected: row(200, 200, 200, 403, 403, 403, 404, 404),
+    act: (c, i) => ctx.as(c).post(`/v1/spaces/${i.space}/change-requests/${i.cr}/requested-reviewers`, { users: [fixture.members.review.id] }),
+  },
+  {
+    name: "list requested reviewers",
+    expected: row(200, 200, 200, 200, 200, 200, 404, 404),
+    act: (c, i) => ctx.as(c).get(`/v1/spaces/${i.space}/change-requests/${i.cr}/requested-reviewers`),
+  },
 ];
 
 describe("change request permissions: role x operation", () => {

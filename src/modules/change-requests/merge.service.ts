@@ -13,7 +13,7 @@
  */
 import type { Db, Executor } from "../../db/database.js";
 import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
-import { conflict, HttpError } from "../../http/errors.js";
+import { conflict, forbidden, HttpError } from "../../http/errors.js";
 import { mergeContent } from "../../content/merge/index.js";
 import type { JSONDocument, MergeConflict, MergeResult } from "../../content/merge/index.js";
 import { commitRevision } from "../../content/revision/commit.js";
@@ -24,7 +24,12 @@ import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
 import { parseJson } from "../../lib/json.js";
 import type { Actor } from "../../http/authenticate.js";
 import { getSpace } from "../spaces/spaces.queries.js";
-import { baseRevisionOf } from "./change-requests.presenter.js";
+import { documentText } from "../../content/document/plain-text.js";
+import { blockedMessage, effectiveMergeRules, evaluateMergeRules } from "../merge-rules/merge-rules.js";
+import { getOrganization } from "../organizations/organizations.queries.js";
+import { getUsersByIds } from "../users/users.queries.js";
+import { baseRevisionOf, isOutdated } from "./change-requests.presenter.js";
+import { currentReviews } from "./reviews.queries.js";
 import {
   clearResolutions,
   getChangeRequest,
@@ -128,14 +133,36 @@ export interface MergeOutcome {
 }
 
 /**
- * Whether the actor may merge this change request now; throws 403 when not. Today this enforces
- * the space's `merge` permission (review level on a live space; a locked space refuses, naming
- * the lock). THE MERGE RULES PLUG IN HERE: the organization's and the space's `mergeRules`
- * (reviews, up-to-date, subject, description, custom expressions, `allow_bypass`) are evaluated
- * by this function, before anything is computed or written, for every merge (API or otherwise).
+ * Whether the actor may merge this change request now; throws 403 when not: without the space's
+ * `merge` permission (review level on a live space; a locked space refuses, naming the lock), or
+ * when merge rules (the space's own, or its organization's) fail and no `allow_bypass` rule names
+ * the actor. Evaluated before anything is computed or written.
  */
-export async function assertMergeAllowed(_db: Executor, input: { loaded: LoadedChangeRequest; actor: Actor }): Promise<void> {
+export async function assertMergeAllowed(db: Executor, input: { loaded: LoadedChangeRequest; actor: Actor }): Promise<void> {
   refuseWrite(input.loaded, input.loaded.changeRequestPermissions.merge, "review", "merge its change requests");
+  const { space, changeRequest } = await freshState(db, input.loaded);
+  const organization = await getOrganization(db, space.orgId);
+  const effective = effectiveMergeRules(space.mergeRules, organization!.mergeRules);
+  if (effective.rules.length === 0) return;
+  const reviews = await currentReviews(db, changeRequest.id);
+  const named = effective.rules.flatMap((rule) => ("users" in rule ? rule.users : []));
+  const users = new Map((await getUsersByIds(db, [...new Set([...named, ...reviews.map((r) => r.reviewerId)])])).map((u) => [u.id, u]));
+  const outcome = evaluateMergeRules(effective.rules, {
+    changeRequest: {
+      number: changeRequest.number,
+      subject: changeRequest.subject,
+      descriptionText: changeRequest.description ? documentText(parseJson(changeRequest.description, "change_requests.description")) : "",
+      outdated: isOutdated(changeRequest, space.revisionId),
+      createdBy: changeRequest.createdBy,
+    },
+    reviews: reviews.map((r) => ({ reviewerId: r.reviewerId, status: r.status as "approved" | "changes-requested" })),
+    actorId: input.actor.user.id,
+    nameOf: (id) => {
+      const user = users.get(id);
+      return user ? `${user.displayName} (${id})` : id;
+    },
+  });
+  if (outcome.failures.length > 0 && !outcome.bypassed) throw forbidden(blockedMessage(changeRequest.number, outcome.failures, effective.source));
 }
 
 /**

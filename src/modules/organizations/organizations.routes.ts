@@ -9,6 +9,7 @@ import { parseJson } from "../../lib/json.js";
 import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
 import { addMember, getMember } from "../members/members.queries.js";
+import { checkMergeRules } from "../merge-rules/merge-rules.js";
 import { organizationPermissions } from "./organizations.policy.js";
 import { presentOrganization } from "./organizations.presenter.js";
 import {
@@ -138,6 +139,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       if (body.hostname && (await isHostnameTaken(db, body.hostname, org.id))) {
         throw conflict(`The hostname "${body.hostname}" is already used by another organization.`);
       }
+      if (body.mergeRules?.type === "rules") await checkMergeRules(db, org.id, body.mergeRules.rules, "body.mergeRules.rules");
       if (body.defaultContent) {
         // Sites arrive with the publishing issue; until then no site id can name default content.
         throw badRequest(`No site with id "${body.defaultContent.site}" in this organization; defaultContent can only be null.`);

@@ -291,7 +291,12 @@ describe("PATCH /v1/spaces/{spaceId}", () => {
       mergeRules: { type: "rules", rules: [{ rule: "allow_bypass", users: [stranger.id] }] },
     });
     expect(rules.status).toBe(400);
-    expect(rules.body.error.message).toBe(`body.mergeRules names user "${stranger.id}", who is not a member of this organization.`);
+    expect(rules.body.error.message).toBe(`body.mergeRules.rules[0].users names user "${stranger.id}", who is not a member of this organization.`);
+    const expression = await ctx.as(owner).patch(`/v1/spaces/${space.id}`, {
+      mergeRules: { type: "rules", rules: [{ rule: "require_at_least_one_review" }, { rule: "custom", expression: "reviews.length >= " }] },
+    });
+    expect(expression.status).toBe(400);
+    expect(expression.body.error.message).toMatch(/^body\.mergeRules\.rules\[1\]\.expression is not a valid expression: /);
     expect(await snapshot(ctx, org.id)).toEqual(before);
   });
 

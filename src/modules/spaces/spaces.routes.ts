@@ -7,7 +7,7 @@ import { ErrorBody, ListOf, ListQuery, NoContent, type SpaceMergeRulesValue, err
 import { loadOrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
 import { getMember } from "../members/members.queries.js";
-import { existingMemberIds } from "../content-permissions/content-permissions.queries.js";
+import { checkMergeRules } from "../merge-rules/merge-rules.js";
 import { MoveBody, TransferSpaceBody } from "../content-tree/tree.schemas.js";
 import { requireCreateDestination } from "../collections/collections.service.js";
 import { requireOrganization } from "../organizations/organizations.service.js";
@@ -343,14 +343,11 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     },
   );
 
-  /** The stored form of merge rules; they may name only members of the space's organization. */
+  /** The stored form of merge rules (checked: expressions parse, users are members of the organization). */
   async function checkedMergeRules(orgId: string, input: MergeRulesInputValue): Promise<SpaceMergeRulesValue> {
     if (input.type !== "rules") return { type: input.type };
     if (!input.rules) throw badRequest('body.mergeRules.rules is required when body.mergeRules.type is "rules".');
-    const named = [...new Set(input.rules.flatMap((r) => ("users" in r ? r.users : [])))];
-    const members = await existingMemberIds(db, orgId, named);
-    const unknown = named.find((id) => !members.has(id));
-    if (unknown) throw badRequest(`body.mergeRules names user "${unknown}", who is not a member of this organization.`);
+    await checkMergeRules(db, orgId, input.rules, "body.mergeRules.rules");
     return { type: "rules", rules: input.rules };
   }
 };

@@ -1,0 +1,227 @@
+/**
+ * Reviewing change requests: submitting reviews, asking people for one, withdrawing the request,
+ * and presenting reviews and requests.
+ *
+ * Choices where the spec is silent:
+ * - reviewing needs the review level on the space (like merging); the creator of a change request
+ *   cannot review it, and cannot be asked to;
+ * - asking for reviews needs what changing the change request needs (its creator, or the review
+ *   level); it moves a draft to `open` ("in review") and may set the subject and description;
+ * - a review answers the reviewer's pending request (it is no longer pending); asking someone again
+ *   renews their request and makes their earlier review outdated; content edits after a review
+ *   leave it current, and its `revision` says what it looked at;
+ * - a review's comment is a comment of the change request (`target.review`), with replies,
+ *   reactions and resolution like any other.
+ */
+import type { Db, Executor } from "../../db/database.js";
+import { isUniqueViolation } from "../../db/dialect.js";
+import type { ChangeRequestReviewRow, RequestedReviewerRow, UserRow } from "../../db/schema.js";
+import type { Actor } from "../../http/authenticate.js";
+import { badRequest, forbidden } from "../../http/errors.js";
+import type { Urls } from "../../http/urls.js";
+import { newId } from "../../lib/ids.js";
+import { nowIso } from "../../lib/time.js";
+import { contentLevel, loadOrgAccess } from "../../permissions/access.js";
+import { atLeast } from "../../permissions/roles.js";
+import { presentComments } from "../comments/comments.present.js";
+import { getComment, insertComment } from "../comments/comments.queries.js";
+import type { FormatValue } from "../comments/comments.schemas.js";
+import type { CommentScope } from "../comments/comments.scope.js";
+import { documentFromBody } from "../comments/comments.service.js";
+import { getUsersByIds } from "../users/users.queries.js";
+import { presentUser } from "../users/users.presenter.js";
+import { getChangeRequest, recordContribution } from "./change-requests.queries.js";
+import { assertWritable, type LoadedChangeRequest, updateChangeRequest } from "./change-requests.service.js";
+import {
+  deleteRequestedReviewer,
+  getRequestedReviewer,
+  insertReview,
+  outdateReviews,
+  upsertRequestedReviewers,
+} from "./reviews.queries.js";
+import type { RequestedReviewerResponse, RequestReviewersValue, ReviewResponse, SubmitReviewValue } from "./reviews.schemas.js";
+
+const MAX_ATTEMPTS = 3;
+
+/** The comment scope of a change request, for the caller (reviews embed comments of it). */
+export function commentScopeOf(loaded: LoadedChangeRequest): CommentScope {
+  return { space: loaded.space, changeRequestId: loaded.changeRequest.id, revision: loaded.changeRequest.revisionId, permissions: loaded.permissions };
+}
+
+/** Submits the caller's review: their earlier review becomes outdated, their pending request answered. */
+export async function submitReview(db: Db, input: { loaded: LoadedChangeRequest; actor: Actor; body: SubmitReviewValue }): Promise<ChangeRequestReviewRow> {
+  const { loaded, actor, body } = input;
+  const { changeRequest, space } = loaded;
+  if (changeRequest.createdBy === actor.user.id) {
+    throw forbidden(`You created change request #${changeRequest.number}: ask someone else to review it.`);
+  }
+  if (!loaded.permissions.review) {
+    throw forbidden(`Only members with the review level or higher on space "${space.id}" can review its change requests.`);
+  }
+  assertWritable(changeRequest);
+  const comment = body.comment ? documentFromBody(body.comment, "body.comment") : undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const now = nowIso();
+        const current = (await getChangeRequest(trx, space.id, changeRequest.id))!;
+        assertWritable(current);
+        const request = await getRequestedReviewer(trx, current.id, actor.user.id);
+        await deleteRequestedReviewer(trx, current.id, actor.user.id);
+        await outdateReviews(trx, current.id, [actor.user.id], now);
+        const review: ChangeRequestReviewRow = {
+          id: newId(),
+          changeRequestId: current.id,
+          reviewerId: actor.user.id,
+          requestedBy: request?.requestedBy ?? null,
+          revision: current.revisionId,
+          status: body.status,
+          outdated: 0,
+          commentId: null,
+          createdAt: now,
+          updatedAt: now,
+        };
+        if (comment) {
+          review.commentId = newId();
+          await insertComment(trx, {
+            id: review.commentId,
+            spaceId: space.id,
+            changeRequestId: current.id,
+            revisionId: current.revisionId,
+            pageId: null,
+            nodeKey: null,
+            tableCell: null,
+            body: JSON.stringify(comment),
+            status: "open",
+            resolvedAt: null,
+            resolvedBy: null,
+            postedBy: actor.user.id,
+            postedAt: now,
+            editedAt: null,
+            reviewId: review.id,
+          });
+          await recordContribution(trx, { changeRequestId: current.id, userId: actor.user.id, actionType: "comment" });
+        }
+        await insertReview(trx, review);
+        return review;
+      });
+    } catch (error) {
+      // The same reviewer submitting twice at once: the later one retries and outdates the other.
+      if (!isUniqueViolation(error) || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/**
+ * Checks who is asked for a review: members of the organization, with the review level on the
+ * space, other than the creator. 400 naming the first one who is not.
+ */
+async function checkReviewers(db: Executor, loaded: LoadedChangeRequest, userIds: readonly string[]): Promise<void> {
+  const { space, changeRequest } = loaded;
+  const [users, accesses] = await Promise.all([
+    getUsersByIds(db, [...userIds]),
+    Promise.all(userIds.map((id) => loadOrgAccess(db, id, space.orgId))),
+  ]);
+  const known = new Set(users.map((u) => u.id));
+  userIds.forEach((id, index) => {
+    const field = `body.users[${index}]`;
+    const access = accesses[index]!;
+    if (!known.has(id) || !access.membership) throw badRequest(`${field}: user "${id}" is not a member of this organization.`);
+    if (id === changeRequest.createdBy) throw badRequest(`${field}: user "${id}" created change request #${changeRequest.number} and cannot review it.`);
+    if (!atLeast(contentLevel(access, space), "review")) {
+      throw badRequest(`${field}: user "${id}" cannot review: that needs the review level or higher on space "${space.id}".`);
+    }
+  });
+}
+
+/** Asks users to review; returns the requests, renewed ones included. */
+export async function requestReviewers(
+  db: Db,
+  input: { loaded: LoadedChangeRequest; actor: Actor; body: RequestReviewersValue },
+): Promise<RequestedReviewerRow[]> {
+  const { loaded, actor, body } = input;
+  const { changeRequest, space } = loaded;
+  if (!loaded.changeRequestPermissions.update) {
+    throw forbidden(`Only the creator of change request #${changeRequest.number} or members with the review level on the space can ask for reviews.`);
+  }
+  assertWritable(changeRequest);
+  const userIds = [...new Set(body.users)];
+  await checkReviewers(db, loaded, userIds);
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const current = (await getChangeRequest(trx, space.id, changeRequest.id))!;
+    assertWritable(current);
+    const status = current.status === "draft" ? "open" : undefined;
+    await updateChangeRequest(trx, current, { subject: body.subject, description: body.description, status });
+    const rows = userIds.map((userId) => ({ changeRequestId: current.id, userId, requestedBy: actor.user.id, revision: current.revisionId, createdAt: now }));
+    await upsertRequestedReviewers(trx, rows);
+    await outdateReviews(trx, current.id, userIds, now);
+    return rows;
+  });
+}
+
+/** Withdraws a request (its asker's side, or the reviewer declining); whether there was one. */
+export async function withdrawReviewRequest(db: Executor, input: { loaded: LoadedChangeRequest; actor: Actor; userId: string }): Promise<boolean> {
+  const { loaded, actor, userId } = input;
+  if (!loaded.changeRequestPermissions.update && actor.user.id !== userId) {
+    throw forbidden(
+      `Only the creator of change request #${loaded.changeRequest.number}, members with the review level on the space, or the reviewer themselves can withdraw a review request.`,
+    );
+  }
+  return deleteRequestedReviewer(db, loaded.changeRequest.id, userId);
+}
+
+function userFor(users: Map<string, UserRow>, id: string, urls: Urls) {
+  const user = users.get(id);
+  if (user) return presentUser(user, urls);
+  return { object: "user" as const, id, displayName: "Deleted user", urls: { location: urls.api(`/users/${id}`) } };
+}
+
+/** Reviews as the caller sees them, their comments in `format`. */
+export async function presentReviews(
+  db: Executor,
+  urls: Urls,
+  input: { loaded: LoadedChangeRequest; actor: Actor; rows: readonly ChangeRequestReviewRow[]; format: FormatValue },
+): Promise<ReviewResponse[]> {
+  const { loaded, actor, rows, format } = input;
+  const commentIds = rows.flatMap((r) => (r.commentId ? [r.commentId] : []));
+  const location = { spaceId: loaded.space.id, changeRequestId: loaded.changeRequest.id };
+  const [users, commentRows] = await Promise.all([
+    getUsersByIds(db, [...new Set(rows.flatMap((r) => (r.requestedBy ? [r.reviewerId, r.requestedBy] : [r.reviewerId])))]),
+    Promise.all(commentIds.map((id) => getComment(db, location, id))),
+  ]);
+  const stored = commentRows.filter((c) => c !== undefined);
+  const comments = await presentComments(db, urls, { actorId: actor.user.id, scope: commentScopeOf(loaded), rows: stored, format });
+  const commentById = new Map(comments.map((c) => [c.id, c]));
+  const userById = new Map(users.map((u) => [u.id, u]));
+  const base = `/spaces/${loaded.space.id}/change-requests/${loaded.changeRequest.id}/reviews`;
+  return rows.map((row) => {
+    const comment = row.commentId ? commentById.get(row.commentId) : undefined;
+    return {
+      object: "change-request-review",
+      id: row.id,
+      revision: row.revision,
+      reviewer: userFor(userById, row.reviewerId, urls),
+      ...(row.requestedBy ? { requestedBy: userFor(userById, row.requestedBy, urls) } : {}),
+      status: row.status as ReviewResponse["status"],
+      outdated: row.outdated === 1,
+      ...(comment ? { comment } : {}),
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      urls: { location: urls.api(`${base}/${row.id}`) },
+    };
+  });
+}
+
+export async function presentRequestedReviewers(db: Executor, urls: Urls, rows: readonly RequestedReviewerRow[]): Promise<RequestedReviewerResponse[]> {
+  const users = await getUsersByIds(db, [...new Set(rows.flatMap((r) => [r.userId, r.requestedBy]))]);
+  const userById = new Map(users.map((u) => [u.id, u]));
+  return rows.map((row) => ({
+    object: "change-request-requested-reviewer",
+    revision: row.revision,
+    requestedBy: userFor(userById, row.requestedBy, urls),
+    createdAt: row.createdAt,
+    kind: "user",
+    user: userFor(userById, row.userId, urls),
+  }));
+}
