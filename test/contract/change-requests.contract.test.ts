@@ -160,7 +160,7 @@ describe("change requests through @gitbook/api", () => {
     const asked = await authorClient.spaces.requestReviewersForChangeRequest(space.id, cr.id, { users: [reviewer.id, owner.id] });
     expect(asked.data.users?.map((r) => (r.kind === "user" ? r.user.id : r.team.id))).toEqual([reviewer.id, owner.id]);
     expect((await ownerClient.spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id)).data.count).toBe(2);
-    expect((await ownerClient.spaces.removeRequestedReviewerFromChangeRequest(space.id, cr.id, owner.id)).status).toBe(205);
+    expect((await ownerClient.spaces.removeRequestedReviewerFromChangeRequest(space.id, cr.id, owner.id)).status).toBe(204);
 
     await expect(ownerClient.spaces.mergeChangeRequest(space.id, cr.id)).rejects.toMatchObject({ code: 403 });
     const review = await reviewerClient.spaces.submitChangeRequestReview(space.id, cr.id, {

@@ -141,16 +141,17 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       schema: {
         tags: reviewerTags,
         operationId: "removeRequestedReviewerFromChangeRequest",
-        description: "Withdraws a review request: 205 when there was one, 204 when there was none. The reviewer may decline their own.",
+        description:
+          "Withdraws a review request; 204 also when there was none (like every DELETE here). The reviewer may decline their own.",
         params: RequestedReviewerParams,
-        response: { 204: NoContent, 205: NoContent, ...errorResponses },
+        response: { 204: NoContent, ...errorResponses },
       },
     },
     async (request, reply) => {
       const actor = actorOf(request);
       const loaded = await requireChangeRequest(db, actor, request.params.spaceId, request.params.changeRequestId);
-      const removed = await withdrawReviewRequest(db, { loaded, actor, userId: request.params.userId });
-      return reply.code(removed ? 205 : 204).send(null);
+      await withdrawReviewRequest(db, { loaded, actor, userId: request.params.userId });
+      return reply.code(204).send(null);
     },
   );
 };
