@@ -9,6 +9,7 @@
  */
 import YAML from "yaml";
 import type { ContentRefFile, ContentRefURL } from "../document/types.js";
+import { DEFAULT_LAYOUT, type PageLayout } from "../revision/model.js";
 
 export interface LayoutVisibility {
   visible?: boolean;
@@ -197,17 +198,8 @@ export function serializeFrontmatter(frontmatter: PageFrontmatter): string {
 
 // ---- front matter ↔ API page fields --------------------------------------------------------------
 
-export interface PageLayoutOptions {
-  width: "default" | "wide";
-  cover: boolean;
-  coverSize: "hero" | "full";
-  title: boolean;
-  description: boolean;
-  tableOfContents: boolean;
-  outline: boolean;
-  pagination: boolean;
-  metadata: boolean;
-}
+/** Page layout options, as the revision model stores them. */
+export type PageLayoutOptions = PageLayout;
 
 /** The page fields front matter sets, in the API's shapes (`RevisionPageDocument` and friends). */
 export interface PageMetadata {
@@ -224,17 +216,7 @@ export interface PageMetadata {
   metaLinks?: { canonical?: string; alternates?: string[] };
 }
 
-export const DEFAULT_LAYOUT: PageLayoutOptions = {
-  width: "default",
-  cover: true,
-  coverSize: "hero",
-  title: true,
-  description: true,
-  tableOfContents: true,
-  outline: true,
-  pagination: true,
-  metadata: true,
-};
+export { DEFAULT_LAYOUT };
 
 /** Page fields from front matter; `resolveCover` turns the cover path into a file or URL ref. */
 export function pageMetadataFromFrontmatter(

@@ -1,8 +1,8 @@
 import type { ChangeRequestRow, UserRow } from "../../db/schema.js";
-import type { RichDocumentValue, UserResponse } from "../../http/schemas.js";
+import type { RichDocumentValue } from "../../http/schemas.js";
 import type { Urls } from "../../http/urls.js";
 import { parseJsonOrNull } from "../../lib/json.js";
-import { presentUser } from "../users/users.presenter.js";
+import { presentUserOrPlaceholder } from "../users/users.presenter.js";
 import type { ChangeRequestResponse, ChangeRequestStatus } from "./change-requests.schemas.js";
 
 export interface ChangeRequestPresentInput {
@@ -26,11 +26,6 @@ export function isOutdated(changeRequest: Pick<ChangeRequestRow, "status" | "rev
   return changeRequest.status !== "merged" && baseRevisionOf(changeRequest) !== primaryRevision;
 }
 
-function presentCreator(user: UserRow | undefined, id: string, urls: Urls): UserResponse {
-  if (user) return presentUser(user, urls);
-  return { object: "user", id, displayName: "Deleted user", urls: { location: urls.api(`/users/${id}`) } };
-}
-
 /** The public shape of a change request (`ChangeRequest`). */
 export function presentChangeRequest(row: ChangeRequestRow, input: ChangeRequestPresentInput, urls: Urls, orgId: string): ChangeRequestResponse {
   const description = parseJsonOrNull<RichDocumentValue>(row.description, "change_requests.description");
@@ -41,7 +36,7 @@ export function presentChangeRequest(row: ChangeRequestRow, input: ChangeRequest
     status: row.status as ChangeRequestStatus,
     subject: row.subject,
     description: description ?? { object: "document", data: {}, nodes: [] },
-    createdBy: presentCreator(input.createdBy, row.createdBy, urls),
+    createdBy: presentUserOrPlaceholder(input.createdBy, row.createdBy, urls),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     space: row.spaceId,

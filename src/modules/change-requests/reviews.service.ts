@@ -29,7 +29,7 @@ import type { FormatValue } from "../comments/comments.schemas.js";
 import type { CommentScope } from "../comments/comments.scope.js";
 import { documentFromBody } from "../comments/comments.service.js";
 import { getUsersByIds } from "../users/users.queries.js";
-import { presentUser } from "../users/users.presenter.js";
+import { presentUserOrPlaceholder } from "../users/users.presenter.js";
 import { getChangeRequest, recordContribution } from "./change-requests.queries.js";
 import { assertWritable, type LoadedChangeRequest, updateChangeRequest } from "./change-requests.service.js";
 import {
@@ -171,11 +171,7 @@ export async function withdrawReviewRequest(db: Executor, input: { loaded: Loade
   return deleteRequestedReviewer(db, loaded.changeRequest.id, userId);
 }
 
-function userFor(users: Map<string, UserRow>, id: string, urls: Urls) {
-  const user = users.get(id);
-  if (user) return presentUser(user, urls);
-  return { object: "user" as const, id, displayName: "Deleted user", urls: { location: urls.api(`/users/${id}`) } };
-}
+const userFor = (users: Map<string, UserRow>, id: string, urls: Urls) => presentUserOrPlaceholder(users.get(id), id, urls);
 
 /** Reviews as the caller sees them, their comments in `format`. */
 export async function presentReviews(

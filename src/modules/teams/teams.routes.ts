@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../../deps.js";
 import type { Executor } from "../../db/database.js";
 import type { TeamRow } from "../../db/schema.js";
-import { actorOf } from "../../http/authenticate.js";
+import { type Actor, actorOf } from "../../http/authenticate.js";
 import { badRequest } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
 import { ListOf, ListQuery, NoContent, errorResponses } from "../../http/schemas.js";
@@ -38,6 +38,16 @@ export async function presentTeams(db: Executor, orgId: string, teams: TeamRow[]
 /** Teams of an organization and their members. */
 export const teamRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db, dialect, urls } = deps;
+
+  /** The team, for a caller who may change its members (organization admin or team owner). */
+  async function requireTeamMemberAdmin(actor: Actor, params: { organizationId: string; teamId: string }) {
+    const loaded = await requireTeam(db, actor, params.organizationId, params.teamId);
+    authorize(loaded.teamPermissions, "admin", {
+      notFound: teamNotFound(loaded.team.id),
+      forbidden: "Only organization admins and the team's owners can change its members.",
+    });
+    return loaded;
+  }
 
   app.get(
     "/v1/orgs/:organizationId/teams",
@@ -195,11 +205,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const { org, team, teamPermissions: permissions } = await requireTeam(db, actor, request.params.organizationId, request.params.teamId);
-      authorize(permissions, "admin", {
-        notFound: teamNotFound(team.id),
-        forbidden: "Only organization admins and the team's owners can change its members.",
-      });
+      const { org, team } = await requireTeamMemberAdmin(actor, request.params);
       await db.transaction().execute((trx) => updateTeamMembers(trx, { orgId: org.id, teamId: team.id, change: request.body }));
       actor.access.invalidate(org.id);
       return reply.code(204).send(null);
@@ -219,11 +225,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const { org, team, teamPermissions: permissions } = await requireTeam(db, actor, request.params.organizationId, request.params.teamId);
-      authorize(permissions, "admin", {
-        notFound: teamNotFound(team.id),
-        forbidden: "Only organization admins and the team's owners can change its members.",
-      });
+      const { org, team } = await requireTeamMemberAdmin(actor, request.params);
       await db.transaction().execute((trx) =>
         putTeamMember(trx, { orgId: org.id, teamId: team.id, userId: request.params.userId, role: request.body.role }),
       );
@@ -244,11 +246,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const { org, team, teamPermissions: permissions } = await requireTeam(db, actor, request.params.organizationId, request.params.teamId);
-      authorize(permissions, "admin", {
-        notFound: teamNotFound(team.id),
-        forbidden: "Only organization admins and the team's owners can change its members.",
-      });
+      const { org, team } = await requireTeamMemberAdmin(actor, request.params);
       await deleteTeamMembers(db, team.id, [request.params.userId]);
       actor.access.invalidate(org.id);
       return reply.code(204).send(null);

@@ -13,3 +13,12 @@ export function presentUser(user: UserRow, urls: Urls): UserResponse {
     urls: { location: urls.api(`/users/${user.id}`) },
   };
 }
+
+/**
+ * A user referred to by id (a creator, a reviewer): the user when the row was found, else a
+ * placeholder, so that a missing account never breaks the object that mentions it.
+ */
+export function presentUserOrPlaceholder(user: UserRow | undefined, id: string, urls: Urls): UserResponse {
+  if (user) return presentUser(user, urls);
+  return { object: "user", id, displayName: "Deleted user", urls: { location: urls.api(`/users/${id}`) } };
+}
