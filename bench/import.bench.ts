@@ -1,7 +1,9 @@
 /**
- * Git import throughput: a generated GitBook repository (N pages, M PNG images) imported through
- * the real job (clone over file://, read, convert, store, commit, reindex). Prints pages/s and the
- * process's peak resident memory. Usage: tsx bench/import.bench.ts [pages] [images]
+ * Git import throughput through the real job (clone over file://, read, convert, store, commit,
+ * reindex). Prints pages/s and the process's peak resident memory.
+ *
+ *   tsx bench/import.bench.ts [pages] [images]          a generated repository (default 1000 2000)
+ *   tsx bench/import.bench.ts <git dir or URL> [ref] [project directory]    a real repository
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -10,10 +12,13 @@ import { initOrganization, loadInstanceSecret } from "../src/bootstrap.js";
 import { loadConfig } from "../src/config.js";
 import { openDatabase } from "../src/db/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
-import { importGeneratedRepo } from "./seed.js";
+import { loadContent } from "../src/content/revision/storage.js";
+import type { PageNode } from "../src/content/revision/model.js";
+import { importGeneratedRepo, importRepo } from "./seed.js";
 
-const pages = Number(process.argv[2] ?? 1000);
-const images = Number(process.argv[3] ?? 2000);
+const realRepo = process.argv[2] !== undefined && !/^\d+$/.test(process.argv[2]) ? process.argv[2] : undefined;
+const pages = realRepo ? 0 : Number(process.argv[2] ?? 1000);
+const images = realRepo ? 0 : Number(process.argv[3] ?? 2000);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-import-"));
 const handle = openDatabase({ sqlitePath: path.join(dataDir, "quire.db") });
 await migrateToLatest(handle.db);
@@ -31,16 +36,30 @@ await handle.db.insertInto("revisions").values({ id: revisionId, spaceId, parent
 const baseline = process.memoryUsage().rss;
 let peak = baseline;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-const { ms, repo } = await importGeneratedRepo(
-  { db: handle.db, dialect: handle.dialect, config: loadConfig({ QUIRE_DATA_DIR: dataDir }), secret: await loadInstanceSecret(handle.db) },
-  { spaceId, actorId: user.id, pages, images },
-);
+const deps = { db: handle.db, dialect: handle.dialect, config: loadConfig({ QUIRE_DATA_DIR: dataDir }), secret: await loadInstanceSecret(handle.db) };
+let ms: number;
+let label: string;
+let count = pages;
+if (realRepo) {
+  const url = realRepo.includes("://") ? realRepo : `file://${path.resolve(realRepo)}`;
+  const ref = process.argv[3] ?? "HEAD";
+  const outcome = await importRepo(deps, { spaceId, actorId: user.id, url, ref, projectDirectory: process.argv[4] ?? "" });
+  ms = outcome.ms;
+  const space = await handle.db.selectFrom("spaces").select("revisionId").where("id", "=", spaceId).executeTakeFirstOrThrow();
+  const revision = await handle.db.selectFrom("revisions").select("treeHash").where("id", "=", space.revisionId).executeTakeFirstOrThrow();
+  const content = await loadContent(handle.db, revision.treeHash);
+  const countPages = (list: readonly PageNode[]): number => list.reduce((n, p) => n + 1 + countPages(p.children ?? []), 0);
+  count = countPages(content.pages);
+  label = `import of ${realRepo} (${process.argv[4] ?? "root"}): ${count} pages + ${content.files.length} files, ${outcome.lastImport.warnings?.length ?? 0} warnings`;
+} else {
+  const generated = await importGeneratedRepo(deps, { spaceId, actorId: user.id, pages, images });
+  ms = generated.ms;
+  generated.repo.cleanup();
+  label = `import of ${pages} pages + ${images} images`;
+}
 clearInterval(sampler);
 peak = Math.max(peak, process.resourceUsage().maxRSS * 1024);
-repo.cleanup();
 await handle.destroy();
 fs.rmSync(dataDir, { recursive: true, force: true });
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-console.log(
-  `import of ${pages} pages + ${images} images: ${(ms / 1000).toFixed(2)} s, ${(pages / (ms / 1000)).toFixed(0)} pages/s, peak RSS ${mb(peak)} (before: ${mb(baseline)})`,
-);
+console.log(`${label}: ${(ms / 1000).toFixed(2)} s, ${(count / (ms / 1000)).toFixed(0)} pages/s, peak RSS ${mb(peak)} (before: ${mb(baseline)})`);

@@ -3,7 +3,9 @@
  * and reports each figure as a ratio against baselines measured in the same run (these machines
  * are noisy, so only same-run ratios are comparable).
  *
- * BENCH_DURATION (seconds per target, default 10), BENCH_CONNECTIONS (default 10).
+ * BENCH_DURATION (seconds per target, default 10), BENCH_CONNECTIONS (default 10). Latency targets
+ * (search) also run with one connection, so that their p99 is the request's own latency rather
+ * than time spent queued behind nine others on a single-threaded server.
  */
 import { execFileSync, spawn } from "node:child_process";
 import path from "node:path";
@@ -15,6 +17,8 @@ interface Target {
   url: string;
   headers: Record<string, string>;
   baseline?: string;
+  /** Concurrent connections for this target (default BENCH_CONNECTIONS). */
+  connections?: number;
 }
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -33,9 +37,10 @@ async function startServer(): Promise<{ targets: Target[]; responseBytes: number
 }
 
 async function measure(target: Target) {
+  const options = { url: target.url, headers: target.headers, connections: target.connections ?? connections };
   // A short warm-up lets V8 optimise the hot paths before the measured run.
-  await autocannon({ url: target.url, headers: target.headers, connections, duration: 2 });
-  const result = await autocannon({ url: target.url, headers: target.headers, connections, duration });
+  await autocannon({ ...options, duration: 2 });
+  const result = await autocannon({ ...options, duration });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${target.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
   }
@@ -51,12 +56,12 @@ async function main() {
       results.set(target.name, await measure(target));
     }
     console.log("");
-    console.log(`${"target".padEnd(44)} ${"req/s".padStart(9)} ${"p99 ms".padStart(7)}  ratio`);
+    console.log(`${"target".padEnd(50)} ${"req/s".padStart(9)} ${"p99 ms".padStart(7)}  ratio`);
     for (const target of server.targets) {
       const r = results.get(target.name)!;
       const base = target.baseline ? results.get(target.baseline) : undefined;
       const ratio = base ? `${((r.rps / base.rps) * 100).toFixed(0)}% of ${target.baseline}` : "";
-      console.log(`${target.name.padEnd(44)} ${r.rps.toFixed(0).padStart(9)} ${String(r.p99).padStart(7)}  ${ratio}`);
+      console.log(`${target.name.padEnd(50)} ${r.rps.toFixed(0).padStart(9)} ${String(r.p99).padStart(7)}  ${ratio}`);
     }
   } finally {
     server.stop();

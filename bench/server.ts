@@ -85,6 +85,8 @@ async function main() {
     { name: "GET page (1,000-page space)", url: `${real}/v1/spaces/${contentSpace}/content/page/${pageId}`, headers: auth, baseline: "bare route (fixed object)" },
     { name: "search, selective (1,000 pages)", url: `${real}/v1/spaces/${contentSpace}/search?query=topic%204.3`, headers: auth, baseline: "bare route (fixed object)" },
     { name: "search, every page matches", url: `${real}/v1/spaces/${contentSpace}/search?query=lorem`, headers: auth, baseline: "bare route (fixed object)" },
+    { name: "search, selective, 1 connection (latency)", url: `${real}/v1/spaces/${contentSpace}/search?query=topic%204.3`, headers: auth, connections: 1 },
+    { name: "search, every page matches, 1 connection", url: `${real}/v1/spaces/${contentSpace}/search?query=lorem`, headers: auth, connections: 1 },
   ];
   process.stdout.write(`${JSON.stringify({ targets, responseBytes: JSON.stringify(sample).length })}\n`);
 }
