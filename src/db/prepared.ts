@@ -5,32 +5,105 @@
  * Kysely's typed builder: `param(name)` stands for a value supplied at execution.
  *
  * Only for queries whose shape does not depend on the values (no `in (...)` over a list).
+ *
+ * On SQLite, outside transactions, a read runs directly on its cached better-sqlite3 statement:
+ * Kysely's executor (plugins, connection mutex, promise chain) costs more than the read itself.
+ * Rows come out as Kysely's would (CamelCasePlugin keys). While a transaction is open on the
+ * connection the read takes Kysely's path, which waits for it, so no read sees uncommitted rows.
+ *
+ * `{ cache: true }` (SQLite only) also keeps the rows of such reads, by parameters, for as long as
+ * the database is unchanged: any write through this connection, or a commit by another process
+ * (the CLI, a worker), retires every cached row. The hot reads of every request (the token, the
+ * space, the caller's access, the counters) then cost one `PRAGMA data_version` while nothing
+ * changes. Cached rows are frozen: they are shared.
  */
-import { type Compilable, CompiledQuery, type Kysely } from "kysely";
-import type { Executor } from "./database.js";
+import { CamelCasePlugin, type Compilable, CompiledQuery, type Kysely } from "kysely";
+import { type DirectSqlite, type Executor, directSqliteOf, type TrackedStatement } from "./database.js";
 
 const MARK = "\u0000quire-param:";
 
 export type Param = (name: string) => any;
 
+export interface PreparedOptions {
+  /** Keep rows while the database is unchanged (SQLite; for small, hot reads). */
+  cache?: boolean;
+}
+
 export function prepared<Params extends Record<string, unknown>, Row>(
   build: (db: Kysely<any>, param: Param) => Compilable<Row>,
+  options: PreparedOptions = {},
 ): (db: Executor, params: Params) => Promise<Row[]> {
   // Compiled per Kysely instance (the SQL differs by dialect); a transaction shares its
   // database's dialect, so the first executor seen for a dialect can compile for all of them.
-  const byAdapter = new WeakMap<object, CompiledQuery<Row>>();
+  const byAdapter = new WeakMap<object, Compiled<Row>>();
+  const cache = new WeakMap<DirectSqlite, Map<string, { dataVersion: number; writes: number; rows: readonly unknown[] }>>();
   return async (db, params) => {
     const adapter = db.getExecutor().adapter;
     let compiled = byAdapter.get(adapter.constructor);
     if (!compiled) {
-      compiled = build(db as Kysely<any>, (name) => `${MARK}${name}`).compile();
+      const query = build(db as Kysely<any>, (name) => `${MARK}${name}`).compile();
+      const slots = query.parameters.map((value) => (typeof value === "string" && value.startsWith(MARK) ? value.slice(MARK.length) : undefined));
+      compiled = { query, slots };
       byAdapter.set(adapter.constructor, compiled);
     }
-    const parameters = compiled.parameters.map((value) =>
-      typeof value === "string" && value.startsWith(MARK) ? params[value.slice(MARK.length)] : value,
-    );
-    const result = await db.executeQuery<Row>({ ...compiled, parameters });
+    const { query, slots } = compiled;
+    const parameters = slots.map((name, i) => (name === undefined ? query.parameters[i] : params[name]));
+    const direct = directSqliteOf(db);
+    if (direct && !direct.inTransaction()) {
+      if (options.cache) return cachedRows<Row>(direct, query.sql, parameters);
+      const statement = direct.prepare(query.sql);
+      if (statement.reader) return camelRows<Row>(statement, statement.all(parameters) as Record<string, unknown>[]);
+    }
+    const result = await db.executeQuery<Row>({ ...query, parameters });
     return result.rows;
   };
+
+  /** Rows of this query by database and parameters, with the database state they were read in. */
+  function cachedRows<R>(direct: DirectSqlite, sql: string, parameters: unknown[]): R[] {
+    let entries = cache.get(direct);
+    if (!entries) cache.set(direct, (entries = new Map()));
+    const key = JSON.stringify(parameters);
+    const dataVersion = direct.dataVersion();
+    const writes = direct.writes();
+    const hit = entries.get(key);
+    if (hit && hit.dataVersion === dataVersion && hit.writes === writes) return hit.rows as R[];
+    const statement = direct.prepare(sql);
+    if (!statement.reader) throw new Error("prepared(…, { cache: true }) is for reads only");
+    const rows = Object.freeze(camelRows<R>(statement, statement.all(parameters) as Record<string, unknown>[]).map((row) => Object.freeze(row)));
+    // Oldest first out: the hot keys (the callers' tokens, the spaces being read) are re-added soon.
+    if (entries.size >= MAX_CACHED_PER_QUERY && !hit) entries.delete(entries.keys().next().value as string);
+    entries.set(key, { dataVersion, writes, rows });
+    return rows as R[];
+  }
+}
+
+const MAX_CACHED_PER_QUERY = 5000;
+
+/** A compiled query and, for each of its parameters, the name of the value it stands for (or none: a constant). */
+interface Compiled<Row> {
+  query: CompiledQuery<Row>;
+  slots: (string | undefined)[];
+}
+
+/** Exposes the key conversion of the CamelCasePlugin every Database uses, so direct rows match. */
+class KeyConverter extends CamelCasePlugin {
+  convert(column: string): string {
+    return this.camelCase(column);
+  }
+}
+const converter = new KeyConverter();
+const keysByStatement = new WeakMap<object, [string, string][]>();
+
+function camelRows<Row>(statement: TrackedStatement, rows: Record<string, unknown>[]): Row[] {
+  let keys = keysByStatement.get(statement);
+  if (!keys) {
+    keys = statement.columns().map((c) => [c.name, converter.convert(c.name)]);
+    keysByStatement.set(statement, keys);
+  }
+  return rows.map((row) => {
+    const out: Record<string, unknown> = {};
+    for (const [column, key] of keys) out[key] = row[column];
+    return out as Row;
+  });
 }
 

@@ -37,6 +37,7 @@ const userByTokenHash = prepared<{ hash: string }, UserRow & { tokenId: string; 
       .selectAll("users")
       .select(["apiTokens.id as tokenId", "apiTokens.revokedAt", "apiTokens.lastUsedAt"])
       .where("apiTokens.tokenHash", "=", param("hash")),
+  { cache: true },
 );
 
 // Recording every use would turn each read into a write; once a minute is enough to show activity.

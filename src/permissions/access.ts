@@ -93,6 +93,7 @@ const orgAccessRows = prepared<{ orgId: string; userId: string }, { kind: string
           ),
       );
   },
+  { cache: true },
 );
 
 /** Loads everything needed to resolve the user's access to any content of the organization. */

@@ -1,5 +1,4 @@
 import type { Executor } from "../../db/database.js";
-import { prepared } from "../../db/prepared.js";
 import type { ChangeRequestRow, ChangeRequestsTable } from "../../db/schema.js";
 import { type Page, type SortKey, paginate } from "../../http/pagination.js";
 import { nowIso } from "../../lib/time.js";
@@ -197,23 +196,6 @@ export async function clearResolutions(db: Executor, changeRequestId: string): P
 }
 
 /** Change request counters of many spaces, in one query (`changeRequests`, `…Open`, `…Draft`). */
-const countsOfSpace = prepared<{ spaceId: string }, { total: number | string; open: number | string | null; draft: number | string | null }>((db, param) =>
-  db
-    .selectFrom("changeRequests")
-    .select((eb) => [
-      eb.fn.countAll<number>().as("total"),
-      eb.fn.sum<number>(eb.case().when("status", "=", "open").then(1).else(0).end()).as("open"),
-      eb.fn.sum<number>(eb.case().when("status", "=", "draft").then(1).else(0).end()).as("draft"),
-    ])
-    .where("spaceId", "=", param("spaceId")),
-);
-
-/** The change request counters of one space (a compiled-once query: every space read needs it). */
-export async function changeRequestCountsOfSpace(db: Executor, spaceId: string): Promise<{ total: number; open: number; draft: number }> {
-  const [row] = await countsOfSpace(db, { spaceId });
-  return { total: Number(row?.total ?? 0), open: Number(row?.open ?? 0), draft: Number(row?.draft ?? 0) };
-}
-
 export async function changeRequestCountsBySpace(
   db: Executor,
   spaceIds: readonly string[],

@@ -1,6 +1,5 @@
 import type { ExpressionBuilder } from "kysely";
 import type { Executor } from "../../db/database.js";
-import { prepared } from "../../db/prepared.js";
 import type { CommentReplyRow, CommentRow, CommentsTable, Database } from "../../db/schema.js";
 import { type Page, type SortKey, paginate } from "../../http/pagination.js";
 import { type JoinedMemberRow, type MemberWithUser, membersWithUsers, toMemberWithUser } from "../members/members.queries.js";
@@ -237,21 +236,6 @@ export async function listCommenters(
 }
 
 /** Open comments on each space itself (comments on its change requests are not counted). */
-const openOfSpace = prepared<{ spaceId: string }, { count: number | string }>((db, param) =>
-  db
-    .selectFrom("comments")
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .where("spaceId", "=", param("spaceId"))
-    .where("changeRequestId", "is", null)
-    .where("status", "=", "open"),
-);
-
-/** Open comments on one space's own content (a compiled-once query: every space read needs it). */
-export async function openCommentCountOfSpace(db: Executor, spaceId: string): Promise<number> {
-  const [row] = await openOfSpace(db, { spaceId });
-  return Number(row?.count ?? 0);
-}
-
 export async function openCommentCounts(db: Executor, input: { spaceIds: readonly string[] }): Promise<Map<string, number>> {
   const counts = new Map<string, number>(input.spaceIds.map((id) => [id, 0]));
   if (input.spaceIds.length === 0) return counts;

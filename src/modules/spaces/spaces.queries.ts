@@ -5,8 +5,9 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { prepared } from "../../db/prepared.js";
 
-const spaceById = prepared<{ id: string }, SpaceRow>((db, param) =>
-  (db as Kysely<Database>).selectFrom("spaces").selectAll().where("id", "=", param("id")),
+const spaceById = prepared<{ id: string }, SpaceRow>(
+  (db, param) => (db as Kysely<Database>).selectFrom("spaces").selectAll().where("id", "=", param("id")),
+  { cache: true },
 );
 
 export async function getSpace(db: Executor, id: string): Promise<SpaceRow | undefined> {
