@@ -3,11 +3,17 @@
  * and reports each figure as a ratio against baselines measured in the same run (these machines
  * are noisy, so only same-run ratios are comparable).
  *
- * BENCH_DURATION (seconds per target, default 10), BENCH_CONNECTIONS (default 10). Latency targets
+ * BENCH_DURATION (seconds per target, default 12), split into BENCH_ROUNDS (default 3) rounds;
+ * req/s is the median of the rounds, p99 the worst round. BENCH_CONNECTIONS (default 10). Latency targets
  * (search) also run with one connection, so that their p99 is the request's own latency rather
  * than time spent queued behind nine others on a single-threaded server.
+ *
+ * Where `taskset` exists and there are two or more cores, the server runs on core 1 and autocannon
+ * (this process) on core 0: unpinned, the two fight over both cores and figures vary by half from
+ * one run to the next; pinned, they repeat within a few percent.
  */
 import { execFileSync, spawn } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import autocannon from "autocannon";
@@ -21,13 +27,26 @@ interface Target {
   connections?: number;
 }
 
-const duration = Number(process.env.BENCH_DURATION ?? 10);
+const duration = Number(process.env.BENCH_DURATION ?? 12);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
-async function startServer(): Promise<{ targets: Target[]; responseBytes: number; stop: () => void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "server.ts")], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+/** Pins this process to core 0 and answers whether the server can have core 1 to itself. */
+function pinToCoreZero(): boolean {
+  if (os.availableParallelism() < 2) return false;
+  try {
+    execFileSync("taskset", ["-p", "-c", "0", String(process.pid)], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startServer(pinned: boolean): Promise<{ targets: Target[]; responseBytes: number; stop: () => void }> {
+  const command = [process.execPath, "--import", "tsx", path.join(import.meta.dirname, "server.ts")];
+  // taskset execs the command, so the child is the server itself (SIGTERM reaches it).
+  const [file, ...args] = pinned ? ["taskset", "-c", "1", ...command] : command;
+  const child = spawn(file!, args, { stdio: ["ignore", "pipe", "inherit"] });
   const lines = readline.createInterface({ input: child.stdout! });
   const first = await new Promise<string>((resolve, reject) => {
     lines.once("line", resolve);
@@ -36,36 +55,51 @@ async function startServer(): Promise<{ targets: Target[]; responseBytes: number
   return { ...JSON.parse(first), stop: () => child.kill("SIGTERM") };
 }
 
-async function measure(target: Target) {
+async function measure(target: Target, seconds: number) {
   const options = { url: target.url, headers: target.headers, connections: target.connections ?? connections };
-  // A short warm-up lets V8 optimise the hot paths before the measured run.
-  await autocannon({ ...options, duration: 2 });
-  const result = await autocannon({ ...options, duration });
+  const result = await autocannon({ ...options, duration: seconds });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${target.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
   }
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
 async function main() {
-  const server = await startServer();
+  const pinned = pinToCoreZero();
+  const server = await startServer(pinned);
   try {
-    console.log(`autocannon: ${connections} connections, ${duration}s per target (after a 2s warm-up); response ${server.responseBytes} bytes`);
-    const results = new Map<string, { rps: number; p99: number }>();
-    for (const target of server.targets) {
-      results.set(target.name, await measure(target));
+    const seconds = Math.max(1, Math.round(duration / rounds));
+    console.log(`autocannon: ${connections} connections; ${rounds} rounds of ${seconds}s per target (after a 2s warm-up); response ${server.responseBytes} bytes`);
+    console.log(pinned ? "server pinned to core 1, autocannon to core 0" : "not pinned (no taskset or a single core): expect noisy figures");
+    // A short warm-up lets V8 optimise the hot paths before anything is measured.
+    for (const target of server.targets) await measure(target, 2);
+    // Every target is measured once per round and a ratio is taken within a round, so that it
+    // compares figures taken seconds apart rather than minutes (the machine's speed drifts).
+    const runs = new Map<string, { rps: number; p99: number }[]>(server.targets.map((t) => [t.name, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const target of server.targets) runs.get(target.name)!.push(await measure(target, seconds));
     }
     console.log("");
-    console.log(`${"target".padEnd(50)} ${"req/s".padStart(9)} ${"p99 ms".padStart(7)}  ratio`);
+    console.log(`${"target".padEnd(50)} ${"req/s".padStart(9)} ${"p99 ms".padStart(7)}  ratio (median of the rounds' ratios)`);
     for (const target of server.targets) {
-      const r = results.get(target.name)!;
-      const base = target.baseline ? results.get(target.baseline) : undefined;
-      const ratio = base ? `${((r.rps / base.rps) * 100).toFixed(0)}% of ${target.baseline}` : "";
-      console.log(`${target.name.padEnd(50)} ${r.rps.toFixed(0).padStart(9)} ${String(r.p99).padStart(7)}  ${ratio}`);
+      const r = runs.get(target.name)!;
+      const base = target.baseline ? runs.get(target.baseline) : undefined;
+      const ratio = base ? `${(median(r.map((x, i) => x.rps / base[i]!.rps)) * 100).toFixed(0)}% of ${target.baseline}` : "";
+      const rps = median(r.map((x) => x.rps));
+      const p99 = Math.max(...r.map((x) => x.p99));
+      console.log(`${target.name.padEnd(50)} ${rps.toFixed(0).padStart(9)} ${String(p99).padStart(7)}  ${ratio}`);
     }
   } finally {
     server.stop();
   }
+  // The one-shot measurements (which run git and use both cores) get every core back.
+  if (pinned) execFileSync("taskset", ["-p", "-c", `0-${os.availableParallelism() - 1}`, String(process.pid)], { stdio: "ignore" });
   // One-shot measurements, each in its own process so that their memory figures are their own.
   console.log("");
   for (const [script, args] of [

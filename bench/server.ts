@@ -1,7 +1,8 @@
 /**
- * Benchmark server process: the real Quire app on a seeded SQLite database, and beside it two
- * baselines measured in the same run: a bare Fastify route returning a fixed object of the same
- * size as the real response, and a bare route doing one SQLite primary-key read.
+ * Benchmark server process: the real Quire app on a seeded SQLite database, and beside it the
+ * baselines measured in the same run: bare Fastify routes returning a fixed object (one space) or
+ * list (100 spaces) of the same size as the real responses, and a bare route doing one SQLite
+ * primary-key read.
  * Prints the targets as one JSON line on stdout.
  */
 import fs from "node:fs";
@@ -65,6 +66,9 @@ async function main() {
   const sample = (await app.inject({ method: "GET", url: `/v1/spaces/${spaceId}`, headers: auth })).json();
   const bare = Fastify({ logger: false });
   bare.get("/fixed", async () => sample);
+  // The same for the list: a fixed page of 100 spaces, as many bytes as the real one.
+  const listSample = (await app.inject({ method: "GET", url: `/v1/orgs/${organization.id}/spaces?limit=100`, headers: auth })).json();
+  bare.get("/fixed-list", async () => listSample);
   const bareUrl = await bare.listen({ port: 0, host: "127.0.0.1" });
 
   // Baseline 2: a bare route with one primary-key read from the same SQLite file.
@@ -81,7 +85,8 @@ async function main() {
     { name: "bare route (fixed object)", url: `${bareUrl}/fixed`, headers: {} },
     { name: "bare route + 1 SQLite PK read", url: `${bareDbUrl}/row/${spaceId}`, headers: {} },
     { name: "GET /v1/spaces/{id}", url: `${real}/v1/spaces/${spaceId}`, headers: auth, baseline: "bare route (fixed object)" },
-    { name: "GET /v1/orgs/{org}/spaces?limit=100", url: `${real}/v1/orgs/${organization.id}/spaces?limit=100`, headers: auth, baseline: "bare route (fixed object)" },
+    { name: "bare route (fixed list of 100 spaces)", url: `${bareUrl}/fixed-list`, headers: {} },
+    { name: "GET /v1/orgs/{org}/spaces?limit=100", url: `${real}/v1/orgs/${organization.id}/spaces?limit=100`, headers: auth, baseline: "bare route (fixed list of 100 spaces)" },
     { name: "GET page (1,000-page space)", url: `${real}/v1/spaces/${contentSpace}/content/page/${pageId}`, headers: auth, baseline: "bare route (fixed object)" },
     { name: "search, selective (1,000 pages)", url: `${real}/v1/spaces/${contentSpace}/search?query=topic%204.3`, headers: auth, baseline: "bare route (fixed object)" },
     { name: "search, every page matches", url: `${real}/v1/spaces/${contentSpace}/search?query=lorem`, headers: auth, baseline: "bare route (fixed object)" },
