@@ -69,8 +69,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook("onRequest", async (request, reply) => {
+  // Synchronous hooks (done-callback style) on every request: an async hook costs a promise round.
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
 
   // GitBook's client sends `Content-Type: application/json` with an empty body on bodyless
@@ -82,8 +84,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     defaultJsonParser(request, body as string, done);
   });
   // A route that declares a body schema but received no body validates `{}` (clear "required" errors).
-  app.addHook("preValidation", async (request) => {
+  app.addHook("preValidation", (request, _reply, done) => {
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+    done();
   });
 
   registerErrorHandling(app);

@@ -7,12 +7,14 @@ import type { FastifyInstance } from "fastify";
 import { badRequest } from "./errors.js";
 
 export function registerTextInputGuard(app: FastifyInstance): void {
-  app.addHook("preValidation", async (request) => {
+  app.addHook("preValidation", (request, _reply, done) => {
+    // Path and query values are decoded from the URL, where a NUL can only be written `%00`
+    // (Node's HTTP parser refuses a raw one): most requests skip the walk over them.
+    const urlMayHoldNul = request.url.includes("%00");
     const where =
-      findNul(request.params, (key) => `path parameter "${key}"`) ??
-      findNul(request.query, (key) => `query parameter "${key}"`) ??
+      (urlMayHoldNul ? findNul(request.params, (key) => `path parameter "${key}"`) ?? findNul(request.query, (key) => `query parameter "${key}"`) : undefined) ??
       findNul(request.body, (key) => (key ? `body.${key}` : "The request body"));
-    if (where) throw badRequest(`${where} must not contain the NUL character (\\u0000).`);
+    done(where ? badRequest(`${where} must not contain the NUL character (\\u0000).`) : undefined);
   });
 }
 
