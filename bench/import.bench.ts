@@ -51,6 +51,8 @@ if (realRepo) {
   const countPages = (list: readonly PageNode[]): number => list.reduce((n, p) => n + 1 + countPages(p.children ?? []), 0);
   count = countPages(content.pages);
   label = `import of ${realRepo} (${process.argv[4] ?? "root"}): ${count} pages + ${content.files.length} files, ${outcome.lastImport.warnings?.length ?? 0} warnings`;
+  // BENCH_WARNINGS=1 lists them (what the import could not resolve or refused, per file).
+  if (process.env.BENCH_WARNINGS) for (const warning of outcome.lastImport.warnings ?? []) console.log(`  warning: ${warning}`);
 } else {
   const generated = await importGeneratedRepo(deps, { spaceId, actorId: user.id, pages, images });
   ms = generated.ms;

@@ -85,6 +85,13 @@ owner: docs-team
     expect(warnings).toHaveLength(4);
   });
 
+  it("applies the parts of GitBook's newer layouts that the API holds and names the rest", () => {
+    const warnings: string[] = [];
+    const yaml = "layout:\n  width: wide\n  cover:\n    visible: true\n    size: background\n    mask: none\n  title:\n    visible: false\n  tags:\n    visible: true\n  actions:\n    visible: true\n";
+    expect(parseFrontmatter(yaml, warnings)).toEqual({ layout: { width: "wide", cover: { visible: true }, title: { visible: false } } });
+    expect(warnings).toEqual(['front matter layout: cover.size: "background", cover.mask: "none", tags, actions are not part of GitBook\'s page layout; ignored']);
+  });
+
   it("only splits a closed --- block at the very top", () => {
     expect(splitFrontmatter("---\na: 1\n---\nbody").yaml).toBe("a: 1\n");
     expect(splitFrontmatter("---\nno closing").yaml).toBeUndefined();

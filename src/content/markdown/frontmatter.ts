@@ -107,7 +107,7 @@ export function parseFrontmatter(yaml: string, warnings: string[]): PageFrontmat
         else wrong(key, "true or false");
         break;
       case "layout": {
-        const layout = readLayout(value);
+        const layout = readLayout(value, warnings);
         if (layout) out.layout = layout;
         else wrong(key, "a mapping of width, cover, title, description, tableOfContents, outline, pagination, metadata");
         break;
@@ -138,24 +138,38 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function readLayout(value: unknown): PageLayoutFrontmatter | undefined {
+/**
+ * The layout GitBook's API knows (width, cover visibility and size, six visibilities). GitBook's
+ * editor writes more than the 0.146 API holds (`tags`, `actions`, cover `size: background`, `mask`):
+ * those parts are ignored with a warning and the rest still applies.
+ */
+function readLayout(value: unknown, warnings: string[]): PageLayoutFrontmatter | undefined {
   if (!isPlainRecord(value)) return undefined;
   const layout: PageLayoutFrontmatter = {};
+  const ignored: string[] = [];
   for (const [key, v] of Object.entries(value)) {
     if (key === "width") {
-      if (v !== "default" && v !== "wide") return undefined;
-      layout.width = v;
+      if (v === "default" || v === "wide") layout.width = v;
+      else ignored.push(`width: ${JSON.stringify(v)}`);
     } else if (key === "cover") {
-      if (!isPlainRecord(v)) return undefined;
+      if (!isPlainRecord(v)) {
+        ignored.push("cover");
+        continue;
+      }
       const cover: NonNullable<PageLayoutFrontmatter["cover"]> = {};
-      if (typeof v.visible === "boolean") cover.visible = v.visible;
-      if (v.size === "hero" || v.size === "full") cover.size = v.size;
+      for (const [coverKey, coverValue] of Object.entries(v)) {
+        if (coverKey === "visible" && typeof coverValue === "boolean") cover.visible = coverValue;
+        else if (coverKey === "size" && (coverValue === "hero" || coverValue === "full")) cover.size = coverValue;
+        else ignored.push(`cover.${coverKey}: ${JSON.stringify(coverValue)}`);
+      }
       layout.cover = cover;
     } else if ((LAYOUT_VISIBILITY_KEYS as readonly string[]).includes(key)) {
-      if (!isPlainRecord(v) || (v.visible !== undefined && typeof v.visible !== "boolean")) return undefined;
-      layout[key as (typeof LAYOUT_VISIBILITY_KEYS)[number]] = v.visible === undefined ? {} : { visible: v.visible };
-    } else return undefined;
+      if (isPlainRecord(v) && (v.visible === undefined || typeof v.visible === "boolean")) {
+        layout[key as (typeof LAYOUT_VISIBILITY_KEYS)[number]] = v.visible === undefined ? {} : { visible: v.visible };
+      } else ignored.push(key);
+    } else ignored.push(key);
   }
+  if (ignored.length) warnings.push(`front matter layout: ${ignored.join(", ")} ${ignored.length === 1 ? "is" : "are"} not part of GitBook's page layout; ignored`);
   return layout;
 }
 

@@ -4,7 +4,7 @@
  * captions, summaries and cards cells, and the `<figure>`/`<picture>` form of images.
  */
 import { emojiCharacters } from "./emoji.js";
-import { escapeAttribute, escapeHtmlText, type HtmlElement, type HtmlNode } from "./html.js";
+import { elementChildren, escapeAttribute, escapeHtmlText, type HtmlElement, type HtmlNode } from "./html.js";
 import { leaf, normalizeInlines, textNode } from "../document/nodes.js";
 import type { DocumentInline, DocumentMark, InlineContent, TextColor } from "../document/types.js";
 
@@ -126,6 +126,26 @@ function elementToInlines(el: HtmlElement, ctx: HtmlInlineContext, marks: Docume
       if (el.attrs["data-size"] === "line" || el.attrs["data-size"] === "original") data.size = el.attrs["data-size"];
       return [{ object: "inline", type: "inline-image", isVoid: true, data }];
     }
+    case "h1":
+    case "h2":
+    case "h3":
+    case "h4":
+    case "h5":
+    case "h6":
+      // Headings cannot be inline; GitBook's cards write their titles as <h4>: bold keeps the intent.
+      return htmlToInlines(el.children, ctx, [...marks, { object: "mark", type: "bold" }]);
+    case "picture": {
+      // GitBook writes an inline image with a dark-mode variant as <picture><source media=dark><img></picture>.
+      const img = elementChildren(el).find((child) => child.name === "img");
+      const [image] = img ? elementToInlines(img, ctx, marks) : [];
+      if (image?.object !== "inline" || image.type !== "inline-image") {
+        ctx.warn("a <picture> without an <img src> was dropped");
+        return [];
+      }
+      const dark = darkVariantSrc(el);
+      if (dark) image.data.refDark = ctx.image(dark);
+      return [image];
+    }
     case "a": {
       const href = el.attrs.href;
       if (href === undefined) return htmlToInlines(el.children, ctx, marks);
@@ -146,6 +166,12 @@ function elementToInlines(el: HtmlElement, ctx: HtmlInlineContext, marks: Docume
       ctx.warn(`unsupported inline HTML <${el.name}> kept as its text`);
       return htmlToInlines(el.children, ctx, marks);
   }
+}
+
+/** The image of a `<picture>`'s dark-mode `<source>` (`media="(prefers-color-scheme: dark)"`), if any. */
+export function darkVariantSrc(picture: HtmlElement): string | undefined {
+  const source = elementChildren(picture).find((child) => child.name === "source" && /dark/.test(child.attrs.media ?? "") && child.attrs.srcset);
+  return source?.attrs.srcset?.trim().split(/\s+/)[0];
 }
 
 export function normalizeLinkNodes(nodes: InlineContent[]): Array<Extract<InlineContent, { object: "text" } | { type: "inline-image" }>> {

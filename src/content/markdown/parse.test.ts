@@ -221,6 +221,29 @@ describe("links, images and references", () => {
     expect(item.nodes[0]!.type).toBe("paragraph");
     expect(item.nodes[0]!.nodes.some((n) => n.type === "inline-image")).toBe(true);
   });
+
+  it("reads GitBook's inline <picture> (an icon in a sentence, light and dark) as an inline image with both variants", () => {
+    const r = convert(
+      'Open the **Action menu** <picture><source srcset="assets/icon_dark.svg" media="(prefers-color-scheme: dark)"><img src="assets/icon_light.svg" alt="The Actions menu icon"></picture>.\n',
+    );
+    expect(r.warnings).toEqual([]);
+    const paragraph = r.nodes[0] as { nodes: Array<{ type?: string; data?: unknown }> };
+    expect(paragraph.nodes.find((n) => n.type === "inline-image")).toMatchObject({
+      data: { ref: { kind: "url", url: "assets/icon_light.svg" }, refDark: { kind: "url", url: "assets/icon_dark.svg" }, alt: "The Actions menu icon" },
+    });
+    expect(texts(r.nodes[0])).toBe("Open the Action menu .");
+    expect(r.references.map((x) => [x.kind, x.target])).toEqual([
+      ["image", "assets/icon_light.svg"],
+      ["image", "assets/icon_dark.svg"],
+    ]);
+    expect(r.out).toContain('<picture><source srcset="assets/icon_dark.svg" media="(prefers-color-scheme: dark)"><img src="assets/icon_light.svg" alt="The Actions menu icon"></picture>');
+  });
+
+  it("drops an inline <picture> that has no image, saying so", () => {
+    const r = parseMarkdownPage('Text <picture><source srcset="d.png" media="(prefers-color-scheme: dark)"></picture> end\n');
+    expect(r.warnings.join()).toMatch(/<picture> without an <img src> was dropped/);
+    expect(texts(stripKeys(r.document).nodes[0])).toBe("Text  end");
+  });
 });
 
 describe("GitBook blocks", () => {
@@ -321,6 +344,12 @@ describe("GitBook blocks", () => {
     expect(r.out).toContain('<a href="https://a.dev">https://a.dev</a>');
   });
 
+  it("keeps GitBook's <h4> card titles as bold text (a heading cannot sit in a cell)", () => {
+    const r = convert('<table data-view="cards"><thead><tr><th></th><th></th></tr></thead><tbody><tr><td><h4>In the editor</h4></td><td>Write visually.</td></tr></tbody></table>\n');
+    expect(r.warnings).toEqual([]);
+    expect(r.out).toContain("<strong>In the editor</strong>");
+  });
+
   it("converts buttons, inline icons and expressions", () => {
     const r = convert('<a href="start.md" class="button primary" data-icon="rocket">Start</a> <i class="fa-github">:github:</i> v<code class="expression">space.vars.version</code>\n');
     const inlines = (r.nodes[0] as { nodes: Array<{ type?: string; data?: unknown }> }).nodes.filter((n) => n.type);
@@ -378,6 +407,31 @@ describe("GitBook blocks", () => {
     const r = convert('<p align="center">Centered <strong>text</strong></p>\n');
     expect(r.nodes[0]).toMatchObject({ type: "paragraph", data: { align: "center" } });
     expect(r.out).toBe('<p align="center">Centered <strong>text</strong></p>\n');
+  });
+
+  it("reads GitBook's <pre><code> code blocks (used when lines are bold) as code blocks, keeping the text", () => {
+    const r = convert('<pre class="language-markdown" data-title="page.md" data-overflow="wrap" data-line-numbers><code class="lang-markdown">---\nhidden: true\n<strong>---\n</strong>a &lt; b &amp;&amp; c\n</code></pre>\n');
+    expect(r.nodes[0]).toMatchObject({ type: "code", data: { syntax: "markdown", title: "page.md", overflow: "wrap", lineNumbers: true } });
+    expect((r.nodes[0] as { nodes: unknown[] }).nodes.map((line) => texts(line))).toEqual(["---", "hidden: true", "---", "a < b && c"]);
+    expect(r.warnings).toEqual([expect.stringMatching(/formatting inside an HTML code block/)]);
+  });
+
+  it("drops a commented-out passage (hidden from readers) with a warning instead of showing it", () => {
+    const r = parseMarkdownPage("Before\n\n<!--\n## Author\n\nSomeone\n-->\n\nAfter\n");
+    expect(stripKeys(r.document).nodes.map((n) => texts(n))).toEqual(["Before", "After"]);
+    expect(r.warnings).toEqual([expect.stringMatching(/HTML comment \(hidden text\) was dropped/)]);
+  });
+
+  it("reads GitBook's aligned headings (<h2>/<h3>/<h4 align>) as headings with their alignment", () => {
+    const r = convert('<h3 align="center">How do you want <em>to</em> work?</h3>\n\n<h2 align="right" id="intro">Intro</h2>\n\n<h4 align="left">Plain</h4>\n');
+    expect(r.warnings).toEqual([]);
+    expect(r.nodes[0]).toMatchObject({ type: "heading-2", data: { align: "center" } });
+    expect(texts(r.nodes[0])).toBe("How do you want to work?");
+    expect(r.nodes[1]).toMatchObject({ type: "heading-1", data: { align: "end", id: "intro" } });
+    expect(r.nodes[2]).toMatchObject({ type: "heading-3", data: {} });
+    expect(r.out).toContain('<h3 align="center">How do you want <em>to</em> work?</h3>');
+    expect(r.out).toContain('<h2 align="right" id="intro">Intro</h2>');
+    expect(r.out).toContain("#### Plain");
   });
 });
 

@@ -77,7 +77,7 @@ import type {
 import { emojiCodeForShortcode, SHORTCODE_PATTERN } from "./emoji.js";
 import { parseFrontmatter, splitFrontmatter, type PageFrontmatter } from "./frontmatter.js";
 import { elementChildren, htmlText, isBlankHtml, parseHtml, tokenizeHtml, type HtmlElement, type HtmlNode } from "./html.js";
-import { htmlToInlines, iconFromClass, inlineFallbackText, markForElement, normalizeLinkNodes, type HtmlInlineContext } from "./html-content.js";
+import { darkVariantSrc, htmlToInlines, iconFromClass, inlineFallbackText, markForElement, normalizeLinkNodes, type HtmlInlineContext } from "./html-content.js";
 import {
   resolveImageTarget,
   resolveLinkTarget,
@@ -1085,6 +1085,12 @@ class Converter {
       this.warn(node, "a line break on its own line was dropped");
       return [];
     }
+    // A commented-out passage is hidden from readers; as a code block it would show. No place in
+    // GitBook's document model holds it, so it is dropped, and said so.
+    if (tree.length > 0 && tree.every((n) => n.type === "comment")) {
+      this.warn(node, "an HTML comment (hidden text) was dropped: GitBook's document model cannot hold it");
+      return [];
+    }
     const images = this.figures(tree, node);
     if (images) return [images];
     if (tree.length === 1 && tree[0]!.type === "element" && tree[0]!.name === "table") {
@@ -1100,7 +1106,44 @@ class Converter {
       else if (align !== undefined && align !== "left") this.warn(node, `paragraph alignment "${align}" was dropped`);
       return [block];
     }
+    const code = this.htmlCode(tree, node);
+    if (code) return [code];
+    // GitBook writes an aligned heading as HTML: <h3 align="center">…</h3> (### is heading-2).
+    const headingType = { h1: "heading-1", h2: "heading-1", h3: "heading-2", h4: "heading-3" } as const;
+    if (tree.length === 1 && tree[0]!.type === "element" && tree[0]!.name in headingType && Object.keys(tree[0]!.attrs).every((a) => a === "align" || a === "id") && this.isInlineOnly(tree[0]!.children)) {
+      const el = tree[0]!;
+      const data: { id?: string; align?: "center" | "end" } = {};
+      const heading: DocumentBlock = { object: "block", type: headingType[el.name as keyof typeof headingType], data, nodes: this.collectTargets(() => htmlToInlines(el.children, this.htmlContext(node))) };
+      const align = el.attrs.align?.toLowerCase();
+      if (align === "center") data.align = "center";
+      else if (align === "right") data.align = "end";
+      else if (align !== undefined && align !== "left") this.warn(node, `heading alignment "${align}" was dropped`);
+      if (el.attrs.id !== undefined && /^[-a-z0-9.+_]+$/.test(el.attrs.id)) data.id = el.attrs.id;
+      else if (el.attrs.id !== undefined) this.warn(node, `heading anchor "${el.attrs.id}" was dropped: anchors are lower-case letters, digits and - . + _`);
+      if (el.name === "h1") this.warn(node, "an <h1> inside the page became a heading-1 (the page title is its first # heading)");
+      return [heading];
+    }
     return this.unknownHtml(node);
+  }
+
+  /**
+   * GitBook writes a code block whose text has formatting as `<pre class="language-x"
+   * data-title=… data-overflow=… data-line-numbers><code>…</code></pre>`: a code block here, its
+   * text kept, the formatting (bold lines) dropped with a warning.
+   */
+  private htmlCode(tree: HtmlNode[], node: Html): DocumentBlockCode | undefined {
+    const pre = tree.length === 1 && tree[0]!.type === "element" && tree[0]!.name === "pre" ? tree[0]! : undefined;
+    const code = pre && elementChildren(pre).length === 1 && elementChildren(pre)[0]!.name === "code" ? elementChildren(pre)[0]! : undefined;
+    if (!pre || !code || !isBlankHtml(pre.children.filter((child) => child !== code))) return undefined;
+    const data: DocumentBlockCode["data"] = {};
+    const syntax = /(?:^|\s)lang(?:uage)?-(\S+)/.exec(`${pre.attrs.class ?? ""} ${code.attrs.class ?? ""}`)?.[1];
+    if (syntax) data.syntax = syntax;
+    if (pre.attrs["data-title"]) data.title = pre.attrs["data-title"];
+    if (pre.attrs["data-overflow"] === "wrap" || pre.attrs["data-overflow"] === "scroll") data.overflow = pre.attrs["data-overflow"];
+    if ("data-line-numbers" in pre.attrs && pre.attrs["data-line-numbers"] !== "false") data.lineNumbers = true;
+    if (elementChildren(code).some((child) => child.name !== "br")) this.warn(node, "formatting inside an HTML code block (<pre><code>) was dropped; its text is kept");
+    const text = htmlText(code.children).replace(/\n$/, "");
+    return { object: "block", type: "code", data, nodes: text.split("\n").map((line) => ({ object: "block", type: "code-line", data: {}, nodes: [textNode([leaf(line)])] })) };
   }
 
   private unknownHtml(node: Html): DocumentBlock[] {
@@ -1122,6 +1165,10 @@ class Converter {
       if (n.type === "link" || n.type === "button" || n.type === "inline-image") {
         const found = this.refTargets.get(n.data.ref);
         if (found) this.record(n, found.kind, found.target);
+      }
+      if (n.type === "inline-image" && n.data.refDark) {
+        const dark = this.refTargets.get(n.data.refDark);
+        if (dark) this.record(n, dark.kind, dark.target);
       }
       if (n.type === "link") n.nodes.forEach(visit);
     };
@@ -1168,12 +1215,11 @@ class Converter {
       }
       if (el.children.some((c) => c.type === "text" && c.value.trim() !== "")) return undefined;
     }
-    let darkSrc: string | undefined;
+    const darkSrc = picture ? darkVariantSrc(picture) : undefined;
     if (picture) {
       for (const child of elementChildren(picture)) {
-        if (child.name === "source" && /dark/.test(child.attrs.media ?? "") && child.attrs.srcset) darkSrc = child.attrs.srcset.split(/\s+/)[0];
-        else if (child.name === "img") img = child;
-        else if (child.name === "source") this.warn(node, "a <source> that is not the dark-mode variant was dropped");
+        if (child.name === "img") img = child;
+        else if (child.name === "source" && child.attrs.srcset?.trim().split(/\s+/)[0] !== darkSrc) this.warn(node, "a <source> that is not the dark-mode variant was dropped");
       }
     }
     if (!img?.attrs.src) return undefined;
@@ -1507,6 +1553,13 @@ class Converter {
       const converted = this.collectTargets(() => htmlToInlines([{ type: "element", name, attrs, children: [] }], this.htmlContext(node as unknown as RootContent)));
       out.push(...converted);
       return index;
+    }
+    if (name === "picture") {
+      const close = this.findClose(nodes, index, name);
+      if (close < 0) return literal("<picture> without </picture> kept as text");
+      const html = nodes.slice(index, close + 1).map((n) => (n.type === "html" ? n.value : "")).join("");
+      out.push(...this.collectTargets(() => htmlToInlines(parseHtml(html), this.htmlContext(node as unknown as RootContent), current())));
+      return close;
     }
     const captureSpecial = name === "a" || name === "code" || (name === "i" && iconFromClass(attrs.class) !== undefined);
     if (captureSpecial) {

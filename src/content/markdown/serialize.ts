@@ -196,6 +196,11 @@ class Writer {
       case "heading-2":
       case "heading-3": {
         const depth = block.type === "heading-1" ? 2 : block.type === "heading-2" ? 3 : 4;
+        if (block.data.align && block.data.align !== "start") {
+          const align = block.data.align === "end" ? "right" : "center";
+          const id = block.data.id ? ` id="${escapeAttribute(block.data.id)}"` : "";
+          return [html(`<h${depth} align="${align}"${id}>${inlinesToHtml(block.nodes, { path: (r) => this.path(r) })}</h${depth}>`)];
+        }
         const children = this.phrasing(block.nodes).map((n) => (n.type === "break" ? ({ type: "text", value: " " } as PhrasingContent) : n));
         if (block.data.id) children.push({ type: "text", value: " " }, html(`<a href="#${escapeAttribute(block.data.id)}" id="${escapeAttribute(block.data.id)}"></a>`));
         return [{ type: "heading", depth, children }];
@@ -481,7 +486,8 @@ class Writer {
         case "inline-image": {
           const d = node.data;
           if (d.size || d.refDark) {
-            out.push(html(`<img src="${escapeAttribute(this.path(d.ref))}" alt="${escapeAttribute(d.alt ?? "")}"${d.size ? ` data-size="${d.size}"` : ""}>`));
+            const img = `<img src="${escapeAttribute(this.path(d.ref))}" alt="${escapeAttribute(d.alt ?? "")}"${d.size ? ` data-size="${d.size}"` : ""}>`;
+            out.push(html(d.refDark ? `<picture><source srcset="${escapeAttribute(this.path(d.refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>` : img));
           } else out.push({ type: "image", url: this.path(d.ref), alt: d.alt ?? "", title: d.caption ?? null });
           break;
         }
