@@ -7,7 +7,6 @@ import { NoContent, errorResponses } from "../../http/schemas.js";
 import { GitError } from "../../git/errors.js";
 import { assertValidRef, unsafePathReason } from "../../git/index.js";
 import { parseRemoteUrl } from "../../git/url.js";
-import { enqueue } from "../../jobs/queue.js";
 import { seal } from "../../lib/sealed.js";
 import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
@@ -15,7 +14,8 @@ import { GitSyncState, SpaceParams } from "../spaces/spaces.schemas.js";
 import { requireLiveSpace } from "../spaces/spaces.service.js";
 import { CREDENTIALS_PURPOSE, type GitSyncJobBase } from "./git-sync.payloads.js";
 import { ExportBody, ImportBody } from "./git-sync.schemas.js";
-import { readGitSyncState, repoNameOf, updateGitSyncState } from "./git-sync.state.js";
+import { requestGitRun } from "./git-sync.service.js";
+import { readGitSyncState, updateGitSyncState } from "./git-sync.state.js";
 
 const tags = ["git"];
 
@@ -73,20 +73,7 @@ export const gitSyncRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       const actor = actorOf(request);
       const space = await loadForSync(request, actor);
       const base = jobBase(request.body, space.id, actor.user.id);
-      const body = request.body;
-      await db.transaction().execute(async (trx) => {
-        await updateGitSyncState(trx, space.id, (state) => ({
-          ...state,
-          remote: base.remote,
-          ref: base.ref,
-          projectDirectory: base.projectDirectory,
-          repoName: repoNameOf(base.remote) ?? state.repoName,
-          url: body.gitInfo?.url ?? body.repoTreeURL ?? state.url ?? base.remote,
-          ...(body.gitInfo?.provider ? { installationProvider: body.gitInfo.provider } : {}),
-          lastImport: { status: "pending", requestedAt: base.requestedAt },
-        }));
-        await enqueue(trx, "git-import", { ...base, standalone: body.standalone ?? false });
-      });
+      await requestGitRun(db, { kind: "git-import", payload: { ...base, standalone: request.body.standalone ?? false } }, request.body);
       deps.notifyJobs();
       return reply.code(204).send(null);
     },
@@ -100,20 +87,7 @@ export const gitSyncRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       const space = await loadForSync(request, actor);
       const base = jobBase(request.body, space.id, actor.user.id);
       if (!base.ref.startsWith("refs/heads/")) throw badRequest(`An export pushes to a branch: ref must be "refs/heads/<branch>", got "${base.ref}".`);
-      const body = request.body;
-      await db.transaction().execute(async (trx) => {
-        await updateGitSyncState(trx, space.id, (state) => ({
-          ...state,
-          remote: base.remote,
-          ref: base.ref,
-          projectDirectory: base.projectDirectory,
-          repoName: repoNameOf(base.remote) ?? state.repoName,
-          url: body.gitInfo?.url ?? body.repoTreeURL ?? state.url ?? base.remote,
-          ...(body.gitInfo?.provider ? { installationProvider: body.gitInfo.provider } : {}),
-          lastExport: { status: "pending", requestedAt: base.requestedAt },
-        }));
-        await enqueue(trx, "git-export", { ...base, commitMessage: body.commitMessage });
-      });
+      await requestGitRun(db, { kind: "git-export", payload: { ...base, commitMessage: request.body.commitMessage } }, request.body);
       deps.notifyJobs();
       return reply.code(204).send(null);
     },

@@ -23,9 +23,43 @@ import { parseJsonOrNull } from "../../lib/json.js";
 import { unseal } from "../../lib/sealed.js";
 import { nowIso } from "../../lib/time.js";
 import { CREDENTIALS_PURPOSE, type GitExportPayload, type GitImportPayload, type GitSyncJobBase } from "./git-sync.payloads.js";
-import { type GitSyncRunValue, readGitSyncState, updateGitSyncState } from "./git-sync.state.js";
+import type { Db } from "../../db/database.js";
+import { enqueue } from "../../jobs/queue.js";
+import { type GitSyncRunValue, readGitSyncState, repoNameOf, updateGitSyncState } from "./git-sync.state.js";
 
 type RunKey = "lastImport" | "lastExport";
+
+/** What an import or export request says about where the repository is shown (`gitInfo`, tree URL). */
+export interface GitRunRequest {
+  repoTreeURL?: string | undefined;
+  gitInfo?: { url?: string | undefined; provider?: "github" | "gitlab" | undefined } | undefined;
+}
+
+/**
+ * Records a requested import or export as pending in the space's sync state (remote, ref, project
+ * directory, where the repository is shown) and enqueues its job, in one transaction.
+ */
+export async function requestGitRun(
+  db: Db,
+  job: { kind: "git-import"; payload: GitImportPayload } | { kind: "git-export"; payload: GitExportPayload },
+  request: GitRunRequest,
+): Promise<void> {
+  const { payload } = job;
+  const key: RunKey = job.kind === "git-import" ? "lastImport" : "lastExport";
+  await db.transaction().execute(async (trx) => {
+    await updateGitSyncState(trx, payload.spaceId, (state) => ({
+      ...state,
+      remote: payload.remote,
+      ref: payload.ref,
+      projectDirectory: payload.projectDirectory,
+      repoName: repoNameOf(payload.remote) ?? state.repoName,
+      url: request.gitInfo?.url ?? request.repoTreeURL ?? state.url ?? payload.remote,
+      ...(request.gitInfo?.provider ? { installationProvider: request.gitInfo.provider } : {}),
+      [key]: { status: "pending", requestedAt: payload.requestedAt },
+    }));
+    await enqueue(trx, job.kind, job.payload);
+  });
+}
 
 /** The remote URL with its credentials put back (only ever held in memory, for git). */
 function remoteWithCredentials(ctx: JobContext, payload: GitSyncJobBase): { url: string; redact: (text: string) => string } {
