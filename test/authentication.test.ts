@@ -1,0 +1,58 @@
+/**
+ * Every API operation requires a token: walks the whole OpenAPI description the server publishes,
+ * so a route added later is covered without being listed here. Public operations are named below.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestContext, type TestContext } from "./helpers/app.js";
+
+// Operations reachable without a token, and why.
+const PUBLIC = new Set([
+  "GET /v1/", // API information, as GitBook's client reads it before authenticating
+]);
+
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await ctx.app.ready();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+describe("authentication on every operation", () => {
+  it("answers 401 with the error body to a request without a token, on every operation but the public ones", async () => {
+    const paths = (ctx.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
+    const operations = Object.entries(paths).flatMap(([path, methods]) =>
+      Object.keys(methods)
+        .filter((method) => ["get", "post", "put", "patch", "delete"].includes(method))
+        .map((method) => ({ method: method.toUpperCase(), path })),
+    );
+    // A floor, so that an empty description (or a broken walk) cannot pass.
+    expect(operations.length).toBeGreaterThan(140);
+    const failures: string[] = [];
+    for (const { method, path } of operations) {
+      const name = `${method} ${path}`;
+      if (PUBLIC.has(name)) continue;
+      const url = path.replace(/\{[^}]+\}/g, "x0000000000000000000");
+      const response = await ctx.app.inject({ method: method as "GET", url, ...(method === "GET" || method === "DELETE" ? {} : { payload: {} }) });
+      const body = response.json() as { error?: { code?: number; message?: string } };
+      if (response.statusCode !== 401 || body.error?.code !== 401 || !body.error.message) failures.push(`${name} → ${response.statusCode} ${response.body.slice(0, 80)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("answers 401 to an unknown token and to a malformed Authorization header", async () => {
+    const unknown = await ctx.app.inject({ method: "GET", url: "/v1/user", headers: { authorization: "Bearer qr_unknown" } });
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json().error.message).toMatch(/unknown or has been revoked/);
+    const malformed = await ctx.app.inject({ method: "GET", url: "/v1/user", headers: { authorization: "Token abc" } });
+    expect(malformed.statusCode).toBe(401);
+    expect(malformed.json().error.message).toMatch(/Bearer <API token>/);
+  });
+
+  it("serves the public operations without a token", async () => {
+    const info = await ctx.app.inject({ method: "GET", url: "/v1/" });
+    expect(info.statusCode).toBe(200);
+  });
+});
