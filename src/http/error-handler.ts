@@ -67,6 +67,8 @@ export function formatValidationError(errors: AjvError[], context: string | unde
       return `${field} must have at most ${first.params.limit} items.`;
     case "minItems":
       return `${field} must have at least ${first.params.limit} items.`;
+    case "minProperties":
+      return `${field} must set at least ${first.params.limit} ${first.params.limit === 1 ? "property" : "properties"}.`;
     case "type":
       return `${field} must be of type ${first.params.type}.`;
     case "format":
