@@ -197,7 +197,12 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     expect((await ctx.anonymous.post(`/v1/spaces/${space.id}/git/import`, body)).status).toBe(401);
     expect((await ctx.as(outsider).post(`/v1/spaces/${space.id}/git/import`, body)).status).toBe(404);
     expect((await ctx.as(members.read).post(`/v1/spaces/${space.id}/git/import`, body)).status).toBe(403);
-    expect((await ctx.as(members.edit).get(`/v1/spaces/${space.id}/git/info`)).status).toBe(404);
+    const noRepo = await ctx.as(members.edit).get(`/v1/spaces/${space.id}/git/info`);
+    expect(noRepo.status).toBe(404);
+    expect(noRepo.body.error.message).toMatch(/No Git repository is set up/);
+    const hidden = await ctx.as(outsider).get(`/v1/spaces/${space.id}/git/info`);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.error.message).toBe(`No space with id "${space.id}".`);
     await ctx.as(owner).patch(`/v1/spaces/${space.id}`, { editMode: "locked" });
     const locked = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, body);
     expect(locked.status).toBe(403);
@@ -207,6 +212,27 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
 });
 
 describe("POST /v1/spaces/{spaceId}/git/export", () => {
+  it("answers 401, 404 to outsiders, 403 to readers, and a precise 400 for a tag or a missing commit message", async () => {
+    const { owner, members, outsider, space } = await setup();
+    const body = { url: "https://example.com/x.git", ref: "refs/heads/main", commitMessage: "Export" };
+    const url = `/v1/spaces/${space.id}/git/export`;
+    expect((await ctx.anonymous.post(url, body)).status).toBe(401);
+    const hidden = await ctx.as(outsider).post(url, body);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.error.message).toBe(`No space with id "${space.id}".`);
+    const reader = await ctx.as(members.read).post(url, body);
+    expect(reader.status).toBe(403);
+    expect(reader.body.error.message).toBe("Only members who can edit the space can synchronise it with Git.");
+    const tag = await ctx.as(owner).post(url, { ...body, ref: "refs/tags/v1" });
+    expect(tag.status).toBe(400);
+    expect(tag.body.error.message).toBe('An export pushes to a branch: ref must be "refs/heads/<branch>", got "refs/tags/v1".');
+    const noMessage = await ctx.as(owner).post(url, { url: body.url, ref: body.ref });
+    expect(noMessage.status).toBe(400);
+    expect(noMessage.body.error.message).toBe("body.commitMessage is required.");
+    // Nothing was recorded by the refused requests.
+    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).status).toBe(404);
+  });
+
   it("writes the primary content as a GitBook repository, makes no commit when nothing changed, and re-imports to the same content", async () => {
     const { owner, org, space } = await setup();
     const source = createBareRepo(loadFixture("gitbook-docs"));
@@ -285,6 +311,20 @@ describe("GET git/info and DELETE git/legacy-installation through @gitbook/api",
     } finally {
       repo.cleanup();
     }
+  });
+
+  it("lets only space admins disconnect: 403 to editors, 404 to outsiders, 401 without a token; the state stays", async () => {
+    const { owner, members, outsider, space } = await setup();
+    await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { url: "https://example.com/x.git", ref: "refs/heads/main" });
+    const url = `/v1/spaces/${space.id}/git/legacy-installation`;
+    expect((await ctx.anonymous.delete(url)).status).toBe(401);
+    const editor = await ctx.as(members.edit).delete(url);
+    expect(editor.status).toBe(403);
+    expect(editor.body.error.message).toBe("Only admins of the space can disconnect it from its Git repository.");
+    const hidden = await ctx.as(outsider).delete(url);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.error.message).toBe(`No space with id "${space.id}".`);
+    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body.remote).toBe("https://example.com/x.git");
   });
 });
 

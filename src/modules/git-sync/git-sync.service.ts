@@ -12,7 +12,9 @@ import { readRepository, repositoryPaths } from "../../content/gitbook-repo/inde
 import { RepositoryFormatError } from "../../content/gitbook-repo/types.js";
 import { writeRepository } from "../../content/gitbook-repo/write.js";
 import { commitRevision } from "../../content/revision/commit.js";
-import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { getSpaceRevision, setRevisionGit } from "../../content/revision/revisions.queries.js";
+import { getSpace } from "../spaces/spaces.queries.js";
+import { getUserById } from "../users/users.queries.js";
 import { loadContent, loadDocument, saveDocument } from "../../content/revision/storage.js";
 import { GitError } from "../../git/errors.js";
 import { commitAndPush, type LocalRepo, withFetchedRef } from "../../git/index.js";
@@ -98,14 +100,35 @@ function permanentFailure(error: unknown): boolean {
   return false;
 }
 
-export async function runGitImport(ctx: JobContext, payload: GitImportPayload): Promise<void> {
-  const space = await ctx.db.selectFrom("spaces").selectAll().where("id", "=", payload.spaceId).executeTakeFirst();
-  if (!space || space.deletedAt) return;
+/**
+ * The space a run works on, once the run is recorded as running; undefined when there is nothing
+ * to do (the space is gone, or a newer import or export was applied: recorded as skipped).
+ */
+async function startRun(ctx: JobContext, payload: GitSyncJobBase, key: RunKey) {
+  const space = await getSpace(ctx.db, payload.spaceId);
+  if (!space || space.deletedAt) return undefined;
   if (await isOutdated(ctx, payload)) {
-    await recordRun(ctx, space.id, "lastImport", { status: "skipped", finishedAt: nowIso(), message: "A newer import or export was already applied." });
+    await recordRun(ctx, space.id, key, { status: "skipped", finishedAt: nowIso(), message: "A newer import or export was already applied." });
+    return undefined;
+  }
+  await recordRun(ctx, space.id, key, { status: "running", startedAt: nowIso() });
+  return space;
+}
+
+/** Records a failed attempt: final when a retry cannot help (or after 5 attempts), else pending and rethrown so the job retries. */
+async function recordFailure(ctx: JobContext, spaceId: string, key: RunKey, error: unknown, redact: (text: string) => string): Promise<void> {
+  const message = redact(error instanceof Error ? error.message : String(error));
+  if (permanentFailure(error) || ctx.attempt >= 5) {
+    await recordRun(ctx, spaceId, key, { status: "failed", finishedAt: nowIso(), message });
     return;
   }
-  await recordRun(ctx, space.id, "lastImport", { status: "running", startedAt: nowIso() });
+  await recordRun(ctx, spaceId, key, { status: "pending", message: `Retrying after: ${message}` });
+  throw new Error(message);
+}
+
+export async function runGitImport(ctx: JobContext, payload: GitImportPayload): Promise<void> {
+  const space = await startRun(ctx, payload, "lastImport");
+  if (!space) return;
   const { url, redact } = remoteWithCredentials(ctx, payload);
   try {
     await withFetchedRef(url, payload.ref, { allowFile: ctx.config.gitAllowFileUrls, signal: ctx.signal }, async (repo) => {
@@ -170,13 +193,7 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
       ctx.log.info({ spaceId: space.id, revision: revision.id, commit: repo.commit.oid, pages: imported.documents.size }, "git import done");
     });
   } catch (error) {
-    const message = redact(error instanceof Error ? error.message : String(error));
-    if (permanentFailure(error) || ctx.attempt >= 5) {
-      await recordRun(ctx, space.id, "lastImport", { status: "failed", finishedAt: nowIso(), message });
-      return;
-    }
-    await recordRun(ctx, space.id, "lastImport", { status: "pending", message: `Retrying after: ${message}` });
-    throw new Error(message);
+    await recordFailure(ctx, space.id, "lastImport", error, redact);
   }
 }
 
@@ -200,15 +217,10 @@ async function branchLayout(base: LocalRepo, projectDirectory: string) {
 }
 
 export async function runGitExport(ctx: JobContext, payload: GitExportPayload): Promise<void> {
-  const space = await ctx.db.selectFrom("spaces").selectAll().where("id", "=", payload.spaceId).executeTakeFirst();
-  if (!space || space.deletedAt) return;
-  if (await isOutdated(ctx, payload)) {
-    await recordRun(ctx, space.id, "lastExport", { status: "skipped", finishedAt: nowIso(), message: "A newer import or export was already applied." });
-    return;
-  }
-  await recordRun(ctx, space.id, "lastExport", { status: "running", startedAt: nowIso() });
+  const space = await startRun(ctx, payload, "lastExport");
+  if (!space) return;
   const { url, redact } = remoteWithCredentials(ctx, payload);
-  const actor = await ctx.db.selectFrom("users").select(["displayName", "email"]).where("id", "=", payload.actorId).executeTakeFirst();
+  const actor = await getUserById(ctx.db, payload.actorId);
   const revisionId = space.revisionId;
   try {
     const primary = await getSpaceRevision(ctx.db, space.id, revisionId);
@@ -234,12 +246,7 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
     });
     await ctx.db.transaction().execute(async (trx) => {
       if (result.committed) {
-        // Git metadata is the mutable part of a revision: it now names the commit it was exported as.
-        await trx
-          .updateTable("revisions")
-          .set({ git: JSON.stringify({ oid: result.commit, message: payload.commitMessage, createdByService: true, ref: payload.ref }) })
-          .where("id", "=", revisionId)
-          .execute();
+        await setRevisionGit(trx, revisionId, { oid: result.commit, message: payload.commitMessage, createdByService: true, ref: payload.ref });
       }
       await updateGitSyncState(trx, space.id, (state) => ({
         ...state,
@@ -255,12 +262,6 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
       }));
     });
   } catch (error) {
-    const message = redact(error instanceof Error ? error.message : String(error));
-    if (permanentFailure(error) || ctx.attempt >= 5) {
-      await recordRun(ctx, space.id, "lastExport", { status: "failed", finishedAt: nowIso(), message });
-      return;
-    }
-    await recordRun(ctx, space.id, "lastExport", { status: "pending", message: `Retrying after: ${message}` });
-    throw new Error(message);
+    await recordFailure(ctx, space.id, "lastExport", error, redact);
   }
 }

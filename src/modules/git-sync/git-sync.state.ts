@@ -12,14 +12,17 @@ export async function readGitSyncState(db: Executor, spaceId: string): Promise<G
 }
 
 /**
- * Applies `change` to the current state in one statement's transaction scope. Callers run it inside
- * their transaction when the state must change together with other rows.
+ * Applies `change` to the current state atomically: the row is locked (a no-op write) before it is
+ * read, so a job recording its progress and a request starting the next run cannot overwrite each
+ * other's part. Runs in the caller's transaction when given one, else in its own.
  */
 export async function updateGitSyncState(
   db: Executor,
   spaceId: string,
   change: (state: GitSyncStateValue) => GitSyncStateValue | null,
 ): Promise<GitSyncStateValue | null> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => updateGitSyncState(trx, spaceId, change));
+  await db.updateTable("spaces").set((eb) => ({ gitSync: eb.ref("gitSync") })).where("id", "=", spaceId).execute();
   const current = (await readGitSyncState(db, spaceId)) ?? {};
   const next = change({ ...current });
   await db
