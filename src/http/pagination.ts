@@ -96,8 +96,13 @@ function afterCursor<Row>(keys: SortKey<Row>[], values: CursorValue[]): Expressi
 
 /** Shapes a page for the response envelope. */
 export function toList<Row, Item>(page: Page<Row>, present: (row: Row) => Item) {
+  return listOf(page, page.rows.map(present));
+}
+
+/** The list envelope around items already presented from a page's rows (bulk presenters). */
+export function listOf<Item>(page: Page<unknown>, items: Item[]) {
   return {
-    items: page.rows.map(present),
+    items,
     count: page.count,
     ...(page.next ? { next: page.next } : {}),
   };

@@ -1,6 +1,7 @@
 /** Reviews of a change request and the people asked for one. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../../deps.js";
+import { listOf } from "../../http/pagination.js";
 import { actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
 import { ErrorBody, ListOf, ListQuery, NoContent, errorResponses } from "../../http/schemas.js";
@@ -45,7 +46,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const loaded = await requireChangeRequest(db, actor, request.params.spaceId, request.params.changeRequestId);
       const page = await listReviews(db, loaded.changeRequest.id, request.query);
       const items = await presentReviews(db, urls, { loaded, actor, rows: page.rows, format: request.query.format ?? "document" });
-      return { items, count: page.count, ...(page.next ? { next: page.next } : {}) };
+      return listOf(page, items);
     },
   );
 
@@ -110,7 +111,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const loaded = await requireChangeRequest(db, actorOf(request), request.params.spaceId, request.params.changeRequestId);
       const page = await listRequestedReviewers(db, loaded.changeRequest.id, request.query);
       const items = await presentRequestedReviewers(db, urls, page.rows);
-      return { items, count: page.count, ...(page.next ? { next: page.next } : {}) };
+      return listOf(page, items);
     },
   );
 

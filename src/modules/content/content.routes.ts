@@ -9,7 +9,7 @@ import Type, { type TObject } from "typebox";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
-import { paginateRows } from "../../http/pagination.js";
+import { listOf, paginateRows, toList } from "../../http/pagination.js";
 import { ListOf, ListQuery, RichDocument, errorResponses } from "../../http/schemas.js";
 import { evaluateDocument } from "../../content/document/evaluate.js";
 import type { ContentRef, JSONDocument } from "../../content/document/types.js";
@@ -147,7 +147,7 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
       { direction: "asc", value: (f) => f.id },
     ], query);
     const ctx = presentContext(view, query);
-    return { items: page.rows.map((f) => presentFile(f, ctx)), count: page.count, ...(page.next ? { next: page.next } : {}) };
+    return toList(page, (f) => presentFile(f, ctx));
   });
 
   app.get(`${set.base}/files/:fileId`, {

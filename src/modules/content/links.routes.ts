@@ -11,7 +11,7 @@ import { loadDocuments } from "../../content/revision/storage.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
-import { paginateRows } from "../../http/pagination.js";
+import { listOf, paginateRows, toList } from "../../http/pagination.js";
 import { ListQuery, errorResponses } from "../../http/schemas.js";
 import { spacePermissions } from "../spaces/spaces.policy.js";
 import { spaceActivityCount } from "../spaces/space-activity.js";
@@ -115,7 +115,7 @@ export function registerLinkReads(app: FastifyInstance, deps: Deps, set: LinkRea
     const page = paginateRows(entries, [{ direction: "asc", value: (e) => e.order }], query);
     const broken = usages.filter((u) => u.status === "broken").length;
     return {
-      items: page.rows.map(({ list }) => {
+      ...toList(page, ({ list }) => {
         const target = loaded.targetLocation(list[0]!.target);
         const sources = [...new Set(list.map((u) => u.sourcePageId))];
         return {
@@ -125,8 +125,6 @@ export function registerLinkReads(app: FastifyInstance, deps: Deps, set: LinkRea
           locationReferences: sources.flatMap((id) => loaded.pageLocation(id) ?? []),
         };
       }),
-      count: page.count,
-      ...(page.next ? { next: page.next } : {}),
       stats: { total: usages.length, broken: { total: broken } },
     };
   }
@@ -134,7 +132,7 @@ export function registerLinkReads(app: FastifyInstance, deps: Deps, set: LinkRea
   function backlinkList(sources: string[], loaded: Awaited<ReturnType<typeof load>>, query: { page?: string; limit?: number }) {
     const unique = [...new Set(sources)].map((id, order) => ({ id, order }));
     const page = paginateRows(unique, [{ direction: "asc", value: (e) => e.order }], query);
-    return { items: page.rows.flatMap((e) => loaded.pageLocation(e.id) ?? []), count: page.count, ...(page.next ? { next: page.next } : {}) };
+    return listOf(page, page.rows.flatMap((e) => loaded.pageLocation(e.id) ?? []));
   }
 
   const pageParams = withParams(Type.Object({ pageId: Type.String({ minLength: 1, maxLength: 100 }) }));

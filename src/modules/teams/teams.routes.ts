@@ -4,7 +4,7 @@ import type { Executor } from "../../db/database.js";
 import type { TeamRow } from "../../db/schema.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
 import { badRequest } from "../../http/errors.js";
-import { toList } from "../../http/pagination.js";
+import { listOf, toList } from "../../http/pagination.js";
 import { ListOf, ListQuery, NoContent, errorResponses } from "../../http/schemas.js";
 import type { OrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
@@ -76,7 +76,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
         if (ownerMember.role !== "admin") ownedBy = owner;
       }
       const page = await listTeams(db, dialect, org.id, { ...options, ownedBy });
-      return toList({ ...page, rows: await presentTeams(db, org.id, page.rows, access) }, (team) => team);
+      return listOf(page, await presentTeams(db, org.id, page.rows, access));
     },
   );
 
