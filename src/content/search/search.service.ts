@@ -5,11 +5,14 @@
  */
 import type { Executor } from "../../db/database.js";
 import { badRequest } from "../../http/errors.js";
+import { type CursorValue, decodeCursor, encodeCursor } from "../../http/pagination.js";
 import { type FullTextIndex, type SearchHit, searchTerms, sectionDetails } from "./fulltext.js";
 
 /** How many best sections are grouped into page results (deeper pages of results are not served). */
 export const MAX_SECTION_HITS = 1000;
 const MAX_SECTIONS_PER_PAGE = 5;
+/** Results per page when the request gives no `limit`. */
+const DEFAULT_SEARCH_LIMIT = 20;
 
 /** A page among the results, ranked by its best section (details not loaded yet). */
 export interface RankedPage {
@@ -79,21 +82,36 @@ export async function describePages(index: FullTextIndex, db: Executor, terms: s
   });
 }
 
-export function encodeOffset(offset: number): string {
-  return Buffer.from(JSON.stringify({ o: offset })).toString("base64url");
-}
-
-export function decodeOffset(page: string | undefined): number {
+/** Where a page of ranked results starts; a missing cursor is the first page. */
+function decodeOffset(page: string | undefined): number {
   if (!page) return 0;
+  let offset: CursorValue | undefined;
   try {
-    const { o } = JSON.parse(Buffer.from(page, "base64url").toString("utf8")) as { o: unknown };
-    if (typeof o === "number" && Number.isInteger(o) && o >= 0) return o;
+    [offset] = decodeCursor(page, 1);
   } catch {
-    // fall through
+    // Not even a list cursor: answered below with this search's own message.
   }
+  if (typeof offset === "number" && Number.isInteger(offset) && offset >= 0) return offset;
   throw badRequest("The `page` parameter is not a cursor returned by this search; pass `next.page` from a previous response.");
 }
 
+/** The words of a query; 400 when it has none (only punctuation or syntax). */
+function queryTerms(query: string): string[] {
+  const terms = searchTerms(query);
+  if (terms.length === 0) throw badRequest("The query has no words to search for (letters or digits).");
+  return terms;
+}
+
+/** One page of `count` ranked items, from `offset`, with the cursor of the next page when there is one. */
+function pageAt<T>(items: readonly T[], offset: number, limit: number): { slice: T[]; count: number; next?: { page: string } } {
+  const end = offset + limit;
+  return { slice: items.slice(offset, end), count: items.length, ...(end < items.length ? { next: { page: encodeCursor([end]) } } : {}) };
+}
+
+/**
+ * Pages matching `query` in the given spaces, best first, one page of results from the offset
+ * cursor `page`. 400 for a cursor this search did not return, or a query without words.
+ */
 export async function searchPages(
   index: FullTextIndex,
   db: Executor,
@@ -102,10 +120,43 @@ export async function searchPages(
   options: { page?: string | undefined; limit?: number | undefined },
 ): Promise<{ results: PageResult[]; count: number; next?: { page: string } }> {
   const offset = decodeOffset(options.page);
-  const limit = options.limit ?? 20;
-  const terms = searchTerms(query);
+  const terms = queryTerms(query);
   const pages = rankPages(await index.search(db, spaceIds, terms, MAX_SECTION_HITS));
-  const results = await describePages(index, db, terms, pages.slice(offset, offset + limit));
-  const hasMore = offset + limit < pages.length;
-  return { results, count: pages.length, ...(hasMore ? { next: { page: encodeOffset(offset + limit) } } : {}) };
+  const { slice, ...rest } = pageAt(pages, offset, options.limit ?? DEFAULT_SEARCH_LIMIT);
+  return { results: await describePages(index, db, terms, slice), ...rest };
+}
+
+/** A space among organization search results, with its best pages (at most twenty). */
+export interface SpaceResult {
+  spaceId: string;
+  pages: PageResult[];
+}
+
+const MAX_PAGES_PER_SPACE = 20;
+
+/**
+ * Matches of `query` in the given spaces grouped by space, spaces in the order of their best page;
+ * one page of spaces from the offset cursor `page` (`count` counts spaces). Same 400s as
+ * `searchPages`.
+ */
+export async function searchOrganization(
+  index: FullTextIndex,
+  db: Executor,
+  spaceIds: string[],
+  query: string,
+  options: { page?: string | undefined; limit?: number | undefined },
+): Promise<{ results: SpaceResult[]; count: number; next?: { page: string } }> {
+  const offset = decodeOffset(options.page);
+  const terms = queryTerms(query);
+  const bySpace = new Map<string, RankedPage[]>();
+  for (const ranked of rankPages(await index.search(db, spaceIds, terms, MAX_SECTION_HITS))) {
+    const list = bySpace.get(ranked.spaceId) ?? [];
+    list.push(ranked);
+    bySpace.set(ranked.spaceId, list);
+  }
+  const { slice, ...rest } = pageAt([...bySpace.entries()], offset, options.limit ?? DEFAULT_SEARCH_LIMIT);
+  const described = await describePages(index, db, terms, slice.flatMap(([, pages]) => pages.slice(0, MAX_PAGES_PER_SPACE)));
+  const pagesOf = new Map<string, PageResult[]>();
+  for (const result of described) pagesOf.set(result.spaceId, [...(pagesOf.get(result.spaceId) ?? []), result]);
+  return { results: slice.map(([spaceId]) => ({ spaceId, pages: pagesOf.get(spaceId) ?? [] })), ...rest };
 }

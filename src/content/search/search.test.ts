@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/helpers/db.js";
 import { fullTextIndex } from "./engine.js";
 import { type SearchSectionInput, searchTerms, sectionDetails } from "./fulltext.js";
-import { searchPages } from "./search.service.js";
+import { searchOrganization, searchPages } from "./search.service.js";
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -102,6 +102,37 @@ describe("searchPages", () => {
     } while (page);
     expect(new Set(seen).size).toBe(12);
     expect(seen).toHaveLength(12);
-    await expect(searchPages(index, db.db, ["grouped"], "kangaroo", { page: "garbage" })).rejects.toMatchObject({ statusCode: 400 });
+    const badCursor = "The `page` parameter is not a cursor returned by this search; pass `next.page` from a previous response.";
+    await expect(searchPages(index, db.db, ["grouped"], "kangaroo", { page: "garbage" })).rejects.toMatchObject({ statusCode: 400, message: badCursor });
+    await expect(searchPages(index, db.db, ["grouped"], "kangaroo", { page: Buffer.from("[-5]").toString("base64url") })).rejects.toMatchObject({ statusCode: 400, message: badCursor });
+    await expect(searchPages(index, db.db, ["grouped"], "&|!", {})).rejects.toMatchObject({
+      statusCode: 400,
+      message: "The query has no words to search for (letters or digits).",
+    });
+  });
+});
+
+describe("searchOrganization", () => {
+  it("groups pages by space, spaces in the order of their best page, and pages through spaces", async () => {
+    const index = fullTextIndex(db.dialect);
+    await index.replaceSpace(db.db, "org-a", [section("a1", { body: "walrus" }), section("a2", { pageTitle: "Walrus", body: "walrus walrus" })]);
+    await index.replaceSpace(db.db, "org-b", [section("b1", { pageTitle: "Walrus facts", body: "walrus" })]);
+    await index.replaceSpace(db.db, "org-c", [section("c1", { body: "walrus" })]);
+    const ranked = (await searchPages(index, db.db, ["org-a", "org-b"], "walrus", { limit: 100 })).results;
+    const spaceOrder = [...new Set(ranked.map((r) => r.spaceId))];
+    const all = await searchOrganization(index, db.db, ["org-a", "org-b"], "walrus", {});
+    expect(all.count).toBe(2);
+    expect(all.next).toBeUndefined();
+    expect(all.results.map((s) => s.spaceId)).toEqual(spaceOrder);
+    for (const space of all.results) {
+      expect(space.pages.map((p) => p.pageId)).toEqual(ranked.filter((r) => r.spaceId === space.spaceId).map((r) => r.pageId));
+    }
+    const first = await searchOrganization(index, db.db, ["org-a", "org-b"], "walrus", { limit: 1 });
+    expect(first.results.map((s) => s.spaceId)).toEqual(spaceOrder.slice(0, 1));
+    expect(first.next).toBeDefined();
+    const second = await searchOrganization(index, db.db, ["org-a", "org-b"], "walrus", { limit: 1, page: first.next!.page });
+    expect(second).toMatchObject({ count: 2, results: [{ spaceId: spaceOrder[1] }] });
+    expect(second.next).toBeUndefined();
+    await expect(searchOrganization(index, db.db, ["org-a"], "walrus", { page: "garbage" })).rejects.toMatchObject({ statusCode: 400 });
   });
 });

@@ -64,8 +64,36 @@ describe("GET /v1/spaces/{spaceId}/search", () => {
     expect((await ctx.as(outsider).get(`/v1/spaces/${space.id}/search?query=proxy`)).status).toBe(404);
     const missing = await ctx.as(owner).get(`/v1/spaces/${space.id}/search`);
     expect(missing.body.error.message).toBe('query parameter "query" is required.');
-    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=${encodeURIComponent('"*:')}`)).status).toBe(400);
-    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=${"a".repeat(513)}`)).status).toBe(400);
+    const noWords = await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=${encodeURIComponent('"*:')}`);
+    expect(noWords.status).toBe(400);
+    expect(noWords.body.error.message).toBe("The query has no words to search for (letters or digits).");
+    const tooLong = await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=${"a".repeat(513)}`);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.message).toBe('query parameter "query" must be at most 512 characters long.');
+  });
+
+  it("pages with an opaque cursor and answers a precise 400 for a malformed one", async () => {
+    const { owner, space } = await setup();
+    await commitContent(ctx, space.id, { pages: ["One", "Two", "Three"].map((title) => ({ title, paragraphs: [`${title} kayak tour.`] })) });
+    await ctx.worker.drain();
+    const all = await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=kayak`);
+    expect(all.body.count).toBe(3);
+    expect(all.body.next).toBeUndefined();
+    const seen: string[] = [];
+    let page: string | undefined;
+    do {
+      const res = await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=kayak&limit=1${page ? `&page=${encodeURIComponent(page)}` : ""}`);
+      expect(res.status).toBe(200);
+      expect(res.body.count).toBe(3);
+      seen.push(...res.body.items.map((p: { id: string }) => p.id));
+      page = res.body.next?.page;
+    } while (page);
+    expect(seen).toEqual(all.body.items.map((p: { id: string }) => p.id));
+    for (const bad of ["garbage", Buffer.from("[-1]").toString("base64url"), Buffer.from('["1"]').toString("base64url")]) {
+      const res = await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=proxy&page=${bad}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe("The `page` parameter is not a cursor returned by this search; pass `next.page` from a previous response.");
+    }
   });
 });
 
@@ -82,6 +110,41 @@ describe("GET /v1/orgs/{organizationId}/search", () => {
     expect(asReader.body.items.map((s: { title: string }) => s.title)).toEqual(["Handbook"]);
     expect(JSON.stringify(asReader.body)).not.toContain("hunter2");
     void space;
+  });
+
+  it("pages through spaces in the order of their best page", async () => {
+    const { org, owner } = await setup();
+    const other = await createSpace(ctx, owner, org.id, { title: "Runbook" });
+    await commitContent(ctx, other.id, { pages: [{ title: "Proxy", paragraphs: ["Restart the proxy."] }] });
+    await ctx.worker.drain();
+    const all = await ctx.as(owner).get(`/v1/orgs/${org.id}/search?query=proxy`);
+    expect(all.body.count).toBe(2);
+    expect(all.body.next).toBeUndefined();
+    const first = await ctx.as(owner).get(`/v1/orgs/${org.id}/search?query=proxy&limit=1`);
+    expect(first.body).toMatchObject({ count: 2, items: [{ id: all.body.items[0].id, title: all.body.items[0].title }] });
+    const second = await ctx.as(owner).get(`/v1/orgs/${org.id}/search?query=proxy&limit=1&page=${encodeURIComponent(first.body.next.page)}`);
+    expect(second.body).toMatchObject({ count: 2, items: [{ id: all.body.items[1].id, title: all.body.items[1].title }] });
+    expect(second.body.next).toBeUndefined();
+    expect(second.body.items[0].pages).toEqual(all.body.items[1].pages);
+  });
+
+  it("answers 401, 404 to outsiders, and precise 400s", async () => {
+    const { org, outsider, owner } = await setup();
+    expect((await ctx.anonymous.get(`/v1/orgs/${org.id}/search?query=x`)).status).toBe(401);
+    const hidden = await ctx.as(outsider).get(`/v1/orgs/${org.id}/search?query=proxy`);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.error.message).toBe(`No organization with id "${org.id}" that you are a member of.`);
+    const missing = await ctx.as(owner).get(`/v1/orgs/${org.id}/search`);
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toBe('query parameter "query" is required.');
+    const noWords = await ctx.as(owner).get(`/v1/orgs/${org.id}/search?query=${encodeURIComponent("&|!")}`);
+    expect(noWords.status).toBe(400);
+    expect(noWords.body.error.message).toBe("The query has no words to search for (letters or digits).");
+    for (const bad of ["garbage", Buffer.from("[1.5]").toString("base64url"), Buffer.from("[1,2]").toString("base64url")]) {
+      const res = await ctx.as(owner).get(`/v1/orgs/${org.id}/search?query=proxy&page=${bad}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe("The `page` parameter is not a cursor returned by this search; pass `next.page` from a previous response.");
+    }
   });
 
   it("validates through @gitbook/api", async () => {

@@ -6,19 +6,15 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import { fullTextIndex } from "../../content/search/engine.js";
-import { searchTerms } from "../../content/search/fulltext.js";
-import { decodeOffset, describePages, encodeOffset, MAX_SECTION_HITS, type PageResult, rankPages, type RankedPage } from "../../content/search/search.service.js";
+import { type PageResult, searchOrganization, searchPages } from "../../content/search/search.service.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
-import { badRequest } from "../../http/errors.js";
 import { ListOf, ListQuery, errorResponses } from "../../http/schemas.js";
-import { contentLevel } from "../../permissions/access.js";
-import { atLeast } from "../../permissions/roles.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { requireOrganization } from "../organizations/organizations.service.js";
-import { listSpaceNodes } from "../spaces/spaces.queries.js";
+import { getSpacesByIds, listSpaceNodes } from "../spaces/spaces.queries.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
-import { requireLiveSpace } from "../spaces/spaces.service.js";
+import { readableSpaceNodes, requireLiveSpace } from "../spaces/spaces.service.js";
 
 const tags = ["search"];
 
@@ -54,26 +50,17 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     };
   };
 
-  const termsOf = (query: string) => {
-    const terms = searchTerms(query);
-    if (terms.length === 0) throw badRequest("The query has no words to search for (letters or digits).");
-    return terms;
-  };
-
   app.get(
     "/v1/spaces/:spaceId/search",
     { schema: { tags, operationId: "searchSpaceContent", params: SpaceParams, querystring: SearchQuery, response: { 200: ListOf(PageResultSchema), ...errorResponses } } },
     async (request) => {
       const { space } = await requireLiveSpace(db, actorOf(request), request.params.spaceId);
-      const { query, page, limit = 20 } = request.query;
-      const offset = decodeOffset(page);
-      const terms = termsOf(query);
-      const pages = rankPages(await index.search(db, [space.id], terms, MAX_SECTION_HITS));
-      const slice = await describePages(index, db, terms, pages.slice(offset, offset + limit));
+      const { query, page, limit } = request.query;
+      const found = await searchPages(index, db, [space.id], query, { page, limit });
       return {
-        items: slice.map((r) => presentPage(space.orgId, r)),
-        count: pages.length,
-        ...(offset + limit < pages.length ? { next: { page: encodeOffset(offset + limit) } } : {}),
+        items: found.results.map((r) => presentPage(space.orgId, r)),
+        count: found.count,
+        ...(found.next ? { next: found.next } : {}),
       };
     },
   );
@@ -83,34 +70,18 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     { schema: { tags, operationId: "searchOrganizationContent", params: OrganizationParams, querystring: SearchQuery, response: { 200: ListOf(SpaceResultSchema), ...errorResponses } } },
     async (request) => {
       const { org, access } = await requireOrganization(db, actorOf(request), request.params.organizationId);
-      const { query, page, limit = 20 } = request.query;
-      const offset = decodeOffset(page);
-      const readable = (await listSpaceNodes(db, { orgId: org.id })).filter((node) => atLeast(contentLevel(access, node), "read"));
-      const titles = new Map(
-        (readable.length ? await db.selectFrom("spaces").select(["id", "title"]).where("id", "in", readable.map((n) => n.id)).execute() : []).map((s) => [s.id, s.title]),
-      );
-      const terms = termsOf(query);
-      const hits = await index.search(db, [...titles.keys()], terms, MAX_SECTION_HITS);
-      // Spaces in the order of their best page.
-      const bySpace = new Map<string, RankedPage[]>();
-      for (const result of rankPages(hits)) {
-        const list = bySpace.get(result.spaceId) ?? [];
-        list.push(result);
-        bySpace.set(result.spaceId, list);
-      }
-      const spaces = [...bySpace.entries()];
-      const slice = spaces.slice(offset, offset + limit).map(([spaceId, results]) => [spaceId, results.slice(0, 20)] as const);
-      const described = await describePages(index, db, terms, slice.flatMap(([, results]) => results));
-      const bySpaceDescribed = new Map<string, PageResult[]>();
-      for (const result of described) bySpaceDescribed.set(result.spaceId, [...(bySpaceDescribed.get(result.spaceId) ?? []), result]);
+      const { query, page, limit } = request.query;
+      const readable = readableSpaceNodes(access, await listSpaceNodes(db, { orgId: org.id }));
+      const found = await searchOrganization(index, db, readable.map((n) => n.id), query, { page, limit });
+      const titles = new Map((await getSpacesByIds(db, found.results.map((s) => s.spaceId))).map((s) => [s.id, s.title]));
       return {
-        items: slice.map(([spaceId]) => ({
-          id: spaceId,
-          title: titles.get(spaceId) ?? "",
-          pages: (bySpaceDescribed.get(spaceId) ?? []).map((r) => presentPage(org.id, r)),
+        items: found.results.map((s) => ({
+          id: s.spaceId,
+          title: titles.get(s.spaceId) ?? "",
+          pages: s.pages.map((r) => presentPage(org.id, r)),
         })),
-        count: spaces.length,
-        ...(offset + limit < spaces.length ? { next: { page: encodeOffset(offset + limit) } } : {}),
+        count: found.count,
+        ...(found.next ? { next: found.next } : {}),
       };
     },
   );

@@ -230,6 +230,19 @@ export async function transferSpace(
 }
 
 /**
+ * The spaces among `nodes` that `access` may read, with the level it has on each, in the order
+ * given: one in-memory resolution over nodes loaded once (e.g. `listSpaceNodes` of an organization).
+ */
+export function readableSpaceNodes(access: OrgAccess, nodes: readonly SpaceNodeRow[]): (SpaceNodeRow & { level: Role })[] {
+  const readable: (SpaceNodeRow & { level: Role })[] = [];
+  for (const node of nodes) {
+    const level = contentLevel(access, node);
+    if (level && atLeast(level, "read")) readable.push({ ...node, level });
+  }
+  return readable;
+}
+
+/**
  * One page of the spaces among `nodes` that `access` may view, in the order of `keys`. Visibility
  * is resolved in memory from the organization's access (loaded once), then only the page's rows
  * are read in full.
@@ -241,12 +254,7 @@ export async function pageOfVisibleSpaces(
   keys: Omit<SortKey<SpaceNodeRow>, "column">[],
   options: { page?: string | undefined; limit?: number | undefined },
 ): Promise<Page<{ space: SpaceRow; level: Role }>> {
-  const visible: (SpaceNodeRow & { level: Role })[] = [];
-  for (const node of nodes) {
-    const level = contentLevel(access, node);
-    if (level && atLeast(level, "read")) visible.push({ ...node, level });
-  }
-  const page = paginateRows(visible, keys, options);
+  const page = paginateRows(readableSpaceNodes(access, nodes), keys, options);
   const rows = new Map((await getSpacesByIds(db, page.rows.map((n) => n.id))).map((r) => [r.id, r]));
   const items: { space: SpaceRow; level: Role }[] = [];
   for (const node of page.rows) {
