@@ -3,7 +3,7 @@
  * review answers a request, and review comments as comments of the change request.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
+import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { createChangeRequest, editContent, mergeChangeRequest } from "../../../test/helpers/change-requests.factories.js";
 import { addMemberToOrg, createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
 import { createSpace } from "../../../test/helpers/spaces.factories.js";
@@ -40,6 +40,12 @@ describe("POST and GET .../reviews", () => {
     });
     expect(posted.body.requestedBy).toBeUndefined();
     expect(posted.body.comment).toMatchObject({ postedBy: { id: members.review.id }, target: { review: posted.body.id } });
+    // The embedded comment carries the caller's permissions on it: the reviewer wrote it.
+    expect(posted.body.comment.permissions).toEqual({ view: true, edit: true, reply: true, delete: true });
+    const asSeenBy = async (user: TestUser) => (await ctx.as(user).get(`${prefix}/reviews/${posted.body.id}`)).body.comment.permissions;
+    expect(await asSeenBy(members.read)).toEqual({ view: true, edit: false, reply: false, delete: false });
+    expect(await asSeenBy(members.comment)).toEqual({ view: true, edit: false, reply: true, delete: false });
+    expect(await asSeenBy(members.admin)).toEqual({ view: true, edit: false, reply: true, delete: true });
 
     const markdown = await ctx.as(members.read).get(`${prefix}/reviews/${posted.body.id}?format=markdown`);
     expect(markdown.status).toBe(200);
@@ -58,6 +64,16 @@ describe("POST and GET .../reviews", () => {
     const approved = await ctx.as(members.admin).post(`${prefix}/reviews`, { status: "approved" });
     expect(approved.status).toBe(201);
     expect(approved.body.comment).toBeUndefined();
+
+    // Listed together, each review carries its own comment (or none).
+    const another = await ctx.as(members.create).post(`${prefix}/reviews`, { status: "approved", comment: { markdown: "Looks good." } });
+    expect(another.status).toBe(201);
+    const listed = (await ctx.as(members.read).get(`${prefix}/reviews?format=markdown`)).body.items;
+    expect(listed.map((r: { id: string; comment?: { id: string; body: unknown } }) => [r.id, r.comment?.id, r.comment?.body])).toEqual([
+      [another.body.id, another.body.comment.id, { markdown: "Looks good." }],
+      [approved.body.id, undefined, undefined],
+      [posted.body.id, posted.body.comment.id, { markdown: "Please add **examples**." }],
+    ]);
   });
 
   it("makes a reviewer's earlier review outdated, and filters on it", async () => {

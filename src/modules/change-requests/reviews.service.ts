@@ -22,12 +22,13 @@ import type { Urls } from "../../http/urls.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
 import { contentLevel, loadOrgAccess } from "../../permissions/access.js";
+import { authorize } from "../../permissions/authorize.js";
 import { atLeast } from "../../permissions/roles.js";
-import { presentComments } from "../comments/comments.present.js";
-import { getComment, insertComment } from "../comments/comments.queries.js";
+import { presentComments } from "../comments/comments.presenter.js";
+import { getCommentsByIds } from "../comments/comments.queries.js";
 import type { FormatValue } from "../comments/comments.schemas.js";
 import type { CommentScope } from "../comments/comments.scope.js";
-import { documentFromBody } from "../comments/comments.service.js";
+import { createComment, documentFromBody } from "../comments/comments.service.js";
 import { getUsersByIds } from "../users/users.queries.js";
 import { presentUserOrPlaceholder } from "../users/users.presenter.js";
 import { getChangeRequest, recordContribution } from "./change-requests.queries.js";
@@ -55,9 +56,10 @@ export async function submitReview(db: Db, input: { loaded: LoadedChangeRequest;
   if (changeRequest.createdBy === actor.user.id) {
     throw forbidden(`You created change request #${changeRequest.number}: ask someone else to review it.`);
   }
-  if (!loaded.permissions.review) {
-    throw forbidden(`Only members with the review level or higher on space "${space.id}" can review its change requests.`);
-  }
+  authorize(loaded.permissions, "review", {
+    notFound: `No space with id "${space.id}".`,
+    forbidden: `Only members with the review level or higher on space "${space.id}" can review its change requests.`,
+  });
   assertWritable(changeRequest);
   const comment = body.comment ? documentFromBody(body.comment, "body.comment") : undefined;
   for (let attempt = 1; ; attempt++) {
@@ -82,24 +84,15 @@ export async function submitReview(db: Db, input: { loaded: LoadedChangeRequest;
           updatedAt: now,
         };
         if (comment) {
-          review.commentId = newId();
-          await insertComment(trx, {
-            id: review.commentId,
-            spaceId: space.id,
-            changeRequestId: current.id,
-            revisionId: current.revisionId,
-            pageId: null,
-            nodeKey: null,
-            tableCell: null,
-            body: JSON.stringify(comment),
-            status: "open",
-            resolvedAt: null,
-            resolvedBy: null,
+          // A comment on the change request as a whole, about the revision reviewed.
+          const stored = await createComment(trx, {
+            scope: { space, changeRequestId: current.id, revision: current.revisionId },
             postedBy: actor.user.id,
-            postedAt: now,
-            editedAt: null,
+            document: comment,
             reviewId: review.id,
+            now,
           });
+          review.commentId = stored.id;
           await recordContribution(trx, { changeRequestId: current.id, userId: actor.user.id, actionType: "comment" });
         }
         await insertReview(trx, review);
@@ -182,11 +175,10 @@ export async function presentReviews(
   const { loaded, actor, rows, format } = input;
   const commentIds = rows.flatMap((r) => (r.commentId ? [r.commentId] : []));
   const location = { spaceId: loaded.space.id, changeRequestId: loaded.changeRequest.id };
-  const [users, commentRows] = await Promise.all([
+  const [users, stored] = await Promise.all([
     getUsersByIds(db, [...new Set(rows.flatMap((r) => (r.requestedBy ? [r.reviewerId, r.requestedBy] : [r.reviewerId])))]),
-    Promise.all(commentIds.map((id) => getComment(db, location, id))),
+    getCommentsByIds(db, location, commentIds),
   ]);
-  const stored = commentRows.filter((c) => c !== undefined);
   const comments = await presentComments(db, urls, { actorId: actor.user.id, scope: commentScopeOf(loaded), rows: stored, format });
   const commentById = new Map(comments.map((c) => [c.id, c]));
   const userById = new Map(users.map((u) => [u.id, u]));

@@ -1,10 +1,19 @@
+/**
+ * Presents stored comments and replies. `presentComments` and `presentReplies` load what they show
+ * besides themselves (reactions, repliers, every user they mention) in one query each, then shape
+ * them with `presentComment` and `presentReply`. Used by the comment routes and by whatever embeds
+ * a comment (a change request review).
+ */
 import { markdownFromDocument } from "../../content/markdown/index.js";
 import type { JSONDocument } from "../../content/document/types.js";
+import type { Executor } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow, UserRow } from "../../db/schema.js";
 import type { Urls } from "../../http/urls.js";
 import { parseJson, parseJsonOrNull } from "../../lib/json.js";
-import { presentUser } from "../users/users.presenter.js";
-import type { ReactionRow, ReplierRow } from "./comments.queries.js";
+import { getUsersByIds } from "../users/users.queries.js";
+import { presentUserOrPlaceholder } from "../users/users.presenter.js";
+import { commentPermissions } from "./comments.policy.js";
+import { type ReactionRow, type ReplierRow, reactionsTo, repliersOfComments } from "./comments.queries.js";
 import type {
   BodyOutputValue,
   CommentPermissionsValue,
@@ -14,6 +23,7 @@ import type {
   FormatValue,
   TableCellValue,
 } from "./comments.schemas.js";
+import { type CommentScope, basePathOf } from "./comments.scope.js";
 
 /** What presenting a page of comments or replies needs, loaded beforehand in bulk. */
 export interface CommentPresentContext {
@@ -25,10 +35,9 @@ export interface CommentPresentContext {
   users: Map<string, UserRow>;
 }
 
+/** A user the items mention; a placeholder when the account is gone (it never breaks the comment). */
 function user(ctx: CommentPresentContext, id: string) {
-  const row = ctx.users.get(id);
-  if (!row) throw new Error(`User ${id} of a comment was not loaded`);
-  return presentUser(row, ctx.urls);
+  return presentUserOrPlaceholder(ctx.users.get(id), id, ctx.urls);
 }
 
 /** A stored body in the requested format (`document` unless `markdown` was asked for). */
@@ -126,4 +135,59 @@ export function mentionedUserIds(input: {
   for (const r of input.reactions ?? []) ids.add(r.userId);
   for (const r of input.repliers ?? []) ids.add(r.userId);
   return [...ids];
+}
+
+async function presentContext(db: Executor, urls: Urls, scope: CommentScope, format: FormatValue, userIds: string[]): Promise<CommentPresentContext> {
+  const users = await getUsersByIds(db, userIds);
+  return { urls, format, basePath: basePathOf(scope), users: new Map(users.map((u) => [u.id, u])) };
+}
+
+/** Comments of one location, as the caller (`actorId`) sees them. */
+export async function presentComments(
+  db: Executor,
+  urls: Urls,
+  input: { actorId: string; scope: CommentScope; rows: readonly CommentRow[]; format: FormatValue },
+): Promise<CommentResponse[]> {
+  const { actorId, scope, rows, format } = input;
+  const ids = rows.map((c) => c.id);
+  const [reactions, repliers] = await Promise.all([reactionsTo(db, "comment", ids), repliersOfComments(db, ids)]);
+  const ctx = await presentContext(db, urls, scope, format, mentionedUserIds({ comments: rows, reactions, repliers }));
+  const reactionsOf = groupBy(reactions, (r) => r.subjectId);
+  const repliersOf = groupBy(repliers, (r) => r.commentId);
+  return rows.map((comment) =>
+    presentComment(
+      comment,
+      {
+        permissions: commentPermissions(actorId, comment, scope.permissions),
+        reactions: reactionsOf.get(comment.id) ?? [],
+        repliers: repliersOf.get(comment.id) ?? [],
+      },
+      ctx,
+    ),
+  );
+}
+
+/** Replies to comments of one location, as the caller (`actorId`) sees them. */
+export async function presentReplies(
+  db: Executor,
+  urls: Urls,
+  input: { actorId: string; scope: CommentScope; rows: readonly CommentReplyRow[]; format: FormatValue },
+): Promise<CommentReplyResponse[]> {
+  const { actorId, scope, rows, format } = input;
+  const reactions = await reactionsTo(db, "reply", rows.map((r) => r.id));
+  const ctx = await presentContext(db, urls, scope, format, mentionedUserIds({ replies: rows, reactions }));
+  const reactionsOf = groupBy(reactions, (r) => r.subjectId);
+  return rows.map((reply) =>
+    presentReply(reply, { permissions: commentPermissions(actorId, reply, scope.permissions), reactions: reactionsOf.get(reply.id) ?? [] }, ctx),
+  );
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const list = groups.get(key(item));
+    if (list) list.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
 }

@@ -30,6 +30,12 @@ export function getComment(db: Executor, location: CommentLocation, id: string):
   return db.selectFrom("comments").selectAll().where(inLocation(location)).where("comments.id", "=", id).executeTakeFirst();
 }
 
+/** The comments of this space or change request with these ids, in no particular order (others are left out). */
+export async function getCommentsByIds(db: Executor, location: CommentLocation, ids: readonly string[]): Promise<CommentRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom("comments").selectAll().where(inLocation(location)).where("comments.id", "in", [...new Set(ids)]).execute();
+}
+
 export interface ListCommentsOptions {
   page?: string | undefined;
   limit?: number | undefined;
@@ -99,7 +105,25 @@ export async function deleteReply(db: Executor, id: string): Promise<void> {
 }
 
 /** What reactions are attached to: a comment or a reply. */
-export type ReactionSubject = { comment: string } | { reply: string };
+export type ReactionSubjectKind = "comment" | "reply";
+export interface ReactionSubject {
+  kind: ReactionSubjectKind;
+  id: string;
+}
+
+/**
+ * Where the reactions of each kind of subject are stored. Both tables have the same columns but
+ * the one naming the subject; queries are written once against the comment table's type, with
+ * the table and column of the subject's kind substituted.
+ */
+const REACTION_TABLES = {
+  comment: { table: "commentReactions", subject: "commentId" },
+  reply: { table: "commentReplyReactions", subject: "replyId" },
+} as const satisfies Record<ReactionSubjectKind, { table: keyof Database; subject: string }>;
+
+function reactionTable(kind: ReactionSubjectKind): { table: "commentReactions"; subject: "commentId" } {
+  return REACTION_TABLES[kind] as unknown as { table: "commentReactions"; subject: "commentId" };
+}
 
 /**
  * Adds and removes one user's reactions. Adding an emoji the user already reacted with keeps the
@@ -110,37 +134,20 @@ export async function applyReactions(
   subject: ReactionSubject,
   input: { userId: string; added: readonly string[]; removed: readonly string[]; now: string },
 ): Promise<void> {
+  const { table, subject: column } = reactionTable(subject.kind);
   const removed = new Set(input.removed);
   const added = [...new Set(input.added)].filter((emoji) => !removed.has(emoji));
-  if ("comment" in subject) {
-    if (added.length > 0) {
-      await db
-        .insertInto("commentReactions")
-        .values(added.map((emoji) => ({ commentId: subject.comment, userId: input.userId, emoji, reactedAt: input.now })))
-        .onConflict((oc) => oc.columns(["commentId", "userId", "emoji"]).doNothing())
-        .execute();
-    }
-    if (removed.size > 0) {
-      await db
-        .deleteFrom("commentReactions")
-        .where("commentId", "=", subject.comment)
-        .where("userId", "=", input.userId)
-        .where("emoji", "in", [...removed])
-        .execute();
-    }
-    return;
-  }
   if (added.length > 0) {
     await db
-      .insertInto("commentReplyReactions")
-      .values(added.map((emoji) => ({ replyId: subject.reply, userId: input.userId, emoji, reactedAt: input.now })))
-      .onConflict((oc) => oc.columns(["replyId", "userId", "emoji"]).doNothing())
+      .insertInto(table)
+      .values(added.map((emoji) => ({ [column]: subject.id, userId: input.userId, emoji, reactedAt: input.now }) as { commentId: string; userId: string; emoji: string; reactedAt: string }))
+      .onConflict((oc) => oc.columns([column, "userId", "emoji"]).doNothing())
       .execute();
   }
   if (removed.size > 0) {
     await db
-      .deleteFrom("commentReplyReactions")
-      .where("replyId", "=", subject.reply)
+      .deleteFrom(table)
+      .where(column, "=", subject.id)
       .where("userId", "=", input.userId)
       .where("emoji", "in", [...removed])
       .execute();
@@ -155,26 +162,14 @@ export interface ReactionRow {
   reactedAt: string;
 }
 
-/** Reactions to these comments, oldest first. */
-export async function reactionsToComments(db: Executor, commentIds: readonly string[]): Promise<ReactionRow[]> {
-  if (commentIds.length === 0) return [];
+/** Reactions to these comments or replies, oldest first. */
+export async function reactionsTo(db: Executor, kind: ReactionSubjectKind, ids: readonly string[]): Promise<ReactionRow[]> {
+  if (ids.length === 0) return [];
+  const { table, subject: column } = reactionTable(kind);
   return db
-    .selectFrom("commentReactions")
-    .select(["commentId as subjectId", "userId", "emoji", "reactedAt"])
-    .where("commentId", "in", commentIds)
-    .orderBy("reactedAt")
-    .orderBy("userId")
-    .orderBy("emoji")
-    .execute();
-}
-
-/** Reactions to these replies, oldest first. */
-export async function reactionsToReplies(db: Executor, replyIds: readonly string[]): Promise<ReactionRow[]> {
-  if (replyIds.length === 0) return [];
-  return db
-    .selectFrom("commentReplyReactions")
-    .select(["replyId as subjectId", "userId", "emoji", "reactedAt"])
-    .where("replyId", "in", replyIds)
+    .selectFrom(table)
+    .select([`${column} as subjectId`, "userId", "emoji", "reactedAt"])
+    .where(column, "in", ids)
     .orderBy("reactedAt")
     .orderBy("userId")
     .orderBy("emoji")

@@ -16,39 +16,23 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import Type, { type TObject } from "typebox";
 import type { JSONDocument } from "../../content/document/types.js";
-import type { Executor } from "../../db/database.js";
+import type { Trx } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
 import { ListOf, ListQuery, NoContent, errorResponses } from "../../http/schemas.js";
-import { newId } from "../../lib/ids.js";
 import { parseJson } from "../../lib/json.js";
-import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
 import { presentMember } from "../members/members.presenter.js";
 import { memberCounts } from "../members/members.queries.js";
 import { MemberSchema } from "../members/members.schemas.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
 import { requireLiveSpace } from "../spaces/spaces.service.js";
-import { getUsersByIds } from "../users/users.queries.js";
 import { commentPermissions } from "./comments.policy.js";
-import { presentComments, presentReplies } from "./comments.present.js";
-import {
-  applyReactions,
-  deleteComment,
-  deleteReply,
-  getComment,
-  getReply,
-  insertComment,
-  insertReply,
-  listCommenters,
-  listComments,
-  listReplies,
-  updateComment,
-  updateReply,
-} from "./comments.queries.js";
+import { presentComments, presentReplies } from "./comments.presenter.js";
+import { deleteComment, deleteReply, getComment, getReply, listCommenters, listComments, listReplies } from "./comments.queries.js";
 import {
   CommentIdParams,
   CommentReplySchema,
@@ -75,7 +59,7 @@ import {
   locationOf,
   placeOf,
 } from "./comments.scope.js";
-import { checkReactions, checkTarget, documentFromBody } from "./comments.service.js";
+import { checkReactions, createComment, createReply, documentFromBody, editComment, editReply } from "./comments.service.js";
 
 export { CHANGE_REQUEST_COMMENT_OPERATION_IDS, SPACE_COMMENT_OPERATION_IDS, type CommentOperationIds, type CommentRouteSet, type CommentScope } from "./comments.scope.js";
 
@@ -108,6 +92,9 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     if (!reply) throw notFound(`No reply with id "${id}" to comment "${comment.id}" in ${placeOf(scope)}.`);
     return reply;
   }
+
+  /** The location's hook for a new comment or reply, bound to this request. */
+  const onPosted = (scope: CommentScope, actor: Actor) => (set.onPosted ? (trx: Trx) => set.onPosted!(trx, scope, actor.user.id) : undefined);
 
   const mayComment = (scope: CommentScope) => ({
     notFound: `No ${placeOf(scope)}.`,
@@ -160,29 +147,14 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     authorize(scope.permissions, "comment", mayComment(scope));
     const body = request.body as PostCommentValue;
     const document = documentFromBody(body.body, "body.body");
-    const target = await checkTarget(db, scope, body);
-    const id = newId();
-    await db.transaction().execute(async (trx) => {
-      await insertComment(trx, {
-        id,
-        spaceId: scope.space.id,
-        changeRequestId: scope.changeRequestId ?? null,
-        revisionId: target.revisionId,
-        pageId: target.pageId,
-        nodeKey: target.nodeKey,
-        tableCell: target.tableCell ? JSON.stringify(target.tableCell) : null,
-        body: JSON.stringify(document),
-        status: "open",
-        resolvedAt: null,
-        resolvedBy: null,
-        postedBy: actor.user.id,
-        postedAt: nowIso(),
-        editedAt: null,
-        reviewId: null,
-      });
-      await set.onPosted?.(trx, scope, actor.user.id);
+    const comment = await createComment(db, {
+      scope,
+      postedBy: actor.user.id,
+      document,
+      target: body,
+      onPosted: onPosted(scope, actor),
     });
-    return presentOneComment(actor, scope, id, (request.query as { format?: FormatValue }).format);
+    return presentOneComment(actor, scope, comment.id, (request.query as { format?: FormatValue }).format);
   });
 
   app.get(`${set.prefix}/comments/:commentId`, {
@@ -214,13 +186,13 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     checkReactions("body.addedReactions", body.addedReactions);
     checkReactions("body.removedReactions", body.removedReactions);
     const document = body.body !== undefined ? documentFromBody(body.body, "body.body", parseJson<JSONDocument>(comment.body, "comments.body")) : undefined;
-    const now = nowIso();
-    await db.transaction().execute(async (trx) => {
-      await updateComment(trx, comment.id, {
-        ...(document ? { body: JSON.stringify(document), editedAt: now } : {}),
-        ...resolution(comment, body.resolved, actor.user.id, now),
-      });
-      await applyReactions(trx, { comment: comment.id }, { userId: actor.user.id, added: body.addedReactions ?? [], removed: body.removedReactions ?? [], now });
+    await editComment(db, {
+      comment,
+      actorId: actor.user.id,
+      document,
+      resolved: body.resolved,
+      addedReactions: body.addedReactions,
+      removedReactions: body.removedReactions,
     });
     return presentOneComment(actor, scope, comment.id, (request.query as { format?: FormatValue }).format);
   });
@@ -263,12 +235,8 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     const comment = await requireComment(scope, (request.params as { commentId: string }).commentId);
     authorize(commentPermissions(actor.user.id, comment, scope.permissions), "reply", mayComment(scope));
     const document = documentFromBody((request.body as { body: BodyInputValue }).body, "body.body");
-    const id = newId();
-    await db.transaction().execute(async (trx) => {
-      await insertReply(trx, { id, commentId: comment.id, body: JSON.stringify(document), postedBy: actor.user.id, postedAt: nowIso(), editedAt: null });
-      await set.onPosted?.(trx, scope, actor.user.id);
-    });
-    return presentOneReply(actor, scope, comment, id, (request.query as { format?: FormatValue }).format);
+    const reply = await createReply(db, { comment, postedBy: actor.user.id, document, onPosted: onPosted(scope, actor) });
+    return presentOneReply(actor, scope, comment, reply.id, (request.query as { format?: FormatValue }).format);
   });
 
   app.get(`${set.prefix}/comments/:commentId/replies/:commentReplyId`, {
@@ -306,11 +274,14 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     checkReactions("body.addedReactions", body.addedReactions);
     checkReactions("body.removedReactions", body.removedReactions);
     const document = body.body !== undefined ? documentFromBody(body.body, "body.body", parseJson<JSONDocument>(reply.body, "comment_replies.body")) : undefined;
-    const now = nowIso();
-    await db.transaction().execute(async (trx) => {
-      if (document) await updateReply(trx, reply.id, { body: JSON.stringify(document), editedAt: now });
-      await applyReactions(trx, { reply: reply.id }, { userId: actor.user.id, added: body.addedReactions ?? [], removed: body.removedReactions ?? [], now });
-      await updateComment(trx, comment.id, resolution(comment, resolved, actor.user.id, now));
+    await editReply(db, {
+      comment,
+      reply,
+      actorId: actor.user.id,
+      document,
+      resolved,
+      addedReactions: body.addedReactions,
+      removedReactions: body.removedReactions,
     });
     return presentOneReply(actor, scope, comment, reply.id, (request.query as { format?: FormatValue }).format);
   });
@@ -353,13 +324,6 @@ function commentMessages(scope: CommentScope, kind: "comment" | "reply", id: str
       forbidden: `Only the author of ${kind} "${id}" or an admin of ${placeOf(scope)} can delete it.`,
     },
   };
-}
-
-/** The status change asked for, if any: resolving keeps an earlier resolution, reopening clears it. */
-function resolution(comment: CommentRow, resolved: boolean | undefined, actorId: string, now: string) {
-  if (resolved === true && comment.status !== "resolved") return { status: "resolved", resolvedAt: now, resolvedBy: actorId };
-  if (resolved === false && comment.status !== "open") return { status: "open", resolvedAt: null, resolvedBy: null };
-  return {};
 }
 
 const tags = ["comments"];

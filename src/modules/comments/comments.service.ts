@@ -1,14 +1,20 @@
 /**
- * The two checks a comment needs before it is stored: its body becomes a JSON document, and its
- * target (page, block, table cell) must exist in the content the comments are about.
+ * Storing comments and replies: the checks a comment needs before it is stored (its body becomes
+ * a JSON document, its target (page, block, table cell) must exist in the content the comments
+ * are about, reactions are emoji), and the writes themselves (posting, editing, resolving and
+ * reopening, reacting), each in one transaction.
  */
-import type { Executor } from "../../db/database.js";
-import type { SpaceRow } from "../../db/schema.js";
+import type { Db, Executor, Trx } from "../../db/database.js";
+import type { CommentReplyRow, CommentRow, CommentsTable, SpaceRow } from "../../db/schema.js";
 import { badRequest } from "../../http/errors.js";
+import { newId } from "../../lib/ids.js";
+import { nowIso } from "../../lib/time.js";
 import { markdownFromDocument, parseMarkdownPage } from "../../content/markdown/index.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { loadRevisionView, pageDocument } from "../content/content.service.js";
+import { applyReactions, insertComment, insertReply, updateComment, updateReply } from "./comments.queries.js";
 import type { BodyInputValue, TableCellValue } from "./comments.schemas.js";
+import type { CommentScope } from "./comments.scope.js";
 
 /**
  * A comment body parsed as the body of a page would be, except that it has no title and no front
@@ -176,4 +182,138 @@ export function checkReactions(field: string, reactions: readonly string[] | und
   for (const [i, reaction] of (reactions ?? []).entries()) {
     if (!EMOJI.test(reaction)) throw badRequest(`${field}.${i} must be an emoji such as 👍, not ${JSON.stringify(reaction)}.`);
   }
+}
+
+/** Runs `work` in the transaction `db` already is, or in a new one. */
+function inTransaction<T>(db: Executor, work: (trx: Trx) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Trx) : (db as Db).transaction().execute(work);
+}
+
+/** Runs in the transaction that stores a new comment or reply (change requests count contributions). */
+type OnPosted = (trx: Trx) => Promise<void>;
+
+/** The target of a new comment, as a client gives it (checked by `checkTarget`). */
+export interface TargetInput {
+  page?: string | undefined;
+  node?: string | undefined;
+  tableCell?: TableCellValue | undefined;
+}
+
+/**
+ * Stores a new open comment by `postedBy` in the scope's space or change request, about the
+ * scope's revision, after checking its target; returns the stored row. `db` may be an open
+ * transaction (a review stores its comment with the review); the target is checked before the
+ * transaction that stores the comment, which reading content would otherwise hold open.
+ */
+export async function createComment(
+  db: Executor,
+  input: {
+    scope: Pick<CommentScope, "space" | "changeRequestId" | "revision">;
+    postedBy: string;
+    document: JSONDocument;
+    target?: TargetInput;
+    /** The review this comment is the comment of. */
+    reviewId?: string;
+    now?: string;
+    onPosted?: OnPosted;
+  },
+): Promise<CommentRow> {
+  const { scope } = input;
+  const target = await checkTarget(db, scope, input.target ?? {});
+  const id = newId();
+  return inTransaction(db, async (trx) => {
+    const row: CommentRow = {
+      id,
+      spaceId: scope.space.id,
+      changeRequestId: scope.changeRequestId ?? null,
+      revisionId: target.revisionId,
+      pageId: target.pageId,
+      nodeKey: target.nodeKey,
+      tableCell: target.tableCell ? JSON.stringify(target.tableCell) : null,
+      body: JSON.stringify(input.document),
+      status: "open",
+      resolvedAt: null,
+      resolvedBy: null,
+      postedBy: input.postedBy,
+      postedAt: input.now ?? nowIso(),
+      editedAt: null,
+      reviewId: input.reviewId ?? null,
+    };
+    await insertComment(trx, row);
+    await input.onPosted?.(trx);
+    return row;
+  });
+}
+
+/** Reactions one user adds and removes in one request. */
+export interface ReactionChanges {
+  addedReactions?: readonly string[] | undefined;
+  removedReactions?: readonly string[] | undefined;
+}
+
+/**
+ * Changes a comment for `actorId` (already authorized): its body (`document`, which marks it
+ * edited), its status (`resolved`, see `resolution`) and the actor's reactions, in one transaction.
+ */
+export async function editComment(
+  db: Executor,
+  input: { comment: CommentRow; actorId: string; document?: JSONDocument | undefined; resolved?: boolean | undefined } & ReactionChanges,
+): Promise<void> {
+  const { comment, actorId, document } = input;
+  const now = nowIso();
+  await inTransaction(db, async (trx) => {
+    await updateComment(trx, comment.id, {
+      ...(document ? { body: JSON.stringify(document), editedAt: now } : {}),
+      ...resolution(comment, input.resolved, actorId, now),
+    });
+    await applyReactions(trx, { kind: "comment", id: comment.id }, reactionInput(actorId, input, now));
+  });
+}
+
+/** Stores a new reply by `postedBy` to a comment; returns the stored row. */
+export async function createReply(
+  db: Executor,
+  input: { comment: CommentRow; postedBy: string; document: JSONDocument; onPosted?: OnPosted },
+): Promise<CommentReplyRow> {
+  const id = newId();
+  return inTransaction(db, async (trx) => {
+    const row: CommentReplyRow = { id, commentId: input.comment.id, body: JSON.stringify(input.document), postedBy: input.postedBy, postedAt: nowIso(), editedAt: null };
+    await insertReply(trx, row);
+    await input.onPosted?.(trx);
+    return row;
+  });
+}
+
+/**
+ * Changes a reply for `actorId` (already authorized): its body (`document`, which marks it
+ * edited) and the actor's reactions; `resolved` resolves or reopens its comment (change requests).
+ * All in one transaction.
+ */
+export async function editReply(
+  db: Executor,
+  input: { comment: CommentRow; reply: CommentReplyRow; actorId: string; document?: JSONDocument | undefined; resolved?: boolean | undefined } & ReactionChanges,
+): Promise<void> {
+  const { comment, reply, actorId, document } = input;
+  const now = nowIso();
+  await inTransaction(db, async (trx) => {
+    if (document) await updateReply(trx, reply.id, { body: JSON.stringify(document), editedAt: now });
+    await applyReactions(trx, { kind: "reply", id: reply.id }, reactionInput(actorId, input, now));
+    await updateComment(trx, comment.id, resolution(comment, input.resolved, actorId, now));
+  });
+}
+
+function reactionInput(userId: string, changes: ReactionChanges, now: string) {
+  return { userId, added: changes.addedReactions ?? [], removed: changes.removedReactions ?? [], now };
+}
+
+/** The status change asked for, if any: resolving keeps an earlier resolution, reopening clears it. */
+function resolution(
+  comment: CommentRow,
+  resolved: boolean | undefined,
+  actorId: string,
+  now: string,
+): Partial<Pick<CommentsTable, "status" | "resolvedAt" | "resolvedBy">> {
+  if (resolved === true && comment.status !== "resolved") return { status: "resolved", resolvedAt: now, resolvedBy: actorId };
+  if (resolved === false && comment.status !== "open") return { status: "open", resolvedAt: null, resolvedBy: null };
+  return {};
 }
