@@ -1,5 +1,6 @@
+import type { Kysely } from "kysely";
 import type { Executor } from "../../db/database.js";
-import type { ChangeRequestRow, ChangeRequestsTable } from "../../db/schema.js";
+import type { ChangeRequestRow, ChangeRequestsTable, Database } from "../../db/schema.js";
 import { type Page, type SortKey, paginate } from "../../http/pagination.js";
 import { nowIso } from "../../lib/time.js";
 import type { ChangeRequestStatus } from "./change-requests.schemas.js";
@@ -193,6 +194,15 @@ export async function saveResolution(
 /** Resolutions are relative to a base; once the base moves (an update), they are spent. */
 export async function clearResolutions(db: Executor, changeRequestId: string): Promise<void> {
   await db.deleteFrom("changeRequestResolutions").where("changeRequestId", "=", changeRequestId).execute();
+}
+
+/** The count of one space's change requests (of one status), as a subquery for a larger query (the space counters). */
+export function changeRequestCount(db: Kysely<Database>, spaceId: string, status?: ChangeRequestStatus) {
+  return db
+    .selectFrom("changeRequests")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("changeRequests.spaceId", "=", spaceId)
+    .$if(status !== undefined, (qb) => qb.where("changeRequests.status", "=", status!));
 }
 
 /** Change request counters of many spaces, in one query (`changeRequests`, `…Open`, `…Draft`). */

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { Executor } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow, CommentsTable, Database } from "../../db/schema.js";
 import { type Page, type SortKey, paginate } from "../../http/pagination.js";
@@ -230,6 +230,16 @@ export async function listCommenters(
   return { ...page, rows: page.rows.map(toMemberWithUser) };
 }
 
+/** What a space's `comments` counter counts: open comments on the space itself, not on its change requests. */
+function openOnSpaceItself(eb: ExpressionBuilder<Database, "comments">) {
+  return eb.and([eb("comments.changeRequestId", "is", null), eb("comments.status", "=", "open")]);
+}
+
+/** The count of one space's open comments, as a subquery for a larger query (the space counters). */
+export function openSpaceCommentCount(db: Kysely<Database>, spaceId: string) {
+  return db.selectFrom("comments").select((eb) => eb.fn.countAll<number>().as("n")).where("comments.spaceId", "=", spaceId).where(openOnSpaceItself);
+}
+
 /** Open comments on each space itself (comments on its change requests are not counted). */
 export async function openCommentCounts(db: Executor, input: { spaceIds: readonly string[] }): Promise<Map<string, number>> {
   const counts = new Map<string, number>(input.spaceIds.map((id) => [id, 0]));
@@ -238,8 +248,7 @@ export async function openCommentCounts(db: Executor, input: { spaceIds: readonl
     .selectFrom("comments")
     .select((eb) => ["spaceId", eb.fn.countAll<number>().as("count")])
     .where("spaceId", "in", input.spaceIds)
-    .where("changeRequestId", "is", null)
-    .where("status", "=", "open")
+    .where(openOnSpaceItself)
     .groupBy("spaceId")
     .execute();
   for (const row of rows) counts.set(row.spaceId, Number(row.count));

@@ -1,15 +1,15 @@
 /**
- * The activity counters a `Space` shows (open comments, change requests by status). For a page of
- * spaces each kind is counted by the module that owns it, one query per kind; a single space (every
- * space read) gets all of them in one compiled-once query, whose rows are kept while the database
- * is unchanged.
+ * The activity counters a `Space` shows (open comments, change requests by status), each counted
+ * by the module that owns it: for a page of spaces one query per kind; for a single space (every
+ * space read) the owners' subqueries in one compiled-once query, whose rows are kept while the
+ * database is unchanged.
  */
 import type { Kysely } from "kysely";
 import type { Executor } from "../../db/database.js";
 import { prepared } from "../../db/prepared.js";
 import type { Database } from "../../db/schema.js";
-import { changeRequestCountsBySpace } from "../change-requests/change-requests.queries.js";
-import { openCommentCounts } from "../comments/comments.queries.js";
+import { changeRequestCount, changeRequestCountsBySpace } from "../change-requests/change-requests.queries.js";
+import { openCommentCounts, openSpaceCommentCount } from "../comments/comments.queries.js";
 
 export interface SpaceCounts {
   comments: number;
@@ -28,22 +28,19 @@ export async function spaceActivityCounts(db: Executor, spaceIds: readonly strin
   );
 }
 
-const countsOfSpace = prepared<{ spaceId: string }, { comments: number; total: number; open: number; draft: number }>((kysely, param) => {
-  const db = kysely as Kysely<Database>;
-  const crs = (status?: string) =>
-    db
-      .selectFrom("changeRequests")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("spaceId", "=", param("spaceId"))
-      .$if(status !== undefined, (qb) => qb.where("status", "=", status!));
-  return db
-    .selectNoFrom([
-      db.selectFrom("comments").select((eb) => eb.fn.countAll<number>().as("n")).where("spaceId", "=", param("spaceId")).where("changeRequestId", "is", null).where("status", "=", "open").as("comments"),
-      crs().as("total"),
-      crs("open").as("open"),
-      crs("draft").as("draft"),
+const countsOfSpace = prepared<{ spaceId: string }, { comments: number; total: number; open: number; draft: number }>(
+  (kysely, param) => {
+    const db = kysely as Kysely<Database>;
+    const spaceId = param("spaceId");
+    return db.selectNoFrom([
+      openSpaceCommentCount(db, spaceId).as("comments"),
+      changeRequestCount(db, spaceId).as("total"),
+      changeRequestCount(db, spaceId, "open").as("open"),
+      changeRequestCount(db, spaceId, "draft").as("draft"),
     ]);
-}, { cache: true });
+  },
+  { cache: true },
+);
 
 /** The counters of one space, in one compiled-once query (every space read needs them). */
 export async function spaceActivityCount(db: Executor, spaceId: string): Promise<SpaceCounts> {
