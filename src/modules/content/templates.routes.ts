@@ -15,7 +15,7 @@ import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
 import { requireChangeRequest } from "../change-requests/change-requests.service.js";
 import { appendToChangeRequest } from "../change-requests/content-edit.service.js";
-import { getRevision } from "../spaces/spaces.queries.js";
+import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import { requireLiveSpace } from "../spaces/spaces.service.js";
 import { SpaceContentParams } from "./content.schemas.js";
 
@@ -62,7 +62,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
         return reply.code(204).send(null);
       }
       await db.transaction().execute(async (trx) => {
-        const current = await getRevision(trx, space.revisionId);
+        const current = await getSpaceRevision(trx, space.id, space.revisionId);
         const content = await loadContent(trx, current?.treeHash ?? null);
         for (const bytes of imported.blobs.values()) await putBlob(trx, bytes);
         for (const document of imported.documents.values()) await saveDocument(trx, document);

@@ -11,7 +11,8 @@ import { actorOf } from "../../http/authenticate.js";
 import { forbidden, notFound } from "../../http/errors.js";
 import { errorResponses } from "../../http/schemas.js";
 import { sign, verifySignature } from "../../lib/signing.js";
-import { getRevision } from "../spaces/spaces.queries.js";
+import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { getSpace } from "../spaces/spaces.queries.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
 import { requireLiveSpace } from "../spaces/spaces.service.js";
 import { indexPages } from "../../content/revision/model.js";
@@ -52,7 +53,7 @@ export function registerPdfRoute(app: FastifyInstance, deps: Deps, set: PdfRoute
     const { page, only } = request.query as { page?: string; only?: boolean };
     const target = await set.resolve(request);
     if (page) {
-      const revision = await getRevision(deps.db, target.revisionId);
+      const revision = await getSpaceRevision(deps.db, target.spaceId, target.revisionId);
       const content = await loadContent(deps.db, revision?.treeHash ?? null);
       if (!indexPages(content.pages).has(page)) throw notFound(`No page with id "${page}" in this content.`);
     }
@@ -90,9 +91,9 @@ export const pdfRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
       if (!payload || !signature || !verifySignature(secret, `pdf\n${payload}`, signature)) throw forbidden("This PDF link is not valid.");
       const token = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as PdfToken;
       if (token.e * 1000 < Date.now()) throw forbidden("This PDF link has expired; ask the API for a new one.");
-      const space = await db.selectFrom("spaces").select(["id", "title", "deletedAt"]).where("id", "=", token.s).executeTakeFirst();
-      const revision = await getRevision(db, token.r);
-      if (!space || space.deletedAt || !revision || revision.spaceId !== space.id) throw notFound("This content no longer exists.");
+      const space = await getSpace(db, token.s);
+      const revision = space && (await getSpaceRevision(db, space.id, token.r));
+      if (!space || space.deletedAt || !revision) throw notFound("This content no longer exists.");
       // Stop rendering if the client goes away.
       const abort = new AbortController();
       request.raw.on("close", () => {

@@ -43,10 +43,6 @@ export async function insertSpace(db: Executor, row: SpaceRow): Promise<void> {
   await db.insertInto("spaces").values(row).execute();
 }
 
-export function getRevision(db: Executor, id: string): Promise<RevisionRow | undefined> {
-  return db.selectFrom("revisions").selectAll().where("id", "=", id).executeTakeFirst();
-}
-
 /** A first revision: no parents, `edits`, holding `treeHash` (null for an empty space). */
 export async function insertFirstRevision(
   db: Executor,

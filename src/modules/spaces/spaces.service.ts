@@ -1,3 +1,4 @@
+import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import type { Executor } from "../../db/database.js";
 import type { SpaceRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
@@ -16,7 +17,6 @@ import { keyAtEnd, positionsFor, sortSiblings } from "../content-tree/positions.
 import { listSiblings, writePositions } from "../content-tree/tree.queries.js";
 import { spacePermissionsForLevel } from "./spaces.policy.js";
 import {
-  getRevision,
   getSpace,
   getSpacesByIds,
   insertFirstRevision,
@@ -129,7 +129,7 @@ export async function duplicateSpace(
   input: { original: SpaceRow; access: OrgAccess; actorId: string },
 ): Promise<SpaceRow> {
   const { original } = input;
-  const revision = await getRevision(trx, original.revisionId);
+  const revision = await getSpaceRevision(trx, original.id, original.revisionId);
   const siblings = sortSiblings(await listSiblings(trx, original.orgId, original.parentId));
   const index = siblings.findIndex((s) => s.kind === "space" && s.id === original.id);
   const id = newId();
