@@ -156,11 +156,8 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         await db.transaction().execute((trx) => joinWithInvite(trx, { orgId: org.id, userId: actor.user.id, role }));
       } else {
         const target = { type: invite.targetType as "space" | "collection", id: invite.targetId ?? "" };
-        const exists = target.type === "space"
-          ? await db.selectFrom("spaces").select("id").where("id", "=", target.id).where("orgId", "=", org.id).where("deletedAt", "is", null).executeTakeFirst()
-          : await db.selectFrom("collections").select("id").where("id", "=", target.id).where("orgId", "=", org.id).executeTakeFirst();
-        if (!exists) throw notFound(inviteNotFound(inviteId));
-        await db.transaction().execute((trx) => joinWithContentInvite(trx, { orgId: org.id, userId: actor.user.id, target, level: role ?? "read" }));
+        const joined = await db.transaction().execute((trx) => joinWithContentInvite(trx, { orgId: org.id, userId: actor.user.id, target, level: role ?? "read" }));
+        if (!joined) throw notFound(inviteNotFound(inviteId));
       }
       actor.access.invalidate(org.id);
       return {};

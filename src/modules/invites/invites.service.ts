@@ -3,6 +3,8 @@ import type { Executor } from "../../db/database.js";
 import type { UserRow } from "../../db/schema.js";
 import { forbidden } from "../../http/errors.js";
 import { type Role, atLeast, isRole } from "../../permissions/roles.js";
+import { getCollection } from "../collections/collections.queries.js";
+import { getSpace } from "../spaces/spaces.queries.js";
 import { addMember, getMember, setMemberRole, usersInOtherOrganizations } from "../members/members.queries.js";
 import { insertUser } from "../users/users.queries.js";
 import { getUsersByEmails } from "./invites.queries.js";
@@ -69,16 +71,20 @@ export async function joinWithInvite(trx: Executor, input: { orgId: string; user
 /**
  * Using an invite link to a space or a collection: the holder becomes a member of the
  * organization (a guest when new: the link gives access to that content, not to the rest) and is
- * granted the link's level on the content, keeping a higher grant they already have.
+ * granted the link's level on the content, keeping a higher grant they already have. False, with
+ * nothing changed, when the content is gone (deleted, or moved to another organization).
  * Call inside a transaction.
  */
 export async function joinWithContentInvite(
   trx: Executor,
   input: { orgId: string; userId: string; target: { type: "space" | "collection"; id: string }; level: Role },
-): Promise<void> {
+): Promise<boolean> {
+  const content = input.target.type === "space" ? await getSpace(trx, input.target.id) : await getCollection(trx, input.target.id);
+  if (!content || content.orgId !== input.orgId || ("deletedAt" in content && content.deletedAt)) return false;
   await joinWithInvite(trx, { orgId: input.orgId, userId: input.userId, role: null });
   const key = { targetId: input.target.id, principalType: "user" as const, principalId: input.userId };
   const existing = await getGrantRole(trx, key);
-  if (existing && atLeast(existing, input.level)) return;
+  if (existing && atLeast(existing, input.level)) return true;
   await upsertGrant(trx, { ...key, orgId: input.orgId, targetType: input.target.type, role: input.level });
+  return true;
 }
