@@ -4,14 +4,27 @@
  */
 import type { Executor } from "../../db/database.js";
 import type { RevisionRow } from "../../db/schema.js";
-import { conflict } from "../../http/errors.js";
 import type { RevisionContent } from "./model.js";
 import { insertRevision, movePrimaryRevision, type NewRevision } from "./revisions.queries.js";
 import { saveContent } from "./storage.js";
 
+/**
+ * The space's primary revision was no longer `expected` when the commit tried to move it (another
+ * write moved it first). Callers that recompute retry on it; a route answers it as a 409.
+ */
+export class PrimaryMoved extends Error {
+  constructor(
+    readonly spaceId: string,
+    readonly expected: string,
+  ) {
+    super("The space's content changed while this change was being applied; try again.");
+    this.name = "PrimaryMoved";
+  }
+}
+
 export interface CommitInput extends Omit<NewRevision, "treeHash"> {
   content: RevisionContent;
-  /** When set, the space's primary revision moves from this revision to the new one. */
+  /** When set, the space's primary revision moves from this revision to the new one (PrimaryMoved when it is no longer this one). */
   movePrimaryFrom?: string;
 }
 
@@ -21,7 +34,7 @@ export async function commitRevision(trx: Executor, input: CommitInput): Promise
   const row = await insertRevision(trx, { ...revision, treeHash });
   if (movePrimaryFrom !== undefined) {
     const moved = await movePrimaryRevision(trx, input.spaceId, movePrimaryFrom, row.id);
-    if (!moved) throw conflict("The space's content changed while this change was being applied; try again.");
+    if (!moved) throw new PrimaryMoved(input.spaceId, movePrimaryFrom);
   }
   return row;
 }

@@ -2,9 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
 import Type from "typebox";
 import type { Deps } from "../../deps.js";
-import { semanticChanges } from "../../content/merge/index.js";
-import { loadContent, loadDocuments } from "../../content/revision/storage.js";
-import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { loadDocuments } from "../../content/revision/storage.js";
 import { actorOf } from "../../http/authenticate.js";
 import { ErrorBody, errorResponses } from "../../http/schemas.js";
 import { presentFile } from "../content/content.presenter.js";
@@ -14,7 +12,6 @@ import { registerLinkReads } from "../content/links.routes.js";
 import { registerPdfRoute } from "../pdf/pdf.routes.js";
 import { FileSchema } from "../content/content.schemas.js";
 import { loadRevisionView } from "../content/content.service.js";
-import { baseRevisionOf } from "./change-requests.presenter.js";
 import { recordContribution } from "./change-requests.queries.js";
 import {
   ChangeRequestParams,
@@ -32,7 +29,7 @@ import {
 import { assertWritable, presentOne, refuseWrite, requireChangeRequest } from "./change-requests.service.js";
 import { conflictDocumentHashes, presentConflict, presentSemanticChange } from "./changes.presenter.js";
 import { editChangeRequestContent } from "./content-edit.service.js";
-import { currentConflicts, mergeChangeRequest, updateFromPrimary } from "./merge.service.js";
+import { changesOf, currentConflicts, mergeChangeRequest, updateFromPrimary } from "./merge.service.js";
 
 const tags = ["change-requests"];
 
@@ -208,13 +205,8 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps 
       },
     },
     async (request) => {
-      const { space, changeRequest } = await requireChangeRequest(db, actorOf(request), request.params.spaceId, request.params.changeRequestId);
-      const [base, head] = await Promise.all([
-        getSpaceRevision(db, space.id, baseRevisionOf(changeRequest)),
-        getSpaceRevision(db, space.id, changeRequest.revisionId),
-      ]);
-      const [before, after] = await Promise.all([loadContent(db, base?.treeHash ?? null), loadContent(db, head?.treeHash ?? null)]);
-      const all = semanticChanges(before, after);
+      const loaded = await requireChangeRequest(db, actorOf(request), request.params.spaceId, request.params.changeRequestId);
+      const { before, after, changes: all } = await changesOf(db, loaded);
       const limit = request.query.limit ?? 10;
       const ctx = { urls, secret };
       return {

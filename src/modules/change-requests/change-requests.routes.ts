@@ -1,22 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ContentRef } from "../../content/document/types.js";
-import type { ImportedContent } from "../../content/git-sync/import-content.js";
-import { TemplateError, templateContent } from "../../content/templates/templates.js";
-import { nowIso } from "../../lib/time.js";
-import { appendToChangeRequest } from "./content-edit.service.js";
 import type { Deps } from "../../deps.js";
 import type { ChangeRequestRow } from "../../db/schema.js";
 import { actorOf } from "../../http/authenticate.js";
-import { badRequest, forbidden } from "../../http/errors.js";
-import type { Page } from "../../http/pagination.js";
+import { listOf, type Page } from "../../http/pagination.js";
 import { ErrorBody, ListOf, errorResponses } from "../../http/schemas.js";
-import { contentLevel } from "../../permissions/access.js";
-import { atLeast } from "../../permissions/roles.js";
+import { authorize } from "../../permissions/authorize.js";
 import { requireOrganization } from "../organizations/organizations.service.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { listSpaceNodes } from "../spaces/spaces.queries.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
-import { requireLiveSpace } from "../spaces/spaces.service.js";
+import { readableSpaceNodes, requireLiveSpace } from "../spaces/spaces.service.js";
 import { getUsersByIds } from "../users/users.queries.js";
 import { presentUser } from "../users/users.presenter.js";
 import { type ChangeRequestFilter, getChangeRequest, listChangeRequests, listContributors } from "./change-requests.queries.js";
@@ -51,7 +45,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
 
   async function listResponse(page: Page<ChangeRequestRow>) {
     const items = await presentChangeRequests(db, urls, page.rows);
-    return { items, count: page.count, ...(page.next ? { next: page.next } : {}) };
+    return listOf(page, items);
   }
 
   app.post(
@@ -72,23 +66,15 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       const loaded = await requireLiveSpace(db, actor, request.params.spaceId);
       refuseWrite(loaded, loaded.permissions.edit, "edit", "create change requests in it");
       const body = request.body;
-      // A template is read and checked first, so a bad one creates nothing.
-      let imported: ImportedContent | undefined;
-      if (body.template !== undefined) {
-        try {
-          imported = await templateContent(body.template.id, (body.template.params?.contentRefs ?? {}) as unknown as Record<string, ContentRef>, nowIso());
-        } catch (error) {
-          if (error instanceof TemplateError) throw badRequest(`body.template: ${error.message}`);
-          throw error;
-        }
-      }
-      let row = await createChangeRequest(db, {
+      const row = await createChangeRequest(db, {
         space: loaded.space,
         actorId: actor.user.id,
         subject: body.subject,
         conversationsIssuesCluster: body.conversationsIssuesCluster,
+        ...(body.template !== undefined
+          ? { template: { id: body.template.id, contentRefs: (body.template.params?.contentRefs ?? {}) as unknown as Record<string, ContentRef> } }
+          : {}),
       });
-      if (imported) row = await appendToChangeRequest(db, { spaceId: row.spaceId, changeRequestId: row.id, actorId: actor.user.id, imported });
       reply.code(201).header("location", urls.api(`/spaces/${row.spaceId}/change-requests/${row.id}`));
       return presentOne(db, urls, row);
     },
@@ -127,8 +113,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     },
     async (request) => {
       const { org, access } = await requireOrganization(db, actorOf(request), request.params.organizationId);
-      const nodes = await listSpaceNodes(db, { orgId: org.id });
-      const readable = nodes.filter((node) => atLeast(contentLevel(access, node), "read")).map((node) => node.id);
+      const readable = readableSpaceNodes(access, await listSpaceNodes(db, { orgId: org.id })).map((node) => node.id);
       const page = await listChangeRequests(db, filterOf("organization", readable, request.query), request.query);
       return listResponse(page);
     },
@@ -166,9 +151,10 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     async (request) => {
       const actor = actorOf(request);
       const loaded = await requireChangeRequest(db, actor, request.params.spaceId, request.params.changeRequestId);
-      if (!loaded.changeRequestPermissions.update) {
-        throw forbidden(`Only the creator of change request #${loaded.changeRequest.number} or members with the review level on the space can change it.`);
-      }
+      authorize(loaded.changeRequestPermissions, "update", {
+        notFound: `No change request "${request.params.changeRequestId}" in space "${request.params.spaceId}".`,
+        forbidden: `Only the creator of change request #${loaded.changeRequest.number} or members with the review level on the space can change it.`,
+      });
       await updateChangeRequest(db, loaded.changeRequest, request.body);
       return presentOne(db, urls, (await getChangeRequest(db, loaded.space.id, loaded.changeRequest.id))!);
     },

@@ -1,18 +1,26 @@
 /**
  * Loading change requests with the caller's permissions, presenting them in bulk, creating them
- * (numbered per space) and changing their subject, description and status.
+ * (numbered per space, with a template's content or without) and changing their subject,
+ * description and status.
  */
 import { openCommentCountsForChangeRequests } from "../comments/comments.queries.js";
+import type { ContentRef } from "../../content/document/types.js";
+import type { ImportedContent } from "../../content/git-sync/import-content.js";
+import { commitRevision } from "../../content/revision/commit.js";
+import type { RevisionContent } from "../../content/revision/model.js";
+import { loadContent, saveDocument } from "../../content/revision/storage.js";
+import { putBlob } from "../../content/store/blobs.queries.js";
+import { appendContent, TemplateError, templateContent } from "../../content/templates/templates.js";
 import type { Db, Executor } from "../../db/database.js";
 import { isUniqueViolation } from "../../db/dialect.js";
-import type { ChangeRequestRow, SpaceRow } from "../../db/schema.js";
+import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors.js";
 import type { Urls } from "../../http/urls.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
 import { type Role, atLeast } from "../../permissions/roles.js";
-import { getSpacesByIds } from "../spaces/spaces.queries.js";
+import { getSpace, getSpacesByIds } from "../spaces/spaces.queries.js";
 import { type LoadedSpace, requireLiveSpace } from "../spaces/spaces.service.js";
 import { getUsersByIds } from "../users/users.queries.js";
 import { type ChangeRequestPermissions, changeRequestPermissions } from "./change-requests.policy.js";
@@ -22,10 +30,13 @@ import {
   getChangeRequest,
   getChangeRequestByNumber,
   insertChangeRequest,
+  moveChangeRequestHead,
   nextChangeRequestNumber,
+  recordContribution,
   updateChangeRequestRow,
 } from "./change-requests.queries.js";
 import type { ChangeRequestResponse, ChangeRequestStatus, UpdateChangeRequestValue } from "./change-requests.schemas.js";
+import { requireRevision, Superseded } from "./write-attempts.js";
 
 export interface LoadedChangeRequest extends LoadedSpace {
   changeRequest: ChangeRequestRow;
@@ -103,18 +114,33 @@ export interface NewChangeRequestInput {
   actorId: string;
   subject?: string | undefined;
   conversationsIssuesCluster?: string | undefined;
+  /** A built-in template whose pages (files, reusable contents) the change request starts with. */
+  template?: { id: string; contentRefs: Record<string, ContentRef> } | undefined;
 }
 
 /**
  * Creates a draft change request on the space's current primary revision (its head is that same
- * revision until the first edit: nothing is copied). Numbers count up per space; when two creations
- * race for a number, the loser retries in a new transaction, so this opens its own transactions.
+ * revision until the first edit: nothing is copied). With a template, its content is added in a
+ * first `edits` revision in the same transaction: the change request exists with that content or
+ * not at all. The template is read and checked first (400 `body.template: …` when it is unknown or
+ * its parameters are wrong), so a bad one creates nothing. Numbers count up per space; when two
+ * creations race for a number, the loser retries in a new transaction, so this opens its own
+ * transactions.
  */
 export async function createChangeRequest(db: Db, input: NewChangeRequestInput): Promise<ChangeRequestRow> {
+  let imported: ImportedContent | undefined;
+  if (input.template !== undefined) {
+    try {
+      imported = await templateContent(input.template.id, input.template.contentRefs, nowIso());
+    } catch (error) {
+      if (error instanceof TemplateError) throw badRequest(`body.template: ${error.message}`);
+      throw error;
+    }
+  }
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(async (trx) => {
-        const space = (await getSpacesByIds(trx, [input.space.id]))[0] ?? input.space;
+        const space = (await getSpace(trx, input.space.id)) ?? input.space;
         const now = nowIso();
         const row: ChangeRequestRow = {
           id: newId(),
@@ -135,12 +161,46 @@ export async function createChangeRequest(db: Db, input: NewChangeRequestInput):
           updatedAt: now,
         };
         await insertChangeRequest(trx, row);
-        return row;
+        if (!imported) return row;
+        const head = await requireRevision(trx, space.id, space.revisionId);
+        return appendImportedContent(trx, {
+          spaceId: space.id,
+          changeRequestId: row.id,
+          head,
+          headContent: await loadContent(trx, head.treeHash),
+          actorId: input.actorId,
+          imported,
+        });
       });
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= 5) throw error;
     }
   }
+}
+
+/**
+ * Inside the caller's transaction: adds imported content (a template's pages, files and reusable
+ * contents) at the end of the change request's head content as a new `edits` revision, which
+ * becomes its head (compare and set on `head`: Superseded when another write moved it first), and
+ * counts an `edit` contribution. Answers the change request as it now is.
+ */
+export async function appendImportedContent(
+  trx: Executor,
+  input: { spaceId: string; changeRequestId: string; head: RevisionRow; headContent: RevisionContent; actorId: string; imported: ImportedContent },
+): Promise<ChangeRequestRow> {
+  const { imported } = input;
+  for (const bytes of imported.blobs.values()) await putBlob(trx, bytes);
+  for (const document of imported.documents.values()) await saveDocument(trx, document);
+  const revision = await commitRevision(trx, {
+    spaceId: input.spaceId,
+    parents: [input.head.id],
+    type: "edits",
+    content: appendContent(input.headContent, imported.content),
+    createdBy: input.actorId,
+  });
+  if (!(await moveChangeRequestHead(trx, { id: input.changeRequestId, expected: input.head.id, revisionId: revision.id }))) throw new Superseded();
+  await recordContribution(trx, { changeRequestId: input.changeRequestId, userId: input.actorId, actionType: "edit" });
+  return (await getChangeRequest(trx, input.spaceId, input.changeRequestId))!;
 }
 
 /**

@@ -9,13 +9,12 @@
  * on the new head (as if it had come second), so this service opens its own transactions.
  */
 import type { ImportedContent } from "../../content/git-sync/import-content.js";
-import { appendContent } from "../../content/templates/templates.js";
 import type { Db, Executor } from "../../db/database.js";
 import type { ChangeRequestRow, SpaceRow } from "../../db/schema.js";
 import { conflict, badRequest } from "../../http/errors.js";
 import type { Actor } from "../../http/authenticate.js";
 import { contentTypeOf, hasDimensions, imageDimensions } from "../../content/gitbook-repo/media.js";
-import { mergeContent, type JSONDocument, type MergeConflict } from "../../content/merge/index.js";
+import type { JSONDocument, MergeConflict } from "../../content/merge/index.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import { indexPages, type FileEntry, type PageMeta, type RevisionContent } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
@@ -25,22 +24,19 @@ import { blobHash } from "../../content/store/canonical.js";
 import { newId } from "../../lib/ids.js";
 import { FetchRefused, fetchPublicFile, type PublicFetchOptions } from "../../lib/public-fetch.js";
 import { nowIso } from "../../lib/time.js";
-import { getSpace } from "../spaces/spaces.queries.js";
 import { baseRevisionOf } from "./change-requests.presenter.js";
 import { getChangeRequest, moveChangeRequestHead, recordContribution, saveResolution } from "./change-requests.queries.js";
 import { type ContentChangeResultValue, type ContentChangeValue, MAX_FILE_BYTES } from "./change-requests.schemas.js";
-import { assertWritable, type LoadedChangeRequest } from "./change-requests.service.js";
+import { appendImportedContent, assertWritable, type LoadedChangeRequest } from "./change-requests.service.js";
 import { type ApplyInput, applyContentChanges, type PreparedFile } from "./content-edits.js";
-import { documentLoader, loadPageBases } from "./merge.service.js";
+import { documentLoader, loadPageBases, mergeWithPageBases } from "./merge.service.js";
 import { resolvedPageBase } from "./resolutions.js";
+import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "./write-attempts.js";
 
-const MAX_ATTEMPTS = 5;
 /** Files fetched or decoded for one batch, at most (each at most MAX_FILE_BYTES). */
 const MAX_FILES_PER_BATCH = 100;
 const FETCH_TIMEOUT_MS = 10_000;
 const FETCH_CONCURRENCY = 4;
-
-class Superseded extends Error {}
 
 export interface ContentEditOutcome {
   changeRequest: ChangeRequestRow;
@@ -59,30 +55,29 @@ export interface ContentEditInput {
 
 export async function editChangeRequestContent(db: Db, input: ContentEditInput): Promise<ContentEditOutcome> {
   const files = await prepareFiles(input.changes, input.fetchOptions);
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const [space, changeRequest] = await Promise.all([getSpace(db, input.loaded.space.id), getChangeRequest(db, input.loaded.space.id, input.loaded.changeRequest.id)]);
-    if (!space || !changeRequest) throw conflict("The space or the change request was removed while it was being edited.");
-    assertWritable(changeRequest);
-    const head = await getSpaceRevision(db, space.id, changeRequest.revisionId);
-    if (!head) throw new Error(`Revision ${changeRequest.revisionId} is missing`);
-    const headContent = await loadContent(db, head.treeHash);
-    const seen = await seenConflicts(db, space, changeRequest, headContent);
-    const applied = await applyContentChanges({
-      content: headContent,
-      changes: input.changes,
-      files,
-      now: nowIso(),
-      loadDocument: documentLoader(db) as ApplyInput["loadDocument"],
-      loadRevision: async (revisionId, field) => {
-        const revision = await getSpaceRevision(db, space.id, revisionId ?? baseRevisionOf(changeRequest));
-        if (!revision) throw badRequest(`${field}: no revision "${revisionId}" in space "${space.id}".`);
-        return loadContent(db, revision.treeHash);
-      },
-      pageLocation: input.pageLocation,
-      confirmableDeletions: seen?.confirmableDeletions ?? new Set(),
-    });
-    const resolutions = seen ? await resolutionsFor(db, seen, applied.touched) : [];
-    try {
+  return retryWhileSuperseded(
+    MAX_ATTEMPTS,
+    async (): Promise<ContentEditOutcome> => {
+      const { space, changeRequest } = await freshState(db, input.loaded, "it was being edited");
+      assertWritable(changeRequest);
+      const head = await requireRevision(db, space.id, changeRequest.revisionId);
+      const headContent = await loadContent(db, head.treeHash);
+      const seen = await seenConflicts(db, space, changeRequest, headContent);
+      const applied = await applyContentChanges({
+        content: headContent,
+        changes: input.changes,
+        files,
+        now: nowIso(),
+        loadDocument: documentLoader(db) as ApplyInput["loadDocument"],
+        loadRevision: async (revisionId, field) => {
+          const revision = await getSpaceRevision(db, space.id, revisionId ?? baseRevisionOf(changeRequest));
+          if (!revision) throw badRequest(`${field}: no revision "${revisionId}" in space "${space.id}".`);
+          return loadContent(db, revision.treeHash);
+        },
+        pageLocation: input.pageLocation,
+        confirmableDeletions: seen?.confirmableDeletions ?? new Set(),
+      });
+      const resolutions = seen ? await resolutionsFor(db, seen, applied.touched) : [];
       const updated = await db.transaction().execute(async (trx) => {
         for (const list of files.values()) for (const file of list) await putBlob(trx, file.bytes);
         for (const document of applied.documents.values()) await saveDocument(trx, document);
@@ -108,11 +103,9 @@ export async function editChangeRequestContent(db: Db, input: ContentEditInput):
         return (await getChangeRequest(trx, space.id, changeRequest.id))!;
       });
       return { changeRequest: updated, results: applied.results, insertedFiles: applied.insertedFiles };
-    } catch (error) {
-      if (!(error instanceof Superseded)) throw error;
-    }
-  }
-  throw conflict("The change request kept changing while this batch was being applied; try again.");
+    },
+    "The change request kept changing while this batch was being applied; try again.",
+  );
 }
 
 // ---- conflicts the caller saw -------------------------------------------------------------------
@@ -137,13 +130,7 @@ async function seenConflicts(db: Executor, space: SpaceRow, changeRequest: Chang
   const [base, primary] = await Promise.all([getSpaceRevision(db, space.id, baseRevisionOf(changeRequest)), getSpaceRevision(db, space.id, primaryId)]);
   if (!base || !primary) return undefined;
   const [baseContent, primaryContent, pageBases] = await Promise.all([loadContent(db, base.treeHash), loadContent(db, primary.treeHash), loadPageBases(db, changeRequest.id)]);
-  const merged = await mergeContent({
-    base: baseContent,
-    ours: primaryContent,
-    theirs: headContent,
-    loadDocument: documentLoader(db),
-    ...(pageBases.size > 0 ? { pageBase: (id: string) => pageBases.get(id) } : {}),
-  });
+  const merged = await mergeWithPageBases(db, { baseContent, primaryContent, headContent }, pageBases);
   const byPage = new Map<string, MergeConflict[]>();
   const confirmableDeletions = new Set<string>();
   const inHead = indexPages(headContent.pages);
@@ -271,32 +258,18 @@ export async function appendToChangeRequest(
   db: Db,
   input: { spaceId: string; changeRequestId: string; actorId: string; imported: ImportedContent },
 ): Promise<ChangeRequestRow> {
-  const { imported } = input;
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const changeRequest = await getChangeRequest(db, input.spaceId, input.changeRequestId);
-    if (!changeRequest) throw conflict("The change request was removed while content was being added to it.");
-    assertWritable(changeRequest);
-    const head = await getSpaceRevision(db, input.spaceId, changeRequest.revisionId);
-    if (!head) throw new Error(`Revision ${changeRequest.revisionId} is missing`);
-    const content = await loadContent(db, head.treeHash);
-    try {
-      return await db.transaction().execute(async (trx) => {
-        for (const bytes of imported.blobs.values()) await putBlob(trx, bytes);
-        for (const document of imported.documents.values()) await saveDocument(trx, document);
-        const revision = await commitRevision(trx, {
-          spaceId: input.spaceId,
-          parents: [head.id],
-          type: "edits",
-          content: appendContent(content, imported.content),
-          createdBy: input.actorId,
-        });
-        if (!(await moveChangeRequestHead(trx, { id: changeRequest.id, expected: head.id, revisionId: revision.id }))) throw new Superseded();
-        await recordContribution(trx, { changeRequestId: changeRequest.id, userId: input.actorId, actionType: "edit" });
-        return (await getChangeRequest(trx, input.spaceId, changeRequest.id))!;
-      });
-    } catch (error) {
-      if (!(error instanceof Superseded)) throw error;
-    }
-  }
-  throw conflict("The change request kept changing while content was being added; try again.");
+  return retryWhileSuperseded(
+    MAX_ATTEMPTS,
+    async () => {
+      const changeRequest = await getChangeRequest(db, input.spaceId, input.changeRequestId);
+      if (!changeRequest) throw conflict("The change request was removed while content was being added to it.");
+      assertWritable(changeRequest);
+      const head = await requireRevision(db, input.spaceId, changeRequest.revisionId);
+      const headContent = await loadContent(db, head.treeHash);
+      return db.transaction().execute((trx) =>
+        appendImportedContent(trx, { spaceId: input.spaceId, changeRequestId: changeRequest.id, head, headContent, actorId: input.actorId, imported: input.imported }),
+      );
+    },
+    "The change request kept changing while content was being added; try again.",
+  );
 }

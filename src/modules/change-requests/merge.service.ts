@@ -13,17 +13,15 @@
  */
 import type { Db, Executor } from "../../db/database.js";
 import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
-import { conflict, forbidden, HttpError } from "../../http/errors.js";
-import { mergeContent } from "../../content/merge/index.js";
-import type { JSONDocument, MergeConflict, MergeResult } from "../../content/merge/index.js";
+import { conflict, forbidden } from "../../http/errors.js";
+import { mergeContent, semanticChanges } from "../../content/merge/index.js";
+import type { JSONDocument, MergeConflict, MergeResult, SemanticChange } from "../../content/merge/index.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import type { PageMeta, RevisionContent } from "../../content/revision/model.js";
-import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import { loadContent, loadDocument, saveDocument } from "../../content/revision/storage.js";
 import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
 import { parseJson } from "../../lib/json.js";
 import type { Actor } from "../../http/authenticate.js";
-import { getSpace } from "../spaces/spaces.queries.js";
 import { documentText } from "../../content/document/plain-text.js";
 import { blockedMessage, effectiveMergeRules, evaluateMergeRules } from "../merge-rules/merge-rules.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
@@ -32,19 +30,13 @@ import { baseRevisionOf, isOutdated } from "./change-requests.presenter.js";
 import { currentReviews } from "./reviews.queries.js";
 import {
   clearResolutions,
-  getChangeRequest,
   listResolutions,
   markChangeRequestMerged,
   moveChangeRequestHead,
   recordConflictsSeen,
 } from "./change-requests.queries.js";
 import { assertWritable, type LoadedChangeRequest, refuseWrite } from "./change-requests.service.js";
-
-/** How many times a merge or update is recomputed when another write moved what it was based on. */
-const MAX_ATTEMPTS = 5;
-
-/** Thrown inside a write transaction to roll it back and recompute. */
-class Superseded extends Error {}
+import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "./write-attempts.js";
 
 export interface MergeSides {
   space: SpaceRow;
@@ -55,12 +47,6 @@ export interface MergeSides {
   baseContent: RevisionContent;
   primaryContent: RevisionContent;
   headContent: RevisionContent;
-}
-
-async function requireRevision(db: Executor, spaceId: string, id: string): Promise<RevisionRow> {
-  const revision = await getSpaceRevision(db, spaceId, id);
-  if (!revision) throw new Error(`Revision ${id} of space ${spaceId} is missing`);
-  return revision;
 }
 
 /** The three revisions of a merge and their content trees (page bodies stay unloaded). */
@@ -101,29 +87,29 @@ export async function computeMerge(db: Executor, sides: MergeSides, pageBases?: 
   if (sides.primary.id === sides.base.id) {
     return { content: sides.headContent, documents: new Map(), conflicts: [], changes: [] };
   }
-  const bases = pageBases ?? (await loadPageBases(db, sides.changeRequest.id));
+  return mergeWithPageBases(db, sides, pageBases ?? (await loadPageBases(db, sides.changeRequest.id)));
+}
+
+/**
+ * The three-way merge of base, primary ("ours") and change request head ("theirs"), each page
+ * merged against its recorded resolution base when it has one (`pageBases`, see resolutions.ts).
+ */
+export function mergeWithPageBases(
+  db: Executor,
+  contents: Pick<MergeSides, "baseContent" | "primaryContent" | "headContent">,
+  pageBases: Map<string, PageMeta>,
+): Promise<MergeResult> {
   return mergeContent({
-    base: sides.baseContent,
-    ours: sides.primaryContent,
-    theirs: sides.headContent,
+    base: contents.baseContent,
+    ours: contents.primaryContent,
+    theirs: contents.headContent,
     loadDocument: documentLoader(db),
-    ...(bases.size > 0 ? { pageBase: (id: string) => bases.get(id) } : {}),
+    ...(pageBases.size > 0 ? { pageBase: (id: string) => pageBases.get(id) } : {}),
   });
 }
 
 async function saveDocuments(trx: Executor, documents: Map<string, JSONDocument>): Promise<void> {
   for (const document of documents.values()) await saveDocument(trx, document);
-}
-
-function isSuperseded(error: unknown): boolean {
-  // commitRevision answers 409 when the primary revision moved under it (compare and set).
-  return error instanceof Superseded || (error instanceof HttpError && error.statusCode === 409);
-}
-
-async function freshState(db: Executor, loaded: LoadedChangeRequest): Promise<{ space: SpaceRow; changeRequest: ChangeRequestRow }> {
-  const [space, changeRequest] = await Promise.all([getSpace(db, loaded.space.id), getChangeRequest(db, loaded.space.id, loaded.changeRequest.id)]);
-  if (!space || !changeRequest) throw conflict("The space or the change request was removed while merging.");
-  return { space, changeRequest };
 }
 
 export interface MergeOutcome {
@@ -176,19 +162,22 @@ export async function mergeChangeRequest(
   input: { loaded: LoadedChangeRequest; actor: Actor; notifyJobs?: () => void },
 ): Promise<MergeOutcome> {
   await assertMergeAllowed(db, input);
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const { space, changeRequest } = await freshState(db, input.loaded);
-    if (changeRequest.status === "merged") {
-      throw conflict(`Change request #${changeRequest.number} is already merged (revision ${changeRequest.revisionMerged}).`);
-    }
-    assertWritable(changeRequest);
-    const sides = await loadSides(db, space, changeRequest);
-    const merged = await computeMerge(db, sides);
-    if (merged.conflicts.length > 0) {
-      await recordConflictsSeen(db, changeRequest.id, sides.primary.id);
-      return { revision: sides.primary.id, result: "conflicts", conflicts: merged.conflicts };
-    }
-    try {
+  return retryWhileSuperseded(
+    MAX_ATTEMPTS,
+    async (): Promise<MergeOutcome> => {
+      const { space, changeRequest } = await freshState(db, input.loaded);
+      if (changeRequest.status === "merged") {
+        throw conflict(`Change request #${changeRequest.number} is already merged (revision ${changeRequest.revisionMerged}).`);
+      }
+      assertWritable(changeRequest);
+      const sides = await loadSides(db, space, changeRequest);
+      const merged = await computeMerge(db, sides);
+      if (merged.conflicts.length > 0) {
+        await recordConflictsSeen(db, changeRequest.id, sides.primary.id);
+        return { revision: sides.primary.id, result: "conflicts", conflicts: merged.conflicts };
+      }
+      // Compare and set twice: of the primary revision (commitRevision: PrimaryMoved) and of the
+      // change request's head; either failing recomputes the merge.
       const revision = await db.transaction().execute(async (trx) => {
         await saveDocuments(trx, merged.documents);
         const created = await commitRevision(trx, {
@@ -207,11 +196,9 @@ export async function mergeChangeRequest(
       });
       input.notifyJobs?.();
       return { revision: revision.id, result: "merge", conflicts: [] };
-    } catch (error) {
-      if (!isSuperseded(error)) throw error;
-    }
-  }
-  throw conflict("The space's content or the change request kept changing while merging; try again.");
+    },
+    "The space's content or the change request kept changing while merging; try again.",
+  );
 }
 
 export interface UpdateOutcome {
@@ -226,17 +213,18 @@ export interface UpdateOutcome {
  * Already up to date: nothing to do. With conflicts nothing changes.
  */
 export async function updateFromPrimary(db: Db, input: { loaded: LoadedChangeRequest; actor: Actor }): Promise<UpdateOutcome> {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const { space, changeRequest } = await freshState(db, input.loaded);
-    assertWritable(changeRequest);
-    if (baseRevisionOf(changeRequest) === space.revisionId) return { revision: changeRequest.revisionId, result: "update", conflicts: [] };
-    const sides = await loadSides(db, space, changeRequest);
-    const merged = await computeMerge(db, sides);
-    if (merged.conflicts.length > 0) {
-      await recordConflictsSeen(db, changeRequest.id, sides.primary.id);
-      return { revision: sides.head.id, result: "conflicts", conflicts: merged.conflicts };
-    }
-    try {
+  return retryWhileSuperseded(
+    MAX_ATTEMPTS,
+    async (): Promise<UpdateOutcome> => {
+      const { space, changeRequest } = await freshState(db, input.loaded);
+      assertWritable(changeRequest);
+      if (baseRevisionOf(changeRequest) === space.revisionId) return { revision: changeRequest.revisionId, result: "update", conflicts: [] };
+      const sides = await loadSides(db, space, changeRequest);
+      const merged = await computeMerge(db, sides);
+      if (merged.conflicts.length > 0) {
+        await recordConflictsSeen(db, changeRequest.id, sides.primary.id);
+        return { revision: sides.head.id, result: "conflicts", conflicts: merged.conflicts };
+      }
       const revision = await db.transaction().execute(async (trx) => {
         await saveDocuments(trx, merged.documents);
         const created = await commitRevision(trx, {
@@ -257,11 +245,9 @@ export async function updateFromPrimary(db: Db, input: { loaded: LoadedChangeReq
         return created;
       });
       return { revision: revision.id, result: "update", conflicts: [] };
-    } catch (error) {
-      if (!isSuperseded(error)) throw error;
-    }
-  }
-  throw conflict("The change request kept changing while it was being updated; try again.");
+    },
+    "The change request kept changing while it was being updated; try again.",
+  );
 }
 
 /**
@@ -277,4 +263,21 @@ export async function currentConflicts(db: Db, loaded: LoadedChangeRequest): Pro
   const merged = await computeMerge(db, sides);
   if (merged.conflicts.length > 0) await recordConflictsSeen(db, changeRequest.id, sides.primary.id);
   return { sides, conflicts: merged.conflicts };
+}
+
+/**
+ * What the change request changes relative to its base (GET .../changes): the semantic changes from
+ * the base's content to the head's, with both contents (to present them).
+ */
+export async function changesOf(
+  db: Executor,
+  loaded: Pick<LoadedChangeRequest, "space" | "changeRequest">,
+): Promise<{ before: RevisionContent; after: RevisionContent; changes: SemanticChange[] }> {
+  const { space, changeRequest } = loaded;
+  const [base, head] = await Promise.all([
+    requireRevision(db, space.id, baseRevisionOf(changeRequest)),
+    requireRevision(db, space.id, changeRequest.revisionId),
+  ]);
+  const [before, after] = await Promise.all([loadContent(db, base.treeHash), loadContent(db, head.treeHash)]);
+  return { before, after, changes: semanticChanges(before, after) };
 }

@@ -2,13 +2,13 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import type { ContentRef } from "../../content/document/types.js";
-import { commitRevision } from "../../content/revision/commit.js";
+import { commitRevision, PrimaryMoved } from "../../content/revision/commit.js";
 import { loadContent, saveDocument } from "../../content/revision/storage.js";
 import { putBlob } from "../../content/store/blobs.queries.js";
 import { appendContent, listTemplates, TemplateError, templateContent } from "../../content/templates/templates.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
-import { badRequest } from "../../http/errors.js";
+import { badRequest, conflict } from "../../http/errors.js";
 import { NoContent, errorResponses } from "../../http/schemas.js";
 import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
 import { nowIso } from "../../lib/time.js";
@@ -61,6 +61,8 @@ export const templateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
         await appendToChangeRequest(db, { spaceId: space.id, changeRequestId: loaded.changeRequest.id, actorId: actor.user.id, imported });
         return reply.code(204).send(null);
       }
+      // The template is appended to the content this request saw; if another write moved the
+      // primary meanwhile, the caller is told to try again rather than overwriting it.
       await db.transaction().execute(async (trx) => {
         const current = await getSpaceRevision(trx, space.id, space.revisionId);
         const content = await loadContent(trx, current?.treeHash ?? null);
@@ -75,6 +77,8 @@ export const templateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
           movePrimaryFrom: space.revisionId,
         });
         await requestSearchIndex(trx, space.id);
+      }).catch((error: unknown) => {
+        throw error instanceof PrimaryMoved ? conflict(error.message) : error;
       });
       deps.notifyJobs();
       return reply.code(204).send(null);
