@@ -6,32 +6,11 @@
  *
  * prints the fetch, list and readRepository times and the peak RSS of the process.
  */
-import { crc32, deflateSync } from "node:zlib";
+import { encodePng } from "./png.js";
 
-/** A valid PNG of the given size (solid colour), as image-size and browsers read it. */
+/** A valid PNG of the given size (each seed its own colours), as image-size and browsers read it. */
 export function makePng(width: number, height: number, seed = 0): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // truecolour RGB
-  const row = Buffer.alloc(1 + width * 3);
-  for (let x = 0; x < width; x++) row.set([(seed * 37) & 255, (seed * 91 + x) & 255, (seed * 13) & 255], 1 + x * 3);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(pixels)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
+  return encodePng(width, height, (x) => [(seed * 37) & 255, (seed * 91 + x) & 255, (seed * 13) & 255, 255], false);
 }
 
 /** A minimal baseline JPEG header (SOI, APP0, SOF0, EOI): enough for dimension readers. */
