@@ -45,7 +45,9 @@ describe("comments on change requests", () => {
     ]);
     // A reply on a change request can resolve its comment.
     const reply = await ctx.as(owner).post(`${prefix}/comments/${posted.body.id}/replies`, { body: { markdown: "Thanks" } });
-    await ctx.as(owner).put(`${prefix}/comments/${posted.body.id}/replies/${reply.body.id}`, { resolved: true });
+    const resolving = await ctx.as(owner).put(`${prefix}/comments/${posted.body.id}/replies/${reply.body.id}`, { resolved: true });
+    expect(resolving.status).toBe(200);
+    expect(resolving.body).toMatchObject({ object: "comment-reply", id: reply.body.id });
     expect((await ctx.as(owner).get(`${prefix}/comments/${posted.body.id}`)).body.status).toBe("resolved");
     expect((await ctx.as(owner).get(prefix)).body.comments).toBe(0);
     expect((await ctx.as(members.read).post(`${prefix}/comments`, { body: { markdown: "x" } })).status).toBe(403);

@@ -62,6 +62,7 @@ describe("GET /v1/spaces/{spaceId}/content", () => {
     const { owner, space } = await setup();
     const res = await ctx.as(owner).get(`/v1/spaces/${space.id}/content?metadata=false`);
     expect(res.body.pages[0].git).toBeUndefined();
+    expect(res.body.files.length).toBeGreaterThan(0);
     expect(res.body.files.every((f: { git?: unknown }) => f.git === undefined)).toBe(true);
   });
 
@@ -131,7 +132,9 @@ describe("revisions and documents", () => {
     expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/documents/${documentId}`)).body).toMatchObject({ object: "document" });
     const other = await createSpace(ctx, owner, org.id);
     expect((await ctx.as(owner).get(`/v1/spaces/${other.id}/documents/${documentId}`)).status).toBe(404);
-    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/documents/not-a-hash`)).status).toBe(400);
+    const notAHash = await ctx.as(owner).get(`/v1/spaces/${space.id}/documents/not-a-hash`);
+    expect(notAHash.status).toBe(400);
+    expect(notAHash.body.error.message).toBe('path parameter "documentId" must match the pattern ^[0-9a-f]{64}$.');
   });
 });
 
@@ -162,5 +165,6 @@ describe("page formats and evaluation", () => {
     expect(JSON.stringify(deterministic.body.document)).toContain("2.0");
     const bad = await ctx.as(owner).get(`/v1/spaces/${space.id}/content/page/${versions.id}?evaluated=sometimes`);
     expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe('query parameter "evaluated" must be of type boolean.');
   });
 });

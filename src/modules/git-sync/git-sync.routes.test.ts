@@ -111,14 +111,23 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     } finally {
       await noFile.close();
     }
-    for (const url of ["ext::sh -c touch% /tmp/pwned", "ssh://git@example.com/x.git", "git@example.com:x.git", "-uhello"]) {
+    const refused: [string, string][] = [
+      ["ext::sh -c touch% /tmp/pwned", 'The Git URL "ext::sh -c touch% /tmp/pwned" contains whitespace or control characters'],
+      ["ssh://git@example.com/x.git", 'The Git URL scheme "ssh:" is not allowed (only https:// and http://); got "ssh://***@example.com/x.git"'],
+      ["git@example.com:x.git", 'The Git URL "git@example.com:x.git" is not an absolute URL (local paths and scp-like "host:path" addresses are not allowed); use an https:// URL'],
+      ["-uhello", 'The Git URL "-uhello" must not start with "-"'],
+    ];
+    for (const [url, message] of refused) {
       const res = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { url, ref: "refs/heads/main" });
       expect(res.status, url).toBe(400);
+      expect(res.body.error.message, url).toBe(message);
     }
     const badRef = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { url: "https://example.com/x.git", ref: "main; rm -rf /" });
     expect(badRef.status).toBe(400);
+    expect(badRef.body.error.message).toBe('Invalid Git ref "main; rm -rf /": it does not start with refs/heads/ or refs/tags/; expected refs/heads/<branch> or refs/tags/<tag>');
     const escape = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { url: "https://example.com/x.git", ref: "refs/heads/main", repoProjectDirectory: "../../etc" });
     expect(escape.status).toBe(400);
+    expect(escape.body.error.message).toBe('repoProjectDirectory "../../etc" is refused: it contains a ".." segment.');
     expect((await ctx.db.selectFrom("jobs").selectAll().where("kind", "=", "git-import").execute()).filter((j) => j.payload.includes(space.id))).toEqual([]);
   });
 

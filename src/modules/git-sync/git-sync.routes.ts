@@ -35,7 +35,7 @@ export const gitSyncRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     }
     const projectDirectory = (body.repoProjectDirectory ?? "").replace(/^(\.\/)+|^\/+|\/+$/g, "");
     const reason = projectDirectory ? unsafePathReason(projectDirectory) : undefined;
-    if (reason) throw badRequest(`repoProjectDirectory ${JSON.stringify(body.repoProjectDirectory)} ${reason}.`);
+    if (reason) throw badRequest(`repoProjectDirectory ${JSON.stringify(body.repoProjectDirectory)} is refused: ${reason}.`);
     const credentials = remote.credentials
       ? seal(secret, CREDENTIALS_PURPOSE, `${remote.credentials.username}:${remote.credentials.password}`)
       : undefined;

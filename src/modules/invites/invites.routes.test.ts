@@ -282,7 +282,9 @@ describe("invite links to spaces and collections", () => {
     expect(created.body).toMatchObject({ object: "invite", level: "comment", redundant: true, space: { id: space.id, object: "space" } });
     expect(created.headers.location).toMatch(new RegExp(`/link-invites/${created.body.id}$`));
     expect((await ctx.as(members.edit).post(`/v1/orgs/${org.id}/link-invites`, { level: "read", space: space.id })).status).toBe(404);
-    expect((await ctx.as(owner).post(`/v1/orgs/${org.id}/link-invites`, { level: null, space: space.id })).status).toBe(400);
+    const guestLevel = await ctx.as(owner).post(`/v1/orgs/${org.id}/link-invites`, { level: null, space: space.id });
+    expect(guestLevel.status).toBe(400);
+    expect(guestLevel.body.error.message).toBe("body.level must be a role for a link to a space (read, comment, edit, review, create or admin).");
 
     const stranger = await createUser(ctx);
     expect((await ctx.as(stranger).get(`/v1/spaces/${space.id}`)).status).toBe(404);
@@ -294,7 +296,9 @@ describe("invite links to spaces and collections", () => {
 
     const raised = await ctx.as(owner).patch(`/v1/orgs/${org.id}/link-invites/${created.body.id}`, { level: "edit" });
     expect(raised.body.level).toBe("edit");
-    expect((await ctx.as(owner).patch(`/v1/orgs/${org.id}/link-invites/${created.body.id}`, { role: "edit" })).status).toBe(400);
+    const roleOnContent = await ctx.as(owner).patch(`/v1/orgs/${org.id}/link-invites/${created.body.id}`, { role: "edit" });
+    expect(roleOnContent.status).toBe(400);
+    expect(roleOnContent.body.error.message).toBe("This invite link is to a space: change its `level` (a role); `role` is for links to the organization.");
     expect((await ctx.as(stranger).post(`/v1/orgs/${org.id}/invites/${created.body.id}`)).status).toBe(200);
     expect((await ctx.as(stranger).get(`/v1/spaces/${space.id}`)).body.permissions.edit).toBe(true);
     expect((await ctx.as(owner).delete(`/v1/orgs/${org.id}/link-invites/${created.body.id}`)).status).toBe(204);
