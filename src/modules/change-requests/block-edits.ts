@@ -2,6 +2,7 @@
  * Block-level edits of a document for content batches: unresolved Markdown links become text, and
  * `revert_page` with `block` puts chosen blocks back as a revision had them.
  */
+import { type AnyNode, indexKeyedNodes } from "../../content/document/find.js";
 import { newKey } from "../../content/document/keys.js";
 import { normalizeInlines } from "../../content/document/nodes.js";
 import type { JSONDocument } from "../../content/document/types.js";
@@ -9,7 +10,6 @@ import { badRequest } from "../../http/errors.js";
 
 const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i;
 
-type AnyNode = Record<string, unknown> & { key?: string; nodes?: AnyNode[]; fragments?: AnyNode[] };
 
 /** Unresolved internal links (the parser keeps them as URL refs) become their plain text. */
 export function unwrapUnresolvedLinks(document: JSONDocument): void {
@@ -36,38 +36,18 @@ export function unwrapUnresolvedLinks(document: JSONDocument): void {
   visit(document as unknown as AnyNode);
 }
 
-interface FoundBlock {
-  node: AnyNode;
-  list: AnyNode[];
-  index: number;
-  parentKey: string | null;
-  slot: "nodes" | "fragments";
-}
-
-function findBlocks(document: JSONDocument): Map<string, FoundBlock> {
-  const found = new Map<string, FoundBlock>();
-  const walk = (list: AnyNode[], parentKey: string | null, slot: "nodes" | "fragments") => {
-    list.forEach((node, index) => {
-      if (typeof node.key === "string" && !found.has(node.key)) found.set(node.key, { node, list, index, parentKey, slot });
-      for (const field of ["nodes", "fragments"] as const) if (Array.isArray(node[field])) walk(node[field]!, node.key ?? parentKey, field);
-    });
-  };
-  walk(document.nodes as unknown as AnyNode[], null, "nodes");
-  return found;
-}
-
 /** The current document with the listed blocks as they were in `old` (restored, replaced or removed). */
 export function revertBlocks(current: JSONDocument, old: JSONDocument, keys: readonly string[], field: string, pageId: string): JSONDocument {
   const document = structuredClone(current);
-  const before = findBlocks(old);
+  const before = indexKeyedNodes(old);
   for (const key of keys) {
-    const now = findBlocks(document).get(key);
+    const now = indexKeyedNodes(document).get(key);
     const then = before.get(key);
     if (!now && !then) throw badRequest(`${field}: no block "${key}" in page "${pageId}", now or in the revision to revert to.`);
     if (now && then) now.list.splice(now.index, 1, structuredClone(then.node));
     else if (now) now.list.splice(now.index, 1);
     else {
-      const index = findBlocks(document);
+      const index = indexKeyedNodes(document);
       const parent = then!.parentKey !== null ? index.get(then!.parentKey)?.node : undefined;
       const list = parent ? ((parent[then!.slot] ??= []) as AnyNode[]) : (document.nodes as unknown as AnyNode[]);
       const previousKey = then!.index > 0 ? then!.list[then!.index - 1]?.key : undefined;

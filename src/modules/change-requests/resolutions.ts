@@ -17,10 +17,10 @@
  * page the primary deleted and the change request kept (delete it in the change request, or
  * re-create its content as a new page), two pages given the same path (rename one).
  */
+import { type AnyNode, indexKeyedNodes } from "../../content/document/find.js";
 import { DEFAULT_LAYOUT, type PageMeta } from "../../content/revision/model.js";
 import type { JSONDocument, MergeConflict } from "../../content/merge/index.js";
 
-type AnyNode = Record<string, unknown> & { key?: string; nodes?: AnyNode[]; fragments?: AnyNode[] };
 
 export interface PageVersion {
   meta: PageMeta;
@@ -56,23 +56,6 @@ function setPath(target: Record<string, unknown>, path: readonly string[], value
   const last = path[path.length - 1]!;
   if (value === undefined) delete current[last];
   else current[last] = structuredClone(value);
-}
-
-interface Found {
-  node: AnyNode;
-  list: AnyNode[];
-  index: number;
-}
-
-function indexBlocks(document: JSONDocument): Map<string, Found> {
-  const out = new Map<string, Found>();
-  const walk = (list: AnyNode[]) =>
-    list.forEach((node, index) => {
-      if (typeof node.key === "string") out.set(node.key, { node, list, index });
-      for (const field of CHILD_FIELDS) if (Array.isArray(node[field])) walk(node[field]!);
-    });
-  walk(document.nodes as unknown as AnyNode[]);
-  return out;
 }
 
 /** A list of children made only of keyed blocks or fragments (the merge aligns those by key). */
@@ -139,8 +122,8 @@ export function resolvedPageBase(base: PageVersion, primary: PageVersion, confli
       continue;
     }
     const key = conflict.blockKey;
-    const inBase = indexBlocks(document).get(key);
-    const inPrimary = indexBlocks(primary.document).get(key);
+    const inBase = indexKeyedNodes(document).get(key);
+    const inPrimary = indexKeyedNodes(primary.document).get(key);
     if (conflict.kind === "block" && inBase && inPrimary) {
       if (conflict.field) setPath(inBase.node, conflict.field.split("."), getPath(inPrimary.node, conflict.field.split(".")));
       else copyOwnFields(inBase.node, inPrimary.node);
@@ -154,7 +137,7 @@ export function resolvedPageBase(base: PageVersion, primary: PageVersion, confli
     } else if (conflict.kind === "move" && inBase && inPrimary) {
       const place = placeOf(primary.document, key);
       if (!place) continue;
-      const parent = place.parent === null ? undefined : indexBlocks(document).get(place.parent)?.node;
+      const parent = place.parent === null ? undefined : indexKeyedNodes(document).get(place.parent)?.node;
       if (place.parent !== null && !parent) continue;
       inBase.list.splice(inBase.index, 1);
       const list = parent ? ((parent[place.slot] ??= []) as AnyNode[]) : (document.nodes as unknown as AnyNode[]);

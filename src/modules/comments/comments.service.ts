@@ -4,6 +4,7 @@
  * are about, reactions are emoji), and the writes themselves (posting, editing, resolving and
  * reopening, reacting), each in one transaction.
  */
+import { type AnyNode, indexKeyedNodes } from "../../content/document/find.js";
 import type { Db, Executor, Trx } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow, CommentsTable, SpaceRow } from "../../db/schema.js";
 import { badRequest } from "../../http/errors.js";
@@ -113,26 +114,6 @@ export interface CheckedTarget {
   tableCell: TableCellValue | null;
 }
 
-interface AnyNode {
-  object?: string;
-  type?: string;
-  key?: string;
-  nodes?: AnyNode[];
-  fragments?: AnyNode[];
-}
-
-/** The block with this key anywhere in the document (blocks nest in lists, hints, tabs ...). */
-export function findBlock(document: JSONDocument, key: string): AnyNode | undefined {
-  const stack: AnyNode[] = [...((document.nodes as unknown as AnyNode[]) ?? [])];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.object === "block" && node.key === key) return node;
-    if (Array.isArray(node.nodes)) stack.push(...node.nodes);
-    if (Array.isArray(node.fragments)) stack.push(...node.fragments);
-  }
-  return undefined;
-}
-
 /**
  * Checks the target of a new comment against the revision the comments are about: the page must
  * be one of its pages, the node a block of that page's document, and a table cell needs a table
@@ -159,7 +140,8 @@ export async function checkTarget(
     return target;
   }
   const document = location.page.kind === "document" ? ((await pageDocument(db, location)) as JSONDocument) : undefined;
-  const block = document ? findBlock(document, input.node) : undefined;
+  const found = document ? indexKeyedNodes(document).get(input.node)?.node : undefined;
+  const block = found?.object === "block" ? found : undefined;
   if (!block) throw badRequest(`body.node: no block with key "${input.node}" in the document of page "${input.page}".`);
   target.nodeKey = input.node;
   if (input.tableCell !== undefined) {
