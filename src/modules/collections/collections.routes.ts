@@ -2,16 +2,14 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../../deps.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
 import { badRequest, conflict } from "../../http/errors.js";
-import { paginateRows, toList } from "../../http/pagination.js";
+import { listOf, paginateRows, toList } from "../../http/pagination.js";
 import { ErrorBody, ListOf, ListQuery, NoContent, errorResponses } from "../../http/schemas.js";
 import { authorize } from "../../permissions/authorize.js";
 import { MoveBody, TransferCollectionBody } from "../content-tree/tree.schemas.js";
 import { requireOrganization } from "../organizations/organizations.service.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { spacePermissions } from "../spaces/spaces.policy.js";
-import { presentSpace } from "../spaces/spaces.presenter.js";
+import { presentSpacesFor } from "../spaces/spaces.presenter.js";
 import { SpaceSchema } from "../spaces/spaces.schemas.js";
-import { spaceActivityCounts } from "../spaces/space-activity.js";
 import { listSpaceNodes } from "../spaces/spaces.queries.js";
 import { pageOfVisibleSpaces } from "../spaces/spaces.service.js";
 import { collectionPermissions } from "./collections.policy.js";
@@ -146,10 +144,7 @@ export const collectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         ],
         request.query,
       );
-      const counts = await spaceActivityCounts(db, page.rows.map(({ space }) => space.id));
-      return toList(page, ({ space }) =>
-        presentSpace(space, { permissions: spacePermissions(access, space), counts: counts.get(space.id)! }, urls),
-      );
+      return listOf(page, await presentSpacesFor(db, access, page.rows.map(({ space }) => space), urls));
     },
   );
 

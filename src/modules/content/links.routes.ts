@@ -14,8 +14,7 @@ import { notFound } from "../../http/errors.js";
 import { listOf, paginateRows, toList } from "../../http/pagination.js";
 import { ListQuery, errorResponses } from "../../http/schemas.js";
 import { spacePermissions } from "../spaces/spaces.policy.js";
-import { spaceActivityCount } from "../spaces/space-activity.js";
-import { presentSpace } from "../spaces/spaces.presenter.js";
+import { presentSpaceFor } from "../spaces/spaces.presenter.js";
 import { organizationPermissions } from "../organizations/organizations.policy.js";
 import { presentOrganization } from "../organizations/organizations.presenter.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
@@ -58,11 +57,7 @@ export function registerLinkReads(app: FastifyInstance, deps: Deps, set: LinkRea
   async function load(request: FastifyRequest) {
     const view = await set.resolve(request);
     const actor = actorOf(request);
-    const [access, org, counts] = await Promise.all([
-      actor.access.forOrg(view.space.orgId),
-      getOrganization(db, view.space.orgId),
-      spaceActivityCount(db, view.space.id),
-    ]);
+    const [access, org] = await Promise.all([actor.access.forOrg(view.space.orgId), getOrganization(db, view.space.orgId)]);
     const documents = await loadDocuments(
       db,
       [...view.locations().values()].flatMap((l) => (l.page.documentHash ? [l.page.documentHash] : [])),
@@ -70,7 +65,7 @@ export function registerLinkReads(app: FastifyInstance, deps: Deps, set: LinkRea
     const usages = collectLinks({ spaceId: view.space.id, content: view.content, locations: view.locations(), publicUrl: config.publicUrl }, documents);
     const ctx = { urls, secret, orgId: view.space.orgId, spaceId: view.space.id, metadata: true };
     const organization = presentOrganization(org!, organizationPermissions(access), urls);
-    const space = presentSpace(view.space, { permissions: spacePermissions(access, view.space), counts }, urls);
+    const space = await presentSpaceFor(db, view.space, spacePermissions(access, view.space), urls);
     // `versionContext` is optional and would embed the whole revision in every location: omitted.
     const pageLocation = (pageId: string, anchor?: string) => {
       const location = view.locations().get(pageId);

@@ -11,8 +11,7 @@ import { contentLevel, type OrgAccess } from "../../permissions/access.js";
 import { type Role, atLeast, isRole } from "../../permissions/roles.js";
 import { presentCollection } from "../collections/collections.presenter.js";
 import { loadCollection } from "../collections/collections.service.js";
-import { spaceActivityCount } from "../spaces/space-activity.js";
-import { presentSpace } from "../spaces/spaces.presenter.js";
+import { presentSpaceFor } from "../spaces/spaces.presenter.js";
 import { loadSpace } from "../spaces/spaces.service.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { requireOrganization } from "../organizations/organizations.service.js";
@@ -56,8 +55,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       if (!loaded || loaded.space.orgId !== orgId || loaded.space.deletedAt || !loaded.permissions.view) {
         throw notFound(`No space with id "${target.id}" in this organization.`);
       }
-      const counts = await spaceActivityCount(db, loaded.space.id);
-      return { level: loaded.level, admin: loaded.permissions.admin, present: () => ({ space: presentSpace(loaded.space, { permissions: loaded.permissions, counts }, urls) }) };
+      return { level: loaded.level, admin: loaded.permissions.admin, present: async () => ({ space: await presentSpaceFor(db, loaded.space, loaded.permissions, urls) }) };
     }
     const loaded = await loadCollection(db, actor, target.id);
     if (!loaded || loaded.collection.orgId !== orgId || !loaded.permissions.view) {
@@ -74,7 +72,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     }
     const target = await contentTarget(actor, invite.orgId, { type: invite.targetType as "space" | "collection", id: invite.targetId ?? "" });
     const level = isRole(invite.role) ? invite.role : "read";
-    return { object: "invite" as const, id: invite.id, level, redundant: atLeast(target.level, level), ...target.present() };
+    return { object: "invite" as const, id: invite.id, level, redundant: atLeast(target.level, level), ...(await target.present()) };
   }
 
   /** Organization admins manage every invite link; admins of a space or collection manage theirs. */

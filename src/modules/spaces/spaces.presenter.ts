@@ -10,9 +10,23 @@ import type {
   VisitorAuthValue,
 } from "./spaces.schemas.js";
 
-import type { SpaceCounts } from "./space-activity.js";
+import type { Executor } from "../../db/database.js";
+import type { OrgAccess } from "../../permissions/access.js";
+import { type SpaceCounts, spaceActivityCount, spaceActivityCounts } from "./space-activity.js";
+import { spacePermissions } from "./spaces.policy.js";
 
 export type { SpaceCounts };
+
+/** Spaces as the caller sees them: their permissions, and activity counted for all of them at once. */
+export async function presentSpacesFor(db: Executor, access: OrgAccess, spaces: readonly SpaceRow[], urls: Urls): Promise<SpaceResponse[]> {
+  const counts = await spaceActivityCounts(db, spaces.map((space) => space.id));
+  return spaces.map((space) => presentSpace(space, { permissions: spacePermissions(access, space), counts: counts.get(space.id)! }, urls));
+}
+
+/** One space as the caller sees it (`permissions` given when already resolved). */
+export async function presentSpaceFor(db: Executor, space: SpaceRow, permissions: SpacePermissionsValue, urls: Urls): Promise<SpaceResponse> {
+  return presentSpace(space, { permissions, counts: await spaceActivityCount(db, space.id) }, urls);
+}
 
 /** The public shape of a space (`Space`). */
 export function presentSpace(

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../../deps.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
 import { badRequest, forbidden, notFound } from "../../http/errors.js";
-import { toList } from "../../http/pagination.js";
+import { listOf } from "../../http/pagination.js";
 import { ErrorBody, ListOf, ListQuery, NoContent, type SpaceMergeRulesValue, errorResponses } from "../../http/schemas.js";
 import { loadOrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
@@ -13,8 +13,7 @@ import { requireCreateDestination } from "../collections/collections.service.js"
 import { requireOrganization } from "../organizations/organizations.service.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { spacePermissions } from "./spaces.policy.js";
-import { presentSpace } from "./spaces.presenter.js";
-import { spaceActivityCount, spaceActivityCounts } from "./space-activity.js";
+import { presentSpaceFor, presentSpacesFor } from "./spaces.presenter.js";
 import { getSpace, listSpaceNodes, updateSpace } from "./spaces.queries.js";
 import {
   CreateSpaceBody,
@@ -59,8 +58,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     if (!space) throw spaceNotFound(spaceId);
     actor.access.invalidate(space.orgId);
     const access = await actor.access.forOrg(space.orgId);
-    const counts = await spaceActivityCount(db, space.id);
-    return presentSpace(space, { permissions: spacePermissions(access, space), counts }, urls);
+    return presentSpaceFor(db, space, spacePermissions(access, space), urls);
   }
 
   app.post(
@@ -123,10 +121,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         ],
         request.query,
       );
-      const counts = await spaceActivityCounts(db, page.rows.map(({ space }) => space.id));
-      return toList(page, ({ space }) =>
-        presentSpace(space, { permissions: spacePermissions(access, space), counts: counts.get(space.id)! }, urls),
-      );
+      return listOf(page, await presentSpacesFor(db, access, page.rows.map(({ space }) => space), urls));
     },
   );
 
@@ -145,7 +140,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     },
     async (request) => {
       const { space, permissions } = await requireSpace(db, actorOf(request), request.params.spaceId);
-      return presentSpace(space, { permissions, counts: await spaceActivityCount(db, space.id) }, urls);
+      return presentSpaceFor(db, space, permissions, urls);
     },
   );
 
@@ -335,11 +330,8 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         ],
         request.query,
       );
-      const counts = await spaceActivityCounts(db, page.rows.map(({ space }) => space.id));
-      return toList(page, ({ space, level }) => ({
-        permission: level,
-        space: presentSpace(space, { permissions: spacePermissions(access, space), counts: counts.get(space.id)! }, urls),
-      }));
+      const spaces = await presentSpacesFor(db, access, page.rows.map(({ space }) => space), urls);
+      return listOf(page, page.rows.map(({ level }, index) => ({ permission: level, space: spaces[index]! })));
     },
   );
 
