@@ -70,17 +70,22 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   const statements = withStatementCache(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), plugins });
   const dataVersion = sqlite.prepare("PRAGMA data_version").pluck();
-  // Read at most once per run of the microtask queue: everything in one run starts after the event
-  // (a request's arrival) that caused it, so a commit that preceded that event is already counted.
+  // Read at most once per event the process handles (a request's arrival, a timer, an I/O
+  // completion): the version is read after that event arrived, so every commit that preceded it
+  // is counted, and it is forgotten before the next event runs. The work an event starts runs as
+  // ticks and microtasks before control returns to the event loop; a tick queued from a microtask
+  // runs only once the microtask queue is empty, after that work (a plain nextTick would run
+  // before the microtasks, so an async hook and the handler after it would read twice).
   let version: number | undefined;
   const forget = () => void (version = undefined);
+  const forgetAfterThisEvent = () => process.nextTick(forget);
   directSqlite.set(db, {
     prepare: statements.prepare,
     inTransaction: () => sqlite.inTransaction,
     dataVersion: () => {
       if (version === undefined) {
         version = dataVersion.get() as number;
-        process.nextTick(forget);
+        queueMicrotask(forgetAfterThisEvent);
       }
       return version;
     },

@@ -2,12 +2,13 @@
  * `prepared` reads, and on SQLite their row cache: a cached read must never return rows the
  * database no longer holds, whoever changed them.
  */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { setImmediate as nextEvent } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../test/helpers/db.js";
-import { prepared } from "./prepared.js";
+import { derivedFromCached, prepared } from "./prepared.js";
 import type { Database } from "./schema.js";
 
 const run = promisify(execFile);
@@ -37,6 +38,40 @@ const userName = prepared<{ id: string }, { id: string; displayName: string }>(
 const uncachedUserName = prepared<{ id: string }, { id: string; displayName: string }>((db, param) =>
   (db as Kysely<Database>).selectFrom("users").select(["id", "displayName"]).where("id", "=", param("id")),
 );
+
+/** Two values, each used twice in the SQL, whose order matters. */
+const userPair = prepared<{ first: string; second: string }, { displayName: string }>(
+  (db, param) =>
+    (db as Kysely<Database>)
+      .selectFrom("users")
+      .select("displayName")
+      .where((eb) => eb.or([eb("id", "=", param("first")), eb("id", "=", param("second"))]))
+      .orderBy(sql`case when ${sql.ref("id")} = ${param("first")} then 0 when ${sql.ref("id")} = ${param("second")} then 1 end`),
+  { cache: true },
+);
+
+/** One value used twice. */
+const userTwice = prepared<{ id: string }, { displayName: string }>(
+  (db, param) =>
+    (db as Kysely<Database>)
+      .selectFrom("users")
+      .select("displayName")
+      .where("id", "=", param("id"))
+      .where(sql<boolean>`${sql.ref("id")} = ${param("id")}`),
+  { cache: true },
+);
+
+/** A script for a second process that renames a user and commits. */
+function anotherProcessRenames(id: string, name: string): string {
+  const update = `update users set display_name = '${name}' where id = '${id}'`;
+  return handle.location.sqlitePath
+    ? `new (require("better-sqlite3"))(process.env.TARGET).prepare(${JSON.stringify(update)}).run()`
+    : `const c = new (require("pg").Client)(process.env.TARGET); c.connect().then(() => c.query(${JSON.stringify(update)})).then(() => c.end())`;
+}
+
+function anotherProcessEnv() {
+  return { ...process.env, TARGET: handle.location.sqlitePath ?? handle.location.databaseUrl };
+}
 
 describe("prepared reads", () => {
   it("return rows with camelCase keys, as Kysely's own reads do", async () => {
@@ -83,12 +118,41 @@ describe("prepared reads", () => {
   it("see a write committed by another process", async () => {
     await insertUser(handle.db, "u-other", "Mine");
     expect((await userName(handle.db, { id: "u-other" }))[0]?.displayName).toBe("Mine");
-    const update = "update users set display_name = 'Theirs' where id = 'u-other'";
-    const script = handle.location.sqlitePath
-      ? `new (require("better-sqlite3"))(process.env.TARGET).prepare(${JSON.stringify(update)}).run()`
-      : `const c = new (require("pg").Client)(process.env.TARGET); c.connect().then(() => c.query(${JSON.stringify(update)})).then(() => c.end())`;
-    await run(process.execPath, ["-e", script], { env: { ...process.env, TARGET: handle.location.sqlitePath ?? handle.location.databaseUrl } });
+    await run(process.execPath, ["-e", anotherProcessRenames("u-other", "Theirs")], { env: anotherProcessEnv() });
     expect((await userName(handle.db, { id: "u-other" }))[0]?.displayName).toBe("Theirs");
+  });
+
+  it.runIf(testDialect() === "sqlite")(
+    "check for other processes' commits once per event: one made while an event is handled is seen from the next event on",
+    async () => {
+      await insertUser(handle.db, "u-event", "Before");
+      const read = async () => (await userName(handle.db, { id: "u-event" }))[0]?.displayName;
+      const duringOneEvent = await new Promise<(string | undefined)[]>((resolve, reject) => {
+        setImmediate(() => {
+          // The event's synchronous part reads first, as a request's authentication does; its
+          // later reads run as microtasks, as the route handler's do.
+          const first = read();
+          // Synchronous: the other process commits while this event is being handled.
+          execFileSync(process.execPath, ["-e", anotherProcessRenames("u-event", "After")], { env: anotherProcessEnv() });
+          Promise.all([first, first.then(read)]).then(resolve, reject);
+        });
+      });
+      expect(duringOneEvent).toEqual(["Before", "Before"]);
+      await nextEvent();
+      expect(await read()).toBe("After");
+    },
+  );
+
+  it("key cached rows by every value a query takes, however often its SQL uses each", async () => {
+    await insertUser(handle.db, "u-pair-a", "A");
+    await insertUser(handle.db, "u-pair-b", "B");
+    const names = async (first: string, second: string) =>
+      (await userPair(handle.db, { first, second })).map((row) => row.displayName).join(",");
+    expect(await names("u-pair-a", "u-pair-b")).toBe("A,B");
+    expect(await names("u-pair-b", "u-pair-a")).toBe("B,A");
+    expect(await names("u-pair-a", "u-pair-a")).toBe("A");
+    expect(await userTwice(handle.db, { id: "u-pair-a" })).toEqual([{ displayName: "A" }]);
+    expect(await userTwice(handle.db, { id: "u-pair-b" })).toEqual([{ displayName: "B" }]);
   });
 
   it("keep databases apart: the same query on two databases returns each one's rows", async () => {
@@ -111,5 +175,31 @@ describe("prepared reads", () => {
       (row as { displayName: string }).displayName = "Changed";
     }).toThrow(TypeError);
     expect((await userName(handle.db, { id: "u-frozen" }))[0]?.displayName).toBe("Frozen");
+  });
+});
+
+describe("derivedFromCached", () => {
+  it("derives once per cached row, and again once the row has changed", async () => {
+    await insertUser(handle.db, "u-derived", "First");
+    let calls = 0;
+    const shout = derivedFromCached((row: { displayName: string }) => {
+      calls++;
+      return row.displayName.toUpperCase();
+    });
+    const read = async () => shout((await userName(handle.db, { id: "u-derived" }))[0]!);
+    expect(await read()).toBe("FIRST");
+    expect(await read()).toBe("FIRST");
+    // Cached (frozen) rows on SQLite are derived once; other rows every time.
+    expect(calls).toBe(testDialect() === "sqlite" ? 1 : 2);
+    await handle.db.updateTable("users").set({ displayName: "Second" }).where("id", "=", "u-derived").execute();
+    expect(await read()).toBe("SECOND");
+    expect(calls).toBe(testDialect() === "sqlite" ? 2 : 3);
+  });
+
+  it("derives from rows that are not frozen on every call", () => {
+    let calls = 0;
+    const count = derivedFromCached((_row: object) => ++calls);
+    const row = { id: "x" };
+    expect([count(row), count(row)]).toEqual([1, 2]);
   });
 });

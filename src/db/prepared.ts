@@ -36,45 +36,54 @@ export function prepared<Params extends Record<string, unknown>, Row>(
   // Compiled per Kysely instance (the SQL differs by dialect); a transaction shares its
   // database's dialect, so the first executor seen for a dialect can compile for all of them.
   const byAdapter = new WeakMap<object, Compiled<Row>>();
-  const cache = new WeakMap<DirectSqlite, Map<string, { dataVersion: number; writes: number; rows: readonly unknown[] }>>();
+  const cache = new WeakMap<DirectSqlite, Map<unknown, { dataVersion: number; writes: number; rows: readonly unknown[] }>>();
   return async (db, params) => {
     const adapter = db.getExecutor().adapter;
     let compiled = byAdapter.get(adapter.constructor);
     if (!compiled) {
       const query = build(db as Kysely<any>, (name) => `${MARK}${name}`).compile();
       const slots = query.parameters.map((value) => (typeof value === "string" && value.startsWith(MARK) ? value.slice(MARK.length) : undefined));
-      compiled = { query, slots };
+      const names = [...new Set(slots.filter((name) => name !== undefined))];
+      compiled = { query, slots, names };
       byAdapter.set(adapter.constructor, compiled);
     }
-    const { query, slots } = compiled;
-    const parameters = slots.map((name, i) => (name === undefined ? query.parameters[i] : params[name]));
     const direct = directSqliteOf(db);
     if (direct && !direct.inTransaction()) {
-      if (options.cache) return cachedRows<Row>(direct, query.sql, parameters);
-      const statement = direct.prepare(query.sql);
-      if (statement.reader) return camelRows<Row>(statement, statement.all(parameters) as Record<string, unknown>[]);
+      if (options.cache) return cachedRows<Row>(direct, compiled, params);
+      const statement = direct.prepare(compiled.query.sql);
+      if (statement.reader) return camelRows<Row>(statement, statement.all(parametersOf(compiled, params)) as Record<string, unknown>[]);
     }
-    const result = await db.executeQuery<Row>({ ...query, parameters });
+    const result = await db.executeQuery<Row>({ ...compiled.query, parameters: parametersOf(compiled, params) });
     return result.rows;
   };
 
   /** Rows of this query by database and parameters, with the database state they were read in. */
-  function cachedRows<R>(direct: DirectSqlite, sql: string, parameters: unknown[]): R[] {
+  function cachedRows<R>(direct: DirectSqlite, compiled: Compiled<Row>, params: Params): R[] {
     let entries = cache.get(direct);
     if (!entries) cache.set(direct, (entries = new Map()));
-    const key = JSON.stringify(parameters);
+    // Most hot reads take one value (an id, a token's hash), however often the SQL uses it: that
+    // value is its own key, which spares serialising the values on every read.
+    const { names } = compiled;
+    const key = names.length === 1 ? params[names[0]!] : JSON.stringify(names.map((name) => params[name]));
     const dataVersion = direct.dataVersion();
     const writes = direct.writes();
     const hit = entries.get(key);
     if (hit && hit.dataVersion === dataVersion && hit.writes === writes) return hit.rows as R[];
-    const statement = direct.prepare(sql);
+    const statement = direct.prepare(compiled.query.sql);
     if (!statement.reader) throw new Error("prepared(…, { cache: true }) is for reads only");
-    const rows = Object.freeze(camelRows<R>(statement, statement.all(parameters) as Record<string, unknown>[]).map((row) => Object.freeze(row)));
+    const read = statement.all(parametersOf(compiled, params)) as Record<string, unknown>[];
+    const rows = Object.freeze(camelRows<R>(statement, read).map((row) => Object.freeze(row)));
     // Oldest first out: the hot keys (the callers' tokens, the spaces being read) are re-added soon.
-    if (entries.size >= MAX_CACHED_PER_QUERY && !hit) entries.delete(entries.keys().next().value as string);
+    if (entries.size >= MAX_CACHED_PER_QUERY && !hit) entries.delete(entries.keys().next().value);
     entries.set(key, { dataVersion, writes, rows });
     return rows as R[];
   }
+}
+
+/** The query's positional parameters: the named values where the SQL takes them, its constants elsewhere. */
+function parametersOf(compiled: Compiled<unknown>, params: Record<string, unknown>): unknown[] {
+  const { query, slots } = compiled;
+  return slots.map((name, i) => (name === undefined ? query.parameters[i] : params[name]));
 }
 
 const MAX_CACHED_PER_QUERY = 5000;
@@ -83,6 +92,8 @@ const MAX_CACHED_PER_QUERY = 5000;
 interface Compiled<Row> {
   query: CompiledQuery<Row>;
   slots: (string | undefined)[];
+  /** The distinct names among the slots, in order of first use. */
+  names: string[];
 }
 
 /** Exposes the key conversion of the CamelCasePlugin every Database uses, so direct rows match. */
@@ -107,3 +118,21 @@ function camelRows<Row>(statement: TrackedStatement, rows: Record<string, unknow
   });
 }
 
+
+/**
+ * `derive`, computed once per cached row (or cached array of rows) and kept beside it. Cached rows
+ * are frozen and shared for exactly as long as the database holds them, so a pure function of one
+ * stays true for as long as the row is served, and is dropped with it (a WeakMap). Anything not
+ * frozen (rows read on PostgreSQL or inside a transaction) is derived on every call. What `derive`
+ * returns is shared between requests: callers must not change it.
+ */
+export function derivedFromCached<Source extends object, Derived>(derive: (source: Source) => Derived): (source: Source) => Derived {
+  const memo = new WeakMap<Source, Derived>();
+  return (source) => {
+    if (!Object.isFrozen(source)) return derive(source);
+    if (memo.has(source)) return memo.get(source) as Derived;
+    const derived = derive(source);
+    memo.set(source, derived);
+    return derived;
+  };
+}

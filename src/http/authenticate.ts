@@ -6,14 +6,15 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../db/database.js";
 import type { Kysely } from "kysely";
-import { prepared } from "../db/prepared.js";
+import { derivedFromCached, prepared } from "../db/prepared.js";
 import type { Database, UserRow } from "../db/schema.js";
 import { hashToken } from "../lib/ids.js";
 import { AccessCache } from "../permissions/access.js";
 import { unauthorized } from "./errors.js";
 
 export interface Actor {
-  user: UserRow;
+  /** Frozen: shared by the requests made with the same token while the database is unchanged. */
+  user: Readonly<UserRow>;
   tokenId: string;
   /** Per-request memo of the caller's access to each organization. */
   access: AccessCache;
@@ -29,7 +30,9 @@ declare module "fastify" {
   }
 }
 
-const userByTokenHash = prepared<{ hash: string }, UserRow & { tokenId: string; revokedAt: string | null; lastUsedAt: string | null }>(
+type TokenRow = UserRow & { tokenId: string; revokedAt: string | null; lastUsedAt: string | null };
+
+const userByTokenHash = prepared<{ hash: string }, TokenRow>(
   (db, param) =>
     (db as Kysely<Database>)
       .selectFrom("apiTokens")
@@ -62,20 +65,31 @@ async function authenticate(db: Db, request: FastifyRequest): Promise<Actor> {
     throw unauthorized("The Authorization header must have the form `Bearer <API token>`.");
   }
   const [row] = await userByTokenHash(db, { hash: hashToken(match[1]) });
-  if (!row || row.revokedAt) {
+  const token = row && tokenOf(row);
+  if (!token || token.revoked) {
     throw unauthorized("The API token is unknown or has been revoked.");
   }
-  const { tokenId, revokedAt: _revoked, lastUsedAt, ...user } = row;
   const now = Date.now();
-  if (!lastUsedAt || now - Date.parse(lastUsedAt) > LAST_USED_RESOLUTION_MS) {
+  if (token.lastUsedMs === null || now - token.lastUsedMs > LAST_USED_RESOLUTION_MS) {
     await db
       .updateTable("apiTokens")
       .set({ lastUsedAt: new Date(now).toISOString() })
-      .where("id", "=", tokenId)
+      .where("id", "=", token.tokenId)
       .execute();
   }
-  return { user, tokenId, access: new AccessCache(db, user.id) };
+  return { user: token.user, tokenId: token.tokenId, access: new AccessCache(db, token.user.id) };
 }
+
+/** A token's row taken apart once per cached row: every request of its holder needs the same. */
+const tokenOf = derivedFromCached((row: TokenRow) => {
+  const { tokenId, revokedAt, lastUsedAt, ...user } = row;
+  return {
+    user: Object.freeze(user) as UserRow,
+    tokenId,
+    revoked: revokedAt !== null,
+    lastUsedMs: lastUsedAt === null ? null : Date.parse(lastUsedAt),
+  };
+});
 
 /** The authenticated caller of a route that requires authentication. */
 export function actorOf(request: FastifyRequest): Actor {

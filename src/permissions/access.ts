@@ -13,7 +13,7 @@
  */
 import { type Kysely, sql } from "kysely";
 import type { Executor } from "../db/database.js";
-import { prepared } from "../db/prepared.js";
+import { derivedFromCached, prepared } from "../db/prepared.js";
 import type { Database } from "../db/schema.js";
 import { type DefaultLevel, type Role, isRole, maxRole, minRole } from "./roles.js";
 
@@ -35,18 +35,19 @@ export interface ContentNode {
   defaultLevel: string | null;
 }
 
+/** Read-only: one is shared by every request of the same user while the database is unchanged. */
 export interface OrgAccess {
-  orgId: string;
-  userId: string;
+  readonly orgId: string;
+  readonly userId: string;
   /** Undefined when the user is not an (enabled) member of the organization. */
-  membership: Membership | undefined;
-  teamIds: string[];
+  readonly membership: Readonly<Membership> | undefined;
+  readonly teamIds: readonly string[];
   /** Teams of the organization the user owns (may manage). */
-  ownedTeamIds: string[];
+  readonly ownedTeamIds: readonly string[];
   /** Highest grant to the user or one of their teams, by target (space or collection) id. */
-  grants: Map<string, Role>;
+  readonly grants: ReadonlyMap<string, Role>;
   /** Every collection of the organization, to walk parent chains. */
-  collections: Map<string, CollectionNode>;
+  readonly collections: ReadonlyMap<string, CollectionNode>;
 }
 
 export function toDefaultLevel(value: string | null): DefaultLevel {
@@ -59,7 +60,14 @@ export function toDefaultLevel(value: string | null): DefaultLevel {
  * teams, every collection node, and the grants to them or their teams (`kind` tells the rows
  * apart; values are text so that both engines accept the union).
  */
-const orgAccessRows = prepared<{ orgId: string; userId: string }, { kind: string; a: string | null; b: string | null; c: string | null }>(
+interface OrgAccessRow {
+  kind: string;
+  a: string | null;
+  b: string | null;
+  c: string | null;
+}
+
+const orgAccessRows = prepared<{ orgId: string; userId: string }, OrgAccessRow>(
   (kysely, param) => {
     const db = kysely as Kysely<Database>;
     const text = (ref: string) => sql<string | null>`cast(${sql.ref(ref)} as text)`;
@@ -98,7 +106,11 @@ const orgAccessRows = prepared<{ orgId: string; userId: string }, { kind: string
 
 /** Loads everything needed to resolve the user's access to any content of the organization. */
 export async function loadOrgAccess(db: Executor, userId: string, orgId: string): Promise<OrgAccess> {
-  const rows = await orgAccessRows(db, { orgId, userId });
+  return { orgId, userId, ...accessFromRows(await orgAccessRows(db, { orgId, userId })) };
+}
+
+/** The caller's access from their rows; kept with the cached rows, as every request needs it. */
+const accessFromRows = derivedFromCached((rows: readonly OrgAccessRow[]): Omit<OrgAccess, "orgId" | "userId"> => {
   let member: { role: string | null; sso: number; disabled: number } | undefined;
   const teams: { id: string; role: string }[] = [];
   const collections: { id: string; parentId: string | null; defaultLevel: string | null }[] = [];
@@ -123,8 +135,6 @@ export async function loadOrgAccess(db: Executor, userId: string, orgId: string)
     }
   }
   return {
-    orgId,
-    userId,
     membership,
     teamIds,
     ownedTeamIds,
@@ -133,7 +143,7 @@ export async function loadOrgAccess(db: Executor, userId: string, orgId: string)
       collections.map((c) => [c.id, { parentId: c.parentId, defaultLevel: toDefaultLevel(c.defaultLevel) }]),
     ),
   };
-}
+});
 
 // Collections are moved with cycle checks, but a bound keeps a corrupted tree from hanging a request.
 const MAX_DEPTH = 64;

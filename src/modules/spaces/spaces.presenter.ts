@@ -1,18 +1,13 @@
+import type { Executor } from "../../db/database.js";
+import { derivedFromCached } from "../../db/prepared.js";
 import type { SpaceRow } from "../../db/schema.js";
 import type { SpaceMergeRulesValue } from "../../http/schemas.js";
 import type { Urls } from "../../http/urls.js";
-import { parseJson, parseJsonOrNull } from "../../lib/json.js";
-import { toDefaultLevel } from "../../permissions/access.js";
-import type {
-  GitSyncStateValue,
-  SpacePermissionsValue,
-  SpaceResponse,
-  VisitorAuthValue,
-} from "./spaces.schemas.js";
-
-import type { Executor } from "../../db/database.js";
+import { deepFreeze, parseJson, parseJsonOrNull } from "../../lib/json.js";
 import type { OrgAccess } from "../../permissions/access.js";
+import { toDefaultLevel } from "../../permissions/access.js";
 import { type SpaceCounts, spaceActivityCount, spaceActivityCounts } from "./space-activity.js";
+import type { GitSyncStateValue, SpacePermissionsValue, SpaceResponse, VisitorAuthValue } from "./spaces.schemas.js";
 import { spacePermissions } from "./spaces.policy.js";
 
 export type { SpaceCounts };
@@ -34,8 +29,7 @@ export function presentSpace(
   input: { permissions: SpacePermissionsValue; counts: SpaceCounts },
   urls: Urls,
 ): SpaceResponse {
-  const gitSync = parseJsonOrNull<GitSyncStateValue>(space.gitSync, "spaces.git_sync");
-  const visitorAuth = parseJsonOrNull<VisitorAuthValue>(space.visitorAuth, "spaces.visitor_auth");
+  const { mergeRules, gitSync, visitorAuth } = storedJsonOf(space);
   return {
     object: "space",
     id: space.id,
@@ -46,7 +40,7 @@ export function presentSpace(
     updatedAt: space.updatedAt,
     ...(space.deletedAt ? { deletedAt: space.deletedAt } : {}),
     editMode: space.editMode as SpaceResponse["editMode"],
-    mergeRules: parseJson<SpaceMergeRulesValue>(space.mergeRules, "spaces.merge_rules"),
+    mergeRules,
     urls: {
       location: urls.api(`/spaces/${space.id}`),
       app: urls.app(`/o/${space.orgId}/s/${space.id}`),
@@ -64,3 +58,12 @@ export function presentSpace(
     permissions: input.permissions,
   };
 }
+
+/** A space's JSON columns, parsed once per cached row (shared: frozen). */
+const storedJsonOf = derivedFromCached((space: SpaceRow) =>
+  deepFreeze({
+    mergeRules: parseJson<SpaceMergeRulesValue>(space.mergeRules, "spaces.merge_rules"),
+    gitSync: parseJsonOrNull<GitSyncStateValue>(space.gitSync, "spaces.git_sync"),
+    visitorAuth: parseJsonOrNull<VisitorAuthValue>(space.visitorAuth, "spaces.visitor_auth"),
+  }),
+);
