@@ -11,7 +11,7 @@ const shared = {
 };
 
 // Modules that never touch the database: running them again on PostgreSQL would only repeat them.
-const databaseFree = ["src/content/pdf/**", "src/content/markdown/**", "src/content/document/**", "src/content/merge/**", "src/content/gitbook-repo/**", "src/expr/**", "src/git/**", "src/lib/**"];
+const databaseFree = ["src/db/sqlite-statements.test.ts", "src/content/pdf/**", "src/content/markdown/**", "src/content/document/**", "src/content/merge/**", "src/content/gitbook-repo/**", "src/expr/**", "src/git/**", "src/lib/**"];
 
 export default defineConfig({
   test: {

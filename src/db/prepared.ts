@@ -17,8 +17,8 @@
  * space, the caller's access, the counters) then cost one `PRAGMA data_version` while nothing
  * changes. Cached rows are frozen: they are shared.
  */
-import { CamelCasePlugin, type Compilable, CompiledQuery, type Kysely } from "kysely";
-import { type DirectSqlite, type Executor, directSqliteOf, type TrackedStatement } from "./database.js";
+import type { Compilable, CompiledQuery, Kysely } from "kysely";
+import { type DirectSqlite, type Executor, directSqliteOf } from "./database.js";
 
 const MARK = "\u0000quire-param:";
 
@@ -51,7 +51,7 @@ export function prepared<Params extends Record<string, unknown>, Row>(
     if (direct && !direct.inTransaction()) {
       if (options.cache) return cachedRows<Row>(direct, compiled, params);
       const statement = direct.prepare(compiled.query.sql);
-      if (statement.reader) return camelRows<Row>(statement, statement.all(parametersOf(compiled, params)) as Record<string, unknown>[]);
+      if (statement.reader) return statement.all(parametersOf(compiled, params)) as Row[];
     }
     const result = await db.executeQuery<Row>({ ...compiled.query, parameters: parametersOf(compiled, params) });
     return result.rows;
@@ -71,8 +71,7 @@ export function prepared<Params extends Record<string, unknown>, Row>(
     if (hit && hit.dataVersion === dataVersion && hit.writes === writes) return hit.rows as R[];
     const statement = direct.prepare(compiled.query.sql);
     if (!statement.reader) throw new Error("prepared(…, { cache: true }) is for reads only");
-    const read = statement.all(parametersOf(compiled, params)) as Record<string, unknown>[];
-    const rows = Object.freeze(camelRows<R>(statement, read).map((row) => Object.freeze(row)));
+    const rows = Object.freeze(statement.all(parametersOf(compiled, params)).map((row) => Object.freeze(row)));
     // Oldest first out: the hot keys (the callers' tokens, the spaces being read) are re-added soon.
     if (entries.size >= MAX_CACHED_PER_QUERY && !hit) entries.delete(entries.keys().next().value);
     entries.set(key, { dataVersion, writes, rows });
@@ -95,29 +94,6 @@ interface Compiled<Row> {
   /** The distinct names among the slots, in order of first use. */
   names: string[];
 }
-
-/** Exposes the key conversion of the CamelCasePlugin every Database uses, so direct rows match. */
-class KeyConverter extends CamelCasePlugin {
-  convert(column: string): string {
-    return this.camelCase(column);
-  }
-}
-const converter = new KeyConverter();
-const keysByStatement = new WeakMap<object, [string, string][]>();
-
-function camelRows<Row>(statement: TrackedStatement, rows: Record<string, unknown>[]): Row[] {
-  let keys = keysByStatement.get(statement);
-  if (!keys) {
-    keys = statement.columns().map((c) => [c.name, converter.convert(c.name)]);
-    keysByStatement.set(statement, keys);
-  }
-  return rows.map((row) => {
-    const out: Record<string, unknown> = {};
-    for (const [column, key] of keys) out[key] = row[column];
-    return out as Row;
-  });
-}
-
 
 /**
  * `derive`, computed once per cached row (or cached array of rows) and kept beside it. Cached rows
