@@ -61,6 +61,11 @@ const userTwice = prepared<{ id: string }, { displayName: string }>(
   { cache: true },
 );
 
+/** A list of ids as one parameter. */
+const usersByIds = prepared<{ ids: readonly string[] }, { id: string }>((db, _param, list) =>
+  (db as Kysely<Database>).selectFrom("users").select("id").where("id", "in", list("ids")),
+);
+
 /** A script for a second process that renames a user and commits. */
 function anotherProcessRenames(id: string, name: string): string {
   const update = `update users set display_name = '${name}' where id = '${id}'`;
@@ -142,6 +147,17 @@ describe("prepared reads", () => {
       expect(await read()).toBe("After");
     },
   );
+
+  it("take a list of values as one parameter, whatever the values hold", async () => {
+    const awkward = ["u-list-1", `u-"quoted"`, "u-{braces},comma", "u-back\\slash", "u-'single'", "u-NULL", "u-ünï"];
+    for (const id of awkward) await insertUser(handle.db, id, id);
+    const ids = async (list: readonly string[]) => (await usersByIds(handle.db, { ids: list })).map((row) => row.id).sort();
+    expect(await ids(awkward)).toEqual([...awkward].sort());
+    expect(await ids(["u-list-1", "u-list-1", "missing"])).toEqual(["u-list-1"]);
+    expect(await ids([])).toEqual([]);
+    // The SQL is compiled once for any length.
+    expect(await ids(awkward.slice(0, 2))).toEqual(awkward.slice(0, 2).sort());
+  });
 
   it("key cached rows by every value a query takes, however often its SQL uses each", async () => {
     await insertUser(handle.db, "u-pair-a", "A");

@@ -2,9 +2,12 @@
  * Queries compiled once and executed many times. Kysely builds and compiles a query on every call,
  * which costs more than executing a point read; hot paths (authentication, loading an object and
  * the caller's access) define their queries with `prepared()` instead. They are still written with
- * Kysely's typed builder: `param(name)` stands for a value supplied at execution.
+ * Kysely's typed builder: `param(name)` stands for a value supplied at execution, and
+ * `list(name)` for a list of text values (ids), used as `where("id", "in", list("ids"))`: the
+ * list is one parameter (SQLite: `json_each` of its JSON; PostgreSQL: `unnest` of a text array),
+ * so that a query over any number of ids is still compiled once.
  *
- * Only for queries whose shape does not depend on the values (no `in (...)` over a list).
+ * Only for queries whose shape does not depend on the values.
  *
  * On SQLite, outside transactions, a read runs directly on its cached better-sqlite3 statement:
  * Kysely's executor (plugins, connection mutex, promise chain) costs more than the read itself.
@@ -17,12 +20,15 @@
  * space, the caller's access, the counters) then cost one `PRAGMA data_version` while nothing
  * changes. Cached rows are frozen: they are shared.
  */
-import type { Compilable, CompiledQuery, Kysely } from "kysely";
-import { type DirectSqlite, type Executor, directSqliteOf } from "./database.js";
+import { type Compilable, type CompiledQuery, type Kysely, type RawBuilder, sql } from "kysely";
+import { type DialectName, type DirectSqlite, type Executor, dialectOf, directSqliteOf } from "./database.js";
 
 const MARK = "\u0000quire-param:";
+const LIST_MARK = "\u0000quire-list:";
 
 export type Param = (name: string) => any;
+/** A list of text values supplied at execution, as the right side of `in`. */
+export type ListParam = (name: string) => RawBuilder<string>;
 
 export interface PreparedOptions {
   /** Keep rows while the database is unchanged (SQLite; for small, hot reads). */
@@ -30,7 +36,7 @@ export interface PreparedOptions {
 }
 
 export function prepared<Params extends Record<string, unknown>, Row>(
-  build: (db: Kysely<any>, param: Param) => Compilable<Row>,
+  build: (db: Kysely<any>, param: Param, list: ListParam) => Compilable<Row>,
   options: PreparedOptions = {},
 ): (db: Executor, params: Params) => Promise<Row[]> {
   // Compiled per Kysely instance (the SQL differs by dialect); a transaction shares its
@@ -41,10 +47,11 @@ export function prepared<Params extends Record<string, unknown>, Row>(
     const adapter = db.getExecutor().adapter;
     let compiled = byAdapter.get(adapter.constructor);
     if (!compiled) {
-      const query = build(db as Kysely<any>, (name) => `${MARK}${name}`).compile();
-      const slots = query.parameters.map((value) => (typeof value === "string" && value.startsWith(MARK) ? value.slice(MARK.length) : undefined));
-      const names = [...new Set(slots.filter((name) => name !== undefined))];
-      compiled = { query, slots, names };
+      const dialect = dialectOf(db as Kysely<any>);
+      const query = build(db as Kysely<any>, (name) => `${MARK}${name}`, (name) => listOf(dialect, `${LIST_MARK}${name}`)).compile();
+      const slots = query.parameters.map(slotOf);
+      const names = [...new Set(slots.flatMap((slot) => (slot ? [slot.name] : [])))];
+      compiled = { query, slots, names, dialect };
       byAdapter.set(adapter.constructor, compiled);
     }
     const direct = directSqliteOf(db);
@@ -81,8 +88,25 @@ export function prepared<Params extends Record<string, unknown>, Row>(
 
 /** The query's positional parameters: the named values where the SQL takes them, its constants elsewhere. */
 function parametersOf(compiled: Compiled<unknown>, params: Record<string, unknown>): unknown[] {
-  const { query, slots } = compiled;
-  return slots.map((name, i) => (name === undefined ? query.parameters[i] : params[name]));
+  const { query, slots, dialect } = compiled;
+  return slots.map((slot, i) => {
+    if (!slot) return query.parameters[i];
+    const value = params[slot.name];
+    return slot.list && dialect === "sqlite" ? JSON.stringify(value) : value;
+  });
+}
+
+/** Which named value (or list) a compiled parameter stands for; undefined for a constant. */
+function slotOf(value: unknown): Slot | undefined {
+  if (typeof value !== "string") return undefined;
+  if (value.startsWith(MARK)) return { name: value.slice(MARK.length), list: false };
+  if (value.startsWith(LIST_MARK)) return { name: value.slice(LIST_MARK.length), list: true };
+  return undefined;
+}
+
+/** The text values of one list parameter, as a subquery for `in`. */
+function listOf(dialect: DialectName, marker: string): RawBuilder<string> {
+  return dialect === "sqlite" ? sql<string>`(select value from json_each(${marker}))` : sql<string>`(select unnest(cast(${marker} as text[])))`;
 }
 
 const MAX_CACHED_PER_QUERY = 5000;
@@ -90,9 +114,16 @@ const MAX_CACHED_PER_QUERY = 5000;
 /** A compiled query and, for each of its parameters, the name of the value it stands for (or none: a constant). */
 interface Compiled<Row> {
   query: CompiledQuery<Row>;
-  slots: (string | undefined)[];
+  slots: (Slot | undefined)[];
   /** The distinct names among the slots, in order of first use. */
   names: string[];
+  dialect: DialectName;
+}
+
+interface Slot {
+  name: string;
+  /** A list of values, passed as one parameter. */
+  list: boolean;
 }
 
 /**

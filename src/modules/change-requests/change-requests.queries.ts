@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Executor } from "../../db/database.js";
+import { prepared } from "../../db/prepared.js";
 import type { ChangeRequestRow, ChangeRequestsTable, Database } from "../../db/schema.js";
 import { type Page, type SortKey, paginate } from "../../http/pagination.js";
 import { nowIso } from "../../lib/time.js";
@@ -211,7 +212,12 @@ export async function changeRequestCountsBySpace(
   spaceIds: readonly string[],
 ): Promise<Map<string, { total: number; open: number; draft: number }>> {
   if (spaceIds.length === 0) return new Map();
-  const rows = await db
+  const rows = await countsBySpace(db, { spaceIds });
+  return new Map(rows.map((row) => [row.spaceId, { total: Number(row.total), open: Number(row.open), draft: Number(row.draft) }]));
+}
+
+const countsBySpace = prepared<{ spaceIds: readonly string[] }, { spaceId: string; total: number; open: number; draft: number }>((kysely, _param, list) =>
+  (kysely as Kysely<Database>)
     .selectFrom("changeRequests")
     .select((eb) => [
       "spaceId",
@@ -219,8 +225,6 @@ export async function changeRequestCountsBySpace(
       eb.fn.sum<number>(eb.case().when("status", "=", "open").then(1).else(0).end()).as("open"),
       eb.fn.sum<number>(eb.case().when("status", "=", "draft").then(1).else(0).end()).as("draft"),
     ])
-    .where("spaceId", "in", spaceIds)
-    .groupBy("spaceId")
-    .execute();
-  return new Map(rows.map((row) => [row.spaceId, { total: Number(row.total), open: Number(row.open), draft: Number(row.draft) }]));
-}
+    .where("spaceId", "in", list("spaceIds"))
+    .groupBy("spaceId"),
+);

@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely } from "kysely";
 import type { Executor } from "../../db/database.js";
+import { prepared } from "../../db/prepared.js";
 import type { CommentReplyRow, CommentRow, CommentsTable, Database } from "../../db/schema.js";
 import { type Page, type SortKey, paginate } from "../../http/pagination.js";
 import { type JoinedMemberRow, type MemberWithUser, membersWithUsers, toMemberWithUser } from "../members/members.queries.js";
@@ -244,16 +245,18 @@ export function openSpaceCommentCount(db: Kysely<Database>, spaceId: string) {
 export async function openCommentCounts(db: Executor, input: { spaceIds: readonly string[] }): Promise<Map<string, number>> {
   const counts = new Map<string, number>(input.spaceIds.map((id) => [id, 0]));
   if (input.spaceIds.length === 0) return counts;
-  const rows = await db
-    .selectFrom("comments")
-    .select((eb) => ["spaceId", eb.fn.countAll<number>().as("count")])
-    .where("spaceId", "in", input.spaceIds)
-    .where(openOnSpaceItself)
-    .groupBy("spaceId")
-    .execute();
-  for (const row of rows) counts.set(row.spaceId, Number(row.count));
+  for (const row of await openCountsBySpace(db, { spaceIds: input.spaceIds })) counts.set(row.spaceId, Number(row.count));
   return counts;
 }
+
+const openCountsBySpace = prepared<{ spaceIds: readonly string[] }, { spaceId: string; count: number }>((kysely, _param, list) =>
+  (kysely as Kysely<Database>)
+    .selectFrom("comments")
+    .select((eb) => ["spaceId", eb.fn.countAll<number>().as("count")])
+    .where("spaceId", "in", list("spaceIds"))
+    .where(openOnSpaceItself)
+    .groupBy("spaceId"),
+);
 
 /** Open comments on each change request. */
 export async function openCommentCountsForChangeRequests(db: Executor, changeRequestIds: readonly string[]): Promise<Map<string, number>> {

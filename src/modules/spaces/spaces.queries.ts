@@ -1,9 +1,8 @@
-import type { Executor } from "../../db/database.js";
-import type { RevisionRow, SpaceRow, SpacesTable } from "../../db/schema.js";
-import { nowIso } from "../../lib/time.js";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { Executor } from "../../db/database.js";
 import { prepared } from "../../db/prepared.js";
+import type { Database, RevisionRow, SpaceRow, SpacesTable } from "../../db/schema.js";
+import { nowIso } from "../../lib/time.js";
 
 const spaceById = prepared<{ id: string }, SpaceRow>(
   (db, param) => (db as Kysely<Database>).selectFrom("spaces").selectAll().where("id", "=", param("id")),
@@ -14,9 +13,13 @@ export async function getSpace(db: Executor, id: string): Promise<SpaceRow | und
   return (await spaceById(db, { id }))[0];
 }
 
+const spacesByIds = prepared<{ ids: readonly string[] }, SpaceRow>((db, _param, list) =>
+  (db as Kysely<Database>).selectFrom("spaces").selectAll().where("id", "in", list("ids")),
+);
+
 export async function getSpacesByIds(db: Executor, ids: readonly string[]): Promise<SpaceRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom("spaces").selectAll().where("id", "in", ids).execute();
+  return spacesByIds(db, { ids });
 }
 
 /** What access resolution and list ordering need of a space. */
@@ -30,13 +33,17 @@ export interface SpaceNodeRow {
 
 /** Spaces that are not deleted, of an organization or (with `parentId`) directly in one collection. */
 export function listSpaceNodes(db: Executor, filter: { orgId: string; parentId?: string }): Promise<SpaceNodeRow[]> {
-  return db
-    .selectFrom("spaces")
-    .select(["id", "parentId", "defaultLevel", "createdAt", "position"])
-    .where("orgId", "=", filter.orgId)
-    .where("deletedAt", "is", null)
-    .$if(filter.parentId !== undefined, (qb) => qb.where("parentId", "=", filter.parentId as string))
-    .execute();
+  return filter.parentId === undefined ? spaceNodesOfOrg(db, filter) : spaceNodesInCollection(db, { orgId: filter.orgId, parentId: filter.parentId });
+}
+
+const spaceNodesOfOrg = prepared<{ orgId: string }, SpaceNodeRow>((db, param) => liveSpaceNodes(db as Kysely<Database>, param("orgId")));
+
+const spaceNodesInCollection = prepared<{ orgId: string; parentId: string }, SpaceNodeRow>((db, param) =>
+  liveSpaceNodes(db as Kysely<Database>, param("orgId")).where("parentId", "=", param("parentId")),
+);
+
+function liveSpaceNodes(db: Kysely<Database>, orgId: string) {
+  return db.selectFrom("spaces").select(["id", "parentId", "defaultLevel", "createdAt", "position"]).where("orgId", "=", orgId).where("deletedAt", "is", null);
 }
 
 export async function insertSpace(db: Executor, row: SpaceRow): Promise<void> {
