@@ -3,7 +3,7 @@
  * and reports each figure as a ratio against baselines measured in the same run (these machines
  * are noisy, so only same-run ratios are comparable).
  *
- * BENCH_DURATION (seconds per target, default 12), split into BENCH_ROUNDS (default 3) rounds;
+ * BENCH_DURATION (seconds per target, default 12), split into BENCH_ROUNDS (default 6) rounds;
  * req/s is the median of the rounds, p99 the worst round. BENCH_CONNECTIONS (default 10). Latency targets
  * (search) also run with one connection, so that their p99 is the request's own latency rather
  * than time spent queued behind nine others on a single-threaded server.
@@ -29,7 +29,9 @@ interface Target {
 
 const duration = Number(process.env.BENCH_DURATION ?? 12);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+// Short rounds, many of them: a burst of noise from the machine's neighbours spoils one round's
+// ratio, and the median of six shrugs it off better than the median of three.
+const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
 
 /** Pins this process to core 0 and answers whether the server can have core 1 to itself. */
 function pinToCoreZero(): boolean {
