@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { Executor } from "../../db/database.js";
 import { prepared } from "../../db/prepared.js";
 import type { ChangeRequestRow, ChangeRequestsTable, Database } from "../../db/schema.js";
@@ -103,6 +103,18 @@ export interface ChangeRequestFilter {
 }
 
 /** One page of change requests of these spaces matching the filter, newest first (keyset paging). */
+
+/** Change requests that list `userId` in one of their per-user tables (contributors, requested reviewers). */
+function listsUser(table: "changeRequestContributors" | "changeRequestRequestedReviewers", userId: string) {
+  return (eb: ExpressionBuilder<Database, "changeRequests">) =>
+    eb.exists(
+      eb
+        .selectFrom(table)
+        .select(sql.lit(1).as("listed"))
+        .where(sql.ref(`${table}.changeRequestId`), "=", sql.ref("changeRequests.id"))
+        .where(sql.ref(`${table}.userId`), "=", userId),
+    );
+}
 export async function listChangeRequests(
   db: Executor,
   filter: ChangeRequestFilter,
@@ -118,28 +130,8 @@ export async function listChangeRequests(
     .$if(filter.conversationsIssuesCluster !== undefined, (qb) =>
       qb.where("changeRequests.conversationsIssuesCluster", "=", filter.conversationsIssuesCluster!),
     )
-    .$if(filter.contributor !== undefined, (qb) =>
-      qb.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom("changeRequestContributors")
-            .select("changeRequestContributors.userId")
-            .whereRef("changeRequestContributors.changeRequestId", "=", "changeRequests.id")
-            .where("changeRequestContributors.userId", "=", filter.contributor!),
-        ),
-      ),
-    )
-    .$if(filter.requestedReviewer !== undefined, (qb) =>
-      qb.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom("changeRequestRequestedReviewers")
-            .select("changeRequestRequestedReviewers.userId")
-            .whereRef("changeRequestRequestedReviewers.changeRequestId", "=", "changeRequests.id")
-            .where("changeRequestRequestedReviewers.userId", "=", filter.requestedReviewer!),
-        ),
-      ),
-    );
+    .$if(filter.contributor !== undefined, (qb) => qb.where(listsUser("changeRequestContributors", filter.contributor!)))
+    .$if(filter.requestedReviewer !== undefined, (qb) => qb.where(listsUser("changeRequestRequestedReviewers", filter.requestedReviewer!)));
   // Within one space, numbers give the creation order exactly; across spaces, creation time does.
   const keys: SortKey<ChangeRequestRow>[] =
     filter.scope === "space"

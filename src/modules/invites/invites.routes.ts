@@ -89,6 +89,15 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     );
   }
 
+  /** An invite link of the organization that the caller may `action`: 404 when there is none. */
+  async function requireManageableInvite(actor: Actor, params: { organizationId: string; inviteId: string }, action: string) {
+    const { org, access } = await requireOrganization(db, actor, params.organizationId);
+    const invite = await getLinkInvite(db, org.id, params.inviteId);
+    if (!invite) throw notFound(inviteNotFound(params.inviteId));
+    await requireManageable(actor, access, invite, action);
+    return { org, access, invite };
+  }
+
   app.post(
     "/v1/orgs/:organizationId/invites",
     {
@@ -239,11 +248,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     },
     async (request) => {
       const actor = actorOf(request);
-      const { inviteId } = request.params;
-      const { org, access } = await requireOrganization(db, actor, request.params.organizationId);
-      const invite = await getLinkInvite(db, org.id, inviteId);
-      if (!invite) throw notFound(inviteNotFound(inviteId));
-      await requireManageable(actor, access, invite, "see");
+      const { access, invite } = await requireManageableInvite(actor, request.params, "see");
       return presentAny(actor, access, invite);
     },
   );
@@ -261,11 +266,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     },
     async (request) => {
       const actor = actorOf(request);
-      const { inviteId } = request.params;
-      const { org, access } = await requireOrganization(db, actor, request.params.organizationId);
-      const invite = await getLinkInvite(db, org.id, inviteId);
-      if (!invite) throw notFound(inviteNotFound(inviteId));
-      await requireManageable(actor, access, invite, "change");
+      const { org, access, invite } = await requireManageableInvite(actor, request.params, "change");
       const body = request.body;
       if (invite.targetType === "organization") {
         if (!("role" in body)) {
