@@ -8,6 +8,7 @@ import { newId } from "../../src/lib/ids.js";
 import { nowIso, isoDaysAgo } from "../../src/lib/time.js";
 import type { Role } from "../../src/permissions/roles.js";
 import type { TestContext, TestUser } from "./app.js";
+import { createOrgWithRoles } from "./factories.js";
 
 export interface CreatedSpace {
   id: string;
@@ -26,6 +27,12 @@ export async function createSpace(
   const res = await ctx.as(user).post(`/v1/orgs/${orgId}/spaces`, body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
+}
+
+/** An organization with a member of every role (see createOrgWithRoles) and one space its owner created. */
+export async function createOrgWithSpace(ctx: TestContext, body: Record<string, unknown> = {}) {
+  const roles = await createOrgWithRoles(ctx);
+  return { ...roles, space: await createSpace(ctx, roles.owner, roles.org.id, body) };
 }
 
 export async function createCollection(

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { createChangeRequest, editContent } from "../../../test/helpers/change-requests.factories.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
-import { createOrgWithRoles } from "../../../test/helpers/factories.js";
-import { createSpace, setDefaultLevel } from "../../../test/helpers/spaces.factories.js";
+import { createOrgWithSpace, createSpace, setDefaultLevel } from "../../../test/helpers/spaces.factories.js";
 import { nowIso } from "../../lib/time.js";
 
 let ctx: TestContext;
@@ -13,8 +12,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function setup() {
-  const roles = await createOrgWithRoles(ctx);
-  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Docs" });
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Docs" });
   const { content } = await commitContent(ctx, space.id, { pages: [{ title: "Home", paragraphs: ["Hello"] }] });
   const primary = (await ctx.as(roles.owner).get(`/v1/spaces/${space.id}`)).body.revision as string;
   return { ...roles, space, home: content.pages[0]!, primary };

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { createChangeRequest, editContent, mergeChangeRequest, pageKeys, pageTexts } from "../../../test/helpers/change-requests.factories.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
-import { createOrgWithRoles } from "../../../test/helpers/factories.js";
-import { createSpace } from "../../../test/helpers/spaces.factories.js";
+import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -14,8 +13,7 @@ afterAll(() => ctx.close());
 const png = Buffer.from("89504e470d0a1a0a0000000d49484452000000020000000308060000009d", "hex");
 
 async function setup() {
-  const roles = await createOrgWithRoles(ctx);
-  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Docs" });
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Docs" });
   const { content } = await commitContent(ctx, space.id, {
     pages: [
       { title: "Home", slug: "home", paragraphs: ["One", "Two", "Three"] },

@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { createChangeRequest, editContent } from "../../../test/helpers/change-requests.factories.js";
 import { contractClient } from "../../../test/helpers/contract.js";
-import { createOrgWithRoles } from "../../../test/helpers/factories.js";
-import { createSpace } from "../../../test/helpers/spaces.factories.js";
+import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { readPdf } from "../../../test/fixtures/pdf/pdf-reader.js";
 
 let ctx: TestContext;
@@ -17,8 +16,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function setup() {
-  const roles = await createOrgWithRoles(ctx);
-  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Docs" });
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Docs" });
   await ctx.as(roles.owner).post(`/v1/spaces/${space.id}/content/template`, { id: "faq" });
   const cr = await createChangeRequest(ctx, roles.owner, space.id, { subject: "Add a guide" });
   await editContent(ctx, roles.owner, space.id, cr.id, [

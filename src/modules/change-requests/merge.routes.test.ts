@@ -13,8 +13,7 @@ import {
   updateChangeRequest,
 } from "../../../test/helpers/change-requests.factories.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
-import { createOrgWithRoles } from "../../../test/helpers/factories.js";
-import { createSpace } from "../../../test/helpers/spaces.factories.js";
+import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -26,8 +25,7 @@ type Page = { id: string; title: string; path?: string; pages?: Page[] };
 const flatten = (pages: Page[]): Page[] => pages.flatMap((p) => [p, ...flatten(p.pages ?? [])]);
 
 async function setup() {
-  const roles = await createOrgWithRoles(ctx);
-  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Docs" });
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Docs" });
   const { content } = await commitContent(ctx, space.id, {
     pages: [
       { title: "Home", slug: "home", paragraphs: ["One", "Two", "Three"] },

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { createChangeRequest, editContent, mergeChangeRequest } from "../../../test/helpers/change-requests.factories.js";
-import { addMemberToOrg, createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
-import { createSpace } from "../../../test/helpers/spaces.factories.js";
+import { addMemberToOrg, createUser } from "../../../test/helpers/factories.js";
+import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -15,8 +15,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function setup() {
-  const roles = await createOrgWithRoles(ctx);
-  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Docs" });
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Docs" });
   // The edit-level member writes the change request; others review it.
   const cr = await createChangeRequest(ctx, roles.members.edit, space.id, { subject: "Add a guide" });
   await editContent(ctx, roles.members.edit, space.id, cr.id, [{ operation: "insert_page", document: { markdown: "# Guide\n\nHello.\n" } }]);

@@ -7,8 +7,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
-import { createOrgWithRoles } from "../../../test/helpers/factories.js";
-import { createSpace } from "../../../test/helpers/spaces.factories.js";
+import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { commitRevision, PrimaryMoved } from "../../content/revision/commit.js";
 import { emptyContent } from "../../content/revision/model.js";
 import { conflict, HttpError } from "../../http/errors.js";
@@ -23,8 +22,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function setup() {
-  const roles = await createOrgWithRoles(ctx);
-  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Docs" });
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Docs" });
   await commitContent(ctx, space.id, { pages: [{ title: "Home", paragraphs: ["Hello"] }] });
   return { ...roles, space };
 }

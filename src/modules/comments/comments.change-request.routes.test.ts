@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { createChangeRequest, editContent } from "../../../test/helpers/change-requests.factories.js";
-import { addMemberToOrg, createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
-import { createSpace } from "../../../test/helpers/spaces.factories.js";
+import { addMemberToOrg, createUser } from "../../../test/helpers/factories.js";
+import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -23,8 +23,7 @@ const ADMIN = { view: true, edit: false, reply: true, delete: true };
 
 /** An organization with a space and a change request (by the edit-level member) adding a "Guide" page. */
 async function setup() {
-  const roles = await createOrgWithRoles(ctx);
-  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Docs" });
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Docs" });
   const cr = await createChangeRequest(ctx, roles.members.edit, space.id, { subject: "Add a guide" });
   const edited = await editContent(ctx, roles.members.edit, space.id, cr.id, [{ operation: "insert_page", document: { markdown: "# Guide\n\nHello.\n" } }]);
   const prefix = `/v1/spaces/${space.id}/change-requests/${cr.id}`;

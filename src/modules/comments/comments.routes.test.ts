@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
-import { addMemberToOrg, createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
-import { createSpace } from "../../../test/helpers/spaces.factories.js";
+import { addMemberToOrg, createUser } from "../../../test/helpers/factories.js";
+import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
 import { parseMarkdownPage } from "../../content/markdown/index.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { loadDocument, saveDocument } from "../../content/revision/storage.js";
@@ -25,8 +25,7 @@ const table = {
 
 /** An organization with a space holding a "Guide" page (two paragraphs and a table) and a group page. */
 async function setup() {
-  const roles = await createOrgWithRoles(ctx);
-  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Docs" });
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Docs" });
   const document = parseMarkdownPage("First paragraph\n\nSecond paragraph").document;
   document.nodes.push(table as never);
   const documentHash = await saveDocument(ctx.db, document);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent, testFile } from "../../../test/helpers/content.factories.js";
 import { createOrgWithRoles } from "../../../test/helpers/factories.js";
-import { createSpace } from "../../../test/helpers/spaces.factories.js";
+import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -13,8 +13,7 @@ afterAll(() => ctx.close());
 const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 
 async function setup() {
-  const roles = await createOrgWithRoles(ctx);
-  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Docs" });
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Docs" });
   const logo = await testFile(ctx, "logo.png", png, "image/png", { dimensions: { width: 1, height: 1 }, git: { oid: "abc", path: ".gitbook/assets/logo.png" } });
   const first = await commitContent(ctx, space.id, {
     pages: [

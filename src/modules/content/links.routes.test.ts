@@ -2,9 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { contractClient } from "../../../test/helpers/contract.js";
-import { createOrgWithRoles } from "../../../test/helpers/factories.js";
 import { createBareRepo } from "../../../test/helpers/git.js";
-import { createSpace } from "../../../test/helpers/spaces.factories.js";
+import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -35,8 +34,7 @@ const REPO = {
 };
 
 async function setup() {
-  const roles = await createOrgWithRoles(ctx);
-  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Linked" });
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Linked" });
   const repo = createBareRepo(REPO);
   await ctx.as(roles.owner).post(`/v1/spaces/${space.id}/git/import`, { url: repo.url, ref: "refs/heads/main" });
   await ctx.worker.drain();

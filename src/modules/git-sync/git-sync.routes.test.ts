@@ -8,7 +8,7 @@ import { commitContent } from "../../../test/helpers/content.factories.js";
 import { contractClient } from "../../../test/helpers/contract.js";
 import { createOrgWithRoles } from "../../../test/helpers/factories.js";
 import { commitFiles, createBareRepo, loadFixture, logOf, readRepoFiles, serveGitOverHttp } from "../../../test/helpers/git.js";
-import { createSpace } from "../../../test/helpers/spaces.factories.js";
+import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
 import { stripKeys } from "../../content/document/keys.js";
 
 let ctx: TestContext;
@@ -21,8 +21,7 @@ type Page = { id: string; title: string; type: string; path?: string; pages?: Pa
 const flatten = (pages: Page[]): Page[] => pages.flatMap((p) => [p, ...flatten(p.pages ?? [])]);
 
 async function setup() {
-  const roles = await createOrgWithRoles(ctx);
-  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Synced" });
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Synced" });
   return { ...roles, space };
 }
 

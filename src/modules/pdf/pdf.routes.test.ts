@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent, testFile } from "../../../test/helpers/content.factories.js";
 import { contractClient } from "../../../test/helpers/contract.js";
-import { createOrgWithRoles } from "../../../test/helpers/factories.js";
-import { createSpace } from "../../../test/helpers/spaces.factories.js";
+import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { readPdf } from "../../../test/fixtures/pdf/pdf-reader.js";
 
 let ctx: TestContext;
@@ -19,8 +18,7 @@ function pathOf(url: string): string {
 }
 
 async function setup() {
-  const roles = await createOrgWithRoles(ctx);
-  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Handbook" });
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Handbook" });
   const { content } = await commitContent(ctx, space.id, {
     pages: [
       { title: "Welcome", paragraphs: ["First words of the handbook."] },

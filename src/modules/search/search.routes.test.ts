@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { contractClient } from "../../../test/helpers/contract.js";
-import { createOrgWithRoles } from "../../../test/helpers/factories.js";
-import { createSpace, setDefaultLevel } from "../../../test/helpers/spaces.factories.js";
+import { createOrgWithSpace, createSpace, setDefaultLevel } from "../../../test/helpers/spaces.factories.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -20,8 +19,7 @@ function headingDoc(parts: [string | null, string][]) {
 }
 
 async function setup() {
-  const roles = await createOrgWithRoles(ctx);
-  const space = await createSpace(ctx, roles.owner, roles.org.id, { title: "Handbook" });
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Handbook" });
   const { saveDocument } = await import("../../content/revision/storage.js");
   const install = await saveDocument(ctx.db, headingDoc([[null, "How to get started."], ["Configure the proxy", "Set the proxy variable before installing packages."]]));
   await commitContent(ctx, space.id, {
