@@ -31,8 +31,12 @@ export interface ImportedContent {
   content: RevisionContent;
   /** Documents to store, by hash. */
   documents: Map<string, JSONDocument>;
-  /** File bytes to store, by hash (files whose Git blob did not change are not read again). */
-  blobs: Map<string, Buffer>;
+  /**
+   * The bytes of each new file, by hash, read again when stored (`storeImportedBlobs`): holding
+   * every file of a repository at once would make an import's memory grow with its assets.
+   * Files whose Git blob did not change are not read at all.
+   */
+  blobs: Map<string, () => Promise<Buffer>>;
   warnings: string[];
 }
 
@@ -51,7 +55,7 @@ function decodeTarget(target: string): string {
 export async function importContent(repo: RepositoryContent, previous: RevisionContent, sources: ImportSources, now: string): Promise<ImportedContent> {
   const warnings = repo.warnings.map((w) => w.message);
   const documents = new Map<string, JSONDocument>();
-  const blobs = new Map<string, Buffer>();
+  const blobs = new Map<string, () => Promise<Buffer>>();
 
   // Previous identities by Git path.
   const previousPages = indexPages(previous.pages);
@@ -98,9 +102,9 @@ export async function importContent(repo: RepositoryContent, previous: RevisionC
     if (before && before.git?.oid === file.oid) {
       blobHashValue = before.blobHash;
     } else {
-      const bytes = await sources.readBlob(file.oid);
-      blobHashValue = sources.blobHash(bytes);
-      blobs.set(blobHashValue, bytes);
+      blobHashValue = sources.blobHash(await sources.readBlob(file.oid));
+      const { oid } = file;
+      blobs.set(blobHashValue, () => sources.readBlob(oid));
     }
     const id = before?.id ?? newId();
     fileIdByPath.set(file.path, id);

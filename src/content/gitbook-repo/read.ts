@@ -465,10 +465,10 @@ async function measureImages(files: RepoFile[], reader: BlobReader): Promise<voi
     if (dimensions) file.dimensions = dimensions;
     else if (file.size > IMAGE_HEAD_BYTES && file.size <= IMAGE_FULL_READ_MAX) retry.push(file);
   });
-  if (retry.length === 0) return;
-  const whole = await reader.readBlobs(retry.map((f) => f.oid));
-  retry.forEach((file, i) => {
-    const dimensions = imageDimensions(whole[i] as Buffer);
+  // One at a time: these can be tens of megabytes each.
+  for (const file of retry) {
+    const [whole] = await reader.readBlobs([file.oid]);
+    const dimensions = imageDimensions(whole as Buffer);
     if (dimensions) file.dimensions = dimensions;
-  });
+  }
 }

@@ -21,3 +21,15 @@ export async function getBlob(db: Executor, hash: string): Promise<Buffer | unde
 export async function hasBlob(db: Executor, hash: string): Promise<boolean> {
   return !!(await db.selectFrom("contentBlobs").select("hash").where("hash", "=", hash).executeTakeFirst());
 }
+
+/**
+ * Stores the files of an import (`ImportedContent.blobs`), reading them one at a time. A file whose
+ * bytes no longer hash as they did when the import read them is refused: the revision would
+ * otherwise name bytes that were never stored.
+ */
+export async function storeImportedBlobs(db: Executor, blobs: ReadonlyMap<string, () => Promise<Buffer>>): Promise<void> {
+  for (const [hash, read] of blobs) {
+    const stored = await putBlob(db, await read());
+    if (stored.hash !== hash) throw new Error(`An imported file changed while it was imported (expected ${hash}, read ${stored.hash})`);
+  }
+}

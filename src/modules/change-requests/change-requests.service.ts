@@ -9,7 +9,7 @@ import type { ImportedContent } from "../../content/git-sync/import-content.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import type { RevisionContent } from "../../content/revision/model.js";
 import { loadContent, saveDocument } from "../../content/revision/storage.js";
-import { putBlob } from "../../content/store/blobs.queries.js";
+import { storeImportedBlobs } from "../../content/store/blobs.queries.js";
 import { appendContent, TemplateError, templateContent } from "../../content/templates/templates.js";
 import type { Db, Executor } from "../../db/database.js";
 import { isUniqueViolation } from "../../db/dialect.js";
@@ -189,7 +189,7 @@ export async function appendImportedContent(
   input: { spaceId: string; changeRequestId: string; head: RevisionRow; headContent: RevisionContent; actorId: string; imported: ImportedContent },
 ): Promise<ChangeRequestRow> {
   const { imported } = input;
-  for (const bytes of imported.blobs.values()) await putBlob(trx, bytes);
+  await storeImportedBlobs(trx, imported.blobs);
   for (const document of imported.documents.values()) await saveDocument(trx, document);
   const revision = await commitRevision(trx, {
     spaceId: input.spaceId,

@@ -4,7 +4,7 @@ import Type from "typebox";
 import type { ContentRef } from "../../content/document/types.js";
 import { commitRevision, PrimaryMoved } from "../../content/revision/commit.js";
 import { loadContent, saveDocument } from "../../content/revision/storage.js";
-import { putBlob } from "../../content/store/blobs.queries.js";
+import { storeImportedBlobs } from "../../content/store/blobs.queries.js";
 import { appendContent, listTemplates, TemplateError, templateContent } from "../../content/templates/templates.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
@@ -66,7 +66,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
       await db.transaction().execute(async (trx) => {
         const current = await getSpaceRevision(trx, space.id, space.revisionId);
         const content = await loadContent(trx, current?.treeHash ?? null);
-        for (const bytes of imported.blobs.values()) await putBlob(trx, bytes);
+        await storeImportedBlobs(trx, imported.blobs);
         for (const document of imported.documents.values()) await saveDocument(trx, document);
         await commitRevision(trx, {
           spaceId: space.id,

@@ -4,7 +4,7 @@
  * import leaves the space's content as it was.
  */
 import { blobHash } from "../../content/store/canonical.js";
-import { putBlob, getBlob } from "../../content/store/blobs.queries.js";
+import { getBlob, storeImportedBlobs } from "../../content/store/blobs.queries.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { exportContent } from "../../content/git-sync/export-content.js";
 import { importContent } from "../../content/git-sync/import-content.js";
@@ -156,8 +156,10 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
         },
         nowIso(),
       );
+      // Files first, one at a time and outside the transaction: stored by content, they are
+      // harmless if the import then fails, and the transaction does not wait on Git.
+      await storeImportedBlobs(ctx.db, imported.blobs);
       const revision = await ctx.db.transaction().execute(async (trx) => {
-        for (const bytes of imported.blobs.values()) await putBlob(trx, bytes);
         for (const document of imported.documents.values()) await saveDocument(trx, document);
         const created = await commitRevision(trx, {
           spaceId: space.id,
