@@ -4,7 +4,9 @@
  * keyed the way the rest of the code reads them (camelCase), by a function built once per
  * statement. better-sqlite3 builds each row object property by property through V8's API and
  * Kysely's CamelCasePlugin then copies every row again, key by key: for a page of 100 spaces the
- * two cost more than the query itself.
+ * two cost more than the query itself. The conversion happens below Kysely, so on SQLite rows are
+ * camelCase even through `db.withoutPlugins()` (nothing here uses it; PostgreSQL's would be
+ * snake_case there).
  */
 import type SQLite from "better-sqlite3";
 import { CamelCasePlugin, type KyselyPlugin, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from "kysely";
