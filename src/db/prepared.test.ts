@@ -66,6 +66,12 @@ const usersByIds = prepared<{ ids: readonly string[] }, { id: string }>((db, _pa
   (db as Kysely<Database>).selectFrom("users").select("id").where("id", "in", list("ids")),
 );
 
+/** The same, with its rows kept. */
+const cachedUsersByIds = prepared<{ ids: readonly string[] }, { id: string }>(
+  (db, _param, list) => (db as Kysely<Database>).selectFrom("users").select("id").where("id", "in", list("ids")),
+  { cache: true },
+);
+
 /** A script for a second process that renames a user and commits. */
 function anotherProcessRenames(id: string, name: string): string {
   const update = `update users set display_name = '${name}' where id = '${id}'`;
@@ -157,6 +163,16 @@ describe("prepared reads", () => {
     expect(await ids([])).toEqual([]);
     // The SQL is compiled once for any length.
     expect(await ids(awkward.slice(0, 2))).toEqual(awkward.slice(0, 2).sort());
+  });
+
+  it("key cached rows of a list by the list's values", async () => {
+    await insertUser(handle.db, "u-cached-list-a", "A");
+    await insertUser(handle.db, "u-cached-list-b", "B");
+    const ids = async (list: string[]) => (await cachedUsersByIds(handle.db, { ids: list })).map((row) => row.id).sort();
+    expect(await ids(["u-cached-list-a"])).toEqual(["u-cached-list-a"]);
+    expect(await ids(["u-cached-list-b"])).toEqual(["u-cached-list-b"]);
+    expect(await ids(["u-cached-list-a", "u-cached-list-b"])).toEqual(["u-cached-list-a", "u-cached-list-b"]);
+    expect(await ids(["u-cached-list-a"])).toEqual(["u-cached-list-a"]);
   });
 
   it("key cached rows by every value a query takes, however often its SQL uses each", async () => {

@@ -69,9 +69,11 @@ export function prepared<Params extends Record<string, unknown>, Row>(
     let entries = cache.get(direct);
     if (!entries) cache.set(direct, (entries = new Map()));
     // Most hot reads take one value (an id, a token's hash), however often the SQL uses it: that
-    // value is its own key, which spares serialising the values on every read.
+    // value is its own key, which spares serialising the values on every read. Anything else (a
+    // list, several values) is keyed by its JSON, never by object identity.
     const { names } = compiled;
-    const key = names.length === 1 ? params[names[0]!] : JSON.stringify(names.map((name) => params[name]));
+    const only = names.length === 1 ? params[names[0]!] : undefined;
+    const key = typeof only === "string" || typeof only === "number" ? only : JSON.stringify(names.map((name) => params[name]));
     const dataVersion = direct.dataVersion();
     const writes = direct.writes();
     const hit = entries.get(key);
