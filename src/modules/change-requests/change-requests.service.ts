@@ -12,7 +12,6 @@ import { loadContent, saveDocument } from "../../content/revision/storage.js";
 import { storeImportedBlobs } from "../../content/store/blobs.queries.js";
 import { appendContent, TemplateError, templateContent } from "../../content/templates/templates.js";
 import type { Db, Executor } from "../../db/database.js";
-import { isUniqueViolation } from "../../db/dialect.js";
 import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors.js";
@@ -20,7 +19,7 @@ import type { Urls } from "../../http/urls.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
 import { type Role, atLeast } from "../../permissions/roles.js";
-import { getSpace, getSpacesByIds } from "../spaces/spaces.queries.js";
+import { getSpace, getSpacesByIds, lockSpaceRow } from "../spaces/spaces.queries.js";
 import { type LoadedSpace, requireLiveSpace } from "../spaces/spaces.service.js";
 import { getUsersByIds } from "../users/users.queries.js";
 import { type ChangeRequestPermissions, changeRequestPermissions } from "./change-requests.policy.js";
@@ -123,9 +122,8 @@ export interface NewChangeRequestInput {
  * revision until the first edit: nothing is copied). With a template, its content is added in a
  * first `edits` revision in the same transaction: the change request exists with that content or
  * not at all. The template is read and checked first (400 `body.template: …` when it is unknown or
- * its parameters are wrong), so a bad one creates nothing. Numbers count up per space; when two
- * creations race for a number, the loser retries in a new transaction, so this opens its own
- * transactions.
+ * its parameters are wrong), so a bad one creates nothing. Numbers count up per space without gaps:
+ * creations in one space take the space's row lock first, so they number one at a time.
  */
 export async function createChangeRequest(db: Db, input: NewChangeRequestInput): Promise<ChangeRequestRow> {
   let imported: ImportedContent | undefined;
@@ -137,45 +135,40 @@ export async function createChangeRequest(db: Db, input: NewChangeRequestInput):
       throw error;
     }
   }
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction().execute(async (trx) => {
-        const space = (await getSpace(trx, input.space.id)) ?? input.space;
-        const now = nowIso();
-        const row: ChangeRequestRow = {
-          id: newId(),
-          spaceId: space.id,
-          number: await nextChangeRequestNumber(trx, space.id),
-          status: "draft",
-          subject: input.subject ?? "",
-          description: null,
-          createdBy: input.actorId,
-          revisionId: space.revisionId,
-          revisionInitial: space.revisionId,
-          revisionMergedAncestor: null,
-          revisionMerged: null,
-          conversationsIssuesCluster: input.conversationsIssuesCluster ?? null,
-          conflictsRevision: null,
-          mergedAt: null,
-          createdAt: now,
-          updatedAt: now,
-        };
-        await insertChangeRequest(trx, row);
-        if (!imported) return row;
-        const head = await requireRevision(trx, space.id, space.revisionId);
-        return appendImportedContent(trx, {
-          spaceId: space.id,
-          changeRequestId: row.id,
-          head,
-          headContent: await loadContent(trx, head.treeHash),
-          actorId: input.actorId,
-          imported,
-        });
-      });
-    } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= 5) throw error;
-    }
-  }
+  return db.transaction().execute(async (trx) => {
+    await lockSpaceRow(trx, input.space.id);
+    const space = (await getSpace(trx, input.space.id)) ?? input.space;
+    const now = nowIso();
+    const row: ChangeRequestRow = {
+      id: newId(),
+      spaceId: space.id,
+      number: await nextChangeRequestNumber(trx, space.id),
+      status: "draft",
+      subject: input.subject ?? "",
+      description: null,
+      createdBy: input.actorId,
+      revisionId: space.revisionId,
+      revisionInitial: space.revisionId,
+      revisionMergedAncestor: null,
+      revisionMerged: null,
+      conversationsIssuesCluster: input.conversationsIssuesCluster ?? null,
+      conflictsRevision: null,
+      mergedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await insertChangeRequest(trx, row);
+    if (!imported) return row;
+    const head = await requireRevision(trx, space.id, space.revisionId);
+    return appendImportedContent(trx, {
+      spaceId: space.id,
+      changeRequestId: row.id,
+      head,
+      headContent: await loadContent(trx, head.treeHash),
+      actorId: input.actorId,
+      imported,
+    });
+  });
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { Executor } from "../../db/database.js";
 import { parseJsonOrNull } from "../../lib/json.js";
 import { nowIso } from "../../lib/time.js";
+import { lockSpaceRow } from "../spaces/spaces.queries.js";
 import type { GitSyncStateValue } from "../spaces/spaces.schemas.js";
 
 export type GitSyncRunValue = NonNullable<GitSyncStateValue["lastImport"]>;
@@ -22,7 +23,7 @@ export async function updateGitSyncState(
   change: (state: GitSyncStateValue) => GitSyncStateValue | null,
 ): Promise<GitSyncStateValue | null> {
   if (!db.isTransaction) return db.transaction().execute((trx) => updateGitSyncState(trx, spaceId, change));
-  await db.updateTable("spaces").set((eb) => ({ gitSync: eb.ref("gitSync") })).where("id", "=", spaceId).execute();
+  await lockSpaceRow(db, spaceId);
   const current = (await readGitSyncState(db, spaceId)) ?? {};
   const next = change({ ...current });
   await db

@@ -9,6 +9,15 @@ const spaceById = prepared<{ id: string }, SpaceRow>(
   { cache: true },
 );
 
+/**
+ * Inside a transaction: holds the space's row lock until it ends (a no-op update), so that writes
+ * which read, then change, something of the space (its Git sync state, its next change request
+ * number) run one at a time on PostgreSQL. SQLite runs one writer at a time anyway.
+ */
+export async function lockSpaceRow(trx: Executor, spaceId: string): Promise<void> {
+  await trx.updateTable("spaces").set((eb) => ({ updatedAt: eb.ref("updatedAt") })).where("id", "=", spaceId).execute();
+}
+
 export async function getSpace(db: Executor, id: string): Promise<SpaceRow | undefined> {
   return (await spaceById(db, { id }))[0];
 }
