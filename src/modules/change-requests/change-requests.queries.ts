@@ -32,6 +32,14 @@ export async function nextChangeRequestNumber(db: Executor, spaceId: string): Pr
   return Number(row?.max ?? 0) + 1;
 }
 
+/**
+ * Inside a transaction: holds the change request's row lock until it ends (a no-op update), so
+ * that writes which read, then change, its reviews run one at a time on PostgreSQL.
+ */
+export async function lockChangeRequestRow(trx: Executor, id: string): Promise<void> {
+  await trx.updateTable("changeRequests").set((eb) => ({ updatedAt: eb.ref("updatedAt") })).where("id", "=", id).execute();
+}
+
 export async function insertChangeRequest(db: Executor, row: ChangeRequestRow): Promise<void> {
   await db.insertInto("changeRequests").values(row).execute();
 }

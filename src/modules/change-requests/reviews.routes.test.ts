@@ -97,6 +97,15 @@ describe("POST and GET .../reviews", () => {
     expect((await ctx.as(members.read).get(`${prefix}/reviews/${first.body.id}`)).body.outdated).toBe(true);
   });
 
+  it("takes many submissions by one reviewer at once, keeping exactly one of them current", async () => {
+    const { members, prefix } = await setup();
+    const posted = await Promise.all(Array.from({ length: 20 }, (_, i) => ctx.as(members.review).post(`${prefix}/reviews`, { status: i % 2 ? "approved" : "changes-requested" })));
+    expect(posted.map((r) => r.status)).toEqual(Array(20).fill(201));
+    const all = (await ctx.as(members.read).get(`${prefix}/reviews?limit=100`)).body;
+    expect(all.count).toBe(20);
+    expect(all.items.filter((r: { outdated: boolean }) => !r.outdated)).toHaveLength(1);
+  });
+
   it("lets the review level and above review, not the creator, and not a closed change request", async () => {
     const { owner, members, outsider, space, prefix, cr } = await setup();
     for (const role of ["admin", "create", "review"] as const) {

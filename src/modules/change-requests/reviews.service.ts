@@ -14,7 +14,6 @@
  *   reactions and resolution like any other.
  */
 import type { Db, Executor } from "../../db/database.js";
-import { isUniqueViolation } from "../../db/dialect.js";
 import type { ChangeRequestReviewRow, RequestedReviewerRow, UserRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
 import { badRequest, forbidden } from "../../http/errors.js";
@@ -31,7 +30,7 @@ import type { CommentScope } from "../comments/comments.scope.js";
 import { createComment, documentFromBody } from "../comments/comments.service.js";
 import { getUsersByIds } from "../users/users.queries.js";
 import { presentUserOrPlaceholder } from "../users/users.presenter.js";
-import { getChangeRequest, recordContribution } from "./change-requests.queries.js";
+import { getChangeRequest, lockChangeRequestRow, recordContribution } from "./change-requests.queries.js";
 import { assertWritable, type LoadedChangeRequest, updateChangeRequest } from "./change-requests.service.js";
 import {
   deleteRequestedReviewer,
@@ -41,8 +40,6 @@ import {
   upsertRequestedReviewers,
 } from "./reviews.queries.js";
 import type { RequestedReviewerResponse, RequestReviewersValue, ReviewResponse, SubmitReviewValue } from "./reviews.schemas.js";
-
-const MAX_ATTEMPTS = 3;
 
 /** The comment scope of a change request, for the caller (reviews embed comments of it). */
 export function commentScopeOf(loaded: LoadedChangeRequest): CommentScope {
@@ -62,47 +59,43 @@ export async function submitReview(db: Db, input: { loaded: LoadedChangeRequest;
   });
   assertWritable(changeRequest);
   const comment = body.comment ? documentFromBody(body.comment, "body.comment") : undefined;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction().execute(async (trx) => {
-        const now = nowIso();
-        const current = (await getChangeRequest(trx, space.id, changeRequest.id))!;
-        assertWritable(current);
-        const request = await getRequestedReviewer(trx, current.id, actor.user.id);
-        await deleteRequestedReviewer(trx, current.id, actor.user.id);
-        await outdateReviews(trx, current.id, [actor.user.id], now);
-        const review: ChangeRequestReviewRow = {
-          id: newId(),
-          changeRequestId: current.id,
-          reviewerId: actor.user.id,
-          requestedBy: request?.requestedBy ?? null,
-          revision: current.revisionId,
-          status: body.status,
-          outdated: 0,
-          commentId: null,
-          createdAt: now,
-          updatedAt: now,
-        };
-        if (comment) {
-          // A comment on the change request as a whole, about the revision reviewed.
-          const stored = await createComment(trx, {
-            scope: { space, changeRequestId: current.id, revision: current.revisionId },
-            postedBy: actor.user.id,
-            document: comment,
-            reviewId: review.id,
-            now,
-          });
-          review.commentId = stored.id;
-          await recordContribution(trx, { changeRequestId: current.id, userId: actor.user.id, actionType: "comment" });
-        }
-        await insertReview(trx, review);
-        return review;
+  // The reviewer's reviews are read, outdated and added under the change request's row lock, so
+  // that two submissions at once (a double click) follow each other instead of colliding.
+  return db.transaction().execute(async (trx) => {
+    await lockChangeRequestRow(trx, changeRequest.id);
+    const now = nowIso();
+    const current = (await getChangeRequest(trx, space.id, changeRequest.id))!;
+    assertWritable(current);
+    const request = await getRequestedReviewer(trx, current.id, actor.user.id);
+    await deleteRequestedReviewer(trx, current.id, actor.user.id);
+    await outdateReviews(trx, current.id, [actor.user.id], now);
+    const review: ChangeRequestReviewRow = {
+      id: newId(),
+      changeRequestId: current.id,
+      reviewerId: actor.user.id,
+      requestedBy: request?.requestedBy ?? null,
+      revision: current.revisionId,
+      status: body.status,
+      outdated: 0,
+      commentId: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (comment) {
+      // A comment on the change request as a whole, about the revision reviewed.
+      const stored = await createComment(trx, {
+        scope: { space, changeRequestId: current.id, revision: current.revisionId },
+        postedBy: actor.user.id,
+        document: comment,
+        reviewId: review.id,
+        now,
       });
-    } catch (error) {
-      // The same reviewer submitting twice at once: the later one retries and outdates the other.
-      if (!isUniqueViolation(error) || attempt >= MAX_ATTEMPTS) throw error;
+      review.commentId = stored.id;
+      await recordContribution(trx, { changeRequestId: current.id, userId: actor.user.id, actionType: "comment" });
     }
-  }
+    await insertReview(trx, review);
+    return review;
+  });
 }
 
 /**
