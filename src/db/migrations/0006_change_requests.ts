@@ -26,7 +26,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
-  // Numbers count up per space; the unique index makes two concurrent creations retry, not collide.
+  // Numbers count up per space; creations number in turn under the space's row lock, and the unique
+  // index guarantees that none is ever given twice.
   await db.schema.createIndex("change_requests_number").on("change_requests").columns(["space_id", "number"]).unique().execute();
   await db.schema
     .createIndex("change_requests_space_status")

@@ -25,7 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on("change_request_reviews")
     .columns(["change_request_id", "created_at", "id"])
     .execute();
-  // One current review per reviewer: two submissions racing make the second retry, not coexist.
+  // One current review per reviewer (submissions take the change request's row lock and follow each other).
   await db.schema
     .createIndex("change_request_reviews_current")
     .on("change_request_reviews")
