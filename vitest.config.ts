@@ -11,13 +11,34 @@ const shared = {
 };
 
 // Modules that never touch the database: running them again on PostgreSQL would only repeat them.
-const databaseFree = ["src/db/sqlite-statements.test.ts", "src/content/pdf/**", "src/content/markdown/**", "src/content/document/**", "src/content/merge/**", "src/content/gitbook-repo/**", "src/expr/**", "src/git/**", "src/lib/**"];
+const databaseFree = [
+  "src/db/sqlite-statements.test.ts",
+  "src/content/pdf/**",
+  "src/content/markdown/**",
+  "src/content/document/**",
+  "src/content/merge/**",
+  "src/content/gitbook-repo/**",
+  "src/expr/**",
+  "src/git/**",
+  "src/lib/**",
+];
 
 export default defineConfig({
   test: {
     projects: [
       { test: { ...shared, name: "sqlite", env: { QUIRE_TEST_DIALECT: "sqlite" } } },
-      ...(postgresUrl ? [{ test: { ...shared, exclude: [...databaseFree, "**/node_modules/**"], name: "postgres", env: { QUIRE_TEST_DIALECT: "postgres" } } }] : []),
+      ...(postgresUrl
+        ? [
+            {
+              test: {
+                ...shared,
+                exclude: [...databaseFree, "**/node_modules/**"],
+                name: "postgres",
+                env: { QUIRE_TEST_DIALECT: "postgres" },
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

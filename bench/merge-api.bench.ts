@@ -24,18 +24,25 @@ import { saveDocument } from "../src/content/revision/storage.js";
 import { openDatabase } from "../src/db/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { Urls } from "../src/http/urls.js";
-import { AccessCache } from "../src/permissions/access.js";
 import { requireChangeRequest } from "../src/modules/change-requests/change-requests.service.js";
 import { mergeChangeRequest } from "../src/modules/change-requests/merge.service.js";
+import { AccessCache } from "../src/permissions/access.js";
 
 const SECTIONS = 20;
 const PAGES_PER_SECTION = 49;
 const PARAGRAPHS = 24;
 const TIMED = 20;
 
-const paragraph = (key: string, text: string) => ({ object: "block", type: "paragraph", key, nodes: [{ object: "text", leaves: [{ object: "leaf", text, marks: [] }] }] });
+const paragraph = (key: string, text: string) => ({
+  object: "block",
+  type: "paragraph",
+  key,
+  nodes: [{ object: "text", leaves: [{ object: "leaf", text, marks: [] }] }],
+});
 const markdownOf = (id: string, edit?: { index: number; text: string }) =>
-  Array.from({ length: PARAGRAPHS }, (_, i) => (edit?.index === i ? edit.text : `Paragraph ${i} of ${id}, with a sentence of ordinary length to be realistic.`)).join("\n\n") + "\n";
+  Array.from({ length: PARAGRAPHS }, (_, i) =>
+    edit?.index === i ? edit.text : `Paragraph ${i} of ${id}, with a sentence of ordinary length to be realistic.`,
+  ).join("\n\n") + "\n";
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-merge-bench-"));
@@ -43,8 +50,18 @@ async function main() {
   const handle = openDatabase({ sqlitePath: path.join(dataDir, "quire.db") });
   await migrateToLatest(handle.db);
   const db = handle.db;
-  const { organization, token, user } = await db.transaction().execute((trx) => initOrganization(trx, { orgTitle: "Bench", email: "bench@bench.test", name: "Bench" }));
-  const app = await buildApp({ config, db, dialect: handle.dialect, urls: new Urls("http://localhost:8080"), log: pino({ level: "silent" }), secret: await loadInstanceSecret(db), notifyJobs: () => {} });
+  const { organization, token, user } = await db
+    .transaction()
+    .execute((trx) => initOrganization(trx, { orgTitle: "Bench", email: "bench@bench.test", name: "Bench" }));
+  const app = await buildApp({
+    config,
+    db,
+    dialect: handle.dialect,
+    urls: new Urls("http://localhost:8080"),
+    log: pino({ level: "silent" }),
+    secret: await loadInstanceSecret(db),
+    notifyJobs: () => {},
+  });
   const auth = { authorization: `Bearer ${token}` };
   const call = async (method: "GET" | "POST", url: string, payload?: unknown) => {
     const res = await app.inject({ method, url, headers: auth, ...(payload !== undefined ? { payload: payload as object } : {}) });
@@ -60,14 +77,38 @@ async function main() {
     const children: PageNode[] = [];
     for (let p = 0; p < PAGES_PER_SECTION; p++) {
       const id = `s${s}p${p}`;
-      const document = { object: "document", data: {}, nodes: Array.from({ length: PARAGRAPHS }, (_, i) => paragraph(`${id}b${i}`, `Paragraph ${i} of ${id}, with a sentence of ordinary length to be realistic.`)) };
-      children.push({ id, kind: "document", title: `Page ${id}`, slug: id, documentHash: await saveDocument(db, document), createdAt: now, updatedAt: now, children: [] });
+      const document = {
+        object: "document",
+        data: {},
+        nodes: Array.from({ length: PARAGRAPHS }, (_, i) =>
+          paragraph(`${id}b${i}`, `Paragraph ${i} of ${id}, with a sentence of ordinary length to be realistic.`),
+        ),
+      };
+      children.push({
+        id,
+        kind: "document",
+        title: `Page ${id}`,
+        slug: id,
+        documentHash: await saveDocument(db, document),
+        createdAt: now,
+        updatedAt: now,
+        children: [],
+      });
     }
     pages.push({ id: `s${s}`, kind: "group", title: `Section ${s}`, slug: `s${s}`, createdAt: now, updatedAt: now, children });
   }
-  await db.transaction().execute((trx) =>
-    commitRevision(trx, { spaceId: space.id, parents: [space.revision], type: "edits", content: { pages, files: [], reusableContents: [], variables: {} }, createdBy: user.id, movePrimaryFrom: space.revision }),
-  );
+  await db
+    .transaction()
+    .execute((trx) =>
+      commitRevision(trx, {
+        spaceId: space.id,
+        parents: [space.revision],
+        type: "edits",
+        content: { pages, files: [], reusableContents: [], variables: {} },
+        createdBy: user.id,
+        movePrimaryFrom: space.revision,
+      }),
+    );
 
   // 21 change requests on the same primary revision, each editing 10 pages through the API.
   const crs: string[] = [];
@@ -76,9 +117,17 @@ async function main() {
     const changes = [];
     for (let s = 0; s < 9; s++) {
       const id = `s${s}p${n}`;
-      changes.push({ operation: "update_page", page: id, document: { markdown: markdownOf(id, { index: 3, text: `Edited by change request ${n}` }) } });
+      changes.push({
+        operation: "update_page",
+        page: id,
+        document: { markdown: markdownOf(id, { index: 3, text: `Edited by change request ${n}` }) },
+      });
     }
-    changes.push({ operation: "update_page", page: "s19p48", document: { markdown: markdownOf("s19p48", { index: n, text: `Shared page, block ${n} edited by change request ${n}` }) } });
+    changes.push({
+      operation: "update_page",
+      page: "s19p48",
+      document: { markdown: markdownOf("s19p48", { index: n, text: `Shared page, block ${n} edited by change request ${n}` }) },
+    });
     await call("POST", `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes });
     crs.push(cr.id);
   }
@@ -91,7 +140,8 @@ async function main() {
     const start = performance.now();
     const outcome = await mergeChangeRequest(db, { loaded, actor });
     const elapsed = performance.now() - start;
-    if (outcome.result !== "merge") throw new Error(`change request ${n} did not merge cleanly: ${JSON.stringify(outcome.conflicts.slice(0, 3))}`);
+    if (outcome.result !== "merge")
+      throw new Error(`change request ${n} did not merge cleanly: ${JSON.stringify(outcome.conflicts.slice(0, 3))}`);
     if (n > 0) times.push(elapsed);
   }
   const shared = await call("GET", `/v1/spaces/${space.id}/content/page/s19p48`);
@@ -101,7 +151,9 @@ async function main() {
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(1);
   console.log(`mergeChangeRequest (service call), SQLite, 1,000-page space, change request touching 10 pages (1 shared, merged by block):`);
-  console.log(`  median ${at(0.5)} ms   min ${times[0]!.toFixed(1)} ms   p90 ${at(0.9)} ms   max ${times[times.length - 1]!.toFixed(1)} ms   (${TIMED} merges after a warm-up)`);
+  console.log(
+    `  median ${at(0.5)} ms   min ${times[0]!.toFixed(1)} ms   p90 ${at(0.9)} ms   max ${times[times.length - 1]!.toFixed(1)} ms   (${TIMED} merges after a warm-up)`,
+  );
   console.log(`  target < 100 ms: ${Number(at(0.5)) < 100 ? "met" : "NOT met"}`);
   await app.close();
   await handle.destroy();

@@ -6,18 +6,42 @@
  * through the `loadDocument` callback. Prints the median (and spread) of 50 runs after a warm-up.
  */
 import { performance } from "node:perf_hooks";
-import { type Block, content, DocumentStore, doc, getPage, list, listItem, page, paragraph, tab, tabs, text } from "../test/helpers/merge/fixtures.js";
 import { mergeContent } from "../src/content/merge/merge.js";
 import type { PageNode, RevisionContent } from "../src/content/revision/model.js";
+import {
+  type Block,
+  content,
+  DocumentStore,
+  doc,
+  getPage,
+  list,
+  listItem,
+  page,
+  paragraph,
+  tab,
+  tabs,
+  text,
+} from "../test/helpers/merge/fixtures.js";
 
 const RUNS = 50;
 const WARMUP = 5;
 
 function pageDocument(id: string) {
   const blocks: Block[] = [];
-  for (let i = 0; i < 17; i++) blocks.push(paragraph(`${id}-b${i}`, `Paragraph ${i} of ${id}, with a sentence of ordinary length to be realistic.`));
-  blocks.push(list(`${id}-list`, [0, 1, 2, 3, 4].map((j) => listItem(`${id}-li${j}`, `Item ${j}`))));
-  blocks.push(tabs(`${id}-tabs`, [0, 1].map((j) => tab(`${id}-tab${j}`, `Tab ${j}`, [paragraph(`${id}-tab${j}p`, `Tab ${j} body`)]))));
+  for (let i = 0; i < 17; i++)
+    blocks.push(paragraph(`${id}-b${i}`, `Paragraph ${i} of ${id}, with a sentence of ordinary length to be realistic.`));
+  blocks.push(
+    list(
+      `${id}-list`,
+      [0, 1, 2, 3, 4].map((j) => listItem(`${id}-li${j}`, `Item ${j}`)),
+    ),
+  );
+  blocks.push(
+    tabs(
+      `${id}-tabs`,
+      [0, 1].map((j) => tab(`${id}-tab${j}`, `Tab ${j}`, [paragraph(`${id}-tab${j}p`, `Tab ${j} body`)])),
+    ),
+  );
   blocks.push(paragraph(`${id}-end`, "The end."));
   return doc(...blocks);
 }
@@ -58,7 +82,11 @@ for (let i = 0; i < 3; i++) edit(store, ours, `s${i}p${i}`, `s${i}p${i}-b9`, `Pr
 for (let i = 10; i < 17; i++) edit(store, ours, `s${i}p${i}`, `s${i}p${i}-b4`, `Primary edit ${i}`);
 
 // Each run gets fresh trees, as loading revisions from storage would give.
-const inputs = Array.from({ length: RUNS + WARMUP }, () => ({ base: structuredClone(base), ours: structuredClone(ours), theirs: structuredClone(theirs) }));
+const inputs = Array.from({ length: RUNS + WARMUP }, () => ({
+  base: structuredClone(base),
+  ours: structuredClone(ours),
+  theirs: structuredClone(theirs),
+}));
 const times: number[] = [];
 let loads = 0;
 let conflicts = 0;

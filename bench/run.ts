@@ -77,8 +77,12 @@ async function main() {
   const server = await startServer(pinned);
   try {
     const seconds = Math.max(1, Math.round(duration / rounds));
-    console.log(`autocannon: ${connections} connections; ${rounds} rounds of ${seconds}s per target (after a 2s warm-up); response ${server.responseBytes} bytes`);
-    console.log(pinned ? "server pinned to core 1, autocannon to core 0" : "not pinned (no taskset or a single core): expect noisy figures");
+    console.log(
+      `autocannon: ${connections} connections; ${rounds} rounds of ${seconds}s per target (after a 2s warm-up); response ${server.responseBytes} bytes`,
+    );
+    console.log(
+      pinned ? "server pinned to core 1, autocannon to core 0" : "not pinned (no taskset or a single core): expect noisy figures",
+    );
     // A short warm-up lets V8 optimise the hot paths before anything is measured.
     for (const target of server.targets) await measure(target, 2);
     // Every target is measured once per round and a ratio is taken within a round, so that it
@@ -109,7 +113,9 @@ async function main() {
     ["merge.bench.ts", []],
     ["merge-api.bench.ts", []],
   ] as const) {
-    const output = execFileSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, script), ...args], { encoding: "utf8" });
+    const output = execFileSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, script), ...args], {
+      encoding: "utf8",
+    });
     console.log(output.trim());
   }
 }

@@ -2,12 +2,12 @@
 import pino from "pino";
 import type { Config } from "../src/config.js";
 import type { Db, DialectName } from "../src/db/database.js";
-import { enqueue } from "../src/jobs/queue.js";
 import { Urls } from "../src/http/urls.js";
 import { jobDefinitions } from "../src/jobs/index.js";
+import { enqueue } from "../src/jobs/queue.js";
 import { Worker } from "../src/jobs/worker.js";
-import { createBareRepo } from "../test/helpers/git.js";
 import { generateRepo } from "../test/helpers/generate-repo.js";
+import { createBareRepo } from "../test/helpers/git.js";
 
 export interface ImportOutcome {
   ms: number;
@@ -21,7 +21,12 @@ export async function importRepo(
   input: { spaceId: string; actorId: string; url: string; ref?: string; projectDirectory?: string },
 ): Promise<ImportOutcome> {
   const worker = new Worker(
-    { ...deps, config: { ...deps.config, gitAllowFileUrls: true }, urls: new Urls("http://localhost:8080"), log: pino({ level: "silent" }) },
+    {
+      ...deps,
+      config: { ...deps.config, gitAllowFileUrls: true },
+      urls: new Urls("http://localhost:8080"),
+      log: pino({ level: "silent" }),
+    },
     jobDefinitions,
   );
   const started = performance.now();

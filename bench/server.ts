@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import SQLite from "better-sqlite3";
 import Fastify from "fastify";
 import pino from "pino";
 import { buildApp } from "../src/app.js";
@@ -16,7 +17,6 @@ import { loadConfig } from "../src/config.js";
 import { openDatabase } from "../src/db/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { Urls } from "../src/http/urls.js";
-import SQLite from "better-sqlite3";
 import { importGeneratedRepo } from "./seed.js";
 
 const SPACES = 150;
@@ -43,7 +43,12 @@ async function main() {
 
   const spaceIds: string[] = [];
   for (let i = 0; i < SPACES; i++) {
-    const res = await app.inject({ method: "POST", url: `/v1/orgs/${organization.id}/spaces`, headers: auth, payload: { title: `Space ${i}` } });
+    const res = await app.inject({
+      method: "POST",
+      url: `/v1/orgs/${organization.id}/spaces`,
+      headers: auth,
+      payload: { title: `Space ${i}` },
+    });
     if (res.statusCode !== 201) throw new Error(`seeding failed: ${res.statusCode} ${res.body}`);
     spaceIds.push(res.json().id);
   }
@@ -86,12 +91,42 @@ async function main() {
     { name: "bare route + 1 SQLite PK read", url: `${bareDbUrl}/row/${spaceId}`, headers: {} },
     { name: "GET /v1/spaces/{id}", url: `${real}/v1/spaces/${spaceId}`, headers: auth, baseline: "bare route (fixed object)" },
     { name: "bare route (fixed list of 100 spaces)", url: `${bareUrl}/fixed-list`, headers: {} },
-    { name: "GET /v1/orgs/{org}/spaces?limit=100", url: `${real}/v1/orgs/${organization.id}/spaces?limit=100`, headers: auth, baseline: "bare route (fixed list of 100 spaces)" },
-    { name: "GET page (1,000-page space)", url: `${real}/v1/spaces/${contentSpace}/content/page/${pageId}`, headers: auth, baseline: "bare route (fixed object)" },
-    { name: "search, selective (1,000 pages)", url: `${real}/v1/spaces/${contentSpace}/search?query=topic%204.3`, headers: auth, baseline: "bare route (fixed object)" },
-    { name: "search, every page matches", url: `${real}/v1/spaces/${contentSpace}/search?query=lorem`, headers: auth, baseline: "bare route (fixed object)" },
-    { name: "search, selective, 1 connection (latency)", url: `${real}/v1/spaces/${contentSpace}/search?query=topic%204.3`, headers: auth, connections: 1 },
-    { name: "search, every page matches, 1 connection", url: `${real}/v1/spaces/${contentSpace}/search?query=lorem`, headers: auth, connections: 1 },
+    {
+      name: "GET /v1/orgs/{org}/spaces?limit=100",
+      url: `${real}/v1/orgs/${organization.id}/spaces?limit=100`,
+      headers: auth,
+      baseline: "bare route (fixed list of 100 spaces)",
+    },
+    {
+      name: "GET page (1,000-page space)",
+      url: `${real}/v1/spaces/${contentSpace}/content/page/${pageId}`,
+      headers: auth,
+      baseline: "bare route (fixed object)",
+    },
+    {
+      name: "search, selective (1,000 pages)",
+      url: `${real}/v1/spaces/${contentSpace}/search?query=topic%204.3`,
+      headers: auth,
+      baseline: "bare route (fixed object)",
+    },
+    {
+      name: "search, every page matches",
+      url: `${real}/v1/spaces/${contentSpace}/search?query=lorem`,
+      headers: auth,
+      baseline: "bare route (fixed object)",
+    },
+    {
+      name: "search, selective, 1 connection (latency)",
+      url: `${real}/v1/spaces/${contentSpace}/search?query=topic%204.3`,
+      headers: auth,
+      connections: 1,
+    },
+    {
+      name: "search, every page matches, 1 connection",
+      url: `${real}/v1/spaces/${contentSpace}/search?query=lorem`,
+      headers: auth,
+      connections: 1,
+    },
   ];
   process.stdout.write(`${JSON.stringify({ targets, responseBytes: JSON.stringify(sample).length })}\n`);
 }

@@ -5,12 +5,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Db, Executor } from "./db/database.js";
+import type { UserRow } from "./db/schema.js";
 import { randomBase62 } from "./lib/ids.js";
 import { nowIso } from "./lib/time.js";
 import { createOrganization } from "./modules/organizations/organizations.service.js";
 import { createApiToken } from "./modules/users/tokens.queries.js";
 import { getUserByEmail, insertUser, updateUser } from "./modules/users/users.queries.js";
-import type { UserRow } from "./db/schema.js";
 
 export interface InitResult {
   organization: { id: string };
@@ -25,10 +25,7 @@ export async function ensureUser(db: Executor, email: string, displayName: strin
   return insertUser(db, { email, displayName, emailVerified: true, pending: false });
 }
 
-export async function initOrganization(
-  trx: Executor,
-  input: { orgTitle: string; email: string; name: string },
-): Promise<InitResult> {
+export async function initOrganization(trx: Executor, input: { orgTitle: string; email: string; name: string }): Promise<InitResult> {
   const user = await ensureUser(trx, input.email, input.name);
   if (user.pending) await updateUser(trx, user.id, { pending: 0 });
   const org = await createOrganization(trx, { title: input.orgTitle, ownerId: user.id });

@@ -79,14 +79,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   }
-  const databaseUrl = env.DATABASE_URL
-    ? readUrl("DATABASE_URL", env.DATABASE_URL, ["postgres:", "postgresql:"])
-    : undefined;
-  const publicUrl = readUrl(
-    "QUIRE_PUBLIC_URL",
-    env.QUIRE_PUBLIC_URL || `http://localhost:${port}`,
-    ["http:", "https:"],
-  ).replace(/\/+$/, "");
+  const databaseUrl = env.DATABASE_URL ? readUrl("DATABASE_URL", env.DATABASE_URL, ["postgres:", "postgresql:"]) : undefined;
+  const publicUrl = readUrl("QUIRE_PUBLIC_URL", env.QUIRE_PUBLIC_URL || `http://localhost:${port}`, ["http:", "https:"]).replace(
+    /\/+$/,
+    "",
+  );
   return {
     port,
     host: env.HOST || "0.0.0.0",

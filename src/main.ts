@@ -76,10 +76,14 @@ async function serve(io: Io): Promise<number> {
   const urls = new Urls(config.publicUrl);
   const secret = await loadInstanceSecret(handle.db, config.secretKey);
   const worker = config.runWorker
-    ? new Worker({ db: handle.db, dialect: handle.dialect, config, urls, secret, log: log.child({ component: "worker" }) }, jobDefinitions, {
-        periodic: periodicJobs,
-        concurrency: 2,
-      })
+    ? new Worker(
+        { db: handle.db, dialect: handle.dialect, config, urls, secret, log: log.child({ component: "worker" }) },
+        jobDefinitions,
+        {
+          periodic: periodicJobs,
+          concurrency: 2,
+        },
+      )
     : undefined;
   const app = await buildApp({ config, db: handle.db, dialect: handle.dialect, urls, log, secret, notifyJobs: () => worker?.notify() });
   const address = await app.listen({ port: config.port, host: config.host });
@@ -108,7 +112,14 @@ async function runWorker(once: boolean): Promise<number> {
   const handle = openFromConfig(config);
   await migrateToLatest(handle.db);
   const worker = new Worker(
-    { db: handle.db, dialect: handle.dialect, config, urls: new Urls(config.publicUrl), log, secret: await loadInstanceSecret(handle.db, config.secretKey) },
+    {
+      db: handle.db,
+      dialect: handle.dialect,
+      config,
+      urls: new Urls(config.publicUrl),
+      log,
+      secret: await loadInstanceSecret(handle.db, config.secretKey),
+    },
     jobDefinitions,
     { periodic: once ? [] : periodicJobs, concurrency: 2 },
   );

@@ -35,9 +35,14 @@ describe("authentication on every operation", () => {
       const name = `${method} ${path}`;
       if (PUBLIC.has(name)) continue;
       const url = path.replace(/\{[^}]+\}/g, "x0000000000000000000");
-      const response = await ctx.app.inject({ method: method as "GET", url, ...(method === "GET" || method === "DELETE" ? {} : { payload: {} }) });
+      const response = await ctx.app.inject({
+        method: method as "GET",
+        url,
+        ...(method === "GET" || method === "DELETE" ? {} : { payload: {} }),
+      });
       const body = response.json() as { error?: { code?: number; message?: string } };
-      if (response.statusCode !== 401 || body.error?.code !== 401 || !body.error.message) failures.push(`${name} → ${response.statusCode} ${response.body.slice(0, 80)}`);
+      if (response.statusCode !== 401 || body.error?.code !== 401 || !body.error.message)
+        failures.push(`${name} → ${response.statusCode} ${response.body.slice(0, 80)}`);
     }
     expect(failures).toEqual([]);
   });

@@ -41,11 +41,19 @@ describe("quire init", () => {
     expect(res.code).toBe(0);
     const json = JSON.parse(res.out);
     expect(Object.keys(json)).toEqual(["organization", "user", "token"]);
-    expect(json).toEqual({ organization: { id: expect.any(String) }, user: { id: expect.any(String) }, token: expect.stringMatching(/^qr_/) });
+    expect(json).toEqual({
+      organization: { id: expect.any(String) },
+      user: { id: expect.any(String) },
+      token: expect.stringMatching(/^qr_/),
+    });
     const org = await ctx.as(json.token).get(`/v1/orgs/${json.organization.id}`);
     expect(org.status).toBe(200);
     expect(org.body).toMatchObject({ title: "Acme", permissions: { admin: true } });
-    expect((await ctx.as(json.token).get("/v1/user")).body).toMatchObject({ id: json.user.id, displayName: "Ada", email: "admin@acme.test" });
+    expect((await ctx.as(json.token).get("/v1/user")).body).toMatchObject({
+      id: json.user.id,
+      displayName: "Ada",
+      email: "admin@acme.test",
+    });
   });
 
   it("refuses an invalid email with exit code 1", async () => {

@@ -74,7 +74,13 @@ describe("quire serve", () => {
       const { port } = new URL(server.url);
       const response = new Promise<number>((resolve, reject) => {
         const req = http.request(
-          { host: "127.0.0.1", port, path: "/v1/orgs", method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/v1/orgs",
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+          },
           (res) => {
             res.resume();
             res.on("end", () => resolve(res.statusCode ?? 0));

@@ -1,4 +1,4 @@
-import { Migrator, type MigrationResultSet } from "kysely";
+import { type MigrationResultSet, Migrator } from "kysely";
 import type { Db } from "./database.js";
 import { migrations } from "./migrations/index.js";
 

@@ -3,9 +3,9 @@
  * database no longer holds, whoever changed them.
  */
 import { execFile, execFileSync } from "node:child_process";
+import { setImmediate as nextEvent } from "node:timers/promises";
 import { promisify } from "node:util";
 import { type Kysely, sql } from "kysely";
-import { setImmediate as nextEvent } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase, testDialect } from "../../test/helpers/db.js";
 import { derivedFromCached, prepared } from "./prepared.js";

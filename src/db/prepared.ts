@@ -21,7 +21,7 @@
  * changes. Cached rows are frozen: they are shared.
  */
 import { type Compilable, type CompiledQuery, type Kysely, type RawBuilder, sql } from "kysely";
-import { type DialectName, type DirectSqlite, type Executor, dialectOf, directSqliteOf } from "./database.js";
+import { type DialectName, type DirectSqlite, dialectOf, directSqliteOf, type Executor } from "./database.js";
 
 const MARK = "\u0000quire-param:";
 const LIST_MARK = "\u0000quire-list:";
@@ -48,7 +48,11 @@ export function prepared<Params extends Record<string, unknown>, Row>(
     let compiled = byAdapter.get(adapter.constructor);
     if (!compiled) {
       const dialect = dialectOf(db as Kysely<any>);
-      const query = build(db as Kysely<any>, (name) => `${MARK}${name}`, (name) => listOf(dialect, `${LIST_MARK}${name}`)).compile();
+      const query = build(
+        db as Kysely<any>,
+        (name) => `${MARK}${name}`,
+        (name) => listOf(dialect, `${LIST_MARK}${name}`),
+      ).compile();
       const slots = query.parameters.map(slotOf);
       const names = [...new Set(slots.flatMap((slot) => (slot ? [slot.name] : [])))];
       compiled = { query, slots, names, dialect };
@@ -108,7 +112,9 @@ function slotOf(value: unknown): Slot | undefined {
 
 /** The text values of one list parameter, as a subquery for `in`. */
 function listOf(dialect: DialectName, marker: string): RawBuilder<string> {
-  return dialect === "sqlite" ? sql<string>`(select value from json_each(${marker}))` : sql<string>`(select unnest(cast(${marker} as text[])))`;
+  return dialect === "sqlite"
+    ? sql<string>`(select value from json_each(${marker}))`
+    : sql<string>`(select unnest(cast(${marker} as text[])))`;
 }
 
 const MAX_CACHED_PER_QUERY = 5000;

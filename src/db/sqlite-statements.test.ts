@@ -42,7 +42,10 @@ describe("SQLite statements through Kysely", () => {
   });
 
   it("read rows exactly as better-sqlite3 and the CamelCasePlugin did", async () => {
-    await db.insertInto("notes").values({ noteId: "n1", displayTitle: "One", wordCount: 3, body: Buffer.from([1, 2]) }).execute();
+    await db
+      .insertInto("notes")
+      .values({ noteId: "n1", displayTitle: "One", wordCount: 3, body: Buffer.from([1, 2]) })
+      .execute();
     await db.insertInto("notes").values({ noteId: "n2", displayTitle: null, wordCount: 0, body: null }).execute();
     const rows = await db.selectFrom("notes").selectAll().orderBy("noteId").execute();
     const before = await new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [new CamelCasePlugin()] })
@@ -55,17 +58,30 @@ describe("SQLite statements through Kysely", () => {
   });
 
   it("key aliases, RETURNING rows and raw SQL in camelCase too", async () => {
-    const [inserted] = await db.insertInto("notes").values({ noteId: "n3", wordCount: 7 }).returning(["noteId", "wordCount as totalWords"]).execute();
+    const [inserted] = await db
+      .insertInto("notes")
+      .values({ noteId: "n3", wordCount: 7 })
+      .returning(["noteId", "wordCount as totalWords"])
+      .execute();
     expect(inserted).toEqual({ noteId: "n3", totalWords: 7 });
     const { rows } = await sql<{ noteCount: number }>`select count(*) as note_count from notes`.execute(db);
     expect(rows).toEqual([{ noteCount: 1 }]);
   });
 
   it("stream rows in camelCase", async () => {
-    await db.insertInto("notes").values([{ noteId: "a", wordCount: 1 }, { noteId: "b", wordCount: 2 }]).execute();
+    await db
+      .insertInto("notes")
+      .values([
+        { noteId: "a", wordCount: 1 },
+        { noteId: "b", wordCount: 2 },
+      ])
+      .execute();
     const streamed: unknown[] = [];
     for await (const row of db.selectFrom("notes").select(["noteId", "wordCount"]).orderBy("noteId").stream()) streamed.push(row);
-    expect(streamed).toEqual([{ noteId: "a", wordCount: 1 }, { noteId: "b", wordCount: 2 }]);
+    expect(streamed).toEqual([
+      { noteId: "a", wordCount: 1 },
+      { noteId: "b", wordCount: 2 },
+    ]);
   });
 });
 

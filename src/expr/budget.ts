@@ -86,7 +86,11 @@ export class Budget {
 
   arrayLength(length: number, position?: number): void {
     if (length > this.limits.maxArrayLength) {
-      throw new ExpressionError("limit", `Expression would make an array or object larger than ${this.limits.maxArrayLength} items`, position);
+      throw new ExpressionError(
+        "limit",
+        `Expression would make an array or object larger than ${this.limits.maxArrayLength} items`,
+        position,
+      );
     }
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evaluate, evaluateCondition, ExpressionError, isDeterministic, parseExpression } from "./index.js";
+import { ExpressionError, evaluate, evaluateCondition, isDeterministic, parseExpression } from "./index.js";
 
 /** Context of a custom merge rule (api-notes 5b). */
 const mergeContext = () => ({
@@ -218,8 +218,23 @@ describe("methods and built-ins", () => {
       ["[xs.at(0), xs.at(-1), xs.at(3)]", [3, 2, undefined]],
       ["xs.reduce((sum, x) => sum + x)", 6],
       ["xs.reduce((acc, x, i) => acc.concat([x * i]), [])", [0, 1, 4]],
-      ["[nested.flat(), nested.flat(2), nested.flat(Infinity), nested.flat(0)]", [[1, 2, [3, [4]]], [1, 2, 3, [4]], [1, 2, 3, 4], [1, [2, [3, [4]]]]]],
-      ["xs.map(x => xs.map(y => x * y))", [[9, 3, 6], [3, 1, 2], [6, 2, 4]]],
+      [
+        "[nested.flat(), nested.flat(2), nested.flat(Infinity), nested.flat(0)]",
+        [
+          [1, 2, [3, [4]]],
+          [1, 2, 3, [4]],
+          [1, 2, 3, 4],
+          [1, [2, [3, [4]]]],
+        ],
+      ],
+      [
+        "xs.map(x => xs.map(y => x * y))",
+        [
+          [9, 3, 6],
+          [3, 1, 2],
+          [6, 2, 4],
+        ],
+      ],
       ["xs.map(({ length = 'none' }) => length)", ["none", "none", "none"]],
     ];
     for (const [source, expected] of cases) expect(run(source, context), source).toEqual(expected);
@@ -235,9 +250,15 @@ describe("methods and built-ins", () => {
     const cases: [string, unknown][] = [
       ["s.includes('World') && s.startsWith('Hell') && s.endsWith('ld') && !s.startsWith('World', 0)", true],
       ["[s.toLowerCase(), s.toUpperCase(), '  x '.trim(), 'ß'.toUpperCase()]", ["hello, world", "HELLO, WORLD", "x", "SS"]],
-      ["[s.split(', '), s.split(''), 'a,b,c'.split(',', 2), s.split(), ''.split('')]", [["Hello", "World"], [..."Hello, World"], ["a", "b"], ["Hello, World"], []]],
+      [
+        "[s.split(', '), s.split(''), 'a,b,c'.split(',', 2), s.split(), ''.split('')]",
+        [["Hello", "World"], [..."Hello, World"], ["a", "b"], ["Hello, World"], []],
+      ],
       ["[s.slice(7), s.slice(-5, -1), s.indexOf('o'), s.indexOf('o', 5), s.at(-1)]", ["World", "Worl", 4, 8, "d"]],
-      ["[s.replace('o', '0'), s.replace('x', 'y'), 'aXb'.replace('X', '[$&|$`|$\\'|$$|$1]')]", ["Hell0, World", "Hello, World", "a[X|a|b|$|$1]b"]],
+      [
+        "[s.replace('o', '0'), s.replace('x', 'y'), 'aXb'.replace('X', '[$&|$`|$\\'|$$|$1]')]",
+        ["Hell0, World", "Hello, World", "a[X|a|b|$|$1]b"],
+      ],
       ["['5'.padStart(3, '0'), 'abc'.padStart(2), 'a'.padStart(4), 'a'.padStart(5, 'xy')]", ["005", "abc", "   a", "xyxya"]],
       ["'1'.padStart(3, 0) + 'a'.replace('a', 1) + 'a1'.includes(1)", "001" + "1" + "true"],
     ];

@@ -4,10 +4,10 @@
  * change it without changing the context.
  */
 import type { ExprNode } from "./ast.js";
-import { Budget, resolveLimits, type Limits } from "./budget.js";
+import { Budget, type Limits, resolveLimits } from "./budget.js";
 import { ExpressionError } from "./errors.js";
 import { Interpreter } from "./interpreter.js";
-import { ParsedExpression, parseExpression, treeOf, type ParseOptions } from "./parse.js";
+import { ParsedExpression, type ParseOptions, parseExpression, treeOf } from "./parse.js";
 import { BLOCKED_KEYS, isPlainArray, isPlainObject, ownData, readIndex, truthy } from "./values.js";
 
 export interface EvaluateOptions extends Partial<Limits> {
@@ -75,7 +75,12 @@ function detach(value: unknown, budget: Budget, depth: number, copies: Map<objec
     for (const key of keys) {
       const own = ownData(value, key);
       if (!own.found || BLOCKED_KEYS.has(key)) continue;
-      Object.defineProperty(out, key, { value: detach(own.value, budget, depth + 1, copies), writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: detach(own.value, budget, depth + 1, copies),
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     }
     return out;
   }
@@ -86,11 +91,7 @@ function detach(value: unknown, budget: Budget, depth: number, copies: Map<objec
  * Evaluates one expression against `context`, whose own data properties are its variables.
  * Throws ExpressionError: the parse codes for source text, `runtime` or `limit` while running.
  */
-export function evaluate(
-  expr: ParsedExpression | string,
-  context: Record<string, unknown>,
-  options: EvaluateOptions = {},
-): unknown {
+export function evaluate(expr: ParsedExpression | string, context: Record<string, unknown>, options: EvaluateOptions = {}): unknown {
   const { budget, value } = run(expr, context, options);
   return guarded(() => detach(value, budget, 0, new Map()));
 }

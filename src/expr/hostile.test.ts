@@ -4,7 +4,15 @@
  * prototypes exactly as they were.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { evaluate, evaluateCondition, ExpressionError, isDeterministic, ParsedExpression, parseExpression, type ExpressionErrorCode } from "./index.js";
+import {
+  ExpressionError,
+  type ExpressionErrorCode,
+  evaluate,
+  evaluateCondition,
+  isDeterministic,
+  ParsedExpression,
+  parseExpression,
+} from "./index.js";
 
 const TIME_LIMIT_MS = 50;
 
@@ -94,7 +102,7 @@ describe("prototype and constructor escapes", () => {
     ['x["__proto__"]', { value: undefined }],
     ['x["__pro" + "to__"]', { value: undefined }],
     ['x[["__proto__"]]', { value: undefined }],
-    ['x[`constructor`]', { value: undefined }],
+    ["x[`constructor`]", { value: undefined }],
     ["x.prototype", { value: undefined }],
     ["x.hasOwnProperty", { value: undefined }],
     ['x.hasOwnProperty("a")', { code: "runtime" }],
@@ -106,7 +114,7 @@ describe("prototype and constructor escapes", () => {
     ["toString.call(x)", { code: "runtime" }],
     ["valueOf()", { code: "runtime" }],
     ["[].map.constructor", { code: "runtime" }],
-    ['[].map.call(x, v => v)', { code: "runtime" }],
+    ["[].map.call(x, v => v)", { code: "runtime" }],
     ["xs.map.apply", { code: "runtime" }],
     ['s.replace.call("a", "a", "b")', { code: "runtime" }],
     ["xs.map(v => v.constructor)", { value: Array(100).fill(undefined) }],
@@ -159,7 +167,30 @@ describe("blocked keys stay blocked when the context holds them as its own data"
 });
 
 describe("globals are absent", () => {
-  const absent = ["globalThis", "global", "window", "self", "process", "require", "module", "exports", "Function", "eval", "Object", "Reflect", "Proxy", "Symbol", "JSON", "Date", "Promise", "setTimeout", "fetch", "Buffer", "arguments", "__dirname"];
+  const absent = [
+    "globalThis",
+    "global",
+    "window",
+    "self",
+    "process",
+    "require",
+    "module",
+    "exports",
+    "Function",
+    "eval",
+    "Object",
+    "Reflect",
+    "Proxy",
+    "Symbol",
+    "JSON",
+    "Date",
+    "Promise",
+    "setTimeout",
+    "fetch",
+    "Buffer",
+    "arguments",
+    "__dirname",
+  ];
   it("every name outside the context reads as undefined", () => {
     for (const name of absent) expectOutcome(name, { value: undefined }, hostileContext());
   });

@@ -9,6 +9,6 @@
 export { DEFAULT_LIMITS, type Limits } from "./budget.js";
 export { isDeterministic } from "./deterministic.js";
 export { ExpressionError, type ExpressionErrorCode } from "./errors.js";
-export { evaluate, evaluateCondition, type EvaluateOptions } from "./evaluate.js";
-export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH, ParsedExpression, parseExpression, type ParseOptions } from "./parse.js";
+export { type EvaluateOptions, evaluate, evaluateCondition } from "./evaluate.js";
 export { MAX_FLAT_DEPTH } from "./methods.js";
+export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH, ParsedExpression, type ParseOptions, parseExpression } from "./parse.js";

@@ -4,9 +4,9 @@
  * own data (prototypes, globals, getters) is ever reached, and nothing is ever written to it.
  */
 import {
-  BUILTIN_FUNCTIONS,
   type ArrayNode,
   type BinaryOperator,
+  BUILTIN_FUNCTIONS,
   type CallLink,
   type ChainNode,
   type ExprNode,
@@ -16,7 +16,7 @@ import {
   type TemplateNode,
 } from "./ast.js";
 import type { Budget } from "./budget.js";
-import { ARRAY_METHODS, BUILTIN_CALLS, STRING_METHODS, type CallContext, type Method } from "./methods.js";
+import { ARRAY_METHODS, BUILTIN_CALLS, type CallContext, type Method, STRING_METHODS } from "./methods.js";
 import {
   BLOCKED_KEYS,
   Closure,
@@ -28,11 +28,11 @@ import {
   quote,
   readIndex,
   runtimeError,
+  type Scope,
   toNumber,
   toPrimitive,
   toStr,
   truthy,
-  type Scope,
 } from "./values.js";
 
 const FUNCTIONS: ReadonlySet<string> = new Set(BUILTIN_FUNCTIONS);

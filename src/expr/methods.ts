@@ -7,18 +7,7 @@
  */
 import type { Budget } from "./budget.js";
 import { ExpressionError } from "./errors.js";
-import {
-  chargeEquality,
-  Closure,
-  isPlainArray,
-  joinArray,
-  readIndex,
-  runtimeError,
-  toInteger,
-  toNumber,
-  toStr,
-  truthy,
-} from "./values.js";
+import { Closure, chargeEquality, isPlainArray, joinArray, readIndex, runtimeError, toInteger, toNumber, toStr, truthy } from "./values.js";
 
 /** What a method needs from the interpreter. */
 export interface CallContext {
@@ -77,144 +66,186 @@ function flatten(call: CallContext, array: readonly unknown[], depth: number, ou
 type ArrayMethod = Method<readonly unknown[]>;
 
 export const ARRAY_METHODS: ReadonlyMap<string, ArrayMethod> = new Map<string, ArrayMethod>([
-  ["filter", {
-    callback: true,
-    run(call, array, args) {
-      const out: unknown[] = [];
-      for (let i = 0; i < array.length; i++) {
-        const element = readIndex(array, i);
-        if (truthy(call.invoke(callback(args), [element, i, array]))) {
-          out.push(element);
-          call.budget.arrayLength(out.length, call.position);
+  [
+    "filter",
+    {
+      callback: true,
+      run(call, array, args) {
+        const out: unknown[] = [];
+        for (let i = 0; i < array.length; i++) {
+          const element = readIndex(array, i);
+          if (truthy(call.invoke(callback(args), [element, i, array]))) {
+            out.push(element);
+            call.budget.arrayLength(out.length, call.position);
+          }
         }
-      }
-      return out;
+        return out;
+      },
     },
-  }],
-  ["map", {
-    callback: true,
-    run(call, array, args) {
-      call.budget.arrayLength(array.length, call.position);
-      const out: unknown[] = [];
-      for (let i = 0; i < array.length; i++) out.push(call.invoke(callback(args), [readIndex(array, i), i, array]));
-      return out;
+  ],
+  [
+    "map",
+    {
+      callback: true,
+      run(call, array, args) {
+        call.budget.arrayLength(array.length, call.position);
+        const out: unknown[] = [];
+        for (let i = 0; i < array.length; i++) out.push(call.invoke(callback(args), [readIndex(array, i), i, array]));
+        return out;
+      },
     },
-  }],
-  ["some", {
-    callback: true,
-    run(call, array, args) {
-      for (let i = 0; i < array.length; i++) if (truthy(call.invoke(callback(args), [readIndex(array, i), i, array]))) return true;
-      return false;
+  ],
+  [
+    "some",
+    {
+      callback: true,
+      run(call, array, args) {
+        for (let i = 0; i < array.length; i++) if (truthy(call.invoke(callback(args), [readIndex(array, i), i, array]))) return true;
+        return false;
+      },
     },
-  }],
-  ["every", {
-    callback: true,
-    run(call, array, args) {
-      for (let i = 0; i < array.length; i++) if (!truthy(call.invoke(callback(args), [readIndex(array, i), i, array]))) return false;
-      return true;
+  ],
+  [
+    "every",
+    {
+      callback: true,
+      run(call, array, args) {
+        for (let i = 0; i < array.length; i++) if (!truthy(call.invoke(callback(args), [readIndex(array, i), i, array]))) return false;
+        return true;
+      },
     },
-  }],
-  ["find", {
-    callback: true,
-    run(call, array, args) {
-      for (let i = 0; i < array.length; i++) {
-        const element = readIndex(array, i);
-        if (truthy(call.invoke(callback(args), [element, i, array]))) return element;
-      }
-      return undefined;
+  ],
+  [
+    "find",
+    {
+      callback: true,
+      run(call, array, args) {
+        for (let i = 0; i < array.length; i++) {
+          const element = readIndex(array, i);
+          if (truthy(call.invoke(callback(args), [element, i, array]))) return element;
+        }
+        return undefined;
+      },
     },
-  }],
-  ["findIndex", {
-    callback: true,
-    run(call, array, args) {
-      for (let i = 0; i < array.length; i++) if (truthy(call.invoke(callback(args), [readIndex(array, i), i, array]))) return i;
-      return -1;
+  ],
+  [
+    "findIndex",
+    {
+      callback: true,
+      run(call, array, args) {
+        for (let i = 0; i < array.length; i++) if (truthy(call.invoke(callback(args), [readIndex(array, i), i, array]))) return i;
+        return -1;
+      },
     },
-  }],
-  ["reduce", {
-    callback: true,
-    run(call, array, args) {
-      let i = 0;
-      let accumulator: unknown;
-      if (args.length >= 2) accumulator = args[1];
-      else if (array.length === 0) throw runtimeError("reduce of an empty array needs an initial value", call.position);
-      else accumulator = readIndex(array, i++);
-      for (; i < array.length; i++) accumulator = call.invoke(callback(args), [accumulator, readIndex(array, i), i, array]);
-      return accumulator;
+  ],
+  [
+    "reduce",
+    {
+      callback: true,
+      run(call, array, args) {
+        let i = 0;
+        let accumulator: unknown;
+        if (args.length >= 2) accumulator = args[1];
+        else if (array.length === 0) throw runtimeError("reduce of an empty array needs an initial value", call.position);
+        else accumulator = readIndex(array, i++);
+        for (; i < array.length; i++) accumulator = call.invoke(callback(args), [accumulator, readIndex(array, i), i, array]);
+        return accumulator;
+      },
     },
-  }],
-  ["includes", {
-    run(call, array, args) {
-      for (let i = relative(args[1], array.length, 0, call); i < array.length; i++) {
-        call.budget.step();
-        const element = readIndex(array, i);
-        chargeEquality(element, args[0], call.budget);
-        if (sameValueZero(element, args[0])) return true;
-      }
-      return false;
+  ],
+  [
+    "includes",
+    {
+      run(call, array, args) {
+        for (let i = relative(args[1], array.length, 0, call); i < array.length; i++) {
+          call.budget.step();
+          const element = readIndex(array, i);
+          chargeEquality(element, args[0], call.budget);
+          if (sameValueZero(element, args[0])) return true;
+        }
+        return false;
+      },
     },
-  }],
-  ["indexOf", {
-    run(call, array, args) {
-      for (let i = relative(args[1], array.length, 0, call); i < array.length; i++) {
-        call.budget.step();
-        const element = readIndex(array, i);
-        chargeEquality(element, args[0], call.budget);
-        if (element === args[0]) return i;
-      }
-      return -1;
+  ],
+  [
+    "indexOf",
+    {
+      run(call, array, args) {
+        for (let i = relative(args[1], array.length, 0, call); i < array.length; i++) {
+          call.budget.step();
+          const element = readIndex(array, i);
+          chargeEquality(element, args[0], call.budget);
+          if (element === args[0]) return i;
+        }
+        return -1;
+      },
     },
-  }],
-  ["join", {
-    run(call, array, args) {
-      const separator = args[0] === undefined ? "," : toStr(args[0], call.budget, call.position);
-      return joinArray(array, separator, call.budget, new Set(), call.position);
+  ],
+  [
+    "join",
+    {
+      run(call, array, args) {
+        const separator = args[0] === undefined ? "," : toStr(args[0], call.budget, call.position);
+        return joinArray(array, separator, call.budget, new Set(), call.position);
+      },
     },
-  }],
-  ["slice", {
-    run(call, array, args) {
-      const start = relative(args[0], array.length, 0, call);
-      const end = relative(args[1], array.length, array.length, call);
-      const count = Math.max(end - start, 0);
-      call.budget.arrayLength(count, call.position);
-      call.budget.charge(count);
-      const out: unknown[] = [];
-      for (let i = start; i < end; i++) out.push(readIndex(array, i));
-      return out;
+  ],
+  [
+    "slice",
+    {
+      run(call, array, args) {
+        const start = relative(args[0], array.length, 0, call);
+        const end = relative(args[1], array.length, array.length, call);
+        const count = Math.max(end - start, 0);
+        call.budget.arrayLength(count, call.position);
+        call.budget.charge(count);
+        const out: unknown[] = [];
+        for (let i = start; i < end; i++) out.push(readIndex(array, i));
+        return out;
+      },
     },
-  }],
-  ["concat", {
-    run(call, array, args) {
-      // Only arrays are spread (JavaScript's Symbol.isConcatSpreadable does not exist here).
-      const total = args.reduce<number>((sum, arg) => sum + (isPlainArray(arg) ? arg.length : 1), array.length);
-      call.budget.arrayLength(total, call.position);
-      call.budget.charge(total);
-      const out: unknown[] = [];
-      for (const part of [array, ...args]) {
-        if (isPlainArray(part)) for (let i = 0; i < part.length; i++) out.push(readIndex(part, i));
-        else out.push(part);
-      }
-      return out;
+  ],
+  [
+    "concat",
+    {
+      run(call, array, args) {
+        // Only arrays are spread (JavaScript's Symbol.isConcatSpreadable does not exist here).
+        const total = args.reduce<number>((sum, arg) => sum + (isPlainArray(arg) ? arg.length : 1), array.length);
+        call.budget.arrayLength(total, call.position);
+        call.budget.charge(total);
+        const out: unknown[] = [];
+        for (const part of [array, ...args]) {
+          if (isPlainArray(part)) for (let i = 0; i < part.length; i++) out.push(readIndex(part, i));
+          else out.push(part);
+        }
+        return out;
+      },
     },
-  }],
-  ["at", {
-    run(call, array, args) {
-      const n = toInteger(args[0], call.budget, call.position);
-      const index = n < 0 ? array.length + n : n;
-      return index >= 0 && index < array.length ? readIndex(array, index) : undefined;
+  ],
+  [
+    "at",
+    {
+      run(call, array, args) {
+        const n = toInteger(args[0], call.budget, call.position);
+        const index = n < 0 ? array.length + n : n;
+        return index >= 0 && index < array.length ? readIndex(array, index) : undefined;
+      },
     },
-  }],
-  ["flat", {
-    run(call, array, args) {
-      const depth = args[0] === undefined ? 1 : toInteger(args[0], call.budget, call.position);
-      if (depth > MAX_FLAT_DEPTH && depth !== Number.POSITIVE_INFINITY) {
-        throw runtimeError(`flat accepts a depth of at most ${MAX_FLAT_DEPTH} (or Infinity)`, call.position);
-      }
-      const out: unknown[] = [];
-      flatten(call, array, depth, out, 0);
-      return out;
+  ],
+  [
+    "flat",
+    {
+      run(call, array, args) {
+        const depth = args[0] === undefined ? 1 : toInteger(args[0], call.budget, call.position);
+        if (depth > MAX_FLAT_DEPTH && depth !== Number.POSITIVE_INFINITY) {
+          throw runtimeError(`flat accepts a depth of at most ${MAX_FLAT_DEPTH} (or Infinity)`, call.position);
+        }
+        const out: unknown[] = [];
+        flatten(call, array, depth, out, 0);
+        return out;
+      },
     },
-  }],
+  ],
 ]);
 
 type StringMethod = Method<string>;
@@ -280,35 +311,44 @@ export const STRING_METHODS: ReadonlyMap<string, StringMethod> = new Map<string,
   ["at", shrinking((call, s, args) => s.at(integer(call, args[0], 0)))],
   ["toLowerCase", caseMapping((s) => s.toLowerCase())],
   ["toUpperCase", caseMapping((s) => s.toUpperCase())],
-  ["split", {
-    run(call, s, args) {
-      call.budget.chargeChars(s.length);
-      const limit = args[1] === undefined ? 2 ** 32 - 1 : toNumber(args[1], call.budget, call.position) >>> 0;
-      if (args[0] === undefined) return limit === 0 ? [] : [s];
-      const max = call.budget.limits.maxArrayLength;
-      // Ask native split for one piece more than allowed: it stops there instead of building them all.
-      const parts = s.split(text(call, args[0]), Math.min(limit, max + 1));
-      call.budget.arrayLength(parts.length, call.position);
-      call.budget.charge(parts.length);
-      return parts;
+  [
+    "split",
+    {
+      run(call, s, args) {
+        call.budget.chargeChars(s.length);
+        const limit = args[1] === undefined ? 2 ** 32 - 1 : toNumber(args[1], call.budget, call.position) >>> 0;
+        if (args[0] === undefined) return limit === 0 ? [] : [s];
+        const max = call.budget.limits.maxArrayLength;
+        // Ask native split for one piece more than allowed: it stops there instead of building them all.
+        const parts = s.split(text(call, args[0]), Math.min(limit, max + 1));
+        call.budget.arrayLength(parts.length, call.position);
+        call.budget.charge(parts.length);
+        return parts;
+      },
     },
-  }],
-  ["replace", {
-    run(call, s, args) {
-      call.budget.chargeChars(s.length);
-      return replaceFirst(call, s, text(call, args[0]), text(call, args[1]));
+  ],
+  [
+    "replace",
+    {
+      run(call, s, args) {
+        call.budget.chargeChars(s.length);
+        return replaceFirst(call, s, text(call, args[0]), text(call, args[1]));
+      },
     },
-  }],
-  ["padStart", {
-    run(call, s, args) {
-      const target = integer(call, args[0], 0);
-      if (target <= s.length) return s;
-      const fill = args[1] === undefined ? " " : text(call, args[1]);
-      if (fill === "") return s;
-      call.budget.newString(target, call.position); // before padStart allocates it
-      return s.padStart(target, fill);
+  ],
+  [
+    "padStart",
+    {
+      run(call, s, args) {
+        const target = integer(call, args[0], 0);
+        if (target <= s.length) return s;
+        const fill = args[1] === undefined ? " " : text(call, args[1]);
+        if (fill === "") return s;
+        call.budget.newString(target, call.position); // before padStart allocates it
+        return s.padStart(target, fill);
+      },
     },
-  }],
+  ],
 ]);
 
 /** toLowerCase/toUpperCase can lengthen a string ("ß" → "SS"): check the input, then the output. */
@@ -330,7 +370,10 @@ function numbers(call: CallContext, args: unknown[]): number[] {
   return args.map((arg) => toNumber(arg, call.budget, call.position));
 }
 
-const unary = (fn: (n: number) => number): Builtin => (call, args) => fn(toNumber(args[0], call.budget, call.position));
+const unary =
+  (fn: (n: number) => number): Builtin =>
+  (call, args) =>
+    fn(toNumber(args[0], call.budget, call.position));
 
 /** The global functions an expression can call, by the name it calls them with. */
 export const BUILTIN_CALLS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([

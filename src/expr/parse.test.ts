@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ExpressionError, parseExpression, type ExpressionErrorCode } from "./index.js";
+import { ExpressionError, type ExpressionErrorCode, parseExpression } from "./index.js";
 
 /** The ExpressionError `run` throws; fails the test when it throws anything else or nothing. */
 function failure(run: () => unknown): ExpressionError {

@@ -4,19 +4,19 @@
  * without the context is decided here, so a stored rule fails when it is saved, not when it runs.
  */
 import {
-  parseExpressionAt,
-  tokenizer,
-  tokTypes,
   type ArrowFunctionExpression,
   type Expression,
   type Options,
   type Pattern,
+  parseExpressionAt,
   type SpreadElement,
+  tokenizer,
+  tokTypes,
 } from "acorn";
 import {
+  type BinaryOperator,
   BUILTIN_FUNCTIONS,
   BUILTIN_NAMESPACES,
-  type BinaryOperator,
   type BuiltinName,
   type ExprNode,
   type Link,
@@ -66,7 +66,27 @@ const CONSTANTS: ReadonlyMap<string, undefined | number> = new Map([
 const BUILTINS: ReadonlySet<string> = new Set([...BUILTIN_FUNCTIONS, ...BUILTIN_NAMESPACES]);
 
 const BINARY_OPERATORS: ReadonlySet<string> = new Set<BinaryOperator>([
-  "==", "!=", "===", "!==", "<", "<=", ">", ">=", "<<", ">>", ">>>", "+", "-", "*", "/", "%", "**", "|", "^", "&", "in",
+  "==",
+  "!=",
+  "===",
+  "!==",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "<<",
+  ">>",
+  ">>>",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "**",
+  "|",
+  "^",
+  "&",
+  "in",
 ]);
 const UNARY_OPERATORS: ReadonlySet<string> = new Set<UnaryOperator>(["!", "-", "+", "~", "typeof"]);
 

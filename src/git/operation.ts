@@ -86,9 +86,7 @@ export async function openOperation(remote: RemoteUrl, options: OperationOptions
     configArgs: gitConfigArgs(remote),
     signal: controller.signal,
     abortError: () =>
-      controller.signal.reason instanceof GitError
-        ? controller.signal.reason
-        : new GitError("aborted", "The Git operation was aborted"),
+      controller.signal.reason instanceof GitError ? controller.signal.reason : new GitError("aborted", "The Git operation was aborted"),
     redact: createRedactor(remote.credentials),
     fail,
     close() {
@@ -116,7 +114,11 @@ export async function directorySize(dir: string): Promise<number> {
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) total += await directorySize(full);
-    else if (entry.isFile()) total += await fs.stat(full).then((s) => s.size, () => 0);
+    else if (entry.isFile())
+      total += await fs.stat(full).then(
+        (s) => s.size,
+        () => 0,
+      );
   }
   return total;
 }

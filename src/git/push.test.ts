@@ -66,18 +66,14 @@ describe("commitAndPush over file://", () => {
   it("makes no commit when nothing changed", async () => {
     const r = remote({ "README.md": "# Same\n", "a/b.md": "b" });
     const before = logOf(r.dir);
-    const result = await commitAndPush(
-      options(r, { files: new Map([["README.md", Buffer.from("# Same\n")]]), deletions: ["missing.md"] }),
-    );
+    const result = await commitAndPush(options(r, { files: new Map([["README.md", Buffer.from("# Same\n")]]), deletions: ["missing.md"] }));
     expect(result).toEqual({ committed: false, commit: before[0], ref: "refs/heads/main" });
     expect(logOf(r.dir)).toEqual(before);
   });
 
   it("starts the branch when the remote does not have it", async () => {
     const r = remote({ "code.js": "1" });
-    const result = await commitAndPush(
-      options(r, { ref: "refs/heads/docs", files: new Map([["README.md", Buffer.from("# Docs\n")]]) }),
-    );
+    const result = await commitAndPush(options(r, { ref: "refs/heads/docs", files: new Map([["README.md", Buffer.from("# Docs\n")]]) }));
     expect(result).toMatchObject({ committed: true, parent: null });
     expect([...readRepoFiles(r.dir, "refs/heads/docs").keys()]).toEqual(["README.md"]);
     expect(logOf(r.dir, "refs/heads/docs")).toHaveLength(1);
@@ -186,7 +182,10 @@ describe("commitAndPush over file://", () => {
       commitAndPush(options(r, { files: new Map([["big.bin", Buffer.alloc(2000)]]), limits: { maxFileBytes: 1000 } })),
     );
     expect(error.message).toMatch(/"big\.bin" is 2000 bytes, over the limit of 1000 bytes \(maxFileBytes\)/);
-    const files = new Map([["a.bin", Buffer.alloc(60_000)], ["b.bin", Buffer.alloc(60_000)]]);
+    const files = new Map([
+      ["a.bin", Buffer.alloc(60_000)],
+      ["b.bin", Buffer.alloc(60_000)],
+    ]);
     const total = await failure(commitAndPush(options(r, { files, limits: { maxRepoBytes: 100_000 } })));
     expect(total.message).toMatch(/export is 120000 bytes, over the limit of 100000 bytes in total \(maxRepoBytes\)/);
     const count = await failure(commitAndPush(options(r, { files, limits: { maxFiles: 1 } })));

@@ -5,7 +5,7 @@
 import { GitError } from "./errors.js";
 import { openOperation } from "./operation.js";
 import { assertSafePath, isWithin } from "./paths.js";
-import { type FetchOptions, type GitPerson, LocalRepo, assertValidRef, classifyRemoteError, fetchInto, readCommit } from "./repo.js";
+import { assertValidRef, classifyRemoteError, type FetchOptions, fetchInto, type GitPerson, LocalRepo, readCommit } from "./repo.js";
 import { lastLines, runGit, runGitChecked } from "./run.js";
 import { blobOid, MODE_EXECUTABLE, MODE_FILE, type TreeEntry } from "./tree.js";
 import { parseRemoteUrl } from "./url.js";
@@ -86,14 +86,20 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Push
     let totalBytes = 0;
     for (const content of changes.files.values()) totalBytes += content.length;
     if (totalBytes > maxRepoBytes) {
-      throw new GitError("limit_exceeded", `The export is ${totalBytes} bytes, over the limit of ${maxRepoBytes} bytes in total (maxRepoBytes)`);
+      throw new GitError(
+        "limit_exceeded",
+        `The export is ${totalBytes} bytes, over the limit of ${maxRepoBytes} bytes in total (maxRepoBytes)`,
+      );
     }
     const byPath = new Map(baseEntries.map((e) => [e.path, e]));
     const writes: [string, Buffer, string][] = [];
     for (const [path, content] of changes.files) {
       assertSafePath(path);
       if (content.length > maxFileBytes) {
-        throw new GitError("limit_exceeded", `The file ${JSON.stringify(path)} is ${content.length} bytes, over the limit of ${maxFileBytes} bytes (maxFileBytes)`);
+        throw new GitError(
+          "limit_exceeded",
+          `The file ${JSON.stringify(path)} is ${content.length} bytes, over the limit of ${maxFileBytes} bytes (maxFileBytes)`,
+        );
       }
       const existing = byPath.get(path);
       // Keep the executable bit of a file we overwrite; anything else is written as a plain file.
@@ -152,7 +158,11 @@ export async function commitAndPush(options: CommitAndPushOptions): Promise<Push
     );
     if (pushed.code !== 0) {
       const output = `${pushed.stdout.toString("utf8")}\n${pushed.stderr}`;
-      if (/\[rejected\]|non-fast-forward|fetch first|stale info|\[remote rejected\].*(cannot lock|failed to update|incorrect old value)/i.test(output)) {
+      if (
+        /\[rejected\]|non-fast-forward|fetch first|stale info|\[remote rejected\].*(cannot lock|failed to update|incorrect old value)/i.test(
+          output,
+        )
+      ) {
         throw new GitError(
           "push_rejected",
           `The branch ${options.ref} of ${op.displayUrl} changed while exporting (non-fast-forward); run the export again`,

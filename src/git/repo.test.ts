@@ -58,11 +58,7 @@ describe("fetchRef over file://", () => {
       expect(entries.map((e) => e.path)).toEqual(["README.md", "docs/guide.md", "docs/ünïcode file (1).md", "link.md"]);
       const link = entries.find((e) => e.path === "link.md");
       expect(link?.mode).toBe(MODE_SYMLINK);
-      const [readme, target, head] = await local.readBlobs([
-        entries[0]?.oid as string,
-        link?.oid as string,
-        entries[1]?.oid as string,
-      ]);
+      const [readme, target, head] = await local.readBlobs([entries[0]?.oid as string, link?.oid as string, entries[1]?.oid as string]);
       expect(readme?.toString()).toBe("# Hello\n");
       expect(target?.toString()).toBe("docs/guide.md");
       expect(head?.toString()).toBe("# Guide\n");
@@ -105,14 +101,20 @@ describe("fetchRef over file://", () => {
     expect(error.message).toContain("No Git repository was found at file:///nonexistent/repo.git");
   });
 
-  it.each(["main", "heads/main", "refs/remotes/origin/main", "refs/heads/a..b", "refs/heads/x y", "refs/heads/-x/.hidden", "refs/heads/a.lock", "refs/heads/"])(
-    "refuses the ref %j with a clear error",
-    async (ref) => {
-      const error = await failure(fetchRef(repo.url, ref, fileOptions()));
-      expect(error.code).toBe("ref_invalid");
-      expect(error.message).toContain("refs/heads/<branch> or refs/tags/<tag>");
-    },
-  );
+  it.each([
+    "main",
+    "heads/main",
+    "refs/remotes/origin/main",
+    "refs/heads/a..b",
+    "refs/heads/x y",
+    "refs/heads/-x/.hidden",
+    "refs/heads/a.lock",
+    "refs/heads/",
+  ])("refuses the ref %j with a clear error", async (ref) => {
+    const error = await failure(fetchRef(repo.url, ref, fileOptions()));
+    expect(error.code).toBe("ref_invalid");
+    expect(error.message).toContain("refs/heads/<branch> or refs/tags/<tag>");
+  });
 
   it("accepts branch names with slashes and unicode", () => {
     expect(() => assertValidRef("refs/heads/feature/ünï-1.2")).not.toThrow();
@@ -356,9 +358,7 @@ describe("fetchRef over HTTP", () => {
       const other = await serveGitOverHttp(repo.dir);
       const redirecting = await serveGitOverHttp(repo.dir, { redirectTo: other.url });
       try {
-        const error = await failure(
-          fetchRef(redirecting.urlWith(username, password), "refs/heads/main", { allowFile: false }),
-        );
+        const error = await failure(fetchRef(redirecting.urlWith(username, password), "refs/heads/main", { allowFile: false }));
         expect(error.code).toBe("remote_unavailable");
         expect(error.message).toMatch(/redirect/);
         expectNoSecret(error);

@@ -58,7 +58,11 @@ export function classifyRemoteError(op: OperationHandle, stderr: string, ref: st
   if (/couldn't find remote ref/i.test(stderr)) {
     return new GitError("ref_not_found", `The ref ${JSON.stringify(ref)} does not exist in ${where}`);
   }
-  if (/Authentication failed|could not read (Username|Password)|terminal prompts disabled|returned error: 40[13]|HTTP Basic: Access denied/i.test(stderr)) {
+  if (
+    /Authentication failed|could not read (Username|Password)|terminal prompts disabled|returned error: 40[13]|HTTP Basic: Access denied/i.test(
+      stderr,
+    )
+  ) {
     return new GitError(
       "auth_failed",
       `Authentication to ${where} failed: ${op.remote.credentials ? "the credentials in the URL were refused" : "the repository requires credentials (user:token@ in the URL)"} (${detail})`,
@@ -79,7 +83,11 @@ export function classifyRemoteError(op: OperationHandle, stderr: string, ref: st
   if (/returned error: 404|repository .* not found|does not appear to be a git repository|not found/i.test(stderr)) {
     return new GitError("repo_not_found", `No Git repository was found at ${where} (${detail})`);
   }
-  if (/Could not resolve|Connection refused|Failed to connect|timed out|returned error: 5\d\d|SSL|TLS|Empty reply|Connection reset|early EOF|unexpected disconnect|RPC failed/i.test(stderr)) {
+  if (
+    /Could not resolve|Connection refused|Failed to connect|timed out|returned error: 5\d\d|SSL|TLS|Empty reply|Connection reset|early EOF|unexpected disconnect|RPC failed/i.test(
+      stderr,
+    )
+  ) {
     return new GitError("remote_unavailable", `The remote ${where} could not be reached: ${detail}`);
   }
   return new GitError("git_failed", `Git failed on ${where}: ${detail}`);
@@ -100,9 +108,12 @@ export async function fetchInto(op: OperationHandle, ref: string, missingOk: boo
       `The repository at ${op.displayUrl} is larger than the limit of ${op.limits.maxRepoBytes} bytes (maxRepoBytes)`,
     );
   const watch = setInterval(() => {
-    directorySize(`${op.repoDir}/objects`).then((size) => {
-      if (size > op.limits.maxRepoBytes) op.fail(tooLarge());
-    }, () => undefined);
+    directorySize(`${op.repoDir}/objects`).then(
+      (size) => {
+        if (size > op.limits.maxRepoBytes) op.fail(tooLarge());
+      },
+      () => undefined,
+    );
   }, 200);
   let result: Awaited<ReturnType<typeof runGit>>;
   try {
@@ -207,7 +218,10 @@ export class LocalRepo implements BlobReader {
       const bytes = mode === MODE_SUBMODULE ? 0 : Number(size);
       if (mode !== MODE_SUBMODULE) {
         if (bytes > maxFileBytes) {
-          throw new GitError("limit_exceeded", `The file ${JSON.stringify(path)} is ${bytes} bytes, over the limit of ${maxFileBytes} bytes (maxFileBytes)`);
+          throw new GitError(
+            "limit_exceeded",
+            `The file ${JSON.stringify(path)} is ${bytes} bytes, over the limit of ${maxFileBytes} bytes (maxFileBytes)`,
+          );
         }
         total += bytes;
         if (total > maxRepoBytes) {
@@ -270,12 +284,7 @@ export async function fetchRef(url: string, ref: string, options: FetchOptions):
 }
 
 /** fetchRef + fn + dispose, with the temp directory removed whatever happens. */
-export async function withFetchedRef<T>(
-  url: string,
-  ref: string,
-  options: FetchOptions,
-  fn: (repo: LocalRepo) => Promise<T>,
-): Promise<T> {
+export async function withFetchedRef<T>(url: string, ref: string, options: FetchOptions, fn: (repo: LocalRepo) => Promise<T>): Promise<T> {
   const repo = await fetchRef(url, ref, options);
   try {
     return await fn(repo);

@@ -133,7 +133,10 @@ export class VirtualTree {
       const target = this.links.get(next);
       if (target !== undefined) {
         if (++hops > MAX_HOPS) {
-          throw new GitError("path_refused", `Refused symlink ${JSON.stringify(next)}: symlink loop while resolving ${JSON.stringify(path)}`);
+          throw new GitError(
+            "path_refused",
+            `Refused symlink ${JSON.stringify(next)}: symlink loop while resolving ${JSON.stringify(path)}`,
+          );
         }
         if (!isWithin(target, within)) {
           throw new GitError(

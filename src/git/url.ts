@@ -45,9 +45,7 @@ export function parseRemoteUrl(raw: string, policy: UrlPolicy): RemoteUrl {
   const scheme = parsed.protocol.slice(0, -1).toLowerCase();
   if (scheme === "file") {
     if (!policy.allowFile) {
-      throw refused(
-        `file:// Git URLs are disabled; set QUIRE_GIT_ALLOW_FILE_URLS=true to allow ${shown()}`,
-      );
+      throw refused(`file:// Git URLs are disabled; set QUIRE_GIT_ALLOW_FILE_URLS=true to allow ${shown()}`);
     }
     if (parsed.hostname !== "" && parsed.hostname !== "localhost") {
       throw refused(`The file:// Git URL ${shown()} names a host; only local paths (file:///path) are allowed`);

@@ -4,8 +4,8 @@
  * revoked token is a 401.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Db } from "../db/database.js";
 import type { Kysely } from "kysely";
+import type { Db } from "../db/database.js";
 import { derivedFromCached, prepared } from "../db/prepared.js";
 import type { Database, UserRow } from "../db/schema.js";
 import { hashToken } from "../lib/ids.js";

@@ -14,7 +14,7 @@ interface AjvError {
 }
 
 function fieldName(context: string | undefined, instancePath: string, extra?: string): string {
-  const location = context === "querystring" ? "query parameter" : context === "params" ? "path parameter" : context ?? "request";
+  const location = context === "querystring" ? "query parameter" : context === "params" ? "path parameter" : (context ?? "request");
   const path = [...instancePath.split("/").filter(Boolean), ...(extra ? [extra] : [])].join(".");
   if (!path) return context === "body" ? "The request body" : `The ${location}`;
   return context === "body" ? `body.${path}` : `${location} "${path}"`;

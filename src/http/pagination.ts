@@ -3,7 +3,7 @@
  * starts strictly after it. Rows inserted while a client pages are neither skipped nor repeated,
  * unlike offset paging.
  */
-import { type SelectQueryBuilder, type Expression, type SqlBool, sql } from "kysely";
+import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import { badRequest } from "./errors.js";
 
 export const DEFAULT_LIMIT = 50;
@@ -35,11 +35,7 @@ export function decodeCursor(page: string, arity: number): CursorValue[] {
   } catch {
     values = undefined;
   }
-  if (
-    !Array.isArray(values) ||
-    values.length !== arity ||
-    !values.every((v) => typeof v === "string" || typeof v === "number")
-  ) {
+  if (!Array.isArray(values) || values.length !== arity || !values.every((v) => typeof v === "string" || typeof v === "number")) {
     throw badRequest("The `page` parameter is not a cursor returned by this list; pass `next.page` from a previous response.");
   }
   return values as CursorValue[];
@@ -128,7 +124,12 @@ export function paginateRows<Row>(
     }
     return 0;
   };
-  const sorted = [...rows].sort((a, b) => order(a, keys.map((k) => k.value(b))));
+  const sorted = [...rows].sort((a, b) =>
+    order(
+      a,
+      keys.map((k) => k.value(b)),
+    ),
+  );
   const remaining = after ? sorted.filter((row) => order(row, after) > 0) : sorted;
   const pageRows = remaining.slice(0, limit);
   const last = pageRows[pageRows.length - 1];

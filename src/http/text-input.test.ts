@@ -17,7 +17,7 @@ describe("NUL characters in input", () => {
       [await as.get(`/v1/orgs/${org.id}/members/a%00b`), 'path parameter "userId"'],
       [await as.patch(`/v1/orgs/${org.id}`, { title: "a\u0000b" }), "body.title"],
       [await as.post(`/v1/orgs/${org.id}/invites`, { emails: [{ email: "x\u0000@y.test", role: null }] }), "body.emails.0.email"],
-      [await as.put(`/v1/orgs/${org.id}/teams`, { title: "T", members: [] , extra: { "k\u0000": 1 } }), 'body.extra.k\u0000'],
+      [await as.put(`/v1/orgs/${org.id}/teams`, { title: "T", members: [], extra: { "k\u0000": 1 } }), "body.extra.k\u0000"],
     ] as const;
     for (const [res, field] of cases) {
       expect(res.status).toBe(400);

@@ -12,8 +12,9 @@ export function registerTextInputGuard(app: FastifyInstance): void {
     // (Node's HTTP parser refuses a raw one): most requests skip the walk over them.
     const urlMayHoldNul = request.url.includes("%00");
     const where =
-      (urlMayHoldNul ? findNul(request.params, (key) => `path parameter "${key}"`) ?? findNul(request.query, (key) => `query parameter "${key}"`) : undefined) ??
-      findNul(request.body, (key) => (key ? `body.${key}` : "The request body"));
+      (urlMayHoldNul
+        ? (findNul(request.params, (key) => `path parameter "${key}"`) ?? findNul(request.query, (key) => `query parameter "${key}"`))
+        : undefined) ?? findNul(request.body, (key) => (key ? `body.${key}` : "The request body"));
     done(where ? badRequest(`${where} must not contain the NUL character (\\u0000).`) : undefined);
   });
 }

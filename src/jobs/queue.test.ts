@@ -23,14 +23,26 @@ beforeEach(async () => {
 });
 
 function makeWorker(definitions: JobDefinition<any>[]) {
-  const deps = { db: db.db, dialect: db.dialect, config: loadConfig({}), urls: new Urls("http://q.test"), log: pino({ level: "silent" }), secret: "test-secret" };
+  const deps = {
+    db: db.db,
+    dialect: db.dialect,
+    config: loadConfig({}),
+    urls: new Urls("http://q.test"),
+    log: pino({ level: "silent" }),
+    secret: "test-secret",
+  };
   return new Worker(deps, definitions);
 }
 
 describe("job queue", () => {
   it("runs a job once and records success", async () => {
     const seen: number[] = [];
-    const job = defineJob({ kind: "test-echo", async run(p) { seen.push(p.value); } });
+    const job = defineJob({
+      kind: "test-echo",
+      async run(p) {
+        seen.push(p.value);
+      },
+    });
     await enqueue(db.db, "test-echo", { value: 7 });
     expect(await makeWorker([job]).drain()).toBe(1);
     expect(seen).toEqual([7]);
@@ -43,8 +55,12 @@ describe("job queue", () => {
     const job = defineJob({
       kind: "test-echo",
       maxAttempts: 2,
-      async run() { throw new Error("boom"); },
-      async onFailed(_p, error) { failures.push(error.message); },
+      async run() {
+        throw new Error("boom");
+      },
+      async onFailed(_p, error) {
+        failures.push(error.message);
+      },
     });
     await enqueue(db.db, "test-echo", { value: 1 }, { maxAttempts: 2 });
     const worker = makeWorker([job]);
@@ -54,7 +70,10 @@ describe("job queue", () => {
     expect(Date.parse(row.runAt) - Date.now()).toBeGreaterThan(retryDelayMs(1) - 1000);
     // Not ready yet: the worker leaves it alone.
     expect(await worker.drain()).toBe(0);
-    await db.db.updateTable("jobs").set({ runAt: new Date(Date.now() - 1000).toISOString() }).execute();
+    await db.db
+      .updateTable("jobs")
+      .set({ runAt: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     expect(await worker.drain()).toBe(1);
     row = await db.db.selectFrom("jobs").selectAll().executeTakeFirstOrThrow();
     expect(row).toMatchObject({ state: "failed", attempts: 2 });
@@ -73,7 +92,10 @@ describe("job queue", () => {
     const first = await claimNextJob(db.db, db.dialect, "w1", ["test-echo"], 60_000);
     expect(first?.lockedBy).toBe("w1");
     expect(await claimNextJob(db.db, db.dialect, "w2", ["test-echo"], 60_000)).toBeUndefined();
-    await db.db.updateTable("jobs").set({ lockedUntil: new Date(Date.now() - 1).toISOString() }).execute();
+    await db.db
+      .updateTable("jobs")
+      .set({ lockedUntil: new Date(Date.now() - 1).toISOString() })
+      .execute();
     const second = await claimNextJob(db.db, db.dialect, "w2", ["test-echo"], 60_000);
     expect(second).toMatchObject({ id: first!.id, lockedBy: "w2", attempts: 2 });
   });
@@ -97,7 +119,12 @@ describe("job queue", () => {
 
   it("stops a running worker loop cleanly", async () => {
     const seen: number[] = [];
-    const echo = defineJob({ kind: "test-echo", async run(p) { seen.push(p.value); } });
+    const echo = defineJob({
+      kind: "test-echo",
+      async run(p) {
+        seen.push(p.value);
+      },
+    });
     const worker = makeWorker([echo]);
     worker.start();
     await enqueue(db.db, "test-echo", { value: 5 });

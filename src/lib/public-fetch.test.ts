@@ -1,7 +1,7 @@
 import dns from "node:dns";
 import http from "node:http";
-import os from "node:os";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FetchRefused, fetchPublicFile, isPublicAddress } from "./public-fetch.js";
 
@@ -66,7 +66,10 @@ describe("fetchPublicFile", () => {
 
   const options = { maxBytes: 1024, timeoutMs: 2000, isAllowed: loopbackOnly };
   const refusal = async (promise: Promise<unknown>) => {
-    const error = await promise.then(() => undefined, (e: unknown) => e);
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(FetchRefused);
     return (error as Error).message;
   };
@@ -93,7 +96,9 @@ describe("fetchPublicFile", () => {
     const name = os.hostname();
     const addresses = await dns.promises.lookup(name, { all: true }).catch(() => []);
     if (addresses.length > 0 && !addresses.every((a) => isPublicAddress(a.address))) {
-      expect(await refusal(fetchPublicFile(`http://${name}:${port}/ok`, { maxBytes: 1024, timeoutMs: 2000 }))).toMatch(new RegExp(`^${name} resolves to .*, which is not a public address$`));
+      expect(await refusal(fetchPublicFile(`http://${name}:${port}/ok`, { maxBytes: 1024, timeoutMs: 2000 }))).toMatch(
+        new RegExp(`^${name} resolves to .*, which is not a public address$`),
+      );
     }
     expect(await refusal(fetchPublicFile("ftp://example.com/x", options))).toBe("only http and https URLs can be fetched, not ftp:");
     expect(await refusal(fetchPublicFile("not a url", options))).toBe("it is not a valid URL");

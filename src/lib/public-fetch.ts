@@ -15,14 +15,37 @@ export class FetchRefused extends Error {}
 // Special-purpose ranges (IANA registries for IPv4 and IPv6): none of them is a public host.
 const BLOCKED = new BlockList();
 for (const [network, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24],
-  ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) BLOCKED.addSubnet(network, prefix, "ipv4");
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  BLOCKED.addSubnet(network, prefix, "ipv4");
 for (const [network, prefix] of [
-  ["::", 127], ["64:ff9b::", 96], ["64:ff9b:1::", 48], ["100::", 64], ["2001::", 23], ["2001:db8::", 32], ["2002::", 16],
-  ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8],
-] as const) BLOCKED.addSubnet(network, prefix, "ipv6");
+  ["::", 127],
+  ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
+  ["100::", 64],
+  ["2001::", 23],
+  ["2001:db8::", 32],
+  ["2002::", 16],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["fec0::", 10],
+  ["ff00::", 8],
+] as const)
+  BLOCKED.addSubnet(network, prefix, "ipv6");
 
 /** True for an address a public host can have (not private, loopback, link-local, reserved...). */
 export function isPublicAddress(address: string): boolean {
@@ -69,7 +92,8 @@ function checkUrl(raw: string, allowed: (address: string) => boolean): URL {
   } catch {
     throw new FetchRefused("it is not a valid URL");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new FetchRefused(`only http and https URLs can be fetched, not ${url.protocol}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new FetchRefused(`only http and https URLs can be fetched, not ${url.protocol}`);
   if (url.username || url.password) throw new FetchRefused("URLs with credentials are not fetched");
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(host) && !allowed(host)) throw new FetchRefused(`${host} is not a public address`);
@@ -125,7 +149,9 @@ function request(
         }
         chunks.push(chunk);
       });
-      res.on("end", () => resolve({ file: { bytes: Buffer.concat(chunks), contentType: res.headers["content-type"]?.split(";")[0]?.trim() || undefined } }));
+      res.on("end", () =>
+        resolve({ file: { bytes: Buffer.concat(chunks), contentType: res.headers["content-type"]?.split(";")[0]?.trim() || undefined } }),
+      );
       res.on("error", reject);
     });
     req.on("error", (error) => {

@@ -15,7 +15,7 @@ import { type Kysely, sql } from "kysely";
 import type { Executor } from "../db/database.js";
 import { derivedFromCached, prepared } from "../db/prepared.js";
 import type { Database } from "../db/schema.js";
-import { type DefaultLevel, type Role, isRole, maxRole, minRole } from "./roles.js";
+import { type DefaultLevel, isRole, maxRole, minRole, type Role } from "./roles.js";
 
 export interface Membership {
   /** Organization role; null for guests. */
@@ -121,10 +121,7 @@ const accessFromRows = derivedFromCached((rows: readonly OrgAccessRow[]): Omit<O
     else if (row.kind === "collection") collections.push({ id: row.a!, parentId: row.b, defaultLevel: row.c });
     else grantRows.push({ targetId: row.a!, role: row.b! });
   }
-  const membership =
-    member && !member.disabled
-      ? { role: isRole(member.role) ? member.role : null, sso: member.sso === 1 }
-      : undefined;
+  const membership = member && !member.disabled ? { role: isRole(member.role) ? member.role : null, sso: member.sso === 1 } : undefined;
   const teamIds = membership ? teams.map((t) => t.id) : [];
   const ownedTeamIds = membership ? teams.filter((t) => t.role === "owner").map((t) => t.id) : [];
   const grants = new Map<string, Role>();
@@ -139,9 +136,7 @@ const accessFromRows = derivedFromCached((rows: readonly OrgAccessRow[]): Omit<O
     teamIds,
     ownedTeamIds,
     grants,
-    collections: new Map(
-      collections.map((c) => [c.id, { parentId: c.parentId, defaultLevel: toDefaultLevel(c.defaultLevel) }]),
-    ),
+    collections: new Map(collections.map((c) => [c.id, { parentId: c.parentId, defaultLevel: toDefaultLevel(c.defaultLevel) }])),
   };
 });
 

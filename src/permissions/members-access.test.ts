@@ -61,7 +61,11 @@ describe("paginateRows", () => {
     const second = paginateRows(rows, keys, { limit: 2, page: first.next?.page });
     expect(second.rows.map((r) => r.id)).toEqual(["2", "0"]);
     expect(second.next).toBeUndefined();
-    const desc = paginateRows(rows, keys.map((k) => ({ ...k, direction: "desc" as const })), { limit: 3 });
+    const desc = paginateRows(
+      rows,
+      keys.map((k) => ({ ...k, direction: "desc" as const })),
+      { limit: 3 },
+    );
     expect(desc.rows.map((r) => r.id)).toEqual(["0", "2", "1"]);
     expect(() => paginateRows(rows, keys, { page: "garbage" })).toThrow(/next\.page/);
   });

@@ -22,8 +22,24 @@ type Who = (typeof ROLES)[number];
 
 /** Expected status per role; "noop" = 204 with nothing changed (DELETE of what the caller cannot see). */
 type Row = Record<Who, number | "noop">;
-const row = (admin: number, create: number, review: number, edit: number, comment: number, read: number, guest: number | "noop", outsider: number | "noop"): Row => ({
-  admin, create, review, edit, comment, read, guest, outsider,
+const row = (
+  admin: number,
+  create: number,
+  review: number,
+  edit: number,
+  comment: number,
+  read: number,
+  guest: number | "noop",
+  outsider: number | "noop",
+): Row => ({
+  admin,
+  create,
+  review,
+  edit,
+  comment,
+  read,
+  guest,
+  outsider,
 });
 
 function user(who: Who): TestUser {
@@ -96,8 +112,7 @@ const operations: Operation[] = [
     name: "transfer a space into a collection",
     expected: row(200, 403, 403, 403, 403, 403, 404, 404),
     arrange: async () => ({ ...(await aSpace()), ...(await aCollection()) }),
-    act: (caller, { space, collection }) =>
-      ctx.as(caller).post(`/v1/spaces/${space}/transfer`, { organization: org(), collection }),
+    act: (caller, { space, collection }) => ctx.as(caller).post(`/v1/spaces/${space}/transfer`, { organization: org(), collection }),
   },
   {
     name: "create a space at the top level",
@@ -179,8 +194,7 @@ const operations: Operation[] = [
       await grant(ctx, owner(), { collection: ids.collection }, "read", { users: [fixture.members.comment.id] });
       return ids;
     },
-    act: (caller, { collection }) =>
-      ctx.as(caller).delete(`/v1/collections/${collection}/permissions/users/${fixture.members.comment.id}`),
+    act: (caller, { collection }) => ctx.as(caller).delete(`/v1/collections/${collection}/permissions/users/${fixture.members.comment.id}`),
   },
   {
     name: "list one's own spaces as a member",

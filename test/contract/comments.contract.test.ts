@@ -3,13 +3,13 @@
  * against @gitbook/api@0.146.0's spec by the contract harness.
  */
 import { describe, expect, it } from "vitest";
+import { parseMarkdownPage } from "../../src/content/markdown/index.js";
+import { saveDocument } from "../../src/content/revision/storage.js";
 import { useListeningServer } from "../helpers/app.js";
 import { commitContent } from "../helpers/content.factories.js";
 import { contractClient } from "../helpers/contract.js";
 import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
 import { createSpace } from "../helpers/spaces.factories.js";
-import { parseMarkdownPage } from "../../src/content/markdown/index.js";
-import { saveDocument } from "../../src/content/revision/storage.js";
 
 const server = useListeningServer();
 
@@ -27,7 +27,11 @@ describe("space comments through @gitbook/api", () => {
       type: "table",
       key: "contractTable",
       isVoid: true,
-      data: { view: { type: "grid", columns: ["c"] }, records: { r: { orderIndex: "a0", values: { c: "v" } } }, definition: { c: { id: "c", title: "C", type: "text" } } },
+      data: {
+        view: { type: "grid", columns: ["c"] },
+        records: { r: { orderIndex: "a0", values: { c: "v" } } },
+        definition: { c: { id: "c", title: "C", type: "text" } },
+      },
       fragments: [],
     };
     const { content } = await commitContent(ctx, space.id, {
@@ -63,10 +67,15 @@ describe("space comments through @gitbook/api", () => {
     });
     expect(filtered.data.items.map((c) => c.body)).toEqual([{ markdown: "On the **first** block" }, { markdown: "A cell" }]);
 
-    expect((await client.spaces.getCommentInSpace(space.id, posted.data.id, { format: "markdown" })).data.body).toEqual({ markdown: "On the **first** block" });
+    expect((await client.spaces.getCommentInSpace(space.id, posted.data.id, { format: "markdown" })).data.body).toEqual({
+      markdown: "On the **first** block",
+    });
     expect((await client.spaces.getCommentInSpace(space.id, posted.data.id)).data.body).toHaveProperty("document");
 
-    const edited = await client.spaces.updateCommentInSpace(space.id, posted.data.id, { body: { markdown: "Edited" }, addedReactions: ["👍"] });
+    const edited = await client.spaces.updateCommentInSpace(space.id, posted.data.id, {
+      body: { markdown: "Edited" },
+      addedReactions: ["👍"],
+    });
     expect(edited.data.editedAt).toBeDefined();
     expect(edited.data.reactions).toMatchObject([{ emoji: "👍", count: 1 }]);
     const resolved = await other.spaces.updateCommentInSpace(space.id, posted.data.id, { resolved: true, addedReactions: ["👍"] });
@@ -78,15 +87,26 @@ describe("space comments through @gitbook/api", () => {
     const reply = await other.spaces.postCommentReplyInSpace(space.id, posted.data.id, { body: { markdown: "A reply" } });
     expect(reply.status).toBe(200);
     expect(reply.data.object).toBe("comment-reply");
-    await client.spaces.postCommentReplyInSpace(space.id, posted.data.id, { body: { document: parseMarkdownPage("Another").document as never } });
+    await client.spaces.postCommentReplyInSpace(space.id, posted.data.id, {
+      body: { document: parseMarkdownPage("Another").document as never },
+    });
     const replies = await client.spaces.listCommentRepliesInSpace(space.id, posted.data.id, { limit: 1, format: "markdown" });
     expect(replies.data.count).toBe(2);
     expect(replies.data.items[0]!.body).toEqual({ markdown: "A reply" });
-    expect((await client.spaces.listCommentRepliesInSpace(space.id, posted.data.id, { page: replies.data.next?.page })).data.items).toHaveLength(1);
-    expect((await client.spaces.getCommentReplyInSpace(space.id, posted.data.id, reply.data.id, { format: "markdown" })).data.body).toEqual({ markdown: "A reply" });
-    const updatedReply = await other.spaces.updateCommentReplyInSpace(space.id, posted.data.id, reply.data.id, { body: { markdown: "Reply, edited" }, addedReactions: ["🎉"] });
+    expect(
+      (await client.spaces.listCommentRepliesInSpace(space.id, posted.data.id, { page: replies.data.next?.page })).data.items,
+    ).toHaveLength(1);
+    expect((await client.spaces.getCommentReplyInSpace(space.id, posted.data.id, reply.data.id, { format: "markdown" })).data.body).toEqual(
+      { markdown: "A reply" },
+    );
+    const updatedReply = await other.spaces.updateCommentReplyInSpace(space.id, posted.data.id, reply.data.id, {
+      body: { markdown: "Reply, edited" },
+      addedReactions: ["🎉"],
+    });
     expect(updatedReply.data.reactions).toMatchObject([{ emoji: "🎉", count: 1 }]);
-    expect((await client.spaces.updateCommentReplyInSpace(space.id, posted.data.id, reply.data.id, { removedReactions: ["🎉"] })).data.reactions).toMatchObject([{ count: 1 }]);
+    expect(
+      (await client.spaces.updateCommentReplyInSpace(space.id, posted.data.id, reply.data.id, { removedReactions: ["🎉"] })).data.reactions,
+    ).toMatchObject([{ count: 1 }]);
     const withReplies = await client.spaces.getCommentInSpace(space.id, posted.data.id);
     expect(withReplies.data.replies).toBe(2);
     expect(withReplies.data.repliers).toHaveLength(2);

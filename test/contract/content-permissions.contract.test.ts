@@ -47,8 +47,12 @@ describe("content permissions through @gitbook/api", () => {
     expect((await client.spaces.removeUserFromSpace(space, guest.id)).status).toBe(204);
     expect((await client.spaces.removeTeamFromSpace(space, team.id)).status).toBe(204);
     expect((await client.spaces.listUserPermissionsInSpace(space)).data.count).toBe(0);
-    await expect(client.spaces.updateUserPermissionInSpace(space, guest.id, { role: MemberRole.Read })).rejects.toMatchObject({ code: 404 });
-    await expect(contractClient(endpoint, reader.token).spaces.inviteToSpace(space, { role: MemberRole.Admin, users: [reader.id] })).rejects.toMatchObject({ code: 403 });
+    await expect(client.spaces.updateUserPermissionInSpace(space, guest.id, { role: MemberRole.Read })).rejects.toMatchObject({
+      code: 404,
+    });
+    await expect(
+      contractClient(endpoint, reader.token).spaces.inviteToSpace(space, { role: MemberRole.Admin, users: [reader.id] }),
+    ).rejects.toMatchObject({ code: 403 });
   });
 
   it("covers the same operations on collections", async () => {

@@ -18,11 +18,23 @@ describe("content reads through @gitbook/api", () => {
 
     expect((await client.spaces.getCurrentRevision(space.id)).data.pages).toEqual([]);
 
-    const file = await testFile(ctx, "diagram.png", Buffer.from("89504e47", "hex"), "image/png", { dimensions: { width: 10, height: 20 }, git: { oid: "o", path: ".gitbook/assets/diagram.png" } });
+    const file = await testFile(ctx, "diagram.png", Buffer.from("89504e47", "hex"), "image/png", {
+      dimensions: { width: 10, height: 20 },
+      git: { oid: "o", path: ".gitbook/assets/diagram.png" },
+    });
     const { revisionId, content } = await commitContent(ctx, space.id, {
       pages: [
-        { title: "Home", slug: "readme", paragraphs: ["Welcome"], extra: { git: { oid: "1", path: "README.md" }, description: "Start here", emoji: "1f44b" } },
-        { title: "Guides", kind: "group", children: [{ title: "Install", paragraphs: ["Steps"], children: [{ title: "Linux", paragraphs: ["apt"] }] }] },
+        {
+          title: "Home",
+          slug: "readme",
+          paragraphs: ["Welcome"],
+          extra: { git: { oid: "1", path: "README.md" }, description: "Start here", emoji: "1f44b" },
+        },
+        {
+          title: "Guides",
+          kind: "group",
+          children: [{ title: "Install", paragraphs: ["Steps"], children: [{ title: "Linux", paragraphs: ["apt"] }] }],
+        },
         { title: "Repository", kind: "link", href: "https://example.com/repo" },
       ],
       files: [file],

@@ -9,9 +9,15 @@ describe("contract harness", () => {
 
   it("rejects a body missing required fields, of the wrong type, or outside an enum", () => {
     const url = "http://x/v1/users/u1";
-    expect(checkResponse("GET", url, 200, JSON.stringify({ object: "user", id: "u1", displayName: "A", urls: { location: "http://x" } }))).toEqual([]);
-    expect(checkResponse("GET", url, 200, JSON.stringify({ object: "user", id: "u1", urls: { location: "http://x" } })).join()).toMatch(/displayName/);
-    expect(checkResponse("GET", url, 200, JSON.stringify({ object: "member", id: "u1", displayName: "A", urls: { location: "x" } })).join()).toMatch(/allowed values|equal to constant/);
+    expect(
+      checkResponse("GET", url, 200, JSON.stringify({ object: "user", id: "u1", displayName: "A", urls: { location: "http://x" } })),
+    ).toEqual([]);
+    expect(checkResponse("GET", url, 200, JSON.stringify({ object: "user", id: "u1", urls: { location: "http://x" } })).join()).toMatch(
+      /displayName/,
+    );
+    expect(
+      checkResponse("GET", url, 200, JSON.stringify({ object: "member", id: "u1", displayName: "A", urls: { location: "x" } })).join(),
+    ).toMatch(/allowed values|equal to constant/);
     expect(checkResponse("GET", "http://x/v1/orgs/o1", 200, JSON.stringify({ object: "organization" })).length).toBeGreaterThan(0);
   });
 
@@ -23,8 +29,25 @@ describe("contract harness", () => {
 
 describe("documented spec adjustments", () => {
   const page = {
-    id: "p1", title: "T", kind: "sheet", type: "document", urls: { app: "http://x" }, slug: "t", path: "t", pages: [],
-    layout: { width: "default", cover: true, coverSize: "hero", title: true, description: true, tableOfContents: true, outline: true, pagination: true, metadata: true },
+    id: "p1",
+    title: "T",
+    kind: "sheet",
+    type: "document",
+    urls: { app: "http://x" },
+    slug: "t",
+    path: "t",
+    pages: [],
+    layout: {
+      width: "default",
+      cover: true,
+      coverSize: "hero",
+      title: true,
+      description: true,
+      tableOfContents: true,
+      outline: true,
+      pagination: true,
+      metadata: true,
+    },
   };
   it("accepts a document page without an inline body, with a document, or with markdown", () => {
     const url = "http://x/v1/spaces/s/content/page/p1";

@@ -21,7 +21,12 @@ describe("spaces through @gitbook/api", () => {
     await addMemberToOrg(ctx, org.id, reviewer, "review");
     const client = contractClient(endpoint, owner.token);
 
-    const created = await client.orgs.createSpace(org.id, { title: "Handbook", emoji: "📘", language: TranslationLanguage.En, editMode: SpaceEditMode.Live });
+    const created = await client.orgs.createSpace(org.id, {
+      title: "Handbook",
+      emoji: "📘",
+      language: TranslationLanguage.En,
+      editMode: SpaceEditMode.Live,
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get("location")).toBe(`${ctx.urls.base}/v1/spaces/${created.data.id}`);
     const bare = await client.orgs.createSpace(org.id, {});
@@ -37,22 +42,38 @@ describe("spaces through @gitbook/api", () => {
     expect(got.data.revision).toBe(created.data.revision);
 
     const space = created.data.id;
-    expect((await client.spaces.updateSpaceById(space, { title: "Guide", editMode: SpaceEditMode.Locked, defaultLevel: MemberRole.Read, language: TranslationLanguage.Ja })).data).toMatchObject({
+    expect(
+      (
+        await client.spaces.updateSpaceById(space, {
+          title: "Guide",
+          editMode: SpaceEditMode.Locked,
+          defaultLevel: MemberRole.Read,
+          language: TranslationLanguage.Ja,
+        })
+      ).data,
+    ).toMatchObject({
       title: "Guide",
       editMode: "locked",
       defaultLevel: "read",
       language: "ja",
     });
-    expect((await client.spaces.updateSpaceById(space, { defaultLevel: "inherit", editMode: SpaceEditMode.Live })).data.defaultLevel).toBe("inherit");
+    expect((await client.spaces.updateSpaceById(space, { defaultLevel: "inherit", editMode: SpaceEditMode.Live })).data.defaultLevel).toBe(
+      "inherit",
+    );
     expect((await client.spaces.updateSpaceById(space, { defaultLevel: null })).data.defaultLevel).toBeNull();
     for (const mergeRules of [
-      { type: "rules" as const, rules: [{ rule: "require_specific_reviewers" as const, users: [reviewer.id] }, { rule: "require_at_least_one_review" as const }] },
+      {
+        type: "rules" as const,
+        rules: [{ rule: "require_specific_reviewers" as const, users: [reviewer.id] }, { rule: "require_at_least_one_review" as const }],
+      },
       { type: "none" as const },
       { type: "inherit" as const },
     ]) {
       expect((await client.spaces.updateSpaceById(space, { mergeRules })).data.mergeRules).toEqual(mergeRules);
     }
-    expect((await client.spaces.updateSpaceById(space, { icon: "https://cdn.example.com/i.png" })).data.urls.icon).toBe("https://cdn.example.com/i.png");
+    expect((await client.spaces.updateSpaceById(space, { icon: "https://cdn.example.com/i.png" })).data.urls.icon).toBe(
+      "https://cdn.example.com/i.png",
+    );
     expect((await client.spaces.updateSpaceById(space, { emoji: "🎉" })).data.emoji).toBe("🎉");
     expect((await client.spaces.updateSpaceById(space, { emoji: null, icon: null })).data.emoji).toBe("");
 
@@ -69,7 +90,9 @@ describe("spaces through @gitbook/api", () => {
     });
     expect(beside.data.parent).toBe(collection.data.id);
     await expect(client.spaces.moveSpace(space, { parent: collection.data.id })).rejects.toMatchObject({ code: 409 });
-    await expect(client.spaces.moveSpace(space, { position: { before: { type: "space", space: bare.data.id } } })).rejects.toMatchObject({ code: 400 });
+    await expect(client.spaces.moveSpace(space, { position: { before: { type: "space", space: bare.data.id } } })).rejects.toMatchObject({
+      code: 400,
+    });
     await expect(client.spaces.moveSpace(space, { parent: "missing" })).rejects.toMatchObject({ code: 404 });
 
     const transferred = await client.spaces.transferSpace(bare.data.id, { organization: target.id });
@@ -105,6 +128,8 @@ describe("spaces through @gitbook/api", () => {
     ]);
     const own = await contractClient(endpoint, member.token).orgs.listSpacesForOrganizationMember(org.id, member.id);
     expect(own.data.items.map((i) => i.space.id)).toEqual([b.data.id, a.data.id]);
-    await expect(contractClient(endpoint, member.token).orgs.listSpacesForOrganizationMember(org.id, owner.id)).rejects.toMatchObject({ code: 403 });
+    await expect(contractClient(endpoint, member.token).orgs.listSpacesForOrganizationMember(org.id, owner.id)).rejects.toMatchObject({
+      code: 403,
+    });
   });
 });

@@ -9,7 +9,12 @@ export interface CreatedChangeRequest {
   [key: string]: any;
 }
 
-export async function createChangeRequest(ctx: TestContext, user: TestUser, spaceId: string, body: Record<string, unknown> = {}): Promise<CreatedChangeRequest> {
+export async function createChangeRequest(
+  ctx: TestContext,
+  user: TestUser,
+  spaceId: string,
+  body: Record<string, unknown> = {},
+): Promise<CreatedChangeRequest> {
   const res = await ctx.as(user).post(`/v1/spaces/${spaceId}/change-requests`, body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;

@@ -2,11 +2,12 @@
  * Content for tests, committed directly as a new primary revision (the API's own ways to write
  * content, Git import and change requests, have their own tests).
  */
-import { putBlob } from "../../src/content/store/blobs.queries.js";
+
 import { commitRevision } from "../../src/content/revision/commit.js";
-import { requestSearchIndex } from "../../src/jobs/handlers/search-index.job.js";
 import type { FileEntry, PageNode, RevisionContent } from "../../src/content/revision/model.js";
 import { saveDocument } from "../../src/content/revision/storage.js";
+import { putBlob } from "../../src/content/store/blobs.queries.js";
+import { requestSearchIndex } from "../../src/jobs/handlers/search-index.job.js";
 import { randomBase62 } from "../../src/lib/ids.js";
 import type { TestContext } from "./app.js";
 
@@ -44,12 +45,19 @@ async function buildPages(ctx: TestContext, pages: TestPage[]): Promise<PageNode
       id: page.id ?? randomBase62(20),
       kind,
       title: page.title,
-      slug: page.slug ?? page.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, ""),
+      slug:
+        page.slug ??
+        page.title
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, "-")
+          .replace(/^-|-$/g, ""),
       createdAt: now,
       updatedAt: now,
       children: await buildPages(ctx, page.children ?? []),
       ...(kind === "document" && page.paragraphs ? { documentHash: await saveDocument(ctx.db, paragraphDoc(page.paragraphs)) } : {}),
-      ...(kind === "link" ? { href: page.href ?? "https://example.com", target: { kind: "url", url: page.href ?? "https://example.com" } } : {}),
+      ...(kind === "link"
+        ? { href: page.href ?? "https://example.com", target: { kind: "url", url: page.href ?? "https://example.com" } }
+        : {}),
       ...page.extra,
     };
     out.push(node);
@@ -57,7 +65,13 @@ async function buildPages(ctx: TestContext, pages: TestPage[]): Promise<PageNode
   return out;
 }
 
-export async function testFile(ctx: TestContext, name: string, bytes: Buffer, contentType: string, extra: Partial<FileEntry> = {}): Promise<FileEntry> {
+export async function testFile(
+  ctx: TestContext,
+  name: string,
+  bytes: Buffer,
+  contentType: string,
+  extra: Partial<FileEntry> = {},
+): Promise<FileEntry> {
   const { hash, size } = await putBlob(ctx.db, bytes);
   return { id: randomBase62(20), name, contentType, size, blobHash: hash, ...extra };
 }

@@ -174,7 +174,9 @@ export function contractClient(endpoint: string, authToken: string): GitBookAPI 
         if (response.ok) {
           const problems = checkResponse(method, url, response.status, text);
           if (problems.length) {
-            throw new ContractViolation(`${method} ${url} -> ${response.status} violates the spec:\n  ${problems.join("\n  ")}\n  body: ${text.slice(0, 2000)}`);
+            throw new ContractViolation(
+              `${method} ${url} -> ${response.status} violates the spec:\n  ${problems.join("\n  ")}\n  body: ${text.slice(0, 2000)}`,
+            );
           }
         }
         return response;

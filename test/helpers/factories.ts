@@ -4,10 +4,10 @@
  */
 import { expect } from "vitest";
 import { randomBase62 } from "../../src/lib/ids.js";
-import type { Role } from "../../src/permissions/roles.js";
 import { addMember } from "../../src/modules/members/members.queries.js";
 import { createApiToken } from "../../src/modules/users/tokens.queries.js";
 import { insertUser } from "../../src/modules/users/users.queries.js";
+import type { Role } from "../../src/permissions/roles.js";
 import type { TestContext, TestUser } from "./app.js";
 
 export async function createUser(

@@ -61,10 +61,7 @@ function writeTree(root: string, files: Record<string, FileSpec>): void {
 }
 
 /** A bare repository whose `branch` (default main) holds exactly `files` in one commit. */
-export function createBareRepo(
-  files: Record<string, FileSpec>,
-  options: { branch?: string; message?: string } = {},
-): BareRepo {
+export function createBareRepo(files: Record<string, FileSpec>, options: { branch?: string; message?: string } = {}): BareRepo {
   const branch = options.branch ?? "main";
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "quire-test-repo-"));
   const dir = path.join(base, "remote.git");
@@ -91,7 +88,10 @@ export function commitFiles(
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "quire-test-work-"));
   try {
     git(["init", "--quiet", work]);
-    const exists = git(["ls-remote", bareDir, `refs/heads/${branch}`]).toString().trim() !== "";
+    const exists =
+      git(["ls-remote", bareDir, `refs/heads/${branch}`])
+        .toString()
+        .trim() !== "";
     if (exists && !options.replace) {
       git(["fetch", "--quiet", bareDir, `refs/heads/${branch}`], work);
       git(["checkout", "--quiet", "-B", branch, "FETCH_HEAD"], work);
@@ -158,9 +158,7 @@ export async function serveGitOverHttp(bareDir: string, options: ServeOptions = 
   const projectRoot = path.dirname(bareDir);
   const name = path.basename(bareDir);
   const expected =
-    options.username !== undefined
-      ? `Basic ${Buffer.from(`${options.username}:${options.password ?? ""}`).toString("base64")}`
-      : undefined;
+    options.username !== undefined ? `Basic ${Buffer.from(`${options.username}:${options.password ?? ""}`).toString("base64")}` : undefined;
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
@@ -229,8 +227,7 @@ export async function serveGitOverHttp(bareDir: string, options: ServeOptions = 
   const url = `http://127.0.0.1:${port}/${name}`;
   return {
     url,
-    urlWith: (username, password) =>
-      `http://${encodeURIComponent(username)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${name}`,
+    urlWith: (username, password) => `http://${encodeURIComponent(username)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${name}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

@@ -2,7 +2,12 @@
 import { crc32, deflateSync } from "node:zlib";
 
 /** Encodes RGBA pixels as a non-interlaced 8-bit PNG (colour type 6, or 2 without alpha). */
-export function encodePng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number, number], alpha = true): Buffer {
+export function encodePng(
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => [number, number, number, number],
+  alpha = true,
+): Buffer {
   const channels = alpha ? 4 : 3;
   const raw = Buffer.alloc(height * (1 + width * channels));
   for (let y = 0; y < height; y++) {

@@ -5,7 +5,7 @@
  */
 import { expect } from "vitest";
 import { newId } from "../../src/lib/ids.js";
-import { nowIso, isoDaysAgo } from "../../src/lib/time.js";
+import { isoDaysAgo, nowIso } from "../../src/lib/time.js";
 import type { Role } from "../../src/permissions/roles.js";
 import type { TestContext, TestUser } from "./app.js";
 import { createOrgWithRoles } from "./factories.js";
@@ -80,7 +80,10 @@ export async function createTeam(
 ): Promise<{ id: string }> {
   const id = newId();
   const now = nowIso();
-  await ctx.db.insertInto("teams").values({ id, orgId, title: options.title ?? "Team", createdAt: now, updatedAt: now }).execute();
+  await ctx.db
+    .insertInto("teams")
+    .values({ id, orgId, title: options.title ?? "Team", createdAt: now, updatedAt: now })
+    .execute();
   for (const member of members) {
     await ctx.db
       .insertInto("teamMembers")
@@ -101,7 +104,11 @@ export async function configureGitSync(ctx: TestContext, spaceId: string): Promi
 
 /** Moves a deleted space's deletion date into the past. */
 export async function backdateDeletion(ctx: TestContext, spaceId: string, days: number): Promise<void> {
-  await ctx.db.updateTable("spaces").set({ deletedAt: isoDaysAgo(days) }).where("id", "=", spaceId).execute();
+  await ctx.db
+    .updateTable("spaces")
+    .set({ deletedAt: isoDaysAgo(days) })
+    .where("id", "=", spaceId)
+    .execute();
 }
 
 /** Row counts that a rejected request must leave unchanged. */

@@ -110,7 +110,12 @@ export async function spreadCreationTimes(
   for (const [i, row] of rows.entries()) {
     const at = new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString();
     if (row.table === "teamMembers") {
-      await ctx.db.updateTable("teamMembers").set({ createdAt: at }).where("teamId", "=", row.teamId).where("userId", "=", row.userId).execute();
+      await ctx.db
+        .updateTable("teamMembers")
+        .set({ createdAt: at })
+        .where("teamId", "=", row.teamId)
+        .where("userId", "=", row.userId)
+        .execute();
     } else {
       await ctx.db.updateTable(row.table).set({ createdAt: at }).where("id", "=", row.id).execute();
     }

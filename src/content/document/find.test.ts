@@ -7,7 +7,14 @@ describe("indexKeyedNodes", () => {
     const document = {
       nodes: [
         { object: "block", type: "paragraph", key: "p1", nodes: [{ object: "text", leaves: [] }] },
-        { object: "block", type: "images", key: "imgs", nodes: [{ object: "block", type: "image", key: "img", fragments: [{ object: "fragment", fragment: "caption", nodes: [caption] }] }] },
+        {
+          object: "block",
+          type: "images",
+          key: "imgs",
+          nodes: [
+            { object: "block", type: "image", key: "img", fragments: [{ object: "fragment", fragment: "caption", nodes: [caption] }] },
+          ],
+        },
       ],
     };
     const found = indexKeyedNodes(document);

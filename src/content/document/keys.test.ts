@@ -7,7 +7,7 @@ const doc = (markdown: string, previous?: JSONDocument) => parseMarkdownPage(mar
 const topKeys = (d: JSONDocument) => d.nodes.map((n) => n.key);
 
 describe("reconcileKeys", () => {
-  const base = "First paragraph.\n\n## Heading\n\n* one\n* two\n\n{% hint style=\"info\" %}\nHint text\n{% endhint %}\n\nLast paragraph.\n";
+  const base = 'First paragraph.\n\n## Heading\n\n* one\n* two\n\n{% hint style="info" %}\nHint text\n{% endhint %}\n\nLast paragraph.\n';
 
   it("gives every keyed node a unique key when there is no previous document", () => {
     const d = doc(base);
@@ -47,7 +47,7 @@ describe("reconcileKeys", () => {
   });
 
   it("keeps the key of a paragraph moved out of a removed hint", () => {
-    const first = doc("{% hint style=\"info\" %}\nKeep me.\n{% endhint %}\n");
+    const first = doc('{% hint style="info" %}\nKeep me.\n{% endhint %}\n');
     const inner = (first.nodes[0] as { nodes: Array<{ key?: string }> }).nodes[0]!.key;
     const next = doc("Keep me.\n", first);
     expect(next.nodes[0]!.key).toBe(inner);

@@ -84,7 +84,8 @@ function stableJson(value: unknown, child: (node: AnyNode) => string, depth = 0)
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) return `[${value.map((v) => stableJson(v, child, depth + 1)).join(",")}]`;
   const record = value as Record<string, unknown>;
-  if (depth > 0 && typeof record.object === "string" && record.object !== "leaf" && record.object !== "mark") return `#${child(record as AnyNode)}`;
+  if (depth > 0 && typeof record.object === "string" && record.object !== "leaf" && record.object !== "mark")
+    return `#${child(record as AnyNode)}`;
   const fields = Object.keys(record)
     .filter((k) => k !== "key" && record[k] !== undefined)
     .sort()
@@ -246,11 +247,13 @@ class Reconciler {
     this.setKey(next, this.take(prev.key));
     const prevLists = childLists(prev);
     const nextLists = childLists(next);
-    nextLists.forEach((list, l) => list.forEach((child, i) => {
-      const counterpart = prevLists[l]?.[i];
-      if (counterpart) this.copyKeys(counterpart, child);
-      else this.assignFresh(child);
-    }));
+    nextLists.forEach((list, l) =>
+      list.forEach((child, i) => {
+        const counterpart = prevLists[l]?.[i];
+        if (counterpart) this.copyKeys(counterpart, child);
+        else this.assignFresh(child);
+      }),
+    );
   }
 
   private assignFresh(node: AnyNode): void {

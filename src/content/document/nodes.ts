@@ -4,14 +4,7 @@
  * in one canonical shape: equal content gives deep-equal JSON, which the round-trip tests and the
  * key reconciliation rely on.
  */
-import type {
-  DocumentBlock,
-  DocumentBlockParagraph,
-  DocumentMark,
-  DocumentText,
-  DocumentTextLeaf,
-  InlineContent,
-} from "./types.js";
+import type { DocumentBlock, DocumentBlockParagraph, DocumentMark, DocumentText, DocumentTextLeaf, InlineContent } from "./types.js";
 
 const MARK_ORDER: Record<DocumentMark["type"], number> = {
   bold: 0,
@@ -167,7 +160,20 @@ const ALLOWED: Record<BlockContext, ReadonlySet<string>> = {
   "stepper-step": new Set(TAB_CHILDREN),
   "expandable-body": new Set([...ESSENTIALS, "images", "code", "table", "hint", "blockquote", "reusable-content"]),
   "annotation-body": new Set([...ESSENTIALS, "code"]),
-  column: new Set([...ESSENTIALS, "images", "code", "hint", "content-ref", "drawing", "embed", "file", "integration", "math", "blockquote", "table"]),
+  column: new Set([
+    ...ESSENTIALS,
+    "images",
+    "code",
+    "hint",
+    "content-ref",
+    "drawing",
+    "embed",
+    "file",
+    "integration",
+    "math",
+    "blockquote",
+    "table",
+  ]),
 };
 
 export function isAllowedIn(context: BlockContext, block: DocumentBlock): boolean {

@@ -16,7 +16,11 @@ export function documentToPlainText(document: JSONDocument): PlainTextSection[] 
   const sections: PlainTextSection[] = [];
   let current: { heading?: PlainTextSection["heading"]; parts: string[] } = { parts: [] };
   const flush = () => {
-    const text = current.parts.join("\n").replace(/[ \t]+/g, " ").replace(/\n{2,}/g, "\n").trim();
+    const text = current.parts
+      .join("\n")
+      .replace(/[ \t]+/g, " ")
+      .replace(/\n{2,}/g, "\n")
+      .trim();
     if (current.heading || text) sections.push({ ...(current.heading ? { heading: current.heading } : {}), text });
   };
   for (const block of document.nodes) {
@@ -93,7 +97,11 @@ function blockText(block: DocumentBlock | DocumentFragment, parts: string[]): st
         if (block.data.title) parts.push(block.data.title);
         break;
       case "table":
-        parts.push(Object.values(block.data.definition).map((d) => d.title).join(" "));
+        parts.push(
+          Object.values(block.data.definition)
+            .map((d) => d.title)
+            .join(" "),
+        );
         break;
       case "embed":
         parts.push(block.data.url);
@@ -102,7 +110,10 @@ function blockText(block: DocumentBlock | DocumentFragment, parts: string[]): st
         break;
     }
   }
-  const children = [...("nodes" in block && Array.isArray(block.nodes) ? block.nodes : []), ...("fragments" in block && Array.isArray(block.fragments) ? block.fragments : [])];
+  const children = [
+    ...("nodes" in block && Array.isArray(block.nodes) ? block.nodes : []),
+    ...("fragments" in block && Array.isArray(block.fragments) ? block.fragments : []),
+  ];
   for (const child of children as Array<DocumentBlock | DocumentFragment>) blockText(child, parts);
   return parts;
 }

@@ -662,4 +662,10 @@ export interface JSONDocument {
 }
 
 /** Any node that may carry a `key`: blocks, inlines and fragments. */
-export type KeyedNode = DocumentBlock | DocumentInline | DocumentFragment | AnnotationBodyFragment | ExpandableTitleFragment | ExpandableBodyFragment;
+export type KeyedNode =
+  | DocumentBlock
+  | DocumentInline
+  | DocumentFragment
+  | AnnotationBodyFragment
+  | ExpandableTitleFragment
+  | ExpandableBodyFragment;

@@ -8,7 +8,13 @@ import { dirname } from "../../git/paths.js";
 import type { ContentRef, JSONDocument } from "../document/types.js";
 import { ASSETS_DIR, INCLUDES_DIR } from "../gitbook-repo/read.js";
 import { relativePath, slugify } from "../gitbook-repo/text.js";
-import { planPagePaths, type WritableContent, type WritableFile, type WritablePage, type WritableReusableContent } from "../gitbook-repo/write.js";
+import {
+  planPagePaths,
+  type WritableContent,
+  type WritableFile,
+  type WritablePage,
+  type WritableReusableContent,
+} from "../gitbook-repo/write.js";
 import { frontmatterFromPageMetadata, serializeMarkdownPage } from "../markdown/index.js";
 import type { PageNode, RevisionContent } from "../revision/model.js";
 
@@ -23,7 +29,11 @@ const EMPTY: JSONDocument = { object: "document", data: {}, nodes: [] };
  * The repository content for `content`. `taken` lists root-relative paths that exist in the branch
  * but are not Quire's (new pages and assets avoid them, so an export never overwrites them).
  */
-export async function exportContent(content: RevisionContent, sources: ExportSources, options: { taken?: string[] } = {}): Promise<WritableContent> {
+export async function exportContent(
+  content: RevisionContent,
+  sources: ExportSources,
+  options: { taken?: string[] } = {},
+): Promise<WritableContent> {
   // Writable pages, with their Markdown filled in below once every path is known.
   const nodeOf = new Map<WritablePage, PageNode>();
   const toWritable = (pages: PageNode[]): WritablePage[] =>
@@ -79,30 +89,32 @@ export async function exportContent(content: RevisionContent, sources: ExportSou
   }
 
   /** A ref as a path relative to the file being written (undefined: the converter writes URLs itself). */
-  const pathFor = (fromPath: string) => (ref: ContentRef): string | undefined => {
-    const from = dirname(fromPath);
-    switch (ref.kind) {
-      case "page": {
-        const target = pagePath.get(ref.page);
-        return target ? relativePath(from, target) : undefined;
+  const pathFor =
+    (fromPath: string) =>
+    (ref: ContentRef): string | undefined => {
+      const from = dirname(fromPath);
+      switch (ref.kind) {
+        case "page": {
+          const target = pagePath.get(ref.page);
+          return target ? relativePath(from, target) : undefined;
+        }
+        case "anchor": {
+          const target = ref.page ? pagePath.get(ref.page) : undefined;
+          if (!ref.page) return `#${ref.anchor}`;
+          return target ? `${relativePath(from, target)}#${ref.anchor}` : undefined;
+        }
+        case "file": {
+          const target = filePath.get(ref.file);
+          return target ? relativePath(from, target) : undefined;
+        }
+        case "reusable-content": {
+          const target = includePath.get(ref.reusableContent);
+          return target ? relativePath(from, target) : undefined;
+        }
+        default:
+          return undefined;
       }
-      case "anchor": {
-        const target = ref.page ? pagePath.get(ref.page) : undefined;
-        if (!ref.page) return `#${ref.anchor}`;
-        return target ? `${relativePath(from, target)}#${ref.anchor}` : undefined;
-      }
-      case "file": {
-        const target = filePath.get(ref.file);
-        return target ? relativePath(from, target) : undefined;
-      }
-      case "reusable-content": {
-        const target = includePath.get(ref.reusableContent);
-        return target ? relativePath(from, target) : undefined;
-      }
-      default:
-        return undefined;
-    }
-  };
+    };
 
   const serialize = async (node: PageNode, path: string) => {
     const document = (node.documentHash ? await sources.loadDocument(node.documentHash) : undefined) ?? EMPTY;

@@ -6,17 +6,16 @@
  * where the block is unchanged or edited in place (so change requests merge at block level).
  * Links between pages and files are resolved to ids of the new revision; unresolved ones stay URLs.
  */
-import { dirname } from "../../git/paths.js";
-import { resolveRelative } from "../../git/paths.js";
+import { dirname, resolveRelative } from "../../git/paths.js";
 import { randomBase62 } from "../../lib/ids.js";
 import type { JSONDocument } from "../document/types.js";
 import { slugify } from "../gitbook-repo/text.js";
 import type { DocumentPage, RepoPage, RepositoryContent } from "../gitbook-repo/types.js";
-import { pageMetadataFromFrontmatter, parseMarkdownPage } from "../markdown/index.js";
 import type { ReferenceKind, ResolvedReference } from "../markdown/index.js";
-import { documentHashOf } from "../revision/storage.js";
+import { pageMetadataFromFrontmatter, parseMarkdownPage } from "../markdown/index.js";
 import type { FileEntry, PageNode, ReusableContentEntry, RevisionContent } from "../revision/model.js";
 import { indexPages } from "../revision/model.js";
+import { documentHashOf } from "../revision/storage.js";
 
 export interface ImportSources {
   /** Bytes of a file of the repository, by blob id. */
@@ -52,7 +51,12 @@ function decodeTarget(target: string): string {
   }
 }
 
-export async function importContent(repo: RepositoryContent, previous: RevisionContent, sources: ImportSources, now: string): Promise<ImportedContent> {
+export async function importContent(
+  repo: RepositoryContent,
+  previous: RevisionContent,
+  sources: ImportSources,
+  now: string,
+): Promise<ImportedContent> {
   const warnings = repo.warnings.map((w) => w.message);
   const documents = new Map<string, JSONDocument>();
   const blobs = new Map<string, () => Promise<Buffer>>();
@@ -136,7 +140,10 @@ export async function importContent(repo: RepositoryContent, previous: RevisionC
         return include ? { kind: "reusable-content", reusableContent: include } : undefined;
       }
       const page =
-        pageIdByPath.get(path) ?? pageIdByPath.get(`${path}/README.md`) ?? pageIdByPath.get(`${path}.md`) ?? (path === "" ? pageIdByPath.get(repo.config.readme) : undefined);
+        pageIdByPath.get(path) ??
+        pageIdByPath.get(`${path}/README.md`) ??
+        pageIdByPath.get(`${path}.md`) ??
+        (path === "" ? pageIdByPath.get(repo.config.readme) : undefined);
       if (page) return { kind: "page", page };
       const file = fileIdByPath.get(path);
       if (file) return { kind: "file", file };
@@ -145,7 +152,10 @@ export async function importContent(repo: RepositoryContent, previous: RevisionC
 
   const convert = async (source: string, fromPath: string, previousHash: string | undefined) => {
     const previousDocument = previousHash ? await sources.loadDocument(previousHash) : undefined;
-    const parsed = parseMarkdownPage(source, { resolve: resolverFor(fromPath), ...(previousDocument ? { previous: previousDocument } : {}) });
+    const parsed = parseMarkdownPage(source, {
+      resolve: resolverFor(fromPath),
+      ...(previousDocument ? { previous: previousDocument } : {}),
+    });
     for (const warning of parsed.warnings) warnings.push(`${fromPath}: ${warning}`);
     const hash = documentHashOf(parsed.document);
     documents.set(hash, parsed.document);
@@ -157,7 +167,12 @@ export async function importContent(repo: RepositoryContent, previous: RevisionC
   for (const include of repo.reusableContents) {
     const before = previousIncludes.get(include.path);
     const { hash } = await convert(include.source, include.path, before?.documentHash);
-    reusableContents.push({ id: includeIdByPath.get(include.path)!, title: include.title, documentHash: hash, git: { oid: include.oid, path: include.path } });
+    reusableContents.push({
+      id: includeIdByPath.get(include.path)!,
+      title: include.title,
+      documentHash: hash,
+      git: { oid: include.oid, path: include.path },
+    });
   }
 
   // 4. Pages.
@@ -167,12 +182,30 @@ export async function importContent(repo: RepositoryContent, previous: RevisionC
       const id = ids.get(page)!;
       const before = previousPages.get(id)?.page;
       if (page.kind === "link") {
-        out.push({ id, kind: "link", title: page.title, slug: "", href: page.href, target: { kind: "url", url: page.href }, createdAt: before?.createdAt ?? now, updatedAt: now, children: [] });
+        out.push({
+          id,
+          kind: "link",
+          title: page.title,
+          slug: "",
+          href: page.href,
+          target: { kind: "url", url: page.href },
+          createdAt: before?.createdAt ?? now,
+          updatedAt: now,
+          children: [],
+        });
         continue;
       }
       const children = await build(page.children);
       if (page.kind === "group") {
-        out.push({ id, kind: "group", title: page.title, slug: page.slug, createdAt: before?.createdAt ?? now, updatedAt: before?.updatedAt ?? now, children });
+        out.push({
+          id,
+          kind: "group",
+          title: page.title,
+          slug: page.slug,
+          createdAt: before?.createdAt ?? now,
+          updatedAt: before?.updatedAt ?? now,
+          children,
+        });
         continue;
       }
       out.push(await documentPage(page, id, before, children));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BareRepo, createBareRepo, type FileSpec, loadFixture, serveGitOverHttp } from "../../../test/helpers/git.js";
 import { makePng } from "../../../test/helpers/generate-repo.js";
+import { type BareRepo, createBareRepo, type FileSpec, loadFixture, serveGitOverHttp } from "../../../test/helpers/git.js";
 import { GitError } from "../../git/errors.js";
 import { fetchRef, withFetchedRef } from "../../git/repo.js";
 import { blobOid, memoryTree } from "../../git/tree.js";
@@ -128,7 +128,7 @@ describe("a repository shaped like GitBook's docs, fetched with git", () => {
     expect(content.reusableContents.map(({ path, title }) => ({ path, title }))).toEqual([
       { path: ".gitbook/includes/enterprise-hint.md", title: "Enterprise hint" },
     ]);
-    expect(content.reusableContents[0]?.source).toContain("{% hint style=\"info\" %}");
+    expect(content.reusableContents[0]?.source).toContain('{% hint style="info" %}');
     expect(content.variables).toEqual({ version: "2.4.1", product: "Example Cloud", beta: "true" });
     expect(content.redirects).toEqual({ help: "getting-started/support.md", "old/quickstart": "getting-started/quickstart.md" });
   });
@@ -164,7 +164,11 @@ describe("without SUMMARY.md: inferred from folders", () => {
       "getting-started.md | Getting Started",
       {
         page: "guides/README.md | Guides",
-        children: ["guides/a.md | Alpha", "guides/b.md | Bravo", { page: "guides/deep/README.md | deep", children: ["guides/deep/c.md | Deep C"] }],
+        children: [
+          "guides/a.md | Alpha",
+          "guides/b.md | Bravo",
+          { page: "guides/deep/README.md | deep", children: ["guides/deep/c.md | Deep C"] },
+        ],
       },
     ]);
     const deep = (content.pages[4] as { children: RepoPage[] }).children[2];
@@ -351,7 +355,12 @@ describe("hostile repositories", () => {
 
   it("a symlink leaving the content root (but not the repository) is refused", async () => {
     const error = await rejection(
-      readMemory({ ".gitbook.yaml": "root: docs\n", "secret.txt": "s", "docs/README.md": "# H\n", "docs/s.md": { symlink: "../secret.txt" } }),
+      readMemory({
+        ".gitbook.yaml": "root: docs\n",
+        "secret.txt": "s",
+        "docs/README.md": "# H\n",
+        "docs/s.md": { symlink: "../secret.txt" },
+      }),
       GitError,
     );
     expect(error.message).toMatch(/"docs\/s.md" -> "secret.txt": its target leaves "docs"/);

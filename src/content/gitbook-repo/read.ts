@@ -79,8 +79,7 @@ export async function readRepository(
     );
   }
 
-  const readText = async (oids: string[]) =>
-    (await reader.readBlobs(oids)).map((b) => b.toString("utf8").replace(/^\uFEFF/, ""));
+  const readText = async (oids: string[]) => (await reader.readBlobs(oids)).map((b) => b.toString("utf8").replace(/^\uFEFF/, ""));
 
   // .gitbook.yaml --------------------------------------------------------------------------------
   const configEntry = tree.file(join(projectDirectory, CONFIG_FILE));
@@ -123,7 +122,10 @@ export async function readRepository(
     throw new RepositoryFormatError("root_invalid", `${CONFIG_FILE}: root ${JSON.stringify(rootSetting)} is not a valid path`);
   }
   if (!tree.dirs.has(root)) {
-    throw new RepositoryFormatError("root_not_found", `${CONFIG_FILE}: root ${JSON.stringify(rootSetting)} does not exist in the repository`);
+    throw new RepositoryFormatError(
+      "root_not_found",
+      `${CONFIG_FILE}: root ${JSON.stringify(rootSetting)} does not exist in the repository`,
+    );
   }
   // Every symlink in the content must stay in it (a link to ../../etc/passwd fails the import).
   tree.checkSymlinks(root);
@@ -138,7 +140,10 @@ export async function readRepository(
     const value = stringSetting((structure as Record<string, unknown>)[name], `structure.${name}`, fallback);
     const rel = rootRelative(value);
     if (!rel || unsafePathReason(rel)) {
-      throw new RepositoryFormatError("config_invalid", `${CONFIG_FILE}: structure.${name} ${JSON.stringify(value)} is not a path inside the root`);
+      throw new RepositoryFormatError(
+        "config_invalid",
+        `${CONFIG_FILE}: structure.${name} ${JSON.stringify(value)} is not a path inside the root`,
+      );
     }
     return rel;
   };
@@ -213,7 +218,10 @@ export async function readRepository(
           return convert(node.children);
         }
         if (!isMarkdown(rel)) {
-          warnings.push({ code: "summary_item_ignored", message: `${where}: "${node.title}" points to ${JSON.stringify(rel)}, not a Markdown file; ignored` });
+          warnings.push({
+            code: "summary_item_ignored",
+            message: `${where}: "${node.title}" points to ${JSON.stringify(rel)}, not a Markdown file; ignored`,
+          });
           return convert(node.children);
         }
         if (listed.has(rel)) {
@@ -227,7 +235,11 @@ export async function readRepository(
         listed.add(rel);
         const found = lookup(rel);
         if (!found) {
-          warnings.push({ code: "missing_page", message: `${where}: ${JSON.stringify(rel)} does not exist; the page is empty`, paths: [rel] });
+          warnings.push({
+            code: "missing_page",
+            message: `${where}: ${JSON.stringify(rel)} does not exist; the page is empty`,
+            paths: [rel],
+          });
         }
         const page = newDocument(rel, found?.entry, node.title, node.label);
         page.children = convert(node.children);
@@ -255,13 +267,14 @@ export async function readRepository(
     pages = inferPages(markdownFiles, readme?.rel, config.summary, (rel) => lookup(rel)?.entry, newDocument, warnings);
   }
   if (!readme) {
-    warnings.push({ code: "missing_readme", message: `${config.readme} does not exist at the content root; the first listed page is the home page` });
+    warnings.push({
+      code: "missing_readme",
+      message: `${config.readme} does not exist at the content root; the first listed page is the home page`,
+    });
   }
 
   // Page sources, titles and slugs --------------------------------------------------------------
-  const includeEntries = [...tree.files.entries()].filter(
-    ([path]) => isWithin(path, join(root, INCLUDES_DIR)) && isMarkdown(path),
-  );
+  const includeEntries = [...tree.files.entries()].filter(([path]) => isWithin(path, join(root, INCLUDES_DIR)) && isMarkdown(path));
   const withBlob = documents.filter((d) => d.oid !== null);
   const sources = await readText([...withBlob.map((d) => d.oid as string), ...includeEntries.map(([, e]) => e.oid)]);
   withBlob.forEach((doc, i) => {
@@ -373,7 +386,9 @@ function inferPages(
     const node = byDir.get(dir);
     if (!node) return [];
     const items = [
-      ...node.files.filter((f) => !(dir && isReadmeName(basename(f)))).map((f) => ({ name: stem(f), file: f as string | undefined, dir: undefined as string | undefined })),
+      ...node.files
+        .filter((f) => !(dir && isReadmeName(basename(f))))
+        .map((f) => ({ name: stem(f), file: f as string | undefined, dir: undefined as string | undefined })),
       ...[...node.dirs].map((d) => ({ name: basename(d), file: undefined, dir: d })),
     ].sort((a, b) => collator.compare(a.name, b.name) || (a.file ? -1 : 1));
     return items.map((item) => {
@@ -392,10 +407,7 @@ function inferPages(
       return page;
     });
   };
-  return [
-    ...(readmeRel ? [newDocument(readmeRel, entryFor(readmeRel), "")] : []),
-    ...build(""),
-  ];
+  return [...(readmeRel ? [newDocument(readmeRel, entryFor(readmeRel), "")] : []), ...build("")];
 }
 
 async function readVariables(
@@ -420,7 +432,10 @@ async function readVariables(
   const variables: Record<string, string> = {};
   for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (value === null || typeof value === "object") {
-      warnings.push({ code: "invalid_vars", message: `${VARS_FILE}: the variable ${JSON.stringify(name)} is not a text, number or boolean; ignored` });
+      warnings.push({
+        code: "invalid_vars",
+        message: `${VARS_FILE}: the variable ${JSON.stringify(name)} is not a text, number or boolean; ignored`,
+      });
       continue;
     }
     variables[name] = String(value);
@@ -443,7 +458,10 @@ function readRedirects(
     const target = typeof to === "string" ? rootRelative(to.trim()) : undefined;
     const source = from.trim().replace(/^\/+/, "");
     if (!source || target === undefined || !target || unsafePathReason(target)) {
-      warnings.push({ code: "invalid_redirect", message: `${CONFIG_FILE}: the redirect ${JSON.stringify(from)} -> ${JSON.stringify(to)} is not a path inside the root; ignored` });
+      warnings.push({
+        code: "invalid_redirect",
+        message: `${CONFIG_FILE}: the redirect ${JSON.stringify(from)} -> ${JSON.stringify(to)} is not a path inside the root; ignored`,
+      });
       continue;
     }
     redirects[source] = target;

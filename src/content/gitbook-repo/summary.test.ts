@@ -61,7 +61,12 @@ describe("parseSummary", () => {
         kind: "group",
         title: "Plain group",
         children: [
-          { kind: "page", title: "Dash", target: "dash.md", children: [{ kind: "page", title: "Four spaces", target: "dash/child.md", children: [] }] },
+          {
+            kind: "page",
+            title: "Dash",
+            target: "dash.md",
+            children: [{ kind: "page", title: "Four spaces", target: "dash/child.md", children: [] }],
+          },
         ],
       },
     ]);
@@ -90,7 +95,10 @@ describe("parseSummary", () => {
 
   it("takes a group's slug from an href-only anchor, or leaves it to the title", () => {
     const { nodes } = parse('## API <a href="#api-v2"></a>\n\n* [A](a.md)\n\n## Other\n');
-    expect(nodes).toMatchObject([{ kind: "group", title: "API", slug: "api-v2" }, { kind: "group", title: "Other" }]);
+    expect(nodes).toMatchObject([
+      { kind: "group", title: "API", slug: "api-v2" },
+      { kind: "group", title: "Other" },
+    ]);
     expect((nodes[1] as { slug?: string }).slug).toBeUndefined();
   });
 
@@ -152,7 +160,7 @@ describe("formatSummary", () => {
   it("round-trips through parseSummary, with paths relative to the summary's folder", () => {
     const entries = [
       { kind: "page" as const, title: "Home", path: "README.md", children: [] },
-      { kind: "page" as const, title: "Tricky `title` <x> \\ [y]", label: "L \\ \"q\"", path: "a b/ü (2)/%41.md", children: [] },
+      { kind: "page" as const, title: "Tricky `title` <x> \\ [y]", label: 'L \\ "q"', path: "a b/ü (2)/%41.md", children: [] },
     ];
     const text = formatSummary(entries, "toc");
     const { nodes } = parse(text);

@@ -65,7 +65,10 @@ export function parseSummary(text: string, summaryPath: string): { nodes: Summar
     const url = link.url.trim();
     if (isExternal(url)) {
       if (nested.length) {
-        warnings.push({ code: "summary_item_ignored", message: `${summaryPath} line ${line}: a link page cannot have children; they are kept one level up` });
+        warnings.push({
+          code: "summary_item_ignored",
+          message: `${summaryPath} line ${line}: a link page cannot have children; they are kept one level up`,
+        });
       }
       return [{ kind: "link", title, href: url, line }, ...nested];
     }
@@ -114,7 +117,10 @@ export type SummaryEntry =
   | { kind: "group"; title: string; slug: string; children: SummaryEntry[] };
 
 function escapeText(text: string): string {
-  return text.replace(/\s+/g, " ").trim().replace(/[\\[\]*_`<>&]/g, (c) => `\\${c}`);
+  return text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[\\[\]*_`<>&]/g, (c) => `\\${c}`);
 }
 
 /** A destination that reads back as exactly `path` (a file path is percent-decoded on read, a URL is not). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createBareRepo, type FileSpec, loadFixture, readRepoFiles } from "../../../test/helpers/git.js";
 import { makePng } from "../../../test/helpers/generate-repo.js";
+import { createBareRepo, type FileSpec, loadFixture, readRepoFiles } from "../../../test/helpers/git.js";
 import { basename } from "../../git/paths.js";
 import { commitAndPush } from "../../git/push.js";
 import { withFetchedRef } from "../../git/repo.js";
@@ -10,7 +10,8 @@ import type { RepoPage, RepositoryContent } from "./types.js";
 import { planPagePaths, repositoryPaths, type WritableContent, type WritablePage, writeRepository } from "./write.js";
 
 function memory(files: Record<string, FileSpec> | Map<string, Buffer>) {
-  const map = files instanceof Map ? files : new Map(Object.entries(files).map(([k, v]) => [k, typeof v === "string" ? Buffer.from(v) : v]));
+  const map =
+    files instanceof Map ? files : new Map(Object.entries(files).map(([k, v]) => [k, typeof v === "string" ? Buffer.from(v) : v]));
   return memoryTree(map);
 }
 
@@ -131,7 +132,11 @@ describe("writeRepository for content created in Quire", () => {
       pages: [
         doc("Welcome"),
         doc("Getting started", { children: [doc("Install"), doc("Configure", { slug: "config" })] }),
-        { kind: "group", title: "API Reference", children: [doc("Endpoints"), { kind: "link", title: "Status", href: "https://status.example.com" }] },
+        {
+          kind: "group",
+          title: "API Reference",
+          children: [doc("Endpoints"), { kind: "link", title: "Status", href: "https://status.example.com" }],
+        },
       ],
       files: [
         { name: "image.png", data: png },
@@ -206,9 +211,9 @@ describe("writeRepository for content created in Quire", () => {
 
   it("refuses unsafe known paths", () => {
     expect(() => writeRepository({ pages: [doc("Evil", { path: "../evil.md" })] })).toThrow(/Refused page path/);
-    expect(() => writeRepository({ pages: [doc("x")], files: [{ path: ".git/hooks/post-checkout", name: "x", data: Buffer.from("x") }] })).toThrow(
-      /\.git/,
-    );
+    expect(() =>
+      writeRepository({ pages: [doc("x")], files: [{ path: ".git/hooks/post-checkout", name: "x", data: Buffer.from("x") }] }),
+    ).toThrow(/\.git/);
   });
 
   it("writes .gitbook.yaml only when it says something", () => {

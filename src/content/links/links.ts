@@ -82,7 +82,9 @@ export function linkStatus(ref: ContentRef, ctx: LinkContext): LinkStatus {
     case "file":
       return ctx.content.files.some((f) => f.id === ref.file) ? "ok" : "broken";
     case "reusable-content":
-      return sameSpace((ref as { space?: string }).space) && !ctx.content.reusableContents.some((r) => r.id === ref.reusableContent) ? "broken" : "ok";
+      return sameSpace((ref as { space?: string }).space) && !ctx.content.reusableContents.some((r) => r.id === ref.reusableContent)
+        ? "broken"
+        : "ok";
     case "url":
       if (ref.url.startsWith(`${ctx.publicUrl}/`) || ref.url === ctx.publicUrl) return "in-app";
       // A relative URL is a link into the content that did not resolve to a page or file.

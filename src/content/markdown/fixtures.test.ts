@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { schemaErrors } from "../../../test/helpers/contract.js";
 import { FakeRepository, readFixtures } from "../../../test/fixtures/markdown/fake-repository.js";
+import { schemaErrors } from "../../../test/helpers/contract.js";
 import { collectKeys, stripKeys } from "../document/keys.js";
 import { parseMarkdownPage } from "./parse.js";
 import { serializeMarkdownPage } from "./serialize.js";
@@ -22,7 +22,10 @@ describe("Markdown fixtures", () => {
         const first = parseMarkdownPage(markdown, parseOptions);
         expect(schemaErrors("JSONDocument", first.document)).toEqual([]);
 
-        const written = serializeMarkdownPage({ title: first.title, frontmatter: first.frontmatter, document: first.document }, writeOptions);
+        const written = serializeMarkdownPage(
+          { title: first.title, frontmatter: first.frontmatter, document: first.document },
+          writeOptions,
+        );
         const second = parseMarkdownPage(written, parseOptions);
         expect(stripKeys(second.document)).toEqual(stripKeys(first.document));
         expect(second.frontmatter).toEqual(first.frontmatter);
@@ -33,7 +36,10 @@ describe("Markdown fixtures", () => {
         // Import → export → import gives the same document, keys included, when the previous one is passed.
         expect(parseMarkdownPage(written, { ...parseOptions, previous: first.document }).document).toEqual(first.document);
 
-        const rewritten = serializeMarkdownPage({ title: second.title, frontmatter: second.frontmatter, document: second.document }, writeOptions);
+        const rewritten = serializeMarkdownPage(
+          { title: second.title, frontmatter: second.frontmatter, document: second.document },
+          writeOptions,
+        );
         expect(rewritten).toBe(written);
       });
     }
@@ -57,10 +63,44 @@ describe("Markdown fixtures", () => {
       parseMarkdownPage(markdown, { resolve: new FakeRepository().resolve }).document.nodes.forEach((n) => visit(n as never));
     }
     for (const type of [
-      "paragraph", "heading-1", "heading-2", "heading-3", "list-ordered", "list-unordered", "list-tasks", "list-item", "divider",
-      "blockquote", "hint", "code", "math", "images", "image", "file", "embed", "reusable-content", "content-ref", "expandable",
-      "tabs", "tabs-item", "stepper", "stepper-step", "table", "swagger", "openapi-operation", "openapi-schemas", "integration",
-      "link", "mention", "emoji", "icon", "expression", "inline-math", "inline-image", "annotation", "button",
+      "paragraph",
+      "heading-1",
+      "heading-2",
+      "heading-3",
+      "list-ordered",
+      "list-unordered",
+      "list-tasks",
+      "list-item",
+      "divider",
+      "blockquote",
+      "hint",
+      "code",
+      "math",
+      "images",
+      "image",
+      "file",
+      "embed",
+      "reusable-content",
+      "content-ref",
+      "expandable",
+      "tabs",
+      "tabs-item",
+      "stepper",
+      "stepper-step",
+      "table",
+      "swagger",
+      "openapi-operation",
+      "openapi-schemas",
+      "integration",
+      "link",
+      "mention",
+      "emoji",
+      "icon",
+      "expression",
+      "inline-math",
+      "inline-image",
+      "annotation",
+      "button",
     ]) {
       expect(seen, type).toContain(type);
     }
@@ -70,7 +110,30 @@ describe("Markdown fixtures", () => {
 describe("round trip over generated pages", () => {
   // Realistic blocks (headings, lists, quotes, hints, tables, tabs, expandables, tasks, code) filled
   // with random mixes of inline constructs; a seeded generator keeps failures reproducible.
-  const inlines = ["word", "**bold**", "*it*", "`co|de`", "[a](b.md)", "![i](x.png)", ":rocket:", "<mark>m</mark>", "x<sup>2</sup>", "~~s~~", "$$x$$", "a_b", "1.5", "#tag", "<br>", "[^n]", "&amp;", "{% raw %}", "\\*", "***bi***", "**b *i* b**", "<kbd>K</kbd>"];
+  const inlines = [
+    "word",
+    "**bold**",
+    "*it*",
+    "`co|de`",
+    "[a](b.md)",
+    "![i](x.png)",
+    ":rocket:",
+    "<mark>m</mark>",
+    "x<sup>2</sup>",
+    "~~s~~",
+    "$$x$$",
+    "a_b",
+    "1.5",
+    "#tag",
+    "<br>",
+    "[^n]",
+    "&amp;",
+    "{% raw %}",
+    "\\*",
+    "***bi***",
+    "**b *i* b**",
+    "<kbd>K</kbd>",
+  ];
   const blocks = [
     (s: string) => s,
     (s: string) => `## ${s}`,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_LAYOUT, frontmatterFromPageMetadata, pageMetadataFromFrontmatter, parseFrontmatter, serializeFrontmatter, splitFrontmatter } from "./frontmatter.js";
+import {
+  DEFAULT_LAYOUT,
+  frontmatterFromPageMetadata,
+  pageMetadataFromFrontmatter,
+  parseFrontmatter,
+  serializeFrontmatter,
+  splitFrontmatter,
+} from "./frontmatter.js";
 
 describe("front matter", () => {
   const yaml = `description: Short summary
@@ -42,7 +49,13 @@ owner: docs-team
       cover: "../.gitbook/assets/cover.png",
       coverY: 120,
       coverHeight: 300,
-      layout: { width: "wide", cover: { visible: false, size: "full" }, title: { visible: true }, outline: { visible: false }, metadata: { visible: false } },
+      layout: {
+        width: "wide",
+        cover: { visible: false, size: "full" },
+        title: { visible: true },
+        outline: { visible: false },
+        metadata: { visible: false },
+      },
       hidden: true,
       noIndex: true,
       noRobotsIndex: false,
@@ -72,7 +85,12 @@ owner: docs-team
       metaLinks: { canonical: "https://a.dev/x", alternates: ["https://a.dev/fr/x"] },
     });
     const back = frontmatterFromPageMetadata(meta, (ref) => (ref.kind === "file" ? ref.file.slice(3) : undefined));
-    expect(back.layout).toEqual({ width: "wide", cover: { visible: false, size: "full" }, outline: { visible: false }, metadata: { visible: false } });
+    expect(back.layout).toEqual({
+      width: "wide",
+      cover: { visible: false, size: "full" },
+      outline: { visible: false },
+      metadata: { visible: false },
+    });
     expect(back.cover).toBe("../.gitbook/assets/cover.png");
     expect(back.if).toBe(fm.if);
   });
@@ -87,9 +105,12 @@ owner: docs-team
 
   it("applies the parts of GitBook's newer layouts that the API holds and names the rest", () => {
     const warnings: string[] = [];
-    const yaml = "layout:\n  width: wide\n  cover:\n    visible: true\n    size: background\n    mask: none\n  title:\n    visible: false\n  tags:\n    visible: true\n  actions:\n    visible: true\n";
+    const yaml =
+      "layout:\n  width: wide\n  cover:\n    visible: true\n    size: background\n    mask: none\n  title:\n    visible: false\n  tags:\n    visible: true\n  actions:\n    visible: true\n";
     expect(parseFrontmatter(yaml, warnings)).toEqual({ layout: { width: "wide", cover: { visible: true }, title: { visible: false } } });
-    expect(warnings).toEqual(['front matter layout: cover.size: "background", cover.mask: "none", tags, actions are not part of GitBook\'s page layout; ignored']);
+    expect(warnings).toEqual([
+      'front matter layout: cover.size: "background", cover.mask: "none", tags, actions are not part of GitBook\'s page layout; ignored',
+    ]);
   });
 
   it("only splits a closed --- block at the very top", () => {

@@ -169,7 +169,10 @@ function readLayout(value: unknown, warnings: string[]): PageLayoutFrontmatter |
       } else ignored.push(key);
     } else ignored.push(key);
   }
-  if (ignored.length) warnings.push(`front matter layout: ${ignored.join(", ")} ${ignored.length === 1 ? "is" : "are"} not part of GitBook's page layout; ignored`);
+  if (ignored.length)
+    warnings.push(
+      `front matter layout: ${ignored.join(", ")} ${ignored.length === 1 ? "is" : "are"} not part of GitBook's page layout; ignored`,
+    );
   return layout;
 }
 
@@ -178,7 +181,9 @@ function readMetaLinks(value: unknown): PageFrontmatter["metaLinks"] {
   const links: NonNullable<PageFrontmatter["metaLinks"]> = {};
   if (typeof value.canonical === "string") links.canonical = value.canonical;
   if (Array.isArray(value.alternates)) {
-    const alternates = value.alternates.map((a) => (typeof a === "string" ? a : isPlainRecord(a) && typeof a.url === "string" ? a.url : undefined));
+    const alternates = value.alternates.map((a) =>
+      typeof a === "string" ? a : isPlainRecord(a) && typeof a.url === "string" ? a.url : undefined,
+    );
     if (alternates.some((a) => a === undefined)) return undefined;
     links.alternates = alternates as string[];
   }
@@ -291,7 +296,8 @@ export function frontmatterFromPageMetadata(
     const l = meta.layout;
     const layout: PageLayoutFrontmatter = {};
     if (l.width !== DEFAULT_LAYOUT.width) layout.width = l.width;
-    if (l.cover !== DEFAULT_LAYOUT.cover || l.coverSize !== DEFAULT_LAYOUT.coverSize) layout.cover = { visible: l.cover, size: l.coverSize };
+    if (l.cover !== DEFAULT_LAYOUT.cover || l.coverSize !== DEFAULT_LAYOUT.coverSize)
+      layout.cover = { visible: l.cover, size: l.coverSize };
     for (const key of LAYOUT_VISIBILITY_KEYS) if (l[key] !== DEFAULT_LAYOUT[key]) layout[key] = { visible: l[key] };
     if (Object.keys(layout).length) fm.layout = layout;
   }

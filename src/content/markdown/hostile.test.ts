@@ -1,12 +1,13 @@
-import { describe, expect, it } from "vitest";
-import { schemaErrors } from "../../../test/helpers/contract.js";
 import remarkGfm from "remark-gfm";
 import remarkMath from "remark-math";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
+import { describe, expect, it } from "vitest";
+import { schemaErrors } from "../../../test/helpers/contract.js";
 import { parseChunked, parseMarkdownPage } from "./parse.js";
 
 const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singleDollarTextMath: false });
+
 import { serializeMarkdownPage } from "./serialize.js";
 
 /** Parses and serializes, returning the elapsed milliseconds; must never throw. */
@@ -67,7 +68,13 @@ describe("hostile input", () => {
 
   it("handles deeply nested GitBook containers and HTML", () => {
     const depth = 300;
-    const markdown = '{% hint style="info" %}\n'.repeat(depth) + "deep\n" + "{% endhint %}\n".repeat(depth) + "<details>\n".repeat(200) + "<mark>".repeat(500) + "x";
+    const markdown =
+      '{% hint style="info" %}\n'.repeat(depth) +
+      "deep\n" +
+      "{% endhint %}\n".repeat(depth) +
+      "<details>\n".repeat(200) +
+      "<mark>".repeat(500) +
+      "x";
     const { parsed } = run(markdown);
     expect(schemaErrors("JSONDocument", parsed.document)).toEqual([]);
   });
@@ -75,7 +82,7 @@ describe("hostile input", () => {
   it("never throws on random bytes of Markdown punctuation", () => {
     const alphabet = "{%}<>[]()*_`#|-!:$\\\n \t\"'=/ahx";
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let n = 0; n < 200; n++) {
       let markdown = "";
       for (let i = 0; i < 400; i++) markdown += alphabet[Math.floor(random() * alphabet.length)];

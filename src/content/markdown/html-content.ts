@@ -3,10 +3,11 @@
  * (`<mark>`, `<sup>`, `<code class="expression">`, `<i class="fa-…">`, buttons) as it appears in
  * captions, summaries and cards cells, and the `<figure>`/`<picture>` form of images.
  */
-import { emojiCharacters } from "./emoji.js";
-import { elementChildren, escapeAttribute, escapeHtmlText, type HtmlElement, type HtmlNode } from "./html.js";
+
 import { leaf, normalizeInlines, textNode } from "../document/nodes.js";
 import type { DocumentInline, DocumentMark, InlineContent, TextColor } from "../document/types.js";
+import { emojiCharacters } from "./emoji.js";
+import { elementChildren, escapeAttribute, escapeHtmlText, type HtmlElement, type HtmlNode } from "./html.js";
 
 const COLORS: ReadonlySet<string> = new Set([
   "default",
@@ -110,7 +111,8 @@ function elementToInlines(el: HtmlElement, ctx: HtmlInlineContext, marks: Docume
       return htmlToInlines(el.children, ctx, marks);
     case "code": {
       const text = plain(el.children);
-      if (el.attrs.class?.split(/\s+/).includes("expression")) return [{ object: "inline", type: "expression", isVoid: true, data: { expression: text } }];
+      if (el.attrs.class?.split(/\s+/).includes("expression"))
+        return [{ object: "inline", type: "expression", isVoid: true, data: { expression: text } }];
       return [textNode([leaf(text, [...marks, { object: "mark", type: "code" }])])];
     }
     case "i": {
@@ -159,7 +161,9 @@ function elementToInlines(el: HtmlElement, ctx: HtmlInlineContext, marks: Docume
         if (el.attrs["data-icon"]) data.icon = el.attrs["data-icon"];
         return [{ object: "inline", type: "button", isVoid: true, data }];
       }
-      const inner = htmlToInlines(el.children, ctx, marks).flatMap((n) => (n.object === "text" || n.type === "inline-image" ? [n] : [textNode([leaf(inlineFallbackText(n), marks)])]));
+      const inner = htmlToInlines(el.children, ctx, marks).flatMap((n) =>
+        n.object === "text" || n.type === "inline-image" ? [n] : [textNode([leaf(inlineFallbackText(n), marks)])],
+      );
       return [{ object: "inline", type: "link", nodes: normalizeLinkNodes(inner), data: { ref: ctx.link(href, "link") } }];
     }
     default:
@@ -170,13 +174,17 @@ function elementToInlines(el: HtmlElement, ctx: HtmlInlineContext, marks: Docume
 
 /** The image of a `<picture>`'s dark-mode `<source>` (`media="(prefers-color-scheme: dark)"`), if any. */
 export function darkVariantSrc(picture: HtmlElement): string | undefined {
-  const source = elementChildren(picture).find((child) => child.name === "source" && /dark/.test(child.attrs.media ?? "") && child.attrs.srcset);
+  const source = elementChildren(picture).find(
+    (child) => child.name === "source" && /dark/.test(child.attrs.media ?? "") && child.attrs.srcset,
+  );
   return source?.attrs.srcset?.trim().split(/\s+/)[0];
 }
 
 export function normalizeLinkNodes(nodes: InlineContent[]): Array<Extract<InlineContent, { object: "text" } | { type: "inline-image" }>> {
   const normalized = normalizeInlines(nodes);
-  return normalized.filter((n): n is Extract<InlineContent, { object: "text" } | { type: "inline-image" }> => n.object === "text" || n.type === "inline-image");
+  return normalized.filter(
+    (n): n is Extract<InlineContent, { object: "text" } | { type: "inline-image" }> => n.object === "text" || n.type === "inline-image",
+  );
 }
 
 /** Text standing for an inline that cannot be nested where it was (an emoji inside a link ...). */
@@ -202,7 +210,9 @@ export function inlineFallbackText(node: InlineContent): string {
 }
 
 function plain(nodes: readonly HtmlNode[]): string {
-  return nodes.map((n) => (n.type === "text" ? n.value : n.type === "element" ? (n.name === "br" ? "\n" : plain(n.children)) : "")).join("");
+  return nodes
+    .map((n) => (n.type === "text" ? n.value : n.type === "element" ? (n.name === "br" ? "\n" : plain(n.children)) : ""))
+    .join("");
 }
 
 // ---- inline content → HTML (for captions, summaries and cards cells) ------------------------------

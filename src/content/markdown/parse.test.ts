@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { schemaErrors } from "../../../test/helpers/contract.js";
 import { FakeRepository } from "../../../test/fixtures/markdown/fake-repository.js";
+import { schemaErrors } from "../../../test/helpers/contract.js";
 import { stripKeys } from "../document/keys.js";
 import type { DocumentBlock, JSONDocument } from "../document/types.js";
-import { parseMarkdownPage, type ParseMarkdownOptions } from "./parse.js";
-import { markdownFromDocument, serializeMarkdownPage, type SerializeMarkdownOptions } from "./serialize.js";
+import { type ParseMarkdownOptions, parseMarkdownPage } from "./parse.js";
+import { markdownFromDocument, type SerializeMarkdownOptions, serializeMarkdownPage } from "./serialize.js";
 
 /**
  * Parses, checks the document against the spec, serializes, parses again and checks that the
@@ -53,15 +53,16 @@ describe("CommonMark and GFM", () => {
   });
 
   it("reads a pinned heading anchor into data.id", () => {
-    const r = convert("## Setup <a href=\"#install\" id=\"install\"></a>\n");
+    const r = convert('## Setup <a href="#install" id="install"></a>\n');
     expect(r.nodes[0]).toMatchObject({ type: "heading-1", data: { id: "install" } });
     expect(texts(r.nodes[0])).toBe("Setup");
     expect(r.out).toContain('## Setup <a href="#install" id="install"></a>');
   });
 
   it("maps inline marks", () => {
-    const r = convert("**b** *i* `c` ~~s~~ <sup>p</sup> <sub>d</sub> <kbd>K</kbd> <mark style=\"color:red;\">r</mark>");
-    const leaves = (r.nodes[0] as { nodes: Array<{ leaves?: Array<{ text: string; marks: Array<{ type: string; data?: unknown }> }> }> }).nodes[0]!.leaves!;
+    const r = convert('**b** *i* `c` ~~s~~ <sup>p</sup> <sub>d</sub> <kbd>K</kbd> <mark style="color:red;">r</mark>');
+    const leaves = (r.nodes[0] as { nodes: Array<{ leaves?: Array<{ text: string; marks: Array<{ type: string; data?: unknown }> }> }> })
+      .nodes[0]!.leaves!;
     const marked = leaves.filter((l) => l.marks.length).map((l) => [l.text, l.marks.map((m) => m.type).join("+")]);
     expect(marked).toEqual([
       ["b", "bold"],
@@ -165,7 +166,7 @@ describe("links, images and references", () => {
   it("reports and resolves page links, anchors, mentions, images and external URLs", () => {
     const repo = new FakeRepository();
     const r = convert(
-      "See [a](a.md), [b](b.md#part), [here](#local), [ext](https://x.dev), [m](c.md \"mention\") and ![i](../.gitbook/assets/i.png).",
+      'See [a](a.md), [b](b.md#part), [here](#local), [ext](https://x.dev), [m](c.md "mention") and ![i](../.gitbook/assets/i.png).',
       { resolve: repo.resolve },
       { pathFor: repo.pathFor },
     );
@@ -209,7 +210,9 @@ describe("links, images and references", () => {
       '![Alt](a.png)\n\n<figure><img src="b.png" alt="B" width="50%"><figcaption><p>Caption <strong>here</strong></p></figcaption></figure>\n\n<figure><picture><source srcset="dark.png" media="(prefers-color-scheme: dark)"><img src="light.png" alt=""></picture><figcaption></figcaption></figure>\n',
     );
     expect(r.nodes.map((n) => n.type)).toEqual(["images", "images", "images"]);
-    expect(r.nodes[0]).toMatchObject({ nodes: [{ type: "image", data: { ref: { kind: "url", url: "a.png" }, alt: "Alt" }, fragments: [] }] });
+    expect(r.nodes[0]).toMatchObject({
+      nodes: [{ type: "image", data: { ref: { kind: "url", url: "a.png" }, alt: "Alt" }, fragments: [] }],
+    });
     expect(r.nodes[1]).toMatchObject({ nodes: [{ data: { width: { unit: "%", value: 50 } }, fragments: [{ fragment: "caption" }] }] });
     expect(texts(r.nodes[1])).toBe("Caption here");
     expect(r.nodes[2]).toMatchObject({ nodes: [{ data: { ref: { url: "light.png" }, refDark: { url: "dark.png" } } }] });
@@ -229,14 +232,20 @@ describe("links, images and references", () => {
     expect(r.warnings).toEqual([]);
     const paragraph = r.nodes[0] as { nodes: Array<{ type?: string; data?: unknown }> };
     expect(paragraph.nodes.find((n) => n.type === "inline-image")).toMatchObject({
-      data: { ref: { kind: "url", url: "assets/icon_light.svg" }, refDark: { kind: "url", url: "assets/icon_dark.svg" }, alt: "The Actions menu icon" },
+      data: {
+        ref: { kind: "url", url: "assets/icon_light.svg" },
+        refDark: { kind: "url", url: "assets/icon_dark.svg" },
+        alt: "The Actions menu icon",
+      },
     });
     expect(texts(r.nodes[0])).toBe("Open the Action menu .");
     expect(r.references.map((x) => [x.kind, x.target])).toEqual([
       ["image", "assets/icon_light.svg"],
       ["image", "assets/icon_dark.svg"],
     ]);
-    expect(r.out).toContain('<picture><source srcset="assets/icon_dark.svg" media="(prefers-color-scheme: dark)"><img src="assets/icon_light.svg" alt="The Actions menu icon"></picture>');
+    expect(r.out).toContain(
+      '<picture><source srcset="assets/icon_dark.svg" media="(prefers-color-scheme: dark)"><img src="assets/icon_light.svg" alt="The Actions menu icon"></picture>',
+    );
   });
 
   it("drops an inline <picture> that has no image, saying so", () => {
@@ -266,7 +275,11 @@ describe("GitBook blocks", () => {
     expect(r.nodes[0]).toMatchObject({
       type: "tabs",
       nodes: [
-        { type: "tabs-item", data: { title: "JS" }, nodes: [{ type: "code", data: { syntax: "js", title: "a.js", overflow: "wrap", lineNumbers: true, expandable: true } }] },
+        {
+          type: "tabs-item",
+          data: { title: "JS" },
+          nodes: [{ type: "code", data: { syntax: "js", title: "a.js", overflow: "wrap", lineNumbers: true, expandable: true } }],
+        },
         { type: "tabs-item", data: { title: "Py" } },
       ],
     });
@@ -287,7 +300,10 @@ describe("GitBook blocks", () => {
 
   it("keeps a file that is not in the space as a link", () => {
     const r = convert('{% file src="https://cdn.example.com/a.pdf" %}\n');
-    expect(r.nodes[0]).toMatchObject({ type: "paragraph", nodes: [{}, { type: "link", data: { ref: { kind: "url", url: "https://cdn.example.com/a.pdf" } } }, {}] });
+    expect(r.nodes[0]).toMatchObject({
+      type: "paragraph",
+      nodes: [{}, { type: "link", data: { ref: { kind: "url", url: "https://cdn.example.com/a.pdf" } } }, {}],
+    });
     expect(r.warnings.join()).toMatch(/not a file of this space/);
   });
 
@@ -339,19 +355,25 @@ describe("GitBook blocks", () => {
   });
 
   it("keeps a card whose target is a URL as a column of links (0.146 cannot store a URL value)", () => {
-    const r = convert('<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td>A</td><td><a href="https://a.dev">https://a.dev</a></td></tr></tbody></table>\n');
+    const r = convert(
+      '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td>A</td><td><a href="https://a.dev">https://a.dev</a></td></tr></tbody></table>\n',
+    );
     expect(r.out).toContain('data-card-target data-type="content-ref"');
     expect(r.out).toContain('<a href="https://a.dev">https://a.dev</a>');
   });
 
   it("keeps GitBook's <h4> card titles as bold text (a heading cannot sit in a cell)", () => {
-    const r = convert('<table data-view="cards"><thead><tr><th></th><th></th></tr></thead><tbody><tr><td><h4>In the editor</h4></td><td>Write visually.</td></tr></tbody></table>\n');
+    const r = convert(
+      '<table data-view="cards"><thead><tr><th></th><th></th></tr></thead><tbody><tr><td><h4>In the editor</h4></td><td>Write visually.</td></tr></tbody></table>\n',
+    );
     expect(r.warnings).toEqual([]);
     expect(r.out).toContain("<strong>In the editor</strong>");
   });
 
   it("converts buttons, inline icons and expressions", () => {
-    const r = convert('<a href="start.md" class="button primary" data-icon="rocket">Start</a> <i class="fa-github">:github:</i> v<code class="expression">space.vars.version</code>\n');
+    const r = convert(
+      '<a href="start.md" class="button primary" data-icon="rocket">Start</a> <i class="fa-github">:github:</i> v<code class="expression">space.vars.version</code>\n',
+    );
     const inlines = (r.nodes[0] as { nodes: Array<{ type?: string; data?: unknown }> }).nodes.filter((n) => n.type);
     expect(inlines).toMatchObject([
       { type: "button", data: { label: "Start", kind: "primary", icon: "rocket", ref: { kind: "url", url: "start.md" } } },
@@ -368,9 +390,19 @@ describe("GitBook blocks", () => {
   });
 
   it("passes constructs without a 0.146 node through as tag lines around normal blocks", () => {
-    const md = '{% if visitor.claims.unsigned.beta %}\nBeta text\n{% endif %}\n\n{% columns %}\n{% column %}\nLeft\n{% endcolumn %}\n{% endcolumns %}\n';
+    const md =
+      "{% if visitor.claims.unsigned.beta %}\nBeta text\n{% endif %}\n\n{% columns %}\n{% column %}\nLeft\n{% endcolumn %}\n{% endcolumns %}\n";
     const r = convert(md);
-    expect(r.nodes.map((n) => texts(n))).toEqual(["{% if visitor.claims.unsigned.beta %}", "Beta text", "{% endif %}", "{% columns %}", "{% column %}", "Left", "{% endcolumn %}", "{% endcolumns %}"]);
+    expect(r.nodes.map((n) => texts(n))).toEqual([
+      "{% if visitor.claims.unsigned.beta %}",
+      "Beta text",
+      "{% endif %}",
+      "{% columns %}",
+      "{% column %}",
+      "Left",
+      "{% endcolumn %}",
+      "{% endcolumns %}",
+    ]);
     expect(r.out).toBe(md);
   });
 
@@ -383,7 +415,9 @@ describe("GitBook blocks", () => {
   });
 
   it("treats {% %} in fenced, indented and inline code as code", () => {
-    const r = convert('```\n{% hint style="info" %}\n{% endhint %}\n```\n\nPara\n\n    {% tabs %}\n    {% endtabs %}\n\nInline `{% endhint %}`.\n');
+    const r = convert(
+      '```\n{% hint style="info" %}\n{% endhint %}\n```\n\nPara\n\n    {% tabs %}\n    {% endtabs %}\n\nInline `{% endhint %}`.\n',
+    );
     expect(r.nodes.map((n) => n.type)).toEqual(["code", "paragraph", "code", "paragraph"]);
     expect(texts(r.nodes[0])).toBe('{% hint style="info" %}{% endhint %}');
     expect(r.warnings).toEqual([]);
@@ -410,7 +444,9 @@ describe("GitBook blocks", () => {
   });
 
   it("reads GitBook's <pre><code> code blocks (used when lines are bold) as code blocks, keeping the text", () => {
-    const r = convert('<pre class="language-markdown" data-title="page.md" data-overflow="wrap" data-line-numbers><code class="lang-markdown">---\nhidden: true\n<strong>---\n</strong>a &lt; b &amp;&amp; c\n</code></pre>\n');
+    const r = convert(
+      '<pre class="language-markdown" data-title="page.md" data-overflow="wrap" data-line-numbers><code class="lang-markdown">---\nhidden: true\n<strong>---\n</strong>a &lt; b &amp;&amp; c\n</code></pre>\n',
+    );
     expect(r.nodes[0]).toMatchObject({ type: "code", data: { syntax: "markdown", title: "page.md", overflow: "wrap", lineNumbers: true } });
     expect((r.nodes[0] as { nodes: unknown[] }).nodes.map((line) => texts(line))).toEqual(["---", "hidden: true", "---", "a < b && c"]);
     expect(r.warnings).toEqual([expect.stringMatching(/formatting inside an HTML code block/)]);
@@ -423,7 +459,9 @@ describe("GitBook blocks", () => {
   });
 
   it("reads GitBook's aligned headings (<h2>/<h3>/<h4 align>) as headings with their alignment", () => {
-    const r = convert('<h3 align="center">How do you want <em>to</em> work?</h3>\n\n<h2 align="right" id="intro">Intro</h2>\n\n<h4 align="left">Plain</h4>\n');
+    const r = convert(
+      '<h3 align="center">How do you want <em>to</em> work?</h3>\n\n<h2 align="right" id="intro">Intro</h2>\n\n<h4 align="left">Plain</h4>\n',
+    );
     expect(r.warnings).toEqual([]);
     expect(r.nodes[0]).toMatchObject({ type: "heading-2", data: { align: "center" } });
     expect(texts(r.nodes[0])).toBe("How do you want to work?");
@@ -460,7 +498,7 @@ describe("front matter and body", () => {
   });
 
   it("gives every block and keyed inline a key", () => {
-    const r = parseMarkdownPage("Para [l](x)\n\n* a\n\n{% tabs %}\n{% tab title=\"t\" %}\nx\n{% endtab %}\n{% endtabs %}\n");
+    const r = parseMarkdownPage('Para [l](x)\n\n* a\n\n{% tabs %}\n{% tab title="t" %}\nx\n{% endtab %}\n{% endtabs %}\n');
     const missing: string[] = [];
     const visit = (n: { object?: string; key?: string; type?: string; nodes?: unknown[]; fragments?: unknown[] }) => {
       if ((n.object === "block" || n.object === "inline") && !n.key) missing.push(n.type ?? "?");

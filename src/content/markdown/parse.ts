@@ -26,6 +26,8 @@
  * a known tag that is unclosed or misplaced is kept as paragraph text (escaped on export, so it
  * cannot change meaning later).
  */
+
+import { generateNKeysBetween } from "fractional-indexing";
 import type {
   Blockquote,
   Code,
@@ -42,13 +44,21 @@ import type {
   Table,
 } from "mdast";
 import { toString as mdastToString } from "mdast-util-to-string";
-import { generateNKeysBetween } from "fractional-indexing";
 import remarkGfm from "remark-gfm";
 import remarkMath from "remark-math";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
-import { isAllowedIn, leaf, normalizeInlines, paragraph, plainParagraph, textNode, inlineText, type BlockContext } from "../document/nodes.js";
 import { reconcileKeysInPlace } from "../document/keys.js";
+import {
+  type BlockContext,
+  inlineText,
+  isAllowedIn,
+  leaf,
+  normalizeInlines,
+  paragraph,
+  plainParagraph,
+  textNode,
+} from "../document/nodes.js";
 import type {
   ContentRef,
   DocumentBlock,
@@ -58,9 +68,9 @@ import type {
   DocumentBlockImages,
   DocumentBlockListItem,
   DocumentBlockParagraph,
+  DocumentBlockStepperStep,
   DocumentBlockTable,
   DocumentBlockTabsItem,
-  DocumentBlockStepperStep,
   DocumentBlockTopLevel,
   DocumentFragment,
   DocumentInline,
@@ -75,17 +85,25 @@ import type {
   TableRecordValue,
 } from "../document/types.js";
 import { emojiCodeForShortcode, SHORTCODE_PATTERN } from "./emoji.js";
-import { parseFrontmatter, splitFrontmatter, type PageFrontmatter } from "./frontmatter.js";
-import { elementChildren, htmlText, isBlankHtml, parseHtml, tokenizeHtml, type HtmlElement, type HtmlNode } from "./html.js";
-import { darkVariantSrc, htmlToInlines, iconFromClass, inlineFallbackText, markForElement, normalizeLinkNodes, type HtmlInlineContext } from "./html-content.js";
+import { type PageFrontmatter, parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
+import { elementChildren, type HtmlElement, type HtmlNode, htmlText, isBlankHtml, parseHtml, tokenizeHtml } from "./html.js";
 import {
-  resolveImageTarget,
-  resolveLinkTarget,
+  darkVariantSrc,
+  type HtmlInlineContext,
+  htmlToInlines,
+  iconFromClass,
+  inlineFallbackText,
+  markForElement,
+  normalizeLinkNodes,
+} from "./html-content.js";
+import {
   type ContentReferenceFound,
   type ReferenceKind,
   type ReferenceResolver,
+  resolveImageTarget,
+  resolveLinkTarget,
 } from "./references.js";
-import { CONTAINER_TAGS, OPTIONAL_END_TAGS, PASS_THROUGH_TAGS, isKnownTagName, parseTag, splitTagLine, type Tag } from "./tags.js";
+import { CONTAINER_TAGS, isKnownTagName, OPTIONAL_END_TAGS, PASS_THROUGH_TAGS, parseTag, splitTagLine, type Tag } from "./tags.js";
 
 export interface ParseMarkdownOptions {
   /** Turns link, image, file and include targets into refs of the revision (see references.ts). */
@@ -153,7 +171,8 @@ function limitNesting(body: string, warn: (message: string) => void): string {
     const indent = /^[ \t]*/.exec(line)![0];
     const width = indent.replace(/\t/g, "    ").length;
     let out = line;
-    if (width > MAX_INDENT && /^(?:[*+-]|\d{1,9}[.)])[ \t]/.test(line.slice(indent.length))) out = " ".repeat(MAX_INDENT) + line.slice(indent.length);
+    if (width > MAX_INDENT && /^(?:[*+-]|\d{1,9}[.)])[ \t]/.test(line.slice(indent.length)))
+      out = " ".repeat(MAX_INDENT) + line.slice(indent.length);
     const chain = /^(?:[ \t]*>){51,}|^(?:[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+){51,}/.exec(out);
     if (chain) {
       const markers = chain[0].match(/>|[*+-]|\d{1,9}[.)]/g)!;
@@ -271,7 +290,11 @@ export function parseChunked(text: string): Root {
       root.children.push(child);
     }
     const end = tree.position?.end;
-    if (end) root.position = { start: { line: 1, column: 1, offset: 0 }, end: { line: end.line + chunkStartLine, column: end.column, offset: (end.offset ?? 0) + chunkStartOffset } };
+    if (end)
+      root.position = {
+        start: { line: 1, column: 1, offset: 0 },
+        end: { line: end.line + chunkStartLine, column: end.column, offset: (end.offset ?? 0) + chunkStartOffset },
+      };
     chunkStartLine = endLine;
     chunkStartOffset = endOffset;
   };
@@ -390,7 +413,9 @@ class Converter {
   // -- helpers --
 
   private warn(node: { position?: { start: { line: number } } } | undefined, message: string): void {
-    const line = node?.position ? (this.lineMap[node.position.start.line - 1] ?? node.position.start.line - 1) + 1 + this.lineOffset : undefined;
+    const line = node?.position
+      ? (this.lineMap[node.position.start.line - 1] ?? node.position.start.line - 1) + 1 + this.lineOffset
+      : undefined;
     this.warnSink(line !== undefined ? `line ${line}: ${message}` : message);
   }
 
@@ -427,7 +452,8 @@ class Converter {
       const heading = children[titleIndex] as Heading;
       // An empty `#` line is no title: the serializer writes none, so none is read.
       title = mdastToString(heading).trim() || undefined;
-      if (heading.children.some((c) => c.type !== "text")) this.warn(heading, "the page title's formatting was dropped (a title is plain text)");
+      if (heading.children.some((c) => c.type !== "text"))
+        this.warn(heading, "the page title's formatting was dropped (a title is plain text)");
       const before = children.slice(0, titleIndex).filter((c) => c.type !== "definition" && c.type !== "footnoteDefinition");
       if (before.length) this.warn(heading, "content before the page title is kept, but the title will be written first on export");
       children.splice(titleIndex, 1);
@@ -580,7 +606,10 @@ class Converter {
         out.push(converted);
         continue;
       }
-      if (containerName !== undefined) this.warnSink(`a ${block.type} block cannot be inside ${containerName} in GitBook's document model; the ${containerName.replace(/^an? /, "")} was split and the block moved out of it`);
+      if (containerName !== undefined)
+        this.warnSink(
+          `a ${block.type} block cannot be inside ${containerName} in GitBook's document model; the ${containerName.replace(/^an? /, "")} was split and the block moved out of it`,
+        );
       out.push(block);
     }
     return out;
@@ -592,9 +621,20 @@ class Converter {
     if (block.type === "images") {
       const inlines: InlineContent[] = [];
       for (const image of block.nodes) {
-        if (image.data.width !== undefined || image.data.height !== undefined || block.data.align || block.data.fullWidth || block.data.withFrame) return undefined;
+        if (
+          image.data.width !== undefined ||
+          image.data.height !== undefined ||
+          block.data.align ||
+          block.data.fullWidth ||
+          block.data.withFrame
+        )
+          return undefined;
         const caption = image.fragments[0] ? inlineText(image.fragments[0].nodes.flatMap((p) => p.nodes)) : undefined;
-        if (caption && image.fragments[0]!.nodes.some((p) => p.nodes.some((n) => n.object !== "text" || n.leaves.some((l) => l.marks.length)))) return undefined;
+        if (
+          caption &&
+          image.fragments[0]!.nodes.some((p) => p.nodes.some((n) => n.object !== "text" || n.leaves.some((l) => l.marks.length)))
+        )
+          return undefined;
         const data: Extract<DocumentInline, { type: "inline-image" }>["data"] = { ref: image.data.ref };
         if (image.data.refDark) data.refDark = image.data.refDark;
         if (image.data.alt) data.alt = image.data.alt;
@@ -605,7 +645,8 @@ class Converter {
       }
       return paragraph(inlines);
     }
-    if (block.type === "math") return paragraph([{ object: "inline", type: "inline-math", isVoid: true, data: { formula: block.data.formula } }]);
+    if (block.type === "math")
+      return paragraph([{ object: "inline", type: "inline-math", isVoid: true, data: { formula: block.data.formula } }]);
     return undefined;
   }
 
@@ -618,7 +659,12 @@ class Converter {
    * Splits a container around children it cannot hold: the pieces before and after keep the
    * container's data, and the lifted child sits between them. `make` builds one piece.
    */
-  private split<T extends DocumentBlock>(children: DocumentBlock[], context: BlockContext, name: string, make: (nodes: DocumentBlock[]) => T): DocumentBlock[] {
+  private split<T extends DocumentBlock>(
+    children: DocumentBlock[],
+    context: BlockContext,
+    name: string,
+    make: (nodes: DocumentBlock[]) => T,
+  ): DocumentBlock[] {
     const fitted = this.fit(children, context, name);
     const out: DocumentBlock[] = [];
     let run: DocumentBlock[] = [];
@@ -644,7 +690,15 @@ class Converter {
 
   // -- containers --
 
-  private container(tag: Tag, node: RootContent, tokens: Token[], pairs: Map<number, number>, from: number, to: number, context: BlockContext): DocumentBlock[] {
+  private container(
+    tag: Tag,
+    node: RootContent,
+    tokens: Token[],
+    pairs: Map<number, number>,
+    from: number,
+    to: number,
+    context: BlockContext,
+  ): DocumentBlock[] {
     const inner = (ctx: BlockContext) => this.range(tokens, pairs, from, to, ctx);
     const innerNodes = () => tokens.slice(from, to).map((t) => t.node);
     switch (tag.name) {
@@ -653,7 +707,12 @@ class Converter {
         if (!style) this.warn(node, `hint style "${tag.attrs.style ?? ""}" is not one of info, success, warning, danger; using info`);
         const data: { style: HintStyle; icon?: string } = { style: style ?? "info" };
         if (tag.attrs.icon) data.icon = tag.attrs.icon;
-        return this.split(inner("hint"), "hint", "a hint", (nodes) => ({ object: "block", type: "hint", data: { ...data }, nodes: nodes as never }));
+        return this.split(inner("hint"), "hint", "a hint", (nodes) => ({
+          object: "block",
+          type: "hint",
+          data: { ...data },
+          nodes: nodes as never,
+        }));
       }
       case "tabs":
       case "stepper": {
@@ -663,11 +722,16 @@ class Converter {
         let run: Array<DocumentBlockTabsItem | DocumentBlockStepperStep> = [];
         const flush = () => {
           if (!run.length) return;
-          pieces.push(tag.name === "tabs" ? { object: "block", type: "tabs", nodes: run as DocumentBlockTabsItem[] } : { object: "block", type: "stepper", nodes: run as DocumentBlockStepperStep[] });
+          pieces.push(
+            tag.name === "tabs"
+              ? { object: "block", type: "tabs", nodes: run as DocumentBlockTabsItem[] }
+              : { object: "block", type: "stepper", nodes: run as DocumentBlockStepperStep[] },
+          );
           run = [];
         };
         for (const item of items) {
-          if ((tag.name === "tabs" && item.type === "tabs-item") || (tag.name === "stepper" && item.type === "stepper-step")) run.push(item as DocumentBlockTabsItem);
+          if ((tag.name === "tabs" && item.type === "tabs-item") || (tag.name === "stepper" && item.type === "stepper-step"))
+            run.push(item as DocumentBlockTabsItem);
           else {
             this.warn(node, `content inside {% ${tag.name} %} but outside any {% ${itemName} %} was moved out`);
             flush();
@@ -683,12 +747,22 @@ class Converter {
         // `icon` is not in 0.146's tabs-item schema, which leaves `data` open; kept so it round-trips.
         const data: DocumentBlockTabsItem["data"] & { icon?: string } = { title };
         if (tag.attrs.icon) data.icon = tag.attrs.icon;
-        return this.split(inner("tabs-item"), "tabs-item", "a tab", (nodes) => ({ object: "block", type: "tabs-item", data: { ...data }, nodes: nodes as never }));
+        return this.split(inner("tabs-item"), "tabs-item", "a tab", (nodes) => ({
+          object: "block",
+          type: "tabs-item",
+          data: { ...data },
+          nodes: nodes as never,
+        }));
       }
       case "step": {
         const data: { icon?: string } = {};
         if (tag.attrs.icon) data.icon = tag.attrs.icon;
-        return this.split(inner("stepper-step"), "stepper-step", "a step", (nodes) => ({ object: "block", type: "stepper-step", data: { ...data }, nodes: nodes as never }));
+        return this.split(inner("stepper-step"), "stepper-step", "a step", (nodes) => ({
+          object: "block",
+          type: "stepper-step",
+          data: { ...data },
+          nodes: nodes as never,
+        }));
       }
       case "code": {
         const blocks = inner(context);
@@ -712,19 +786,25 @@ class Converter {
         const url = tag.attrs.url ?? tag.positional[0];
         if (url === undefined) return this.keepTagsAsText(tag, node, inner(context));
         const ref = this.linkRef(url, "content-ref");
-        const block = this.record({ object: "block" as const, type: "content-ref" as const, isVoid: true as const, data: { ref } }, "content-ref", url);
+        const block = this.record(
+          { object: "block" as const, type: "content-ref" as const, isVoid: true as const, data: { ref } },
+          "content-ref",
+          url,
+        );
         return [block, ...this.extraInside(innerNodes(), node, "content-ref", context)];
       }
       case "embed": {
         const url = tag.attrs.url ?? tag.positional[0];
         if (url === undefined) return this.keepTagsAsText(tag, node, inner(context));
         const caption = inner(context);
-        if (caption.length) this.warn(node, "the embed's caption is kept as the paragraph after it (embeds have no caption in GitBook's document model)");
+        if (caption.length)
+          this.warn(node, "the embed's caption is kept as the paragraph after it (embeds have no caption in GitBook's document model)");
         return [this.embed(url, tag), ...caption];
       }
       case "file": {
         const caption = inner(context);
-        if (caption.length) this.warn(node, "the file's caption is kept as the paragraph after it (files have no caption in GitBook's document model)");
+        if (caption.length)
+          this.warn(node, "the file's caption is kept as the paragraph after it (files have no caption in GitBook's document model)");
         return [...this.singleTag(tag, node), ...caption];
       }
       case "openapi":
@@ -758,17 +838,30 @@ class Converter {
     const ref = { kind: "openapi" as const, spec };
     if (tag.name === "openapi-operation") {
       if (!tag.attrs.path || !tag.attrs.method) return undefined;
-      return { object: "block", type: "openapi-operation", isVoid: true, data: { ref, path: tag.attrs.path, method: tag.attrs.method.toLowerCase() } };
+      return {
+        object: "block",
+        type: "openapi-operation",
+        isVoid: true,
+        data: { ref, path: tag.attrs.path, method: tag.attrs.method.toLowerCase() },
+      };
     }
     if (tag.name === "openapi-schemas") {
-      const schemas = (tag.attrs.schemas ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+      const schemas = (tag.attrs.schemas ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       const data: Extract<DocumentBlock, { type: "openapi-schemas" }>["data"] = { ref, schemas };
       if (tag.attrs.grouped === "true") data.grouped = true;
       else if (tag.attrs.grouped === "false") data.grouped = false;
       return { object: "block", type: "openapi-schemas", isVoid: true, data };
     }
     if (!tag.attrs.name || !tag.attrs.method) return undefined;
-    return { object: "block", type: "openapi-webhook", isVoid: true, data: { ref, name: tag.attrs.name, method: tag.attrs.method.toLowerCase() } };
+    return {
+      object: "block",
+      type: "openapi-webhook",
+      isVoid: true,
+      data: { ref, name: tag.attrs.name, method: tag.attrs.method.toLowerCase() },
+    };
   }
 
   /**
@@ -776,7 +869,9 @@ class Converter {
    * which the block's own target replaces; anything else is kept after the block.
    */
   private extraInside(nodes: RootContent[], tagNode: RootContent, name: string, context: BlockContext): DocumentBlock[] {
-    const meaningful = nodes.filter((n) => !(n.type === "paragraph" && n.children.every((c) => c.type === "link" || (c.type === "text" && c.value.trim() === ""))));
+    const meaningful = nodes.filter(
+      (n) => !(n.type === "paragraph" && n.children.every((c) => c.type === "link" || (c.type === "text" && c.value.trim() === ""))),
+    );
     if (!meaningful.length) return [];
     this.warn(tagNode, `content inside {% ${name} %} other than its link was kept after the block`);
     return this.flow(meaningful, context);
@@ -798,7 +893,19 @@ class Converter {
     const name = tag.name;
     if (name === "page-ref") {
       const target = tag.attrs.page ?? tag.attrs.url ?? tag.positional[0];
-      if (target !== undefined) return [this.record({ object: "block" as const, type: "content-ref" as const, isVoid: true as const, data: { ref: this.linkRef(target, "content-ref") } }, "content-ref", target)];
+      if (target !== undefined)
+        return [
+          this.record(
+            {
+              object: "block" as const,
+              type: "content-ref" as const,
+              isVoid: true as const,
+              data: { ref: this.linkRef(target, "content-ref") },
+            },
+            "content-ref",
+            target,
+          ),
+        ];
     }
     if (name === "embed") {
       const url = tag.attrs.url ?? tag.positional[0];
@@ -808,9 +915,19 @@ class Converter {
       const src = tag.attrs.src ?? tag.positional[0];
       if (src !== undefined) {
         const ref = this.resolver?.(src, "file");
-        if (ref?.kind === "file") return [this.record({ object: "block" as const, type: "file" as const, isVoid: true as const, data: { ref } }, "file", src)];
+        if (ref?.kind === "file")
+          return [this.record({ object: "block" as const, type: "file" as const, isVoid: true as const, data: { ref } }, "file", src)];
         this.warn(node, `file "${src}" is not a file of this space; kept as a link`);
-        const link: DocumentInline = this.record({ object: "inline", type: "link", nodes: [textNode([leaf(src.split("/").pop() || src)])], data: { ref: ref ?? { kind: "url", url: src } } }, "file", src);
+        const link: DocumentInline = this.record(
+          {
+            object: "inline",
+            type: "link",
+            nodes: [textNode([leaf(src.split("/").pop() || src)])],
+            data: { ref: ref ?? { kind: "url", url: src } },
+          },
+          "file",
+          src,
+        );
         return [paragraph([link])];
       }
     }
@@ -818,7 +935,14 @@ class Converter {
       const target = tag.positional[0] ?? tag.attrs.src ?? tag.attrs.file;
       if (target !== undefined) {
         const ref = this.resolver?.(target, "include");
-        if (ref?.kind === "reusable-content") return [this.record({ object: "block" as const, type: "reusable-content" as const, isVoid: true as const, data: { ref } }, "include", target)];
+        if (ref?.kind === "reusable-content")
+          return [
+            this.record(
+              { object: "block" as const, type: "reusable-content" as const, isVoid: true as const, data: { ref } },
+              "include",
+              target,
+            ),
+          ];
         this.warn(node, `included file "${target}" is not a reusable content of this space; the tag was kept as text`);
         return [this.record(this.tagParagraph(tag.raw), "include", target)];
       }
@@ -840,7 +964,8 @@ class Converter {
       if (block) return [block];
     }
     if (PASS_THROUGH_TAGS.has(name) && !(name === "swagger" && tag.attrs.src !== undefined)) return [this.tagParagraph(tag.raw)];
-    if (isKnownTagName(name)) this.warn(node, `${tag.raw} has no matching ${name.startsWith("end") ? "opening" : "closing"} tag; kept as text`);
+    if (isKnownTagName(name))
+      this.warn(node, `${tag.raw} has no matching ${name.startsWith("end") ? "opening" : "closing"} tag; kept as text`);
     else this.warn(node, `unknown tag ${tag.raw} kept as text`);
     return [this.tagParagraph(tag.raw)];
   }
@@ -851,7 +976,13 @@ class Converter {
     return this.record({ object: "block" as const, type: "embed" as const, isVoid: true as const, data }, "embed", url);
   }
 
-  private expandable(token: Extract<Token, { kind: "details-open" }>, tokens: Token[], pairs: Map<number, number>, from: number, to: number): DocumentBlock[] {
+  private expandable(
+    token: Extract<Token, { kind: "details-open" }>,
+    tokens: Token[],
+    pairs: Map<number, number>,
+    from: number,
+    to: number,
+  ): DocumentBlock[] {
     let summaryHtml = token.summary;
     let start = from;
     if (summaryHtml === undefined && tokens[from]?.kind === "summary") {
@@ -859,7 +990,11 @@ class Converter {
       start = from + 1;
     }
     if (summaryHtml === undefined) this.warn(token.node, "<details> without <summary>; the title is empty");
-    if (/\sopen\b/i.test((token.node as Html).value)) this.warn(token.node, "<details open> is written without `open` on export (expandables have no open state in GitBook's document model)");
+    if (/\sopen\b/i.test((token.node as Html).value))
+      this.warn(
+        token.node,
+        "<details open> is written without `open` on export (expandables have no open state in GitBook's document model)",
+      );
     const title = paragraph(htmlToInlines(parseHtml(summaryHtml ?? ""), this.htmlContext(token.node)));
     const body = this.range(tokens, pairs, start, to, "expandable-body");
     let made = 0;
@@ -869,8 +1004,18 @@ class Converter {
       isVoid: true,
       data: {},
       fragments: [
-        { object: "fragment", fragment: "expandable-title", type: "expandable-title", nodes: [made++ === 0 ? title : structuredClone(title)] },
-        { object: "fragment", fragment: "expandable-body", type: "expandable-body", nodes: (nodes.length ? nodes : [paragraph([])]) as never },
+        {
+          object: "fragment",
+          fragment: "expandable-title",
+          type: "expandable-title",
+          nodes: [made++ === 0 ? title : structuredClone(title)],
+        },
+        {
+          object: "fragment",
+          fragment: "expandable-body",
+          type: "expandable-body",
+          nodes: (nodes.length ? nodes : [paragraph([])]) as never,
+        },
       ],
     }));
     return pieces;
@@ -883,7 +1028,8 @@ class Converter {
       case "paragraph": {
         const block = this.paragraphBlock(node);
         // A paragraph of nothing (`<sup></sup>`) has nothing to keep, and would not be written.
-        if (block.type === "paragraph" && block.nodes.length === 1 && block.nodes[0]!.object === "text" && inlineText(block.nodes) === "") return [];
+        if (block.type === "paragraph" && block.nodes.length === 1 && block.nodes[0]!.object === "text" && inlineText(block.nodes) === "")
+          return [];
         return [block];
       }
       case "heading":
@@ -918,9 +1064,17 @@ class Converter {
     // Whitespace, breaks and bare formatting tags (`<sup>` with nothing in it) do not stop a
     // paragraph of images from being an images block; the serializer writes one as `![](…)`.
     const bareTag = /^<\/?(sup|sub|mark|kbd|strong|em|b|i|s|del|strike)(\s[^>]*)?>$/i;
-    const significant = node.children.filter((c) => !(c.type === "text" && c.value.trim() === "") && c.type !== "break" && !(c.type === "html" && bareTag.test(c.value.trim())));
-    if (significant.length > 0 && significant.every((c) => c.type === "image" || (c.type === "imageReference" && this.definitions.has(c.identifier)))) {
-      return this.imagesBlock(significant.map((c) => this.markdownImage(c)), {});
+    const significant = node.children.filter(
+      (c) => !(c.type === "text" && c.value.trim() === "") && c.type !== "break" && !(c.type === "html" && bareTag.test(c.value.trim())),
+    );
+    if (
+      significant.length > 0 &&
+      significant.every((c) => c.type === "image" || (c.type === "imageReference" && this.definitions.has(c.identifier)))
+    ) {
+      return this.imagesBlock(
+        significant.map((c) => this.markdownImage(c)),
+        {},
+      );
     }
     const raw = this.raw(node);
     if (raw.trimStart().startsWith("{%")) {
@@ -946,7 +1100,13 @@ class Converter {
     }
     const data: DocumentBlockImage["data"] = { ref: this.imageRef(url) };
     if (alt) data.alt = alt;
-    const image: DocumentBlockImage = { object: "block", type: "image", isVoid: true, data, fragments: title ? [captionFragment([textNode([leaf(title)])])] : [] };
+    const image: DocumentBlockImage = {
+      object: "block",
+      type: "image",
+      isVoid: true,
+      data,
+      fragments: title ? [captionFragment([textNode([leaf(title)])])] : [],
+    };
     return this.record(image, "image", url);
   }
 
@@ -974,13 +1134,19 @@ class Converter {
       }
     }
     // A heading is one line: a `<br>` in it reads as a space, which is also how it is written.
-    const inlines = this.phrasing(children, []).map((n) => (n.object === "text" ? textNode(n.leaves.map((l) => leaf(l.text.replace(/\n/g, " "), l.marks))) : n));
+    const inlines = this.phrasing(children, []).map((n) =>
+      n.object === "text" ? textNode(n.leaves.map((l) => leaf(l.text.replace(/\n/g, " "), l.marks))) : n,
+    );
     const block: DocumentBlockHeading = { object: "block", type, data: id ? { id } : {}, nodes: normalizeInlines(inlines) };
     return block;
   }
 
   private blockquote(node: Blockquote): DocumentBlock[] {
-    return this.split(this.flow(node.children, "blockquote"), "blockquote", "a quote", (nodes) => ({ object: "block", type: "blockquote", nodes: nodes as never }));
+    return this.split(this.flow(node.children, "blockquote"), "blockquote", "a quote", (nodes) => ({
+      object: "block",
+      type: "blockquote",
+      nodes: nodes as never,
+    }));
   }
 
   private list(node: List): DocumentBlock[] {
@@ -992,7 +1158,8 @@ class Converter {
     const flush = () => {
       if (!run.length) return;
       if (tasks) pieces.push({ object: "block", type: "list-tasks", nodes: run });
-      else if (node.ordered) pieces.push({ object: "block", type: "list-ordered", data: startOfRun !== 1 ? { start: startOfRun } : {}, nodes: run });
+      else if (node.ordered)
+        pieces.push({ object: "block", type: "list-ordered", data: startOfRun !== 1 ? { start: startOfRun } : {}, nodes: run });
       else pieces.push({ object: "block", type: "list-unordered", nodes: run });
       run = [];
     };
@@ -1014,7 +1181,12 @@ class Converter {
 
   private listItem(item: ListItem): DocumentBlock[] {
     const data: { checked?: boolean } = typeof item.checked === "boolean" ? { checked: item.checked } : {};
-    return this.split(this.flow(item.children, "list-item"), "list-item", "a list item", (nodes) => ({ object: "block", type: "list-item", data: { ...data }, nodes: nodes as never }));
+    return this.split(this.flow(item.children, "list-item"), "list-item", "a list item", (nodes) => ({
+      object: "block",
+      type: "list-item",
+      data: { ...data },
+      nodes: nodes as never,
+    }));
   }
 
   private code(node: Code): DocumentBlockCode {
@@ -1036,9 +1208,15 @@ class Converter {
     const definition: Record<string, DocumentTableDefinition> = {};
     ids.forEach((id, i) => {
       const cell = header?.children[i];
-      if (cell && cell.children.some((c) => c.type !== "text")) this.warn(cell, "formatting in a table header was dropped (column titles are plain text)");
+      if (cell && cell.children.some((c) => c.type !== "text"))
+        this.warn(cell, "formatting in a table header was dropped (column titles are plain text)");
       const align = node.align?.[i];
-      definition[id] = { id, title: cell ? mdastToString(cell).trim() : "", type: "text", textAlignment: align === "center" ? "center" : align === "right" ? "right" : "left" };
+      definition[id] = {
+        id,
+        title: cell ? mdastToString(cell).trim() : "",
+        type: "text",
+        textAlignment: align === "center" ? "center" : align === "right" ? "right" : "left",
+      };
     });
     const orderIndexes = rows.length ? generateNKeysBetween(null, null, rows.length) : [];
     const records: Record<string, DocumentTableRecord> = {};
@@ -1056,7 +1234,13 @@ class Converter {
       records[recordId] = { orderIndex: orderIndexes[r]!, values };
     });
     const hideHeader = (header?.children ?? []).every((c) => mdastToString(c).trim() === "");
-    return { object: "block", type: "table", isVoid: true, data: { view: { type: "grid", columns: ids, hideHeader }, records, definition }, fragments };
+    return {
+      object: "block",
+      type: "table",
+      isVoid: true,
+      data: { view: { type: "grid", columns: ids, hideHeader }, records, definition },
+      fragments,
+    };
   }
 
   // -- HTML blocks --
@@ -1097,7 +1281,13 @@ class Converter {
       const table = this.htmlTable(tree[0]!, node);
       if (table) return [table];
     }
-    if (tree.length === 1 && tree[0]!.type === "element" && (tree[0]!.name === "p" || tree[0]!.name === "div") && Object.keys(tree[0]!.attrs).every((a) => a === "align") && this.isInlineOnly(tree[0]!.children)) {
+    if (
+      tree.length === 1 &&
+      tree[0]!.type === "element" &&
+      (tree[0]!.name === "p" || tree[0]!.name === "div") &&
+      Object.keys(tree[0]!.attrs).every((a) => a === "align") &&
+      this.isInlineOnly(tree[0]!.children)
+    ) {
       const el = tree[0]!;
       const block = paragraph(this.collectTargets(() => htmlToInlines(el.children, this.htmlContext(node))));
       const align = el.attrs.align?.toLowerCase();
@@ -1110,16 +1300,28 @@ class Converter {
     if (code) return [code];
     // GitBook writes an aligned heading as HTML: <h3 align="center">…</h3> (### is heading-2).
     const headingType = { h1: "heading-1", h2: "heading-1", h3: "heading-2", h4: "heading-3" } as const;
-    if (tree.length === 1 && tree[0]!.type === "element" && tree[0]!.name in headingType && Object.keys(tree[0]!.attrs).every((a) => a === "align" || a === "id") && this.isInlineOnly(tree[0]!.children)) {
+    if (
+      tree.length === 1 &&
+      tree[0]!.type === "element" &&
+      tree[0]!.name in headingType &&
+      Object.keys(tree[0]!.attrs).every((a) => a === "align" || a === "id") &&
+      this.isInlineOnly(tree[0]!.children)
+    ) {
       const el = tree[0]!;
       const data: { id?: string; align?: "center" | "end" } = {};
-      const heading: DocumentBlock = { object: "block", type: headingType[el.name as keyof typeof headingType], data, nodes: this.collectTargets(() => htmlToInlines(el.children, this.htmlContext(node))) };
+      const heading: DocumentBlock = {
+        object: "block",
+        type: headingType[el.name as keyof typeof headingType],
+        data,
+        nodes: this.collectTargets(() => htmlToInlines(el.children, this.htmlContext(node))),
+      };
       const align = el.attrs.align?.toLowerCase();
       if (align === "center") data.align = "center";
       else if (align === "right") data.align = "end";
       else if (align !== undefined && align !== "left") this.warn(node, `heading alignment "${align}" was dropped`);
       if (el.attrs.id !== undefined && /^[-a-z0-9.+_]+$/.test(el.attrs.id)) data.id = el.attrs.id;
-      else if (el.attrs.id !== undefined) this.warn(node, `heading anchor "${el.attrs.id}" was dropped: anchors are lower-case letters, digits and - . + _`);
+      else if (el.attrs.id !== undefined)
+        this.warn(node, `heading anchor "${el.attrs.id}" was dropped: anchors are lower-case letters, digits and - . + _`);
       if (el.name === "h1") this.warn(node, "an <h1> inside the page became a heading-1 (the page title is its first # heading)");
       return [heading];
     }
@@ -1133,7 +1335,8 @@ class Converter {
    */
   private htmlCode(tree: HtmlNode[], node: Html): DocumentBlockCode | undefined {
     const pre = tree.length === 1 && tree[0]!.type === "element" && tree[0]!.name === "pre" ? tree[0]! : undefined;
-    const code = pre && elementChildren(pre).length === 1 && elementChildren(pre)[0]!.name === "code" ? elementChildren(pre)[0]! : undefined;
+    const code =
+      pre && elementChildren(pre).length === 1 && elementChildren(pre)[0]!.name === "code" ? elementChildren(pre)[0]! : undefined;
     if (!pre || !code || !isBlankHtml(pre.children.filter((child) => child !== code))) return undefined;
     const data: DocumentBlockCode["data"] = {};
     const syntax = /(?:^|\s)lang(?:uage)?-(\S+)/.exec(`${pre.attrs.class ?? ""} ${code.attrs.class ?? ""}`)?.[1];
@@ -1141,15 +1344,28 @@ class Converter {
     if (pre.attrs["data-title"]) data.title = pre.attrs["data-title"];
     if (pre.attrs["data-overflow"] === "wrap" || pre.attrs["data-overflow"] === "scroll") data.overflow = pre.attrs["data-overflow"];
     if ("data-line-numbers" in pre.attrs && pre.attrs["data-line-numbers"] !== "false") data.lineNumbers = true;
-    if (elementChildren(code).some((child) => child.name !== "br")) this.warn(node, "formatting inside an HTML code block (<pre><code>) was dropped; its text is kept");
+    if (elementChildren(code).some((child) => child.name !== "br"))
+      this.warn(node, "formatting inside an HTML code block (<pre><code>) was dropped; its text is kept");
     const text = htmlText(code.children).replace(/\n$/, "");
-    return { object: "block", type: "code", data, nodes: text.split("\n").map((line) => ({ object: "block", type: "code-line", data: {}, nodes: [textNode([leaf(line)])] })) };
+    return {
+      object: "block",
+      type: "code",
+      data,
+      nodes: text.split("\n").map((line) => ({ object: "block", type: "code-line", data: {}, nodes: [textNode([leaf(line)])] })),
+    };
   }
 
   private unknownHtml(node: Html): DocumentBlock[] {
     const value = node.value;
     this.warn(node, `HTML that GitBook's document model cannot hold was kept as an html code block: ${value.split("\n")[0]!.slice(0, 60)}`);
-    return [{ object: "block", type: "code", data: { syntax: "html" }, nodes: value.split("\n").map((line) => ({ object: "block", type: "code-line", data: {}, nodes: [textNode([leaf(line)])] })) }];
+    return [
+      {
+        object: "block",
+        type: "code",
+        data: { syntax: "html" },
+        nodes: value.split("\n").map((line) => ({ object: "block", type: "code-line", data: {}, nodes: [textNode([leaf(line)])] })),
+      },
+    ];
   }
 
   private isInlineOnly(nodes: readonly HtmlNode[]): boolean {
@@ -1219,7 +1435,8 @@ class Converter {
     if (picture) {
       for (const child of elementChildren(picture)) {
         if (child.name === "img") img = child;
-        else if (child.name === "source" && child.attrs.srcset?.trim().split(/\s+/)[0] !== darkSrc) this.warn(node, "a <source> that is not the dark-mode variant was dropped");
+        else if (child.name === "source" && child.attrs.srcset?.trim().split(/\s+/)[0] !== darkSrc)
+          this.warn(node, "a <source> that is not the dark-mode variant was dropped");
       }
     }
     if (!img?.attrs.src) return undefined;
@@ -1234,7 +1451,11 @@ class Converter {
     const fragments: DocumentBlockImage["fragments"] = [];
     if (caption && !isBlankHtml(caption.children)) {
       const paragraphs = elementChildren(caption).filter((c) => c.name === "p");
-      const parts = paragraphs.length && caption.children.every((c) => (c.type === "element" && c.name === "p") || (c.type === "text" && c.value.trim() === "")) ? paragraphs.map((p) => p.children) : [caption.children];
+      const parts =
+        paragraphs.length &&
+        caption.children.every((c) => (c.type === "element" && c.name === "p") || (c.type === "text" && c.value.trim() === ""))
+          ? paragraphs.map((p) => p.children)
+          : [caption.children];
       const nodes = parts.map((p) => paragraph(this.collectTargets(() => htmlToInlines(p, this.htmlContext(node)))));
       fragments.push({ object: "fragment", fragment: "caption", nodes });
     }
@@ -1247,7 +1468,8 @@ class Converter {
   /** `<table>`: cards (`data-view="cards"`) or a plain grid. */
   private htmlTable(table: HtmlElement, node: Html): DocumentBlockTable | undefined {
     const sections = elementChildren(table);
-    const rowsOf = (name: string) => sections.filter((s) => s.name === name).flatMap((s) => elementChildren(s).filter((r) => r.name === "tr"));
+    const rowsOf = (name: string) =>
+      sections.filter((s) => s.name === name).flatMap((s) => elementChildren(s).filter((r) => r.name === "tr"));
     const headRows = rowsOf("thead");
     const bodyRows = [...rowsOf("tbody"), ...sections.filter((s) => s.name === "tr")];
     const headCells = headRows[0] ? elementChildren(headRows[0]).filter((c) => c.name === "th" || c.name === "td") : [];
@@ -1339,10 +1561,14 @@ class Converter {
     // 0.146's record schema cannot hold a URL or file ref as a value (it matches two branches of
     // its oneOf), so a card target column with such targets becomes a text column of links; the
     // serializer writes it back as the content-ref column it was.
-    const ambiguous = new Set(targetCells.filter((t) => {
-      const v = t.values[t.id] as ContentRef;
-      return v.kind === "url" || v.kind === "file";
-    }).map((t) => t.id));
+    const ambiguous = new Set(
+      targetCells
+        .filter((t) => {
+          const v = t.values[t.id] as ContentRef;
+          return v.kind === "url" || v.kind === "file";
+        })
+        .map((t) => t.id),
+    );
     for (const id of ambiguous) {
       definition[id] = { id, title: definition[id]!.title, type: "text", textAlignment: "left" };
       for (const t of targetCells.filter((c) => c.id === id)) {
@@ -1362,7 +1588,11 @@ class Converter {
       if (table.attrs["data-column-title-hidden"] !== undefined) view.hideColumnTitle = true;
       tableBlock.data.view = view;
     } else {
-      tableBlock.data.view = { type: "grid", columns: visible, hideHeader: table.attrs["data-header-hidden"] !== undefined || headCells.length === 0 };
+      tableBlock.data.view = {
+        type: "grid",
+        columns: visible,
+        hideHeader: table.attrs["data-header-hidden"] !== undefined || headCells.length === 0,
+      };
     }
     if (table.attrs["data-full-width"] === "true") tableBlock.data.fullWidth = true;
     return tableBlock;
@@ -1370,7 +1600,8 @@ class Converter {
 
   private cellBlocks(cell: HtmlElement, node: Html): DocumentBlockParagraph[] {
     const ps = elementChildren(cell).filter((c) => c.name === "p");
-    const onlyParagraphs = ps.length > 0 && cell.children.every((c) => (c.type === "element" && c.name === "p") || (c.type === "text" && c.value.trim() === ""));
+    const onlyParagraphs =
+      ps.length > 0 && cell.children.every((c) => (c.type === "element" && c.name === "p") || (c.type === "text" && c.value.trim() === ""));
     const parts = onlyParagraphs ? ps.map((p) => p.children) : [cell.children];
     return parts.map((p) => paragraph(this.collectTargets(() => htmlToInlines(trimHtml(p), this.htmlContext(node)))));
   }
@@ -1469,8 +1700,14 @@ class Converter {
       return this.record({ object: "inline", type: "mention", isVoid: true, data: { ref: this.linkRef(url, "mention") } }, "mention", url);
     }
     if (title) this.warnSink(`the title "${title}" of the link to ${url} was dropped (links have no title in GitBook's document model)`);
-    const inner = this.phrasing(children, marks).flatMap((n): InlineWithImage[] => (n.object === "text" || n.type === "inline-image" ? [n as InlineWithImage] : [textNode([leaf(inlineFallbackText(n), marks)])]));
-    return this.record({ object: "inline", type: "link", nodes: normalizeLinkNodes(inner), data: { ref: this.linkRef(url, "link") } }, "link", url);
+    const inner = this.phrasing(children, marks).flatMap((n): InlineWithImage[] =>
+      n.object === "text" || n.type === "inline-image" ? [n as InlineWithImage] : [textNode([leaf(inlineFallbackText(n), marks)])],
+    );
+    return this.record(
+      { object: "inline", type: "link", nodes: normalizeLinkNodes(inner), data: { ref: this.linkRef(url, "link") } },
+      "link",
+      url,
+    );
   }
 
   /**
@@ -1482,7 +1719,8 @@ class Converter {
     let annotated: InlineContent[] = [textNode([leaf("")])];
     let tail = out.length;
     while (tail > 0 && out[tail - 1]!.object === "text") tail--;
-    if (tail < out.length - 1) out = [...out.slice(0, tail), textNode(out.slice(tail).flatMap((n) => (n.object === "text" ? n.leaves : [])))];
+    if (tail < out.length - 1)
+      out = [...out.slice(0, tail), textNode(out.slice(tail).flatMap((n) => (n.object === "text" ? n.leaves : [])))];
     const last = out[out.length - 1];
     if (last?.object === "text") {
       const leaves = [...last.leaves];
@@ -1525,7 +1763,13 @@ class Converter {
    * Inline HTML inside Markdown text arrives as separate open/close tag nodes; this pairs them.
    * Returns the index of the last node consumed.
    */
-  private inlineHtml(nodes: readonly PhrasingContent[], index: number, out: InlineContent[], htmlMarks: Array<{ name: string; mark: DocumentMark }>, marks: DocumentMark[]): number {
+  private inlineHtml(
+    nodes: readonly PhrasingContent[],
+    index: number,
+    out: InlineContent[],
+    htmlMarks: Array<{ name: string; mark: DocumentMark }>,
+    marks: DocumentMark[],
+  ): number {
     const node = nodes[index] as Extract<PhrasingContent, { type: "html" }>;
     const tokens = tokenizeHtml(node.value);
     const current = () => [...marks, ...htmlMarks.map((m) => m.mark)];
@@ -1550,14 +1794,19 @@ class Converter {
       return index;
     }
     if (name === "img") {
-      const converted = this.collectTargets(() => htmlToInlines([{ type: "element", name, attrs, children: [] }], this.htmlContext(node as unknown as RootContent)));
+      const converted = this.collectTargets(() =>
+        htmlToInlines([{ type: "element", name, attrs, children: [] }], this.htmlContext(node as unknown as RootContent)),
+      );
       out.push(...converted);
       return index;
     }
     if (name === "picture") {
       const close = this.findClose(nodes, index, name);
       if (close < 0) return literal("<picture> without </picture> kept as text");
-      const html = nodes.slice(index, close + 1).map((n) => (n.type === "html" ? n.value : "")).join("");
+      const html = nodes
+        .slice(index, close + 1)
+        .map((n) => (n.type === "html" ? n.value : ""))
+        .join("");
       out.push(...this.collectTargets(() => htmlToInlines(parseHtml(html), this.htmlContext(node as unknown as RootContent), current())));
       return close;
     }
@@ -1568,7 +1817,8 @@ class Converter {
       const inner = nodes.slice(index + 1, close);
       if (name === "code") {
         const text = inner.map((n) => (n.type === "html" ? "" : mdastToString(n))).join("");
-        if (attrs.class?.split(/\s+/).includes("expression")) out.push({ object: "inline", type: "expression", isVoid: true, data: { expression: text } });
+        if (attrs.class?.split(/\s+/).includes("expression"))
+          out.push({ object: "inline", type: "expression", isVoid: true, data: { expression: text } });
         else out.push(textNode([leaf(text, [...current(), { object: "mark", type: "code" }])]));
       } else if (name === "i") {
         out.push({ object: "inline", type: "icon", isVoid: true, data: { icon: iconFromClass(attrs.class)! } });
@@ -1581,7 +1831,10 @@ class Converter {
           else this.warn(node, `the anchor <a id="${attrs.id ?? attrs.name}"> is only kept at the end of a heading; it was dropped`);
         } else if (classes.includes("button")) {
           const data: Extract<DocumentInline, { type: "button" }>["data"] = {
-            label: inner.map((n) => mdastToString(n)).join("").trim(),
+            label: inner
+              .map((n) => mdastToString(n))
+              .join("")
+              .trim(),
             kind: classes.includes("secondary") ? "secondary" : "primary",
             ref: this.linkRef(href, "button"),
           };
@@ -1618,7 +1871,10 @@ class Converter {
 
   collectReferences(document: JSONDocument): ContentReferenceFound[] {
     const found: ContentReferenceFound[] = [];
-    const visit = (node: { object?: string; key?: string; nodes?: unknown[]; fragments?: unknown[]; data?: { ref?: ContentRef } }, blockKey: string | undefined) => {
+    const visit = (
+      node: { object?: string; key?: string; nodes?: unknown[]; fragments?: unknown[]; data?: { ref?: ContentRef } },
+      blockKey: string | undefined,
+    ) => {
       const isBlock = node.object === "block";
       const ownBlockKey = isBlock ? node.key : blockKey;
       const targets = this.targets.get(node);
@@ -1627,7 +1883,7 @@ class Converter {
           const entry: ContentReferenceFound = { kind, target };
           if (ownBlockKey !== undefined) entry.blockKey = ownBlockKey;
           if (node.object === "inline" && node.key !== undefined) entry.inlineKey = node.key;
-          if (node.data?.ref && (kind !== "card-target" && kind !== "card-cover")) entry.ref = node.data.ref;
+          if (node.data?.ref && kind !== "card-target" && kind !== "card-cover") entry.ref = node.data.ref;
           found.push(entry);
         }
       }
@@ -1667,4 +1923,3 @@ export function blockPlainText(block: DocumentBlock | DocumentFragment): string 
   visit(block as never);
   return parts.join(" ").trim();
 }
-

@@ -81,7 +81,11 @@ export function resolveLinkTarget(target: string, kind: ReferenceKind, resolver:
 }
 
 /** The ref for an image source: only files and URLs are valid there. */
-export function resolveImageTarget(target: string, kind: ReferenceKind, resolver: ReferenceResolver | undefined): ContentRefFile | ContentRefURL {
+export function resolveImageTarget(
+  target: string,
+  kind: ReferenceKind,
+  resolver: ReferenceResolver | undefined,
+): ContentRefFile | ContentRefURL {
   const resolved = resolver?.(target, kind);
   if (resolved?.kind === "file" || resolved?.kind === "url") return resolved;
   return { kind: "url", url: target };

@@ -28,11 +28,11 @@ import type {
   TableRecordValue,
 } from "../document/types.js";
 import { emojiCharacters, shortcodeForEmojiCode } from "./emoji.js";
-import { serializeFrontmatter, type PageFrontmatter } from "./frontmatter.js";
+import { type PageFrontmatter, serializeFrontmatter } from "./frontmatter.js";
 import { escapeAttribute, escapeHtmlText } from "./html.js";
 import { inlineFallbackText, inlinesToHtml, styleForColorMark } from "./html-content.js";
 import { pathForRef, type ReferencePathResolver } from "./references.js";
-import { CONTAINER_TAGS, OPTIONAL_END_TAGS, PASS_THROUGH_TAGS, formatTag, parseTag } from "./tags.js";
+import { CONTAINER_TAGS, formatTag, OPTIONAL_END_TAGS, PASS_THROUGH_TAGS, parseTag } from "./tags.js";
 
 export interface SerializeMarkdownOptions {
   /** Ref → path relative to the page being written (pages, files, reusable contents). */
@@ -64,7 +64,12 @@ const processor = unified()
     fences: true,
     listItemIndent: "one",
     handlers: {
-      gitbookTagBlock(node: TagBlock, _parent: unknown, state: { containerFlow: (parent: unknown, info: unknown) => string }, info: unknown) {
+      gitbookTagBlock(
+        node: TagBlock,
+        _parent: unknown,
+        state: { containerFlow: (parent: unknown, info: unknown) => string },
+        info: unknown,
+      ) {
         const inner = node.children.length ? state.containerFlow(node, info) : "";
         return inner ? `${node.open}\n${inner}\n${node.close}` : `${node.open}\n${node.close}`;
       },
@@ -72,7 +77,10 @@ const processor = unified()
     // `{%` in text is escaped so it is never read back as a GitBook tag.
     unsafe: [{ character: "%", before: "\\{" }],
     // Pass-through tag lines sit directly against their content, as GitBook writes them.
-    join: [(left: { type: string; value?: string }, right: { type: string; value?: string }) => (isOpeningTagLine(left) || isClosingTagLine(right) ? 0 : undefined)] as never,
+    join: [
+      (left: { type: string; value?: string }, right: { type: string; value?: string }) =>
+        isOpeningTagLine(left) || isClosingTagLine(right) ? 0 : undefined,
+    ] as never,
   })
   .use(remarkGfm)
   .use(remarkMath, { singleDollarTextMath: false });
@@ -82,7 +90,8 @@ export function serializeMarkdownPage(page: MarkdownPage, options: SerializeMark
   const front = serializeFrontmatter(page.frontmatter ?? {});
   const writer = new Writer(options);
   const children: RootContent[] = [];
-  if (page.title !== undefined && page.title !== "") children.push({ type: "heading", depth: 1, children: [{ type: "text", value: page.title.replace(/\s*\n\s*/g, " ") }] });
+  if (page.title !== undefined && page.title !== "")
+    children.push({ type: "heading", depth: 1, children: [{ type: "text", value: page.title.replace(/\s*\n\s*/g, " ") }] });
   for (const child of writer.body(page.document)) children.push(child);
   const body = children.length ? stringify(children) : "";
   if (!front) return body;
@@ -201,8 +210,14 @@ class Writer {
           const id = block.data.id ? ` id="${escapeAttribute(block.data.id)}"` : "";
           return [html(`<h${depth} align="${align}"${id}>${inlinesToHtml(block.nodes, { path: (r) => this.path(r) })}</h${depth}>`)];
         }
-        const children = this.phrasing(block.nodes).map((n) => (n.type === "break" ? ({ type: "text", value: " " } as PhrasingContent) : n));
-        if (block.data.id) children.push({ type: "text", value: " " }, html(`<a href="#${escapeAttribute(block.data.id)}" id="${escapeAttribute(block.data.id)}"></a>`));
+        const children = this.phrasing(block.nodes).map((n) =>
+          n.type === "break" ? ({ type: "text", value: " " } as PhrasingContent) : n,
+        );
+        if (block.data.id)
+          children.push(
+            { type: "text", value: " " },
+            html(`<a href="#${escapeAttribute(block.data.id)}" id="${escapeAttribute(block.data.id)}"></a>`),
+          );
         return [{ type: "heading", depth, children }];
       }
       case "divider":
@@ -239,12 +254,28 @@ class Writer {
         ];
         if (d.collapsedLineCount !== undefined) this.warn("a code block's collapsedLineCount has no Markdown form; it was not written");
         if (attrs.every(([, v]) => v === undefined)) return [code];
-        return [{ type: "gitbookTagBlock", open: formatTag("code", attrs), close: "{% endcode %}", children: [code] } as unknown as RootContent];
+        return [
+          { type: "gitbookTagBlock", open: formatTag("code", attrs), close: "{% endcode %}", children: [code] } as unknown as RootContent,
+        ];
       }
       case "code-line":
-        return [{ type: "paragraph", children: [{ type: "text", value: block.nodes.map((n) => inlineFallbackText(n as InlineContent)).join("") }] }];
+        return [
+          {
+            type: "paragraph",
+            children: [{ type: "text", value: block.nodes.map((n) => inlineFallbackText(n as InlineContent)).join("") }],
+          },
+        ];
       case "hint":
-        return [this.tagBlock(formatTag("hint", [["style", block.data.style], ["icon", block.data.icon]]), "{% endhint %}", block.nodes) as unknown as RootContent];
+        return [
+          this.tagBlock(
+            formatTag("hint", [
+              ["style", block.data.style],
+              ["icon", block.data.icon],
+            ]),
+            "{% endhint %}",
+            block.nodes,
+          ) as unknown as RootContent,
+        ];
       case "math":
         return [{ type: "math", value: block.data.formula } as RootContent];
       case "images":
@@ -258,13 +289,22 @@ class Writer {
         this.warn("a drawing was written as an image (drawings have no Markdown form)");
         return [{ type: "paragraph", children: [{ type: "image", url: this.path(block.data.ref), alt: "" }] }];
       case "embed":
-        return [html(formatTag("embed", [["url", block.data.url], ["fullWidth", block.data.fullWidth ? "true" : undefined]]))];
+        return [
+          html(
+            formatTag("embed", [
+              ["url", block.data.url],
+              ["fullWidth", block.data.fullWidth ? "true" : undefined],
+            ]),
+          ),
+        ];
       case "reusable-content":
         return [html(formatTag("include", [], [`"${this.path(block.data.ref)}"`]))];
       case "content-ref": {
         const path = this.path(block.data.ref);
         const label = path.split("/").filter(Boolean).pop() ?? path;
-        return [html(`${formatTag("content-ref", [["url", path]])}\n[${mdLinkText(label)}](${mdLinkDestination(path)})\n{% endcontent-ref %}`)];
+        return [
+          html(`${formatTag("content-ref", [["url", path]])}\n[${mdLinkText(label)}](${mdLinkDestination(path)})\n{% endcontent-ref %}`),
+        ];
       }
       case "swagger": {
         const src = this.path(block.data.ref);
@@ -278,7 +318,15 @@ class Writer {
         return [html(`${formatTag("openapi", attrs)}\n[${mdLinkText(src)}](${mdLinkDestination(src)})\n{% endopenapi %}`)];
       }
       case "openapi-operation":
-        return [html(`${formatTag("openapi-operation", [["spec", block.data.ref.spec], ["path", block.data.path], ["method", block.data.method]])}\n{% endopenapi-operation %}`)];
+        return [
+          html(
+            `${formatTag("openapi-operation", [
+              ["spec", block.data.ref.spec],
+              ["path", block.data.path],
+              ["method", block.data.method],
+            ])}\n{% endopenapi-operation %}`,
+          ),
+        ];
       case "openapi-schemas":
         return [
           html(
@@ -290,23 +338,35 @@ class Writer {
           ),
         ];
       case "openapi-webhook":
-        return [html(`${formatTag("openapi-webhook", [["spec", block.data.ref.spec], ["name", block.data.name], ["method", block.data.method]])}\n{% endopenapi-webhook %}`)];
+        return [
+          html(
+            `${formatTag("openapi-webhook", [
+              ["spec", block.data.ref.spec],
+              ["name", block.data.name],
+              ["method", block.data.method],
+            ])}\n{% endopenapi-webhook %}`,
+          ),
+        ];
       case "integration": {
-        const attrs = Object.entries(block.data.props).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)]);
+        const attrs = Object.entries(block.data.props).map(([k, v]): [string, string] => [
+          k,
+          typeof v === "string" ? v : JSON.stringify(v),
+        ]);
         if (block.data.url !== undefined) attrs.unshift(["url", block.data.url]);
         return [html(formatTag(`@${block.data.integration}/${block.data.block}`, attrs))];
       }
       case "tabs":
-        return [
-          this.tagBlock(
-            "{% tabs %}",
-            "{% endtabs %}",
-            block.nodes,
-          ) as unknown as RootContent,
-        ];
+        return [this.tagBlock("{% tabs %}", "{% endtabs %}", block.nodes) as unknown as RootContent];
       case "tabs-item":
         return [
-          this.tagBlock(formatTag("tab", [["title", block.data.title ?? ""], ["icon", (block.data as { icon?: string }).icon]]), "{% endtab %}", block.nodes) as unknown as RootContent,
+          this.tagBlock(
+            formatTag("tab", [
+              ["title", block.data.title ?? ""],
+              ["icon", (block.data as { icon?: string }).icon],
+            ]),
+            "{% endtab %}",
+            block.nodes,
+          ) as unknown as RootContent,
         ];
       case "stepper":
         return [this.tagBlock("{% stepper %}", "{% endstepper %}", block.nodes) as unknown as RootContent];
@@ -343,17 +403,30 @@ class Writer {
       if (text === "") return undefined;
       return text.includes("\n") || text.trim() !== text ? false : text;
     };
-    if (single && Object.keys(block.data).length === 0 && !single.data.refDark && single.data.width === undefined && single.data.height === undefined) {
+    if (
+      single &&
+      Object.keys(block.data).length === 0 &&
+      !single.data.refDark &&
+      single.data.width === undefined &&
+      single.data.height === undefined
+    ) {
       const caption = plainCaption(single);
       if (caption !== false) {
-        return { type: "paragraph", children: [{ type: "image", url: this.path(single.data.ref), alt: single.data.alt ?? "", title: caption ?? null }] };
+        return {
+          type: "paragraph",
+          children: [{ type: "image", url: this.path(single.data.ref), alt: single.data.alt ?? "", title: caption ?? null }],
+        };
       }
     }
     const figures = block.nodes.map((image) => {
       const d = image.data;
-      const size = [d.width !== undefined ? ` width="${lengthAttr(d.width)}"` : "", d.height !== undefined ? ` height="${lengthAttr(d.height)}"` : ""].join("");
+      const size = [
+        d.width !== undefined ? ` width="${lengthAttr(d.width)}"` : "",
+        d.height !== undefined ? ` height="${lengthAttr(d.height)}"` : "",
+      ].join("");
       let img = `<img src="${escapeAttribute(this.path(d.ref))}" alt="${escapeAttribute(d.alt ?? "")}"${size}>`;
-      if (d.refDark) img = `<picture><source srcset="${escapeAttribute(this.path(d.refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>`;
+      if (d.refDark)
+        img = `<picture><source srcset="${escapeAttribute(this.path(d.refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>`;
       const caption = image.fragments.find((f) => f.fragment === "caption");
       const captionHtml = (caption?.nodes ?? [])
         .filter((p) => inlineText(p.nodes) !== "" || p.nodes.some((n) => n.object !== "text"))
@@ -383,9 +456,19 @@ class Writer {
       defs.length === view.columns.length &&
       defs.every((d, i) => d.type === "text" && view.columns[i] === d.id) &&
       (!view.hideHeader || defs.every((d) => d.title === "")) &&
-      rows.every((r) => Object.values(r.values).every((v) => typeof v === "string" && (fragments.get(v)?.nodes.length ?? 0) <= 1 && (fragments.get(v)?.nodes ?? []).every((n) => n.type === "paragraph")));
+      rows.every((r) =>
+        Object.values(r.values).every(
+          (v) =>
+            typeof v === "string" &&
+            (fragments.get(v)?.nodes.length ?? 0) <= 1 &&
+            (fragments.get(v)?.nodes ?? []).every((n) => n.type === "paragraph"),
+        ),
+      );
     if (simple && defs.length > 0) {
-      const headerRow: TableRow = { type: "tableRow", children: defs.map((d): TableCell => ({ type: "tableCell", children: d.title ? [{ type: "text", value: d.title }] : [] })) };
+      const headerRow: TableRow = {
+        type: "tableRow",
+        children: defs.map((d): TableCell => ({ type: "tableCell", children: d.title ? [{ type: "text", value: d.title }] : [] })),
+      };
       const bodyRows: TableRow[] = rows.map((r) => ({
         type: "tableRow",
         children: defs.map((d): TableCell => {
@@ -404,7 +487,11 @@ class Writer {
     return html(this.htmlTable(block, rows, fragments));
   }
 
-  private htmlTable(block: DocumentBlockTable, rows: DocumentBlockTable["data"]["records"][string][], fragments: Map<string, DocumentBlockTable["fragments"][number]>): string {
+  private htmlTable(
+    block: DocumentBlockTable,
+    rows: DocumentBlockTable["data"]["records"][string][],
+    fragments: Map<string, DocumentBlockTable["fragments"][number]>,
+  ): string {
     const { view, definition } = block.data;
     const defs = Object.values(definition);
     const visible = new Set(view.columns);
@@ -435,7 +522,11 @@ class Writer {
     return `<table${tableAttrs.join("")}><thead><tr>${heads.join("")}</tr></thead><tbody>${body.join("")}</tbody></table>`;
   }
 
-  private cellHtml(type: string, value: TableRecordValue | undefined, fragments: Map<string, DocumentBlockTable["fragments"][number]>): string {
+  private cellHtml(
+    type: string,
+    value: TableRecordValue | undefined,
+    fragments: Map<string, DocumentBlockTable["fragments"][number]>,
+  ): string {
     if (value === undefined || value === null) return "";
     const writer = { path: (r: ContentRef) => this.path(r) };
     if (type === "text") {
@@ -444,13 +535,17 @@ class Writer {
       const paragraphs = fragment.nodes.filter((n): n is DocumentBlockParagraph => n.type === "paragraph");
       if (paragraphs.length !== fragment.nodes.length) this.warn("a table cell holding blocks other than paragraphs was written as text");
       if (fragment.nodes.length === 1 && paragraphs.length === 1) return inlinesToHtml(paragraphs[0]!.nodes, writer);
-      return fragment.nodes.map((n) => `<p>${n.type === "paragraph" ? inlinesToHtml(n.nodes, writer) : escapeHtmlText(blockText(n))}</p>`).join("");
+      return fragment.nodes
+        .map((n) => `<p>${n.type === "paragraph" ? inlinesToHtml(n.nodes, writer) : escapeHtmlText(blockText(n))}</p>`)
+        .join("");
     }
     if (Array.isArray(value)) {
-      return value.map((file) => {
-        const path = this.path({ kind: "file", file });
-        return `<a href="${escapeAttribute(path)}">${escapeHtmlText(path.split("/").pop() ?? path)}</a>`;
-      }).join("");
+      return value
+        .map((file) => {
+          const path = this.path({ kind: "file", file });
+          return `<a href="${escapeAttribute(path)}">${escapeHtmlText(path.split("/").pop() ?? path)}</a>`;
+        })
+        .join("");
     }
     if (typeof value === "object") {
       const ref = ("ref" in value ? value.ref : value) as ContentRef;
@@ -487,7 +582,13 @@ class Writer {
           const d = node.data;
           if (d.size || d.refDark) {
             const img = `<img src="${escapeAttribute(this.path(d.ref))}" alt="${escapeAttribute(d.alt ?? "")}"${d.size ? ` data-size="${d.size}"` : ""}>`;
-            out.push(html(d.refDark ? `<picture><source srcset="${escapeAttribute(this.path(d.refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>` : img));
+            out.push(
+              html(
+                d.refDark
+                  ? `<picture><source srcset="${escapeAttribute(this.path(d.refDark))}" media="(prefers-color-scheme: dark)">${img}</picture>`
+                  : img,
+              ),
+            );
           } else out.push({ type: "image", url: this.path(d.ref), alt: d.alt ?? "", title: d.caption ?? null });
           break;
         }
@@ -507,7 +608,11 @@ class Writer {
           break;
         case "button": {
           const d = node.data;
-          out.push(html(`<a href="${escapeAttribute(this.path(d.ref))}" class="button ${d.kind}"${d.icon ? ` data-icon="${escapeAttribute(d.icon)}"` : ""}>${escapeHtmlText(d.label)}</a>`));
+          out.push(
+            html(
+              `<a href="${escapeAttribute(this.path(d.ref))}" class="button ${d.kind}"${d.icon ? ` data-icon="${escapeAttribute(d.icon)}"` : ""}>${escapeHtmlText(d.label)}</a>`,
+            ),
+          );
           break;
         }
         case "annotation": {
@@ -528,7 +633,13 @@ class Writer {
     return this.group(leaves, 0, leaves.length, [], inTableCell);
   }
 
-  private group(leaves: readonly DocumentTextLeaf[], from: number, to: number, active: DocumentMark[], inTableCell: boolean): PhrasingContent[] {
+  private group(
+    leaves: readonly DocumentTextLeaf[],
+    from: number,
+    to: number,
+    active: DocumentMark[],
+    inTableCell: boolean,
+  ): PhrasingContent[] {
     const out: PhrasingContent[] = [];
     const has = (list: readonly DocumentMark[], m: DocumentMark) => list.some((x) => sameMark(x, m));
     let i = from;

@@ -52,7 +52,10 @@ export function semanticChanges(before: RevisionContent, after: RevisionContent)
   const listsBefore = siblings(was);
   for (const [parent, list] of siblings(now)) {
     const stayed = list.filter((id) => was.get(id)?.parentId === parent);
-    const kept = commonSubsequence((listsBefore.get(parent) ?? []).filter((id) => now.get(id)?.parentId === parent), stayed);
+    const kept = commonSubsequence(
+      (listsBefore.get(parent) ?? []).filter((id) => now.get(id)?.parentId === parent),
+      stayed,
+    );
     for (const id of stayed) if (!kept.has(id)) reordered.add(id);
   }
 
@@ -85,12 +88,16 @@ export function semanticChanges(before: RevisionContent, after: RevisionContent)
     }
   }
   for (const file of before.files) {
-    if (!filesAfter.has(file.id)) changes.push({ type: "file_deleted", file: { id: file.id, name: file.name, contentType: file.contentType } });
+    if (!filesAfter.has(file.id))
+      changes.push({ type: "file_deleted", file: { id: file.id, name: file.name, contentType: file.contentType } });
   }
 
   const variables: Record<string, ChangeAttribute<string>> = {};
   for (const name of new Set([...Object.keys(before.variables), ...Object.keys(after.variables)])) {
-    const [old, value] = [Object.hasOwn(before.variables, name) ? before.variables[name] : undefined, Object.hasOwn(after.variables, name) ? after.variables[name] : undefined];
+    const [old, value] = [
+      Object.hasOwn(before.variables, name) ? before.variables[name] : undefined,
+      Object.hasOwn(after.variables, name) ? after.variables[name] : undefined,
+    ];
     if (old === value) continue;
     const change: ChangeAttribute<string> = {};
     if (old !== undefined) change.before = old;
@@ -102,13 +109,16 @@ export function semanticChanges(before: RevisionContent, after: RevisionContent)
   const reusableBefore = new Map(before.reusableContents.map((entry) => [entry.id, entry]));
   const reusableAfter = new Map(after.reusableContents.map((entry) => [entry.id, entry]));
   const summary = (entry: { id: string; title: string; documentHash?: string }) =>
-    entry.documentHash === undefined ? { id: entry.id, title: entry.title } : { id: entry.id, title: entry.title, document: entry.documentHash };
+    entry.documentHash === undefined
+      ? { id: entry.id, title: entry.title }
+      : { id: entry.id, title: entry.title, document: entry.documentHash };
   for (const entry of after.reusableContents) {
     const previous = reusableBefore.get(entry.id);
     if (!previous) changes.push({ type: "reusable_content_created", reusableContent: summary(entry) });
     else {
       const edited = attributes({ ...previous }, { ...entry }, new Set(["id", "git"]), { documentHash: "document" });
-      if (Object.keys(edited).length > 0) changes.push({ type: "reusable_content_edited", reusableContent: summary(entry), attributes: edited });
+      if (Object.keys(edited).length > 0)
+        changes.push({ type: "reusable_content_edited", reusableContent: summary(entry), attributes: edited });
     }
   }
   for (const entry of before.reusableContents) {

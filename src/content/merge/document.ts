@@ -8,8 +8,9 @@
  * list items or different tabs therefore merge cleanly; two different edits of one paragraph are a
  * conflict.
  */
-import type { JSONDocument, MergeConflict } from "./types.js";
+
 import { addNode, emptyTree, type FlatTree, listId, mergeTrees, type TreeConflict } from "./tree.js";
+import type { JSONDocument, MergeConflict } from "./types.js";
 import { isPlainObject, jsonEqual, mergeRecord, mergeValue, setField } from "./values.js";
 
 /** A block, inline or fragment node, seen loosely: the merge only needs keys and child lists. */
@@ -33,7 +34,9 @@ export interface DocumentMerge {
 }
 
 function isKeyedNode(value: unknown): value is DocumentNode {
-  return isPlainObject(value) && (value.object === "block" || value.object === "fragment") && typeof value.key === "string" && value.key !== "";
+  return (
+    isPlainObject(value) && (value.object === "block" || value.object === "fragment") && typeof value.key === "string" && value.key !== ""
+  );
 }
 
 /** A child list the merge can see into: every item is a keyed block or fragment. */
@@ -160,7 +163,9 @@ function blockTreeConflict(
 ): MergeConflict {
   const versions = versionsOf(conflict.id);
   if (conflict.kind === "move") {
-    const what = { parent: "moved into different blocks", order: "moved to different places", cycle: "moved inside each other" }[conflict.reason];
+    const what = { parent: "moved into different blocks", order: "moved to different places", cycle: "moved inside each other" }[
+      conflict.reason
+    ];
     return { kind: "move", ...owner, blockKey: conflict.id, ...versions, message: `Block ${conflict.id} was ${what} on both sides` };
   }
   const [deleter, keeper] = conflict.deletedBy === "ours" ? ["primary", "change request"] : ["change request", "primary"];

@@ -22,7 +22,12 @@ interface CollectionHooks<T> {
 }
 
 /** Entries added on one side are added, removed on one side and untouched on the other removed. */
-export function mergeCollection<T extends { id: string }>(base: T[], ours: T[], theirs: T[], hooks: CollectionHooks<T>): CollectionMerge<T> {
+export function mergeCollection<T extends { id: string }>(
+  base: T[],
+  ours: T[],
+  theirs: T[],
+  hooks: CollectionHooks<T>,
+): CollectionMerge<T> {
   const byId = (list: T[]) => new Map(list.map((entry) => [entry.id, entry]));
   const [b, o, t] = [byId(base), byId(ours), byId(theirs)];
   const conflicts: MergeConflict[] = [];
@@ -56,7 +61,15 @@ export function mergeFiles(base: FileEntry[], ours: FileEntry[], theirs: FileEnt
       const contentSide = mergeValue(content(b), oursContent, content(t));
       const contentFrom = contentSide.value === oursContent ? o : t;
       if (contentSide.conflicts.length > 0) {
-        conflicts.push({ kind: "file", fileId: o.id, field: "blobHash", base: b, ours: o, theirs: t, message: `File ${o.id}: its content was replaced differently on both sides` });
+        conflicts.push({
+          kind: "file",
+          fileId: o.id,
+          field: "blobHash",
+          base: b,
+          ours: o,
+          theirs: t,
+          message: `File ${o.id}: its content was replaced differently on both sides`,
+        });
       }
       const rb = (b ?? {}) as Record<string, unknown>;
       const ro = o as unknown as Record<string, unknown>;
@@ -70,7 +83,15 @@ export function mergeFiles(base: FileEntry[], ours: FileEntry[], theirs: FileEnt
           value = merged.value;
           for (const conflict of merged.conflicts) {
             const path = conflict.path.join(".");
-            conflicts.push({ kind: "file", fileId: o.id, field: path, base: b, ours: o, theirs: t, message: `File ${o.id}: ${path} was changed differently on both sides` });
+            conflicts.push({
+              kind: "file",
+              fileId: o.id,
+              field: path,
+              base: b,
+              ours: o,
+              theirs: t,
+              message: `File ${o.id}: ${path} was changed differently on both sides`,
+            });
           }
         }
         if (value !== undefined) out[field] = value;

@@ -1,6 +1,7 @@
 /** The three-way merge engine behind change-request merge and update (see `merge.ts`). */
-export { mergeContent } from "./merge.js";
+
 export { semanticChanges } from "./changes.js";
+export { mergeContent } from "./merge.js";
 export type {
   ChangeAttribute,
   ChangedFile,

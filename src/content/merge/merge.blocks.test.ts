@@ -1,8 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { documentHashOf } from "../revision/storage.js";
-import { blocksByKey, content, doc, getPage, hint, list, listItem, page, paragraph, tab, tabs, text } from "../../../test/helpers/merge/fixtures.js";
-import { mergeContent } from "./merge.js";
+import {
+  blocksByKey,
+  content,
+  doc,
+  getPage,
+  hint,
+  list,
+  listItem,
+  page,
+  paragraph,
+  tab,
+  tabs,
+  text,
+} from "../../../test/helpers/merge/fixtures.js";
 import { clone, editPage, keys, merge, pageDocument, setText, setup, textOf } from "../../../test/helpers/merge/scenario.js";
+import { documentHashOf } from "../revision/storage.js";
+import { mergeContent } from "./merge.js";
 import type { JSONDocument } from "./types.js";
 
 describe("mergeContent: blocks", () => {
@@ -36,7 +49,11 @@ describe("mergeContent: blocks", () => {
     const result = await merge(store, base, ours, theirs);
     expect(result.conflicts).toEqual([expect.objectContaining({ kind: "block", pageId: "a", blockKey: "a3", field: "nodes" })]);
     const conflict = result.conflicts[0]!;
-    expect([textOf(conflict.base), textOf(conflict.ours), textOf(conflict.theirs)]).toEqual(["Second", "Second (primary)", "Second (change request)"]);
+    expect([textOf(conflict.base), textOf(conflict.ours), textOf(conflict.theirs)]).toEqual([
+      "Second",
+      "Second (primary)",
+      "Second (change request)",
+    ]);
     const merged = blocksByKey(pageDocument(store, result, "a"));
     expect(textOf(merged.get("a3"))).toBe("Second (primary)");
     expect(textOf(merged.get("a2"))).toBe("untouched by theirs");
@@ -133,7 +150,10 @@ describe("mergeContent: blocks", () => {
 
   it("merges edits in different tabs, and a tab's title with its content", async () => {
     const { store } = setup();
-    const block = tabs("T", [tab("t1", "macOS", [paragraph("t1p", "brew install")]), tab("t2", "Linux", [paragraph("t2p", "apt install")])]);
+    const block = tabs("T", [
+      tab("t1", "macOS", [paragraph("t1p", "brew install")]),
+      tab("t2", "Linux", [paragraph("t2p", "apt install")]),
+    ]);
     const base = content([page("p", { documentHash: store.put(doc(block)) })]);
     const ours = clone(base);
     editPage(store, ours, "p", (d) => {
@@ -197,9 +217,9 @@ describe("mergeContent: blocks", () => {
     } as const;
     const base = content([page("p", { documentHash: store.put(doc(structuredClone(table) as never)) })]);
     const ours = clone(base);
-    editPage(store, ours, "p", (d) => void (((blocksByKey(d).get("tbl")!.data as any).records.r1.values.c2 = "1.0")));
+    editPage(store, ours, "p", (d) => void ((blocksByKey(d).get("tbl")!.data as any).records.r1.values.c2 = "1.0"));
     const theirs = clone(base);
-    editPage(store, theirs, "p", (d) => void (((blocksByKey(d).get("tbl")!.data as any).records.r2.values.c1 = "deux")));
+    editPage(store, theirs, "p", (d) => void ((blocksByKey(d).get("tbl")!.data as any).records.r2.values.c1 = "deux"));
     const result = await merge(store, base, ours, theirs);
     expect(result.conflicts).toEqual([]);
     const records = (blocksByKey(pageDocument(store, result, "p")).get("tbl")!.data as any).records;

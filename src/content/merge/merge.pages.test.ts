@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
-import type { PageMeta } from "../revision/model.js";
 import { allPages, content, findPage, getPage, page } from "../../../test/helpers/merge/fixtures.js";
-import { clone, defaultLayout, editPage, ids, LATER, merge, move, pageDocument, remove, setText, setup, textOf } from "../../../test/helpers/merge/scenario.js";
+import {
+  clone,
+  defaultLayout,
+  editPage,
+  ids,
+  LATER,
+  merge,
+  move,
+  pageDocument,
+  remove,
+  setText,
+  setup,
+  textOf,
+} from "../../../test/helpers/merge/scenario.js";
+import type { PageMeta } from "../revision/model.js";
 
 describe("mergeContent: pages", () => {
   it("keeps pages added on either side, in the places each side put them", async () => {
@@ -144,7 +157,13 @@ describe("mergeContent: pages", () => {
     move(theirs, "b", "a", 0);
     const result = await merge(store, base, ours, theirs);
     expect(result.conflicts).toEqual([
-      expect.objectContaining({ kind: "move", pageId: "b", base: { parentId: null, index: 1 }, ours: { parentId: "c", index: 0 }, theirs: { parentId: "a", index: 0 } }),
+      expect.objectContaining({
+        kind: "move",
+        pageId: "b",
+        base: { parentId: null, index: 1 },
+        ours: { parentId: "c", index: 0 },
+        theirs: { parentId: "a", index: 0 },
+      }),
     ]);
     expect(ids(getPage(result.content.pages, "c").children)).toEqual(["b", "c1", "c2"]);
     expect(getPage(result.content.pages, "a").children).toEqual([]);

@@ -3,8 +3,8 @@
  * failure names its seed; `randomEdits` with that seed replays the exact case.
  */
 import { describe, expect, it } from "vitest";
-import type { PageNode, RevisionContent } from "../revision/model.js";
 import { allPages, blocksByKey, DocumentStore, Random, randomContent, randomEdits } from "../../../test/helpers/merge/fixtures.js";
+import type { PageNode, RevisionContent } from "../revision/model.js";
 import { mergeContent } from "./merge.js";
 import type { JSONDocument, MergeResult } from "./types.js";
 import { jsonEqual } from "./values.js";
@@ -150,29 +150,32 @@ describe("mergeContent properties (seeded random spaces and edits)", () => {
     ["mixed", 300],
     ["structure", 200],
     ["documents", 150],
-  ] as const)("%s edits: clean merges commute, lose nothing and keep one-sided edits; every merge is deterministic and well-formed", async (flavor, seeds) => {
-    let clean = 0;
-    let conflicting = 0;
-    for (let seed = 1; seed <= seeds; seed++) {
-      const c = makeCase(seed, flavor);
-      const one = await merge(c, c.base, c.x, c.y);
-      const other = await merge(c, c.base, c.y, c.x);
-      checkWellFormed(c, one);
-      checkWellFormed(c, other);
-      expect(await merge(c, c.base, c.x, c.y), `seed ${seed}: deterministic`).toEqual(one);
-      expect(one.conflicts.length > 0, `seed ${seed}: conflicts either way`).toBe(other.conflicts.length > 0);
-      if (one.conflicts.length > 0) {
-        conflicting++;
-        continue;
+  ] as const)(
+    "%s edits: clean merges commute, lose nothing and keep one-sided edits; every merge is deterministic and well-formed",
+    async (flavor, seeds) => {
+      let clean = 0;
+      let conflicting = 0;
+      for (let seed = 1; seed <= seeds; seed++) {
+        const c = makeCase(seed, flavor);
+        const one = await merge(c, c.base, c.x, c.y);
+        const other = await merge(c, c.base, c.y, c.x);
+        checkWellFormed(c, one);
+        checkWellFormed(c, other);
+        expect(await merge(c, c.base, c.x, c.y), `seed ${seed}: deterministic`).toEqual(one);
+        expect(one.conflicts.length > 0, `seed ${seed}: conflicts either way`).toBe(other.conflicts.length > 0);
+        if (one.conflicts.length > 0) {
+          conflicting++;
+          continue;
+        }
+        clean++;
+        expect(other.content, `seed ${seed}: commutes`).toEqual(one.content);
+        checkNothingLost(c, one);
       }
-      clean++;
-      expect(other.content, `seed ${seed}: commutes`).toEqual(one.content);
-      checkNothingLost(c, one);
-    }
-    // The generator must exercise both outcomes, or the properties above prove little.
-    expect(clean).toBeGreaterThan(seeds / 3);
-    expect(conflicting).toBeGreaterThan(seeds / 20);
-  });
+      // The generator must exercise both outcomes, or the properties above prove little.
+      expect(clean).toBeGreaterThan(seeds / 3);
+      expect(conflicting).toBeGreaterThan(seeds / 20);
+    },
+  );
 
   it("each conflict names what collides and carries the versions involved", async () => {
     for (let seed = 1; seed <= SEEDS; seed++) {
@@ -180,7 +183,8 @@ describe("mergeContent properties (seeded random spaces and edits)", () => {
       const result = await merge(c, c.base, c.x, c.y);
       for (const conflict of result.conflicts) {
         expect(conflict.message.length, `seed ${seed}`).toBeGreaterThan(0);
-        const target = conflict.pageId ?? conflict.fileId ?? conflict.reusableContentId ?? (conflict.kind === "variable" ? conflict.field : undefined);
+        const target =
+          conflict.pageId ?? conflict.fileId ?? conflict.reusableContentId ?? (conflict.kind === "variable" ? conflict.field : undefined);
         expect(target, `seed ${seed}: ${conflict.message}`).toBeDefined();
         if (conflict.kind === "block") expect(conflict.blockKey, `seed ${seed}`).toBeDefined();
         expect(conflict.ours !== undefined || conflict.theirs !== undefined, `seed ${seed}: ${conflict.message}`).toBe(true);

@@ -3,9 +3,24 @@ import { createRequire } from "node:module";
 import type { JSONDocument as SpecDocument } from "@gitbook/api";
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
-import { blocksByKey, DocumentStore, editDocument, getPage, hint, list, listItem, page, paragraph, Random, randomContent, randomEdits, tab, tabs } from "../../../test/helpers/merge/fixtures.js";
-import { mergeContent } from "./merge.js";
+import {
+  blocksByKey,
+  DocumentStore,
+  editDocument,
+  getPage,
+  hint,
+  list,
+  listItem,
+  page,
+  paragraph,
+  Random,
+  randomContent,
+  randomEdits,
+  tab,
+  tabs,
+} from "../../../test/helpers/merge/fixtures.js";
 import { clone, editPage, ids, merge, move, pageDocument, remove, setText, setup, textOf } from "../../../test/helpers/merge/scenario.js";
+import { mergeContent } from "./merge.js";
 import type { JSONDocument } from "./types.js";
 
 describe("mergeContent: files, reusable contents, variables", () => {
@@ -22,7 +37,14 @@ describe("mergeContent: files, reusable contents, variables", () => {
     const result = await merge(store, base, ours, theirs);
     expect(result.conflicts).toEqual([]);
     expect(result.content.files.map((f) => f.id)).toEqual(["f1", "fo", "ft"]);
-    expect(result.content.files[0]).toEqual({ id: "f1", name: "brand.png", contentType: "image/png", size: 20, blobHash: "blob-1b", dimensions: { width: 4, height: 3 } });
+    expect(result.content.files[0]).toEqual({
+      id: "f1",
+      name: "brand.png",
+      contentType: "image/png",
+      size: 20,
+      blobHash: "blob-1b",
+      dimensions: { width: 4, height: 3 },
+    });
   });
 
   it("reports a file replaced differently on both sides, and a file deleted against an edit", async () => {
@@ -90,7 +112,6 @@ describe("mergeContent: files, reusable contents, variables", () => {
   });
 });
 
-
 describe("mergeContent: change requests in sequence", () => {
   it("merges two change requests one after the other, and an update brings the first into the second", async () => {
     const { store, base } = setup();
@@ -122,7 +143,6 @@ describe("mergeContent: change requests in sequence", () => {
   });
 });
 
-
 describe("mergeContent: semantic changes", () => {
   it("lists what the change request brings relative to its base", async () => {
     const { store, base } = setup();
@@ -134,7 +154,10 @@ describe("mergeContent: semantic changes", () => {
     move(theirs, "c2", "c", 0);
     remove(theirs, "d");
     theirs.pages.push(page("n"));
-    theirs.files = [{ ...base.files[0]!, name: "renamed.png" }, { id: "f9", name: "new.png", contentType: "image/png", size: 1, blobHash: "z" }];
+    theirs.files = [
+      { ...base.files[0]!, name: "renamed.png" },
+      { id: "f9", name: "new.png", contentType: "image/png", size: 1, blobHash: "z" },
+    ];
     theirs.variables = { version: "2.0", extra: "yes" };
     theirs.reusableContents = [{ ...base.reusableContents[0]!, title: "Snippet 2" }];
     const { changes } = await merge(store, base, base, theirs);
@@ -143,14 +166,25 @@ describe("mergeContent: semantic changes", () => {
     const a = { id: "a", type: "document", title: "A!", path: "a" };
     const c = { id: "c", type: "group", title: "Page c", path: "c" };
     expect(changes).toEqual([
-      { type: "page_edited", page: a, attributes: { title: { before: "Page a", after: "A!" }, document: { before: hashBefore, after: hashAfter } } },
+      {
+        type: "page_edited",
+        page: a,
+        attributes: { title: { before: "Page a", after: "A!" }, document: { before: hashBefore, after: hashAfter } },
+      },
       { type: "page_moved", page: { id: "b", type: "document", title: "Page b", path: "a/b" }, parent: { after: a } },
       { type: "page_moved", page: { id: "c2", type: "document", title: "Page c2", path: "c/c2" }, parent: { before: c, after: c } },
       { type: "page_created", page: { id: "n", type: "document", title: "Page n", path: "n" } },
       { type: "page_deleted", page: { id: "d", type: "document", title: "Page d", path: "d" } },
-      { type: "file_edited", file: { id: "f1", name: "renamed.png", contentType: "image/png" }, attributes: { name: { before: "logo.png", after: "renamed.png" } } },
+      {
+        type: "file_edited",
+        file: { id: "f1", name: "renamed.png", contentType: "image/png" },
+        attributes: { name: { before: "logo.png", after: "renamed.png" } },
+      },
       { type: "file_created", file: { id: "f9", name: "new.png", contentType: "image/png" } },
-      { type: "variables_edited", variables: { version: { before: "1.0", after: "2.0" }, product: { before: "Quire" }, extra: { after: "yes" } } },
+      {
+        type: "variables_edited",
+        variables: { version: { before: "1.0", after: "2.0" }, product: { before: "Quire" }, extra: { after: "yes" } },
+      },
       {
         type: "reusable_content_edited",
         reusableContent: { id: "r1", title: "Snippet 2", document: base.reusableContents[0]!.documentHash },
@@ -160,7 +194,6 @@ describe("mergeContent: semantic changes", () => {
   });
 });
 
-
 describe("mergeContent: contract", () => {
   const spec = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("@gitbook/api/spec/openapi.json"), "utf8"));
   const ajv = new Ajv({ strict: false, allErrors: true });
@@ -169,7 +202,11 @@ describe("mergeContent: contract", () => {
 
   it("takes the spec's documents and creates documents that validate against the spec's JSONDocument", async () => {
     const { store, base } = setup();
-    const specDocument: SpecDocument = { object: "document", data: {}, nodes: [{ object: "block", type: "divider", key: "d", isVoid: true, data: {} }] };
+    const specDocument: SpecDocument = {
+      object: "document",
+      data: {},
+      nodes: [{ object: "block", type: "divider", key: "d", isVoid: true, data: {} }],
+    };
     const accepted: JSONDocument = specDocument;
     expect(validateDocument(accepted)).toBe(true);
     const ours = clone(base);
@@ -185,7 +222,8 @@ describe("mergeContent: contract", () => {
     const result = await merge(store, base, ours, theirs);
     expect(result.conflicts).toEqual([]);
     expect(result.documents.size).toBe(1);
-    for (const document of result.documents.values()) expect(validateDocument(document), JSON.stringify(validateDocument.errors)).toBe(true);
+    for (const document of result.documents.values())
+      expect(validateDocument(document), JSON.stringify(validateDocument.errors)).toBe(true);
   });
 
   it("never modifies its inputs or the documents it loads", async () => {

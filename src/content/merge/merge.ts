@@ -112,7 +112,11 @@ async function mergeReusableDocument(
   created: Map<string, JSONDocument>,
 ): Promise<{ documentHash: string | undefined; conflicts: MergeConflict[] }> {
   const hashOf = (list: MergeInput["base"]["reusableContents"]) => list.find((entry) => entry.id === id)?.documentHash;
-  const hashes = { base: hashOf(input.base.reusableContents), ours: hashOf(input.ours.reusableContents), theirs: hashOf(input.theirs.reusableContents) };
+  const hashes = {
+    base: hashOf(input.base.reusableContents),
+    ours: hashOf(input.ours.reusableContents),
+    theirs: hashOf(input.theirs.reusableContents),
+  };
   const get = (hash: string | undefined) => (hash === undefined ? Promise.resolve(emptyDocument()) : load(hash));
   const [base, ours, theirs] = await Promise.all([get(hashes.base), get(hashes.ours), get(hashes.theirs)]);
   const merged = mergeDocuments(base, ours, theirs, { reusableContentId: id });

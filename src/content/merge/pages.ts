@@ -116,7 +116,11 @@ export function mergePages(
     equal: jsonEqual,
     edited: (b, side) => {
       for (const field of new Set([...Object.keys(b), ...Object.keys(side)])) {
-        if (field !== "updatedAt" && !jsonEqual((b as unknown as Record<string, unknown>)[field], (side as unknown as Record<string, unknown>)[field])) return true;
+        if (
+          field !== "updatedAt" &&
+          !jsonEqual((b as unknown as Record<string, unknown>)[field], (side as unknown as Record<string, unknown>)[field])
+        )
+          return true;
       }
       return false;
     },
@@ -188,8 +192,17 @@ function pageTreeConflict(
       if (!node) return undefined;
       return { parentId: node.parent, index: tree.lists.get(listId(node.parent, SLOT))!.indexOf(id) };
     };
-    const what = { parent: "moved to different parents", order: "moved to different positions", cycle: "moved under each other's pages" }[conflict.reason];
-    return { kind: "move", pageId: id, base: at(base), ours: at(ours), theirs: at(theirs), message: `Page ${id} was ${what} on both sides` };
+    const what = { parent: "moved to different parents", order: "moved to different positions", cycle: "moved under each other's pages" }[
+      conflict.reason
+    ];
+    return {
+      kind: "move",
+      pageId: id,
+      base: at(base),
+      ours: at(ours),
+      theirs: at(theirs),
+      message: `Page ${id} was ${what} on both sides`,
+    };
   }
   const [deleter, keeper] = conflict.deletedBy === "ours" ? ["primary", "change request"] : ["change request", "primary"];
   const message =

@@ -58,7 +58,9 @@ describe("mergeValue", () => {
   it("merges objects field by field and treats content references as one value", () => {
     expect(mergeValue({ a: 1, b: 1 }, { a: 2, b: 1 }, { a: 1, b: 3 })).toEqual({ value: { a: 2, b: 3 }, conflicts: [] });
     const ref = mergeValue({ ref: { kind: "file", file: "x" } }, { ref: { kind: "file", file: "y" } }, { ref: { kind: "url", url: "u" } });
-    expect(ref.conflicts).toEqual([{ path: ["ref"], base: { kind: "file", file: "x" }, ours: { kind: "file", file: "y" }, theirs: { kind: "url", url: "u" } }]);
+    expect(ref.conflicts).toEqual([
+      { path: ["ref"], base: { kind: "file", file: "x" }, ours: { kind: "file", file: "y" }, theirs: { kind: "url", url: "u" } },
+    ]);
   });
 
   it("treats a missing field as an undefined one, and never reads inherited fields", () => {

@@ -152,12 +152,18 @@ export function mergeRuns(a: readonly string[], b: readonly string[]): OrderMerg
   const inB = new Set(b);
   const shared = a.filter((id) => inB.has(id));
   const inShared = new Set(shared);
-  const anchors = commonSubsequence(shared, b.filter((id) => inShared.has(id)));
+  const anchors = commonSubsequence(
+    shared,
+    b.filter((id) => inShared.has(id)),
+  );
   // Placed by both sides but in a different relative order: ours' order wins.
   const conflicts = shared.filter((id) => !anchors.has(id));
   const conflicted = new Set(conflicts);
   const segmentsA = split(a, anchors);
-  const segmentsB = split(b.filter((id) => !conflicted.has(id)), anchors);
+  const segmentsB = split(
+    b.filter((id) => !conflicted.has(id)),
+    anchors,
+  );
   const order: string[] = [];
   for (let i = 0; i < segmentsA.runs.length; i++) {
     const runA = segmentsA.runs[i]!;

@@ -1,9 +1,9 @@
-import { type BlockContext, type RenderEnv, imageRef, inset } from "./context.js";
+import { type BlockContext, imageRef, inset, type RenderEnv } from "./context.js";
 import {
   type ContentRef,
+  childNodes,
   type DocumentElement,
   type DocumentNode,
-  childNodes,
   dataBoolean,
   dataNumber,
   dataRef,
@@ -149,7 +149,11 @@ export class BlockRenderer {
         return;
       }
       case "reusable-content":
-        this.note(`Reusable content “${this.env.links.describe(dataRef(node) ?? { kind: "reusable-content" }, this.env.pageId).text}” is not included in this export.`, inner, sink);
+        this.note(
+          `Reusable content “${this.env.links.describe(dataRef(node) ?? { kind: "reusable-content" }, this.env.pageId).text}” is not included in this export.`,
+          inner,
+          sink,
+        );
         return;
       case "swagger":
       case "openapi-operation":
@@ -266,7 +270,10 @@ export class BlockRenderer {
         const label = `${start + index}.`;
         const width = text.measure(label, style);
         marker = (d, baselineY) => {
-          d.font("sans").fontSize(style.size).fillColor(style.color).text(label, markerRight - width, baselineY, { lineBreak: false, baseline: "alphabetic" });
+          d.font("sans")
+            .fontSize(style.size)
+            .fillColor(style.color)
+            .text(label, markerRight - width, baselineY, { lineBreak: false, baseline: "alphabetic" });
         };
       } else if (kind === "list-tasks") {
         const checked = isElement(item) && item.data?.checked === true;
@@ -275,7 +282,10 @@ export class BlockRenderer {
         const bullet = ["•", "◦", "▪"][ctx.listDepth % 3] as string;
         const width = text.measure(bullet, style);
         marker = (d, baselineY) => {
-          d.font("sans").fontSize(style.size).fillColor(style.color).text(bullet, markerRight - width, baselineY, { lineBreak: false, baseline: "alphabetic" });
+          d.font("sans")
+            .fontSize(style.size)
+            .fillColor(style.color)
+            .text(bullet, markerRight - width, baselineY, { lineBreak: false, baseline: "alphabetic" });
         };
       }
       const markerSink = new MarkerSink(sink, marker, defaultBaseline);
@@ -306,7 +316,11 @@ export class BlockRenderer {
     const marker = new MarkerSink(
       sink,
       (doc, baselineY) => {
-        doc.font("sansBold").fontSize(ctx.size).fillColor(theme.bar).text(icon, ctx.x + 3.5 + (shift - 3.5 - iconWidth) / 2, baselineY, { lineBreak: false, baseline: "alphabetic" });
+        doc
+          .font("sansBold")
+          .fontSize(ctx.size)
+          .fillColor(theme.bar)
+          .text(icon, ctx.x + 3.5 + (shift - 3.5 - iconWidth) / 2, baselineY, { lineBreak: false, baseline: "alphabetic" });
       },
       ctx.size * 1.15,
     );
@@ -319,7 +333,13 @@ export class BlockRenderer {
     sink.place({ height: pad, decos });
   }
 
-  private async code(lines: readonly DocumentNode[], title: string | undefined, numbered: boolean, ctx: BlockContext, sink: Sink): Promise<void> {
+  private async code(
+    lines: readonly DocumentNode[],
+    title: string | undefined,
+    numbered: boolean,
+    ctx: BlockContext,
+    sink: Sink,
+  ): Promise<void> {
     const { text, fonts } = this.env;
     const size = (SIZE.code * ctx.size) / SIZE.body;
     const style: TextStyle = { face: "mono", size, color: COLOR.text };
@@ -333,7 +353,11 @@ export class BlockRenderer {
     if (title) {
       const titleStyle: TextStyle = { face: "sansBold", size: size * 0.95, color: COLOR.muted };
       const titleFill: Decoration = { kind: "fill", x: ctx.x, width: ctx.width, color: COLOR.codeTitleBackground };
-      for (const line of text.lines([{ kind: "text", text: title, style: titleStyle }], { width: ctx.width - 2 * pad, leading: 2, base: titleStyle })) {
+      for (const line of text.lines([{ kind: "text", text: title, style: titleStyle }], {
+        width: ctx.width - 2 * pad,
+        leading: 2,
+        base: titleStyle,
+      })) {
         sink.place(this.lineItem(line, ctx.x + pad, [...ctx.decos, titleFill]));
       }
     }
@@ -352,10 +376,19 @@ export class BlockRenderer {
             if (numbered && part === 0) {
               const label = String(index + 1);
               const labelWidth = fonts.width("mono", label, size);
-              doc.font("mono").fontSize(size).fillColor(COLOR.faint).text(label, textX - 8 - labelWidth, baselineY, { lineBreak: false, baseline: "alphabetic" });
+              doc
+                .font("mono")
+                .fontSize(size)
+                .fillColor(COLOR.faint)
+                .text(label, textX - 8 - labelWidth, baselineY, { lineBreak: false, baseline: "alphabetic" });
             }
             // Wrapped continuation lines are marked so they are not mistaken for new lines of code.
-            if (part > 0) doc.font("sans").fontSize(continuation.size).fillColor(COLOR.faint).text("↪", textX - 9, baselineY, { lineBreak: false, baseline: "alphabetic" });
+            if (part > 0)
+              doc
+                .font("sans")
+                .fontSize(continuation.size)
+                .fillColor(COLOR.faint)
+                .text("↪", textX - 9, baselineY, { lineBreak: false, baseline: "alphabetic" });
           }),
         );
       });
@@ -370,7 +403,13 @@ export class BlockRenderer {
     const decos = [...ctx.decos, fill];
     sink.keep(size * 4);
     sink.place({ height: 5, decos });
-    for (const line of this.env.text.lines([{ kind: "text", text: formula, style }], { width: ctx.width - 20, leading: CODE_LEADING, base: style, preserve: true, align: "center" })) {
+    for (const line of this.env.text.lines([{ kind: "text", text: formula, style }], {
+      width: ctx.width - 20,
+      leading: CODE_LEADING,
+      base: style,
+      preserve: true,
+      align: "center",
+    })) {
       sink.place(this.lineItem(line, ctx.x + 10, decos));
     }
     sink.place({ height: 5, decos });
@@ -381,7 +420,11 @@ export class BlockRenderer {
       height: 14,
       decos: ctx.decos,
       paint: (doc, y) => {
-        doc.moveTo(ctx.x, y + 7).lineTo(ctx.x + ctx.width, y + 7).lineWidth(0.75).stroke(COLOR.rule);
+        doc
+          .moveTo(ctx.x, y + 7)
+          .lineTo(ctx.x + ctx.width, y + 7)
+          .lineWidth(0.75)
+          .stroke(COLOR.rule);
       },
     });
   }
@@ -413,8 +456,16 @@ export class BlockRenderer {
     const titleFragment = fragmentNamed(node, "expandable-title");
     const body = fragmentNamed(node, "expandable-body");
     const style: TextStyle = { face: "sansBold", size: ctx.size, color: COLOR.text };
-    const titleRuns = titleFragment ? this.runs(childNodes(titleFragment).flatMap((paragraph) => (isElement(paragraph) ? childNodes(paragraph) : [paragraph])), style) : [];
-    const runs: InlineRun[] = [{ kind: "text", text: "▸ ", style: { ...style, color: COLOR.muted } }, ...(titleRuns.length > 0 ? titleRuns : [{ kind: "text" as const, text: "Details", style }])];
+    const titleRuns = titleFragment
+      ? this.runs(
+          childNodes(titleFragment).flatMap((paragraph) => (isElement(paragraph) ? childNodes(paragraph) : [paragraph])),
+          style,
+        )
+      : [];
+    const runs: InlineRun[] = [
+      { kind: "text", text: "▸ ", style: { ...style, color: COLOR.muted } },
+      ...(titleRuns.length > 0 ? titleRuns : [{ kind: "text" as const, text: "Details", style }]),
+    ];
     sink.keep(ctx.size * LEADING * 3);
     this.paragraph(runs, ctx, sink);
     if (!body) return;
@@ -439,7 +490,11 @@ export class BlockRenderer {
           const cx = ctx.x + 9;
           const cy = baselineY - ctx.size * 0.35;
           doc.circle(cx, cy, radius).fill(COLOR.accent);
-          doc.font("sansBold").fontSize(labelStyle.size).fillColor("#ffffff").text(label, cx - labelWidth / 2, cy + labelStyle.size * 0.36, { lineBreak: false, baseline: "alphabetic" });
+          doc
+            .font("sansBold")
+            .fontSize(labelStyle.size)
+            .fillColor("#ffffff")
+            .text(label, cx - labelWidth / 2, cy + labelStyle.size * 0.36, { lineBreak: false, baseline: "alphabetic" });
         },
         ctx.size * 1.15,
       );
@@ -461,10 +516,16 @@ export class BlockRenderer {
     const style = this.baseStyle(ctx);
     const runs: InlineRun[] = [
       { kind: "text", text: "→ ", style: { ...style, color: COLOR.muted } },
-      { kind: "text", text: described.text, style: { ...style, face: "sansBold", color: described.link ? COLOR.link : style.color }, link: described.link },
+      {
+        kind: "text",
+        text: described.text,
+        style: { ...style, face: "sansBold", color: described.link ? COLOR.link : style.color },
+        link: described.link,
+      },
     ];
     const url = ref?.kind === "url" ? undefined : this.urlOf(described.link);
-    if (url) runs.push({ kind: "text", text: `  ${url}`, style: { ...style, size: style.size * 0.85, color: COLOR.muted }, link: described.link });
+    if (url)
+      runs.push({ kind: "text", text: `  ${url}`, style: { ...style, size: style.size * 0.85, color: COLOR.muted }, link: described.link });
     sink.keep(ctx.size * LEADING + 12);
     sink.place({ height: 5, decos });
     this.paragraph(runs, { ...ctx, ...inset(ctx, 10, 10), decos }, sink);
@@ -484,7 +545,13 @@ export class BlockRenderer {
       { kind: "text", text: described.text, style: { ...style, color: described.link ? COLOR.link : style.color }, link: described.link },
     ];
     const url = this.urlOf(described.link);
-    if (url && url !== described.text) runs.push({ kind: "text", text: ` (${url})`, style: { ...style, size: style.size * 0.85, color: COLOR.muted }, link: described.link });
+    if (url && url !== described.text)
+      runs.push({
+        kind: "text",
+        text: ` (${url})`,
+        style: { ...style, size: style.size * 0.85, color: COLOR.muted },
+        link: described.link,
+      });
     this.paragraph(runs, ctx, sink);
   }
 
@@ -544,7 +611,12 @@ export class BlockRenderer {
     const x = align === "left" ? ctx.x : align === "right" ? ctx.x + ctx.width - width : ctx.x + (ctx.width - width) / 2;
     const captionStyle: TextStyle = { face: "sansItalic", size: ctx.size * 0.88, color: COLOR.muted };
     const captionRuns = caption
-      ? this.runs(childNodes(caption).flatMap((paragraph) => (isElement(paragraph) && paragraph.type === "paragraph" ? childNodes(paragraph) : [paragraph])), captionStyle)
+      ? this.runs(
+          childNodes(caption).flatMap((paragraph) =>
+            isElement(paragraph) && paragraph.type === "paragraph" ? childNodes(paragraph) : [paragraph],
+          ),
+          captionStyle,
+        )
       : [];
     sink.keep(height + (captionRuns.length > 0 ? ctx.size * 2 : 0));
     const image = result.image;
@@ -581,7 +653,11 @@ export class BlockRenderer {
       height: 8,
       decos: ctx.decos,
       paint: (doc, y) => {
-        doc.moveTo(ctx.x, y + 2).lineTo(ctx.x + 120, y + 2).lineWidth(0.6).stroke(COLOR.rule);
+        doc
+          .moveTo(ctx.x, y + 2)
+          .lineTo(ctx.x + 120, y + 2)
+          .lineWidth(0.6)
+          .stroke(COLOR.rule);
       },
     });
     const style: TextStyle = { face: "sans", size, color: COLOR.muted };
@@ -594,7 +670,11 @@ export class BlockRenderer {
       const marker = new MarkerSink(
         sink,
         (doc, baselineY) => {
-          doc.font("sans").fontSize(size).fillColor(COLOR.muted).text(label, column.x - 5 - labelWidth, baselineY, { lineBreak: false, baseline: "alphabetic" });
+          doc
+            .font("sans")
+            .fontSize(size)
+            .fillColor(COLOR.muted)
+            .text(label, column.x - 5 - labelWidth, baselineY, { lineBreak: false, baseline: "alphabetic" });
         },
         size,
       );

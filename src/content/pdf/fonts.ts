@@ -21,15 +21,7 @@ declare global {
   }
 }
 
-export type FontFace =
-  | "sans"
-  | "sansBold"
-  | "sansItalic"
-  | "sansBoldItalic"
-  | "mono"
-  | "monoBold"
-  | "monoItalic"
-  | "monoBoldItalic";
+export type FontFace = "sans" | "sansBold" | "sansItalic" | "sansBoldItalic" | "mono" | "monoBold" | "monoItalic" | "monoBoldItalic";
 
 const FILES: Record<FontFace, string> = {
   sans: "DejaVuSans.ttf",

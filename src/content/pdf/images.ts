@@ -34,9 +34,7 @@ declare global {
   }
 }
 
-export type ImageResult =
-  | { ok: true; image: OpenedImage; width: number; height: number }
-  | { ok: false; reason: string };
+export type ImageResult = { ok: true; image: OpenedImage; width: number; height: number } | { ok: false; reason: string };
 
 /** Larger images are refused: decoding one would need gigabytes. */
 const MAX_PIXELS = 30_000_000;

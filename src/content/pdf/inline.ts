@@ -1,10 +1,10 @@
 import type { RenderEnv } from "./context.js";
 import { imageRef } from "./context.js";
 import {
+  childNodes,
   type DocumentElement,
   type DocumentMark,
   type DocumentNode,
-  childNodes,
   dataRef,
   dataString,
   emojiText,
@@ -13,7 +13,7 @@ import {
   isText,
   plainText,
 } from "./document-types.js";
-import { faceFor, type FontFace } from "./fonts.js";
+import { type FontFace, faceFor } from "./fonts.js";
 import type { InlineRun, LinkTarget, TextStyle } from "./text.js";
 import { COLOR, MARK_BACKGROUND, MARK_COLOR } from "./theme.js";
 
@@ -44,7 +44,7 @@ export function inlineRuns(env: RenderEnv, nodes: readonly DocumentNode[], style
 }
 
 function inline(env: RenderEnv, node: DocumentElement, style: TextStyle, link: LinkTarget | undefined, depth: number): InlineRun[] {
-const { links, pageId } = env;
+  const { links, pageId } = env;
   switch (node.type) {
     case "link": {
       const ref = dataRef(node);
@@ -75,7 +75,11 @@ const { links, pageId } = env;
       if (fragments.length > 0 && env.notes.length < 1000) {
         env.notes.push(fragments);
         const number = String(env.notes.length);
-        runs.push({ kind: "text", text: number, style: { ...style, face: "sans", size: style.size * 0.7, rise: style.size * 0.35, color: COLOR.link } });
+        runs.push({
+          kind: "text",
+          text: number,
+          style: { ...style, face: "sans", size: style.size * 0.7, rise: style.size * 0.35, color: COLOR.link },
+        });
       }
       return runs;
     }
@@ -84,7 +88,14 @@ const { links, pageId } = env;
       if (!ref) return [];
       const described = links.describe(ref, pageId);
       const text = ref.kind === "user" ? `@${described.text}` : described.text;
-      return [{ kind: "text", text, style: described.link ? { ...style, color: COLOR.link } : style, link: described.link ? { ...described.link } : link }];
+      return [
+        {
+          kind: "text",
+          text,
+          style: described.link ? { ...style, color: COLOR.link } : style,
+          link: described.link ? { ...described.link } : link,
+        },
+      ];
     }
     case "button": {
       const ref = dataRef(node);
@@ -108,8 +119,8 @@ const { links, pageId } = env;
 }
 
 function inlineImage(env: RenderEnv, node: DocumentElement, style: TextStyle, link: LinkTarget | undefined): InlineRun {
-const ref = imageRef(dataRef(node));
-const result = ref ? env.images.get(ref) : undefined;
+  const ref = imageRef(dataRef(node));
+  const result = ref ? env.images.get(ref) : undefined;
   if (!result?.ok) {
     const label = dataString(node, "alt") || dataString(node, "caption") || "image";
     return { kind: "text", text: `[${label}]`, style: { ...style, color: COLOR.placeholder }, link };
@@ -136,7 +147,12 @@ function boldOf(face: FontFace): FontFace {
 
 function codeStyle(style: TextStyle): TextStyle {
   const { bold, italic } = parseFace(style.face);
-  return { ...style, face: faceFor(true, bold, italic), size: style.size * 0.9, background: style.background ?? COLOR.inlineCodeBackground };
+  return {
+    ...style,
+    face: faceFor(true, bold, italic),
+    size: style.size * 0.9,
+    background: style.background ?? COLOR.inlineCodeBackground,
+  };
 }
 
 /** The style of a text leaf: its marks applied over the surrounding style. */

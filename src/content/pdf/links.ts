@@ -52,7 +52,10 @@ export class Links {
         const id = ref.page ?? "";
         const title = this.pageTitles.get(id);
         if (title !== undefined && !ref.space) return { text: described?.text ?? title, link: { dest: pageDestination(id) } };
-        return { text: described?.text ?? title ?? `page ${id}`.trim(), link: external ?? (title !== undefined ? { dest: pageDestination(id) } : undefined) };
+        return {
+          text: described?.text ?? title ?? `page ${id}`.trim(),
+          link: external ?? (title !== undefined ? { dest: pageDestination(id) } : undefined),
+        };
       }
       case "anchor": {
         const page = ref.page ?? currentPage;

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { doc, gradientPng, hint, image, listItem, paragraph, quote, table, typicalPage, unorderedList } from "../../../test/fixtures/pdf/documents.js";
+import {
+  doc,
+  gradientPng,
+  hint,
+  image,
+  listItem,
+  paragraph,
+  quote,
+  table,
+  typicalPage,
+  unorderedList,
+} from "../../../test/fixtures/pdf/documents.js";
 import { readPdf } from "../../../test/fixtures/pdf/pdf-reader.js";
 import type { DocumentElement } from "./document-types.js";
 import { type PdfPageInput, renderPdf } from "./render-pdf.js";
@@ -13,7 +24,12 @@ import { CONTENT_BOTTOM, PAGE } from "./theme.js";
 const noImages = async () => undefined;
 
 function typicalPages(count: number): PdfPageInput[] {
-  return Array.from({ length: count }, (_, i) => ({ id: `p${i}`, title: `Page ${i + 1}`, depth: i % 4 === 0 ? 0 : 1, document: typicalPage(i) }));
+  return Array.from({ length: count }, (_, i) => ({
+    id: `p${i}`,
+    title: `Page ${i + 1}`,
+    depth: i % 4 === 0 ? 0 : 1,
+    document: typicalPage(i),
+  }));
 }
 
 /** Lists, quotes and hints nested inside each other `depth` times around one paragraph. */
@@ -28,7 +44,11 @@ function nested(depth: number): DocumentElement {
 function bigTable(rows: number): DocumentElement {
   return table(
     ["#", "Name", "Description"],
-    Array.from({ length: rows }, (_, r) => [String(r + 1), `row-${r + 1}`, `Description of row ${r + 1}, long enough to wrap in the third column of the table.`]),
+    Array.from({ length: rows }, (_, r) => [
+      String(r + 1),
+      `row-${r + 1}`,
+      `Description of row ${r + 1}, long enough to wrap in the third column of the table.`,
+    ]),
   );
 }
 
@@ -74,7 +94,11 @@ describe("renderPdf limits", () => {
 
   it("renders documents nested 200 levels deep (and 5,000, as text past a depth limit)", async () => {
     for (const depth of [200, 5000]) {
-      const pdf = await renderPdf({ title: "Deep", pages: [{ id: "d", title: "Deep", depth: 0, document: doc(nested(depth)) }], loadImage: noImages });
+      const pdf = await renderPdf({
+        title: "Deep",
+        pages: [{ id: "d", title: "Deep", depth: 0, document: doc(nested(depth)) }],
+        loadImage: noImages,
+      });
       const content = await readPdf(pdf);
       expect(content.text).toContain("Deepest item");
       expect(content.text).toContain("Level 1");
@@ -85,12 +109,19 @@ describe("renderPdf limits", () => {
   }, 60_000);
 
   it("renders a 10,000-row table across pages, repeating its header on each", async () => {
-    const pdf = await renderPdf({ title: "Rows", pages: [{ id: "t", title: "Table", depth: 0, document: doc(bigTable(10_000)) }], loadImage: noImages });
+    const pdf = await renderPdf({
+      title: "Rows",
+      pages: [{ id: "t", title: "Table", depth: 0, document: doc(bigTable(10_000)) }],
+      loadImage: noImages,
+    });
     const { numPages } = await readPdf(pdf, []);
     expect(numPages).toBeGreaterThan(100);
     // Every 10th page and the last ones are read back (reading all of them takes longer than rendering).
     const sample = [3, 4, ...Array.from({ length: Math.floor(numPages / 10) }, (_, i) => 10 * (i + 1)), numPages - 1, numPages];
-    const content = await readPdf(pdf, [...new Set(sample)].sort((a, b) => a - b));
+    const content = await readPdf(
+      pdf,
+      [...new Set(sample)].sort((a, b) => a - b),
+    );
     const tablePages = content.pages;
     for (const page of tablePages) expect(page.text).toContain("# Name Description");
     expect(content.text).toContain("1 row-1 Description of row 1,");
@@ -105,7 +136,11 @@ describe("renderPdf limits", () => {
   it("renders several exports at once (they share the parsed fonts)", async () => {
     const [first, second] = await Promise.all([
       renderPdf({ title: "First export", pages: typicalPages(30), loadImage: noImages }),
-      renderPdf({ title: "Второй экспорт", pages: [{ id: "x", title: "Ελληνικά", depth: 0, document: doc(paragraph("Zürich Кириллица ".repeat(400))) }], loadImage: noImages }),
+      renderPdf({
+        title: "Второй экспорт",
+        pages: [{ id: "x", title: "Ελληνικά", depth: 0, document: doc(paragraph("Zürich Кириллица ".repeat(400))) }],
+        loadImage: noImages,
+      }),
     ]);
     const a = await readPdf(first, [3, 4]);
     const b = await readPdf(second);
@@ -119,7 +154,12 @@ describe("renderPdf limits", () => {
     const controller = new AbortController();
     controller.abort();
     await expect(
-      renderPdf({ title: "Never", pages: [{ id: "p", title: "P", depth: 0, document: doc(image({ kind: "file", file: "x" })) }], loadImage: async () => (loads++, undefined), signal: controller.signal }),
+      renderPdf({
+        title: "Never",
+        pages: [{ id: "p", title: "P", depth: 0, document: doc(image({ kind: "file", file: "x" })) }],
+        loadImage: async () => (loads++, undefined),
+        signal: controller.signal,
+      }),
     ).rejects.toMatchObject({ name: "AbortError" });
     expect(loads).toBe(0);
   });
@@ -128,7 +168,10 @@ describe("renderPdf limits", () => {
     const controller = new AbortController();
     const png = gradientPng();
     const requested: string[] = [];
-    const pages = typicalPages(200).map((page, i) => ({ ...page, document: doc(image({ kind: "file", file: `img-${i}` }), ...(page.document?.nodes ?? [])) }));
+    const pages = typicalPages(200).map((page, i) => ({
+      ...page,
+      document: doc(image({ kind: "file", file: `img-${i}` }), ...(page.document?.nodes ?? [])),
+    }));
     await expect(
       renderPdf({
         title: "Aborted",
@@ -162,7 +205,12 @@ describe("renderPdf limits", () => {
     const started = performance.now();
     setTimeout(() => controller.abort(), 100);
     await expect(
-      renderPdf({ title: "Timer", pages: [{ id: "t", title: "Table", depth: 0, document: doc(bigTable(10_000)) }], loadImage: noImages, signal: controller.signal }),
+      renderPdf({
+        title: "Timer",
+        pages: [{ id: "t", title: "Table", depth: 0, document: doc(bigTable(10_000)) }],
+        loadImage: noImages,
+        signal: controller.signal,
+      }),
     ).rejects.toMatchObject({ name: "AbortError" });
     // The whole render takes several seconds; stopping must take a fraction of that.
     expect(performance.now() - started).toBeLessThan(1500);

@@ -55,7 +55,8 @@ function textOutsideBody(content: Awaited<ReturnType<typeof readPdf>>): string[]
       const isFooter = Math.abs(item.y - (PAGE.height - PAGE.footerBaseline)) < 1;
       const cut = !isFooter && (item.y > CONTENT_BOTTOM || item.y - item.height * 0.75 < CONTENT_TOP - 1);
       const overflows = item.x < PAGE.marginX - 1 || item.x + item.width > PAGE.width - PAGE.marginX + 1;
-      if (cut || overflows) problems.push(`page ${index + 1}: "${item.str}" at (${item.x.toFixed(1)}, ${item.y.toFixed(1)}) width ${item.width.toFixed(1)}`);
+      if (cut || overflows)
+        problems.push(`page ${index + 1}: "${item.str}" at (${item.x.toFixed(1)}, ${item.y.toFixed(1)}) width ${item.width.toFixed(1)}`);
     }
   });
   return problems;
@@ -175,7 +176,9 @@ describe("renderPdf", () => {
           "p",
           "Images",
           doc(
-            ...["absent", "throws", "gif", "svg", "broken", "garbage", "truncatedJpeg"].map((file) => image({ kind: "file", file }, `Figure ${file}`)),
+            ...["absent", "throws", "gif", "svg", "broken", "garbage", "truncatedJpeg"].map((file) =>
+              image({ kind: "file", file }, `Figure ${file}`),
+            ),
             image({ kind: "url", url: "https://example.com/remote.png" }, "Remote figure"),
             paragraph("After the images."),
           ),
@@ -189,7 +192,10 @@ describe("renderPdf", () => {
       },
     });
     const content = await readPdf(pdf);
-    const body = content.pages.slice(2).map((p) => p.text).join("\n");
+    const body = content.pages
+      .slice(2)
+      .map((p) => p.text)
+      .join("\n");
     expect(body).toContain("[Image not shown: Figure absent (not found)]");
     expect(body).toContain("[Image not shown: Figure throws (could not be loaded: storage offline)]");
     expect(body).toContain("[Image not shown: Figure gif (GIF images cannot be embedded in PDF)]");
@@ -220,7 +226,11 @@ describe("renderPdf", () => {
       ],
       loadImage: async (ref) => (ref.kind === "file" && ref.file === "wide" ? { bytes: wide, contentType: "image/png" } : undefined),
       describeRef: (ref) =>
-        ref.kind === "file" ? { text: "report.pdf", url: "https://files.example.com/report.pdf" } : ref.kind === "user" ? { text: "Ada Lovelace" } : undefined,
+        ref.kind === "file"
+          ? { text: "report.pdf", url: "https://files.example.com/report.pdf" }
+          : ref.kind === "user"
+            ? { text: "Ada Lovelace" }
+            : undefined,
     });
     const content = await readPdf(pdf);
     const body = content.pages[2];
@@ -237,7 +247,26 @@ describe("renderPdf", () => {
     const pdf = await renderPdf({
       title: "Links",
       pages: [
-        page("a", "Alpha", doc(paragraph("Go to ", link("https://example.com/x", "the site"), ", to ", pageLink("b", "Beta"), " or to ", { object: "inline", type: "link", data: { ref: { kind: "anchor", page: "b", anchor: "deep" } }, nodes: [text("its section")] }, "."))),
+        page(
+          "a",
+          "Alpha",
+          doc(
+            paragraph(
+              "Go to ",
+              link("https://example.com/x", "the site"),
+              ", to ",
+              pageLink("b", "Beta"),
+              " or to ",
+              {
+                object: "inline",
+                type: "link",
+                data: { ref: { kind: "anchor", page: "b", anchor: "deep" } },
+                nodes: [text("its section")],
+              },
+              ".",
+            ),
+          ),
+        ),
         page("b", "Beta", doc(paragraph("Intro."), heading(2, "Deep section", "deep"))),
       ],
       loadImage: async () => undefined,
@@ -251,7 +280,16 @@ describe("renderPdf", () => {
   it("numbers ordered lists from their start and draws task checkboxes", async () => {
     const pdf = await renderPdf({
       title: "Lists",
-      pages: [page("p", "Lists", doc(orderedList(7, listItem("Seventh"), listItem("Eighth"), listItem("Ninth")), taskList(taskItem(true, "Shipped"), taskItem(false, "Pending"))))],
+      pages: [
+        page(
+          "p",
+          "Lists",
+          doc(
+            orderedList(7, listItem("Seventh"), listItem("Eighth"), listItem("Ninth")),
+            taskList(taskItem(true, "Shipped"), taskItem(false, "Pending")),
+          ),
+        ),
+      ],
       loadImage: async () => undefined,
     });
     const content = await readPdf(pdf);
@@ -264,7 +302,10 @@ describe("renderPdf", () => {
       Array.from({ length: 14 }, (_, i) => `Heading ${i}`),
       [Array.from({ length: 14 }, (_, i) => `cell-${i}-value`)],
     );
-    const crowded = table(["Key", "A fairly long description column", "Notes"], [["k", `${"word ".repeat(80)}end-of-cell`, "UnbreakableIdentifierThatIsLongerThanAnyColumnCouldEverBe_".repeat(3)]]);
+    const crowded = table(
+      ["Key", "A fairly long description column", "Notes"],
+      [["k", `${"word ".repeat(80)}end-of-cell`, "UnbreakableIdentifierThatIsLongerThanAnyColumnCouldEverBe_".repeat(3)]],
+    );
     const pdf = await renderPdf({
       title: "Overflow",
       pages: [page("p", "Overflow", doc(code([longLine], { lineNumbers: true }), wide, crowded))],
@@ -272,7 +313,10 @@ describe("renderPdf", () => {
     });
     const content = await readPdf(pdf);
     expect(textOutsideBody(content)).toEqual([]);
-    const body = content.pages.slice(2).map((p) => p.text).join("\n");
+    const body = content.pages
+      .slice(2)
+      .map((p) => p.text)
+      .join("\n");
     expect(body.replace(/\s|↪/g, "")).toContain(longLine.replace(/\s/g, ""));
     for (let i = 0; i < 14; i++) expect(body).toContain(`Heading ${i}`);
     expect(missingInOrder(body, ["Heading 0", "cell-0-value", "Heading 13", "cell-13-value"])).toEqual([]);
@@ -301,7 +345,13 @@ describe("renderPdf", () => {
     const nodes = Array.from({ length: 24 }, (_, i) => [
       paragraph(`Filler ${i}. ${"Some words to fill the page. ".repeat(3 + i * 2)}`),
       heading(2, `Heading ${i}`),
-      table(["Column A", "Column B"], [[`first-${i} ${"tall cell ".repeat(40 + i * 4)}`, "b"], ["second", "c"]]),
+      table(
+        ["Column A", "Column B"],
+        [
+          [`first-${i} ${"tall cell ".repeat(40 + i * 4)}`, "b"],
+          ["second", "c"],
+        ],
+      ),
     ]).flat();
     const pdf = await renderPdf({ title: "Keep", pages: [page("k", "Keep together", doc(...nodes))], loadImage: async () => undefined });
     const content = await readPdf(pdf);
@@ -342,24 +392,60 @@ describe("renderPdf", () => {
       },
       { object: "block", type: "mystery", nodes: [{ object: "block", type: "paragraph", nodes: [text("Nested unknown text")] }] },
     ] as unknown as DocumentElement[];
-    const pdf = await renderPdf({ title: "Junk", pages: [page("j", "Junk", { object: "document", nodes: junk }), page("n", "No nodes", { object: "document" } as never)], loadImage: async () => undefined });
+    const pdf = await renderPdf({
+      title: "Junk",
+      pages: [page("j", "Junk", { object: "document", nodes: junk }), page("n", "No nodes", { object: "document" } as never)],
+      loadImage: async () => undefined,
+    });
     const content = await readPdf(pdf);
-    expect(missingInOrder(content.text, ["Leaf survives", "Link without target", "Item as bare text", "code survives", "Hint survives", "Nested unknown text", "No nodes"])).toEqual([]);
+    expect(
+      missingInOrder(content.text, [
+        "Leaf survives",
+        "Link without target",
+        "Item as bare text",
+        "code survives",
+        "Hint survives",
+        "Nested unknown text",
+        "No nodes",
+      ]),
+    ).toEqual([]);
   });
 
   it("prints page descriptions, group pages with their children, and annotations as notes", async () => {
     const annotated = paragraph(
       "A term",
-      { object: "inline", type: "annotation", isVoid: false, nodes: [text(" with a note")], fragments: [{ object: "fragment", type: "annotation-body", nodes: [paragraph("The note body.")] }] },
+      {
+        object: "inline",
+        type: "annotation",
+        isVoid: false,
+        nodes: [text(" with a note")],
+        fragments: [{ object: "fragment", type: "annotation-body", nodes: [paragraph("The note body.")] }],
+      },
       " continues.",
     );
     const pdf = await renderPdf({
       title: "Structure",
-      pages: [page("g", "Guides", null, 0, "All the guides."), page("c1", "First guide", doc(annotated, hint("success", paragraph("Done."))), 1), page("c2", "Second guide", doc(), 1)],
+      pages: [
+        page("g", "Guides", null, 0, "All the guides."),
+        page("c1", "First guide", doc(annotated, hint("success", paragraph("Done."))), 1),
+        page("c2", "Second guide", doc(), 1),
+      ],
       loadImage: async () => undefined,
     });
     const content = await readPdf(pdf);
-    expect(missingInOrder(content.text, ["Guides", "All the guides.", "→ First guide", "→ Second guide", "First guide", "A term with a note1 continues.", "Done.", "1. The note body.", "Second guide"])).toEqual([]);
+    expect(
+      missingInOrder(content.text, [
+        "Guides",
+        "All the guides.",
+        "→ First guide",
+        "→ Second guide",
+        "First guide",
+        "A term with a note1 continues.",
+        "Done.",
+        "1. The note body.",
+        "Second guide",
+      ]),
+    ).toEqual([]);
   });
 });
 
@@ -383,6 +469,8 @@ function contentStreams(pdf: Buffer): string[] {
 /** How pdfkit writes a non-ASCII string: UTF-16BE after a byte-order mark, as an escaped literal string. */
 function utf16Literal(value: string): string {
   const bytes = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(value, "utf16le").swap16()]);
-  const escaped = bytes.toString("latin1").replace(/[\n\r\t\b\f\\()]/g, (c) => `\\${{ "\n": "n", "\r": "r", "\t": "t", "\b": "b", "\f": "f" }[c] ?? c}`);
+  const escaped = bytes
+    .toString("latin1")
+    .replace(/[\n\r\t\b\f\\()]/g, (c) => `\\${{ "\n": "n", "\r": "r", "\t": "t", "\b": "b", "\f": "f" }[c] ?? c}`);
   return `/ActualText (${escaped})`;
 }

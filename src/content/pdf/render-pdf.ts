@@ -1,16 +1,16 @@
 import PDFDocument from "pdfkit";
 import { BlockRenderer } from "./blocks.js";
-import { type BlockContext, type RenderEnv, imageRef } from "./context.js";
+import { type BlockContext, imageRef, type RenderEnv } from "./context.js";
 import {
-  type DocumentElement,
-  type JSONDocument,
-  type TableDefinition,
   asContentRef,
   childNodes,
+  type DocumentElement,
   dataRef,
   dataString,
   fragmentsOf,
   isElement,
+  type JSONDocument,
+  type TableDefinition,
 } from "./document-types.js";
 import { Paginator } from "./flow.js";
 import { Fonts } from "./fonts.js";
@@ -135,7 +135,16 @@ export async function renderPdf(input: RenderPdfInput): Promise<Buffer> {
     outlineParents.length = depth;
     outlineParents.push(outlineItem(outlineParents[depth - 1] ?? doc.outline, page.title));
 
-    const ctx: BlockContext = { x: PAGE.marginX, width: CONTENT_WIDTH, decos: [], depth: 0, listDepth: 0, size: SIZE.body, color: COLOR.text, gap: 7 };
+    const ctx: BlockContext = {
+      x: PAGE.marginX,
+      width: CONTENT_WIDTH,
+      decos: [],
+      depth: 0,
+      listDepth: 0,
+      size: SIZE.body,
+      color: COLOR.text,
+      gap: 7,
+    };
     pageHeading(renderer, page, ctx, paginator);
     if (page.document) {
       await renderer.blocks(childNodes(page.document), ctx, paginator);
@@ -214,7 +223,11 @@ function tableOfContents(
   doc.outline.children.splice(doc.outline.children.indexOf(bookmark), 1);
   doc.outline.children.unshift(bookmark);
   const headingStyle: TextStyle = { face: "sansBold", size: SIZE.pageTitle, color: COLOR.text };
-  const [heading] = text.lines([{ kind: "text", text: "Contents", style: headingStyle }], { width: CONTENT_WIDTH, leading: 1.2, base: headingStyle });
+  const [heading] = text.lines([{ kind: "text", text: "Contents", style: headingStyle }], {
+    width: CONTENT_WIDTH,
+    leading: 1.2,
+    base: headingStyle,
+  });
   if (heading) paintLine(doc, fonts, heading, PAGE.marginX, CONTENT_TOP);
   let y = CONTENT_TOP + TOC_HEADING;
   const numberColumn = 36;
@@ -226,7 +239,11 @@ function tableOfContents(
     }
     const depth = Math.max(0, Math.trunc(page.depth) || 0);
     const indent = Math.min(depth, 8) * 14;
-    const style: TextStyle = { face: depth === 0 ? "sansBold" : "sans", size: depth === 0 ? SIZE.body : SIZE.body - 0.5, color: COLOR.text };
+    const style: TextStyle = {
+      face: depth === 0 ? "sansBold" : "sans",
+      size: depth === 0 ? SIZE.body : SIZE.body - 0.5,
+      color: COLOR.text,
+    };
     const room = CONTENT_WIDTH - indent - numberColumn - 10;
     const title = text.truncate(page.title || "Untitled", style, room);
     const number = String(startPage.get(page.id) ?? "");
@@ -240,9 +257,21 @@ function tableOfContents(
     const dotsFrom = x + (line?.width ?? 0) + 6;
     const dotsTo = right - numberWidth - 6;
     if (dotsTo > dotsFrom) {
-      doc.save().moveTo(dotsFrom, baseline - 1).lineTo(dotsTo, baseline - 1).lineWidth(0.7).dash(0.7, { space: 2.6 }).stroke(COLOR.faint).undash().restore();
+      doc
+        .save()
+        .moveTo(dotsFrom, baseline - 1)
+        .lineTo(dotsTo, baseline - 1)
+        .lineWidth(0.7)
+        .dash(0.7, { space: 2.6 })
+        .stroke(COLOR.faint)
+        .undash()
+        .restore();
     }
-    doc.font("sans").fontSize(numberStyle.size).fillColor(numberStyle.color).text(number, right - numberWidth, baseline, { lineBreak: false, baseline: "alphabetic" });
+    doc
+      .font("sans")
+      .fontSize(numberStyle.size)
+      .fillColor(numberStyle.color)
+      .text(number, right - numberWidth, baseline, { lineBreak: false, baseline: "alphabetic" });
     doc.goTo(x, y, right - x, TOC_LINE, pageDestination(page.id));
     y += TOC_LINE;
   }
@@ -263,7 +292,11 @@ function footer(doc: PDFKit.PDFDocument, text: TextLayout, fonts: Fonts, title: 
     base: style,
   });
   if (line) paintLine(doc, fonts, line, PAGE.marginX, baseline - line.baseline);
-  doc.font("sans").fontSize(style.size).fillColor(style.color).text(label, right - labelWidth, baseline, { lineBreak: false, baseline: "alphabetic" });
+  doc
+    .font("sans")
+    .fontSize(style.size)
+    .fillColor(style.color)
+    .text(label, right - labelWidth, baseline, { lineBreak: false, baseline: "alphabetic" });
 }
 
 /** Adds a bookmark pointing at the top of the current page. */
@@ -279,7 +312,11 @@ function outlineItem(parent: PDFKit.PDFOutline, title: string): PDFKit.PDFOutlin
 function pageHeading(renderer: BlockRenderer, page: PdfPageInput, ctx: BlockContext, paginator: Paginator): void {
   const titleStyle: TextStyle = { face: "sansBold", size: SIZE.pageTitle, color: COLOR.text };
   const { text } = renderer.env;
-  for (const line of text.lines([{ kind: "text", text: page.title || "Untitled", style: titleStyle }], { width: ctx.width, leading: 1.25, base: titleStyle })) {
+  for (const line of text.lines([{ kind: "text", text: page.title || "Untitled", style: titleStyle }], {
+    width: ctx.width,
+    leading: 1.25,
+    base: titleStyle,
+  })) {
     paginator.place(renderer.lineItem(line, ctx.x, ctx.decos));
   }
   if (page.description) {
@@ -291,13 +328,23 @@ function pageHeading(renderer: BlockRenderer, page: PdfPageInput, ctx: BlockCont
     height: 22,
     decos: ctx.decos,
     paint: (doc, y) => {
-      doc.moveTo(ctx.x, y + 9).lineTo(ctx.x + ctx.width, y + 9).lineWidth(0.75).stroke(COLOR.rule);
+      doc
+        .moveTo(ctx.x, y + 9)
+        .lineTo(ctx.x + ctx.width, y + 9)
+        .lineWidth(0.75)
+        .stroke(COLOR.rule);
     },
   });
 }
 
 /** A group has no body: list the pages it contains, linked. */
-function groupContents(renderer: BlockRenderer, pages: readonly PdfPageInput[], index: number, ctx: BlockContext, paginator: Paginator): void {
+function groupContents(
+  renderer: BlockRenderer,
+  pages: readonly PdfPageInput[],
+  index: number,
+  ctx: BlockContext,
+  paginator: Paginator,
+): void {
   const group = pages[index] as PdfPageInput;
   const style = renderer.baseStyle(ctx);
   for (let i = index + 1; i < pages.length; i++) {

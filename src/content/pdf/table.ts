@@ -1,14 +1,14 @@
 import type { BlockRenderer } from "./blocks.js";
 import { type BlockContext, imageRef } from "./context.js";
 import {
-  type DocumentElement,
-  type DocumentFragment,
-  type TableDefinition,
-  type TableRecord,
   asContentRef,
   childNodes,
+  type DocumentElement,
+  type DocumentFragment,
   fragmentsOf,
   plainText,
+  type TableDefinition,
+  type TableRecord,
 } from "./document-types.js";
 import { type Decoration, type FlowItem, Recorder, type Sink } from "./flow.js";
 import type { InlineRun, TextStyle } from "./text.js";
@@ -38,8 +38,12 @@ export async function renderTable(renderer: BlockRenderer, node: DocumentElement
   const data = node.data ?? {};
   const definitions = isRecord(data.definition) ? (data.definition as Record<string, TableDefinition>) : {};
   const view = isRecord(data.view) ? (data.view as { type?: unknown; columns?: unknown; hideHeader?: unknown }) : {};
-  const columnIds = Array.isArray(view.columns) ? view.columns.filter((id): id is string => typeof id === "string") : Object.keys(definitions);
-  const columns: Column[] = columnIds.filter((id) => isRecord(definitions[id])).map((id) => ({ id, definition: definitions[id] as TableDefinition }));
+  const columnIds = Array.isArray(view.columns)
+    ? view.columns.filter((id): id is string => typeof id === "string")
+    : Object.keys(definitions);
+  const columns: Column[] = columnIds
+    .filter((id) => isRecord(definitions[id]))
+    .map((id) => ({ id, definition: definitions[id] as TableDefinition }));
   const records = sortedRecords(data.records);
   const size = (SIZE.table * ctx.size) / SIZE.body;
   const cellCtx: BlockContext = { ...ctx, size, gap: 3, align: undefined };
@@ -169,7 +173,13 @@ class TableLayout {
         this.renderer.paragraph([{ kind: "text", text: titleOf(column), style }], this.cellContext(xs, widths, index, column), recorder);
         return recorder;
       });
-      header = this.rowItem(cells.map((recorder) => ({ recorder, from: 0, to: recorder.placed.length })), xs, widths, ctx.decos, true);
+      header = this.rowItem(
+        cells.map((recorder) => ({ recorder, from: 0, to: recorder.placed.length })),
+        xs,
+        widths,
+        ctx.decos,
+        true,
+      );
     }
     let pushed = false;
     try {
@@ -198,8 +208,23 @@ class TableLayout {
   }
 
   /** Places a row on the current page, on the next one, or, when taller than a page, in slices. */
-  private placeRow(cells: Recorder[], xs: number[], widths: number[], decos: readonly Decoration[], sink: Sink, headerHeight: number, labels = false): void {
-    const whole = this.rowItem(cells.map((recorder) => ({ recorder, from: 0, to: recorder.placed.length })), xs, widths, decos, false, labels);
+  private placeRow(
+    cells: Recorder[],
+    xs: number[],
+    widths: number[],
+    decos: readonly Decoration[],
+    sink: Sink,
+    headerHeight: number,
+    labels = false,
+  ): void {
+    const whole = this.rowItem(
+      cells.map((recorder) => ({ recorder, from: 0, to: recorder.placed.length })),
+      xs,
+      widths,
+      decos,
+      false,
+      labels,
+    );
     if (whole.height <= sink.remaining() || whole.height <= sink.capacity() - headerHeight) {
       sink.place(whole);
       return;
@@ -255,8 +280,15 @@ class TableLayout {
         for (const slice of slices) slice.recorder.paintRange(doc, y + PAD_Y, slice.from, slice.to);
         doc.lineWidth(0.6).strokeColor(COLOR.rule);
         doc.moveTo(left, y).lineTo(right, y).stroke();
-        doc.moveTo(left, y + height).lineTo(right, y + height).stroke();
-        for (const x of [...xs, right]) doc.moveTo(x, y).lineTo(x, y + height).stroke();
+        doc
+          .moveTo(left, y + height)
+          .lineTo(right, y + height)
+          .stroke();
+        for (const x of [...xs, right])
+          doc
+            .moveTo(x, y)
+            .lineTo(x, y + height)
+            .stroke();
       },
     };
   }
@@ -279,11 +311,20 @@ class TableLayout {
   async stacked(records: [string, TableRecord][], ctx: BlockContext, sink: Sink): Promise<void> {
     const label: TextStyle = { face: "sansBold", size: this.cellCtx.size, color: COLOR.text };
     const titles = this.columns.map(titleOf);
-    const longest = Math.max(0, ...titles.map((title) => Math.max(0, ...title.split(/\s+/).map((word) => this.env.text.measure(word, label)))));
+    const longest = Math.max(
+      0,
+      ...titles.map((title) => Math.max(0, ...title.split(/\s+/).map((word) => this.env.text.measure(word, label)))),
+    );
     const labelWidth = Math.min(Math.max(longest + 2 * PAD_X, 70), ctx.width * 0.35);
     const xs = [ctx.x, ctx.x + labelWidth];
     const widths = [labelWidth, ctx.width - labelWidth];
-    const valueColumn: BlockContext = { ...this.cellCtx, x: (xs[1] as number) + PAD_X, width: (widths[1] as number) - 2 * PAD_X, decos: [], align: undefined };
+    const valueColumn: BlockContext = {
+      ...this.cellCtx,
+      x: (xs[1] as number) + PAD_X,
+      width: (widths[1] as number) - 2 * PAD_X,
+      decos: [],
+      align: undefined,
+    };
     const labelColumn: BlockContext = { ...this.cellCtx, x: ctx.x + PAD_X, width: labelWidth - 2 * PAD_X, decos: [], align: undefined };
     for (const [index, [, record]] of records.entries()) {
       await this.env.tick();
@@ -335,7 +376,9 @@ class TableLayout {
         const selected = Array.isArray(value) ? value : [value];
         const labels = selected
           .filter((v): v is string => typeof v === "string")
-          .map((v) => (Array.isArray(definition.options) ? definition.options.find((option) => option?.value === v)?.label : undefined) ?? v);
+          .map(
+            (v) => (Array.isArray(definition.options) ? definition.options.find((option) => option?.value === v)?.label : undefined) ?? v,
+          );
         return labels.length > 0 ? [text(labels.join(", "))] : [];
       }
       case "users":
@@ -345,14 +388,23 @@ class TableLayout {
           definition.type === "content-ref"
             ? [asContentRef(value)]
             : (Array.isArray(value) ? value : []).map((id) =>
-                typeof id === "string" ? (definition.type === "users" ? { kind: "user", user: id } : { kind: "file", file: id }) : undefined,
+                typeof id === "string"
+                  ? definition.type === "users"
+                    ? { kind: "user", user: id }
+                    : { kind: "file", file: id }
+                  : undefined,
               );
         const runs: InlineRun[] = [];
         for (const ref of refs) {
           if (!ref) continue;
           const described = links.describe(ref, pageId);
           if (runs.length > 0) runs.push(text(", "));
-          runs.push({ kind: "text", text: described.text, style: described.link ? { ...style, color: COLOR.link } : style, link: described.link ? { ...described.link } : undefined });
+          runs.push({
+            kind: "text",
+            text: described.text,
+            style: described.link ? { ...style, color: COLOR.link } : style,
+            link: described.link ? { ...described.link } : undefined,
+          });
         }
         return runs;
       }

@@ -1,4 +1,4 @@
-import type { FontFace, Fonts, FaceSegment } from "./fonts.js";
+import type { FaceSegment, FontFace, Fonts } from "./fonts.js";
 import type { OpenedImage } from "./images.js";
 import { COLOR } from "./theme.js";
 
@@ -354,7 +354,11 @@ export function paintLine(doc: PDFKit.PDFDocument, fonts: Fonts, line: Line, x: 
       const boxTop = baselineY - (style.rise ?? 0) - ascent - 0.5;
       const height = ascent + descent + 1;
       doc.roundedRect(from - 1.5, boxTop, to - from + 3, height, 2).fill(style.background as string);
-      if (style.boxed) doc.roundedRect(from - 1.5, boxTop, to - from + 3, height, 2).lineWidth(0.5).stroke(COLOR.rule);
+      if (style.boxed)
+        doc
+          .roundedRect(from - 1.5, boxTop, to - from + 3, height, 2)
+          .lineWidth(0.5)
+          .stroke(COLOR.rule);
     },
   );
 
@@ -403,8 +407,16 @@ export function paintLine(doc: PDFKit.PDFDocument, fonts: Fonts, line: Line, x: 
     (style, from, to) => {
       const y = baselineY - (style.rise ?? 0);
       doc.lineWidth(Math.max(0.5, style.size * 0.06));
-      if (style.strike) doc.moveTo(from, y - style.size * 0.3).lineTo(to, y - style.size * 0.3).stroke(style.color);
-      if (style.underline) doc.moveTo(from, y + style.size * 0.12).lineTo(to, y + style.size * 0.12).stroke(style.color);
+      if (style.strike)
+        doc
+          .moveTo(from, y - style.size * 0.3)
+          .lineTo(to, y - style.size * 0.3)
+          .stroke(style.color);
+      if (style.underline)
+        doc
+          .moveTo(from, y + style.size * 0.12)
+          .lineTo(to, y + style.size * 0.12)
+          .stroke(style.color);
     },
   );
 

@@ -18,7 +18,11 @@ export interface RevisionGit {
 
 /** Git metadata is the mutable part of a revision: an export records the commit it became. */
 export async function setRevisionGit(db: Executor, revisionId: string, git: RevisionGit): Promise<void> {
-  await db.updateTable("revisions").set({ git: JSON.stringify(git) }).where("id", "=", revisionId).execute();
+  await db
+    .updateTable("revisions")
+    .set({ git: JSON.stringify(git) })
+    .where("id", "=", revisionId)
+    .execute();
 }
 
 export interface NewRevision {

@@ -16,7 +16,10 @@ function page(id: string, children: PageNode[] = [], extra: Partial<PageNode> = 
 }
 
 async function countRows(): Promise<number> {
-  const row = await db.db.selectFrom("contentObjects").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  const row = await db.db
+    .selectFrom("contentObjects")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -46,7 +49,10 @@ describe("revision content storage", () => {
     // 20 sections of 50 pages each.
     const build = (edited?: string): RevisionContent => ({
       pages: Array.from({ length: 20 }, (_, s) =>
-        page(`s${s}`, Array.from({ length: 49 }, (_, p) => page(`s${s}p${p}`, [], p === 7 && s === 3 && edited ? { documentHash: edited } : {}))),
+        page(
+          `s${s}`,
+          Array.from({ length: 49 }, (_, p) => page(`s${s}p${p}`, [], p === 7 && s === 3 && edited ? { documentHash: edited } : {})),
+        ),
       ),
       files: [],
       reusableContents: [],

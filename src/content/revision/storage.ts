@@ -7,9 +7,10 @@
  * An edit of one page writes its new document, the pages objects on the path from it to the root,
  * and a new root; every other object is shared with the previous revision by hash.
  */
+
+import { LRUCache } from "lru-cache";
 import type { Executor } from "../../db/database.js";
 import { getObject, getObjects, type PreparedObject, prepareObject, putObjects } from "../store/objects.queries.js";
-import { LRUCache } from "lru-cache";
 import type { FileEntry, PageLocation, PageMeta, PageNode, ReusableContentEntry, RevisionContent } from "./model.js";
 import { emptyContent, indexPages } from "./model.js";
 
@@ -121,7 +122,10 @@ async function loadPages(db: Executor, rootPagesHash: string): Promise<PageNode[
   let level: { hash: string; into: PageNode[] }[] = [{ hash: rootPagesHash, into: top }];
   for (let depth = 0; level.length > 0; depth++) {
     if (depth > 256) throw new Error("Page tree is deeper than 256 levels");
-    const objects = await getObjects<StoredPages>(db, level.map((l) => l.hash));
+    const objects = await getObjects<StoredPages>(
+      db,
+      level.map((l) => l.hash),
+    );
     const next: { hash: string; into: PageNode[] }[] = [];
     for (const { hash, into } of level) {
       const stored = objects.get(hash);

@@ -58,7 +58,11 @@ export interface FullTextIndex {
  * types can be interpreted as FTS5 or tsquery operators.
  */
 export function searchTerms(query: string): string[] {
-  const words = query.toLowerCase().normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    query
+      .toLowerCase()
+      .normalize("NFKC")
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.slice(0, 16);
 }
 

@@ -3,13 +3,13 @@
  * document page, split at headings. Runs as a job after every change of primary content.
  */
 import type { DialectName, Executor } from "../../db/database.js";
+import { nowIso } from "../../lib/time.js";
 import { documentToPlainText } from "../document/plain-text.js";
 import type { JSONDocument } from "../document/types.js";
 import { indexPages } from "../revision/model.js";
 import { loadContent, loadDocuments } from "../revision/storage.js";
 import { fullTextIndex } from "./engine.js";
 import type { SearchSectionInput } from "./fulltext.js";
-import { nowIso } from "../../lib/time.js";
 
 /** Anchor of a heading as GitBook renders it: lower-case words joined by "-". */
 export function headingAnchor(text: string): string {
@@ -24,7 +24,10 @@ export function headingAnchor(text: string): string {
 export async function buildSearchSections(db: Executor, treeHash: string | null): Promise<SearchSectionInput[]> {
   const content = await loadContent(db, treeHash);
   const locations = [...indexPages(content.pages).values()].filter((l) => l.page.kind === "document" && !l.page.noIndex);
-  const documents = await loadDocuments<JSONDocument>(db, locations.flatMap((l) => (l.page.documentHash ? [l.page.documentHash] : [])));
+  const documents = await loadDocuments<JSONDocument>(
+    db,
+    locations.flatMap((l) => (l.page.documentHash ? [l.page.documentHash] : [])),
+  );
   const sections: SearchSectionInput[] = [];
   for (const location of locations) {
     const { page } = location;

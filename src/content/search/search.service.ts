@@ -155,7 +155,12 @@ export async function searchOrganization(
     bySpace.set(ranked.spaceId, list);
   }
   const { slice, ...rest } = pageAt([...bySpace.entries()], offset, options.limit ?? DEFAULT_SEARCH_LIMIT);
-  const described = await describePages(index, db, terms, slice.flatMap(([, pages]) => pages.slice(0, MAX_PAGES_PER_SPACE)));
+  const described = await describePages(
+    index,
+    db,
+    terms,
+    slice.flatMap(([, pages]) => pages.slice(0, MAX_PAGES_PER_SPACE)),
+  );
   const pagesOf = new Map<string, PageResult[]>();
   for (const result of described) pagesOf.set(result.spaceId, [...(pagesOf.get(result.spaceId) ?? []), result]);
   return { results: slice.map(([spaceId]) => ({ spaceId, pages: pagesOf.get(spaceId) ?? [] })), ...rest };

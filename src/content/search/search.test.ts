@@ -32,7 +32,14 @@ describe("full-text index", () => {
       section("body-match", { body: "Before deploying, you should be installing the command line tools on every machine." }),
       section("title-match", { pageTitle: "Installation guide", body: "Everything about setup." }),
       section("other", { body: "Nothing relevant here at all." }),
-      section("nested", { sectionKey: "h1", position: 1, anchor: "configure", sectionTitle: "Configure the installer", body: "Edit the file.", ancestors: [{ title: "Guides" }] }),
+      section("nested", {
+        sectionKey: "h1",
+        position: 1,
+        anchor: "configure",
+        sectionTitle: "Configure the installer",
+        body: "Edit the file.",
+        ancestors: [{ title: "Guides" }],
+      }),
     ]);
     const hits = await index.search(db.db, ["s1"], searchTerms("install"), 10);
     const pages = hits.map((h) => h.pageId);
@@ -45,7 +52,10 @@ describe("full-text index", () => {
     expect(snippets.get(body.rowId)).toContain("installing");
     expect(snippets.size).toBe(1);
     const nested = hits.find((h) => h.pageId === "nested")!;
-    expect((await sectionDetails(db.db, [nested.rowId])).get(nested.rowId)).toMatchObject({ anchor: "configure", ancestors: [{ title: "Guides" }] });
+    expect((await sectionDetails(db.db, [nested.rowId])).get(nested.rowId)).toMatchObject({
+      anchor: "configure",
+      ancestors: [{ title: "Guides" }],
+    });
     // prefix of the last word
     expect((await index.search(db.db, ["s1"], searchTerms("deplo"), 10)).map((h) => h.pageId)).toEqual(["body-match"]);
   });
@@ -103,8 +113,13 @@ describe("searchPages", () => {
     expect(new Set(seen).size).toBe(12);
     expect(seen).toHaveLength(12);
     const badCursor = "The `page` parameter is not a cursor returned by this search; pass `next.page` from a previous response.";
-    await expect(searchPages(index, db.db, ["grouped"], "kangaroo", { page: "garbage" })).rejects.toMatchObject({ statusCode: 400, message: badCursor });
-    await expect(searchPages(index, db.db, ["grouped"], "kangaroo", { page: Buffer.from("[-5]").toString("base64url") })).rejects.toMatchObject({ statusCode: 400, message: badCursor });
+    await expect(searchPages(index, db.db, ["grouped"], "kangaroo", { page: "garbage" })).rejects.toMatchObject({
+      statusCode: 400,
+      message: badCursor,
+    });
+    await expect(
+      searchPages(index, db.db, ["grouped"], "kangaroo", { page: Buffer.from("[-5]").toString("base64url") }),
+    ).rejects.toMatchObject({ statusCode: 400, message: badCursor });
     await expect(searchPages(index, db.db, ["grouped"], "&|!", {})).rejects.toMatchObject({
       statusCode: 400,
       message: "The query has no words to search for (letters or digits).",
@@ -115,7 +130,10 @@ describe("searchPages", () => {
 describe("searchOrganization", () => {
   it("groups pages by space, spaces in the order of their best page, and pages through spaces", async () => {
     const index = fullTextIndex(db.dialect);
-    await index.replaceSpace(db.db, "org-a", [section("a1", { body: "walrus" }), section("a2", { pageTitle: "Walrus", body: "walrus walrus" })]);
+    await index.replaceSpace(db.db, "org-a", [
+      section("a1", { body: "walrus" }),
+      section("a2", { pageTitle: "Walrus", body: "walrus walrus" }),
+    ]);
     await index.replaceSpace(db.db, "org-b", [section("b1", { pageTitle: "Walrus facts", body: "walrus" })]);
     await index.replaceSpace(db.db, "org-c", [section("c1", { body: "walrus" })]);
     const ranked = (await searchPages(index, db.db, ["org-a", "org-b"], "walrus", { limit: 100 })).results;

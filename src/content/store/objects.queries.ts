@@ -56,7 +56,11 @@ export async function getObjects<T>(db: Executor, hashes: Iterable<string>): Pro
     else missing.push(hash);
   }
   for (let i = 0; i < missing.length; i += 500) {
-    const rows = await db.selectFrom("contentObjects").select(["hash", "data"]).where("hash", "in", missing.slice(i, i + 500)).execute();
+    const rows = await db
+      .selectFrom("contentObjects")
+      .select(["hash", "data"])
+      .where("hash", "in", missing.slice(i, i + 500))
+      .execute();
     for (const row of rows) {
       const value = JSON.parse(row.data) as T;
       remember(row.hash, row.data, value);

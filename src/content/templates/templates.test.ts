@@ -16,12 +16,14 @@ describe("templates", () => {
   });
 
   it("fills parameters and sections, and refuses unsafe or unknown ones", async () => {
-    expect(renderTemplateText('{{#a.b}}yes {{a.b.c}}\n{{/a.b}}{{^a.b}}no\n{{/a.b}}', { a: { b: { c: "x1" } } })).toBe("yes x1\n");
+    expect(renderTemplateText("{{#a.b}}yes {{a.b.c}}\n{{/a.b}}{{^a.b}}no\n{{/a.b}}", { a: { b: { c: "x1" } } })).toBe("yes x1\n");
     expect(renderTemplateText("{{#a.b}}yes\n{{/a.b}}{{^a.b}}no\n{{/a.b}}", {})).toBe("no\n");
     expect(() => renderTemplateText("{{a}}", { a: '" %}{% include "/etc/passwd' })).toThrow(/id/);
     const withSpec = await templateContent("api-reference", { spec: { kind: "openapi", spec: "petstore" } }, "2026-01-01T00:00:00.000Z");
     expect(JSON.stringify([...withSpec.documents.values()])).toContain("petstore");
-    await expect(templateContent("api-reference", { other: { kind: "openapi", spec: "x" } }, "now")).rejects.toThrow(/no parameter "other"/);
+    await expect(templateContent("api-reference", { other: { kind: "openapi", spec: "x" } }, "now")).rejects.toThrow(
+      /no parameter "other"/,
+    );
     await expect(templateContent("api-reference", { spec: { kind: "url", url: "https://x" } }, "now")).rejects.toThrow(/kind "openapi"/);
     await expect(templateContent("nope", {}, "now")).rejects.toThrow(/getting-started/);
   });

@@ -9,11 +9,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { memoryTree } from "../../git/tree.js";
-import { blobHash } from "../store/canonical.js";
 import type { ContentRef } from "../document/types.js";
-import { importContent, type ImportedContent } from "../git-sync/import-content.js";
+import { type ImportedContent, importContent } from "../git-sync/import-content.js";
 import { readRepository } from "../gitbook-repo/read.js";
 import { emptyContent, type PageNode, type RevisionContent } from "../revision/model.js";
+import { blobHash } from "../store/canonical.js";
 
 export interface TemplateInfo {
   id: string;
@@ -53,7 +53,9 @@ const SAFE_VALUE = /^[A-Za-z0-9_-]{1,100}$/;
 
 export function renderTemplateText(text: string, params: Record<string, unknown>): string {
   const lookup = (expression: string): unknown =>
-    expression.split(".").reduce<unknown>((value, key) => (value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined), params);
+    expression
+      .split(".")
+      .reduce<unknown>((value, key) => (value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined), params);
   const sections = text.replace(/\{\{([#^])([\w.]+)\}\}\n?([\s\S]*?)\{\{\/\2\}\}\n?/g, (_all, kind: string, name: string, body: string) => {
     const present = lookup(name) !== undefined;
     return (kind === "#") === present ? body : "";
@@ -73,7 +75,9 @@ export function checkTemplateParams(info: TemplateInfo, contentRefs: Record<stri
     const declared = info.contentRefs[key];
     if (!declared) {
       const known = Object.keys(info.contentRefs);
-      throw new TemplateError(`The template "${info.id}" has no parameter "${key}"${known.length ? `; it accepts ${known.join(", ")}` : "; it takes none"}.`);
+      throw new TemplateError(
+        `The template "${info.id}" has no parameter "${key}"${known.length ? `; it accepts ${known.join(", ")}` : "; it takes none"}.`,
+      );
     }
     if (ref.kind !== declared.kind) throw new TemplateError(`params.contentRefs.${key} must be a reference of kind "${declared.kind}".`);
   }
@@ -85,7 +89,12 @@ export function checkTemplateParams(info: TemplateInfo, contentRefs: Record<stri
 /** The template's content as fresh pages (new ids, no Git metadata). */
 export async function templateContent(id: string, contentRefs: Record<string, ContentRef>, now: string): Promise<ImportedContent> {
   const info = listTemplates().find((t) => t.id === id);
-  if (!info) throw new TemplateError(`No template "${id}"; the templates are: ${listTemplates().map((t) => t.id).join(", ")}.`);
+  if (!info)
+    throw new TemplateError(
+      `No template "${id}"; the templates are: ${listTemplates()
+        .map((t) => t.id)
+        .join(", ")}.`,
+    );
   checkTemplateParams(info, contentRefs);
   const root = path.join(TEMPLATES_DIR, id);
   const files = new Map<string, Buffer>();

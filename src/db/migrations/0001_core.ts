@@ -203,8 +203,19 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
-    "settings", "jobs", "revisions", "link_invites", "grants", "spaces", "collections",
-    "team_members", "teams", "members", "organizations", "api_tokens", "users",
+    "settings",
+    "jobs",
+    "revisions",
+    "link_invites",
+    "grants",
+    "spaces",
+    "collections",
+    "team_members",
+    "teams",
+    "members",
+    "organizations",
+    "api_tokens",
+    "users",
   ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }

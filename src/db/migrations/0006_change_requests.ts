@@ -75,7 +75,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ["change_request_resolutions", "change_request_requested_reviewers", "change_request_contributors", "change_requests"]) {
+  for (const table of [
+    "change_request_resolutions",
+    "change_request_requested_reviewers",
+    "change_request_contributors",
+    "change_requests",
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

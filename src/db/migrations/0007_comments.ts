@@ -27,11 +27,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("posted_at", "text", (c) => c.notNull())
     .addColumn("edited_at", "text")
     .execute();
-  await db.schema
-    .createIndex("comments_scope")
-    .on("comments")
-    .columns(["space_id", "change_request_id", "posted_at", "id"])
-    .execute();
+  await db.schema.createIndex("comments_scope").on("comments").columns(["space_id", "change_request_id", "posted_at", "id"]).execute();
   await db.schema.createIndex("comments_change_request").on("comments").columns(["change_request_id", "status"]).execute();
 
   await db.schema

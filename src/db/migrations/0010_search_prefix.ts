@@ -11,10 +11,12 @@ const TOKENIZE = "porter unicode61 remove_diacritics 2";
 
 async function recreate(db: Kysely<any>, prefix: string): Promise<void> {
   await sql`drop table if exists search_fts`.execute(db);
-  await sql.raw(`create virtual table search_fts using fts5(
+  await sql
+    .raw(`create virtual table search_fts using fts5(
       page_title, section_title, body,
       content='search_sections', content_rowid='id',
-      ${prefix}tokenize='${TOKENIZE}')`).execute(db);
+      ${prefix}tokenize='${TOKENIZE}')`)
+    .execute(db);
   // An external-content table rebuilds its index from the content table.
   await sql`insert into search_fts(search_fts) values('rebuild')`.execute(db);
 }

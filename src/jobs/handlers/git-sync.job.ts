@@ -1,6 +1,7 @@
 /** Git import and export jobs (the work is in modules/git-sync/git-sync.service.ts). */
-import { runGitExport, runGitImport } from "../../modules/git-sync/git-sync.service.js";
+
 import type {} from "../../modules/git-sync/git-sync.payloads.js";
+import { runGitExport, runGitImport } from "../../modules/git-sync/git-sync.service.js";
 import { defineJob } from "../registry.js";
 
 export const gitImportJob = defineJob({

@@ -1,7 +1,7 @@
 /** Keeps a space's search index in step with its primary content (enqueued on every change). */
 import { indexSpace } from "../../content/search/index-space.js";
-import { enqueue } from "../queue.js";
 import type { Executor } from "../../db/database.js";
+import { enqueue } from "../queue.js";
 import { defineJob } from "../registry.js";
 
 declare module "../registry.js" {

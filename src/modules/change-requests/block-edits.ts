@@ -10,7 +10,6 @@ import { badRequest } from "../../http/errors.js";
 
 const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i;
 
-
 /** Unresolved internal links (the parser keeps them as URL refs) become their plain text. */
 export function unwrapUnresolvedLinks(document: JSONDocument): void {
   const visit = (node: AnyNode) => {
@@ -21,7 +20,12 @@ export function unwrapUnresolvedLinks(document: JSONDocument): void {
       const out: AnyNode[] = [];
       for (const child of list) {
         const ref = (child.data as { ref?: { kind?: string; url?: string } } | undefined)?.ref;
-        const internal = ref?.kind === "url" && typeof ref.url === "string" && !EXTERNAL.test(ref.url) && !ref.url.startsWith("//") && !ref.url.startsWith("#");
+        const internal =
+          ref?.kind === "url" &&
+          typeof ref.url === "string" &&
+          !EXTERNAL.test(ref.url) &&
+          !ref.url.startsWith("//") &&
+          !ref.url.startsWith("#");
         if (child.object === "inline" && child.type === "link" && internal) {
           out.push(...((child.nodes as AnyNode[]) ?? []));
           unwrapped = true;
@@ -37,7 +41,13 @@ export function unwrapUnresolvedLinks(document: JSONDocument): void {
 }
 
 /** The current document with the listed blocks as they were in `old` (restored, replaced or removed). */
-export function revertBlocks(current: JSONDocument, old: JSONDocument, keys: readonly string[], field: string, pageId: string): JSONDocument {
+export function revertBlocks(
+  current: JSONDocument,
+  old: JSONDocument,
+  keys: readonly string[],
+  field: string,
+  pageId: string,
+): JSONDocument {
   const document = structuredClone(current);
   const before = indexKeyedNodes(old);
   for (const key of keys) {

@@ -1,17 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
 import Type from "typebox";
-import type { Deps } from "../../deps.js";
 import { loadDocuments } from "../../content/revision/storage.js";
+import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { ErrorBody, errorResponses } from "../../http/schemas.js";
-import { presentFile } from "../content/content.presenter.js";
 import { CHANGE_REQUEST_COMMENT_OPERATION_IDS, registerCommentRoutes } from "../comments/comments.routes.js";
+import { presentFile } from "../content/content.presenter.js";
 import { registerRevisionReads } from "../content/content.routes.js";
-import { registerLinkReads } from "../content/links.routes.js";
-import { registerPdfRoute } from "../pdf/pdf.routes.js";
 import { FileSchema } from "../content/content.schemas.js";
 import { loadRevisionView } from "../content/content.service.js";
+import { registerLinkReads } from "../content/links.routes.js";
+import { registerPdfRoute } from "../pdf/pdf.routes.js";
 import { recordContribution } from "./change-requests.queries.js";
 import {
   ChangeRequestParams,
@@ -102,7 +102,11 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps 
     resolve: async (request) => {
       const { spaceId, changeRequestId } = request.params as { spaceId: string; changeRequestId: string };
       const { space, changeRequest } = await requireChangeRequest(db, actorOf(request), spaceId, changeRequestId);
-      return { spaceId: space.id, revisionId: changeRequest.revisionId, subtitle: `Change request #${changeRequest.number}: ${changeRequest.subject}` };
+      return {
+        spaceId: space.id,
+        revisionId: changeRequest.revisionId,
+        subtitle: `Change request #${changeRequest.number}: ${changeRequest.subject}`,
+      };
     },
   });
 
@@ -120,7 +124,11 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps 
         response: {
           200: Type.Union([
             ChangeRequestSchema,
-            Type.Object({ changeRequest: ChangeRequestSchema, changes: Type.Array(ContentChangeResult), insertedFiles: Type.Optional(Type.Array(FileSchema)) }),
+            Type.Object({
+              changeRequest: ChangeRequestSchema,
+              changes: Type.Array(ContentChangeResult),
+              insertedFiles: Type.Optional(Type.Array(FileSchema)),
+            }),
           ]),
           409: ErrorBody,
           413: ErrorBody,
@@ -198,7 +206,8 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps 
       schema: {
         tags,
         operationId: "getChangeRequestChanges",
-        description: "What the change request changes relative to its base: pages created, edited, moved and deleted, then files, variables and reusable contents.",
+        description:
+          "What the change request changes relative to its base: pages created, edited, moved and deleted, then files, variables and reusable contents.",
         params: ChangeRequestParams,
         querystring: ChangesQuery,
         response: { 200: ChangesResponse, ...errorResponses },

@@ -49,11 +49,31 @@ async function snapshot(spaceId: string) {
 }
 
 const operations: { name: string; expected: Record<Who, number>; act(caller: TestUser, ids: Ids): Promise<TestResponse> }[] = [
-  { name: "get a change request", expected: row(200, 200, 200, 200, 200, 200, 404, 404), act: (c, i) => ctx.as(c).get(`/v1/spaces/${i.space}/change-requests/${i.cr}`) },
-  { name: "list a space's change requests", expected: row(200, 200, 200, 200, 200, 200, 404, 404), act: (c, i) => ctx.as(c).get(`/v1/spaces/${i.space}/change-requests`) },
-  { name: "read a change request's content", expected: row(200, 200, 200, 200, 200, 200, 404, 404), act: (c, i) => ctx.as(c).get(`/v1/spaces/${i.space}/change-requests/${i.cr}/content`) },
-  { name: "list a change request's conflicts", expected: row(200, 200, 200, 200, 200, 200, 404, 404), act: (c, i) => ctx.as(c).get(`/v1/spaces/${i.space}/change-requests/${i.cr}/conflicts`) },
-  { name: "create a change request", expected: row(201, 201, 201, 201, 403, 403, 404, 404), act: (c, i) => ctx.as(c).post(`/v1/spaces/${i.space}/change-requests`, {}) },
+  {
+    name: "get a change request",
+    expected: row(200, 200, 200, 200, 200, 200, 404, 404),
+    act: (c, i) => ctx.as(c).get(`/v1/spaces/${i.space}/change-requests/${i.cr}`),
+  },
+  {
+    name: "list a space's change requests",
+    expected: row(200, 200, 200, 200, 200, 200, 404, 404),
+    act: (c, i) => ctx.as(c).get(`/v1/spaces/${i.space}/change-requests`),
+  },
+  {
+    name: "read a change request's content",
+    expected: row(200, 200, 200, 200, 200, 200, 404, 404),
+    act: (c, i) => ctx.as(c).get(`/v1/spaces/${i.space}/change-requests/${i.cr}/content`),
+  },
+  {
+    name: "list a change request's conflicts",
+    expected: row(200, 200, 200, 200, 200, 200, 404, 404),
+    act: (c, i) => ctx.as(c).get(`/v1/spaces/${i.space}/change-requests/${i.cr}/conflicts`),
+  },
+  {
+    name: "create a change request",
+    expected: row(201, 201, 201, 201, 403, 403, 404, 404),
+    act: (c, i) => ctx.as(c).post(`/v1/spaces/${i.space}/change-requests`, {}),
+  },
   {
     name: "change another member's change request",
     expected: row(200, 200, 200, 403, 403, 403, 404, 404),
@@ -62,11 +82,28 @@ const operations: { name: string; expected: Record<Who, number>; act(caller: Tes
   {
     name: "edit a change request's content",
     expected: row(200, 200, 200, 200, 403, 403, 404, 404),
-    act: (c, i) => ctx.as(c).post(`/v1/spaces/${i.space}/change-requests/${i.cr}/content`, { changes: [{ operation: "update_page", page: i.page, title: "Edited" }] }),
+    act: (c, i) =>
+      ctx
+        .as(c)
+        .post(`/v1/spaces/${i.space}/change-requests/${i.cr}/content`, {
+          changes: [{ operation: "update_page", page: i.page, title: "Edited" }],
+        }),
   },
-  { name: "update a change request", expected: row(200, 200, 200, 200, 403, 403, 404, 404), act: (c, i) => ctx.as(c).post(`/v1/spaces/${i.space}/change-requests/${i.cr}/update`) },
-  { name: "merge a change request", expected: row(200, 200, 200, 403, 403, 403, 404, 404), act: (c, i) => ctx.as(c).post(`/v1/spaces/${i.space}/change-requests/${i.cr}/merge`) },
-  { name: "list reviews", expected: row(200, 200, 200, 200, 200, 200, 404, 404), act: (c, i) => ctx.as(c).get(`/v1/spaces/${i.space}/change-requests/${i.cr}/reviews`) },
+  {
+    name: "update a change request",
+    expected: row(200, 200, 200, 200, 403, 403, 404, 404),
+    act: (c, i) => ctx.as(c).post(`/v1/spaces/${i.space}/change-requests/${i.cr}/update`),
+  },
+  {
+    name: "merge a change request",
+    expected: row(200, 200, 200, 403, 403, 403, 404, 404),
+    act: (c, i) => ctx.as(c).post(`/v1/spaces/${i.space}/change-requests/${i.cr}/merge`),
+  },
+  {
+    name: "list reviews",
+    expected: row(200, 200, 200, 200, 200, 200, 404, 404),
+    act: (c, i) => ctx.as(c).get(`/v1/spaces/${i.space}/change-requests/${i.cr}/reviews`),
+  },
   {
     name: "review a change request",
     expected: row(201, 201, 201, 403, 403, 403, 404, 404),
@@ -75,7 +112,8 @@ const operations: { name: string; expected: Record<Who, number>; act(caller: Tes
   {
     name: "ask for a review of another member's change request",
     expected: row(200, 200, 200, 403, 403, 403, 404, 404),
-    act: (c, i) => ctx.as(c).post(`/v1/spaces/${i.space}/change-requests/${i.cr}/requested-reviewers`, { users: [fixture.members.review.id] }),
+    act: (c, i) =>
+      ctx.as(c).post(`/v1/spaces/${i.space}/change-requests/${i.cr}/requested-reviewers`, { users: [fixture.members.review.id] }),
   },
   {
     name: "list requested reviewers",

@@ -22,12 +22,20 @@ export function baseRevisionOf(changeRequest: Pick<ChangeRequestRow, "revisionMe
  * True when the primary content moved since the change request's base. A merged change request
  * is never outdated: there is nothing left to bring into it.
  */
-export function isOutdated(changeRequest: Pick<ChangeRequestRow, "status" | "revisionMergedAncestor" | "revisionInitial">, primaryRevision: string): boolean {
+export function isOutdated(
+  changeRequest: Pick<ChangeRequestRow, "status" | "revisionMergedAncestor" | "revisionInitial">,
+  primaryRevision: string,
+): boolean {
   return changeRequest.status !== "merged" && baseRevisionOf(changeRequest) !== primaryRevision;
 }
 
 /** The public shape of a change request (`ChangeRequest`). */
-export function presentChangeRequest(row: ChangeRequestRow, input: ChangeRequestPresentInput, urls: Urls, orgId: string): ChangeRequestResponse {
+export function presentChangeRequest(
+  row: ChangeRequestRow,
+  input: ChangeRequestPresentInput,
+  urls: Urls,
+  orgId: string,
+): ChangeRequestResponse {
   const description = parseJsonOrNull<RichDocumentValue>(row.description, "change_requests.description");
   return {
     object: "change-request",

@@ -2,7 +2,7 @@ import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { Executor } from "../../db/database.js";
 import { prepared } from "../../db/prepared.js";
 import type { ChangeRequestRow, ChangeRequestsTable, Database } from "../../db/schema.js";
-import { type Page, type SortKey, paginate } from "../../http/pagination.js";
+import { type Page, paginate, type SortKey } from "../../http/pagination.js";
 import { nowIso } from "../../lib/time.js";
 import type { ChangeRequestStatus } from "./change-requests.schemas.js";
 
@@ -37,7 +37,11 @@ export async function nextChangeRequestNumber(db: Executor, spaceId: string): Pr
  * that writes which read, then change, its reviews run one at a time on PostgreSQL.
  */
 export async function lockChangeRequestRow(trx: Executor, id: string): Promise<void> {
-  await trx.updateTable("changeRequests").set((eb) => ({ updatedAt: eb.ref("updatedAt") })).where("id", "=", id).execute();
+  await trx
+    .updateTable("changeRequests")
+    .set((eb) => ({ updatedAt: eb.ref("updatedAt") }))
+    .where("id", "=", id)
+    .execute();
 }
 
 export async function insertChangeRequest(db: Executor, row: ChangeRequestRow): Promise<void> {
@@ -49,7 +53,11 @@ export async function updateChangeRequestRow(
   id: string,
   changes: Partial<Pick<ChangeRequestsTable, "subject" | "description" | "status">>,
 ): Promise<void> {
-  await db.updateTable("changeRequests").set({ ...changes, updatedAt: nowIso() }).where("id", "=", id).execute();
+  await db
+    .updateTable("changeRequests")
+    .set({ ...changes, updatedAt: nowIso() })
+    .where("id", "=", id)
+    .execute();
 }
 
 /**
@@ -152,13 +160,18 @@ export async function listChangeRequests(
 }
 
 /** Counts one more contribution of a kind by a user (an edit batch, a comment). */
-export async function recordContribution(db: Executor, input: { changeRequestId: string; userId: string; actionType: "edit" | "comment" }): Promise<void> {
+export async function recordContribution(
+  db: Executor,
+  input: { changeRequestId: string; userId: string; actionType: "edit" | "comment" },
+): Promise<void> {
   const now = nowIso();
   await db
     .insertInto("changeRequestContributors")
     .values({ changeRequestId: input.changeRequestId, userId: input.userId, actionType: input.actionType, count: 1, updatedAt: now })
     .onConflict((oc) =>
-      oc.columns(["changeRequestId", "userId", "actionType"]).doUpdateSet((eb) => ({ count: eb("changeRequestContributors.count", "+", 1), updatedAt: now })),
+      oc
+        .columns(["changeRequestId", "userId", "actionType"])
+        .doUpdateSet((eb) => ({ count: eb("changeRequestContributors.count", "+", 1), updatedAt: now })),
     )
     .execute();
 }
@@ -187,7 +200,9 @@ export async function saveResolution(
     .insertInto("changeRequestResolutions")
     .values({ ...input, createdAt: now })
     .onConflict((oc) =>
-      oc.columns(["changeRequestId", "pageId"]).doUpdateSet({ primaryRevision: input.primaryRevision, base: input.base, createdBy: input.createdBy, createdAt: now }),
+      oc
+        .columns(["changeRequestId", "pageId"])
+        .doUpdateSet({ primaryRevision: input.primaryRevision, base: input.base, createdBy: input.createdBy, createdAt: now }),
     )
     .execute();
 }
@@ -216,15 +231,16 @@ export async function changeRequestCountsBySpace(
   return new Map(rows.map((row) => [row.spaceId, { total: Number(row.total), open: Number(row.open), draft: Number(row.draft) }]));
 }
 
-const countsBySpace = prepared<{ spaceIds: readonly string[] }, { spaceId: string; total: number; open: number; draft: number }>((kysely, _param, list) =>
-  (kysely as Kysely<Database>)
-    .selectFrom("changeRequests")
-    .select((eb) => [
-      "spaceId",
-      eb.fn.countAll<number>().as("total"),
-      eb.fn.sum<number>(eb.case().when("status", "=", "open").then(1).else(0).end()).as("open"),
-      eb.fn.sum<number>(eb.case().when("status", "=", "draft").then(1).else(0).end()).as("draft"),
-    ])
-    .where("spaceId", "in", list("spaceIds"))
-    .groupBy("spaceId"),
+const countsBySpace = prepared<{ spaceIds: readonly string[] }, { spaceId: string; total: number; open: number; draft: number }>(
+  (kysely, _param, list) =>
+    (kysely as Kysely<Database>)
+      .selectFrom("changeRequests")
+      .select((eb) => [
+        "spaceId",
+        eb.fn.countAll<number>().as("total"),
+        eb.fn.sum<number>(eb.case().when("status", "=", "open").then(1).else(0).end()).as("open"),
+        eb.fn.sum<number>(eb.case().when("status", "=", "draft").then(1).else(0).end()).as("draft"),
+      ])
+      .where("spaceId", "in", list("spaceIds"))
+      .groupBy("spaceId"),
 );

@@ -72,7 +72,9 @@ describe("POST /v1/spaces/{spaceId}/change-requests", () => {
     expect((await ctx.as(outsider).post(path, {})).status).toBe(404);
     const reader = await ctx.as(members.read).post(path, {});
     expect(reader.status).toBe(403);
-    expect(reader.body.error.message).toBe(`Only members with the edit level or higher on space "${space.id}" can create change requests in it.`);
+    expect(reader.body.error.message).toBe(
+      `Only members with the edit level or higher on space "${space.id}" can create change requests in it.`,
+    );
     expect((await ctx.as(members.comment).post(path, {})).status).toBe(403);
     await ctx.as(owner).patch(`/v1/spaces/${space.id}`, { editMode: "locked" });
     const locked = await ctx.as(members.edit).post(path, {});
@@ -107,7 +109,18 @@ describe("PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}", () => {
     const { owner, members, space } = await setup();
     const cr = await createChangeRequest(ctx, members.edit, space.id, { subject: "Draft" });
     const path = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
-    const description = { object: "document", data: {}, nodes: [{ object: "block", type: "paragraph", key: "k1", nodes: [{ object: "text", leaves: [{ object: "leaf", text: "Why", marks: [] }] }] }] };
+    const description = {
+      object: "document",
+      data: {},
+      nodes: [
+        {
+          object: "block",
+          type: "paragraph",
+          key: "k1",
+          nodes: [{ object: "text", leaves: [{ object: "leaf", text: "Why", marks: [] }] }],
+        },
+      ],
+    };
     const opened = await ctx.as(members.edit).patch(path, { subject: "Ready", status: "open", description });
     expect(opened.status).toBe(200);
     expect(opened.body).toMatchObject({ subject: "Ready", status: "open", description: { object: "document", nodes: [{ key: "k1" }] } });
@@ -124,7 +137,9 @@ describe("PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}", () => {
     const path = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
     const editor = await ctx.as(members.edit).patch(path, { subject: "Mine now" });
     expect(editor.status).toBe(403);
-    expect(editor.body.error.message).toBe("Only the creator of change request #1 or members with the review level on the space can change it.");
+    expect(editor.body.error.message).toBe(
+      "Only the creator of change request #1 or members with the review level on the space can change it.",
+    );
     expect((await ctx.as(outsider).patch(path, { subject: "x" })).status).toBe(404);
     const merged = await ctx.as(owner).patch(path, { status: "merged" });
     expect(merged.status).toBe(400);

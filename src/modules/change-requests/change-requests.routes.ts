@@ -1,18 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ContentRef } from "../../content/document/types.js";
-import type { Deps } from "../../deps.js";
 import type { ChangeRequestRow } from "../../db/schema.js";
+import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { listOf, type Page } from "../../http/pagination.js";
-import { ErrorBody, ListOf, errorResponses } from "../../http/schemas.js";
+import { ErrorBody, errorResponses, ListOf } from "../../http/schemas.js";
 import { authorize } from "../../permissions/authorize.js";
-import { requireOrganization } from "../organizations/organizations.service.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
+import { requireOrganization } from "../organizations/organizations.service.js";
 import { listSpaceNodes } from "../spaces/spaces.queries.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
 import { readableSpaceNodes, requireLiveSpace } from "../spaces/spaces.service.js";
-import { getUsersByIds } from "../users/users.queries.js";
 import { presentUser } from "../users/users.presenter.js";
+import { getUsersByIds } from "../users/users.queries.js";
 import { type ChangeRequestFilter, getChangeRequest, listChangeRequests, listContributors } from "./change-requests.queries.js";
 import {
   ChangeRequestParams,
@@ -23,7 +23,14 @@ import {
   type ListChangeRequestsQueryValue,
   UpdateChangeRequestBody,
 } from "./change-requests.schemas.js";
-import { createChangeRequest, presentChangeRequests, presentOne, refuseWrite, requireChangeRequest, updateChangeRequest } from "./change-requests.service.js";
+import {
+  createChangeRequest,
+  presentChangeRequests,
+  presentOne,
+  refuseWrite,
+  requireChangeRequest,
+  updateChangeRequest,
+} from "./change-requests.service.js";
 
 const tags = ["change-requests"];
 
@@ -72,7 +79,12 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         subject: body.subject,
         conversationsIssuesCluster: body.conversationsIssuesCluster,
         ...(body.template !== undefined
-          ? { template: { id: body.template.id, contentRefs: (body.template.params?.contentRefs ?? {}) as unknown as Record<string, ContentRef> } }
+          ? {
+              template: {
+                id: body.template.id,
+                contentRefs: (body.template.params?.contentRefs ?? {}) as unknown as Record<string, ContentRef>,
+              },
+            }
           : {}),
       });
       reply.code(201).header("location", urls.api(`/spaces/${row.spaceId}/change-requests/${row.id}`));
@@ -178,7 +190,9 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       const items = rows.flatMap((row) => {
         const user = users.get(row.userId);
         if (!user) return [];
-        return [{ updatedAt: row.updatedAt, count: row.count, user: presentUser(user, urls), actionType: row.actionType as "edit" | "comment" }];
+        return [
+          { updatedAt: row.updatedAt, count: row.count, user: presentUser(user, urls), actionType: row.actionType as "edit" | "comment" },
+        ];
       });
       return { items, count: items.length };
     },

@@ -55,7 +55,9 @@ export type ListChangeRequestsQueryValue = Static<typeof ListChangeRequestsQuery
 /** Where a template's content references point (accepted for GitBook compatibility). */
 const TemplateInput = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 100 }),
-  params: Type.Optional(Type.Object({ contentRefs: Type.Optional(Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()))) })),
+  params: Type.Optional(
+    Type.Object({ contentRefs: Type.Optional(Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()))) }),
+  ),
 });
 
 export const CreateChangeRequestBody = Type.Object(
@@ -202,13 +204,29 @@ export type FileInputValue = Static<typeof FileInput>;
  */
 export const ContentChange = Type.Object({
   operation: Type.Enum(["insert_page", "update_page", "delete_page", "revert_page", "insert_files"]),
-  page: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Page id (or the ref of a page inserted earlier in the batch)" })),
+  page: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: "Page id (or the ref of a page inserted earlier in the batch)" }),
+  ),
   document: Type.Optional(DocumentInput),
-  into: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: "Parent page; null = the root" })),
+  into: Type.Optional(
+    Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: "Parent page; null = the root" }),
+  ),
   at: Type.Optional(Type.Integer({ minimum: 0, description: "Index among the new siblings (default: last)" })),
   ref: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Temporary id to link to the page within the batch" })),
-  revision: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "revert_page: the revision to revert to (default: the change request's base)" })),
-  block: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 1000, description: "revert_page: only these blocks" })),
+  revision: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: "revert_page: the revision to revert to (default: the change request's base)",
+    }),
+  ),
+  block: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+      minItems: 1,
+      maxItems: 1000,
+      description: "revert_page: only these blocks",
+    }),
+  ),
   files: Type.Optional(Type.Array(FileInput, { minItems: 1, maxItems: MAX_FILES_PER_CHANGE })),
   ...PageMetadata,
 });
@@ -219,7 +237,9 @@ export const UpdateContentBody = Type.Object({
 });
 
 export const UpdateContentQuery = Type.Object({
-  compat: Type.Optional(Type.Boolean({ default: true, description: "true answers the ChangeRequest; false answers {changeRequest, changes, insertedFiles}" })),
+  compat: Type.Optional(
+    Type.Boolean({ default: true, description: "true answers the ChangeRequest; false answers {changeRequest, changes, insertedFiles}" }),
+  ),
 });
 
 const PageTouched = Type.Object({ object: Type.Literal("page"), id: Type.String(), urls: Type.Object({ location: Type.String() }) });

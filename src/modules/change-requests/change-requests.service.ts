@@ -3,7 +3,7 @@
  * (numbered per space, with a template's content or without) and changing their subject,
  * description and status.
  */
-import { openCommentCountsForChangeRequests } from "../comments/comments.queries.js";
+
 import type { ContentRef } from "../../content/document/types.js";
 import type { ImportedContent } from "../../content/git-sync/import-content.js";
 import { commitRevision } from "../../content/revision/commit.js";
@@ -18,14 +18,14 @@ import { badRequest, conflict, forbidden, notFound } from "../../http/errors.js"
 import type { Urls } from "../../http/urls.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
-import { type Role, atLeast } from "../../permissions/roles.js";
+import { atLeast, type Role } from "../../permissions/roles.js";
+import { openCommentCountsForChangeRequests } from "../comments/comments.queries.js";
 import { getSpace, getSpacesByIds, lockSpaceRow } from "../spaces/spaces.queries.js";
 import { type LoadedSpace, requireLiveSpace } from "../spaces/spaces.service.js";
 import { getUsersByIds } from "../users/users.queries.js";
 import { type ChangeRequestPermissions, changeRequestPermissions } from "./change-requests.policy.js";
 import { presentChangeRequest } from "./change-requests.presenter.js";
 import {
-  WRITABLE_STATUSES,
   getChangeRequest,
   getChangeRequestByNumber,
   insertChangeRequest,
@@ -33,6 +33,7 @@ import {
   nextChangeRequestNumber,
   recordContribution,
   updateChangeRequestRow,
+  WRITABLE_STATUSES,
 } from "./change-requests.queries.js";
 import type { ChangeRequestResponse, ChangeRequestStatus, UpdateChangeRequestValue } from "./change-requests.schemas.js";
 import { requireRevision, Superseded } from "./write-attempts.js";
@@ -89,7 +90,10 @@ export async function presentChangeRequests(db: Executor, urls: Urls, rows: read
   const [users, spaces, comments] = await Promise.all([
     getUsersByIds(db, [...new Set(rows.map((r) => r.createdBy))]),
     getSpacesByIds(db, [...new Set(rows.map((r) => r.spaceId))]),
-    openCommentCountsForChangeRequests(db, rows.map((r) => r.id)),
+    openCommentCountsForChangeRequests(
+      db,
+      rows.map((r) => r.id),
+    ),
   ]);
   const userById = new Map(users.map((u) => [u.id, u]));
   const spaceById = new Map(spaces.map((s) => [s.id, s]));
@@ -179,7 +183,14 @@ export async function createChangeRequest(db: Db, input: NewChangeRequestInput):
  */
 export async function appendImportedContent(
   trx: Executor,
-  input: { spaceId: string; changeRequestId: string; head: RevisionRow; headContent: RevisionContent; actorId: string; imported: ImportedContent },
+  input: {
+    spaceId: string;
+    changeRequestId: string;
+    head: RevisionRow;
+    headContent: RevisionContent;
+    actorId: string;
+    imported: ImportedContent;
+  },
 ): Promise<ChangeRequestRow> {
   const { imported } = input;
   await storeImportedBlobs(trx, imported.blobs);
@@ -191,7 +202,8 @@ export async function appendImportedContent(
     content: appendContent(input.headContent, imported.content),
     createdBy: input.actorId,
   });
-  if (!(await moveChangeRequestHead(trx, { id: input.changeRequestId, expected: input.head.id, revisionId: revision.id }))) throw new Superseded();
+  if (!(await moveChangeRequestHead(trx, { id: input.changeRequestId, expected: input.head.id, revisionId: revision.id })))
+    throw new Superseded();
   await recordContribution(trx, { changeRequestId: input.changeRequestId, userId: input.actorId, actionType: "edit" });
   return (await getChangeRequest(trx, input.spaceId, input.changeRequestId))!;
 }

@@ -3,9 +3,9 @@
  * the primary content (Quire's `change-request-conflicts`).
  */
 import type { MergeConflict, SemanticChange } from "../../content/merge/index.js";
-import { indexPages, type FileEntry, type PageLocation, type RevisionContent } from "../../content/revision/model.js";
-import { downloadUrl } from "../files/files.urls.js";
+import { type FileEntry, indexPages, type PageLocation, type RevisionContent } from "../../content/revision/model.js";
 import type { Urls } from "../../http/urls.js";
+import { downloadUrl } from "../files/files.urls.js";
 import type { ConflictResponse } from "./change-requests.schemas.js";
 
 export interface FileUrlContext {
@@ -22,7 +22,12 @@ function fileUrl(ctx: FileUrlContext, file: Pick<FileEntry, "blobHash" | "name" 
  * becomes `downloadURL`); page attributes keep every field that changed, under the spec's names
  * where it has one (`document` is the document id).
  */
-export function presentSemanticChange(change: SemanticChange, before: RevisionContent, after: RevisionContent, ctx: FileUrlContext): Record<string, unknown> {
+export function presentSemanticChange(
+  change: SemanticChange,
+  before: RevisionContent,
+  after: RevisionContent,
+  ctx: FileUrlContext,
+): Record<string, unknown> {
   if (change.type === "file_created" || change.type === "file_edited" || change.type === "file_deleted") {
     const entry = (change.type === "file_deleted" ? before : after).files.find((f) => f.id === change.file.id);
     const file = { ...change.file, downloadURL: entry ? fileUrl(ctx, entry) : "" };
@@ -71,7 +76,11 @@ export function presentConflict(
       indexPages(contents.primary.pages).get(conflict.pageId) ??
       indexPages(contents.base.pages).get(conflict.pageId))
     : undefined;
-  let versions: { base?: unknown; primary?: unknown; changeRequest?: unknown } = { base: conflict.base, primary: conflict.ours, changeRequest: conflict.theirs };
+  let versions: { base?: unknown; primary?: unknown; changeRequest?: unknown } = {
+    base: conflict.base,
+    primary: conflict.ours,
+    changeRequest: conflict.theirs,
+  };
   if (conflict.kind === "page" && conflict.field === "document") {
     const load = (hash: unknown) => (typeof hash === "string" ? documents.get(hash) : undefined);
     versions = { base: load(conflict.base), primary: load(conflict.ours), changeRequest: load(conflict.theirs) };
@@ -85,7 +94,11 @@ export function presentConflict(
   return {
     kind: conflict.kind,
     message: conflict.message,
-    ...(page ? { page: changedPage(page) } : conflict.pageId ? { page: { id: conflict.pageId, type: "document" as const, title: "" } } : {}),
+    ...(page
+      ? { page: changedPage(page) }
+      : conflict.pageId
+        ? { page: { id: conflict.pageId, type: "document" as const, title: "" } }
+        : {}),
     ...(conflict.blockKey !== undefined ? { blockKey: conflict.blockKey } : {}),
     ...(conflict.fileId !== undefined ? { fileId: conflict.fileId } : {}),
     ...(conflict.reusableContentId !== undefined ? { reusableContentId: conflict.reusableContentId } : {}),

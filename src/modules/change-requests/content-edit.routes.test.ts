@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
-import { createChangeRequest, editContent, mergeChangeRequest, pageKeys, pageTexts } from "../../../test/helpers/change-requests.factories.js";
+import {
+  createChangeRequest,
+  editContent,
+  mergeChangeRequest,
+  pageKeys,
+  pageTexts,
+} from "../../../test/helpers/change-requests.factories.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 
@@ -62,12 +68,27 @@ describe("POST .../change-requests/{cr}/content: pages", () => {
         title: "First",
         slug: "first",
         emoji: "1f44b",
-        document: { document: { object: "document", data: {}, nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ object: "leaf", text: "JSON body", marks: [] }] }] }] } },
+        document: {
+          document: {
+            object: "document",
+            data: {},
+            nodes: [
+              {
+                object: "block",
+                type: "paragraph",
+                nodes: [{ object: "text", leaves: [{ object: "leaf", text: "JSON body", marks: [] }] }],
+              },
+            ],
+          },
+        },
       },
     ]);
     const [guide, faq, first] = body.changes;
     expect(body.changes.map((c) => c.object)).toEqual(["created_page", "created_page", "created_page"]);
-    expect(guide).toMatchObject({ ref: "guide", page: { object: "page", urls: { location: `${ctx.urls.base}${prefix}/content/page/${guide!.page.id}` } } });
+    expect(guide).toMatchObject({
+      ref: "guide",
+      page: { object: "page", urls: { location: `${ctx.urls.base}${prefix}/content/page/${guide!.page.id}` } },
+    });
     expect(faq!.ref).toBe("faq");
     const pages = await pagesOf(owner, prefix);
     expect(pages.map((p) => p.title)).toEqual(["First", "Home", "Guides", "Getting started"]);
@@ -99,7 +120,9 @@ describe("POST .../change-requests/{cr}/content: pages", () => {
     expect(await pageTexts(ctx, owner, prefix, home.id)).toEqual(["One", "Two, edited", "Three"]);
     const moved = flatten(await pagesOf(owner, prefix)).find((p) => p.id === home.id)!;
     expect(moved).toMatchObject({ title: "Welcome", slug: "start", path: "guides/start" });
-    await editContent(ctx, owner, space.id, cr.id, [{ operation: "update_page", page: home.id, into: null, at: 0, description: "Front door", hidden: true }]);
+    await editContent(ctx, owner, space.id, cr.id, [
+      { operation: "update_page", page: home.id, into: null, at: 0, description: "Front door", hidden: true },
+    ]);
     const back = (await pagesOf(owner, prefix))[0]!;
     expect(back).toMatchObject({ id: home.id, path: "start", description: "Front door", hidden: true });
     await editContent(ctx, owner, space.id, cr.id, [{ operation: "update_page", page: home.id, description: null, hidden: false }]);
@@ -137,15 +160,42 @@ describe("POST .../change-requests/{cr}/content: pages", () => {
     const path = `${prefix}/content`;
     const cases: [unknown[], string][] = [
       [[{ operation: "update_page", title: "x" }], "body.changes.0.page is required for update_page."],
-      [[{ operation: "update_page", page: home.id, title: "ok" }, { operation: "delete_page", page: "nope" }], 'body.changes.1.page: no page "nope" in the change request.'],
+      [
+        [
+          { operation: "update_page", page: home.id, title: "ok" },
+          { operation: "delete_page", page: "nope" },
+        ],
+        'body.changes.1.page: no page "nope" in the change request.',
+      ],
       [[{ operation: "insert_page", title: "No body" }], "body.changes.0.document is required for insert_page."],
-      [[{ operation: "insert_page", document: { markdown: "a", document: { object: "document", nodes: [] } } }], "body.changes.0.document must have exactly one of markdown or document."],
-      [[{ operation: "update_page", page: guides.id, into: install.id }], `body.changes.0.into: page "${guides.id}" cannot move under itself or one of its subpages.`],
-      [[{ operation: "update_page", page: home.id, slug: "guides" }], `body.changes.0.slug: the slug "guides" is already used by page "${guides.id}" at the same level; pick another.`],
-      [[{ operation: "revert_page", page: home.id, revision: "unknown" }], `body.changes.0.revision: no revision "unknown" in space "${space.id}".`],
-      [[{ operation: "revert_page", page: home.id, block: ["nokey"] }], `body.changes.0.block: no block "nokey" in page "${home.id}", now or in the revision to revert to.`],
-      [[{ operation: "rename_page", page: home.id }], 'body.changes.0.operation must be one of: "insert_page", "update_page", "delete_page", "revert_page", "insert_files".'],
-      [Array.from({ length: 51 }, () => ({ operation: "update_page", page: home.id, title: "x" })), "body.changes must have at most 50 items."],
+      [
+        [{ operation: "insert_page", document: { markdown: "a", document: { object: "document", nodes: [] } } }],
+        "body.changes.0.document must have exactly one of markdown or document.",
+      ],
+      [
+        [{ operation: "update_page", page: guides.id, into: install.id }],
+        `body.changes.0.into: page "${guides.id}" cannot move under itself or one of its subpages.`,
+      ],
+      [
+        [{ operation: "update_page", page: home.id, slug: "guides" }],
+        `body.changes.0.slug: the slug "guides" is already used by page "${guides.id}" at the same level; pick another.`,
+      ],
+      [
+        [{ operation: "revert_page", page: home.id, revision: "unknown" }],
+        `body.changes.0.revision: no revision "unknown" in space "${space.id}".`,
+      ],
+      [
+        [{ operation: "revert_page", page: home.id, block: ["nokey"] }],
+        `body.changes.0.block: no block "nokey" in page "${home.id}", now or in the revision to revert to.`,
+      ],
+      [
+        [{ operation: "rename_page", page: home.id }],
+        'body.changes.0.operation must be one of: "insert_page", "update_page", "delete_page", "revert_page", "insert_files".',
+      ],
+      [
+        Array.from({ length: 51 }, () => ({ operation: "update_page", page: home.id, title: "x" })),
+        "body.changes must have at most 50 items.",
+      ],
       [[], "body.changes must have at least 1 items."],
     ];
     for (const [changes, message] of cases) {
@@ -164,7 +214,9 @@ describe("POST .../change-requests/{cr}/content: pages", () => {
     expect((await ctx.as(outsider).post(`${prefix}/content`, body)).status).toBe(404);
     const reader = await ctx.as(members.comment).post(`${prefix}/content`, body);
     expect(reader.status).toBe(403);
-    expect(reader.body.error.message).toBe(`Only members with the edit level or higher on space "${space.id}" can edit its change requests.`);
+    expect(reader.body.error.message).toBe(
+      `Only members with the edit level or higher on space "${space.id}" can edit its change requests.`,
+    );
     const ok = await ctx.as(members.edit).post(`${prefix}/content`, body);
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ object: "change-request", id: cr.id });
@@ -179,7 +231,9 @@ describe("POST .../change-requests/{cr}/content: pages", () => {
     await ctx.as(owner).patch(prefix, { status: "archived" });
     const archived = await ctx.as(owner).post(`${prefix}/content`, body);
     expect(archived.status).toBe(409);
-    expect(archived.body.error.message).toBe('Change request #1 is archived: reopen it first (PATCH with {"status":"open"} or {"status":"draft"}).');
+    expect(archived.body.error.message).toBe(
+      'Change request #1 is archived: reopen it first (PATCH with {"status":"open"} or {"status":"draft"}).',
+    );
     expect((await ctx.as(owner).post(`${prefix}/update`)).status).toBe(409);
     expect((await ctx.as(owner).post(`${prefix}/merge`)).status).toBe(409);
     await ctx.as(owner).patch(prefix, { status: "open" });
@@ -206,7 +260,10 @@ describe("POST .../change-requests/{cr}/content: files", () => {
     const download = new URL(file.downloadURL);
     expect((await ctx.anonymous.get(`${download.pathname}${download.search}`)).raw.equals(png)).toBe(true);
     const page = (await ctx.as(owner).get(`${prefix}/content/page/${body.changes[0]!.page.id}`)).body;
-    expect(page.document.nodes[0]).toMatchObject({ type: "images", nodes: [{ type: "image", data: { ref: { kind: "file", file: file.id } } }] });
+    expect(page.document.nodes[0]).toMatchObject({
+      type: "images",
+      nodes: [{ type: "image", data: { ref: { kind: "file", file: file.id } } }],
+    });
     expect(links(page.document)).toEqual([{ text: "it", ref: { kind: "file", file: file.id } }]);
     expect((await ctx.as(owner).get(`${prefix}/content/files/${file.id}`)).body.name).toBe("logo.png");
   });
@@ -219,13 +276,31 @@ describe("POST .../change-requests/{cr}/content: files", () => {
       [{ base64: "AAAA", url: "https://example.com/a" }, "body.changes.0.files.0 must have exactly one of url or base64."],
       [{ base64: "AAAA" }, "body.changes.0.files.0.contentType is required with base64."],
       [{ base64: "not base64!", contentType: "text/plain" }, "body.changes.0.files.0.base64 is not valid base64."],
-      [{ base64: Buffer.alloc(1024 * 1024 + 1).toString("base64"), contentType: "application/octet-stream" }, "body.changes.0.files.0.base64: the file is 1048577 bytes; the limit is 1048576 bytes (1 MB)."],
-      [{ url: "http://127.0.0.1:8080/secret" }, 'body.changes.0.files.0.url: cannot fetch "http://127.0.0.1:8080/secret": 127.0.0.1 is not a public address.'],
-      [{ url: "http://169.254.169.254/latest/meta-data" }, 'body.changes.0.files.0.url: cannot fetch "http://169.254.169.254/latest/meta-data": 169.254.169.254 is not a public address.'],
+      [
+        { base64: Buffer.alloc(1024 * 1024 + 1).toString("base64"), contentType: "application/octet-stream" },
+        "body.changes.0.files.0.base64: the file is 1048577 bytes; the limit is 1048576 bytes (1 MB).",
+      ],
+      [
+        { url: "http://127.0.0.1:8080/secret" },
+        'body.changes.0.files.0.url: cannot fetch "http://127.0.0.1:8080/secret": 127.0.0.1 is not a public address.',
+      ],
+      [
+        { url: "http://169.254.169.254/latest/meta-data" },
+        'body.changes.0.files.0.url: cannot fetch "http://169.254.169.254/latest/meta-data": 169.254.169.254 is not a public address.',
+      ],
       [{ url: "http://[::1]/x" }, 'body.changes.0.files.0.url: cannot fetch "http://[::1]/x": ::1 is not a public address.'],
-      [{ url: "http://localhost/x" }, 'body.changes.0.files.0.url: cannot fetch "http://localhost/x": localhost is not a public host name.'],
-      [{ url: "file:///etc/passwd" }, 'body.changes.0.files.0.url: cannot fetch "file:///etc/passwd": only http and https URLs can be fetched, not file:.'],
-      [{ url: "https://user:pw@example.com/x" }, 'body.changes.0.files.0.url: cannot fetch "https://user:pw@example.com/x": URLs with credentials are not fetched.'],
+      [
+        { url: "http://localhost/x" },
+        'body.changes.0.files.0.url: cannot fetch "http://localhost/x": localhost is not a public host name.',
+      ],
+      [
+        { url: "file:///etc/passwd" },
+        'body.changes.0.files.0.url: cannot fetch "file:///etc/passwd": only http and https URLs can be fetched, not file:.',
+      ],
+      [
+        { url: "https://user:pw@example.com/x" },
+        'body.changes.0.files.0.url: cannot fetch "https://user:pw@example.com/x": URLs with credentials are not fetched.',
+      ],
     ];
     for (const [extra, message] of cases) {
       const res = await ctx.as(owner).post(`${prefix}/content`, file(extra));

@@ -9,18 +9,18 @@
  * on the new head (as if it had come second), so this service opens its own transactions.
  */
 import type { ImportedContent } from "../../content/git-sync/import-content.js";
-import type { Db, Executor } from "../../db/database.js";
-import type { ChangeRequestRow, SpaceRow } from "../../db/schema.js";
-import { conflict, badRequest } from "../../http/errors.js";
-import type { Actor } from "../../http/authenticate.js";
 import { contentTypeOf, hasDimensions, imageDimensions } from "../../content/gitbook-repo/media.js";
 import type { JSONDocument, MergeConflict } from "../../content/merge/index.js";
 import { commitRevision } from "../../content/revision/commit.js";
-import { indexPages, type FileEntry, type PageMeta, type RevisionContent } from "../../content/revision/model.js";
+import { type FileEntry, indexPages, type PageMeta, type RevisionContent } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import { documentHashOf, loadContent, saveDocument } from "../../content/revision/storage.js";
 import { putBlob } from "../../content/store/blobs.queries.js";
 import { blobHash } from "../../content/store/canonical.js";
+import type { Db, Executor } from "../../db/database.js";
+import type { ChangeRequestRow, SpaceRow } from "../../db/schema.js";
+import type { Actor } from "../../http/authenticate.js";
+import { badRequest, conflict } from "../../http/errors.js";
 import { newId } from "../../lib/ids.js";
 import { FetchRefused, fetchPublicFile, type PublicFetchOptions } from "../../lib/public-fetch.js";
 import { nowIso } from "../../lib/time.js";
@@ -89,7 +89,8 @@ export async function editChangeRequestContent(db: Db, input: ContentEditInput):
           content: applied.content,
           createdBy: input.actor.user.id,
         });
-        if (!(await moveChangeRequestHead(trx, { id: changeRequest.id, expected: head.id, revisionId: revision.id }))) throw new Superseded();
+        if (!(await moveChangeRequestHead(trx, { id: changeRequest.id, expected: head.id, revisionId: revision.id })))
+          throw new Superseded();
         await recordContribution(trx, { changeRequestId: changeRequest.id, userId: input.actor.user.id, actionType: "edit" });
         for (const resolution of resolutions) {
           await saveResolution(trx, {
@@ -124,12 +125,24 @@ interface SeenConflicts {
  * against which conflicts were last reported, by page; undefined when none were reported since
  * the change request's last update.
  */
-async function seenConflicts(db: Executor, space: SpaceRow, changeRequest: ChangeRequestRow, headContent: RevisionContent): Promise<SeenConflicts | undefined> {
+async function seenConflicts(
+  db: Executor,
+  space: SpaceRow,
+  changeRequest: ChangeRequestRow,
+  headContent: RevisionContent,
+): Promise<SeenConflicts | undefined> {
   const primaryId = changeRequest.conflictsRevision;
   if (!primaryId || primaryId === baseRevisionOf(changeRequest)) return undefined;
-  const [base, primary] = await Promise.all([getSpaceRevision(db, space.id, baseRevisionOf(changeRequest)), getSpaceRevision(db, space.id, primaryId)]);
+  const [base, primary] = await Promise.all([
+    getSpaceRevision(db, space.id, baseRevisionOf(changeRequest)),
+    getSpaceRevision(db, space.id, primaryId),
+  ]);
   if (!base || !primary) return undefined;
-  const [baseContent, primaryContent, pageBases] = await Promise.all([loadContent(db, base.treeHash), loadContent(db, primary.treeHash), loadPageBases(db, changeRequest.id)]);
+  const [baseContent, primaryContent, pageBases] = await Promise.all([
+    loadContent(db, base.treeHash),
+    loadContent(db, primary.treeHash),
+    loadPageBases(db, changeRequest.id),
+  ]);
   const merged = await mergeWithPageBases(db, { baseContent, primaryContent, headContent }, pageBases);
   const byPage = new Map<string, MergeConflict[]>();
   const confirmableDeletions = new Set<string>();
@@ -184,14 +197,18 @@ async function resolutionsFor(db: Executor, seen: SeenConflicts, touched: Readon
 // ---- files --------------------------------------------------------------------------------------
 
 /** Decodes or fetches every file of the batch, by change index; 400 naming the file on any problem. */
-async function prepareFiles(changes: readonly ContentChangeValue[], fetchOptions: Partial<PublicFetchOptions> | undefined): Promise<Map<number, PreparedFile[]>> {
+async function prepareFiles(
+  changes: readonly ContentChangeValue[],
+  fetchOptions: Partial<PublicFetchOptions> | undefined,
+): Promise<Map<number, PreparedFile[]>> {
   const jobs: { change: number; at: string; input: NonNullable<ContentChangeValue["files"]>[number] }[] = [];
   for (const [i, change] of changes.entries()) {
     if (change.operation !== "insert_files") continue;
     if (!change.files?.length) throw badRequest(`body.changes.${i}.files is required for insert_files.`);
     for (const [j, file] of change.files.entries()) jobs.push({ change: i, at: `body.changes.${i}.files.${j}`, input: file });
   }
-  if (jobs.length > MAX_FILES_PER_BATCH) throw badRequest(`A batch can insert at most ${MAX_FILES_PER_BATCH} files; it has ${jobs.length}.`);
+  if (jobs.length > MAX_FILES_PER_BATCH)
+    throw badRequest(`A batch can insert at most ${MAX_FILES_PER_BATCH} files; it has ${jobs.length}.`);
   const prepared: (PreparedFile | undefined)[] = new Array(jobs.length);
   let next = 0;
   const worker = async () => {
@@ -226,7 +243,8 @@ async function prepareFile(
     const text = input.base64.replace(/\s+/g, "");
     if (!BASE64.test(text) || text.length % 4 === 1) throw badRequest(`${at}.base64 is not valid base64.`);
     bytes = Buffer.from(text, "base64");
-    if (bytes.length > MAX_FILE_BYTES) throw badRequest(`${at}.base64: the file is ${bytes.length} bytes; the limit is ${MAX_FILE_BYTES} bytes (1 MB).`);
+    if (bytes.length > MAX_FILE_BYTES)
+      throw badRequest(`${at}.base64: the file is ${bytes.length} bytes; the limit is ${MAX_FILE_BYTES} bytes (1 MB).`);
   } else {
     try {
       const fetched = await fetchPublicFile(input.url!, { maxBytes: MAX_FILE_BYTES, timeoutMs: FETCH_TIMEOUT_MS, ...fetchOptions });
@@ -266,9 +284,18 @@ export async function appendToChangeRequest(
       assertWritable(changeRequest);
       const head = await requireRevision(db, input.spaceId, changeRequest.revisionId);
       const headContent = await loadContent(db, head.treeHash);
-      return db.transaction().execute((trx) =>
-        appendImportedContent(trx, { spaceId: input.spaceId, changeRequestId: changeRequest.id, head, headContent, actorId: input.actorId, imported: input.imported }),
-      );
+      return db
+        .transaction()
+        .execute((trx) =>
+          appendImportedContent(trx, {
+            spaceId: input.spaceId,
+            changeRequestId: changeRequest.id,
+            head,
+            headContent,
+            actorId: input.actorId,
+            imported: input.imported,
+          }),
+        );
     },
     "The change request kept changing while content was being added; try again.",
   );

@@ -15,10 +15,17 @@
  * inserted by the same batch, and `/files/<id>`. Links that resolve to nothing become plain text;
  * external URLs are kept.
  */
-import type { JSONDocument } from "../../content/document/types.js";
+
 import { reconcileKeys } from "../../content/document/keys.js";
+import type { JSONDocument } from "../../content/document/types.js";
 import { slugify } from "../../content/gitbook-repo/text.js";
-import { pageMetadataFromFrontmatter, parseMarkdownPage, type PageFrontmatter, type ReferenceKind, type ResolvedReference } from "../../content/markdown/index.js";
+import {
+  type PageFrontmatter,
+  pageMetadataFromFrontmatter,
+  parseMarkdownPage,
+  type ReferenceKind,
+  type ResolvedReference,
+} from "../../content/markdown/index.js";
 import { type FileEntry, indexPages, type PageNode, type RevisionContent } from "../../content/revision/model.js";
 import { documentHashOf } from "../../content/revision/storage.js";
 import { badRequest } from "../../http/errors.js";
@@ -110,20 +117,28 @@ class ContentEditor {
           break;
       }
     }
-    return { content: this.content, documents: this.documents, results: this.results(), insertedFiles: this.insertedFiles, touched: this.touched };
+    return {
+      content: this.content,
+      documents: this.documents,
+      results: this.results(),
+      insertedFiles: this.insertedFiles,
+      touched: this.touched,
+    };
   }
 
   /** Ids for every ref of the batch first, so that a page can link to one inserted after it. */
   private registerRefs(): void {
     for (const [i, change] of this.input.changes.entries()) {
       if (change.operation === "insert_page" && change.ref !== undefined) {
-        if (this.pageRefs.has(change.ref) || this.fileRefs.has(change.ref)) throw badRequest(`body.changes.${i}.ref "${change.ref}" is used twice in the batch.`);
+        if (this.pageRefs.has(change.ref) || this.fileRefs.has(change.ref))
+          throw badRequest(`body.changes.${i}.ref "${change.ref}" is used twice in the batch.`);
         this.pageRefs.set(change.ref, newId());
       }
       if (change.operation === "insert_files") {
         for (const [j, file] of (this.input.files.get(i) ?? []).entries()) {
           if (file.ref === undefined) continue;
-          if (this.pageRefs.has(file.ref) || this.fileRefs.has(file.ref)) throw badRequest(`body.changes.${i}.files.${j}.ref "${file.ref}" is used twice in the batch.`);
+          if (this.pageRefs.has(file.ref) || this.fileRefs.has(file.ref))
+            throw badRequest(`body.changes.${i}.files.${j}.ref "${file.ref}" is used twice in the batch.`);
           this.fileRefs.set(file.ref, file.entry.id);
         }
       }
@@ -463,7 +478,12 @@ function applyMetadata(page: PageNode, change: ContentChangeValue): void {
  * Page fields set by Markdown front matter. A new page takes them all (with defaults); an edit
  * changes only the keys the front matter has.
  */
-function applyFrontmatter(page: PageNode, frontmatter: PageFrontmatter, resolveCover: (target: string) => ResolvedCover, all: boolean): void {
+function applyFrontmatter(
+  page: PageNode,
+  frontmatter: PageFrontmatter,
+  resolveCover: (target: string) => ResolvedCover,
+  all: boolean,
+): void {
   const meta = pageMetadataFromFrontmatter(frontmatter, resolveCover);
   const has = (key: keyof PageFrontmatter) => all || frontmatter[key] !== undefined;
   if (frontmatter.description !== undefined) page.description = frontmatter.description;
@@ -471,7 +491,8 @@ function applyFrontmatter(page: PageNode, frontmatter: PageFrontmatter, resolveC
   if (frontmatter.layout !== undefined) page.layout = meta.layout;
   if (meta.cover) page.cover = meta.cover;
   if (meta.condition) page.condition = meta.condition.expression;
-  if (meta.variables) page.variables = Object.fromEntries(Object.entries(meta.variables).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
+  if (meta.variables)
+    page.variables = Object.fromEntries(Object.entries(meta.variables).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
   for (const key of ["hidden", "noIndex", "noRobotsIndex"] as const) {
     if (!has(key)) continue;
     if (meta[key]) page[key] = true;

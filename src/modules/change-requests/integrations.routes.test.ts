@@ -3,11 +3,11 @@
  * under the change request, and the counters they feed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readPdf } from "../../../test/fixtures/pdf/pdf-reader.js";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { createChangeRequest, editContent } from "../../../test/helpers/change-requests.factories.js";
 import { contractClient } from "../../../test/helpers/contract.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
-import { readPdf } from "../../../test/fixtures/pdf/pdf-reader.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -36,11 +36,9 @@ describe("comments on change requests", () => {
     expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/comments`)).body.count).toBe(0);
     expect((await ctx.as(owner).get(prefix)).body.comments).toBe(1);
     const contributors = (await ctx.as(owner).get(`${prefix}/contributors`)).body.items;
-    expect(contributors.map((c: { user: { id: string }; actionType: string; count: number }) => [c.user.id, c.actionType, c.count])).toContainEqual([
-      members.comment.id,
-      "comment",
-      1,
-    ]);
+    expect(
+      contributors.map((c: { user: { id: string }; actionType: string; count: number }) => [c.user.id, c.actionType, c.count]),
+    ).toContainEqual([members.comment.id, "comment", 1]);
     // A reply on a change request can resolve its comment.
     const reply = await ctx.as(owner).post(`${prefix}/comments/${posted.body.id}/replies`, { body: { markdown: "Thanks" } });
     const resolving = await ctx.as(owner).put(`${prefix}/comments/${posted.body.id}/replies/${reply.body.id}`, { resolved: true });
@@ -89,12 +87,18 @@ describe("links, PDF and templates of change requests", () => {
 
   it("applies templates to a change request, and creates one from a template", async () => {
     const { owner, space, cr } = await setup();
-    expect((await ctx.as(owner).post(`/v1/spaces/${space.id}/content/template`, { id: "changelog", changeRequestId: cr.id })).status).toBe(204);
-    const titles = (await ctx.as(owner).get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)).body.pages.map((p: { title: string }) => p.title);
+    expect((await ctx.as(owner).post(`/v1/spaces/${space.id}/content/template`, { id: "changelog", changeRequestId: cr.id })).status).toBe(
+      204,
+    );
+    const titles = (await ctx.as(owner).get(`/v1/spaces/${space.id}/change-requests/${cr.id}/content`)).body.pages.map(
+      (p: { title: string }) => p.title,
+    );
     expect(titles).toEqual(["FAQ", "Guide", "Changelog"]);
     expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body.pages.map((p: { title: string }) => p.title)).toEqual(["FAQ"]);
 
-    const fromTemplate = await ctx.as(owner).post(`/v1/spaces/${space.id}/change-requests`, { subject: "Start", template: { id: "getting-started" } });
+    const fromTemplate = await ctx
+      .as(owner)
+      .post(`/v1/spaces/${space.id}/change-requests`, { subject: "Start", template: { id: "getting-started" } });
     expect(fromTemplate.status).toBe(201);
     const content = (await ctx.as(owner).get(`/v1/spaces/${space.id}/change-requests/${fromTemplate.body.id}/content`)).body;
     expect(content.pages.map((p: { title: string }) => p.title)).toEqual(["FAQ", "Welcome", "Getting started"]);

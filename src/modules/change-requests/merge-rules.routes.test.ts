@@ -28,7 +28,9 @@ async function setup(rulesOf: unknown[] | ((roles: Roles) => unknown[]) | undefi
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
   }
   const cr = await createChangeRequest(ctx, roles.members.edit, space.id, { subject: "Add a guide" });
-  await editContent(ctx, roles.members.edit, space.id, cr.id, [{ operation: "insert_page", document: { markdown: "# Guide\n\nHello.\n" } }]);
+  await editContent(ctx, roles.members.edit, space.id, cr.id, [
+    { operation: "insert_page", document: { markdown: "# Guide\n\nHello.\n" } },
+  ]);
   const prefix = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
   return { ...roles, second, space, cr, prefix };
 }
@@ -44,7 +46,10 @@ async function review(user: TestUser, prefix: string, status: "approved" | "chan
 
 describe("merge rules on POST .../merge", () => {
   it("blocks with a 403 naming every failing rule, and changes nothing", async () => {
-    const { members, space, cr, prefix } = await setup([{ rule: "require_at_least_one_review" }, { rule: "require_change_request_description" }]);
+    const { members, space, cr, prefix } = await setup([
+      { rule: "require_at_least_one_review" },
+      { rule: "require_change_request_description" },
+    ]);
     const primary = (await ctx.as(members.read).get(`/v1/spaces/${space.id}`)).body.revision;
     const blocked = await tryMerge(members.review, prefix);
     expect(blocked.status).toBe(403);
@@ -55,7 +60,17 @@ describe("merge rules on POST .../merge", () => {
     expect((await ctx.as(members.read).get(prefix)).body.status).toBe("draft");
 
     await ctx.as(members.edit).patch(prefix, {
-      description: { object: "document", data: {}, nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ object: "leaf", text: "Adds a guide.", marks: [] }] }] }] },
+      description: {
+        object: "document",
+        data: {},
+        nodes: [
+          {
+            object: "block",
+            type: "paragraph",
+            nodes: [{ object: "text", leaves: [{ object: "leaf", text: "Adds a guide.", marks: [] }] }],
+          },
+        ],
+      },
     });
     await review(members.review, prefix, "approved");
     expect((await tryMerge(members.review, prefix)).body.result).toBe("merge");
@@ -87,7 +102,10 @@ describe("merge rules on POST .../merge", () => {
   });
 
   it("requires the change request to be up to date, and every current review approved", async () => {
-    const { owner, members, second, space, prefix } = await setup([{ rule: "require_up_to_date_change_request" }, { rule: "require_all_reviews_approved" }]);
+    const { owner, members, second, space, prefix } = await setup([
+      { rule: "require_up_to_date_change_request" },
+      { rule: "require_all_reviews_approved" },
+    ]);
     // The primary content moves on: another change request is merged first.
     const other = await createChangeRequest(ctx, owner, space.id);
     await editContent(ctx, owner, space.id, other.id, [{ operation: "insert_page", document: { markdown: "# Other\n" } }]);
@@ -96,7 +114,9 @@ describe("merge rules on POST .../merge", () => {
     await review(second, prefix, "approved");
     const blocked = await tryMerge(owner, prefix);
     expect(blocked.status).toBe(403);
-    expect(blocked.body.error.message).toMatch(/rule 1 \(require_up_to_date_change_request\): .*; rule 2 \(require_all_reviews_approved\): changes are requested by Member review/);
+    expect(blocked.body.error.message).toMatch(
+      /rule 1 \(require_up_to_date_change_request\): .*; rule 2 \(require_all_reviews_approved\): changes are requested by Member review/,
+    );
 
     expect((await ctx.as(owner).post(`${prefix}/update`)).body.result).toBe("update");
     // The reviewer's new review replaces their request for changes.

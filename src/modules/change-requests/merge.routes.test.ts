@@ -67,7 +67,9 @@ describe("merging change requests", () => {
     const s = await setup();
     const cr = await createChangeRequest(ctx, s.owner, s.space.id, { subject: "Third paragraph" });
     await s.changePrimary([{ operation: "update_page", page: s.home.id, document: s.markdown("One (primary)", "Two", "Three") }]);
-    await editContent(ctx, s.owner, s.space.id, cr.id, [{ operation: "update_page", page: s.home.id, document: s.markdown("One", "Two", "Three (change request)") }]);
+    await editContent(ctx, s.owner, s.space.id, cr.id, [
+      { operation: "update_page", page: s.home.id, document: s.markdown("One", "Two", "Three (change request)") },
+    ]);
     const before = await s.primaryRevision();
     expect(await s.get(cr.id)).toMatchObject({ outdated: true, status: "draft" });
 
@@ -77,16 +79,28 @@ describe("merging change requests", () => {
     const after = await s.get(cr.id);
     expect(after).toMatchObject({ status: "merged", revisionMerged: merged.revision, outdated: false });
     const revision = (await ctx.as(s.owner).get(`${s.primaryPrefix}/content`)).body;
-    expect(revision).toMatchObject({ id: merged.revision, type: "merge", parents: [before, after.revision], mergedFrom: { object: "change-request", id: cr.id, number: cr.number, status: "merged" } });
+    expect(revision).toMatchObject({
+      id: merged.revision,
+      type: "merge",
+      parents: [before, after.revision],
+      mergedFrom: { object: "change-request", id: cr.id, number: cr.number, status: "merged" },
+    });
     expect((await ctx.as(s.owner).get(`${s.primaryPrefix}/revisions/${merged.revision}`)).body.mergedFrom.id).toBe(cr.id);
-    const jobs = await ctx.db.selectFrom("jobs").select(["payload"]).where("kind", "=", "search-index-space").where("state", "=", "queued").execute();
+    const jobs = await ctx.db
+      .selectFrom("jobs")
+      .select(["payload"])
+      .where("kind", "=", "search-index-space")
+      .where("state", "=", "queued")
+      .execute();
     expect(jobs.some((j) => JSON.parse(j.payload).spaceId === s.space.id)).toBe(true);
   });
 
   it("reports edits of the same block as conflicts, changes nothing, lists both versions, and merges once resolved by editing", async () => {
     const s = await setup();
     const cr = await createChangeRequest(ctx, s.owner, s.space.id);
-    await editContent(ctx, s.owner, s.space.id, cr.id, [{ operation: "update_page", page: s.home.id, document: s.markdown("One", "Two (change request)", "Three") }]);
+    await editContent(ctx, s.owner, s.space.id, cr.id, [
+      { operation: "update_page", page: s.home.id, document: s.markdown("One", "Two (change request)", "Three") },
+    ]);
     await s.changePrimary([{ operation: "update_page", page: s.home.id, document: s.markdown("One (primary)", "Two (primary)", "Three") }]);
     const primary = await s.primaryRevision();
     const head = (await s.get(cr.id)).revision;
@@ -102,13 +116,24 @@ describe("merging change requests", () => {
     expect(listed.status).toBe(200);
     expect(listed.body).toMatchObject({ object: "change-request-conflicts", revision: primary, changeRequestRevision: head, count: 1 });
     const [conflict] = listed.body.items;
-    expect(conflict).toMatchObject({ kind: "block", page: { id: s.home.id, title: "Home", path: "home" }, blockKey: secondKey, field: "nodes" });
+    expect(conflict).toMatchObject({
+      kind: "block",
+      page: { id: s.home.id, title: "Home", path: "home" },
+      blockKey: secondKey,
+      field: "nodes",
+    });
     // Each version is the whole block as that side has it.
     const text = (block: any) => block.nodes.map((n: any) => n.leaves.map((l: any) => l.text).join("")).join("");
-    expect([text(conflict.base), text(conflict.primary), text(conflict.changeRequest)]).toEqual(["Two", "Two (primary)", "Two (change request)"]);
+    expect([text(conflict.base), text(conflict.primary), text(conflict.changeRequest)]).toEqual([
+      "Two",
+      "Two (primary)",
+      "Two (change request)",
+    ]);
 
     // Resolve: write the paragraph as it should be in the change request.
-    await editContent(ctx, s.owner, s.space.id, cr.id, [{ operation: "update_page", page: s.home.id, document: s.markdown("One", "Two (resolved)", "Three") }]);
+    await editContent(ctx, s.owner, s.space.id, cr.id, [
+      { operation: "update_page", page: s.home.id, document: s.markdown("One", "Two (resolved)", "Three") },
+    ]);
     expect((await ctx.as(s.owner).get(`${s.crPrefix(cr.id)}/conflicts`)).body.count).toBe(0);
     expect((await mergeChangeRequest(ctx, s.owner, s.space.id, cr.id)).result).toBe("merge");
     // The resolved block is the change request's; the primary's other edit of the page is kept.
@@ -119,7 +144,9 @@ describe("merging change requests", () => {
     const s = await setup();
     const mover = await createChangeRequest(ctx, s.owner, s.space.id);
     await editContent(ctx, s.owner, s.space.id, mover.id, [{ operation: "update_page", page: s.install.id, into: null, at: 0 }]);
-    await s.changePrimary([{ operation: "update_page", page: s.install.id, title: "Installation", document: s.markdown("Steps, updated") }]);
+    await s.changePrimary([
+      { operation: "update_page", page: s.install.id, title: "Installation", document: s.markdown("Steps, updated") },
+    ]);
     expect((await mergeChangeRequest(ctx, s.owner, s.space.id, mover.id)).result).toBe("merge");
     let pages = (await ctx.as(s.owner).get(`${s.primaryPrefix}/content/pages`)).body.pages as Page[];
     expect(pages[0]).toMatchObject({ id: s.install.id, title: "Installation", path: "install" });
@@ -140,7 +167,13 @@ describe("merging change requests", () => {
     await s.changePrimary([{ operation: "update_page", page: s.reference.id, document: s.markdown("API, documented") }]);
     expect((await mergeChangeRequest(ctx, s.owner, s.space.id, cr.id)).result).toBe("conflicts");
     const conflicts = (await ctx.as(s.owner).get(`${s.crPrefix(cr.id)}/conflicts`)).body;
-    expect(conflicts.items).toEqual([expect.objectContaining({ kind: "delete-edit", page: expect.objectContaining({ id: s.reference.id }), message: expect.stringMatching(/deleted by the change request and changed or moved by the primary/) })]);
+    expect(conflicts.items).toEqual([
+      expect.objectContaining({
+        kind: "delete-edit",
+        page: expect.objectContaining({ id: s.reference.id }),
+        message: expect.stringMatching(/deleted by the change request and changed or moved by the primary/),
+      }),
+    ]);
     expect(conflicts.items[0].changeRequest).toBeUndefined();
     expect(conflicts.items[0].primary).toMatchObject({ id: s.reference.id, title: "Reference" });
 
@@ -169,7 +202,9 @@ describe("merging change requests", () => {
     const s = await setup();
     const first = await createChangeRequest(ctx, s.owner, s.space.id);
     const second = await createChangeRequest(ctx, s.owner, s.space.id);
-    await editContent(ctx, s.owner, s.space.id, first.id, [{ operation: "update_page", page: s.home.id, document: s.markdown("One (first)", "Two", "Three") }]);
+    await editContent(ctx, s.owner, s.space.id, first.id, [
+      { operation: "update_page", page: s.home.id, document: s.markdown("One (first)", "Two", "Three") },
+    ]);
     await editContent(ctx, s.owner, s.space.id, second.id, [
       { operation: "update_page", page: s.home.id, document: s.markdown("One", "Two", "Three (second)") },
       { operation: "insert_page", title: "Changelog", document: s.markdown("v2") },
@@ -179,11 +214,19 @@ describe("merging change requests", () => {
     expect(await pageTexts(ctx, s.owner, s.primaryPrefix, s.home.id)).toEqual(["One (first)", "Two", "Three (second)"]);
 
     const crs = await Promise.all([0, 1, 2].map(() => createChangeRequest(ctx, s.owner, s.space.id)));
-    await editContent(ctx, s.owner, s.space.id, crs[0]!.id, [{ operation: "update_page", page: s.home.id, document: s.markdown("One (A)", "Two", "Three (second)") }]);
-    await editContent(ctx, s.owner, s.space.id, crs[1]!.id, [{ operation: "update_page", page: s.home.id, document: s.markdown("One (first)", "Two (B)", "Three (second)") }]);
+    await editContent(ctx, s.owner, s.space.id, crs[0]!.id, [
+      { operation: "update_page", page: s.home.id, document: s.markdown("One (A)", "Two", "Three (second)") },
+    ]);
+    await editContent(ctx, s.owner, s.space.id, crs[1]!.id, [
+      { operation: "update_page", page: s.home.id, document: s.markdown("One (first)", "Two (B)", "Three (second)") },
+    ]);
     await editContent(ctx, s.owner, s.space.id, crs[2]!.id, [{ operation: "update_page", page: s.install.id, title: "Setup (C)" }]);
     const results = await Promise.all(crs.map((cr) => ctx.as(s.owner).post(`${s.crPrefix(cr.id)}/merge`)));
-    expect(results.map((r) => [r.status, r.body.result])).toEqual([[200, "merge"], [200, "merge"], [200, "merge"]]);
+    expect(results.map((r) => [r.status, r.body.result])).toEqual([
+      [200, "merge"],
+      [200, "merge"],
+      [200, "merge"],
+    ]);
     expect(await pageTexts(ctx, s.owner, s.primaryPrefix, s.home.id)).toEqual(["One (A)", "Two (B)", "Three (second)"]);
     const pages = flatten((await ctx.as(s.owner).get(`${s.primaryPrefix}/content/pages`)).body.pages);
     expect(pages.find((p) => p.id === s.install.id)?.title).toBe("Setup (C)");
@@ -200,7 +243,9 @@ describe("updating change requests from the primary content", () => {
   it("brings primary changes in, moves the base, and is a no-op when up to date", async () => {
     const s = await setup();
     const cr = await createChangeRequest(ctx, s.owner, s.space.id);
-    await editContent(ctx, s.owner, s.space.id, cr.id, [{ operation: "update_page", page: s.home.id, document: s.markdown("One", "Two", "Three (change request)") }]);
+    await editContent(ctx, s.owner, s.space.id, cr.id, [
+      { operation: "update_page", page: s.home.id, document: s.markdown("One", "Two", "Three (change request)") },
+    ]);
     await s.changePrimary([
       { operation: "update_page", page: s.home.id, document: s.markdown("One (primary)", "Two", "Three") },
       { operation: "insert_page", title: "News", document: s.markdown("Fresh") },
@@ -217,7 +262,13 @@ describe("updating change requests from the primary content", () => {
     expect(await updateChangeRequest(ctx, s.owner, s.space.id, cr.id)).toEqual({ revision: updated.revision, result: "update" });
     // What the change request changes is now relative to its new base.
     const changes = (await ctx.as(s.owner).get(`${prefix}/changes`)).body;
-    expect(changes.changes).toEqual([expect.objectContaining({ type: "page_edited", page: expect.objectContaining({ id: s.home.id }), attributes: { document: expect.any(Object) } })]);
+    expect(changes.changes).toEqual([
+      expect.objectContaining({
+        type: "page_edited",
+        page: expect.objectContaining({ id: s.home.id }),
+        attributes: { document: expect.any(Object) },
+      }),
+    ]);
     expect((await mergeChangeRequest(ctx, s.owner, s.space.id, cr.id)).result).toBe("merge");
     expect(await pageTexts(ctx, s.owner, s.primaryPrefix, s.home.id)).toEqual(["One (primary)", "Two", "Three (change request)"]);
   });
@@ -229,7 +280,15 @@ describe("updating change requests from the primary content", () => {
     await s.changePrimary([{ operation: "update_page", page: s.home.id, title: "Welcome (primary)", description: "Kept" }]);
     expect((await updateChangeRequest(ctx, s.owner, s.space.id, cr.id)).result).toBe("conflicts");
     const listed = (await ctx.as(s.owner).get(`${s.crPrefix(cr.id)}/conflicts`)).body.items;
-    expect(listed).toEqual([expect.objectContaining({ kind: "page", field: "title", base: "Home", primary: "Welcome (primary)", changeRequest: "Welcome (change request)" })]);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        kind: "page",
+        field: "title",
+        base: "Home",
+        primary: "Welcome (primary)",
+        changeRequest: "Welcome (change request)",
+      }),
+    ]);
     await editContent(ctx, s.owner, s.space.id, cr.id, [{ operation: "update_page", page: s.home.id, title: "Welcome" }]);
     expect((await updateChangeRequest(ctx, s.owner, s.space.id, cr.id)).result).toBe("update");
     const page = (await ctx.as(s.owner).get(`${s.crPrefix(cr.id)}/content/page/${s.home.id}`)).body;
@@ -245,7 +304,9 @@ describe("merge and update permissions, counters and outdated", () => {
     expect(await s.get(cr.id)).toMatchObject({ status: "open" });
     const byEditor = await ctx.as(s.members.edit).post(`${s.crPrefix(cr.id)}/merge`);
     expect(byEditor.status).toBe(403);
-    expect(byEditor.body.error.message).toBe(`Only members with the review level or higher on space "${s.space.id}" can merge its change requests.`);
+    expect(byEditor.body.error.message).toBe(
+      `Only members with the review level or higher on space "${s.space.id}" can merge its change requests.`,
+    );
     expect((await ctx.as(s.members.comment).post(`${s.crPrefix(cr.id)}/update`)).status).toBe(403);
     expect((await ctx.as(s.outsider).post(`${s.crPrefix(cr.id)}/merge`)).status).toBe(404);
     expect((await ctx.anonymous.post(`${s.crPrefix(cr.id)}/merge`)).status).toBe(401);
@@ -294,10 +355,23 @@ describe("GET .../changes", () => {
       { operation: "insert_files", files: [{ name: "a.txt", contentType: "text/plain", base64: Buffer.from("hi").toString("base64") }] },
     ]);
     const all = (await ctx.as(s.members.read).get(`${s.crPrefix(cr.id)}/changes?limit=100`)).body;
-    expect(all.changes.map((c: { type: string }) => c.type)).toEqual(["page_edited", "page_created", "page_moved", "page_deleted", "file_created"]);
-    expect(all.changes[0]).toMatchObject({ page: { id: s.home.id, title: "Start", type: "document", path: "home" }, attributes: { title: { before: "Home", after: "Start" } } });
+    expect(all.changes.map((c: { type: string }) => c.type)).toEqual([
+      "page_edited",
+      "page_created",
+      "page_moved",
+      "page_deleted",
+      "file_created",
+    ]);
+    expect(all.changes[0]).toMatchObject({
+      page: { id: s.home.id, title: "Start", type: "document", path: "home" },
+      attributes: { title: { before: "Home", after: "Start" } },
+    });
     expect(all.changes[2]).toMatchObject({ page: { id: s.install.id, path: "install" }, parent: { before: { id: s.guides.id } } });
-    expect(all.changes[4].file).toMatchObject({ name: "a.txt", contentType: "text/plain", downloadURL: expect.stringContaining("/files/") });
+    expect(all.changes[4].file).toMatchObject({
+      name: "a.txt",
+      contentType: "text/plain",
+      downloadURL: expect.stringContaining("/files/"),
+    });
     expect(all.more).toBeUndefined();
     const limited = (await ctx.as(s.owner).get(`${s.crPrefix(cr.id)}/changes?limit=2`)).body;
     expect(limited).toMatchObject({ changes: [{ type: "page_edited" }, { type: "page_created" }], more: 3 });

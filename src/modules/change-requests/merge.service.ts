@@ -11,23 +11,23 @@
  * computed outside the write transaction (it reads a lot and writes little), which is why these
  * services open their own transactions.
  */
-import type { Db, Executor } from "../../db/database.js";
-import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
-import { conflict, forbidden } from "../../http/errors.js";
-import { mergeContent, semanticChanges } from "../../content/merge/index.js";
+
+import { documentText } from "../../content/document/plain-text.js";
 import type { JSONDocument, MergeConflict, MergeResult, SemanticChange } from "../../content/merge/index.js";
+import { mergeContent, semanticChanges } from "../../content/merge/index.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import type { PageMeta, RevisionContent } from "../../content/revision/model.js";
 import { loadContent, loadDocument, saveDocument } from "../../content/revision/storage.js";
+import type { Db, Executor } from "../../db/database.js";
+import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
+import type { Actor } from "../../http/authenticate.js";
+import { conflict, forbidden } from "../../http/errors.js";
 import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
 import { parseJson } from "../../lib/json.js";
-import type { Actor } from "../../http/authenticate.js";
-import { documentText } from "../../content/document/plain-text.js";
 import { blockedMessage, effectiveMergeRules, evaluateMergeRules } from "../merge-rules/merge-rules.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
 import { getUsersByIds } from "../users/users.queries.js";
 import { baseRevisionOf, isOutdated } from "./change-requests.presenter.js";
-import { currentReviews } from "./reviews.queries.js";
 import {
   clearResolutions,
   listResolutions,
@@ -36,6 +36,7 @@ import {
   recordConflictsSeen,
 } from "./change-requests.queries.js";
 import { assertWritable, type LoadedChangeRequest, refuseWrite } from "./change-requests.service.js";
+import { currentReviews } from "./reviews.queries.js";
 import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "./write-attempts.js";
 
 export interface MergeSides {
@@ -50,7 +51,12 @@ export interface MergeSides {
 }
 
 /** The three revisions of a merge and their content trees (page bodies stay unloaded). */
-export async function loadSides(db: Executor, space: SpaceRow, changeRequest: ChangeRequestRow, primaryId = space.revisionId): Promise<MergeSides> {
+export async function loadSides(
+  db: Executor,
+  space: SpaceRow,
+  changeRequest: ChangeRequestRow,
+  primaryId = space.revisionId,
+): Promise<MergeSides> {
   const [base, primary, head] = await Promise.all([
     requireRevision(db, space.id, baseRevisionOf(changeRequest)),
     requireRevision(db, space.id, primaryId),
@@ -148,7 +154,8 @@ export async function assertMergeAllowed(db: Executor, input: { loaded: LoadedCh
       return user ? `${user.displayName} (${id})` : id;
     },
   });
-  if (outcome.failures.length > 0 && !outcome.bypassed) throw forbidden(blockedMessage(changeRequest.number, outcome.failures, effective.source));
+  if (outcome.failures.length > 0 && !outcome.bypassed)
+    throw forbidden(blockedMessage(changeRequest.number, outcome.failures, effective.source));
 }
 
 /**
@@ -218,7 +225,8 @@ export async function updateFromPrimary(db: Db, input: { loaded: LoadedChangeReq
     async (): Promise<UpdateOutcome> => {
       const { space, changeRequest } = await freshState(db, input.loaded);
       assertWritable(changeRequest);
-      if (baseRevisionOf(changeRequest) === space.revisionId) return { revision: changeRequest.revisionId, result: "update", conflicts: [] };
+      if (baseRevisionOf(changeRequest) === space.revisionId)
+        return { revision: changeRequest.revisionId, result: "update", conflicts: [] };
       const sides = await loadSides(db, space, changeRequest);
       const merged = await computeMerge(db, sides);
       if (merged.conflicts.length > 0) {

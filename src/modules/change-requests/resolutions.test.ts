@@ -1,15 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { doc, DocumentStore, paragraph } from "../../../test/helpers/merge/fixtures.js";
+import { DocumentStore, doc, paragraph } from "../../../test/helpers/merge/fixtures.js";
 import { mergeContent } from "../../content/merge/index.js";
 import type { PageMeta, RevisionContent } from "../../content/revision/model.js";
 import { documentHashOf } from "../../content/revision/storage.js";
 import { resolvedPageBase } from "./resolutions.js";
 
 const at = "2026-01-01T00:00:00.000Z";
-const meta = (extra: Partial<PageMeta> = {}): PageMeta => ({ id: "p", kind: "document", title: "Page", slug: "page", createdAt: at, updatedAt: at, ...extra });
+const meta = (extra: Partial<PageMeta> = {}): PageMeta => ({
+  id: "p",
+  kind: "document",
+  title: "Page",
+  slug: "page",
+  createdAt: at,
+  updatedAt: at,
+  ...extra,
+});
 
 /** base, ours (primary) and theirs (change request) of one page; returns the merge and its conflicts. */
-async function scenario(base: { meta: PageMeta; nodes: object[] }, ours: { meta: PageMeta; nodes: object[] }, theirs: { meta: PageMeta; nodes: object[] }) {
+async function scenario(
+  base: { meta: PageMeta; nodes: object[] },
+  ours: { meta: PageMeta; nodes: object[] },
+  theirs: { meta: PageMeta; nodes: object[] },
+) {
   const store = new DocumentStore();
   const tree = (side: { meta: PageMeta; nodes: object[] }): RevisionContent => ({
     pages: [{ ...side.meta, documentHash: store.put(doc(...(side.nodes as never[]))), children: [] }],

@@ -18,9 +18,8 @@
  * re-create its content as a new page), two pages given the same path (rename one).
  */
 import { type AnyNode, indexKeyedNodes } from "../../content/document/find.js";
-import { DEFAULT_LAYOUT, type PageMeta } from "../../content/revision/model.js";
 import type { JSONDocument, MergeConflict } from "../../content/merge/index.js";
-
+import { DEFAULT_LAYOUT, type PageMeta } from "../../content/revision/model.js";
 
 export interface PageVersion {
   meta: PageMeta;
@@ -60,7 +59,10 @@ function setPath(target: Record<string, unknown>, path: readonly string[], value
 
 /** A list of children made only of keyed blocks or fragments (the merge aligns those by key). */
 function isKeyedList(value: unknown): value is AnyNode[] {
-  return Array.isArray(value) && value.every((n) => n && typeof n === "object" && (n.object === "block" || n.object === "fragment") && typeof n.key === "string");
+  return (
+    Array.isArray(value) &&
+    value.every((n) => n && typeof n === "object" && (n.object === "block" || n.object === "fragment") && typeof n.key === "string")
+  );
 }
 
 /** Sets a block's own fields (everything but its keyed children) to another version's. */

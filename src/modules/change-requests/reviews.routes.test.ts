@@ -18,7 +18,9 @@ async function setup() {
   const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Docs" });
   // The edit-level member writes the change request; others review it.
   const cr = await createChangeRequest(ctx, roles.members.edit, space.id, { subject: "Add a guide" });
-  await editContent(ctx, roles.members.edit, space.id, cr.id, [{ operation: "insert_page", document: { markdown: "# Guide\n\nHello.\n" } }]);
+  await editContent(ctx, roles.members.edit, space.id, cr.id, [
+    { operation: "insert_page", document: { markdown: "# Guide\n\nHello.\n" } },
+  ]);
   const prefix = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
   return { ...roles, space, cr, prefix };
 }
@@ -27,7 +29,9 @@ describe("POST and GET .../reviews", () => {
   it("records a review against the change request's head, with its comment as a change request comment", async () => {
     const { members, prefix } = await setup();
     const head = (await ctx.as(members.review).get(prefix)).body.revision;
-    const posted = await ctx.as(members.review).post(`${prefix}/reviews`, { status: "changes-requested", comment: { markdown: "Please add **examples**." } });
+    const posted = await ctx
+      .as(members.review)
+      .post(`${prefix}/reviews`, { status: "changes-requested", comment: { markdown: "Please add **examples**." } });
     expect(posted.status).toBe(201);
     expect(posted.headers.location).toBe(posted.body.urls.location);
     expect(posted.body).toMatchObject({
@@ -57,7 +61,9 @@ describe("POST and GET .../reviews", () => {
     const reply = await ctx.as(members.edit).post(`${prefix}/comments/${posted.body.comment.id}/replies`, { body: { markdown: "Done." } });
     expect(reply.status).toBe(200);
     const contributors = (await ctx.as(members.read).get(`${prefix}/contributors`)).body.items;
-    expect(contributors).toContainEqual(expect.objectContaining({ user: expect.objectContaining({ id: members.review.id }), actionType: "comment" }));
+    expect(contributors).toContainEqual(
+      expect.objectContaining({ user: expect.objectContaining({ id: members.review.id }), actionType: "comment" }),
+    );
 
     // A review without a comment has none.
     const approved = await ctx.as(members.admin).post(`${prefix}/reviews`, { status: "approved" });
@@ -99,7 +105,11 @@ describe("POST and GET .../reviews", () => {
 
   it("takes many submissions by one reviewer at once, keeping exactly one of them current", async () => {
     const { members, prefix } = await setup();
-    const posted = await Promise.all(Array.from({ length: 20 }, (_, i) => ctx.as(members.review).post(`${prefix}/reviews`, { status: i % 2 ? "approved" : "changes-requested" })));
+    const posted = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        ctx.as(members.review).post(`${prefix}/reviews`, { status: i % 2 ? "approved" : "changes-requested" }),
+      ),
+    );
     expect(posted.map((r) => r.status)).toEqual(Array(20).fill(201));
     const all = (await ctx.as(members.read).get(`${prefix}/reviews?limit=100`)).body;
     expect(all.count).toBe(20);
@@ -114,7 +124,9 @@ describe("POST and GET .../reviews", () => {
     for (const role of ["comment", "read"] as const) {
       const res = await ctx.as(members[role]).post(`${prefix}/reviews`, { status: "approved" });
       expect(res.status, role).toBe(403);
-      expect(res.body.error.message).toBe(`Only members with the review level or higher on space "${space.id}" can review its change requests.`);
+      expect(res.body.error.message).toBe(
+        `Only members with the review level or higher on space "${space.id}" can review its change requests.`,
+      );
     }
     const own = await ctx.as(members.edit).post(`${prefix}/reviews`, { status: "approved" });
     expect(own.status).toBe(403);
@@ -155,7 +167,11 @@ describe("requested reviewers", () => {
     });
     expect(asked.status).toBe(200);
     expect(asked.body.users.map((r: { user: { id: string } }) => r.user.id)).toEqual([members.review.id, members.admin.id]);
-    expect(asked.body.users[0]).toMatchObject({ object: "change-request-requested-reviewer", kind: "user", requestedBy: { id: members.edit.id } });
+    expect(asked.body.users[0]).toMatchObject({
+      object: "change-request-requested-reviewer",
+      kind: "user",
+      requestedBy: { id: members.edit.id },
+    });
     expect((await ctx.as(members.read).get(prefix)).body).toMatchObject({ status: "open", subject: "Add a guide for new users" });
 
     const list = (await ctx.as(members.read).get(`${prefix}/requested-reviewers?limit=1`)).body;
@@ -168,7 +184,9 @@ describe("requested reviewers", () => {
     expect(review.body.requestedBy).toMatchObject({ id: members.edit.id });
     const left = (await ctx.as(members.read).get(`${prefix}/requested-reviewers`)).body;
     expect(left.items.map((r: { user: { id: string } }) => r.user.id)).toEqual([members.admin.id]);
-    expect((await ctx.as(members.read).get(`/v1/spaces/${space.id}/change-requests?requestedReviewer=${members.review.id}`)).body.count).toBe(0);
+    expect(
+      (await ctx.as(members.read).get(`/v1/spaces/${space.id}/change-requests?requestedReviewer=${members.review.id}`)).body.count,
+    ).toBe(0);
 
     // Asking again renews the request and makes the earlier review outdated.
     await ctx.as(members.edit).post(`${prefix}/requested-reviewers`, { users: [members.review.id] });
@@ -181,7 +199,10 @@ describe("requested reviewers", () => {
     const cases: [string, string][] = [
       [stranger.id, `body.users[0]: user "${stranger.id}" is not a member of this organization.`],
       [outsider.id, `body.users[0]: user "${outsider.id}" is not a member of this organization.`],
-      [members.comment.id, `body.users[0]: user "${members.comment.id}" cannot review: that needs the review level or higher on space "${space.id}".`],
+      [
+        members.comment.id,
+        `body.users[0]: user "${members.comment.id}" cannot review: that needs the review level or higher on space "${space.id}".`,
+      ],
       [members.edit.id, `body.users[0]: user "${members.edit.id}" created change request #1 and cannot review it.`],
     ];
     for (const [id, message] of cases) {

@@ -1,20 +1,20 @@
 /** Reviews of a change request and the people asked for one. */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../../deps.js";
-import { listOf } from "../../http/pagination.js";
 import { actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
-import { ErrorBody, ListOf, ListQuery, NoContent, errorResponses } from "../../http/schemas.js";
+import { listOf } from "../../http/pagination.js";
+import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
 import { FormatQuery } from "../comments/comments.schemas.js";
 import { ChangeRequestParams } from "./change-requests.schemas.js";
 import { requireChangeRequest } from "./change-requests.service.js";
 import { getReview, listRequestedReviewers, listReviews } from "./reviews.queries.js";
 import {
   ListReviewsQuery,
-  RequestReviewersBody,
-  RequestReviewersResponse,
   RequestedReviewerParams,
   RequestedReviewerSchema,
+  RequestReviewersBody,
+  RequestReviewersResponse,
   ReviewParams,
   ReviewSchema,
   SubmitReviewBody,

@@ -28,8 +28,8 @@ import { getCommentsByIds } from "../comments/comments.queries.js";
 import type { FormatValue } from "../comments/comments.schemas.js";
 import type { CommentScope } from "../comments/comments.scope.js";
 import { createComment, documentFromBody } from "../comments/comments.service.js";
-import { getUsersByIds } from "../users/users.queries.js";
 import { presentUserOrPlaceholder } from "../users/users.presenter.js";
+import { getUsersByIds } from "../users/users.queries.js";
 import { getChangeRequest, lockChangeRequestRow, recordContribution } from "./change-requests.queries.js";
 import { assertWritable, type LoadedChangeRequest, updateChangeRequest } from "./change-requests.service.js";
 import {
@@ -43,11 +43,19 @@ import type { RequestedReviewerResponse, RequestReviewersValue, ReviewResponse, 
 
 /** The comment scope of a change request, for the caller (reviews embed comments of it). */
 export function commentScopeOf(loaded: LoadedChangeRequest): CommentScope {
-  return { space: loaded.space, changeRequestId: loaded.changeRequest.id, revision: loaded.changeRequest.revisionId, permissions: loaded.permissions };
+  return {
+    space: loaded.space,
+    changeRequestId: loaded.changeRequest.id,
+    revision: loaded.changeRequest.revisionId,
+    permissions: loaded.permissions,
+  };
 }
 
 /** Submits the caller's review: their earlier review becomes outdated, their pending request answered. */
-export async function submitReview(db: Db, input: { loaded: LoadedChangeRequest; actor: Actor; body: SubmitReviewValue }): Promise<ChangeRequestReviewRow> {
+export async function submitReview(
+  db: Db,
+  input: { loaded: LoadedChangeRequest; actor: Actor; body: SubmitReviewValue },
+): Promise<ChangeRequestReviewRow> {
   const { loaded, actor, body } = input;
   const { changeRequest, space } = loaded;
   if (changeRequest.createdBy === actor.user.id) {
@@ -113,7 +121,8 @@ async function checkReviewers(db: Executor, loaded: LoadedChangeRequest, userIds
     const field = `body.users[${index}]`;
     const access = accesses[index]!;
     if (!known.has(id) || !access.membership) throw badRequest(`${field}: user "${id}" is not a member of this organization.`);
-    if (id === changeRequest.createdBy) throw badRequest(`${field}: user "${id}" created change request #${changeRequest.number} and cannot review it.`);
+    if (id === changeRequest.createdBy)
+      throw badRequest(`${field}: user "${id}" created change request #${changeRequest.number} and cannot review it.`);
     if (!atLeast(contentLevel(access, space), "review")) {
       throw badRequest(`${field}: user "${id}" cannot review: that needs the review level or higher on space "${space.id}".`);
     }
@@ -128,7 +137,9 @@ export async function requestReviewers(
   const { loaded, actor, body } = input;
   const { changeRequest, space } = loaded;
   if (!loaded.changeRequestPermissions.update) {
-    throw forbidden(`Only the creator of change request #${changeRequest.number} or members with the review level on the space can ask for reviews.`);
+    throw forbidden(
+      `Only the creator of change request #${changeRequest.number} or members with the review level on the space can ask for reviews.`,
+    );
   }
   assertWritable(changeRequest);
   const userIds = [...new Set(body.users)];
@@ -139,7 +150,13 @@ export async function requestReviewers(
     assertWritable(current);
     const status = current.status === "draft" ? "open" : undefined;
     await updateChangeRequest(trx, current, { subject: body.subject, description: body.description, status });
-    const rows = userIds.map((userId) => ({ changeRequestId: current.id, userId, requestedBy: actor.user.id, revision: current.revisionId, createdAt: now }));
+    const rows = userIds.map((userId) => ({
+      changeRequestId: current.id,
+      userId,
+      requestedBy: actor.user.id,
+      revision: current.revisionId,
+      createdAt: now,
+    }));
     await upsertRequestedReviewers(trx, rows);
     await outdateReviews(trx, current.id, userIds, now);
     return rows;
@@ -147,7 +164,10 @@ export async function requestReviewers(
 }
 
 /** Withdraws a request (its asker's side, or the reviewer declining); whether there was one. */
-export async function withdrawReviewRequest(db: Executor, input: { loaded: LoadedChangeRequest; actor: Actor; userId: string }): Promise<boolean> {
+export async function withdrawReviewRequest(
+  db: Executor,
+  input: { loaded: LoadedChangeRequest; actor: Actor; userId: string },
+): Promise<boolean> {
   const { loaded, actor, userId } = input;
   if (!loaded.changeRequestPermissions.update && actor.user.id !== userId) {
     throw forbidden(
@@ -194,7 +214,11 @@ export async function presentReviews(
   });
 }
 
-export async function presentRequestedReviewers(db: Executor, urls: Urls, rows: readonly RequestedReviewerRow[]): Promise<RequestedReviewerResponse[]> {
+export async function presentRequestedReviewers(
+  db: Executor,
+  urls: Urls,
+  rows: readonly RequestedReviewerRow[],
+): Promise<RequestedReviewerResponse[]> {
   const users = await getUsersByIds(db, [...new Set(rows.flatMap((r) => [r.userId, r.requestedBy]))]);
   const userById = new Map(users.map((u) => [u.id, u]));
   return rows.map((row) => ({

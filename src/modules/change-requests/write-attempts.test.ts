@@ -28,17 +28,27 @@ async function setup() {
 }
 
 async function revisionCount(spaceId: string): Promise<number> {
-  const row = await ctx.db.selectFrom("revisions").select((eb) => eb.fn.countAll<number>().as("n")).where("spaceId", "=", spaceId).executeTakeFirstOrThrow();
+  const row = await ctx.db
+    .selectFrom("revisions")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("spaceId", "=", spaceId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Makes every insert into change_request_contributors (the last write of a creation from a template) fail while `run` runs. */
 async function withContributionsRefused<T>(run: () => Promise<T>): Promise<T> {
   if (ctx.dialect === "postgres") {
-    await sql`CREATE FUNCTION refuse_contribution() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'contributions refused (test)'; END $$`.execute(ctx.db);
-    await sql`CREATE TRIGGER refuse_contribution BEFORE INSERT ON change_request_contributors FOR EACH ROW EXECUTE FUNCTION refuse_contribution()`.execute(ctx.db);
+    await sql`CREATE FUNCTION refuse_contribution() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'contributions refused (test)'; END $$`.execute(
+      ctx.db,
+    );
+    await sql`CREATE TRIGGER refuse_contribution BEFORE INSERT ON change_request_contributors FOR EACH ROW EXECUTE FUNCTION refuse_contribution()`.execute(
+      ctx.db,
+    );
   } else {
-    await sql`CREATE TRIGGER refuse_contribution BEFORE INSERT ON change_request_contributors BEGIN SELECT RAISE(ABORT, 'contributions refused (test)'); END`.execute(ctx.db);
+    await sql`CREATE TRIGGER refuse_contribution BEFORE INSERT ON change_request_contributors BEGIN SELECT RAISE(ABORT, 'contributions refused (test)'); END`.execute(
+      ctx.db,
+    );
   }
   try {
     return await run();
@@ -66,7 +76,9 @@ describe("creating a change request from a template", () => {
     expect((await ctx.as(owner).get(`/v1/spaces/${space.id}`)).body).toMatchObject({ changeRequests: 0, changeRequestsDraft: 0 });
 
     // Once content can be applied again, the same request creates #1 with the template's pages.
-    const created = await ctx.as(owner).post(`/v1/spaces/${space.id}/change-requests`, { subject: "Start", template: { id: "getting-started" } });
+    const created = await ctx
+      .as(owner)
+      .post(`/v1/spaces/${space.id}/change-requests`, { subject: "Start", template: { id: "getting-started" } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ number: 1, subject: "Start", status: "draft" });
     expect(created.body.revision).not.toBe(created.body.revisionInitial);
@@ -81,8 +93,15 @@ describe("creating a change request from a template", () => {
     const { owner, space } = await setup();
     const row = (await getSpace(ctx.db, space.id))!;
     const unknown = createChangeRequest(ctx.db, { space: row, actorId: owner.id, template: { id: "no-such-template", contentRefs: {} } });
-    await expect(unknown).rejects.toMatchObject({ statusCode: 400, message: expect.stringMatching(/^body\.template: No template "no-such-template"/) });
-    const wrongParam = createChangeRequest(ctx.db, { space: row, actorId: owner.id, template: { id: "getting-started", contentRefs: { nope: { kind: "url", url: "x" } as never } } });
+    await expect(unknown).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/^body\.template: No template "no-such-template"/),
+    });
+    const wrongParam = createChangeRequest(ctx.db, {
+      space: row,
+      actorId: owner.id,
+      template: { id: "getting-started", contentRefs: { nope: { kind: "url", url: "x" } as never } },
+    });
     await expect(wrongParam).rejects.toMatchObject({ statusCode: 400, message: expect.stringMatching(/^body\.template: /) });
     expect(await ctx.db.selectFrom("changeRequests").select("id").where("spaceId", "=", space.id).execute()).toEqual([]);
   });
@@ -94,16 +113,29 @@ describe("a moved primary revision", () => {
     const before = (await getSpace(ctx.db, space.id))!;
     const { revisionId: current } = await commitContent(ctx, space.id, { pages: [{ title: "Moved on", paragraphs: ["Later"] }] });
     const revisions = await revisionCount(space.id);
-    const attempt = ctx.db.transaction().execute((trx) =>
-      commitRevision(trx, { spaceId: space.id, parents: [before.revisionId], type: "edits", content: emptyContent(), createdBy: null, movePrimaryFrom: before.revisionId }),
-    );
+    const attempt = ctx.db
+      .transaction()
+      .execute((trx) =>
+        commitRevision(trx, {
+          spaceId: space.id,
+          parents: [before.revisionId],
+          type: "edits",
+          content: emptyContent(),
+          createdBy: null,
+          movePrimaryFrom: before.revisionId,
+        }),
+      );
     const error = await attempt.then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(PrimaryMoved);
     expect(error).not.toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ spaceId: space.id, expected: before.revisionId, message: "The space's content changed while this change was being applied; try again." });
+    expect(error).toMatchObject({
+      spaceId: space.id,
+      expected: before.revisionId,
+      message: "The space's content changed while this change was being applied; try again.",
+    });
     expect((await getSpace(ctx.db, space.id))!.revisionId).toBe(current);
     expect(await revisionCount(space.id)).toBe(revisions);
   });

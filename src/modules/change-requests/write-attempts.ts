@@ -48,7 +48,10 @@ export async function freshState(
   loaded: LoadedChangeRequest,
   during = "merging",
 ): Promise<{ space: SpaceRow; changeRequest: ChangeRequestRow }> {
-  const [space, changeRequest] = await Promise.all([getSpace(db, loaded.space.id), getChangeRequest(db, loaded.space.id, loaded.changeRequest.id)]);
+  const [space, changeRequest] = await Promise.all([
+    getSpace(db, loaded.space.id),
+    getChangeRequest(db, loaded.space.id, loaded.changeRequest.id),
+  ]);
   if (!space || !changeRequest) throw conflict(`The space or the change request was removed while ${during}.`);
   return { space, changeRequest };
 }

@@ -1,5 +1,5 @@
-import { type ContentNode, type OrgAccess, contentLevel } from "../../permissions/access.js";
-import { type Role, atLeast } from "../../permissions/roles.js";
+import { type ContentNode, contentLevel, type OrgAccess } from "../../permissions/access.js";
+import { atLeast, type Role } from "../../permissions/roles.js";
 import type { CollectionPermissionsValue } from "./collections.schemas.js";
 
 /** What a caller with this level on a collection may do (docs/permissions.md has the table). */

@@ -4,11 +4,7 @@ import { toDefaultLevel } from "../../permissions/access.js";
 import type { CollectionPermissionsValue, CollectionResponse } from "./collections.schemas.js";
 
 /** The public shape of a collection (`Collection`). */
-export function presentCollection(
-  collection: CollectionRow,
-  permissions: CollectionPermissionsValue,
-  urls: Urls,
-): CollectionResponse {
+export function presentCollection(collection: CollectionRow, permissions: CollectionPermissionsValue, urls: Urls): CollectionResponse {
   return {
     object: "collection",
     id: collection.id,

@@ -49,7 +49,11 @@ export async function updateCollection(
   id: string,
   changes: Partial<Pick<CollectionsTable, "title" | "description" | "defaultLevel">>,
 ): Promise<void> {
-  await db.updateTable("collections").set({ ...changes, updatedAt: nowIso() }).where("id", "=", id).execute();
+  await db
+    .updateTable("collections")
+    .set({ ...changes, updatedAt: nowIso() })
+    .where("id", "=", id)
+    .execute();
 }
 
 /** Removes collections (their nested collections go with them through the foreign key too). */
@@ -65,9 +69,5 @@ export async function moveCollectionsToOrganization(
 ): Promise<void> {
   const now = nowIso();
   await db.updateTable("collections").set({ orgId: input.orgId, updatedAt: now }).where("id", "in", input.ids).execute();
-  await db
-    .updateTable("collections")
-    .set({ parentId: null, position: input.top.position })
-    .where("id", "=", input.top.id)
-    .execute();
+  await db.updateTable("collections").set({ parentId: null, position: input.top.position }).where("id", "=", input.top.id).execute();
 }

@@ -34,7 +34,13 @@ describe("every collection route", () => {
     ];
     for (const [method, path, body] of routes) {
       const send = (requester: typeof ctx.anonymous, url: string) =>
-        method === "GET" ? requester.get(url) : method === "DELETE" ? requester.delete(url) : method === "POST" ? requester.post(url, body) : requester.patch(url, body);
+        method === "GET"
+          ? requester.get(url)
+          : method === "DELETE"
+            ? requester.delete(url)
+            : method === "POST"
+              ? requester.post(url, body)
+              : requester.patch(url, body);
       const url = (id: string) => path.replace("ID", id);
       expect((await send(ctx.anonymous, url("x"))).status, `${method} ${path}`).toBe(401);
       const res = await send(ctx.as(owner), url(long));
@@ -136,7 +142,10 @@ describe("GET and PATCH /v1/collections/{collectionId}", () => {
     const cases: [unknown, string][] = [
       [{ title: TITLE_51 }, "body.title must be at most 50 characters long."],
       [{ description: "d".repeat(101) }, "body.description must be at most 100 characters long."],
-      [{ defaultLevel: "superuser" }, 'body.defaultLevel must be one of: "admin", "create", "review", "edit", "comment", "read", "inherit", null.'],
+      [
+        { defaultLevel: "superuser" },
+        'body.defaultLevel must be one of: "admin", "create", "review", "edit", "comment", "read", "inherit", null.',
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await ctx.as(owner).patch(`/v1/collections/${collection.id}`, body);
@@ -145,7 +154,9 @@ describe("GET and PATCH /v1/collections/{collectionId}", () => {
     }
     expect(await snapshot(ctx, org.id)).toEqual(before);
 
-    const res = await ctx.as(owner).patch(`/v1/collections/${collection.id}`, { title: "Guides", description: "How-tos", defaultLevel: "read" });
+    const res = await ctx
+      .as(owner)
+      .patch(`/v1/collections/${collection.id}`, { title: "Guides", description: "How-tos", defaultLevel: "read" });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ title: "Guides", description: "How-tos", defaultLevel: "read" });
     // The collection's default now caps members at read.
@@ -270,7 +281,9 @@ describe("POST /v1/collections/{collectionId}/move", () => {
       expect(res.status).toBe(400);
       expect(res.body.error.message).toBe(`Collection "${parent.id}" cannot be moved into itself or into a collection nested in it.`);
     }
-    const invalid = await ctx.as(owner).post(`/v1/collections/${child.id}/move`, { position: { after: { type: "space", space: elsewhere.id } } });
+    const invalid = await ctx
+      .as(owner)
+      .post(`/v1/collections/${child.id}/move`, { position: { after: { type: "space", space: elsewhere.id } } });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.message).toBe(`Invalid position: space "${elsewhere.id}" is not in collection "${parent.id}".`);
     const unknown = await ctx.as(owner).post(`/v1/collections/${child.id}/move`, { parent: "missing" });
@@ -301,12 +314,15 @@ describe("POST /v1/collections/{collectionId}/transfer", () => {
     const res = await ctx.as(owner).post(`/v1/collections/${collection.id}/transfer`, { organization: target.id });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ organization: target.id, permissions: { admin: true } });
-    expect((await ctx.as(owner).get(`/v1/collections/${nested.id}`)).body).toMatchObject({ organization: target.id, parent: collection.id });
+    expect((await ctx.as(owner).get(`/v1/collections/${nested.id}`)).body).toMatchObject({
+      organization: target.id,
+      parent: collection.id,
+    });
     expect((await ctx.as(owner).get(`/v1/spaces/${space.id}`)).body).toMatchObject({ organization: target.id, parent: nested.id });
     expect((await ctx.as(owner).get(`/v1/spaces/${deleted.id}`)).body.organization).toBe(target.id);
-    expect(
-      await ctx.db.selectFrom("grants").selectAll().where("targetId", "in", [space.id, nested.id, collection.id]).execute(),
-    ).toEqual([]);
+    expect(await ctx.db.selectFrom("grants").selectAll().where("targetId", "in", [space.id, nested.id, collection.id]).execute()).toEqual(
+      [],
+    );
     expect((await snapshot(ctx, org.id)).spaces).toEqual([]);
   });
 
@@ -319,7 +335,9 @@ describe("POST /v1/collections/{collectionId}/transfer", () => {
     const before = await snapshot(ctx, org.id);
     const same = await ctx.as(owner).post(`/v1/collections/${collection.id}/transfer`, { organization: org.id });
     expect(same.status).toBe(409);
-    expect(same.body.error.message).toBe(`Collection "${collection.id}" already belongs to organization "${org.id}"; the transfer would change nothing.`);
+    expect(same.body.error.message).toBe(
+      `Collection "${collection.id}" already belongs to organization "${org.id}"; the transfer would change nothing.`,
+    );
     const unknown = await ctx.as(owner).post(`/v1/collections/${collection.id}/transfer`, { organization: "elsewhere" });
     expect(unknown.status).toBe(404);
     expect((await ctx.as(members.read).post(`/v1/collections/${collection.id}/transfer`, { organization: target.id })).status).toBe(403);

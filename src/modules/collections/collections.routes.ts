@@ -3,14 +3,14 @@ import type { Deps } from "../../deps.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
 import { badRequest, conflict } from "../../http/errors.js";
 import { listOf, paginateRows, toList } from "../../http/pagination.js";
-import { ErrorBody, ListOf, ListQuery, NoContent, errorResponses } from "../../http/schemas.js";
+import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
 import { authorize } from "../../permissions/authorize.js";
 import { MoveBody, TransferCollectionBody } from "../content-tree/tree.schemas.js";
-import { requireOrganization } from "../organizations/organizations.service.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
+import { requireOrganization } from "../organizations/organizations.service.js";
 import { presentSpacesFor } from "../spaces/spaces.presenter.js";
-import { SpaceSchema } from "../spaces/spaces.schemas.js";
 import { listSpaceNodes } from "../spaces/spaces.queries.js";
+import { SpaceSchema } from "../spaces/spaces.schemas.js";
 import { pageOfVisibleSpaces } from "../spaces/spaces.service.js";
 import { collectionPermissions } from "./collections.policy.js";
 import { presentCollection } from "./collections.presenter.js";
@@ -144,7 +144,15 @@ export const collectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         ],
         request.query,
       );
-      return listOf(page, await presentSpacesFor(db, access, page.rows.map(({ space }) => space), urls));
+      return listOf(
+        page,
+        await presentSpacesFor(
+          db,
+          access,
+          page.rows.map(({ space }) => space),
+          urls,
+        ),
+      );
     },
   );
 
@@ -226,7 +234,14 @@ export const collectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         ],
         request.query,
       );
-      const rows = new Map((await getCollectionsByIds(db, page.rows.map((n) => n.id))).map((c) => [c.id, c]));
+      const rows = new Map(
+        (
+          await getCollectionsByIds(
+            db,
+            page.rows.map((n) => n.id),
+          )
+        ).map((c) => [c.id, c]),
+      );
       const items = page.rows.flatMap((n) => {
         const collection = rows.get(n.id);
         return collection ? [collection] : [];
@@ -253,9 +268,9 @@ export const collectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
       const { org } = await requireOrganization(db, actor, request.params.organizationId);
       const parentId = request.body.parent ?? null;
       const { access } = await requireCreateDestination(db, actor, org.id, parentId);
-      const collection = await db.transaction().execute((trx) =>
-        createCollection(trx, { orgId: org.id, parentId, title: request.body.title ?? "Untitled", access }),
-      );
+      const collection = await db
+        .transaction()
+        .execute((trx) => createCollection(trx, { orgId: org.id, parentId, title: request.body.title ?? "Untitled", access }));
       reply.code(201).header("location", urls.api(`/collections/${collection.id}`));
       return presentFresh(actor, collection.id);
     },

@@ -3,7 +3,7 @@ import type { CollectionRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
 import { badRequest, forbidden, notFound, preconditionFailed } from "../../http/errors.js";
 import { newId } from "../../lib/ids.js";
-import { type ContentNode, type OrgAccess, contentLevel } from "../../permissions/access.js";
+import { type ContentNode, contentLevel, type OrgAccess } from "../../permissions/access.js";
 import { atLeast } from "../../permissions/roles.js";
 import { deleteAccessToTargets, upsertGrant } from "../content-permissions/content-permissions.queries.js";
 import { type ContentPositionValue, planMove } from "../content-tree/move.js";

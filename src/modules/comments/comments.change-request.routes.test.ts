@@ -25,7 +25,9 @@ const ADMIN = { view: true, edit: false, reply: true, delete: true };
 async function setup() {
   const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Docs" });
   const cr = await createChangeRequest(ctx, roles.members.edit, space.id, { subject: "Add a guide" });
-  const edited = await editContent(ctx, roles.members.edit, space.id, cr.id, [{ operation: "insert_page", document: { markdown: "# Guide\n\nHello.\n" } }]);
+  const edited = await editContent(ctx, roles.members.edit, space.id, cr.id, [
+    { operation: "insert_page", document: { markdown: "# Guide\n\nHello.\n" } },
+  ]);
   const prefix = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
   const head = (await ctx.as(roles.owner).get(prefix)).body.revision as string;
   const page = edited.changes.find((c) => c.page)?.page as { id: string };
@@ -71,7 +73,9 @@ describe("comments of a change request: the happy path", () => {
     expect(list.body.items.map((c: { id: string }) => c.id)).toEqual([comment.id]);
     expect((await ctx.as(members.read).get(prefix)).body.comments).toBe(1);
 
-    const edited = await ctx.as(members.comment).put(`${prefix}/comments/${comment.id}?format=markdown`, { body: { markdown: "Is this right now?" }, addedReactions: ["👍"] });
+    const edited = await ctx
+      .as(members.comment)
+      .put(`${prefix}/comments/${comment.id}?format=markdown`, { body: { markdown: "Is this right now?" }, addedReactions: ["👍"] });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     expect(edited.body.body).toEqual({ markdown: "Is this right now?" });
     expect(edited.body.editedAt).toBeDefined();
@@ -92,16 +96,26 @@ describe("comments of a change request: the happy path", () => {
     expect(one.body.id).toBe(reply.id);
 
     // Under a change request, a reply update resolves or reopens the comment.
-    const resolving = await ctx.as(members.edit).put(`${prefix}/comments/${comment.id}/replies/${reply.id}?format=markdown`, { body: { markdown: "Yes, fixed." }, resolved: true });
+    const resolving = await ctx
+      .as(members.edit)
+      .put(`${prefix}/comments/${comment.id}/replies/${reply.id}?format=markdown`, { body: { markdown: "Yes, fixed." }, resolved: true });
     expect(resolving.status, JSON.stringify(resolving.body)).toBe(200);
     expect(resolving.body.body).toEqual({ markdown: "Yes, fixed." });
     expect(resolving.body.editedAt).toBeDefined();
     const resolved = (await ctx.as(members.read).get(`${prefix}/comments/${comment.id}`)).body;
-    expect(resolved).toMatchObject({ status: "resolved", resolvedBy: { id: members.edit.id }, replies: 1, repliers: [{ user: { id: members.edit.id }, count: 1 }] });
+    expect(resolved).toMatchObject({
+      status: "resolved",
+      resolvedBy: { id: members.edit.id },
+      replies: 1,
+      repliers: [{ user: { id: members.edit.id }, count: 1 }],
+    });
     expect((await ctx.as(members.read).get(prefix)).body.comments).toBe(0);
     const again = await ctx.as(members.comment).put(`${prefix}/comments/${comment.id}/replies/${reply.id}`, { resolved: true });
     expect(again.status).toBe(200);
-    expect((await ctx.as(members.read).get(`${prefix}/comments/${comment.id}`)).body).toMatchObject({ resolvedBy: { id: members.edit.id }, resolvedAt: resolved.resolvedAt });
+    expect((await ctx.as(members.read).get(`${prefix}/comments/${comment.id}`)).body).toMatchObject({
+      resolvedBy: { id: members.edit.id },
+      resolvedAt: resolved.resolvedAt,
+    });
     await ctx.as(members.comment).put(`${prefix}/comments/${comment.id}/replies/${reply.id}`, { resolved: false, addedReactions: ["🎉"] });
     const reopened = (await ctx.as(members.read).get(`${prefix}/comments/${comment.id}`)).body;
     expect(reopened.status).toBe("open");
@@ -111,10 +125,14 @@ describe("comments of a change request: the happy path", () => {
 
     // Posting counts as a contribution; commenters are the authors of comments and replies.
     const contributors = (await ctx.as(members.read).get(`${prefix}/contributors`)).body.items;
-    expect(contributors).toContainEqual(expect.objectContaining({ user: expect.objectContaining({ id: members.comment.id }), actionType: "comment" }));
+    expect(contributors).toContainEqual(
+      expect.objectContaining({ user: expect.objectContaining({ id: members.comment.id }), actionType: "comment" }),
+    );
     const commenters = await ctx.as(members.read).get(`${prefix}/commenters`);
     expect(commenters.status).toBe(200);
-    expect(commenters.body.items.map((m: { user: { id: string } }) => m.user.id).sort()).toEqual([members.comment.id, members.edit.id].sort());
+    expect(commenters.body.items.map((m: { user: { id: string } }) => m.user.id).sort()).toEqual(
+      [members.comment.id, members.edit.id].sort(),
+    );
     expect((await ctx.as(members.read).get(`/v1/spaces/${space.id}/commenters`)).body.count).toBe(0);
 
     expect((await ctx.as(members.edit).delete(`${prefix}/comments/${comment.id}/replies/${reply.id}`)).status).toBe(204);
@@ -214,16 +232,22 @@ describe("comments of a change request: access", () => {
     const r = `${c}/replies/${reply.id}`;
     const reader = await ctx.as(members.read).post(`${prefix}/comments`, { body: { markdown: "Hi" } });
     expect(reader.status).toBe(403);
-    expect(reader.body.error.message).toBe(`You may read change request "${cr.id}" but not comment on it: that needs the comment permission.`);
+    expect(reader.body.error.message).toBe(
+      `You may read change request "${cr.id}" but not comment on it: that needs the comment permission.`,
+    );
     const readerReply = await ctx.as(members.read).put(r, { resolved: true });
     expect(readerReply.status).toBe(403);
-    expect(readerReply.body.error.message).toBe(`Reacting to, resolving or reopening comment "${comment.id}" needs the comment permission on change request "${cr.id}".`);
+    expect(readerReply.body.error.message).toBe(
+      `Reacting to, resolving or reopening comment "${comment.id}" needs the comment permission on change request "${cr.id}".`,
+    );
     const editOther = await ctx.as(members.edit).put(r, { body: { markdown: "Hijack" } });
     expect(editOther.status).toBe(403);
     expect(editOther.body.error.message).toBe(`Only the author of reply "${reply.id}" can edit its body.`);
     const deleteOther = await ctx.as(members.edit).delete(c);
     expect(deleteOther.status).toBe(403);
-    expect(deleteOther.body.error.message).toBe(`Only the author of comment "${comment.id}" or an admin of change request "${cr.id}" can delete it.`);
+    expect(deleteOther.body.error.message).toBe(
+      `Only the author of comment "${comment.id}" or an admin of change request "${cr.id}" can delete it.`,
+    );
     expect((await ctx.as(members.admin).delete(r)).status).toBe(204);
     expect((await ctx.as(members.admin).delete(c)).status).toBe(204);
     expect((await ctx.as(members.admin).delete(c)).status).toBe(204);

@@ -14,11 +14,7 @@ export interface CommentScopeAccess {
  * who may comment there may reply, react, resolve and reopen (`reply`); only the author edits the
  * body (and only while they may still comment); the author or an admin deletes it.
  */
-export function commentPermissions(
-  actorId: string,
-  item: { postedBy: string },
-  scope: CommentScopeAccess,
-): CommentPermissionsValue {
+export function commentPermissions(actorId: string, item: { postedBy: string }, scope: CommentScopeAccess): CommentPermissionsValue {
   const view = scope.view;
   const author = view && item.postedBy === actorId;
   const comment = view && scope.comment;

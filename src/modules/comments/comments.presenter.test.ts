@@ -4,7 +4,11 @@ import { Urls } from "../../http/urls.js";
 import { type CommentPresentContext, presentComment, presentReply } from "./comments.presenter.js";
 
 const urls = new Urls("http://quire.test");
-const body = JSON.stringify({ object: "document", data: {}, nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ text: "Hi" }] }] }] });
+const body = JSON.stringify({
+  object: "document",
+  data: {},
+  nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ text: "Hi" }] }] }],
+});
 const permissions = { view: true, edit: false, reply: true, delete: false };
 
 const comment: CommentRow = {
@@ -43,15 +47,30 @@ describe("presentComment and presentReply with users whose rows are missing", ()
       },
       ctx,
     );
-    const placeholder = (id: string) => ({ object: "user", id, displayName: "Deleted user", urls: { location: `http://quire.test/v1/users/${id}` } });
+    const placeholder = (id: string) => ({
+      object: "user",
+      id,
+      displayName: "Deleted user",
+      urls: { location: `http://quire.test/v1/users/${id}` },
+    });
     expect(presented.postedBy).toEqual(placeholder("gone1"));
     expect(presented).toMatchObject({ status: "resolved", resolvedBy: placeholder("gone2") });
     expect(presented.reactions[0]!.users[0]!.user).toEqual(placeholder("gone3"));
     expect(presented.repliers[0]!.user).toEqual(placeholder("gone4"));
 
-    const reply: CommentReplyRow = { id: "reply1", commentId: comment.id, body, postedBy: "gone5", postedAt: "2024-01-05T00:00:00.000Z", editedAt: null };
+    const reply: CommentReplyRow = {
+      id: "reply1",
+      commentId: comment.id,
+      body,
+      postedBy: "gone5",
+      postedAt: "2024-01-05T00:00:00.000Z",
+      editedAt: null,
+    };
     expect(presentReply(reply, { permissions, reactions: [] }, ctx).postedBy).toEqual(placeholder("gone5"));
     // A known user is presented as usual.
-    expect(presentReply({ ...reply, postedBy: "known" }, { permissions, reactions: [] }, ctx).postedBy).toMatchObject({ id: "known", displayName: "Known" });
+    expect(presentReply({ ...reply, postedBy: "known" }, { permissions, reactions: [] }, ctx).postedBy).toMatchObject({
+      id: "known",
+      displayName: "Known",
+    });
   });
 });

@@ -4,14 +4,15 @@
  * them with `presentComment` and `presentReply`. Used by the comment routes and by whatever embeds
  * a comment (a change request review).
  */
-import { markdownFromDocument } from "../../content/markdown/index.js";
+
 import type { JSONDocument } from "../../content/document/types.js";
+import { markdownFromDocument } from "../../content/markdown/index.js";
 import type { Executor } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow, UserRow } from "../../db/schema.js";
 import type { Urls } from "../../http/urls.js";
 import { parseJson, parseJsonOrNull } from "../../lib/json.js";
-import { getUsersByIds } from "../users/users.queries.js";
 import { presentUserOrPlaceholder } from "../users/users.presenter.js";
+import { getUsersByIds } from "../users/users.queries.js";
 import { commentPermissions } from "./comments.policy.js";
 import { type ReactionRow, type ReplierRow, reactionsTo, repliersOfComments } from "./comments.queries.js";
 import type {
@@ -23,7 +24,7 @@ import type {
   FormatValue,
   TableCellValue,
 } from "./comments.schemas.js";
-import { type CommentScope, basePathOf } from "./comments.scope.js";
+import { basePathOf, type CommentScope } from "./comments.scope.js";
 
 /** What presenting a page of comments or replies needs, loaded beforehand in bulk. */
 export interface CommentPresentContext {
@@ -137,7 +138,13 @@ export function mentionedUserIds(input: {
   return [...ids];
 }
 
-async function presentContext(db: Executor, urls: Urls, scope: CommentScope, format: FormatValue, userIds: string[]): Promise<CommentPresentContext> {
+async function presentContext(
+  db: Executor,
+  urls: Urls,
+  scope: CommentScope,
+  format: FormatValue,
+  userIds: string[],
+): Promise<CommentPresentContext> {
   const users = await getUsersByIds(db, userIds);
   return { urls, format, basePath: basePathOf(scope), users: new Map(users.map((u) => [u.id, u])) };
 }
@@ -174,11 +181,19 @@ export async function presentReplies(
   input: { actorId: string; scope: CommentScope; rows: readonly CommentReplyRow[]; format: FormatValue },
 ): Promise<CommentReplyResponse[]> {
   const { actorId, scope, rows, format } = input;
-  const reactions = await reactionsTo(db, "reply", rows.map((r) => r.id));
+  const reactions = await reactionsTo(
+    db,
+    "reply",
+    rows.map((r) => r.id),
+  );
   const ctx = await presentContext(db, urls, scope, format, mentionedUserIds({ replies: rows, reactions }));
   const reactionsOf = groupBy(reactions, (r) => r.subjectId);
   return rows.map((reply) =>
-    presentReply(reply, { permissions: commentPermissions(actorId, reply, scope.permissions), reactions: reactionsOf.get(reply.id) ?? [] }, ctx),
+    presentReply(
+      reply,
+      { permissions: commentPermissions(actorId, reply, scope.permissions), reactions: reactionsOf.get(reply.id) ?? [] },
+      ctx,
+    ),
   );
 }
 

@@ -2,7 +2,7 @@ import type { ExpressionBuilder, Kysely } from "kysely";
 import type { Executor } from "../../db/database.js";
 import { prepared } from "../../db/prepared.js";
 import type { CommentReplyRow, CommentRow, CommentsTable, Database } from "../../db/schema.js";
-import { type Page, type SortKey, paginate } from "../../http/pagination.js";
+import { type Page, paginate, type SortKey } from "../../http/pagination.js";
 import { type JoinedMemberRow, type MemberWithUser, membersWithUsers, toMemberWithUser } from "../members/members.queries.js";
 
 /** Where comments live: a space's own comments (`changeRequestId` absent) or one change request's. */
@@ -34,7 +34,12 @@ export function getComment(db: Executor, location: CommentLocation, id: string):
 /** The comments of this space or change request with these ids, in no particular order (others are left out). */
 export async function getCommentsByIds(db: Executor, location: CommentLocation, ids: readonly string[]): Promise<CommentRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom("comments").selectAll().where(inLocation(location)).where("comments.id", "in", [...new Set(ids)]).execute();
+  return db
+    .selectFrom("comments")
+    .selectAll()
+    .where(inLocation(location))
+    .where("comments.id", "in", [...new Set(ids)])
+    .execute();
 }
 
 export interface ListCommentsOptions {
@@ -91,10 +96,14 @@ export function listReplies(
   options: { page?: string | undefined; limit?: number | undefined },
 ): Promise<Page<CommentReplyRow>> {
   const query = db.selectFrom("commentReplies").selectAll().where("commentReplies.commentId", "=", commentId);
-  return paginate(query, [
-    { column: "commentReplies.postedAt", direction: "asc", value: (r) => r.postedAt },
-    { column: "commentReplies.id", direction: "asc", value: (r) => r.id },
-  ], options);
+  return paginate(
+    query,
+    [
+      { column: "commentReplies.postedAt", direction: "asc", value: (r) => r.postedAt },
+      { column: "commentReplies.id", direction: "asc", value: (r) => r.id },
+    ],
+    options,
+  );
 }
 
 export async function updateReply(db: Executor, id: string, changes: { body: string; editedAt: string }): Promise<void> {
@@ -141,7 +150,17 @@ export async function applyReactions(
   if (added.length > 0) {
     await db
       .insertInto(table)
-      .values(added.map((emoji) => ({ [column]: subject.id, userId: input.userId, emoji, reactedAt: input.now }) as { commentId: string; userId: string; emoji: string; reactedAt: string }))
+      .values(
+        added.map(
+          (emoji) =>
+            ({ [column]: subject.id, userId: input.userId, emoji, reactedAt: input.now }) as {
+              commentId: string;
+              userId: string;
+              emoji: string;
+              reactedAt: string;
+            },
+        ),
+      )
       .onConflict((oc) => oc.columns([column, "userId", "emoji"]).doNothing())
       .execute();
   }
@@ -189,12 +208,7 @@ export async function repliersOfComments(db: Executor, commentIds: readonly stri
   if (commentIds.length === 0) return [];
   const rows = await db
     .selectFrom("commentReplies")
-    .select((eb) => [
-      "commentId",
-      "postedBy as userId",
-      eb.fn.countAll<number>().as("count"),
-      eb.fn.max("postedAt").as("updatedAt"),
-    ])
+    .select((eb) => ["commentId", "postedBy as userId", eb.fn.countAll<number>().as("count"), eb.fn.max("postedAt").as("updatedAt")])
     .where("commentId", "in", commentIds)
     .groupBy(["commentId", "postedBy"])
     .execute();
@@ -238,7 +252,11 @@ function openOnSpaceItself(eb: ExpressionBuilder<Database, "comments">) {
 
 /** The count of one space's open comments, as a subquery for a larger query (the space counters). */
 export function openSpaceCommentCount(db: Kysely<Database>, spaceId: string) {
-  return db.selectFrom("comments").select((eb) => eb.fn.countAll<number>().as("n")).where("comments.spaceId", "=", spaceId).where(openOnSpaceItself);
+  return db
+    .selectFrom("comments")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("comments.spaceId", "=", spaceId)
+    .where(openOnSpaceItself);
 }
 
 /** Open comments on each space itself (comments on its change requests are not counted). */

@@ -3,8 +3,8 @@ import { createTestContext, type TestContext, type TestUser } from "../../../tes
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { addMemberToOrg, createUser } from "../../../test/helpers/factories.js";
 import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
-import { parseMarkdownPage } from "../../content/markdown/index.js";
 import type { JSONDocument } from "../../content/document/types.js";
+import { parseMarkdownPage } from "../../content/markdown/index.js";
 import { loadDocument, saveDocument } from "../../content/revision/storage.js";
 import { openCommentCounts } from "./comments.queries.js";
 
@@ -19,7 +19,11 @@ const table = {
   type: "table",
   key: "tableBlock01",
   isVoid: true,
-  data: { view: { type: "grid", columns: ["col1"] }, records: { row1: { orderIndex: "a0", values: { col1: "x" } } }, definition: { col1: { id: "col1", title: "A", type: "text" } } },
+  data: {
+    view: { type: "grid", columns: ["col1"] },
+    records: { row1: { orderIndex: "a0", values: { col1: "x" } } },
+    definition: { col1: { id: "col1", title: "A", type: "text" } },
+  },
   fragments: [],
 };
 
@@ -78,7 +82,12 @@ describe("POST /v1/spaces/{spaceId}/comments", () => {
     const onPage = await post(members.comment, space.id, { body: { markdown: "On the page" }, page: guide.id });
     expect(onPage.target).toMatchObject({ page: { id: guide.id } });
     expect(onPage.target.node).toBeUndefined();
-    const cell = await post(members.comment, space.id, { body: { markdown: "Cell" }, page: guide.id, node: keys.table, tableCell: { record: "row1", definition: "col1" } });
+    const cell = await post(members.comment, space.id, {
+      body: { markdown: "Cell" },
+      page: guide.id,
+      node: keys.table,
+      tableCell: { record: "row1", definition: "col1" },
+    });
     expect(cell.target).toMatchObject({ node: { id: keys.table }, tableCell: { record: "row1", definition: "col1" } });
   });
 
@@ -102,28 +111,80 @@ describe("POST /v1/spaces/{spaceId}/comments", () => {
     const cases: [unknown, string][] = [
       [{}, "body.body is required."],
       [{ body: "text" }, "body.body must be of type object."],
-      [{ body: { text: "x" } }, "body.body must have either markdown (a string of Markdown) or document (a JSON document); it has neither."],
+      [
+        { body: { text: "x" } },
+        "body.body must have either markdown (a string of Markdown) or document (a JSON document); it has neither.",
+      ],
       [{ body: {} }, "body.body must have either markdown (a string of Markdown) or document (a JSON document); it has neither."],
-      [{ body: { markdown: "a", document: { object: "document", nodes: [] } } }, "body.body must have either markdown or document, not both."],
+      [
+        { body: { markdown: "a", document: { object: "document", nodes: [] } } },
+        "body.body must have either markdown or document, not both.",
+      ],
       [{ body: { markdown: ["a", "b"] } }, "body.body.markdown must be of type string."],
       [{ body: { markdown: "  \n " } }, "body.body.markdown must not be empty."],
       [{ body: { markdown: "[a]: https://example.com" } }, "body.body.markdown has no content once read as Markdown."],
       [{ body: { document: { object: "document", nodes: [] } } }, "body.body.document must have at least one block in nodes."],
       [{ body: { document: { object: "doc", nodes: [] } } }, 'body.body.document.object must be "document".'],
-      [{ body: { document: { object: "document", nodes: [{ object: "block", type: "column" }] } } }, "body.body.document.nodes.0.type must be one of"],
-      [{ body: { document: { object: "document", nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ text: 5 }] }] }] } } }, "body.body.document.nodes.0.nodes.0.leaves.0 must be a leaf with a text string."],
-      [{ body: { document: { object: "document", nodes: [{ object: "block", type: "paragraph", nodes: [null] }] } } }, "body.body.document.nodes.0.nodes.0 must be a node (an object)."],
-      [{ body: { document: { object: "document", nodes: [{ object: "block", type: "paragraph", nodes: "text" }] } } }, "body.body.document.nodes.0.nodes must be an array."],
-      [{ body: { document: { object: "document", nodes: [{ object: "block", type: "hint", data: null, nodes: [] }] } } }, "body.body.document.nodes.0.data must be an object."],
-      [{ body: { document: { object: "document", nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "mark" }] }] } } }, 'body.body.document.nodes.0.nodes.0.object must be one of: "block", "inline", "text", "fragment".'],
-      [{ body: { document: { object: "document", nodes: [{ object: "block", type: "table" }] } } }, "body.body.document.nodes.0 is an incomplete table block: it lacks fields its type needs (see JSONDocument in the API reference)."],
-      [{ body: { document: { object: "document", nodes: [{ object: "block", type: "paragraph" }] } } }, "body.body.document.nodes.0 is an incomplete paragraph block"],
-      [{ body: { markdown: "x" }, page: "nope" }, `body.page: no page with id "nope" in the content commented on (revision "${(await ctx.as(owner).get(base(space.id))).body.revision}").`],
-      [{ body: { markdown: "x" }, page: guide.id, node: "nope" }, `body.node: no block with key "nope" in the document of page "${guide.id}".`],
-      [{ body: { markdown: "x" }, page: group.id, node: keys.first }, `body.node: no block with key "${keys.first}" in the document of page "${group.id}".`],
+      [
+        { body: { document: { object: "document", nodes: [{ object: "block", type: "column" }] } } },
+        "body.body.document.nodes.0.type must be one of",
+      ],
+      [
+        {
+          body: {
+            document: {
+              object: "document",
+              nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ text: 5 }] }] }],
+            },
+          },
+        },
+        "body.body.document.nodes.0.nodes.0.leaves.0 must be a leaf with a text string.",
+      ],
+      [
+        { body: { document: { object: "document", nodes: [{ object: "block", type: "paragraph", nodes: [null] }] } } },
+        "body.body.document.nodes.0.nodes.0 must be a node (an object).",
+      ],
+      [
+        { body: { document: { object: "document", nodes: [{ object: "block", type: "paragraph", nodes: "text" }] } } },
+        "body.body.document.nodes.0.nodes must be an array.",
+      ],
+      [
+        { body: { document: { object: "document", nodes: [{ object: "block", type: "hint", data: null, nodes: [] }] } } },
+        "body.body.document.nodes.0.data must be an object.",
+      ],
+      [
+        { body: { document: { object: "document", nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "mark" }] }] } } },
+        'body.body.document.nodes.0.nodes.0.object must be one of: "block", "inline", "text", "fragment".',
+      ],
+      [
+        { body: { document: { object: "document", nodes: [{ object: "block", type: "table" }] } } },
+        "body.body.document.nodes.0 is an incomplete table block: it lacks fields its type needs (see JSONDocument in the API reference).",
+      ],
+      [
+        { body: { document: { object: "document", nodes: [{ object: "block", type: "paragraph" }] } } },
+        "body.body.document.nodes.0 is an incomplete paragraph block",
+      ],
+      [
+        { body: { markdown: "x" }, page: "nope" },
+        `body.page: no page with id "nope" in the content commented on (revision "${(await ctx.as(owner).get(base(space.id))).body.revision}").`,
+      ],
+      [
+        { body: { markdown: "x" }, page: guide.id, node: "nope" },
+        `body.node: no block with key "nope" in the document of page "${guide.id}".`,
+      ],
+      [
+        { body: { markdown: "x" }, page: group.id, node: keys.first },
+        `body.node: no block with key "${keys.first}" in the document of page "${group.id}".`,
+      ],
       [{ body: { markdown: "x" }, node: keys.first }, "body.node needs body.page: a node is looked up in that page's document."],
-      [{ body: { markdown: "x" }, page: guide.id, tableCell: { record: "r", definition: "d" } }, "body.tableCell needs body.node (the table block)."],
-      [{ body: { markdown: "x" }, page: guide.id, node: keys.first, tableCell: { record: "r", definition: "d" } }, `body.tableCell targets a cell of a table, but node "${keys.first}" is a paragraph block.`],
+      [
+        { body: { markdown: "x" }, page: guide.id, tableCell: { record: "r", definition: "d" } },
+        "body.tableCell needs body.node (the table block).",
+      ],
+      [
+        { body: { markdown: "x" }, page: guide.id, node: keys.first, tableCell: { record: "r", definition: "d" } },
+        `body.tableCell targets a cell of a table, but node "${keys.first}" is a paragraph block.`,
+      ],
       [{ body: { markdown: "x" }, page: guide.id, node: keys.table, tableCell: { record: "r" } }, "body.tableCell.definition is required."],
     ];
     for (const [body, message] of cases) {
@@ -192,7 +253,9 @@ describe("GET /v1/spaces/{spaceId}/comments and /comments/{commentId}", () => {
       const seen: string[] = [];
       let page: string | undefined;
       do {
-        const res = await ctx.as(owner).get(`${base(space.id)}/comments?limit=3${order === "asc" ? "&order=asc" : ""}${page ? `&page=${page}` : ""}`);
+        const res = await ctx
+          .as(owner)
+          .get(`${base(space.id)}/comments?limit=3${order === "asc" ? "&order=asc" : ""}${page ? `&page=${page}` : ""}`);
         expect(res.status).toBe(200);
         expect(res.body.count).toBe(7);
         seen.push(...res.body.items.map((c: { id: string }) => c.id));
@@ -202,8 +265,12 @@ describe("GET /v1/spaces/{spaceId}/comments and /comments/{commentId}", () => {
     }
     const garbage = await ctx.as(owner).get(`${base(space.id)}/comments?page=garbage`);
     expect(garbage.status).toBe(400);
-    expect(garbage.body.error.message).toBe("The `page` parameter is not a cursor returned by this list; pass `next.page` from a previous response.");
-    expect((await ctx.as(owner).get(`${base(space.id)}/comments?order=up`)).body.error.message).toBe('query parameter "order" must be one of: "asc", "desc".');
+    expect(garbage.body.error.message).toBe(
+      "The `page` parameter is not a cursor returned by this list; pass `next.page` from a previous response.",
+    );
+    expect((await ctx.as(owner).get(`${base(space.id)}/comments?order=up`)).body.error.message).toBe(
+      'query parameter "order" must be one of: "asc", "desc".',
+    );
   });
 
   it("filters by status, target page and authors, and formats bodies", async () => {
@@ -237,7 +304,9 @@ describe("PUT /v1/spaces/{spaceId}/comments/{commentId}", () => {
     const { members, space } = await setup();
     const comment = await post(members.comment, space.id, { body: { markdown: "Keep this\n\nChange this" } });
     const [keep] = comment.body.document.nodes;
-    const edited = await ctx.as(members.comment).put(`${base(space.id)}/comments/${comment.id}?format=markdown`, { body: { markdown: "Keep this\n\nChanged" } });
+    const edited = await ctx
+      .as(members.comment)
+      .put(`${base(space.id)}/comments/${comment.id}?format=markdown`, { body: { markdown: "Keep this\n\nChanged" } });
     expect(edited.status).toBe(200);
     expect(edited.body.body).toEqual({ markdown: "Keep this\n\nChanged" });
     expect(Date.parse(edited.body.editedAt)).toBeGreaterThanOrEqual(Date.parse(comment.postedAt));
@@ -251,10 +320,14 @@ describe("PUT /v1/spaces/{spaceId}/comments/{commentId}", () => {
     }
     const reader = await ctx.as(members.read).put(`${base(space.id)}/comments/${comment.id}`, { resolved: true });
     expect(reader.status).toBe(403);
-    expect(reader.body.error.message).toBe(`Reacting to, resolving or reopening comment "${comment.id}" needs the comment permission on space "${space.id}".`);
+    expect(reader.body.error.message).toBe(
+      `Reacting to, resolving or reopening comment "${comment.id}" needs the comment permission on space "${space.id}".`,
+    );
     const empty = await ctx.as(members.comment).put(`${base(space.id)}/comments/${comment.id}`, { body: { markdown: "" } });
     expect(empty.body.error.message).toBe("body.body.markdown must not be empty.");
-    expect((await ctx.as(members.comment).get(`${base(space.id)}/comments/${comment.id}?format=markdown`)).body.body.markdown).toBe("Keep this\n\nChanged");
+    expect((await ctx.as(members.comment).get(`${base(space.id)}/comments/${comment.id}?format=markdown`)).body.body.markdown).toBe(
+      "Keep this\n\nChanged",
+    );
   });
 
   it("resolves and reopens (by anyone who may comment), keeping the first resolution", async () => {
@@ -271,8 +344,15 @@ describe("PUT /v1/spaces/{spaceId}/comments/{commentId}", () => {
     expect(reopened.body.status).toBe("open");
     expect(reopened.body.resolvedAt).toBeUndefined();
     expect(reopened.body.resolvedBy).toBeUndefined();
-    expect((await openCommentCounts(ctx.db, { spaceIds: [space.id, "none"] }))).toEqual(new Map([[space.id, 1], ["none", 0]]));
-    expect((await ctx.as(owner).put(`${base(space.id)}/comments/${comment.id}`, { resolved: "yes" })).body.error.message).toBe("body.resolved must be of type boolean.");
+    expect(await openCommentCounts(ctx.db, { spaceIds: [space.id, "none"] })).toEqual(
+      new Map([
+        [space.id, 1],
+        ["none", 0],
+      ]),
+    );
+    expect((await ctx.as(owner).put(`${base(space.id)}/comments/${comment.id}`, { resolved: "yes" })).body.error.message).toBe(
+      "body.resolved must be of type boolean.",
+    );
   });
 
   it("adds and removes each user's own reactions", async () => {
@@ -295,7 +375,9 @@ describe("PUT /v1/spaces/{spaceId}/comments/{commentId}", () => {
     expect(byEmoji(removed.body.reactions).get("👍")).toMatchObject({ count: 1, users: [{ user: { id: owner.id } }] });
     expect(byEmoji(removed.body.reactions).get("🎉")).toMatchObject({ count: 1 });
     const both = await ctx.as(owner).put(url, { addedReactions: ["🚀"], removedReactions: ["🚀", "👍"] });
-    const emoji = await ctx.as(owner).put(url, { addedReactions: ["👍🏽", "🇫🇷", "1️⃣", "👨‍👩‍👧", "❤️"], removedReactions: ["👍🏽", "🇫🇷", "1️⃣", "👨‍👩‍👧", "❤️"] });
+    const emoji = await ctx
+      .as(owner)
+      .put(url, { addedReactions: ["👍🏽", "🇫🇷", "1️⃣", "👨‍👩‍👧", "❤️"], removedReactions: ["👍🏽", "🇫🇷", "1️⃣", "👨‍👩‍👧", "❤️"] });
     expect(emoji.status, JSON.stringify(emoji.body)).toBe(200);
     expect(both.body.reactions.map((r: { emoji: string }) => r.emoji)).toEqual(["🎉"]);
 
@@ -360,8 +442,18 @@ describe("replies", () => {
     const page2 = await ctx.as(owner).get(`${url}?limit=2&page=${page1.body.next.page}`);
     expect(page2.body.items.map((r: { id: string }) => r.id)).toEqual([third.body.id]);
     expect(page2.body.next).toBeUndefined();
-    expect((await ctx.as(members.read).get(`${url}/${first.body.id}`)).body.permissions).toEqual({ view: true, edit: false, reply: false, delete: false });
-    expect((await ctx.as(owner).get(`${url}/${first.body.id}`)).body.permissions).toEqual({ view: true, edit: false, reply: true, delete: true });
+    expect((await ctx.as(members.read).get(`${url}/${first.body.id}`)).body.permissions).toEqual({
+      view: true,
+      edit: false,
+      reply: false,
+      delete: false,
+    });
+    expect((await ctx.as(owner).get(`${url}/${first.body.id}`)).body.permissions).toEqual({
+      view: true,
+      edit: false,
+      reply: true,
+      delete: true,
+    });
 
     const withCounts = (await ctx.as(owner).get(`${base(space.id)}/comments/${comment.id}`)).body;
     expect(withCounts.replies).toBe(3);
@@ -377,7 +469,9 @@ describe("replies", () => {
       "body.body must have either markdown (a string of Markdown) or document (a JSON document); it has neither.",
     );
     expect((await ctx.as(owner).post(`${base(space.id)}/comments/nope/replies`, { body: { markdown: "x" } })).status).toBe(404);
-    expect((await ctx.as(owner).get(`${url}/nope`)).body.error.message).toBe(`No reply with id "nope" to comment "${comment.id}" in space "${space.id}".`);
+    expect((await ctx.as(owner).get(`${url}/nope`)).body.error.message).toBe(
+      `No reply with id "nope" to comment "${comment.id}" in space "${space.id}".`,
+    );
   });
 
   it("edit by the author only, reactions per user, delete by author or admin, 204 when missing", async () => {
@@ -390,7 +484,9 @@ describe("replies", () => {
     expect(edited.status).toBe(200);
     expect(edited.body.body).toEqual({ markdown: "Edited" });
     expect(Date.parse(edited.body.editedAt)).toBeGreaterThanOrEqual(Date.parse(edited.body.postedAt));
-    expect((await ctx.as(owner).put(url, { body: { markdown: "No" } })).body.error.message).toBe(`Only the author of reply "${reply.id}" can edit its body.`);
+    expect((await ctx.as(owner).put(url, { body: { markdown: "No" } })).body.error.message).toBe(
+      `Only the author of reply "${reply.id}" can edit its body.`,
+    );
     await ctx.as(owner).put(url, { addedReactions: ["👀"] });
     const reacted = await ctx.as(members.edit).put(url, { addedReactions: ["👀"] });
     expect(reacted.body.reactions).toMatchObject([{ emoji: "👀", count: 2 }]);
@@ -427,13 +523,23 @@ describe("GET /v1/spaces/{spaceId}/commenters", () => {
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(2);
     const byId = new Map(res.body.items.map((m: { id: string }) => [m.id, m]));
-    expect(byId.get(members.comment.id)).toMatchObject({ object: "member", role: "comment", user: { id: members.comment.id }, disabled: false, sso: false, spaces: 0, teams: 0 });
+    expect(byId.get(members.comment.id)).toMatchObject({
+      object: "member",
+      role: "comment",
+      user: { id: members.comment.id },
+      disabled: false,
+      sso: false,
+      spaces: 0,
+      teams: 0,
+    });
     expect(byId.get(members.edit.id)).toMatchObject({ object: "member", role: "edit" });
     // In the order they joined the organization.
     const paged = await ctx.as(owner).get(`${base(space.id)}/commenters?limit=1`);
     const next = await ctx.as(owner).get(`${base(space.id)}/commenters?limit=1&page=${paged.body.next.page}`);
     expect(next.body.next).toBeUndefined();
-    expect([...paged.body.items, ...next.body.items].map((m: { id: string }) => m.id)).toEqual(res.body.items.map((m: { id: string }) => m.id));
+    expect([...paged.body.items, ...next.body.items].map((m: { id: string }) => m.id)).toEqual(
+      res.body.items.map((m: { id: string }) => m.id),
+    );
     expect((await ctx.anonymous.get(`${base(space.id)}/commenters`)).status).toBe(401);
     expect((await ctx.as(outsider).get(`${base(space.id)}/commenters`)).status).toBe(404);
   });
@@ -458,14 +564,18 @@ describe("targets across revisions", () => {
     const next = parseMarkdownPage("First paragraph\n\nSecond paragraph, edited", { previous: document as JSONDocument }).document;
     next.nodes.push(table as never);
     expect(next.nodes[0]!.key).toBe(keys.first);
-    const edited = await commitContent(ctx, space.id, { pages: [{ id: guide.id, title: "Guide", extra: { documentHash: await saveDocument(ctx.db, next) } }] });
+    const edited = await commitContent(ctx, space.id, {
+      pages: [{ id: guide.id, title: "Guide", extra: { documentHash: await saveDocument(ctx.db, next) } }],
+    });
     expect(edited.revisionId).not.toBe(revisionId);
 
     const read = await ctx.as(owner).get(`${base(space.id)}/comments/${comment.id}`);
     expect(read.body.target).toEqual({ space: space.id, revision: revisionId, page: { id: guide.id }, node: { id: keys.first } });
     const current = await loadDocument<JSONDocument>(ctx.db, edited.content.pages[0]!.documentHash!);
     expect(current!.nodes.find((n) => n.key === keys.first)).toMatchObject({ type: "paragraph" });
-    expect((await ctx.as(owner).get(`${base(space.id)}/comments?targetPage=${guide.id}`)).body.items.map((c: { id: string }) => c.id)).toEqual([comment.id]);
+    expect(
+      (await ctx.as(owner).get(`${base(space.id)}/comments?targetPage=${guide.id}`)).body.items.map((c: { id: string }) => c.id),
+    ).toEqual([comment.id]);
 
     // New comments are checked against the new revision (the block is still there).
     const later = await post(owner, space.id, { body: { markdown: "Still there" }, page: guide.id, node: keys.first });

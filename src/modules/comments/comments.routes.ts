@@ -22,7 +22,7 @@ import type { Deps } from "../../deps.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
-import { ListOf, ListQuery, NoContent, errorResponses } from "../../http/schemas.js";
+import { errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
 import { parseJson } from "../../lib/json.js";
 import { authorize } from "../../permissions/authorize.js";
 import { presentMember } from "../members/members.presenter.js";
@@ -34,12 +34,12 @@ import { commentPermissions } from "./comments.policy.js";
 import { presentComments, presentReplies } from "./comments.presenter.js";
 import { deleteComment, deleteReply, getComment, getReply, listCommenters, listComments, listReplies } from "./comments.queries.js";
 import {
+  type BodyInputValue,
   CommentIdParams,
   CommentReplySchema,
   CommentSchema,
-  type BodyInputValue,
-  type FormatValue,
   FormatQuery,
+  type FormatValue,
   ListCommentsQuery,
   type ListCommentsQueryValue,
   ListRepliesQuery,
@@ -52,16 +52,16 @@ import {
   UpdateReplyBody,
   type UpdateReplyValue,
 } from "./comments.schemas.js";
-import {
+import { type CommentRouteSet, type CommentScope, locationOf, placeOf, SPACE_COMMENT_OPERATION_IDS } from "./comments.scope.js";
+import { checkReactions, createComment, createReply, documentFromBody, editComment, editReply } from "./comments.service.js";
+
+export {
+  CHANGE_REQUEST_COMMENT_OPERATION_IDS,
+  type CommentOperationIds,
   type CommentRouteSet,
   type CommentScope,
   SPACE_COMMENT_OPERATION_IDS,
-  locationOf,
-  placeOf,
 } from "./comments.scope.js";
-import { checkReactions, createComment, createReply, documentFromBody, editComment, editReply } from "./comments.service.js";
-
-export { CHANGE_REQUEST_COMMENT_OPERATION_IDS, SPACE_COMMENT_OPERATION_IDS, type CommentOperationIds, type CommentRouteSet, type CommentScope } from "./comments.scope.js";
 
 /** Registers the comment, reply and commenter routes of one location (a space, a change request). */
 export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: CommentRouteSet): void {
@@ -71,7 +71,10 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
   const commentParams = withParams(CommentIdParams);
   const replyParams = withParams(ReplyIdParams);
   const replyUpdateBody = set.replyResolvesComment
-    ? Type.Object({ ...UpdateReplyBody.properties, resolved: Type.Optional(Type.Boolean({ description: "Resolves or reopens the comment" })) })
+    ? Type.Object({
+        ...UpdateReplyBody.properties,
+        resolved: Type.Optional(Type.Boolean({ description: "Resolves or reopens the comment" })),
+      })
     : UpdateReplyBody;
 
   async function scopeOf(request: FastifyRequest): Promise<{ actor: Actor; scope: CommentScope }> {
@@ -94,7 +97,8 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
   }
 
   /** The location's hook for a new comment or reply, bound to this request. */
-  const onPosted = (scope: CommentScope, actor: Actor) => (set.onPosted ? (trx: Trx) => set.onPosted!(trx, scope, actor.user.id) : undefined);
+  const onPosted = (scope: CommentScope, actor: Actor) =>
+    set.onPosted ? (trx: Trx) => set.onPosted!(trx, scope, actor.user.id) : undefined;
 
   const mayComment = (scope: CommentScope) => ({
     notFound: `No ${placeOf(scope)}.`,
@@ -116,199 +120,304 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     return presented!;
   }
 
-  app.get(`${set.prefix}/comments`, {
-    schema: { tags, operationId: set.operationIds.listComments, params: set.params, querystring: ListCommentsQuery, response: { 200: ListOf(CommentSchema), ...errorResponses } },
-  }, async (request) => {
-    const { actor, scope } = await scopeOf(request);
-    const query = request.query as ListCommentsQueryValue;
-    const page = await listComments(db, locationOf(scope), {
-      page: query.page,
-      limit: query.limit,
-      order: query.order ?? "desc",
-      status: query.status ?? "all",
-      targetPage: query.targetPage,
-      authors: query.authors,
-    });
-    const items = await presentCommentRows(actor, scope, page.rows, query.format ?? "document");
-    return toList({ ...page, rows: items }, (item) => item);
-  });
-
-  app.post(`${set.prefix}/comments`, {
-    schema: {
-      tags,
-      operationId: set.operationIds.postComment,
-      params: set.params,
-      querystring: FormatQuery,
-      body: PostCommentBody,
-      response: { 200: CommentSchema, ...errorResponses },
+  app.get(
+    `${set.prefix}/comments`,
+    {
+      schema: {
+        tags,
+        operationId: set.operationIds.listComments,
+        params: set.params,
+        querystring: ListCommentsQuery,
+        response: { 200: ListOf(CommentSchema), ...errorResponses },
+      },
     },
-  }, async (request) => {
-    const { actor, scope } = await scopeOf(request);
-    authorize(scope.permissions, "comment", mayComment(scope));
-    const body = request.body as PostCommentValue;
-    const document = documentFromBody(body.body, "body.body");
-    const comment = await createComment(db, {
-      scope,
-      postedBy: actor.user.id,
-      document,
-      target: body,
-      onPosted: onPosted(scope, actor),
-    });
-    return presentOneComment(actor, scope, comment.id, (request.query as { format?: FormatValue }).format);
-  });
-
-  app.get(`${set.prefix}/comments/:commentId`, {
-    schema: { tags, operationId: set.operationIds.getComment, params: commentParams, querystring: FormatQuery, response: { 200: CommentSchema, ...errorResponses } },
-  }, async (request) => {
-    const { actor, scope } = await scopeOf(request);
-    return presentOneComment(actor, scope, (request.params as { commentId: string }).commentId, (request.query as { format?: FormatValue }).format);
-  });
-
-  app.put(`${set.prefix}/comments/:commentId`, {
-    schema: {
-      tags,
-      operationId: set.operationIds.updateComment,
-      params: commentParams,
-      querystring: FormatQuery,
-      body: UpdateCommentBody,
-      response: { 200: CommentSchema, ...errorResponses },
+    async (request) => {
+      const { actor, scope } = await scopeOf(request);
+      const query = request.query as ListCommentsQueryValue;
+      const page = await listComments(db, locationOf(scope), {
+        page: query.page,
+        limit: query.limit,
+        order: query.order ?? "desc",
+        status: query.status ?? "all",
+        targetPage: query.targetPage,
+        authors: query.authors,
+      });
+      const items = await presentCommentRows(actor, scope, page.rows, query.format ?? "document");
+      return toList({ ...page, rows: items }, (item) => item);
     },
-  }, async (request) => {
-    const { actor, scope } = await scopeOf(request);
-    const comment = await requireComment(scope, (request.params as { commentId: string }).commentId);
-    const body = request.body as UpdateCommentValue;
-    const permissions = commentPermissions(actor.user.id, comment, scope.permissions);
-    const messages = commentMessages(scope, "comment", comment.id);
-    if (body.body !== undefined) authorize(permissions, "edit", messages.edit);
-    if (body.resolved !== undefined || body.addedReactions?.length || body.removedReactions?.length) {
-      authorize(permissions, "reply", messages.react);
-    }
-    checkReactions("body.addedReactions", body.addedReactions);
-    checkReactions("body.removedReactions", body.removedReactions);
-    const document = body.body !== undefined ? documentFromBody(body.body, "body.body", parseJson<JSONDocument>(comment.body, "comments.body")) : undefined;
-    await editComment(db, {
-      comment,
-      actorId: actor.user.id,
-      document,
-      resolved: body.resolved,
-      addedReactions: body.addedReactions,
-      removedReactions: body.removedReactions,
-    });
-    return presentOneComment(actor, scope, comment.id, (request.query as { format?: FormatValue }).format);
-  });
+  );
 
-  app.delete(`${set.prefix}/comments/:commentId`, {
-    schema: { tags, operationId: set.operationIds.deleteComment, params: commentParams, response: { 204: NoContent, ...errorResponses } },
-  }, async (request, reply) => {
-    const { actor, scope } = await scopeOf(request);
-    const comment = await getComment(db, locationOf(scope), (request.params as { commentId: string }).commentId);
-    // 204 whether or not the comment existed, like every DELETE.
-    if (comment) {
-      authorize(commentPermissions(actor.user.id, comment, scope.permissions), "delete", commentMessages(scope, "comment", comment.id).delete);
-      await deleteComment(db, comment.id);
-    }
-    return reply.code(204).send(null);
-  });
-
-  app.get(`${set.prefix}/comments/:commentId/replies`, {
-    schema: { tags, operationId: set.operationIds.listReplies, params: commentParams, querystring: ListRepliesQuery, response: { 200: ListOf(CommentReplySchema), ...errorResponses } },
-  }, async (request) => {
-    const { actor, scope } = await scopeOf(request);
-    const comment = await requireComment(scope, (request.params as { commentId: string }).commentId);
-    const query = request.query as { page?: string; limit?: number; format?: FormatValue };
-    const page = await listReplies(db, comment.id, query);
-    const items = await presentReplyRows(actor, scope, page.rows, query.format ?? "document");
-    return toList({ ...page, rows: items }, (item) => item);
-  });
-
-  app.post(`${set.prefix}/comments/:commentId/replies`, {
-    schema: {
-      tags,
-      operationId: set.operationIds.postReply,
-      params: commentParams,
-      querystring: FormatQuery,
-      body: PostReplyBody,
-      response: { 200: CommentReplySchema, ...errorResponses },
+  app.post(
+    `${set.prefix}/comments`,
+    {
+      schema: {
+        tags,
+        operationId: set.operationIds.postComment,
+        params: set.params,
+        querystring: FormatQuery,
+        body: PostCommentBody,
+        response: { 200: CommentSchema, ...errorResponses },
+      },
     },
-  }, async (request) => {
-    const { actor, scope } = await scopeOf(request);
-    const comment = await requireComment(scope, (request.params as { commentId: string }).commentId);
-    authorize(commentPermissions(actor.user.id, comment, scope.permissions), "reply", mayComment(scope));
-    const document = documentFromBody((request.body as { body: BodyInputValue }).body, "body.body");
-    const reply = await createReply(db, { comment, postedBy: actor.user.id, document, onPosted: onPosted(scope, actor) });
-    return presentOneReply(actor, scope, comment, reply.id, (request.query as { format?: FormatValue }).format);
-  });
-
-  app.get(`${set.prefix}/comments/:commentId/replies/:commentReplyId`, {
-    schema: { tags, operationId: set.operationIds.getReply, params: replyParams, querystring: FormatQuery, response: { 200: CommentReplySchema, ...errorResponses } },
-  }, async (request) => {
-    const { actor, scope } = await scopeOf(request);
-    const params = request.params as { commentId: string; commentReplyId: string };
-    const comment = await requireComment(scope, params.commentId);
-    return presentOneReply(actor, scope, comment, params.commentReplyId, (request.query as { format?: FormatValue }).format);
-  });
-
-  app.put(`${set.prefix}/comments/:commentId/replies/:commentReplyId`, {
-    schema: {
-      tags,
-      operationId: set.operationIds.updateReply,
-      params: replyParams,
-      querystring: FormatQuery,
-      body: replyUpdateBody,
-      response: { 200: CommentReplySchema, ...errorResponses },
+    async (request) => {
+      const { actor, scope } = await scopeOf(request);
+      authorize(scope.permissions, "comment", mayComment(scope));
+      const body = request.body as PostCommentValue;
+      const document = documentFromBody(body.body, "body.body");
+      const comment = await createComment(db, {
+        scope,
+        postedBy: actor.user.id,
+        document,
+        target: body,
+        onPosted: onPosted(scope, actor),
+      });
+      return presentOneComment(actor, scope, comment.id, (request.query as { format?: FormatValue }).format);
     },
-  }, async (request) => {
-    const { actor, scope } = await scopeOf(request);
-    const params = request.params as { commentId: string; commentReplyId: string };
-    const comment = await requireComment(scope, params.commentId);
-    const reply = await requireReply(scope, comment, params.commentReplyId);
-    const body = request.body as UpdateReplyValue;
-    const resolved = set.replyResolvesComment ? body.resolved : undefined;
-    const permissions = commentPermissions(actor.user.id, reply, scope.permissions);
-    const messages = commentMessages(scope, "reply", reply.id);
-    if (body.body !== undefined) authorize(permissions, "edit", messages.edit);
-    if (body.addedReactions?.length || body.removedReactions?.length) authorize(permissions, "reply", messages.react);
-    if (resolved !== undefined) {
-      authorize(commentPermissions(actor.user.id, comment, scope.permissions), "reply", commentMessages(scope, "comment", comment.id).react);
-    }
-    checkReactions("body.addedReactions", body.addedReactions);
-    checkReactions("body.removedReactions", body.removedReactions);
-    const document = body.body !== undefined ? documentFromBody(body.body, "body.body", parseJson<JSONDocument>(reply.body, "comment_replies.body")) : undefined;
-    await editReply(db, {
-      comment,
-      reply,
-      actorId: actor.user.id,
-      document,
-      resolved,
-      addedReactions: body.addedReactions,
-      removedReactions: body.removedReactions,
-    });
-    return presentOneReply(actor, scope, comment, reply.id, (request.query as { format?: FormatValue }).format);
-  });
+  );
 
-  app.delete(`${set.prefix}/comments/:commentId/replies/:commentReplyId`, {
-    schema: { tags, operationId: set.operationIds.deleteReply, params: replyParams, response: { 204: NoContent, ...errorResponses } },
-  }, async (request, reply) => {
-    const { actor, scope } = await scopeOf(request);
-    const params = request.params as { commentId: string; commentReplyId: string };
-    // 204 whether or not the comment or the reply existed, like every DELETE.
-    const comment = await getComment(db, locationOf(scope), params.commentId);
-    const existing = comment ? await getReply(db, comment.id, params.commentReplyId) : undefined;
-    if (existing) {
-      authorize(commentPermissions(actor.user.id, existing, scope.permissions), "delete", commentMessages(scope, "reply", existing.id).delete);
-      await deleteReply(db, existing.id);
-    }
-    return reply.code(204).send(null);
-  });
+  app.get(
+    `${set.prefix}/comments/:commentId`,
+    {
+      schema: {
+        tags,
+        operationId: set.operationIds.getComment,
+        params: commentParams,
+        querystring: FormatQuery,
+        response: { 200: CommentSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { actor, scope } = await scopeOf(request);
+      return presentOneComment(
+        actor,
+        scope,
+        (request.params as { commentId: string }).commentId,
+        (request.query as { format?: FormatValue }).format,
+      );
+    },
+  );
 
-  app.get(`${set.prefix}/commenters`, {
-    schema: { tags, operationId: set.operationIds.listCommenters, params: set.params, querystring: ListQuery, response: { 200: ListOf(MemberSchema), ...errorResponses } },
-  }, async (request) => {
-    const { scope } = await scopeOf(request);
-    const page = await listCommenters(db, { ...locationOf(scope), orgId: scope.space.orgId }, request.query as { page?: string; limit?: number });
-    const counts = await memberCounts(db, scope.space.orgId, page.rows.map((m) => m.userId));
-    return toList(page, (member) => presentMember(member, counts.get(member.userId)!, urls));
-  });
+  app.put(
+    `${set.prefix}/comments/:commentId`,
+    {
+      schema: {
+        tags,
+        operationId: set.operationIds.updateComment,
+        params: commentParams,
+        querystring: FormatQuery,
+        body: UpdateCommentBody,
+        response: { 200: CommentSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { actor, scope } = await scopeOf(request);
+      const comment = await requireComment(scope, (request.params as { commentId: string }).commentId);
+      const body = request.body as UpdateCommentValue;
+      const permissions = commentPermissions(actor.user.id, comment, scope.permissions);
+      const messages = commentMessages(scope, "comment", comment.id);
+      if (body.body !== undefined) authorize(permissions, "edit", messages.edit);
+      if (body.resolved !== undefined || body.addedReactions?.length || body.removedReactions?.length) {
+        authorize(permissions, "reply", messages.react);
+      }
+      checkReactions("body.addedReactions", body.addedReactions);
+      checkReactions("body.removedReactions", body.removedReactions);
+      const document =
+        body.body !== undefined
+          ? documentFromBody(body.body, "body.body", parseJson<JSONDocument>(comment.body, "comments.body"))
+          : undefined;
+      await editComment(db, {
+        comment,
+        actorId: actor.user.id,
+        document,
+        resolved: body.resolved,
+        addedReactions: body.addedReactions,
+        removedReactions: body.removedReactions,
+      });
+      return presentOneComment(actor, scope, comment.id, (request.query as { format?: FormatValue }).format);
+    },
+  );
+
+  app.delete(
+    `${set.prefix}/comments/:commentId`,
+    {
+      schema: { tags, operationId: set.operationIds.deleteComment, params: commentParams, response: { 204: NoContent, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { actor, scope } = await scopeOf(request);
+      const comment = await getComment(db, locationOf(scope), (request.params as { commentId: string }).commentId);
+      // 204 whether or not the comment existed, like every DELETE.
+      if (comment) {
+        authorize(
+          commentPermissions(actor.user.id, comment, scope.permissions),
+          "delete",
+          commentMessages(scope, "comment", comment.id).delete,
+        );
+        await deleteComment(db, comment.id);
+      }
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${set.prefix}/comments/:commentId/replies`,
+    {
+      schema: {
+        tags,
+        operationId: set.operationIds.listReplies,
+        params: commentParams,
+        querystring: ListRepliesQuery,
+        response: { 200: ListOf(CommentReplySchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { actor, scope } = await scopeOf(request);
+      const comment = await requireComment(scope, (request.params as { commentId: string }).commentId);
+      const query = request.query as { page?: string; limit?: number; format?: FormatValue };
+      const page = await listReplies(db, comment.id, query);
+      const items = await presentReplyRows(actor, scope, page.rows, query.format ?? "document");
+      return toList({ ...page, rows: items }, (item) => item);
+    },
+  );
+
+  app.post(
+    `${set.prefix}/comments/:commentId/replies`,
+    {
+      schema: {
+        tags,
+        operationId: set.operationIds.postReply,
+        params: commentParams,
+        querystring: FormatQuery,
+        body: PostReplyBody,
+        response: { 200: CommentReplySchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { actor, scope } = await scopeOf(request);
+      const comment = await requireComment(scope, (request.params as { commentId: string }).commentId);
+      authorize(commentPermissions(actor.user.id, comment, scope.permissions), "reply", mayComment(scope));
+      const document = documentFromBody((request.body as { body: BodyInputValue }).body, "body.body");
+      const reply = await createReply(db, { comment, postedBy: actor.user.id, document, onPosted: onPosted(scope, actor) });
+      return presentOneReply(actor, scope, comment, reply.id, (request.query as { format?: FormatValue }).format);
+    },
+  );
+
+  app.get(
+    `${set.prefix}/comments/:commentId/replies/:commentReplyId`,
+    {
+      schema: {
+        tags,
+        operationId: set.operationIds.getReply,
+        params: replyParams,
+        querystring: FormatQuery,
+        response: { 200: CommentReplySchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { actor, scope } = await scopeOf(request);
+      const params = request.params as { commentId: string; commentReplyId: string };
+      const comment = await requireComment(scope, params.commentId);
+      return presentOneReply(actor, scope, comment, params.commentReplyId, (request.query as { format?: FormatValue }).format);
+    },
+  );
+
+  app.put(
+    `${set.prefix}/comments/:commentId/replies/:commentReplyId`,
+    {
+      schema: {
+        tags,
+        operationId: set.operationIds.updateReply,
+        params: replyParams,
+        querystring: FormatQuery,
+        body: replyUpdateBody,
+        response: { 200: CommentReplySchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { actor, scope } = await scopeOf(request);
+      const params = request.params as { commentId: string; commentReplyId: string };
+      const comment = await requireComment(scope, params.commentId);
+      const reply = await requireReply(scope, comment, params.commentReplyId);
+      const body = request.body as UpdateReplyValue;
+      const resolved = set.replyResolvesComment ? body.resolved : undefined;
+      const permissions = commentPermissions(actor.user.id, reply, scope.permissions);
+      const messages = commentMessages(scope, "reply", reply.id);
+      if (body.body !== undefined) authorize(permissions, "edit", messages.edit);
+      if (body.addedReactions?.length || body.removedReactions?.length) authorize(permissions, "reply", messages.react);
+      if (resolved !== undefined) {
+        authorize(
+          commentPermissions(actor.user.id, comment, scope.permissions),
+          "reply",
+          commentMessages(scope, "comment", comment.id).react,
+        );
+      }
+      checkReactions("body.addedReactions", body.addedReactions);
+      checkReactions("body.removedReactions", body.removedReactions);
+      const document =
+        body.body !== undefined
+          ? documentFromBody(body.body, "body.body", parseJson<JSONDocument>(reply.body, "comment_replies.body"))
+          : undefined;
+      await editReply(db, {
+        comment,
+        reply,
+        actorId: actor.user.id,
+        document,
+        resolved,
+        addedReactions: body.addedReactions,
+        removedReactions: body.removedReactions,
+      });
+      return presentOneReply(actor, scope, comment, reply.id, (request.query as { format?: FormatValue }).format);
+    },
+  );
+
+  app.delete(
+    `${set.prefix}/comments/:commentId/replies/:commentReplyId`,
+    {
+      schema: { tags, operationId: set.operationIds.deleteReply, params: replyParams, response: { 204: NoContent, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { actor, scope } = await scopeOf(request);
+      const params = request.params as { commentId: string; commentReplyId: string };
+      // 204 whether or not the comment or the reply existed, like every DELETE.
+      const comment = await getComment(db, locationOf(scope), params.commentId);
+      const existing = comment ? await getReply(db, comment.id, params.commentReplyId) : undefined;
+      if (existing) {
+        authorize(
+          commentPermissions(actor.user.id, existing, scope.permissions),
+          "delete",
+          commentMessages(scope, "reply", existing.id).delete,
+        );
+        await deleteReply(db, existing.id);
+      }
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${set.prefix}/commenters`,
+    {
+      schema: {
+        tags,
+        operationId: set.operationIds.listCommenters,
+        params: set.params,
+        querystring: ListQuery,
+        response: { 200: ListOf(MemberSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { scope } = await scopeOf(request);
+      const page = await listCommenters(
+        db,
+        { ...locationOf(scope), orgId: scope.space.orgId },
+        request.query as { page?: string; limit?: number },
+      );
+      const counts = await memberCounts(
+        db,
+        scope.space.orgId,
+        page.rows.map((m) => m.userId),
+      );
+      return toList(page, (member) => presentMember(member, counts.get(member.userId)!, urls));
+    },
+  );
 }
 
 function commentMessages(scope: CommentScope, kind: "comment" | "reply", id: string) {

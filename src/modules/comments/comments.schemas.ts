@@ -7,9 +7,33 @@ import { Id, ListQuery, Order, Timestamp, UserSchema } from "../../http/schemas.
 
 /** The blocks a document may hold at its top level (`DocumentBlocksTopLevels`). */
 export const TOP_LEVEL_BLOCK_TYPES = [
-  "paragraph", "heading-1", "heading-2", "heading-3", "list-ordered", "list-unordered", "list-tasks", "divider",
-  "blockquote", "hint", "images", "file", "drawing", "embed", "code", "math", "expandable", "tabs", "table", "swagger",
-  "openapi-operation", "openapi-schemas", "openapi-webhook", "content-ref", "integration", "reusable-content", "stepper",
+  "paragraph",
+  "heading-1",
+  "heading-2",
+  "heading-3",
+  "list-ordered",
+  "list-unordered",
+  "list-tasks",
+  "divider",
+  "blockquote",
+  "hint",
+  "images",
+  "file",
+  "drawing",
+  "embed",
+  "code",
+  "math",
+  "expandable",
+  "tabs",
+  "table",
+  "swagger",
+  "openapi-operation",
+  "openapi-schemas",
+  "openapi-webhook",
+  "content-ref",
+  "integration",
+  "reusable-content",
+  "stepper",
 ] as const;
 
 /** A comment body given as a JSON document: top-level blocks are checked, their insides are kept as sent. */
@@ -132,7 +156,9 @@ export const ListCommentsQuery = Type.Object({
   status: Type.Optional(Type.Enum(["all", "open", "resolved"], { description: "Default `all`" })),
   format: Type.Optional(Format),
   targetPage: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Only comments on this page" })),
-  authors: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, description: "Only comments posted by these users" })),
+  authors: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, description: "Only comments posted by these users" }),
+  ),
 });
 export type ListCommentsQueryValue = Static<typeof ListCommentsQuery>;
 

@@ -4,8 +4,8 @@
  * permissions drive the policy, replies may resolve their comment, counters count per location.
  */
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Type from "typebox";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { createOrgWithRoles } from "../../../test/helpers/factories.js";
 import { createSpace } from "../../../test/helpers/spaces.factories.js";
@@ -34,7 +34,12 @@ beforeAll(async () => {
         const { space, permissions } = await requireLiveSpace(ctx.db, actorOf(request), spaceId);
         // A "merged" change request in this stand-in takes no new comments.
         const open = !changeRequestId.startsWith("merged");
-        return { space, changeRequestId, revision: space.revisionId, permissions: { ...permissions, comment: permissions.comment && open } };
+        return {
+          space,
+          changeRequestId,
+          revision: space.revisionId,
+          permissions: { ...permissions, comment: permissions.comment && open },
+        };
       },
     });
   });
@@ -88,12 +93,22 @@ describe("registerCommentRoutes under a change-request prefix", () => {
     expect((await as(owner).get(`${cr}/comments/${onCr.body.id}`)).status).toBe(200);
 
     const reply = await as(owner).post(`${cr}/comments/${onCr.body.id}/replies`, { body: { markdown: "Reply" } });
-    expect(reply.body.urls.location).toBe(`${ctx.urls.base}/v1/spaces/${space.id}/change-requests/cr1/comments/${onCr.body.id}/replies/${reply.body.id}`);
-    expect((await as(owner).get(`${cr}/commenters`)).body.items.map((m: { id: string }) => m.id).sort()).toEqual([owner.id, members.comment.id].sort());
+    expect(reply.body.urls.location).toBe(
+      `${ctx.urls.base}/v1/spaces/${space.id}/change-requests/cr1/comments/${onCr.body.id}/replies/${reply.body.id}`,
+    );
+    expect((await as(owner).get(`${cr}/commenters`)).body.items.map((m: { id: string }) => m.id).sort()).toEqual(
+      [owner.id, members.comment.id].sort(),
+    );
     expect((await as(owner).get(`${spaceBase}/commenters`)).body.items.map((m: { id: string }) => m.id)).toEqual([owner.id]);
 
     expect(await openCommentCounts(ctx.db, { spaceIds: [space.id] })).toEqual(new Map([[space.id, 1]]));
-    expect(await openCommentCountsForChangeRequests(ctx.db, ["cr1", "cr2", "cr3"])).toEqual(new Map([["cr1", 1], ["cr2", 1], ["cr3", 0]]));
+    expect(await openCommentCountsForChangeRequests(ctx.db, ["cr1", "cr2", "cr3"])).toEqual(
+      new Map([
+        ["cr1", 1],
+        ["cr2", 1],
+        ["cr3", 0],
+      ]),
+    );
   });
 
   it("resolves and reopens the comment from a reply update, with the comment permission", async () => {
@@ -108,7 +123,10 @@ describe("registerCommentRoutes under a change-request prefix", () => {
     const resolving = await as(members.comment).put(url, { resolved: true });
     expect(resolving.status).toBe(200);
     expect(resolving.body.object).toBe("comment-reply");
-    expect((await as(owner).get(`${cr}/comments/${comment.id}`)).body).toMatchObject({ status: "resolved", resolvedBy: { id: members.comment.id } });
+    expect((await as(owner).get(`${cr}/comments/${comment.id}`)).body).toMatchObject({
+      status: "resolved",
+      resolvedBy: { id: members.comment.id },
+    });
     expect(await openCommentCountsForChangeRequests(ctx.db, ["cr-resolve"])).toEqual(new Map([["cr-resolve", 0]]));
     await as(owner).put(url, { resolved: false });
     expect((await as(owner).get(`${cr}/comments/${comment.id}`)).body.status).toBe("open");
@@ -129,7 +147,9 @@ describe("registerCommentRoutes under a change-request prefix", () => {
     const document = app.swagger() as { paths: Record<string, Record<string, { operationId?: string }>> };
     const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     for (const id of Object.values(CHANGE_REQUEST_COMMENT_OPERATION_IDS)) expect(ids).toContain(id);
-    const replyUpdate = document.paths["/v1/spaces/{spaceId}/test-change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}"]!.put as unknown as {
+    const replyUpdate = document.paths[
+      "/v1/spaces/{spaceId}/test-change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}"
+    ]!.put as unknown as {
       requestBody: { content: { "application/json": { schema: { properties: Record<string, unknown> } } } };
     };
     expect(Object.keys(replyUpdate.requestBody.content["application/json"].schema.properties)).toContain("resolved");

@@ -5,13 +5,13 @@
  * reopening, reacting), each in one transaction.
  */
 import { type AnyNode, indexKeyedNodes } from "../../content/document/find.js";
+import type { JSONDocument } from "../../content/document/types.js";
+import { markdownFromDocument, parseMarkdownPage } from "../../content/markdown/index.js";
 import type { Db, Executor, Trx } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow, CommentsTable, SpaceRow } from "../../db/schema.js";
 import { badRequest } from "../../http/errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
-import { markdownFromDocument, parseMarkdownPage } from "../../content/markdown/index.js";
-import type { JSONDocument } from "../../content/document/types.js";
 import { loadRevisionView, pageDocument } from "../content/content.service.js";
 import { applyReactions, insertComment, insertReply, updateComment, updateReply } from "./comments.queries.js";
 import type { BodyInputValue, TableCellValue } from "./comments.schemas.js";
@@ -77,7 +77,10 @@ export function checkDocument(document: JSONDocument, field: string): void {
       if (!Array.isArray(node.leaves)) throw badRequest(`${path}.leaves must be an array of leaves.`);
       node.leaves.forEach((leaf, i) => {
         if (!isObject(leaf) || typeof leaf.text !== "string") throw badRequest(`${path}.leaves.${i} must be a leaf with a text string.`);
-        if (leaf.marks !== undefined && (!Array.isArray(leaf.marks) || !leaf.marks.every((m) => isObject(m) && typeof m.type === "string"))) {
+        if (
+          leaf.marks !== undefined &&
+          (!Array.isArray(leaf.marks) || !leaf.marks.every((m) => isObject(m) && typeof m.type === "string"))
+        ) {
           throw badRequest(`${path}.leaves.${i}.marks must be an array of marks, each with a type.`);
         }
       });
@@ -101,7 +104,9 @@ export function checkDocument(document: JSONDocument, field: string): void {
     try {
       markdownFromDocument({ object: "document", data: {}, nodes: [node] });
     } catch {
-      throw badRequest(`${field}.nodes.${i} is an incomplete ${node.type} block: it lacks fields its type needs (see JSONDocument in the API reference).`);
+      throw badRequest(
+        `${field}.nodes.${i} is an incomplete ${node.type} block: it lacks fields its type needs (see JSONDocument in the API reference).`,
+      );
     }
   });
 }
@@ -154,7 +159,8 @@ export async function checkTarget(
 }
 
 // One emoji, possibly with modifiers, joiners, variation selectors or as a flag or keycap sequence.
-const EMOJI = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|[#*0-9]\uFE0F?\u20E3)(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|[\u200D\uFE0F\u20E3]|\p{Mn})*$/u;
+const EMOJI =
+  /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|[#*0-9]\uFE0F?\u20E3)(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|[\u200D\uFE0F\u20E3]|\p{Mn})*$/u;
 
 /**
  * Reactions are emoji. The schema accepts strings (and, like every query and body, coerces
@@ -259,7 +265,14 @@ export async function createReply(
 ): Promise<CommentReplyRow> {
   const id = newId();
   return inTransaction(db, async (trx) => {
-    const row: CommentReplyRow = { id, commentId: input.comment.id, body: JSON.stringify(input.document), postedBy: input.postedBy, postedAt: nowIso(), editedAt: null };
+    const row: CommentReplyRow = {
+      id,
+      commentId: input.comment.id,
+      body: JSON.stringify(input.document),
+      postedBy: input.postedBy,
+      postedAt: nowIso(),
+      editedAt: null,
+    };
     await insertReply(trx, row);
     await input.onPosted?.(trx);
     return row;
@@ -273,7 +286,13 @@ export async function createReply(
  */
 export async function editReply(
   db: Executor,
-  input: { comment: CommentRow; reply: CommentReplyRow; actorId: string; document?: JSONDocument | undefined; resolved?: boolean | undefined } & ReactionChanges,
+  input: {
+    comment: CommentRow;
+    reply: CommentReplyRow;
+    actorId: string;
+    document?: JSONDocument | undefined;
+    resolved?: boolean | undefined;
+  } & ReactionChanges,
 ): Promise<void> {
   const { comment, reply, actorId, document } = input;
   const now = nowIso();

@@ -1,5 +1,5 @@
 import type { OrgAccess } from "../../permissions/access.js";
-import { type Role, atLeast } from "../../permissions/roles.js";
+import { atLeast, type Role } from "../../permissions/roles.js";
 
 export interface ContentPermissionsPolicy {
   /** The object is visible (else 404). */
@@ -16,4 +16,3 @@ export function contentPermissionsPolicy(access: OrgAccess, level: Role | null):
   const guest = access.membership?.role === null;
   return { view, list: manage || (view && !guest), manage };
 }
-

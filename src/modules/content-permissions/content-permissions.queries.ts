@@ -2,7 +2,7 @@ import type { Executor } from "../../db/database.js";
 import type { TeamRow, UserRow } from "../../db/schema.js";
 import { type Page, paginate } from "../../http/pagination.js";
 import { nowIso } from "../../lib/time.js";
-import { type Role, isRole } from "../../permissions/roles.js";
+import { isRole, type Role } from "../../permissions/roles.js";
 
 export type TargetType = "space" | "collection";
 export type PrincipalType = "user" | "team";

@@ -39,7 +39,11 @@ for (const kind of ["space", "collection"] as const) {
         expected.map((id) => [id, "edit"]),
       );
       const guestItem = users.body.items.find((i: { user: { id: string } }) => i.user.id === members.guest.id);
-      expect(guestItem.user).toMatchObject({ object: "user", displayName: "Guest", urls: { location: `http://quire.test/v1/users/${members.guest.id}` } });
+      expect(guestItem.user).toMatchObject({
+        object: "user",
+        displayName: "Guest",
+        urls: { location: `http://quire.test/v1/users/${members.guest.id}` },
+      });
       const paged = await ctx.as(owner).get(`${base}/users?limit=1`);
       const rest = await ctx.as(owner).get(`${base}/users?limit=1&page=${paged.body.next.page}`);
       expect(rest.body.items.map((i: { user: { id: string } }) => i.user.id)).toEqual([expected[1]]);
@@ -97,7 +101,10 @@ for (const kind of ["space", "collection"] as const) {
       const cases: [unknown, string][] = [
         [{ role: "edit" }, "Give body.users or body.teams: the ids of the users or teams whose access to set."],
         [{ users: [members.read.id] }, "body.role is required."],
-        [{ role: "owner", users: [members.read.id] }, 'body.role must be one of: "admin", "create", "review", "edit", "comment", "read", null.'],
+        [
+          { role: "owner", users: [members.read.id] },
+          'body.role must be one of: "admin", "create", "review", "edit", "comment", "read", null.',
+        ],
         [{ role: "read", users: [] }, "body.users must have at least 1 items."],
       ];
       for (const [body, message] of cases) {
@@ -155,7 +162,9 @@ for (const kind of ["space", "collection"] as const) {
       const levels = async (query = "") => {
         const res = await ctx.as(owner).get(`${base}/aggregate${query}`);
         expect(res.status).toBe(200);
-        return Object.fromEntries(res.body.items.map((i: { permission: string; user: { displayName: string } }) => [i.user.displayName, i.permission]));
+        return Object.fromEntries(
+          res.body.items.map((i: { permission: string; user: { displayName: string } }) => [i.user.displayName, i.permission]),
+        );
       };
       expect(await levels()).toEqual({
         Owner: "admin",
@@ -206,11 +215,17 @@ describe("every permission route", () => {
       ];
       for (const [method, path, body] of routes) {
         const send = (requester: typeof ctx.anonymous, url: string) =>
-          method === "GET" ? requester.get(url) : method === "DELETE" ? requester.delete(url) : method === "POST" ? requester.post(url, body) : requester.patch(url, body);
+          method === "GET"
+            ? requester.get(url)
+            : method === "DELETE"
+              ? requester.delete(url)
+              : method === "POST"
+                ? requester.post(url, body)
+                : requester.patch(url, body);
         expect((await send(ctx.anonymous, path.replace("ID", "x"))).status, `${method} ${path}`).toBe(401);
         const res = await send(ctx.as(owner), path.replace("ID", long));
         expect(res.status, `${method} ${path}`).toBe(400);
-      expect(res.body.error.message, `${method} ${path}`).toMatch(/must be at most 100 characters long/);
+        expect(res.body.error.message, `${method} ${path}`).toMatch(/must be at most 100 characters long/);
       }
     }
   });

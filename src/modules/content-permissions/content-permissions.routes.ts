@@ -4,26 +4,26 @@ import type { Deps } from "../../deps.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
 import { badRequest, notFound } from "../../http/errors.js";
 import { paginateRows, toList } from "../../http/pagination.js";
-import { Id, ListOf, ListQuery, NoContent, errorResponses } from "../../http/schemas.js";
-import { type ContentNode, type OrgAccess, contentLevel, loadMembersAccess } from "../../permissions/access.js";
+import { errorResponses, Id, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
+import { type ContentNode, contentLevel, loadMembersAccess, type OrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
-import { type Role, atLeast, isRole } from "../../permissions/roles.js";
-import { presentUser } from "../users/users.presenter.js";
-import { getUsersByIds } from "../users/users.queries.js";
+import { atLeast, isRole, type Role } from "../../permissions/roles.js";
 import { requireCollection } from "../collections/collections.service.js";
 import { requireLiveSpace } from "../spaces/spaces.service.js";
-import { contentPermissionsPolicy } from "./content-permissions.policy.js";
 import { teamPermissions } from "../teams/teams.policy.js";
 import { presentTeam } from "../teams/teams.presenter.js";
 import { teamCounts } from "../teams/teams.queries.js";
+import { presentUser } from "../users/users.presenter.js";
+import { getUsersByIds } from "../users/users.queries.js";
+import { contentPermissionsPolicy } from "./content-permissions.policy.js";
 import {
-  type PrincipalType,
-  type TargetType,
   deleteGrant,
   getGrantRole,
   listEnabledMembers,
   listTeamGrants,
   listUserGrants,
+  type PrincipalType,
+  type TargetType,
 } from "./content-permissions.queries.js";
 import {
   AggregateQuery,
@@ -32,7 +32,7 @@ import {
   UpdatePermissionBody,
   UserContentPermission,
 } from "./content-permissions.schemas.js";
-import { type ContentTarget, assertPrincipalsInOrganization, setGrants } from "./content-permissions.service.js";
+import { assertPrincipalsInOrganization, type ContentTarget, setGrants } from "./content-permissions.service.js";
 
 interface LoadedTarget {
   target: ContentTarget;
@@ -169,7 +169,11 @@ export const contentPermissionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> 
       async (request) => {
         const { target, access } = await loadFor(actorOf(request), request.params[kind.param] as string, "list");
         const page = await listTeamGrants(db, target.id, request.query);
-        const counts = await teamCounts(db, target.orgId, page.rows.map((t) => t.id));
+        const counts = await teamCounts(
+          db,
+          target.orgId,
+          page.rows.map((t) => t.id),
+        );
         return toList(page, (team) => ({
           permission: asRole(team.grantRole),
           team: presentTeam(team, counts.get(team.id)!, teamPermissions(access, team)),
@@ -199,7 +203,9 @@ export const contentPermissionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> 
           const { target } = await loadFor(actor, params[kind.param] as string, "manage");
           const key = { targetId: target.id, principalType: principal as PrincipalType, principalId };
           if (!(await getGrantRole(db, key))) {
-            throw notFound(`The ${principal} "${principalId}" has no permission on ${what(target.id)}; add it with POST ${kind.prefix.replace(`:${kind.param}`, target.id)}/permissions.`);
+            throw notFound(
+              `The ${principal} "${principalId}" has no permission on ${what(target.id)}; add it with POST ${kind.prefix.replace(`:${kind.param}`, target.id)}/permissions.`,
+            );
           }
           await db.transaction().execute((trx) =>
             setGrants(trx, {
@@ -273,7 +279,14 @@ export const contentPermissionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> 
           ],
           request.query,
         );
-        const users = new Map((await getUsersByIds(db, page.rows.map((r) => r.userId))).map((u) => [u.id, u]));
+        const users = new Map(
+          (
+            await getUsersByIds(
+              db,
+              page.rows.map((r) => r.userId),
+            )
+          ).map((u) => [u.id, u]),
+        );
         return toList(
           { ...page, rows: page.rows.flatMap((r) => (users.has(r.userId) ? [{ ...r, user: users.get(r.userId)! }] : [])) },
           (r) => ({ permission: r.level, user: presentUser(r.user, urls) }),

@@ -3,11 +3,11 @@ import { notFound } from "../../http/errors.js";
 import { nowIso } from "../../lib/time.js";
 import type { Role } from "../../permissions/roles.js";
 import {
-  type PrincipalType,
-  type TargetType,
   deleteGrant,
   existingMemberIds,
   existingTeamIds,
+  type PrincipalType,
+  type TargetType,
   upsertGrant,
 } from "./content-permissions.queries.js";
 

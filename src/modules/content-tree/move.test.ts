@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../../http/errors.js";
 import { planMove } from "./move.js";
-import { type Sibling, keyAtEnd, keyBetween, keysBetween, positionsFor, sortSiblings } from "./positions.js";
+import { keyAtEnd, keyBetween, keysBetween, positionsFor, type Sibling, sortSiblings } from "./positions.js";
 
 const [k1, k2, k3] = keysBetween(null, null, 3) as [string, string, string];
 const siblings: Sibling[] = [
@@ -63,7 +63,9 @@ describe("planMove", () => {
   it("answers 409 when the item would stay where it is", () => {
     const last = { kind: "space" as const, id: "c", parentId: null };
     expect(status(() => planMove({ item: last, destinationParentId: null, siblings }))).toBe(409);
-    expect(status(() => planMove({ item, destinationParentId: null, siblings, position: { before: { type: "collection", collection: "b" } } }))).toBe(409);
+    expect(
+      status(() => planMove({ item, destinationParentId: null, siblings, position: { before: { type: "collection", collection: "b" } } })),
+    ).toBe(409);
   });
 
   it("answers 400 for a sibling of another parent, a wrong kind, itself, both before and after, or a missing id", () => {

@@ -3,7 +3,7 @@
  * sibling list, so the rules (invalid position, nothing to change) are tested without a database.
  */
 import { badRequest, conflict } from "../../http/errors.js";
-import { type ContentKind, type Sibling, positionsFor, sortSiblings } from "./positions.js";
+import { type ContentKind, positionsFor, type Sibling, sortSiblings } from "./positions.js";
 
 export interface ContentPointer {
   type: "space" | "collection";
@@ -59,9 +59,7 @@ export function planMove(request: MoveRequest): Sibling[] {
     }
     const at = others.findIndex((s) => s.kind === target.kind && s.id === target.id);
     if (at < 0) {
-      throw badRequest(
-        `Invalid position: ${target.kind} "${target.id}" is not in ${describeParent(destinationParentId)}.`,
-      );
+      throw badRequest(`Invalid position: ${target.kind} "${target.id}" is not in ${describeParent(destinationParentId)}.`);
     }
     index = position?.before ? at : at + 1;
   }

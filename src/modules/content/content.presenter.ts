@@ -2,13 +2,20 @@
  * API shapes of revision content: pages (document, group, link), files with signed download URLs,
  * reusable contents, and whole revisions.
  */
+
+import {
+  DEFAULT_LAYOUT,
+  type FileEntry,
+  type PageNode,
+  type ReusableContentEntry,
+  type RevisionContent,
+} from "../../content/revision/model.js";
+import type { RevisionGit } from "../../content/revision/revisions.queries.js";
 import type { RevisionRow } from "../../db/schema.js";
 import type { Urls } from "../../http/urls.js";
 import { parseJson, parseJsonOrNull } from "../../lib/json.js";
-import { DEFAULT_LAYOUT, type FileEntry, type PageNode, type ReusableContentEntry, type RevisionContent } from "../../content/revision/model.js";
-import type { RevisionGit } from "../../content/revision/revisions.queries.js";
-import { downloadUrl } from "../files/files.urls.js";
 import type { ChangeRequestResponse } from "../change-requests/change-requests.schemas.js";
+import { downloadUrl } from "../files/files.urls.js";
 import type { FileResponse, PageResponse } from "./content.schemas.js";
 
 export interface ContentPresentContext {
@@ -99,7 +106,12 @@ export function presentReusableContent(entry: ReusableContentEntry, ctx: Content
 }
 
 /** A whole revision; a `merge` revision names the change request it merged (`mergedFrom`). */
-export function presentRevision(revision: RevisionRow, content: RevisionContent, ctx: ContentPresentContext, mergedFrom?: ChangeRequestResponse) {
+export function presentRevision(
+  revision: RevisionRow,
+  content: RevisionContent,
+  ctx: ContentPresentContext,
+  mergedFrom?: ChangeRequestResponse,
+) {
   const git = parseJsonOrNull<RevisionGit>(revision.git, "revisions.git");
   return {
     object: "revision" as const,

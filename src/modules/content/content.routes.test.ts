@@ -14,11 +14,18 @@ const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000
 
 async function setup() {
   const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Docs" });
-  const logo = await testFile(ctx, "logo.png", png, "image/png", { dimensions: { width: 1, height: 1 }, git: { oid: "abc", path: ".gitbook/assets/logo.png" } });
+  const logo = await testFile(ctx, "logo.png", png, "image/png", {
+    dimensions: { width: 1, height: 1 },
+    git: { oid: "abc", path: ".gitbook/assets/logo.png" },
+  });
   const first = await commitContent(ctx, space.id, {
     pages: [
       { title: "Welcome", slug: "readme", paragraphs: ["Hello"], extra: { git: { oid: "1", path: "README.md" } } },
-      { title: "Guides", kind: "group", children: [{ title: "Install", paragraphs: ["Run it"], children: [{ title: "On Linux", paragraphs: ["apt"] }] }] },
+      {
+        title: "Guides",
+        kind: "group",
+        children: [{ title: "Install", paragraphs: ["Run it"], children: [{ title: "On Linux", paragraphs: ["apt"] }] }],
+      },
       { title: "GitHub", kind: "link", href: "https://github.com" },
     ],
     files: [logo, await testFile(ctx, "a.pdf", Buffer.from("%PDF-1.4"), "application/pdf")],
@@ -33,7 +40,16 @@ describe("GET /v1/spaces/{spaceId}/content", () => {
     const space = await createSpace(ctx, owner, org.id);
     const res = await ctx.as(owner).get(`/v1/spaces/${space.id}/content`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: "revision", id: space.revision, type: "edits", parents: [], pages: [], files: [], reusableContents: [], variables: {} });
+    expect(res.body).toMatchObject({
+      object: "revision",
+      id: space.revision,
+      type: "edits",
+      parents: [],
+      pages: [],
+      files: [],
+      reusableContents: [],
+      variables: {},
+    });
   });
 
   it("returns the page tree with paths, files with download URLs, and variables", async () => {
@@ -42,7 +58,16 @@ describe("GET /v1/spaces/{spaceId}/content", () => {
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(first.revisionId);
     const [welcome, guides, link] = res.body.pages;
-    expect(welcome).toMatchObject({ title: "Welcome", kind: "sheet", type: "document", slug: "readme", path: "readme", git: { path: "README.md" }, hidden: false, layout: { width: "default" } });
+    expect(welcome).toMatchObject({
+      title: "Welcome",
+      kind: "sheet",
+      type: "document",
+      slug: "readme",
+      path: "readme",
+      git: { path: "README.md" },
+      hidden: false,
+      layout: { width: "default" },
+    });
     expect(welcome.documentId).toMatch(/^[0-9a-f]{64}$/);
     expect(guides).toMatchObject({ type: "group", path: "guides" });
     expect(guides.pages[0]).toMatchObject({ title: "Install", path: "guides/install" });
@@ -81,7 +106,11 @@ describe("pages, files and paths", () => {
     const install = first.content.pages[1]!.children[0]!;
     const byId = await ctx.as(owner).get(`/v1/spaces/${space.id}/content/page/${install.id}`);
     expect(byId.status).toBe(200);
-    expect(byId.body).toMatchObject({ id: install.id, path: "guides/install", document: { object: "document", nodes: [{ type: "paragraph" }] } });
+    expect(byId.body).toMatchObject({
+      id: install.id,
+      path: "guides/install",
+      document: { object: "document", nodes: [{ type: "paragraph" }] },
+    });
     expect(byId.body.pages).toHaveLength(1);
     const byPath = await ctx.as(owner).get(`/v1/spaces/${space.id}/content/path/guides/install`);
     expect(byPath.body.id).toBe(install.id);
@@ -119,7 +148,9 @@ describe("revisions and documents", () => {
     expect(current.body).toMatchObject({ id: second.revisionId, parents: [first.revisionId] });
     const old = await ctx.as(owner).get(`/v1/spaces/${space.id}/revisions/${first.revisionId}`);
     expect(old.body.pages.map((p: { title: string }) => p.title)).toEqual(["Welcome", "Guides", "GitHub"]);
-    const oldPage = await ctx.as(owner).get(`/v1/spaces/${space.id}/revisions/${first.revisionId}/page/${first.content.pages[0]!.id}/document`);
+    const oldPage = await ctx
+      .as(owner)
+      .get(`/v1/spaces/${space.id}/revisions/${first.revisionId}/page/${first.content.pages[0]!.id}/document`);
     expect(oldPage.body).toMatchObject({ object: "document", nodes: [{ type: "paragraph" }] });
     const other = await createSpace(ctx, owner, org.id);
     expect((await ctx.as(owner).get(`/v1/spaces/${other.id}/revisions/${first.revisionId}`)).status).toBe(404);
@@ -143,13 +174,15 @@ describe("page formats and evaluation", () => {
     const { saveDocument } = await import("../../content/revision/storage.js");
     const { parseMarkdownPage } = await import("../../content/markdown/index.js");
     const welcome = first.content.pages[0]!;
-    const body = parseMarkdownPage(
-      `Version <code class="expression">space.vars.version</code>, see [the welcome page](README.md).`,
-      { resolve: (target) => (target === "README.md" ? { kind: "page", page: welcome.id } : undefined) },
-    ).document;
+    const body = parseMarkdownPage(`Version <code class="expression">space.vars.version</code>, see [the welcome page](README.md).`, {
+      resolve: (target) => (target === "README.md" ? { kind: "page", page: welcome.id } : undefined),
+    }).document;
     const hash = await saveDocument(ctx.db, body);
     const { content } = await commitContent(ctx, space.id, {
-      pages: [{ id: welcome.id, title: "Welcome", slug: "readme", paragraphs: ["Hello"] }, { title: "Versions", extra: { documentHash: hash } }],
+      pages: [
+        { id: welcome.id, title: "Welcome", slug: "readme", paragraphs: ["Hello"] },
+        { title: "Versions", extra: { documentHash: hash } },
+      ],
       variables: { version: "2.0" },
     });
     const versions = content.pages[1]!;

@@ -6,20 +6,26 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import Type, { type TObject } from "typebox";
-import type { Deps } from "../../deps.js";
-import { actorOf } from "../../http/authenticate.js";
-import { notFound } from "../../http/errors.js";
-import { listOf, paginateRows, toList } from "../../http/pagination.js";
-import { ListOf, ListQuery, RichDocument, errorResponses } from "../../http/schemas.js";
 import { evaluateDocument } from "../../content/document/evaluate.js";
 import type { ContentRef, JSONDocument } from "../../content/document/types.js";
 import { markdownFromDocument } from "../../content/markdown/index.js";
 import { loadDocument } from "../../content/revision/storage.js";
+import type { Deps } from "../../deps.js";
+import { actorOf } from "../../http/authenticate.js";
+import { notFound } from "../../http/errors.js";
+import { listOf, paginateRows, toList } from "../../http/pagination.js";
+import { errorResponses, ListOf, ListQuery, RichDocument } from "../../http/schemas.js";
 import { getChangeRequest } from "../change-requests/change-requests.queries.js";
 import { presentOne } from "../change-requests/change-requests.service.js";
 import { requireSpace } from "../spaces/spaces.service.js";
-import { type ContentPresentContext, presentFile, presentPage, presentPages, presentReusableContent, presentRevision } from "./content.presenter.js";
-import { registerLinkReads } from "./links.routes.js";
+import {
+  type ContentPresentContext,
+  presentFile,
+  presentPage,
+  presentPages,
+  presentReusableContent,
+  presentRevision,
+} from "./content.presenter.js";
 import {
   ContentQuery,
   DocumentParams,
@@ -32,7 +38,15 @@ import {
   RevisionSchema,
   SpaceContentParams,
 } from "./content.schemas.js";
-import { findPageByPath, loadRevisionView, pageDocument, requirePage, revisionReferencesDocument, type RevisionView } from "./content.service.js";
+import {
+  findPageByPath,
+  loadRevisionView,
+  pageDocument,
+  type RevisionView,
+  requirePage,
+  revisionReferencesDocument,
+} from "./content.service.js";
+import { registerLinkReads } from "./links.routes.js";
 
 export interface RevisionReadSet {
   /** Route prefix, e.g. "/v1/spaces/:spaceId/content". */
@@ -115,122 +129,173 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
     return presentPage(location.page, location.path, ctx, { document });
   }
 
-  app.get(set.base, {
-    schema: { tags: set.tags, operationId: set.operationIds.revision, params: set.params, querystring: ContentQuery, response: { 200: RevisionSchema, ...errorResponses } },
-  }, async (request) => {
-    const view = await set.resolve(request);
-    const merged = view.revision.type === "merge" && view.revision.mergedFrom ? await getChangeRequest(db, view.space.id, view.revision.mergedFrom) : undefined;
-    const mergedFrom = merged ? await presentOne(db, urls, merged) : undefined;
-    return presentRevision(view.revision, view.content, presentContext(view, request.query as Query), mergedFrom);
-  });
-
-  app.get(`${set.base}/pages`, {
-    schema: { tags: set.tags, operationId: set.operationIds.pages, params: set.params, querystring: ContentQuery, response: { 200: PagesResponse, ...errorResponses } },
-  }, async (request) => {
-    const view = await set.resolve(request);
-    return { pages: presentPages(view.content.pages, presentContext(view, request.query as Query)) };
-  });
-
-  app.get(`${set.base}/files`, {
-    schema: {
-      tags: set.tags,
-      operationId: set.operationIds.files,
-      params: set.params,
-      querystring: Type.Object({ ...ListQuery.properties, ...ContentQuery.properties }),
-      response: { 200: ListOf(FileSchema), ...errorResponses },
-    },
-  }, async (request) => {
-    const view = await set.resolve(request);
-    const query = request.query as Query & { page?: string; limit?: number };
-    const page = paginateRows(view.content.files, [
-      { direction: "asc", value: (f) => f.name },
-      { direction: "asc", value: (f) => f.id },
-    ], query);
-    const ctx = presentContext(view, query);
-    return toList(page, (f) => presentFile(f, ctx));
-  });
-
-  app.get(`${set.base}/files/:fileId`, {
-    schema: {
-      tags: set.tags,
-      operationId: set.operationIds.file,
-      params: withParams(Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 100 }) })),
-      querystring: ContentQuery,
-      response: { 200: FileSchema, ...errorResponses },
-    },
-  }, async (request) => {
-    const view = await set.resolve(request);
-    const { fileId } = request.params as { fileId: string };
-    const file = view.content.files.find((f) => f.id === fileId);
-    if (!file) throw notFound(`No file with id "${fileId}" in this revision.`);
-    return presentFile(file, presentContext(view, request.query as Query));
-  });
-
-  app.get(`${set.base}/page/:pageId`, {
-    schema: {
-      tags: set.tags,
-      operationId: set.operationIds.page,
-      params: withParams(Type.Object({ pageId: Type.String({ minLength: 1, maxLength: 100 }) })),
-      querystring: PageQuery,
-      response: { 200: PageSchema, ...errorResponses },
-    },
-  }, async (request) => {
-    const view = await set.resolve(request);
-    return pageWithBody(view, requirePage(view, (request.params as { pageId: string }).pageId), request.query as Query);
-  });
-
-  if (set.operationIds.pageDocument) {
-    app.get(`${set.base}/page/:pageId/document`, {
+  app.get(
+    set.base,
+    {
       schema: {
         tags: set.tags,
-        operationId: set.operationIds.pageDocument,
-        params: withParams(Type.Object({ pageId: Type.String({ minLength: 1, maxLength: 100 }) })),
-        querystring: Type.Object({ evaluated: PageQuery.properties.evaluated }),
-        response: { 200: RichDocument, ...errorResponses },
+        operationId: set.operationIds.revision,
+        params: set.params,
+        querystring: ContentQuery,
+        response: { 200: RevisionSchema, ...errorResponses },
       },
-    }, async (request) => {
+    },
+    async (request) => {
       const view = await set.resolve(request);
-      const location = requirePage(view, (request.params as { pageId: string }).pageId);
-      if (location.page.kind !== "document") throw notFound(`Page "${location.page.id}" is a ${location.page.kind}, it has no document.`);
-      const { evaluated } = request.query as Query;
-      const document = (await pageDocument(db, location)) as JSONDocument;
-      if (evaluated === undefined || evaluated === false) return document as never;
-      const context = { space: { vars: view.content.variables }, page: { vars: location.page.variables ?? {} } };
-      return evaluateDocument(document, context, evaluated === true ? "all" : "deterministic-only") as never;
-    });
+      const merged =
+        view.revision.type === "merge" && view.revision.mergedFrom
+          ? await getChangeRequest(db, view.space.id, view.revision.mergedFrom)
+          : undefined;
+      const mergedFrom = merged ? await presentOne(db, urls, merged) : undefined;
+      return presentRevision(view.revision, view.content, presentContext(view, request.query as Query), mergedFrom);
+    },
+  );
+
+  app.get(
+    `${set.base}/pages`,
+    {
+      schema: {
+        tags: set.tags,
+        operationId: set.operationIds.pages,
+        params: set.params,
+        querystring: ContentQuery,
+        response: { 200: PagesResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const view = await set.resolve(request);
+      return { pages: presentPages(view.content.pages, presentContext(view, request.query as Query)) };
+    },
+  );
+
+  app.get(
+    `${set.base}/files`,
+    {
+      schema: {
+        tags: set.tags,
+        operationId: set.operationIds.files,
+        params: set.params,
+        querystring: Type.Object({ ...ListQuery.properties, ...ContentQuery.properties }),
+        response: { 200: ListOf(FileSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const view = await set.resolve(request);
+      const query = request.query as Query & { page?: string; limit?: number };
+      const page = paginateRows(
+        view.content.files,
+        [
+          { direction: "asc", value: (f) => f.name },
+          { direction: "asc", value: (f) => f.id },
+        ],
+        query,
+      );
+      const ctx = presentContext(view, query);
+      return toList(page, (f) => presentFile(f, ctx));
+    },
+  );
+
+  app.get(
+    `${set.base}/files/:fileId`,
+    {
+      schema: {
+        tags: set.tags,
+        operationId: set.operationIds.file,
+        params: withParams(Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 100 }) })),
+        querystring: ContentQuery,
+        response: { 200: FileSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const view = await set.resolve(request);
+      const { fileId } = request.params as { fileId: string };
+      const file = view.content.files.find((f) => f.id === fileId);
+      if (!file) throw notFound(`No file with id "${fileId}" in this revision.`);
+      return presentFile(file, presentContext(view, request.query as Query));
+    },
+  );
+
+  app.get(
+    `${set.base}/page/:pageId`,
+    {
+      schema: {
+        tags: set.tags,
+        operationId: set.operationIds.page,
+        params: withParams(Type.Object({ pageId: Type.String({ minLength: 1, maxLength: 100 }) })),
+        querystring: PageQuery,
+        response: { 200: PageSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const view = await set.resolve(request);
+      return pageWithBody(view, requirePage(view, (request.params as { pageId: string }).pageId), request.query as Query);
+    },
+  );
+
+  if (set.operationIds.pageDocument) {
+    app.get(
+      `${set.base}/page/:pageId/document`,
+      {
+        schema: {
+          tags: set.tags,
+          operationId: set.operationIds.pageDocument,
+          params: withParams(Type.Object({ pageId: Type.String({ minLength: 1, maxLength: 100 }) })),
+          querystring: Type.Object({ evaluated: PageQuery.properties.evaluated }),
+          response: { 200: RichDocument, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const view = await set.resolve(request);
+        const location = requirePage(view, (request.params as { pageId: string }).pageId);
+        if (location.page.kind !== "document") throw notFound(`Page "${location.page.id}" is a ${location.page.kind}, it has no document.`);
+        const { evaluated } = request.query as Query;
+        const document = (await pageDocument(db, location)) as JSONDocument;
+        if (evaluated === undefined || evaluated === false) return document as never;
+        const context = { space: { vars: view.content.variables }, page: { vars: location.page.variables ?? {} } };
+        return evaluateDocument(document, context, evaluated === true ? "all" : "deterministic-only") as never;
+      },
+    );
   }
 
-  app.get(`${set.base}/path/*`, {
-    schema: {
-      tags: set.tags,
-      operationId: set.operationIds.path,
-      params: withParams(Type.Object({ "*": Type.String({ minLength: 1, maxLength: 2048 }) })),
-      querystring: PageQuery,
-      response: { 200: PageSchema, ...errorResponses },
+  app.get(
+    `${set.base}/path/*`,
+    {
+      schema: {
+        tags: set.tags,
+        operationId: set.operationIds.path,
+        params: withParams(Type.Object({ "*": Type.String({ minLength: 1, maxLength: 2048 }) })),
+        querystring: PageQuery,
+        response: { 200: PageSchema, ...errorResponses },
+      },
     },
-  }, async (request) => {
-    const view = await set.resolve(request);
-    const path = decodeURIComponent((request.params as { "*": string })["*"]);
-    const location = findPageByPath(view, path);
-    if (!location || location.page.kind === "link") throw notFound(`No page at path "${path}" in this revision.`);
-    return pageWithBody(view, location, request.query as Query);
-  });
+    async (request) => {
+      const view = await set.resolve(request);
+      const path = decodeURIComponent((request.params as { "*": string })["*"]);
+      const location = findPageByPath(view, path);
+      if (!location || location.page.kind === "link") throw notFound(`No page at path "${path}" in this revision.`);
+      return pageWithBody(view, location, request.query as Query);
+    },
+  );
 
-  app.get(`${set.base}/reusable-contents/:reusableContentId`, {
-    schema: {
-      tags: set.tags,
-      operationId: set.operationIds.reusableContent,
-      params: withParams(Type.Object({ reusableContentId: Type.String({ minLength: 1, maxLength: 100 }) })),
-      querystring: ContentQuery,
-      response: { 200: ReusableContentSchema, ...errorResponses },
+  app.get(
+    `${set.base}/reusable-contents/:reusableContentId`,
+    {
+      schema: {
+        tags: set.tags,
+        operationId: set.operationIds.reusableContent,
+        params: withParams(Type.Object({ reusableContentId: Type.String({ minLength: 1, maxLength: 100 }) })),
+        querystring: ContentQuery,
+        response: { 200: ReusableContentSchema, ...errorResponses },
+      },
     },
-  }, async (request) => {
-    const view = await set.resolve(request);
-    const { reusableContentId } = request.params as { reusableContentId: string };
-    const entry = view.content.reusableContents.find((r) => r.id === reusableContentId);
-    if (!entry) throw notFound(`No reusable content with id "${reusableContentId}" in this revision.`);
-    return presentReusableContent(entry, presentContext(view, request.query as Query));
-  });
+    async (request) => {
+      const view = await set.resolve(request);
+      const { reusableContentId } = request.params as { reusableContentId: string };
+      const entry = view.content.reusableContents.find((r) => r.id === reusableContentId);
+      if (!entry) throw notFound(`No reusable content with id "${reusableContentId}" in this revision.`);
+      return presentReusableContent(entry, presentContext(view, request.query as Query));
+    },
+  );
 }
 
 const tags = ["content"];
@@ -294,15 +359,19 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     },
   });
 
-  app.get("/v1/spaces/:spaceId/documents/:documentId", {
-    schema: { tags, operationId: "getDocumentById", params: DocumentParams, response: { 200: RichDocument, ...errorResponses } },
-  }, async (request) => {
-    const { spaceId, documentId } = request.params;
-    const { space } = await requireSpace(db, actorOf(request), spaceId);
-    // Documents are shared by hash across spaces; only one of this space's content may be read here.
-    const view = await loadRevisionView(db, space, space.revisionId);
-    const document = revisionReferencesDocument(view.content, documentId) ? await loadDocument(db, documentId) : undefined;
-    if (!document) throw notFound(`No document with id "${documentId}" in this space's content.`);
-    return document as never;
-  });
+  app.get(
+    "/v1/spaces/:spaceId/documents/:documentId",
+    {
+      schema: { tags, operationId: "getDocumentById", params: DocumentParams, response: { 200: RichDocument, ...errorResponses } },
+    },
+    async (request) => {
+      const { spaceId, documentId } = request.params;
+      const { space } = await requireSpace(db, actorOf(request), spaceId);
+      // Documents are shared by hash across spaces; only one of this space's content may be read here.
+      const view = await loadRevisionView(db, space, space.revisionId);
+      const document = revisionReferencesDocument(view.content, documentId) ? await loadDocument(db, documentId) : undefined;
+      if (!document) throw notFound(`No document with id "${documentId}" in this space's content.`);
+      return document as never;
+    },
+  );
 };

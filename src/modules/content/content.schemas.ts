@@ -55,7 +55,12 @@ export const PageSchema = Type.Cyclic(
       git: Type.Optional(GitBlob),
       layout: Type.Optional(LayoutSchema),
       cover: Type.Optional(
-        Type.Object({ ref: Type.Optional(ContentRef), refDark: Type.Optional(ContentRef), yPos: Type.Number(), height: Type.Optional(Type.Number()) }),
+        Type.Object({
+          ref: Type.Optional(ContentRef),
+          refDark: Type.Optional(ContentRef),
+          yPos: Type.Number(),
+          height: Type.Optional(Type.Number()),
+        }),
       ),
       variables: Type.Optional(Type.Record(Type.String(), Type.String())),
       hidden: Type.Optional(Type.Boolean()),

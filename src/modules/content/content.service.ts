@@ -1,9 +1,9 @@
-import type { Executor } from "../../db/database.js";
-import type { RevisionRow, SpaceRow } from "../../db/schema.js";
-import { notFound } from "../../http/errors.js";
 import type { PageLocation, RevisionContent } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import { indexOfContent, loadContent, loadDocument } from "../../content/revision/storage.js";
+import type { Executor } from "../../db/database.js";
+import type { RevisionRow, SpaceRow } from "../../db/schema.js";
+import { notFound } from "../../http/errors.js";
 
 /** A revision of a space with its content tree loaded (page bodies are loaded on demand). */
 export interface RevisionView {

@@ -5,38 +5,47 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import Type, { type TObject } from "typebox";
-import { collectLinks, type LinkUsage, targetKey } from "../../content/links/links.js";
 import type { ContentRef } from "../../content/document/types.js";
+import { collectLinks, type LinkUsage, targetKey } from "../../content/links/links.js";
 import { loadDocuments } from "../../content/revision/storage.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
 import { listOf, paginateRows, toList } from "../../http/pagination.js";
-import { ListQuery, errorResponses } from "../../http/schemas.js";
-import { spacePermissions } from "../spaces/spaces.policy.js";
-import { presentSpaceFor } from "../spaces/spaces.presenter.js";
+import { errorResponses, ListQuery } from "../../http/schemas.js";
 import { organizationPermissions } from "../organizations/organizations.policy.js";
 import { presentOrganization } from "../organizations/organizations.presenter.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
+import { spacePermissions } from "../spaces/spaces.policy.js";
+import { presentSpaceFor } from "../spaces/spaces.presenter.js";
 import { presentFile, presentPage } from "./content.presenter.js";
 import type { RevisionView } from "./content.service.js";
 
 const Status = Type.Enum(["ok", "broken", "in-app"]);
-const Location = Type.Record(Type.String(), Type.Unknown(), { description: "ContentLocation: {kind: page|file|url|reusable-content, ...}" });
+const Location = Type.Record(Type.String(), Type.Unknown(), {
+  description: "ContentLocation: {kind: page|file|url|reusable-content, ...}",
+});
 const Usage = Type.Object({
   status: Status,
   relation: Type.Enum(["reference", "dependsOn"]),
   targetReference: Type.Optional(Location),
   locationReferences: Type.Array(Location),
 });
-const Stats = Type.Object({ total: Type.Number(), broken: Type.Object({ total: Type.Number(), changeRequest: Type.Optional(Type.Number()) }) });
+const Stats = Type.Object({
+  total: Type.Number(),
+  broken: Type.Object({ total: Type.Number(), changeRequest: Type.Optional(Type.Number()) }),
+});
 const LinksList = Type.Object({
   next: Type.Optional(Type.Object({ page: Type.String() })),
   count: Type.Number(),
   items: Type.Array(Usage),
   stats: Stats,
 });
-const LocationsList = Type.Object({ next: Type.Optional(Type.Object({ page: Type.String() })), count: Type.Number(), items: Type.Array(Location) });
+const LocationsList = Type.Object({
+  next: Type.Optional(Type.Object({ page: Type.String() })),
+  count: Type.Number(),
+  items: Type.Array(Location),
+});
 const LinksQuery = Type.Object({ ...ListQuery.properties, status: Type.Optional(Status) });
 
 export interface LinkReadSet {
@@ -62,7 +71,10 @@ export function registerLinkReads(app: FastifyInstance, deps: Deps, set: LinkRea
       db,
       [...view.locations().values()].flatMap((l) => (l.page.documentHash ? [l.page.documentHash] : [])),
     );
-    const usages = collectLinks({ spaceId: view.space.id, content: view.content, locations: view.locations(), publicUrl: config.publicUrl }, documents);
+    const usages = collectLinks(
+      { spaceId: view.space.id, content: view.content, locations: view.locations(), publicUrl: config.publicUrl },
+      documents,
+    );
     const ctx = { urls, secret, orgId: view.space.orgId, spaceId: view.space.id, metadata: true };
     const organization = presentOrganization(org!, organizationPermissions(access), urls);
     const space = await presentSpaceFor(db, view.space, spacePermissions(access, view.space), urls);
@@ -98,7 +110,11 @@ export function registerLinkReads(app: FastifyInstance, deps: Deps, set: LinkRea
   }
 
   /** One item per target, in the order targets first appear; stats count every link. */
-  function usageList(usages: LinkUsage[], loaded: Awaited<ReturnType<typeof load>>, query: { status?: string; page?: string; limit?: number }) {
+  function usageList(
+    usages: LinkUsage[],
+    loaded: Awaited<ReturnType<typeof load>>,
+    query: { status?: string; page?: string; limit?: number },
+  ) {
     const groups = new Map<string, LinkUsage[]>();
     for (const usage of usages) {
       const key = targetKey(usage.target);
@@ -127,60 +143,105 @@ export function registerLinkReads(app: FastifyInstance, deps: Deps, set: LinkRea
   function backlinkList(sources: string[], loaded: Awaited<ReturnType<typeof load>>, query: { page?: string; limit?: number }) {
     const unique = [...new Set(sources)].map((id, order) => ({ id, order }));
     const page = paginateRows(unique, [{ direction: "asc", value: (e) => e.order }], query);
-    return listOf(page, page.rows.flatMap((e) => loaded.pageLocation(e.id) ?? []));
+    return listOf(
+      page,
+      page.rows.flatMap((e) => loaded.pageLocation(e.id) ?? []),
+    );
   }
 
   const pageParams = withParams(Type.Object({ pageId: Type.String({ minLength: 1, maxLength: 100 }) }));
 
   if (set.linksPath && set.operationIds.links) {
-    app.get(set.linksPath, {
-      schema: { tags: set.tags, operationId: set.operationIds.links, params: set.params, querystring: LinksQuery, response: { 200: LinksList, ...errorResponses } },
-    }, async (request) => {
-      const loaded = await load(request);
-      return usageList(loaded.usages, loaded, request.query as never);
-    });
+    app.get(
+      set.linksPath,
+      {
+        schema: {
+          tags: set.tags,
+          operationId: set.operationIds.links,
+          params: set.params,
+          querystring: LinksQuery,
+          response: { 200: LinksList, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const loaded = await load(request);
+        return usageList(loaded.usages, loaded, request.query as never);
+      },
+    );
   }
 
   if (set.operationIds.pageLinks) {
-    app.get(`${set.base}/page/:pageId/links`, {
-      schema: { tags: set.tags, operationId: set.operationIds.pageLinks, params: pageParams, querystring: LinksQuery, response: { 200: LinksList, ...errorResponses } },
-    }, async (request) => {
-      const loaded = await load(request);
-      const { pageId } = request.params as { pageId: string };
-      if (!loaded.view.locations().has(pageId)) throw notFound(`No page with id "${pageId}" in this revision.`);
-      return usageList(loaded.usages.filter((u) => u.sourcePageId === pageId), loaded, request.query as never);
-    });
+    app.get(
+      `${set.base}/page/:pageId/links`,
+      {
+        schema: {
+          tags: set.tags,
+          operationId: set.operationIds.pageLinks,
+          params: pageParams,
+          querystring: LinksQuery,
+          response: { 200: LinksList, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const loaded = await load(request);
+        const { pageId } = request.params as { pageId: string };
+        if (!loaded.view.locations().has(pageId)) throw notFound(`No page with id "${pageId}" in this revision.`);
+        return usageList(
+          loaded.usages.filter((u) => u.sourcePageId === pageId),
+          loaded,
+          request.query as never,
+        );
+      },
+    );
   }
 
   if (set.operationIds.pageBacklinks) {
-    app.get(`${set.base}/page/:pageId/backlinks`, {
-      schema: { tags: set.tags, operationId: set.operationIds.pageBacklinks, params: pageParams, querystring: ListQuery, response: { 200: LocationsList, ...errorResponses } },
-    }, async (request) => {
-      const loaded = await load(request);
-      const { pageId } = request.params as { pageId: string };
-      if (!loaded.view.locations().has(pageId)) throw notFound(`No page with id "${pageId}" in this revision.`);
-      const sources = loaded.usages
-        .filter((u) => (u.target.kind === "page" && u.target.page === pageId && !u.target.space) || (u.target.kind === "anchor" && u.target.page === pageId))
-        .map((u) => u.sourcePageId);
-      return backlinkList(sources, loaded, request.query as never);
-    });
+    app.get(
+      `${set.base}/page/:pageId/backlinks`,
+      {
+        schema: {
+          tags: set.tags,
+          operationId: set.operationIds.pageBacklinks,
+          params: pageParams,
+          querystring: ListQuery,
+          response: { 200: LocationsList, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const loaded = await load(request);
+        const { pageId } = request.params as { pageId: string };
+        if (!loaded.view.locations().has(pageId)) throw notFound(`No page with id "${pageId}" in this revision.`);
+        const sources = loaded.usages
+          .filter(
+            (u) =>
+              (u.target.kind === "page" && u.target.page === pageId && !u.target.space) ||
+              (u.target.kind === "anchor" && u.target.page === pageId),
+          )
+          .map((u) => u.sourcePageId);
+        return backlinkList(sources, loaded, request.query as never);
+      },
+    );
   }
 
   if (set.operationIds.fileBacklinks) {
-    app.get(`${set.base}/files/:fileId/backlinks`, {
-      schema: {
-        tags: set.tags,
-        operationId: set.operationIds.fileBacklinks,
-        params: withParams(Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 100 }) })),
-        querystring: ListQuery,
-        response: { 200: LocationsList, ...errorResponses },
+    app.get(
+      `${set.base}/files/:fileId/backlinks`,
+      {
+        schema: {
+          tags: set.tags,
+          operationId: set.operationIds.fileBacklinks,
+          params: withParams(Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 100 }) })),
+          querystring: ListQuery,
+          response: { 200: LocationsList, ...errorResponses },
+        },
       },
-    }, async (request) => {
-      const loaded = await load(request);
-      const { fileId } = request.params as { fileId: string };
-      if (!loaded.view.content.files.some((f) => f.id === fileId)) throw notFound(`No file with id "${fileId}" in this revision.`);
-      const sources = loaded.usages.filter((u) => u.target.kind === "file" && u.target.file === fileId).map((u) => u.sourcePageId);
-      return backlinkList(sources, loaded, request.query as never);
-    });
+      async (request) => {
+        const loaded = await load(request);
+        const { fileId } = request.params as { fileId: string };
+        if (!loaded.view.content.files.some((f) => f.id === fileId)) throw notFound(`No file with id "${fileId}" in this revision.`);
+        const sources = loaded.usages.filter((u) => u.target.kind === "file" && u.target.file === fileId).map((u) => u.sourcePageId);
+        return backlinkList(sources, loaded, request.query as never);
+      },
+    );
   }
 }

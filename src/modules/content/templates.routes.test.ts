@@ -32,7 +32,9 @@ describe("POST /v1/spaces/{spaceId}/content/template", () => {
     const unknown = await ctx.as(owner).post(`/v1/spaces/${space.id}/content/template`, { id: "blog" });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toMatch(/api-reference, changelog, faq, getting-started/);
-    const badParam = await ctx.as(owner).post(`/v1/spaces/${space.id}/content/template`, { id: "faq", params: { contentRefs: { spec: { kind: "openapi", spec: "x" } } } });
+    const badParam = await ctx
+      .as(owner)
+      .post(`/v1/spaces/${space.id}/content/template`, { id: "faq", params: { contentRefs: { spec: { kind: "openapi", spec: "x" } } } });
     expect(badParam.body.error.message).toMatch(/takes none/);
     expect((await ctx.as(members.read).post(`/v1/spaces/${space.id}/content/template`, { id: "faq" })).status).toBe(403);
     expect((await ctx.as(outsider).post(`/v1/spaces/${space.id}/content/template`, { id: "faq" })).status).toBe(404);
@@ -44,7 +46,10 @@ describe("POST /v1/spaces/{spaceId}/content/template", () => {
     const { owner, org } = await createOrgWithRoles(ctx);
     const space = await createSpace(ctx, owner, org.id);
     const client = contractClient(await ctx.listen(), owner.token);
-    const res = await client.spaces.applyTemplateToSpace(space.id, { id: "api-reference", params: { contentRefs: { spec: { kind: "openapi", spec: "petstore" } } } } as never);
+    const res = await client.spaces.applyTemplateToSpace(space.id, {
+      id: "api-reference",
+      params: { contentRefs: { spec: { kind: "openapi", spec: "petstore" } } },
+    } as never);
     expect(res.status).toBe(204);
   });
 });

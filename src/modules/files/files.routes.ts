@@ -33,15 +33,17 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       const bytes = await getBlob(deps.db, hash);
       if (!bytes) throw notFound("This file no longer exists.");
       const inline = INLINE_TYPES.test(type);
-      return reply
-        .header("content-type", type)
-        .header("content-length", bytes.length)
-        // Uploaded content must never run as our origin's page (SVG and HTML can carry scripts).
-        .header("content-security-policy", "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'")
-        .header("x-content-type-options", "nosniff")
-        .header("content-disposition", `${inline ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(name)}`)
-        .header("cache-control", `private, max-age=${Math.max(0, expires - Math.floor(Date.now() / 1000))}, immutable`)
-        .send(bytes);
+      return (
+        reply
+          .header("content-type", type)
+          .header("content-length", bytes.length)
+          // Uploaded content must never run as our origin's page (SVG and HTML can carry scripts).
+          .header("content-security-policy", "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'")
+          .header("x-content-type-options", "nosniff")
+          .header("content-disposition", `${inline ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(name)}`)
+          .header("cache-control", `private, max-age=${Math.max(0, expires - Math.floor(Date.now() / 1000))}, immutable`)
+          .send(bytes)
+      );
     },
   );
 };

@@ -28,7 +28,13 @@ export function downloadUrl(base: string, secret: string, target: DownloadTarget
   return `${base}/files/${target.blobHash}/${encodeURIComponent(target.name)}?${query}`;
 }
 
-export function verifyDownload(secret: string, target: DownloadTarget, expires: number, signature: string, now = Date.now()): "ok" | "expired" | "invalid" {
+export function verifyDownload(
+  secret: string,
+  target: DownloadTarget,
+  expires: number,
+  signature: string,
+  now = Date.now(),
+): "ok" | "expired" | "invalid" {
   if (!verifySignature(secret, message(target, expires), signature)) return "invalid";
   return expires * 1000 < now ? "expired" : "ok";
 }

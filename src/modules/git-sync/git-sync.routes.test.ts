@@ -70,7 +70,11 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
 
   it("keeps page ids and unchanged documents across re-imports, and skips a commit already imported", async () => {
     const { owner, space } = await setup();
-    const repo = createBareRepo({ "README.md": "# Home\n\nHello.\n", "SUMMARY.md": "* [Home](README.md)\n* [Guide](guide.md)\n", "guide.md": "# Guide\n\nFirst.\n\nSecond.\n" });
+    const repo = createBareRepo({
+      "README.md": "# Home\n\nHello.\n",
+      "SUMMARY.md": "* [Home](README.md)\n* [Guide](guide.md)\n",
+      "guide.md": "# Guide\n\nFirst.\n\nSecond.\n",
+    });
     try {
       await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main" });
       const first = flatten((await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body.pages);
@@ -112,8 +116,14 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     }
     const refused: [string, string][] = [
       ["ext::sh -c touch% /tmp/pwned", 'The Git URL "ext::sh -c touch% /tmp/pwned" contains whitespace or control characters'],
-      ["ssh://git@example.com/x.git", 'The Git URL scheme "ssh:" is not allowed (only https:// and http://); got "ssh://***@example.com/x.git"'],
-      ["git@example.com:x.git", 'The Git URL "git@example.com:x.git" is not an absolute URL (local paths and scp-like "host:path" addresses are not allowed); use an https:// URL'],
+      [
+        "ssh://git@example.com/x.git",
+        'The Git URL scheme "ssh:" is not allowed (only https:// and http://); got "ssh://***@example.com/x.git"',
+      ],
+      [
+        "git@example.com:x.git",
+        'The Git URL "git@example.com:x.git" is not an absolute URL (local paths and scp-like "host:path" addresses are not allowed); use an https:// URL',
+      ],
       ["-uhello", 'The Git URL "-uhello" must not start with "-"'],
     ];
     for (const [url, message] of refused) {
@@ -121,13 +131,25 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
       expect(res.status, url).toBe(400);
       expect(res.body.error.message, url).toBe(message);
     }
-    const badRef = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { url: "https://example.com/x.git", ref: "main; rm -rf /" });
+    const badRef = await ctx
+      .as(owner)
+      .post(`/v1/spaces/${space.id}/git/import`, { url: "https://example.com/x.git", ref: "main; rm -rf /" });
     expect(badRef.status).toBe(400);
-    expect(badRef.body.error.message).toBe('Invalid Git ref "main; rm -rf /": it does not start with refs/heads/ or refs/tags/; expected refs/heads/<branch> or refs/tags/<tag>');
-    const escape = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { url: "https://example.com/x.git", ref: "refs/heads/main", repoProjectDirectory: "../../etc" });
+    expect(badRef.body.error.message).toBe(
+      'Invalid Git ref "main; rm -rf /": it does not start with refs/heads/ or refs/tags/; expected refs/heads/<branch> or refs/tags/<tag>',
+    );
+    const escape = await ctx
+      .as(owner)
+      .post(`/v1/spaces/${space.id}/git/import`, {
+        url: "https://example.com/x.git",
+        ref: "refs/heads/main",
+        repoProjectDirectory: "../../etc",
+      });
     expect(escape.status).toBe(400);
     expect(escape.body.error.message).toBe('repoProjectDirectory "../../etc" is refused: it contains a ".." segment.');
-    expect((await ctx.db.selectFrom("jobs").selectAll().where("kind", "=", "git-import").execute()).filter((j) => j.payload.includes(space.id))).toEqual([]);
+    expect(
+      (await ctx.db.selectFrom("jobs").selectAll().where("kind", "=", "git-import").execute()).filter((j) => j.payload.includes(space.id)),
+    ).toEqual([]);
   });
 
   it("uses credentials from the URL without ever storing, logging or returning them", async () => {
@@ -192,7 +214,12 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
       expect(standalone.pages[0].title).toBe("Standalone");
 
       await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main", timestamp: "2026-06-01T00:00:00.000Z" });
-      const older = await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main", force: true, timestamp: "2026-05-01T00:00:00.000Z" });
+      const older = await importNow(owner, space.id, {
+        url: repo.url,
+        ref: "refs/heads/main",
+        force: true,
+        timestamp: "2026-05-01T00:00:00.000Z",
+      });
       expect(older.lastImport).toMatchObject({ status: "skipped", message: expect.stringMatching(/newer/) });
     } finally {
       repo.cleanup();
@@ -215,7 +242,9 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     const locked = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, body);
     expect(locked.status).toBe(403);
     expect(locked.body.error.message).toMatch(/locked/);
-    expect((await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { ref: "refs/heads/main" })).body.error.message).toBe("body.url is required.");
+    expect((await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { ref: "refs/heads/main" })).body.error.message).toBe(
+      "body.url is required.",
+    );
   });
 });
 
@@ -249,7 +278,9 @@ describe("POST /v1/spaces/{spaceId}/git/export", () => {
       await importNow(owner, space.id, { url: source.url, ref: "refs/heads/main" });
       const original = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body;
 
-      const exported = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/export`, { url: target.url, ref: "refs/heads/docs", commitMessage: "Export from Quire" });
+      const exported = await ctx
+        .as(owner)
+        .post(`/v1/spaces/${space.id}/git/export`, { url: target.url, ref: "refs/heads/docs", commitMessage: "Export from Quire" });
       expect(exported.status).toBe(204);
       await ctx.worker.drain();
       const info = (await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body;
@@ -257,7 +288,10 @@ describe("POST /v1/spaces/{spaceId}/git/export", () => {
       const files = readRepoFiles(target.dir, "refs/heads/docs");
       expect([...files.keys()]).toEqual(expect.arrayContaining(["README.md", "SUMMARY.md", ".gitbook/assets/image (1).png"]));
       expect(logOf(target.dir, "refs/heads/docs")).toHaveLength(1);
-      expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body.git).toMatchObject({ oid: info.lastExport.commit, createdByService: true });
+      expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body.git).toMatchObject({
+        oid: info.lastExport.commit,
+        createdByService: true,
+      });
 
       await ctx.as(owner).post(`/v1/spaces/${space.id}/git/export`, { url: target.url, ref: "refs/heads/docs", commitMessage: "Again" });
       await ctx.worker.drain();
@@ -288,7 +322,13 @@ describe("POST /v1/spaces/{spaceId}/git/export", () => {
     const target = createBareRepo({ "README.md": "# Old\n", "notes.txt": "not Quire's" });
     const server = await serveGitOverHttp(target.dir, { username: "ci", password: "push-secret" });
     try {
-      await ctx.as(owner).post(`/v1/spaces/${space.id}/git/export`, { url: server.urlWith("ci", "push-secret"), ref: "refs/heads/main", commitMessage: "Update docs" });
+      await ctx
+        .as(owner)
+        .post(`/v1/spaces/${space.id}/git/export`, {
+          url: server.urlWith("ci", "push-secret"),
+          ref: "refs/heads/main",
+          commitMessage: "Update docs",
+        });
       await ctx.worker.drain();
       const info = (await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body;
       expect(info.lastExport.status, JSON.stringify(info)).toBe("succeeded");
@@ -309,7 +349,11 @@ describe("GET git/info and DELETE git/legacy-installation through @gitbook/api",
     const client = contractClient(endpoint, owner.token);
     const repo = createBareRepo({ "README.md": "# Hi\n" });
     try {
-      await client.spaces.importGitRepository(space.id, { url: repo.url, ref: "refs/heads/main", gitInfo: { provider: "github" as never, url: "https://github.com/acme/docs" } });
+      await client.spaces.importGitRepository(space.id, {
+        url: repo.url,
+        ref: "refs/heads/main",
+        gitInfo: { provider: "github" as never, url: "https://github.com/acme/docs" },
+      });
       await ctx.worker.drain();
       const info = await client.spaces.getSpaceGitInfo(space.id);
       expect(info.data).toMatchObject({ installationProvider: "github", url: "https://github.com/acme/docs" });
@@ -341,7 +385,8 @@ function normalizeRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalizeRefs);
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = ["page", "file", "reusableContent"].includes(k) && typeof v === "string" ? "<id>" : normalizeRefs(v);
+    for (const [k, v] of Object.entries(value))
+      out[k] = ["page", "file", "reusableContent"].includes(k) && typeof v === "string" ? "<id>" : normalizeRefs(v);
     return out;
   }
   return value;

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Static } from "typebox";
 import type { Deps } from "../../deps.js";
-import { actorOf } from "../../http/authenticate.js";
-import { badRequest, notFound } from "../../http/errors.js";
-import { NoContent, errorResponses } from "../../http/schemas.js";
 import { GitError } from "../../git/errors.js";
 import { assertValidRef, unsafePathReason } from "../../git/index.js";
 import { parseRemoteUrl } from "../../git/url.js";
+import { actorOf } from "../../http/authenticate.js";
+import { badRequest, notFound } from "../../http/errors.js";
+import { errorResponses, NoContent } from "../../http/schemas.js";
 import { seal } from "../../lib/sealed.js";
 import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
@@ -68,7 +68,15 @@ export const gitSyncRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
 
   app.post(
     "/v1/spaces/:spaceId/git/import",
-    { schema: { tags, operationId: "importGitRepository", params: SpaceParams, body: ImportBody, response: { 204: NoContent, ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        operationId: "importGitRepository",
+        params: SpaceParams,
+        body: ImportBody,
+        response: { 204: NoContent, ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const actor = actorOf(request);
       const space = await loadForSync(request, actor);
@@ -81,12 +89,21 @@ export const gitSyncRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
 
   app.post(
     "/v1/spaces/:spaceId/git/export",
-    { schema: { tags, operationId: "exportToGitRepository", params: SpaceParams, body: ExportBody, response: { 204: NoContent, ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        operationId: "exportToGitRepository",
+        params: SpaceParams,
+        body: ExportBody,
+        response: { 204: NoContent, ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const actor = actorOf(request);
       const space = await loadForSync(request, actor);
       const base = jobBase(request.body, space.id, actor.user.id);
-      if (!base.ref.startsWith("refs/heads/")) throw badRequest(`An export pushes to a branch: ref must be "refs/heads/<branch>", got "${base.ref}".`);
+      if (!base.ref.startsWith("refs/heads/"))
+        throw badRequest(`An export pushes to a branch: ref must be "refs/heads/<branch>", got "${base.ref}".`);
       await requestGitRun(db, { kind: "git-export", payload: { ...base, commitMessage: request.body.commitMessage } }, request.body);
       deps.notifyJobs();
       return reply.code(204).send(null);

@@ -7,7 +7,11 @@ const GitInfo = Type.Object({
 });
 
 const common = {
-  url: Type.String({ minLength: 1, maxLength: 4096, description: "Repository URL; may carry basic-auth credentials, which are never stored in clear" }),
+  url: Type.String({
+    minLength: 1,
+    maxLength: 4096,
+    description: "Repository URL; may carry basic-auth credentials, which are never stored in clear",
+  }),
   ref: Type.String({ minLength: 1, maxLength: 255, description: 'The ref, e.g. "refs/heads/main"' }),
   repoCacheID: Type.Optional(Type.String({ maxLength: 255 })),
   repoTreeURL: Type.Optional(Type.String({ maxLength: 2048 })),

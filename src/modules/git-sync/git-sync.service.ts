@@ -3,8 +3,7 @@
  * in the space's Git sync state, which the API shows (space `gitSync`, GET /git/info). A failed
  * import leaves the space's content as it was.
  */
-import { blobHash } from "../../content/store/canonical.js";
-import { getBlob, storeImportedBlobs } from "../../content/store/blobs.queries.js";
+
 import type { JSONDocument } from "../../content/document/types.js";
 import { exportContent } from "../../content/git-sync/export-content.js";
 import { importContent } from "../../content/git-sync/import-content.js";
@@ -13,20 +12,22 @@ import { RepositoryFormatError } from "../../content/gitbook-repo/types.js";
 import { writeRepository } from "../../content/gitbook-repo/write.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import { getSpaceRevision, setRevisionGit } from "../../content/revision/revisions.queries.js";
-import { getSpace } from "../spaces/spaces.queries.js";
-import { getUserById } from "../users/users.queries.js";
 import { loadContent, loadDocument, saveDocument } from "../../content/revision/storage.js";
+import { getBlob, storeImportedBlobs } from "../../content/store/blobs.queries.js";
+import { blobHash } from "../../content/store/canonical.js";
+import type { Db } from "../../db/database.js";
 import { GitError } from "../../git/errors.js";
 import { commitAndPush, type LocalRepo, withFetchedRef } from "../../git/index.js";
 import { createRedactor } from "../../git/url.js";
 import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
+import { enqueue } from "../../jobs/queue.js";
 import type { JobContext } from "../../jobs/registry.js";
 import { parseJsonOrNull } from "../../lib/json.js";
 import { unseal } from "../../lib/sealed.js";
 import { nowIso } from "../../lib/time.js";
+import { getSpace } from "../spaces/spaces.queries.js";
+import { getUserById } from "../users/users.queries.js";
 import { CREDENTIALS_PURPOSE, type GitExportPayload, type GitImportPayload, type GitSyncJobBase } from "./git-sync.payloads.js";
-import type { Db } from "../../db/database.js";
-import { enqueue } from "../../jobs/queue.js";
 import { type GitSyncRunValue, readGitSyncState, repoNameOf, updateGitSyncState } from "./git-sync.state.js";
 
 type RunKey = "lastImport" | "lastExport";
@@ -75,7 +76,13 @@ function remoteWithCredentials(ctx: JobContext, payload: GitSyncJobBase): { url:
   return { url: url.toString(), redact: createRedactor(credentials) };
 }
 
-async function recordRun(ctx: JobContext, spaceId: string, key: RunKey, run: Partial<GitSyncRunValue>, extra: { lastTimestamp?: string } = {}) {
+async function recordRun(
+  ctx: JobContext,
+  spaceId: string,
+  key: RunKey,
+  run: Partial<GitSyncRunValue>,
+  extra: { lastTimestamp?: string } = {},
+) {
   await updateGitSyncState(ctx.db, spaceId, (state) => ({
     ...state,
     ...extra,
@@ -108,7 +115,11 @@ async function startRun(ctx: JobContext, payload: GitSyncJobBase, key: RunKey) {
   const space = await getSpace(ctx.db, payload.spaceId);
   if (!space || space.deletedAt) return undefined;
   if (await isOutdated(ctx, payload)) {
-    await recordRun(ctx, space.id, key, { status: "skipped", finishedAt: nowIso(), message: "A newer import or export was already applied." });
+    await recordRun(ctx, space.id, key, {
+      status: "skipped",
+      finishedAt: nowIso(),
+      message: "A newer import or export was already applied.",
+    });
     return undefined;
   }
   await recordRun(ctx, space.id, key, { status: "running", startedAt: nowIso() });
@@ -116,7 +127,13 @@ async function startRun(ctx: JobContext, payload: GitSyncJobBase, key: RunKey) {
 }
 
 /** Records a failed attempt: final when a retry cannot help (or after 5 attempts), else pending and rethrown so the job retries. */
-async function recordFailure(ctx: JobContext, spaceId: string, key: RunKey, error: unknown, redact: (text: string) => string): Promise<void> {
+async function recordFailure(
+  ctx: JobContext,
+  spaceId: string,
+  key: RunKey,
+  error: unknown,
+  redact: (text: string) => string,
+): Promise<void> {
   const message = redact(error instanceof Error ? error.message : String(error));
   if (permanentFailure(error) || ctx.attempt >= 5) {
     await recordRun(ctx, spaceId, key, { status: "failed", finishedAt: nowIso(), message });
@@ -192,7 +209,10 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
         return created;
       });
       ctx.notifyJobs();
-      ctx.log.info({ spaceId: space.id, revision: revision.id, commit: repo.commit.oid, pages: imported.documents.size }, "git import done");
+      ctx.log.info(
+        { spaceId: space.id, revision: revision.id, commit: repo.commit.oid, pages: imported.documents.size },
+        "git import done",
+      );
     });
   } catch (error) {
     await recordFailure(ctx, space.id, "lastImport", error, redact);
@@ -248,7 +268,12 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
     });
     await ctx.db.transaction().execute(async (trx) => {
       if (result.committed) {
-        await setRevisionGit(trx, revisionId, { oid: result.commit, message: payload.commitMessage, createdByService: true, ref: payload.ref });
+        await setRevisionGit(trx, revisionId, {
+          oid: result.commit,
+          message: payload.commitMessage,
+          createdByService: true,
+          ref: payload.ref,
+        });
       }
       await updateGitSyncState(trx, space.id, (state) => ({
         ...state,

@@ -1,5 +1,5 @@
 import type { OrgAccess } from "../../permissions/access.js";
-import { type Role, atLeast } from "../../permissions/roles.js";
+import { atLeast, type Role } from "../../permissions/roles.js";
 
 /** Members see that invite links exist (403 rather than 404); only admins manage them. */
 export function linkInvitePermissions(access: Pick<OrgAccess, "membership">): { view: boolean; admin: boolean } {

@@ -71,12 +71,7 @@ export async function insertLinkInvite(
 }
 
 export async function updateLinkInviteRole(db: Executor, orgId: string, inviteId: string, role: Role | null): Promise<void> {
-  await db
-    .updateTable("linkInvites")
-    .set({ role, updatedAt: nowIso() })
-    .where("orgId", "=", orgId)
-    .where("id", "=", inviteId)
-    .execute();
+  await db.updateTable("linkInvites").set({ role, updatedAt: nowIso() }).where("orgId", "=", orgId).where("id", "=", inviteId).execute();
 }
 
 export async function deleteLinkInvite(db: Executor, orgId: string, inviteId: string): Promise<boolean> {

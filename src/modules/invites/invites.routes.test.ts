@@ -11,7 +11,12 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function roleIn(orgId: string, userId: string) {
-  const row = await ctx.db.selectFrom("members").select(["role", "sso"]).where("orgId", "=", orgId).where("userId", "=", userId).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom("members")
+    .select(["role", "sso"])
+    .where("orgId", "=", orgId)
+    .where("userId", "=", userId)
+    .executeTakeFirst();
   return row;
 }
 
@@ -37,7 +42,9 @@ describe("POST /v1/orgs/{organizationId}/invites", () => {
 
   it("uses the body's role as default, null for guests", async () => {
     const { org, owner } = await createOrgWithRoles(ctx);
-    const res = await ctx.as(owner).post(`/v1/orgs/${org.id}/invites`, { emails: ["a@guests.test", { email: "b@guests.test", role: "read" }], role: null });
+    const res = await ctx
+      .as(owner)
+      .post(`/v1/orgs/${org.id}/invites`, { emails: ["a@guests.test", { email: "b@guests.test", role: "read" }], role: null });
     expect(res.body.invited).toBe(2);
     const [a, b] = res.body.users;
     expect((await roleIn(org.id, a))?.role).toBeNull();
@@ -48,12 +55,14 @@ describe("POST /v1/orgs/{organizationId}/invites", () => {
     const { org, owner, outsider } = await createOrgWithRoles(ctx);
     await createOrganization(ctx, outsider);
     const free = await createUser(ctx);
-    const res = await ctx.as(owner).post(`/v1/orgs/${org.id}/invites`, { emails: [free.email, outsider.email, "fresh@sso.test"], role: "read", sso: true });
+    const res = await ctx
+      .as(owner)
+      .post(`/v1/orgs/${org.id}/invites`, { emails: [free.email, outsider.email, "fresh@sso.test"], role: "read", sso: true });
     expect(res.status).toBe(200);
     expect(res.body.invited).toBe(3);
     expect(res.body.failedSSOEmails).toEqual([outsider.email]);
     expect((await roleIn(org.id, free.id))?.sso).toBe(1);
-    expect((await roleIn(org.id, outsider.id))).toEqual({ role: "read", sso: 0 });
+    expect(await roleIn(org.id, outsider.id)).toEqual({ role: "read", sso: 0 });
     expect((await roleIn(org.id, res.body.users[2]))?.sso).toBe(1);
   });
 
@@ -95,7 +104,10 @@ describe("link invites: list, create, get, update, delete", () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ object: "invite", id: expect.any(String), role: "edit", redundant: true });
     const guestLink = await createLinkInvite(ctx, owner, org.id, null);
-    await spreadCreationTimes(ctx, [{ table: "linkInvites", id: created.body.id }, { table: "linkInvites", id: guestLink.id }]);
+    await spreadCreationTimes(ctx, [
+      { table: "linkInvites", id: created.body.id },
+      { table: "linkInvites", id: guestLink.id },
+    ]);
 
     const list = await ctx.as(owner).get(`/v1/orgs/${org.id}/link-invites`);
     expect(list.status).toBe(200);
@@ -284,7 +296,9 @@ describe("invite links to spaces and collections", () => {
     expect((await ctx.as(members.edit).post(`/v1/orgs/${org.id}/link-invites`, { level: "read", space: space.id })).status).toBe(404);
     const guestLevel = await ctx.as(owner).post(`/v1/orgs/${org.id}/link-invites`, { level: null, space: space.id });
     expect(guestLevel.status).toBe(400);
-    expect(guestLevel.body.error.message).toBe("body.level must be a role for a link to a space (read, comment, edit, review, create or admin).");
+    expect(guestLevel.body.error.message).toBe(
+      "body.level must be a role for a link to a space (read, comment, edit, review, create or admin).",
+    );
 
     const stranger = await createUser(ctx);
     expect((await ctx.as(stranger).get(`/v1/spaces/${space.id}`)).status).toBe(404);
@@ -298,7 +312,9 @@ describe("invite links to spaces and collections", () => {
     expect(raised.body.level).toBe("edit");
     const roleOnContent = await ctx.as(owner).patch(`/v1/orgs/${org.id}/link-invites/${created.body.id}`, { role: "edit" });
     expect(roleOnContent.status).toBe(400);
-    expect(roleOnContent.body.error.message).toBe("This invite link is to a space: change its `level` (a role); `role` is for links to the organization.");
+    expect(roleOnContent.body.error.message).toBe(
+      "This invite link is to a space: change its `level` (a role); `role` is for links to the organization.",
+    );
     expect((await ctx.as(stranger).post(`/v1/orgs/${org.id}/invites/${created.body.id}`)).status).toBe(200);
     expect((await ctx.as(stranger).get(`/v1/spaces/${space.id}`)).body.permissions.edit).toBe(true);
     expect((await ctx.as(owner).delete(`/v1/orgs/${org.id}/link-invites/${created.body.id}`)).status).toBe(204);

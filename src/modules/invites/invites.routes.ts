@@ -1,21 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import type { Deps } from "../../deps.js";
 import { isUniqueViolation } from "../../db/dialect.js";
 import type { LinkInviteRow, OrganizationRow } from "../../db/schema.js";
+import type { Deps } from "../../deps.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
-import { ErrorBody, ListOf, ListQuery, NoContent, errorResponses } from "../../http/schemas.js";
-import { authorize } from "../../permissions/authorize.js";
+import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
 import { contentLevel, type OrgAccess } from "../../permissions/access.js";
-import { type Role, atLeast, isRole } from "../../permissions/roles.js";
+import { authorize } from "../../permissions/authorize.js";
+import { atLeast, isRole, type Role } from "../../permissions/roles.js";
 import { presentCollection } from "../collections/collections.presenter.js";
 import { loadCollection } from "../collections/collections.service.js";
-import { presentSpaceFor } from "../spaces/spaces.presenter.js";
-import { loadSpace } from "../spaces/spaces.service.js";
+import { getOrganization } from "../organizations/organizations.queries.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { requireOrganization } from "../organizations/organizations.service.js";
-import { getOrganization } from "../organizations/organizations.queries.js";
+import { presentSpaceFor } from "../spaces/spaces.presenter.js";
+import { loadSpace } from "../spaces/spaces.service.js";
 import { normalizeEmail } from "../users/users.queries.js";
 import { isInviteRedundant, linkInvitePermissions } from "./invites.policy.js";
 import { presentLinkInvite } from "./invites.presenter.js";
@@ -55,14 +55,22 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       if (!loaded || loaded.space.orgId !== orgId || loaded.space.deletedAt || !loaded.permissions.view) {
         throw notFound(`No space with id "${target.id}" in this organization.`);
       }
-      return { level: loaded.level, admin: loaded.permissions.admin, present: async () => ({ space: await presentSpaceFor(db, loaded.space, loaded.permissions, urls) }) };
+      return {
+        level: loaded.level,
+        admin: loaded.permissions.admin,
+        present: async () => ({ space: await presentSpaceFor(db, loaded.space, loaded.permissions, urls) }),
+      };
     }
     const loaded = await loadCollection(db, actor, target.id);
     if (!loaded || loaded.collection.orgId !== orgId || !loaded.permissions.view) {
       throw notFound(`No collection with id "${target.id}" in this organization.`);
     }
     const level = contentLevel(loaded.access, loaded.collection);
-    return { level, admin: loaded.permissions.admin, present: () => ({ collection: presentCollection(loaded.collection, loaded.permissions, urls) }) };
+    return {
+      level,
+      admin: loaded.permissions.admin,
+      present: () => ({ collection: presentCollection(loaded.collection, loaded.permissions, urls) }),
+    };
   }
 
   /** Any kind of invite link, for a caller allowed to manage it (organization admin, or admin of its content). */
@@ -70,7 +78,10 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     if (invite.targetType === "organization") {
       return presentLinkInvite(invite, isInviteRedundant(access, { role: isRole(invite.role) ? invite.role : null }));
     }
-    const target = await contentTarget(actor, invite.orgId, { type: invite.targetType as "space" | "collection", id: invite.targetId ?? "" });
+    const target = await contentTarget(actor, invite.orgId, {
+      type: invite.targetType as "space" | "collection",
+      id: invite.targetId ?? "",
+    });
     const level = isRole(invite.role) ? invite.role : "read";
     return { object: "invite" as const, id: invite.id, level, redundant: atLeast(target.level, level), ...(await target.present()) };
   }
@@ -79,7 +90,10 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
   async function requireManageable(actor: Actor, access: OrgAccess, invite: LinkInviteRow, action: string): Promise<void> {
     if (access.membership?.role === "admin") return;
     if (invite.targetType !== "organization") {
-      const target = await contentTarget(actor, invite.orgId, { type: invite.targetType as "space" | "collection", id: invite.targetId ?? "" });
+      const target = await contentTarget(actor, invite.orgId, {
+        type: invite.targetType as "space" | "collection",
+        id: invite.targetId ?? "",
+      });
       if (target.admin) return;
     }
     throw forbidden(
@@ -126,14 +140,17 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         if (!invites.has(email)) invites.set(email, typeof entry === "string" ? defaultRole : entry.role);
       }
       try {
-        const result = await db.transaction().execute((trx) =>
-          inviteUsers(trx, { orgId: org.id, invites: [...invites].map(([email, role]) => ({ email, role })), sso: body.sso ?? false }),
-        );
+        const result = await db
+          .transaction()
+          .execute((trx) =>
+            inviteUsers(trx, { orgId: org.id, invites: [...invites].map(([email, role]) => ({ email, role })), sso: body.sso ?? false }),
+          );
         actor.access.invalidate(org.id);
         return result;
       } catch (error) {
         // Two requests inviting the same new address at once: the second one's account insert collides.
-        if (isUniqueViolation(error)) throw conflict("Another request created one of these accounts at the same time; retry the invitation.");
+        if (isUniqueViolation(error))
+          throw conflict("Another request created one of these accounts at the same time; retry the invitation.");
         throw error;
       }
     },
@@ -163,7 +180,9 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         await db.transaction().execute((trx) => joinWithInvite(trx, { orgId: org.id, userId: actor.user.id, role }));
       } else {
         const target = { type: invite.targetType as "space" | "collection", id: invite.targetId ?? "" };
-        const joined = await db.transaction().execute((trx) => joinWithContentInvite(trx, { orgId: org.id, userId: actor.user.id, target, level: role ?? "read" }));
+        const joined = await db
+          .transaction()
+          .execute((trx) => joinWithContentInvite(trx, { orgId: org.id, userId: actor.user.id, target, level: role ?? "read" }));
         if (!joined) throw notFound(inviteNotFound(inviteId));
       }
       actor.access.invalidate(org.id);
@@ -190,7 +209,9 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       });
       // The spec lists organization invite links here (`InviteLinkToOrganization` items).
       const page = await listLinkInvites(db, org.id, "organization", request.query);
-      return toList(page, (invite) => presentLinkInvite(invite, isInviteRedundant(access, { role: isRole(invite.role) ? invite.role : null })));
+      return toList(page, (invite) =>
+        presentLinkInvite(invite, isInviteRedundant(access, { role: isRole(invite.role) ? invite.role : null })),
+      );
     },
   );
 
@@ -213,9 +234,16 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         const target = "space" in body ? { type: "space" as const, id: body.space } : { type: "collection" as const, id: body.collection };
         const loaded = await contentTarget(actor, org.id, target);
         if (!loaded.admin) throw forbidden(`Only admins of the ${target.type} can create invite links to it.`);
-        if (body.level === null) throw badRequest(`body.level must be a role for a link to a ${target.type} (read, comment, edit, review, create or admin).`);
+        if (body.level === null)
+          throw badRequest(`body.level must be a role for a link to a ${target.type} (read, comment, edit, review, create or admin).`);
         if (!org.inviteLinks) throw badRequest(linksDisabled(org));
-        const invite = await insertLinkInvite(db, { orgId: org.id, targetType: target.type, targetId: target.id, role: body.level, createdBy: actor.user.id });
+        const invite = await insertLinkInvite(db, {
+          orgId: org.id,
+          targetType: target.type,
+          targetId: target.id,
+          role: body.level,
+          createdBy: actor.user.id,
+        });
         reply.code(201).header("location", urls.api(`/orgs/${org.id}/link-invites/${invite.id}`));
         return presentAny(actor, access, invite);
       }
@@ -276,7 +304,9 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         return presentLinkInvite({ ...invite, role: body.role }, isInviteRedundant(access, { role: body.role }));
       }
       if (!("level" in body) || body.level === null) {
-        throw badRequest(`This invite link is to a ${invite.targetType}: change its \`level\` (a role); \`role\` is for links to the organization.`);
+        throw badRequest(
+          `This invite link is to a ${invite.targetType}: change its \`level\` (a role); \`role\` is for links to the organization.`,
+        );
       }
       await updateLinkInviteRole(db, org.id, invite.id, body.level);
       return presentAny(actor, access, { ...invite, role: body.level });

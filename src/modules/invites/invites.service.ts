@@ -1,11 +1,11 @@
-import { getGrantRole, upsertGrant } from "../content-permissions/content-permissions.queries.js";
 import type { Executor } from "../../db/database.js";
 import type { UserRow } from "../../db/schema.js";
 import { forbidden } from "../../http/errors.js";
-import { type Role, atLeast, isRole } from "../../permissions/roles.js";
+import { atLeast, isRole, type Role } from "../../permissions/roles.js";
 import { getCollection } from "../collections/collections.queries.js";
-import { getSpace } from "../spaces/spaces.queries.js";
+import { getGrantRole, upsertGrant } from "../content-permissions/content-permissions.queries.js";
 import { addMember, getMember, setMemberRole, usersInOtherOrganizations } from "../members/members.queries.js";
+import { getSpace } from "../spaces/spaces.queries.js";
 import { insertUser } from "../users/users.queries.js";
 import { getUsersByEmails } from "./invites.queries.js";
 import type { InviteUsersResult } from "./invites.schemas.js";
@@ -25,7 +25,14 @@ export async function inviteUsers(
   trx: Executor,
   input: { orgId: string; invites: { email: string; role: Role | null }[]; sso: boolean },
 ): Promise<InviteUsersResult> {
-  const existing = new Map((await getUsersByEmails(trx, input.invites.map((i) => i.email))).map((u) => [u.email, u]));
+  const existing = new Map(
+    (
+      await getUsersByEmails(
+        trx,
+        input.invites.map((i) => i.email),
+      )
+    ).map((u) => [u.email, u]),
+  );
   const users: { user: UserRow; role: Role | null; email: string }[] = [];
   for (const invite of input.invites) {
     const user =
@@ -38,7 +45,13 @@ export async function inviteUsers(
       }));
     users.push({ user, role: invite.role, email: invite.email });
   }
-  const elsewhere = input.sso ? await usersInOtherOrganizations(trx, input.orgId, users.map((u) => u.user.id)) : new Set<string>();
+  const elsewhere = input.sso
+    ? await usersInOtherOrganizations(
+        trx,
+        input.orgId,
+        users.map((u) => u.user.id),
+      )
+    : new Set<string>();
   const added: string[] = [];
   const failedSSOEmails: string[] = [];
   for (const { user, role, email } of users) {

@@ -1,7 +1,7 @@
 import type { DialectName, Executor } from "../../db/database.js";
 import { containsInsensitive } from "../../db/dialect.js";
 import type { MemberRow, UserRow } from "../../db/schema.js";
-import { type Page, type SortKey, paginate } from "../../http/pagination.js";
+import { type Page, paginate, type SortKey } from "../../http/pagination.js";
 import { nowIso } from "../../lib/time.js";
 import type { Role } from "../../permissions/roles.js";
 
@@ -243,12 +243,7 @@ export async function deleteMembership(db: Executor, orgId: string, userId: stri
     .where("userId", "=", userId)
     .where("teamId", "in", (eb) => eb.selectFrom("teams").select("teams.id").where("teams.orgId", "=", orgId))
     .execute();
-  await db
-    .deleteFrom("grants")
-    .where("orgId", "=", orgId)
-    .where("principalType", "=", "user")
-    .where("principalId", "=", userId)
-    .execute();
+  await db.deleteFrom("grants").where("orgId", "=", orgId).where("principalType", "=", "user").where("principalId", "=", userId).execute();
   const result = await db.deleteFrom("members").where("orgId", "=", orgId).where("userId", "=", userId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { addMemberToOrg, createOrganization, createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
-import { createLinkInvite, createTeam, grantSpace, insertSpace, putTeamMember, spreadCreationTimes } from "../../../test/helpers/teams.factories.js";
+import {
+  createLinkInvite,
+  createTeam,
+  grantSpace,
+  insertSpace,
+  putTeamMember,
+  spreadCreationTimes,
+} from "../../../test/helpers/teams.factories.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -153,7 +160,12 @@ describe("GET /v1/orgs/{organizationId}/members", () => {
       seen.push(...ids(res.body.items));
       page = res.body.next?.page;
     } while (page);
-    expect(seen).toEqual(everyone.map((u) => u.id).sort().reverse());
+    expect(seen).toEqual(
+      everyone
+        .map((u) => u.id)
+        .sort()
+        .reverse(),
+    );
   });
 });
 
@@ -218,11 +230,11 @@ describe("PATCH /v1/orgs/{organizationId}/members/{userId}", () => {
     const org = await createOrganization(ctx, owner);
     const res = await ctx.as(owner).patch(`/v1/orgs/${org.id}/members/${owner.id}`, { role: "read" });
     expect(res.status).toBe(409);
-    expect(res.body.error.message).toBe(
-      "The organization must keep at least one active admin: promote another member to admin first.",
-    );
+    expect(res.body.error.message).toBe("The organization must keep at least one active admin: promote another member to admin first.");
     // A pending invited admin does not count, nor does a disabled one.
-    const invited = await ctx.as(owner).post(`/v1/orgs/${org.id}/invites`, { emails: [{ email: "pending-admin@members.test", role: "admin" }] });
+    const invited = await ctx
+      .as(owner)
+      .post(`/v1/orgs/${org.id}/invites`, { emails: [{ email: "pending-admin@members.test", role: "admin" }] });
     expect(invited.body.invited).toBe(1);
     const disabled = await createUser(ctx);
     await addMemberToOrg(ctx, org.id, disabled, "admin");
@@ -352,7 +364,10 @@ describe("GET /v1/orgs/{organizationId}/members/{userId}/teams", () => {
     const ops = await createTeam(ctx, owner, org.id, { title: "Ops" });
     await putTeamMember(ctx, owner, org.id, ops.id, members.edit.id, "owner");
     await createTeam(ctx, owner, org.id, { title: "Unrelated" });
-    await spreadCreationTimes(ctx, [{ table: "teams", id: docs.id }, { table: "teams", id: ops.id }]);
+    await spreadCreationTimes(ctx, [
+      { table: "teams", id: docs.id },
+      { table: "teams", id: ops.id },
+    ]);
     const other = await createOrganization(ctx, outsider);
     await addMemberToOrg(ctx, other.id, members.edit, "read");
     await createTeam(ctx, outsider, other.id, { title: "Elsewhere", members: [members.edit.id] });
@@ -362,7 +377,15 @@ describe("GET /v1/orgs/{organizationId}/members/{userId}/teams", () => {
     expect(res.body.count).toBe(2);
     expect(res.body.items).toEqual([
       {
-        team: { object: "team", id: docs.id, title: "Docs Writers", members: 1, spaces: 0, createdAt: expect.any(String), permissions: { view: true, admin: false } },
+        team: {
+          object: "team",
+          id: docs.id,
+          title: "Docs Writers",
+          members: 1,
+          spaces: 0,
+          createdAt: expect.any(String),
+          permissions: { view: true, admin: false },
+        },
         member: { role: "member" },
       },
       { team: expect.objectContaining({ id: ops.id, members: 1 }), member: { role: "owner" } },

@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
-import { ErrorBody, ListOf, NoContent, errorResponses } from "../../http/schemas.js";
+import { ErrorBody, errorResponses, ListOf, NoContent } from "../../http/schemas.js";
 import { authorize } from "../../permissions/authorize.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { requireOrganization } from "../organizations/organizations.service.js";
@@ -14,7 +14,7 @@ import { MemberTeamSchema } from "../teams/teams.schemas.js";
 import { memberPermissions } from "./members.policy.js";
 import { presentMember } from "./members.presenter.js";
 import { getMember, getMemberWithUser, listMembers, memberCounts, setMemberSso } from "./members.queries.js";
-import { ListMemberTeamsQuery, ListMembersQuery, MemberParams, MemberSchema, UpdateMemberBody } from "./members.schemas.js";
+import { ListMembersQuery, ListMemberTeamsQuery, MemberParams, MemberSchema, UpdateMemberBody } from "./members.schemas.js";
 import { changeMemberRole, removeMember } from "./members.service.js";
 
 const tags = ["members"];
@@ -50,7 +50,11 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       authorize(permissions, "listMembers", { notFound: `No organization with id "${org.id}".`, forbidden: GUEST_FORBIDDEN });
       const { order = "desc", sort = "joinedAt", ...filters } = request.query;
       const page = await listMembers(db, dialect, org.id, { ...filters, order, sort });
-      const counts = await memberCounts(db, org.id, page.rows.map((m) => m.userId));
+      const counts = await memberCounts(
+        db,
+        org.id,
+        page.rows.map((m) => m.userId),
+      );
       return toList(page, (member) => presentMember(member, counts.get(member.userId)!, urls));
     },
   );
@@ -162,7 +166,11 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       authorize(memberPermissions(access, { userId }), "read", { notFound: memberNotFound(userId), forbidden: GUEST_FORBIDDEN });
       if (!(await getMember(db, org.id, userId))) throw notFound(memberNotFound(userId));
       const page = await listTeamsOfMember(db, dialect, org.id, userId, request.query);
-      const counts = await teamCounts(db, org.id, page.rows.map((t) => t.id));
+      const counts = await teamCounts(
+        db,
+        org.id,
+        page.rows.map((t) => t.id),
+      );
       return toList(page, (team) => ({
         team: presentTeam(team, counts.get(team.id)!, teamPermissions(access, team)),
         member: { role: team.memberRole },

@@ -3,8 +3,7 @@ import { conflict, notFound } from "../../http/errors.js";
 import type { Role } from "../../permissions/roles.js";
 import { countActiveAdmins, deleteMembership, getMember, lockOrganizationMembership, setMemberRole } from "./members.queries.js";
 
-const LAST_ADMIN =
-  "The organization must keep at least one active admin: promote another member to admin first.";
+const LAST_ADMIN = "The organization must keep at least one active admin: promote another member to admin first.";
 
 /** Changes a member's role, refusing to demote the last active admin. Call inside a transaction. */
 export async function changeMemberRole(trx: Executor, input: { orgId: string; userId: string; role: Role | null }): Promise<void> {

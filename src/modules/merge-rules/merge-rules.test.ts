@@ -2,28 +2,45 @@ import { describe, expect, it } from "vitest";
 import type { MergeRuleValue } from "../../http/schemas.js";
 import { blockedMessage, effectiveMergeRules, evaluateMergeRules, type MergeRuleContext } from "./merge-rules.js";
 
-function context(overrides: Partial<Omit<MergeRuleContext, "changeRequest">> & { changeRequest?: Partial<MergeRuleContext["changeRequest"]> } = {}): MergeRuleContext {
+function context(
+  overrides: Partial<Omit<MergeRuleContext, "changeRequest">> & { changeRequest?: Partial<MergeRuleContext["changeRequest"]> } = {},
+): MergeRuleContext {
   return {
     actorId: "merger",
     reviews: [],
     nameOf: (id) => `@${id}`,
     ...overrides,
-    changeRequest: { number: 7, subject: "Fix typos", descriptionText: "", outdated: false, createdBy: "author", ...overrides.changeRequest },
+    changeRequest: {
+      number: 7,
+      subject: "Fix typos",
+      descriptionText: "",
+      outdated: false,
+      createdBy: "author",
+      ...overrides.changeRequest,
+    },
   };
 }
 
-const failing = (rules: MergeRuleValue[], ctx: MergeRuleContext) => evaluateMergeRules(rules, ctx).failures.map((f) => `${f.index}:${f.rule}: ${f.reason}`);
+const failing = (rules: MergeRuleValue[], ctx: MergeRuleContext) =>
+  evaluateMergeRules(rules, ctx).failures.map((f) => `${f.index}:${f.rule}: ${f.reason}`);
 
 describe("evaluateMergeRules", () => {
   it("counts reviews for the review rules", () => {
     const none = context();
     const approved = context({ reviews: [{ reviewerId: "ann", status: "approved" }] });
-    const mixed = context({ reviews: [{ reviewerId: "ann", status: "approved" }, { reviewerId: "bob", status: "changes-requested" }] });
+    const mixed = context({
+      reviews: [
+        { reviewerId: "ann", status: "approved" },
+        { reviewerId: "bob", status: "changes-requested" },
+      ],
+    });
     expect(failing([{ rule: "require_at_least_one_review" }], none)).toEqual(["0:require_at_least_one_review: it has no review yet"]);
     expect(failing([{ rule: "require_at_least_one_review" }], mixed)).toEqual([]);
     expect(failing([{ rule: "require_all_reviews_approved" }], none)).toEqual([]);
     expect(failing([{ rule: "require_all_reviews_approved" }], approved)).toEqual([]);
-    expect(failing([{ rule: "require_all_reviews_approved" }], mixed)).toEqual(["0:require_all_reviews_approved: changes are requested by @bob"]);
+    expect(failing([{ rule: "require_all_reviews_approved" }], mixed)).toEqual([
+      "0:require_all_reviews_approved: changes are requested by @bob",
+    ]);
   });
 
   it("needs approvals from specific reviewers, never waiting for the creator", () => {
@@ -31,10 +48,28 @@ describe("evaluateMergeRules", () => {
     expect(failing(rules, context({ reviews: [{ reviewerId: "ann", status: "approved" }] }))).toEqual([
       "0:require_specific_reviewers: it needs an approving review from @bob",
     ]);
-    expect(failing(rules, context({ reviews: [{ reviewerId: "ann", status: "approved" }, { reviewerId: "bob", status: "changes-requested" }] }))).toEqual([
-      "0:require_specific_reviewers: it needs an approving review from @bob",
-    ]);
-    expect(failing(rules, context({ reviews: [{ reviewerId: "ann", status: "approved" }, { reviewerId: "bob", status: "approved" }] }))).toEqual([]);
+    expect(
+      failing(
+        rules,
+        context({
+          reviews: [
+            { reviewerId: "ann", status: "approved" },
+            { reviewerId: "bob", status: "changes-requested" },
+          ],
+        }),
+      ),
+    ).toEqual(["0:require_specific_reviewers: it needs an approving review from @bob"]);
+    expect(
+      failing(
+        rules,
+        context({
+          reviews: [
+            { reviewerId: "ann", status: "approved" },
+            { reviewerId: "bob", status: "approved" },
+          ],
+        }),
+      ),
+    ).toEqual([]);
 
     const oneOf: MergeRuleValue[] = [{ rule: "require_one_of_specific_reviewers", users: ["ann", "bob"] }];
     expect(failing(oneOf, context())).toEqual(["0:require_one_of_specific_reviewers: it needs an approving review from one of @ann, @bob"]);
@@ -44,12 +79,16 @@ describe("evaluateMergeRules", () => {
   });
 
   it("checks freshness, subject and description, and says the agent review cannot pass", () => {
-    expect(failing([{ rule: "require_up_to_date_change_request" }], context({ changeRequest: { outdated: true } }))[0]).toMatch(/update it first/);
+    expect(failing([{ rule: "require_up_to_date_change_request" }], context({ changeRequest: { outdated: true } }))[0]).toMatch(
+      /update it first/,
+    );
     expect(failing([{ rule: "require_up_to_date_change_request" }], context())).toEqual([]);
     expect(failing([{ rule: "require_change_request_subject" }], context({ changeRequest: { subject: "  " } }))).toEqual([
       "0:require_change_request_subject: it has no subject",
     ]);
-    expect(failing([{ rule: "require_change_request_description" }], context())).toEqual(["0:require_change_request_description: it has no description"]);
+    expect(failing([{ rule: "require_change_request_description" }], context())).toEqual([
+      "0:require_change_request_description: it has no description",
+    ]);
     expect(failing([{ rule: "require_change_request_description" }], context({ changeRequest: { descriptionText: "Why" } }))).toEqual([]);
     expect(failing([{ rule: "require_agent_review" }], context())[0]).toMatch(/Quire does not have/);
   });
@@ -86,7 +125,9 @@ describe("custom rules", () => {
       '0:custom: `reviews.filter(r => r.status === "approved").length >= 2` is not true',
     ]);
     expect(custom('reviews.some(r => r.status === "changes_requested" && r.reviewer.id === "bob")')).toEqual([]);
-    expect(custom('changeRequest.subject.startsWith("Fix") && !changeRequest.outdated && changeRequest.createdBy.id === "author"')).toEqual([]);
+    expect(custom('changeRequest.subject.startsWith("Fix") && !changeRequest.outdated && changeRequest.createdBy.id === "author"')).toEqual(
+      [],
+    );
     expect(custom('actor.id === "merger" && changeRequest.description === ""')).toEqual([]);
   });
 
@@ -108,7 +149,9 @@ describe("custom rules", () => {
     const ten = "[1,2,3,4,5,6,7,8,9,10]";
     const [heavy] = custom(`${ten}.map(a => ${ten}.map(b => ${ten}.map(c => ${ten}.map(d => reviews.length)))).length > 0`);
     expect(heavy).toMatch(/could not be evaluated: Expression needs more than 10000 steps/);
-    const [deep] = custom("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]");
+    const [deep] = custom(
+      "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+    );
     expect(deep).toMatch(/^0:custom: /);
   });
 });
@@ -116,9 +159,18 @@ describe("custom rules", () => {
 describe("effectiveMergeRules", () => {
   const rules = JSON.stringify({ type: "rules", rules: [{ rule: "require_at_least_one_review" }] });
   it("takes the space's own rules, its organization's when it inherits, or none", () => {
-    expect(effectiveMergeRules(rules, JSON.stringify({ type: "none" }))).toEqual({ source: "space", rules: [{ rule: "require_at_least_one_review" }] });
-    expect(effectiveMergeRules(JSON.stringify({ type: "inherit" }), rules)).toEqual({ source: "organization", rules: [{ rule: "require_at_least_one_review" }] });
-    expect(effectiveMergeRules(JSON.stringify({ type: "inherit" }), JSON.stringify({ type: "none" }))).toEqual({ source: "none", rules: [] });
+    expect(effectiveMergeRules(rules, JSON.stringify({ type: "none" }))).toEqual({
+      source: "space",
+      rules: [{ rule: "require_at_least_one_review" }],
+    });
+    expect(effectiveMergeRules(JSON.stringify({ type: "inherit" }), rules)).toEqual({
+      source: "organization",
+      rules: [{ rule: "require_at_least_one_review" }],
+    });
+    expect(effectiveMergeRules(JSON.stringify({ type: "inherit" }), JSON.stringify({ type: "none" }))).toEqual({
+      source: "none",
+      rules: [],
+    });
     expect(effectiveMergeRules(JSON.stringify({ type: "none" }), rules)).toEqual({ source: "none", rules: [] });
   });
 });

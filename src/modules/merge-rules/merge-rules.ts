@@ -125,7 +125,9 @@ function failureOf(rule: Exclude<MergeRuleValue, { rule: "allow_bypass" }>, ctx:
     case "require_agent_review":
       return "it needs a review by GitBook's AI agent, which Quire does not have; remove the rule or add an allow_bypass rule";
     case "require_up_to_date_change_request":
-      return ctx.changeRequest.outdated ? "the primary content changed since it was last updated; update it first (POST .../update)" : undefined;
+      return ctx.changeRequest.outdated
+        ? "the primary content changed since it was last updated; update it first (POST .../update)"
+        : undefined;
     case "require_change_request_subject":
       return ctx.changeRequest.subject.trim() === "" ? "it has no subject" : undefined;
     case "require_change_request_description":
@@ -148,7 +150,10 @@ function customFailure(expression: string, ctx: MergeRuleContext): string | unde
       outdated: ctx.changeRequest.outdated,
       createdBy: { id: ctx.changeRequest.createdBy },
     },
-    reviews: ctx.reviews.map((r) => ({ status: r.status === "approved" ? "approved" : "changes_requested", reviewer: { id: r.reviewerId } })),
+    reviews: ctx.reviews.map((r) => ({
+      status: r.status === "approved" ? "approved" : "changes_requested",
+      reviewer: { id: r.reviewerId },
+    })),
     actor: { id: ctx.actorId },
   };
   try {

@@ -6,9 +6,7 @@ import type { OrganizationPermissionsValue } from "./organizations.schemas.js";
  * What the caller may do with an organization. Members (guests included) may view it; guests
  * (null role) may not list members or teams; creating content needs `create`; the rest is admin.
  */
-export function organizationPermissions(
-  access: Pick<OrgAccess, "membership" | "ownedTeamIds"> | undefined,
-): OrganizationPermissionsValue {
+export function organizationPermissions(access: Pick<OrgAccess, "membership" | "ownedTeamIds"> | undefined): OrganizationPermissionsValue {
   const membership = access?.membership;
   const role = membership?.role ?? null;
   const member = !!membership;

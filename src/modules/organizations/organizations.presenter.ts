@@ -7,11 +7,7 @@ import type { OrganizationPermissionsValue, OrganizationResponse } from "./organ
 /** Quire is self-hosted: every organization has every feature, reported as the top plan. */
 export const SELF_HOSTED_PLAN = "enterprise_2024";
 
-export function presentOrganization(
-  org: OrganizationRow,
-  permissions: OrganizationPermissionsValue,
-  urls: Urls,
-): OrganizationResponse {
+export function presentOrganization(org: OrganizationRow, permissions: OrganizationPermissionsValue, urls: Urls): OrganizationResponse {
   const defaultContent = parseJsonOrNull<{ type: "site"; site: string }>(org.defaultContent, "organizations.default_content");
   return {
     object: "organization",

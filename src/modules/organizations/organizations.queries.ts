@@ -34,7 +34,11 @@ export async function listOrganizationsOfUser(
     ],
     options,
   );
-  const owned = await orgsWhereUserOwnsATeam(db, userId, page.rows.map((r) => r.id));
+  const owned = await orgsWhereUserOwnsATeam(
+    db,
+    userId,
+    page.rows.map((r) => r.id),
+  );
   return {
     ...page,
     rows: page.rows.map((r) => ({ ...r, memberRole: isRole(r.memberRole) ? r.memberRole : null, ownsTeam: owned.has(r.id) })),
@@ -108,7 +112,11 @@ export async function updateOrganization(
   id: string,
   changes: Partial<Omit<OrganizationsTable, "id" | "createdAt">>,
 ): Promise<void> {
-  await db.updateTable("organizations").set({ ...changes, updatedAt: nowIso() }).where("id", "=", id).execute();
+  await db
+    .updateTable("organizations")
+    .set({ ...changes, updatedAt: nowIso() })
+    .where("id", "=", id)
+    .execute();
 }
 
 export async function isHostnameTaken(db: Executor, hostname: string, exceptOrgId: string): Promise<boolean> {

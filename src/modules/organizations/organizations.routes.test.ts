@@ -136,11 +136,20 @@ describe("GET and PATCH /v1/orgs/{organizationId}", () => {
 
   it("refuses organization merge rules that could never be evaluated, naming the rule, and keeps the old ones", async () => {
     const { org, owner, outsider } = await createOrgWithRoles(ctx);
-    const stranger = await ctx.as(owner).patch(`/v1/orgs/${org.id}`, { mergeRules: { type: "rules", rules: [{ rule: "require_specific_reviewers", users: [outsider.id] }] } });
+    const stranger = await ctx
+      .as(owner)
+      .patch(`/v1/orgs/${org.id}`, {
+        mergeRules: { type: "rules", rules: [{ rule: "require_specific_reviewers", users: [outsider.id] }] },
+      });
     expect(stranger.status).toBe(400);
-    expect(stranger.body.error.message).toBe(`body.mergeRules.rules[0].users names user "${outsider.id}", who is not a member of this organization.`);
+    expect(stranger.body.error.message).toBe(
+      `body.mergeRules.rules[0].users names user "${outsider.id}", who is not a member of this organization.`,
+    );
     const expression = await ctx.as(owner).patch(`/v1/orgs/${org.id}`, {
-      mergeRules: { type: "rules", rules: [{ rule: "require_at_least_one_review" }, { rule: "custom", expression: "changeRequest.subject ===" }] },
+      mergeRules: {
+        type: "rules",
+        rules: [{ rule: "require_at_least_one_review" }, { rule: "custom", expression: "changeRequest.subject ===" }],
+      },
     });
     expect(expression.status).toBe(400);
     expect(expression.body.error.message).toMatch(/^body\.mergeRules\.rules\[1\]\.expression is not a valid expression: /);

@@ -4,7 +4,7 @@ import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
-import { ErrorBody, ListOf, ListQuery, NoContent, type RichDocumentValue, errorResponses } from "../../http/schemas.js";
+import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent, type RichDocumentValue } from "../../http/schemas.js";
 import { parseJson } from "../../lib/json.js";
 import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
@@ -293,7 +293,13 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     },
   );
 
-  function presentAgentInstructions(org: { id: string; createdAt: string; agentInstructions: string | null; agentInstructionsUpdatedAt: string | null; agentInstructionsUpdatedBy: string | null }) {
+  function presentAgentInstructions(org: {
+    id: string;
+    createdAt: string;
+    agentInstructions: string | null;
+    agentInstructionsUpdatedAt: string | null;
+    agentInstructionsUpdatedBy: string | null;
+  }) {
     return {
       object: "agent-instructions" as const,
       instructions: org.agentInstructions

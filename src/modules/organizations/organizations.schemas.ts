@@ -28,8 +28,15 @@ export type OrganizationPermissionsValue = Static<typeof OrganizationPermissions
 
 const OrganizationType = Type.Enum(["business", "community"]);
 const OrganizationUseCase = Type.Enum([
-  "internalDocs", "docsSite", "audienceControlledSite", "productDocs", "teamKnowledgeBase",
-  "designSystem", "openSourceDocs", "notes", "other",
+  "internalDocs",
+  "docsSite",
+  "audienceControlledSite",
+  "productDocs",
+  "teamKnowledgeBase",
+  "designSystem",
+  "openSourceDocs",
+  "notes",
+  "other",
 ]);
 const OrganizationCommunityType = Type.Enum(["nonProfit", "openSource", "education"]);
 const SitePointer = Type.Object({ type: Type.Literal("site"), site: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -75,9 +82,7 @@ export const CreateOrganizationBody = Type.Object({
 export const UpdateOrganizationBody = Type.Object({
   title: Type.Optional(Title),
   emailDomains: Type.Optional(EmailDomains),
-  hostname: Type.Optional(
-    Type.String({ minLength: 3, maxLength: 32, pattern: "^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$" }),
-  ),
+  hostname: Type.Optional(Type.String({ minLength: 3, maxLength: 32, pattern: "^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$" })),
   defaultRole: Type.Optional(RoleOrGuest),
   defaultContent: Type.Optional(Type.Union([SitePointer, Type.Null()])),
   logo: Type.Optional(Type.Union([Type.String({ format: "uri", maxLength: 2048 }), Type.Null()])),

@@ -1,10 +1,10 @@
 /** PDF export through the API: a signed URL that serves a real PDF of the content, in page order. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readPdf } from "../../../test/fixtures/pdf/pdf-reader.js";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent, testFile } from "../../../test/helpers/content.factories.js";
 import { contractClient } from "../../../test/helpers/contract.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
-import { readPdf } from "../../../test/fixtures/pdf/pdf-reader.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -22,7 +22,17 @@ async function setup() {
   const { content } = await commitContent(ctx, space.id, {
     pages: [
       { title: "Welcome", paragraphs: ["First words of the handbook."] },
-      { title: "Guides", kind: "group", children: [{ title: "Install", paragraphs: ["Run the installer."], children: [{ title: "On Zürich machines", paragraphs: ["Ελληνικά και Кириллица."] }] }] },
+      {
+        title: "Guides",
+        kind: "group",
+        children: [
+          {
+            title: "Install",
+            paragraphs: ["Run the installer."],
+            children: [{ title: "On Zürich machines", paragraphs: ["Ελληνικά και Кириллица."] }],
+          },
+        ],
+      },
     ],
     files: [await testFile(ctx, "x.txt", Buffer.from("x"), "text/plain")],
   });
@@ -40,8 +50,19 @@ describe("GET /v1/spaces/{spaceId}/pdf", () => {
     expect(pdf.headers["content-type"]).toBe("application/pdf");
     expect(pdf.raw.subarray(0, 5).toString()).toBe("%PDF-");
     const text = (await readPdf(pdf.raw)).text;
-    const order = ["Handbook", "Welcome", "First words of the handbook.", "Install", "Run the installer.", "On Zürich machines", "Ελληνικά"].map((t) => text.indexOf(t));
-    expect(order.every((i) => i >= 0), text.slice(0, 500)).toBe(true);
+    const order = [
+      "Handbook",
+      "Welcome",
+      "First words of the handbook.",
+      "Install",
+      "Run the installer.",
+      "On Zürich machines",
+      "Ελληνικά",
+    ].map((t) => text.indexOf(t));
+    expect(
+      order.every((i) => i >= 0),
+      text.slice(0, 500),
+    ).toBe(true);
     expect(text.lastIndexOf("Run the installer.")).toBeGreaterThan(text.lastIndexOf("First words of the handbook."));
     // A second download comes from the cache, byte for byte.
     expect((await ctx.anonymous.get(pathOf(res.body.url))).raw.equals(pdf.raw)).toBe(true);
@@ -50,11 +71,15 @@ describe("GET /v1/spaces/{spaceId}/pdf", () => {
   it("exports one page, with or without its subpages", async () => {
     const { owner, space, content } = await setup();
     const install = content.pages[1]!.children[0]!;
-    const withChildren = await ctx.anonymous.get(pathOf((await ctx.as(owner).get(`/v1/spaces/${space.id}/pdf?page=${install.id}`)).body.url));
+    const withChildren = await ctx.anonymous.get(
+      pathOf((await ctx.as(owner).get(`/v1/spaces/${space.id}/pdf?page=${install.id}`)).body.url),
+    );
     const text = (await readPdf(withChildren.raw)).text;
     expect(text).toContain("On Zürich machines");
     expect(text).not.toContain("First words of the handbook.");
-    const only = await ctx.anonymous.get(pathOf((await ctx.as(owner).get(`/v1/spaces/${space.id}/pdf?page=${install.id}&only=true`)).body.url));
+    const only = await ctx.anonymous.get(
+      pathOf((await ctx.as(owner).get(`/v1/spaces/${space.id}/pdf?page=${install.id}&only=true`)).body.url),
+    );
     expect((await readPdf(only.raw)).text).not.toContain("On Zürich machines");
     expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/pdf?page=nope`)).status).toBe(404);
   });
@@ -65,7 +90,9 @@ describe("GET /v1/spaces/{spaceId}/pdf", () => {
     expect((await ctx.as(outsider).get(`/v1/spaces/${space.id}/pdf`)).status).toBe(404);
     const url = (await ctx.as(owner).get(`/v1/spaces/${space.id}/pdf`)).body.url as string;
     const [payload, signature] = url.split("/pdf/")[1]!.split(".");
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), s: "other" })).toString("base64url");
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), s: "other" })).toString(
+      "base64url",
+    );
     expect((await ctx.anonymous.get(`/pdf/${forged}.${signature}`)).status).toBe(403);
     expect((await ctx.anonymous.get(`/pdf/${payload}.AAAA`)).status).toBe(403);
   });
@@ -80,8 +107,27 @@ describe("GET /v1/spaces/{spaceId}/pdf", () => {
 describe("reusable content in PDFs", () => {
   it("prints included reusable content in place", async () => {
     const { inlineReusableContents } = await import("./pdf.service.js");
-    const block = (text: string) => ({ object: "block", type: "paragraph", key: text, nodes: [{ object: "text", leaves: [{ object: "leaf", text, marks: [] }] }] });
-    const page = { object: "document", data: {}, nodes: [block("before"), { object: "block", type: "reusable-content", key: "r", isVoid: true, data: { ref: { kind: "reusable-content", reusableContent: "rc1" } } }, block("after")] };
+    const block = (text: string) => ({
+      object: "block",
+      type: "paragraph",
+      key: text,
+      nodes: [{ object: "text", leaves: [{ object: "leaf", text, marks: [] }] }],
+    });
+    const page = {
+      object: "document",
+      data: {},
+      nodes: [
+        block("before"),
+        {
+          object: "block",
+          type: "reusable-content",
+          key: "r",
+          isVoid: true,
+          data: { ref: { kind: "reusable-content", reusableContent: "rc1" } },
+        },
+        block("after"),
+      ],
+    };
     const include = { object: "document", data: {}, nodes: [block("included text")] };
     const result = inlineReusableContents(page as never, (id) => (id === "rc1" ? (include as never) : undefined));
     expect((result.nodes as unknown as { key: string }[]).map((n) => n.key)).toEqual(["before", "included text", "after"]);

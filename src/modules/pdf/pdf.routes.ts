@@ -6,17 +6,17 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import Type, { type TObject } from "typebox";
+import { indexPages } from "../../content/revision/model.js";
+import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { loadContent } from "../../content/revision/storage.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { forbidden, notFound } from "../../http/errors.js";
 import { errorResponses } from "../../http/schemas.js";
 import { sign, verifySignature } from "../../lib/signing.js";
-import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import { getSpace } from "../spaces/spaces.queries.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
 import { requireLiveSpace } from "../spaces/spaces.service.js";
-import { indexPages } from "../../content/revision/model.js";
-import { loadContent } from "../../content/revision/storage.js";
 import { pdfBytes } from "./pdf.service.js";
 
 /** The URL works for an hour, as GitBook's does. */
@@ -47,27 +47,37 @@ export interface PdfRouteSet {
 }
 
 export function registerPdfRoute(app: FastifyInstance, deps: Deps, set: PdfRouteSet): void {
-  app.get(set.path, {
-    schema: { tags: ["content"], operationId: set.operationId, params: set.params, querystring: PdfQuery, response: { 200: PdfUrl, ...errorResponses } },
-  }, async (request) => {
-    const { page, only } = request.query as { page?: string; only?: boolean };
-    const target = await set.resolve(request);
-    if (page) {
-      const revision = await getSpaceRevision(deps.db, target.spaceId, target.revisionId);
-      const content = await loadContent(deps.db, revision?.treeHash ?? null);
-      if (!indexPages(content.pages).has(page)) throw notFound(`No page with id "${page}" in this content.`);
-    }
-    const token: PdfToken = {
-      s: target.spaceId,
-      r: target.revisionId,
-      ...(page ? { p: page } : {}),
-      ...(only ? { o: true } : {}),
-      ...(target.subtitle ? { t: target.subtitle } : {}),
-      e: Math.floor(Date.now() / 1000) + PDF_URL_TTL_SECONDS,
-    };
-    const payload = Buffer.from(JSON.stringify(token)).toString("base64url");
-    return { url: `${deps.urls.base}/pdf/${payload}.${sign(deps.secret, `pdf\n${payload}`)}` };
-  });
+  app.get(
+    set.path,
+    {
+      schema: {
+        tags: ["content"],
+        operationId: set.operationId,
+        params: set.params,
+        querystring: PdfQuery,
+        response: { 200: PdfUrl, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { page, only } = request.query as { page?: string; only?: boolean };
+      const target = await set.resolve(request);
+      if (page) {
+        const revision = await getSpaceRevision(deps.db, target.spaceId, target.revisionId);
+        const content = await loadContent(deps.db, revision?.treeHash ?? null);
+        if (!indexPages(content.pages).has(page)) throw notFound(`No page with id "${page}" in this content.`);
+      }
+      const token: PdfToken = {
+        s: target.spaceId,
+        r: target.revisionId,
+        ...(page ? { p: page } : {}),
+        ...(only ? { o: true } : {}),
+        ...(target.subtitle ? { t: target.subtitle } : {}),
+        e: Math.floor(Date.now() / 1000) + PDF_URL_TTL_SECONDS,
+      };
+      const payload = Buffer.from(JSON.stringify(token)).toString("base64url");
+      return { url: `${deps.urls.base}/pdf/${payload}.${sign(deps.secret, `pdf\n${payload}`)}` };
+    },
+  );
 }
 
 export const pdfRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {

@@ -70,10 +70,11 @@ export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfR
     ...selected.flatMap(({ node }) => (node.documentHash ? [node.documentHash] : [])),
     ...content.reusableContents.flatMap((r) => (r.documentHash ? [r.documentHash] : [])),
   ]);
-  const withIncludes = (document: JSONDocument): JSONDocument => inlineReusableContents(document, (id) => {
-    const hash = reusable.get(id);
-    return hash ? documents.get(hash) : undefined;
-  });
+  const withIncludes = (document: JSONDocument): JSONDocument =>
+    inlineReusableContents(document, (id) => {
+      const hash = reusable.get(id);
+      return hash ? documents.get(hash) : undefined;
+    });
   const files = new Map(content.files.map((f) => [f.id, f]));
   const titles = new Map([...indexPages(content.pages).values()].map((l) => [l.page.id, l.page.title]));
   const bytes = await renderPdf({
@@ -84,7 +85,10 @@ export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfR
       title: node.title,
       depth,
       ...(node.description ? { description: node.description } : {}),
-      document: node.kind === "document" && node.documentHash && documents.get(node.documentHash) ? withIncludes(documents.get(node.documentHash)!) : null,
+      document:
+        node.kind === "document" && node.documentHash && documents.get(node.documentHash)
+          ? withIncludes(documents.get(node.documentHash)!)
+          : null,
     })),
     // Only files of this revision are embedded; the renderer never fetches URLs.
     loadImage: async (ref) => {
@@ -96,7 +100,12 @@ export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfR
     describeRef: (ref) => {
       if (ref.kind === "file") {
         const file = files.get((ref as Extract<ContentRef, { kind: "file" }>).file);
-        return file ? { text: file.name, url: downloadUrl(urls.base, secret, { blobHash: file.blobHash, name: file.name, contentType: file.contentType }) } : undefined;
+        return file
+          ? {
+              text: file.name,
+              url: downloadUrl(urls.base, secret, { blobHash: file.blobHash, name: file.name, contentType: file.contentType }),
+            }
+          : undefined;
       }
       if (ref.kind === "page") {
         const title = titles.get((ref as Extract<ContentRef, { kind: "page" }>).page);
@@ -121,7 +130,8 @@ export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfR
 export function inlineReusableContents(document: JSONDocument, body: (id: string) => JSONDocument | undefined): JSONDocument {
   type Block = { type?: string; data?: { ref?: { kind?: string; reusableContent?: string } } };
   const nodes = (document.nodes as unknown as Block[]).flatMap((block) => {
-    const id = block.type === "reusable-content" && block.data?.ref?.kind === "reusable-content" ? block.data.ref.reusableContent : undefined;
+    const id =
+      block.type === "reusable-content" && block.data?.ref?.kind === "reusable-content" ? block.data.ref.reusableContent : undefined;
     const included = id ? body(id) : undefined;
     return included ? (included.nodes as unknown as Block[]) : [block];
   });

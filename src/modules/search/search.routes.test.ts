@@ -12,7 +12,16 @@ afterAll(() => ctx.close());
 
 function headingDoc(parts: [string | null, string][]) {
   const nodes = parts.flatMap(([heading, text], i) => [
-    ...(heading ? [{ object: "block", type: "heading-1", key: `h${i}`, nodes: [{ object: "text", leaves: [{ object: "leaf", text: heading, marks: [] }] }] }] : []),
+    ...(heading
+      ? [
+          {
+            object: "block",
+            type: "heading-1",
+            key: `h${i}`,
+            nodes: [{ object: "text", leaves: [{ object: "leaf", text: heading, marks: [] }] }],
+          },
+        ]
+      : []),
     { object: "block", type: "paragraph", key: `p${i}`, nodes: [{ object: "text", leaves: [{ object: "leaf", text, marks: [] }] }] },
   ]);
   return { object: "document", data: {}, nodes };
@@ -21,7 +30,13 @@ function headingDoc(parts: [string | null, string][]) {
 async function setup() {
   const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Handbook" });
   const { saveDocument } = await import("../../content/revision/storage.js");
-  const install = await saveDocument(ctx.db, headingDoc([[null, "How to get started."], ["Configure the proxy", "Set the proxy variable before installing packages."]]));
+  const install = await saveDocument(
+    ctx.db,
+    headingDoc([
+      [null, "How to get started."],
+      ["Configure the proxy", "Set the proxy variable before installing packages."],
+    ]),
+  );
   await commitContent(ctx, space.id, {
     pages: [
       { title: "Welcome", paragraphs: ["Nothing to see here."] },
@@ -72,7 +87,9 @@ describe("GET /v1/spaces/{spaceId}/search", () => {
 
   it("pages with an opaque cursor and answers a precise 400 for a malformed one", async () => {
     const { owner, space } = await setup();
-    await commitContent(ctx, space.id, { pages: ["One", "Two", "Three"].map((title) => ({ title, paragraphs: [`${title} kayak tour.`] })) });
+    await commitContent(ctx, space.id, {
+      pages: ["One", "Two", "Three"].map((title) => ({ title, paragraphs: [`${title} kayak tour.`] })),
+    });
     await ctx.worker.drain();
     const all = await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=kayak`);
     expect(all.body.count).toBe(3);
@@ -80,7 +97,9 @@ describe("GET /v1/spaces/{spaceId}/search", () => {
     const seen: string[] = [];
     let page: string | undefined;
     do {
-      const res = await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=kayak&limit=1${page ? `&page=${encodeURIComponent(page)}` : ""}`);
+      const res = await ctx
+        .as(owner)
+        .get(`/v1/spaces/${space.id}/search?query=kayak&limit=1${page ? `&page=${encodeURIComponent(page)}` : ""}`);
       expect(res.status).toBe(200);
       expect(res.body.count).toBe(3);
       seen.push(...res.body.items.map((p: { id: string }) => p.id));
@@ -90,7 +109,9 @@ describe("GET /v1/spaces/{spaceId}/search", () => {
     for (const bad of ["garbage", Buffer.from("[-1]").toString("base64url"), Buffer.from('["1"]').toString("base64url")]) {
       const res = await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=proxy&page=${bad}`);
       expect(res.status).toBe(400);
-      expect(res.body.error.message).toBe("The `page` parameter is not a cursor returned by this search; pass `next.page` from a previous response.");
+      expect(res.body.error.message).toBe(
+        "The `page` parameter is not a cursor returned by this search; pass `next.page` from a previous response.",
+      );
     }
   });
 });
@@ -120,7 +141,9 @@ describe("GET /v1/orgs/{organizationId}/search", () => {
     expect(all.body.next).toBeUndefined();
     const first = await ctx.as(owner).get(`/v1/orgs/${org.id}/search?query=proxy&limit=1`);
     expect(first.body).toMatchObject({ count: 2, items: [{ id: all.body.items[0].id, title: all.body.items[0].title }] });
-    const second = await ctx.as(owner).get(`/v1/orgs/${org.id}/search?query=proxy&limit=1&page=${encodeURIComponent(first.body.next.page)}`);
+    const second = await ctx
+      .as(owner)
+      .get(`/v1/orgs/${org.id}/search?query=proxy&limit=1&page=${encodeURIComponent(first.body.next.page)}`);
     expect(second.body).toMatchObject({ count: 2, items: [{ id: all.body.items[1].id, title: all.body.items[1].title }] });
     expect(second.body.next).toBeUndefined();
     expect(second.body.items[0].pages).toEqual(all.body.items[1].pages);
@@ -141,7 +164,9 @@ describe("GET /v1/orgs/{organizationId}/search", () => {
     for (const bad of ["garbage", Buffer.from("[1.5]").toString("base64url"), Buffer.from("[1,2]").toString("base64url")]) {
       const res = await ctx.as(owner).get(`/v1/orgs/${org.id}/search?query=proxy&page=${bad}`);
       expect(res.status).toBe(400);
-      expect(res.body.error.message).toBe("The `page` parameter is not a cursor returned by this search; pass `next.page` from a previous response.");
+      expect(res.body.error.message).toBe(
+        "The `page` parameter is not a cursor returned by this search; pass `next.page` from a previous response.",
+      );
     }
   });
 

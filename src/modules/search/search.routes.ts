@@ -9,7 +9,7 @@ import { fullTextIndex } from "../../content/search/engine.js";
 import { type PageResult, searchOrganization, searchPages } from "../../content/search/search.service.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
-import { ListOf, ListQuery, errorResponses } from "../../http/schemas.js";
+import { errorResponses, ListOf, ListQuery } from "../../http/schemas.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { requireOrganization } from "../organizations/organizations.service.js";
 import { getSpacesByIds, listSpaceNodes } from "../spaces/spaces.queries.js";
@@ -23,7 +23,13 @@ const SearchQuery = Type.Object({
   query: Type.String({ minLength: 1, maxLength: 512, description: "Words to search for; the last one also matches as a prefix" }),
 });
 
-const Section = Type.Object({ id: Type.String(), title: Type.String(), path: Type.String(), body: Type.String(), urls: Type.Object({ app: Type.String() }) });
+const Section = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  path: Type.String(),
+  body: Type.String(),
+  urls: Type.Object({ app: Type.String() }),
+});
 const PageResultSchema = Type.Object({
   id: Type.String(),
   title: Type.String(),
@@ -44,7 +50,10 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       id: result.pageId,
       title: result.title,
       path: result.path,
-      sections: result.sections.map((s) => ({ ...s, urls: { app: s.path.includes("#") ? `${pageUrl}#${s.path.split("#")[1]}` : pageUrl } })),
+      sections: result.sections.map((s) => ({
+        ...s,
+        urls: { app: s.path.includes("#") ? `${pageUrl}#${s.path.split("#")[1]}` : pageUrl },
+      })),
       ancestors: result.ancestors,
       urls: { app: pageUrl },
     };
@@ -52,7 +61,15 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
 
   app.get(
     "/v1/spaces/:spaceId/search",
-    { schema: { tags, operationId: "searchSpaceContent", params: SpaceParams, querystring: SearchQuery, response: { 200: ListOf(PageResultSchema), ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        operationId: "searchSpaceContent",
+        params: SpaceParams,
+        querystring: SearchQuery,
+        response: { 200: ListOf(PageResultSchema), ...errorResponses },
+      },
+    },
     async (request) => {
       const { space } = await requireLiveSpace(db, actorOf(request), request.params.spaceId);
       const { query, page, limit } = request.query;
@@ -67,13 +84,34 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
 
   app.get(
     "/v1/orgs/:organizationId/search",
-    { schema: { tags, operationId: "searchOrganizationContent", params: OrganizationParams, querystring: SearchQuery, response: { 200: ListOf(SpaceResultSchema), ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        operationId: "searchOrganizationContent",
+        params: OrganizationParams,
+        querystring: SearchQuery,
+        response: { 200: ListOf(SpaceResultSchema), ...errorResponses },
+      },
+    },
     async (request) => {
       const { org, access } = await requireOrganization(db, actorOf(request), request.params.organizationId);
       const { query, page, limit } = request.query;
       const readable = readableSpaceNodes(access, await listSpaceNodes(db, { orgId: org.id }));
-      const found = await searchOrganization(index, db, readable.map((n) => n.id), query, { page, limit });
-      const titles = new Map((await getSpacesByIds(db, found.results.map((s) => s.spaceId))).map((s) => [s.id, s.title]));
+      const found = await searchOrganization(
+        index,
+        db,
+        readable.map((n) => n.id),
+        query,
+        { page, limit },
+      );
+      const titles = new Map(
+        (
+          await getSpacesByIds(
+            db,
+            found.results.map((s) => s.spaceId),
+          )
+        ).map((s) => [s.id, s.title]),
+      );
       return {
         items: found.results.map((s) => ({
           id: s.spaceId,

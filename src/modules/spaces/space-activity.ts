@@ -23,7 +23,15 @@ export async function spaceActivityCounts(db: Executor, spaceIds: readonly strin
   return new Map(
     spaceIds.map((id) => {
       const cr = changeRequests.get(id);
-      return [id, { comments: comments.get(id) ?? 0, changeRequests: cr?.total ?? 0, changeRequestsOpen: cr?.open ?? 0, changeRequestsDraft: cr?.draft ?? 0 }];
+      return [
+        id,
+        {
+          comments: comments.get(id) ?? 0,
+          changeRequests: cr?.total ?? 0,
+          changeRequestsOpen: cr?.open ?? 0,
+          changeRequestsDraft: cr?.draft ?? 0,
+        },
+      ];
     }),
   );
 }
@@ -45,5 +53,10 @@ const countsOfSpace = prepared<{ spaceId: string }, { comments: number; total: n
 /** The counters of one space, in one compiled-once query (every space read needs them). */
 export async function spaceActivityCount(db: Executor, spaceId: string): Promise<SpaceCounts> {
   const [row] = await countsOfSpace(db, { spaceId });
-  return { comments: Number(row!.comments), changeRequests: Number(row!.total), changeRequestsOpen: Number(row!.open), changeRequestsDraft: Number(row!.draft) };
+  return {
+    comments: Number(row!.comments),
+    changeRequests: Number(row!.total),
+    changeRequestsOpen: Number(row!.open),
+    changeRequestsDraft: Number(row!.draft),
+  };
 }

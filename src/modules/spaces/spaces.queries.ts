@@ -15,7 +15,11 @@ const spaceById = prepared<{ id: string }, SpaceRow>(
  * number) run one at a time on PostgreSQL. SQLite runs one writer at a time anyway.
  */
 export async function lockSpaceRow(trx: Executor, spaceId: string): Promise<void> {
-  await trx.updateTable("spaces").set((eb) => ({ updatedAt: eb.ref("updatedAt") })).where("id", "=", spaceId).execute();
+  await trx
+    .updateTable("spaces")
+    .set((eb) => ({ updatedAt: eb.ref("updatedAt") }))
+    .where("id", "=", spaceId)
+    .execute();
 }
 
 export async function getSpace(db: Executor, id: string): Promise<SpaceRow | undefined> {
@@ -42,7 +46,9 @@ export interface SpaceNodeRow {
 
 /** Spaces that are not deleted, of an organization or (with `parentId`) directly in one collection. */
 export function listSpaceNodes(db: Executor, filter: { orgId: string; parentId?: string }): Promise<SpaceNodeRow[]> {
-  return filter.parentId === undefined ? spaceNodesOfOrg(db, filter) : spaceNodesInCollection(db, { orgId: filter.orgId, parentId: filter.parentId });
+  return filter.parentId === undefined
+    ? spaceNodesOfOrg(db, filter)
+    : spaceNodesInCollection(db, { orgId: filter.orgId, parentId: filter.parentId });
 }
 
 const spaceNodesOfOrg = prepared<{ orgId: string }, SpaceNodeRow>((db, param) => liveSpaceNodes(db as Kysely<Database>, param("orgId")));
@@ -52,7 +58,11 @@ const spaceNodesInCollection = prepared<{ orgId: string; parentId: string }, Spa
 );
 
 function liveSpaceNodes(db: Kysely<Database>, orgId: string) {
-  return db.selectFrom("spaces").select(["id", "parentId", "defaultLevel", "createdAt", "position"]).where("orgId", "=", orgId).where("deletedAt", "is", null);
+  return db
+    .selectFrom("spaces")
+    .select(["id", "parentId", "defaultLevel", "createdAt", "position"])
+    .where("orgId", "=", orgId)
+    .where("deletedAt", "is", null);
 }
 
 export async function insertSpace(db: Executor, row: SpaceRow): Promise<void> {
@@ -83,11 +93,13 @@ export async function insertFirstRevision(
 export async function updateSpace(
   db: Executor,
   id: string,
-  changes: Partial<
-    Pick<SpacesTable, "title" | "emoji" | "iconUrl" | "editMode" | "defaultLevel" | "language" | "mergeRules">
-  >,
+  changes: Partial<Pick<SpacesTable, "title" | "emoji" | "iconUrl" | "editMode" | "defaultLevel" | "language" | "mergeRules">>,
 ): Promise<void> {
-  await db.updateTable("spaces").set({ ...changes, updatedAt: nowIso() }).where("id", "=", id).execute();
+  await db
+    .updateTable("spaces")
+    .set({ ...changes, updatedAt: nowIso() })
+    .where("id", "=", id)
+    .execute();
 }
 
 export async function markSpaceDeleted(db: Executor, id: string, actorId: string): Promise<void> {
@@ -151,5 +163,9 @@ export async function placeSpace(
   id: string,
   placement: { orgId: string; parentId: string | null; position: string },
 ): Promise<void> {
-  await db.updateTable("spaces").set({ ...placement, updatedAt: nowIso() }).where("id", "=", id).execute();
+  await db
+    .updateTable("spaces")
+    .set({ ...placement, updatedAt: nowIso() })
+    .where("id", "=", id)
+    .execute();
 }

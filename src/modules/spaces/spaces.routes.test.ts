@@ -49,7 +49,13 @@ describe("every space route", () => {
     ];
     for (const [method, path, param, body] of routes) {
       const send = (requester: typeof ctx.anonymous, url: string) =>
-        method === "GET" ? requester.get(url) : method === "DELETE" ? requester.delete(url) : method === "POST" ? requester.post(url, body) : requester.patch(url, body);
+        method === "GET"
+          ? requester.get(url)
+          : method === "DELETE"
+            ? requester.delete(url)
+            : method === "POST"
+              ? requester.post(url, body)
+              : requester.patch(url, body);
       const url = (id: string) => path.replace("ORG", param === "organizationId" ? id : org.id).replace("ID", id);
       expect((await send(ctx.anonymous, url("x"))).status, `${method} ${path}`).toBe(401);
       const res = await send(ctx.as(owner), url(long));
@@ -68,7 +74,9 @@ describe("POST /v1/orgs/{organizationId}/spaces", () => {
 
   it("creates a space and its first, empty revision in one go, with a Location header", async () => {
     const { org, owner } = await createOrgWithRoles(ctx);
-    const res = await ctx.as(owner).post(`/v1/orgs/${org.id}/spaces`, { title: "Handbook", emoji: "📘", language: "fr", editMode: "locked" });
+    const res = await ctx
+      .as(owner)
+      .post(`/v1/orgs/${org.id}/spaces`, { title: "Handbook", emoji: "📘", language: "fr", editMode: "locked" });
     expect(res.status).toBe(201);
     expect(res.headers.location).toBe(`http://quire.test/v1/spaces/${res.body.id}`);
     expect(res.body).toMatchObject({
@@ -127,7 +135,9 @@ describe("POST /v1/orgs/{organizationId}/spaces", () => {
     for (const user of [members.review, members.read, members.guest]) {
       const res = await ctx.as(user).post(`/v1/orgs/${org.id}/spaces`, {});
       expect(res.status).toBe(403);
-      expect(res.body.error.message).toBe("Adding content at the top level of the organization needs the organization role create or admin.");
+      expect(res.body.error.message).toBe(
+        "Adding content at the top level of the organization needs the organization role create or admin.",
+      );
     }
     expect((await snapshot(ctx, org.id)).spaces).toHaveLength(0);
   });
@@ -207,8 +217,16 @@ describe("GET /v1/spaces/{spaceId}", () => {
     const reader = await ctx.as(members.read).get(`/v1/spaces/${space.id}`);
     expect(reader.status).toBe(200);
     expect(reader.body.permissions).toEqual({
-      view: true, access: true, admin: false, viewInviteLinks: false, edit: false,
-      triggerGitSync: false, comment: false, merge: false, review: false, installIntegration: false,
+      view: true,
+      access: true,
+      admin: false,
+      viewInviteLinks: false,
+      edit: false,
+      triggerGitSync: false,
+      comment: false,
+      merge: false,
+      review: false,
+      installIntegration: false,
     });
     const editor = await ctx.as(members.edit).get(`/v1/spaces/${space.id}`);
     expect(editor.body.permissions).toMatchObject({ edit: true, comment: true, triggerGitSync: true, review: false, merge: false });
@@ -274,7 +292,10 @@ describe("PATCH /v1/spaces/{spaceId}", () => {
     const cases: [unknown, string][] = [
       [{ title: TITLE_51 }, "body.title must be at most 50 characters long."],
       [{ editMode: "draft" }, 'body.editMode must be one of: "live", "locked".'],
-      [{ defaultLevel: "owner" }, 'body.defaultLevel must be one of: "admin", "create", "review", "edit", "comment", "read", "inherit", null.'],
+      [
+        { defaultLevel: "owner" },
+        'body.defaultLevel must be one of: "admin", "create", "review", "edit", "comment", "read", "inherit", null.',
+      ],
       [{ emoji: "🎉", icon: "https://example.com/i.png" }, "Set either body.emoji or body.icon, not both: a space shows one of them."],
       [{ mergeRules: { type: "sometimes" } }, 'body.mergeRules.type must be one of: "inherit", "rules", "none".'],
       [{ mergeRules: { type: "rules" } }, 'body.mergeRules.rules is required when body.mergeRules.type is "rules".'],
@@ -291,7 +312,9 @@ describe("PATCH /v1/spaces/{spaceId}", () => {
       mergeRules: { type: "rules", rules: [{ rule: "allow_bypass", users: [stranger.id] }] },
     });
     expect(rules.status).toBe(400);
-    expect(rules.body.error.message).toBe(`body.mergeRules.rules[0].users names user "${stranger.id}", who is not a member of this organization.`);
+    expect(rules.body.error.message).toBe(
+      `body.mergeRules.rules[0].users names user "${stranger.id}", who is not a member of this organization.`,
+    );
     const expression = await ctx.as(owner).patch(`/v1/spaces/${space.id}`, {
       mergeRules: { type: "rules", rules: [{ rule: "require_at_least_one_review" }, { rule: "custom", expression: "reviews.length >= " }] },
     });
@@ -371,7 +394,9 @@ describe("DELETE and POST /restore", () => {
     const res = await ctx.as(owner).post(`/v1/spaces/${space.id}/restore`);
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(
-      new RegExp(`^Space "${space.id}" was deleted on .+, more than 7 days ago; only spaces deleted in the last 7 days can be restored\\.$`),
+      new RegExp(
+        `^Space "${space.id}" was deleted on .+, more than 7 days ago; only spaces deleted in the last 7 days can be restored\\.$`,
+      ),
     );
     await backdateDeletion(ctx, space.id, 6);
     expect((await ctx.as(owner).post(`/v1/spaces/${space.id}/restore`)).status).toBe(200);
@@ -399,7 +424,11 @@ describe("POST /v1/spaces/{spaceId}/duplicate", () => {
     const last = await createSpace(ctx, owner, org.id, { parent: collection.id, title: "Last" });
     await ctx.as(owner).patch(`/v1/spaces/${first.id}`, { language: "de", editMode: "locked", defaultLevel: "read" });
     await grant(ctx, owner, { space: first.id }, "review", { users: [members.guest.id] });
-    await ctx.db.updateTable("revisions").set({ treeHash: "t".repeat(64) }).where("id", "=", first.revision).execute();
+    await ctx.db
+      .updateTable("revisions")
+      .set({ treeHash: "t".repeat(64) })
+      .where("id", "=", first.revision)
+      .execute();
 
     expect((await ctx.anonymous.post(`/v1/spaces/${first.id}/duplicate`)).status).toBe(401);
     const res = await ctx.as(owner).post(`/v1/spaces/${first.id}/duplicate`);
@@ -445,7 +474,9 @@ describe("POST /v1/spaces/{spaceId}/move", () => {
     expect(res.body.parent).toBe(collection.id);
     const list = await ctx.as(owner).get(`/v1/collections/${collection.id}/spaces`);
     expect(list.body.items.map((s: { id: string }) => s.id)).toEqual([space.id, inside.id]);
-    const back = await ctx.as(owner).post(`/v1/spaces/${space.id}/move`, { parent: null, position: { after: { type: "collection", collection: collection.id } } });
+    const back = await ctx
+      .as(owner)
+      .post(`/v1/spaces/${space.id}/move`, { parent: null, position: { after: { type: "collection", collection: collection.id } } });
     expect(back.status).toBe(200);
     expect(back.body).not.toHaveProperty("parent");
   });
@@ -525,7 +556,9 @@ describe("POST /v1/spaces/{spaceId}/transfer", () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.message).toBe('No organization with id "nowhere" that you are a member of.');
     const foreignCollection = await createCollection(ctx, owner, target.id);
-    const mismatch = await ctx.as(owner).post(`/v1/spaces/${space.id}/transfer`, { organization: org.id, collection: foreignCollection.id });
+    const mismatch = await ctx
+      .as(owner)
+      .post(`/v1/spaces/${space.id}/transfer`, { organization: org.id, collection: foreignCollection.id });
     expect(mismatch.status).toBe(404);
     expect(mismatch.body.error.message).toBe(`No collection with id "${foreignCollection.id}" in this organization.`);
     const reader = await ctx.as(members.read).post(`/v1/spaces/${space.id}/transfer`, { organization: target.id });
@@ -547,7 +580,9 @@ describe("POST /v1/spaces/{spaceId}/transfer", () => {
     );
     // Within the organization, Git sync is no obstacle.
     const collection = await createCollection(ctx, owner, org.id);
-    expect((await ctx.as(owner).post(`/v1/spaces/${space.id}/transfer`, { organization: org.id, collection: collection.id })).status).toBe(200);
+    expect((await ctx.as(owner).post(`/v1/spaces/${space.id}/transfer`, { organization: org.id, collection: collection.id })).status).toBe(
+      200,
+    );
   });
 });
 

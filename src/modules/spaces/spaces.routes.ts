@@ -3,15 +3,15 @@ import type { Deps } from "../../deps.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
 import { badRequest, forbidden, notFound } from "../../http/errors.js";
 import { listOf } from "../../http/pagination.js";
-import { ErrorBody, ListOf, ListQuery, NoContent, type SpaceMergeRulesValue, errorResponses } from "../../http/schemas.js";
+import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent, type SpaceMergeRulesValue } from "../../http/schemas.js";
 import { loadOrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
+import { requireCreateDestination } from "../collections/collections.service.js";
+import { MoveBody, TransferSpaceBody } from "../content-tree/tree.schemas.js";
 import { getMember } from "../members/members.queries.js";
 import { checkMergeRules } from "../merge-rules/merge-rules.js";
-import { MoveBody, TransferSpaceBody } from "../content-tree/tree.schemas.js";
-import { requireCreateDestination } from "../collections/collections.service.js";
-import { requireOrganization } from "../organizations/organizations.service.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
+import { requireOrganization } from "../organizations/organizations.service.js";
 import { spacePermissions } from "./spaces.policy.js";
 import { presentSpaceFor, presentSpacesFor } from "./spaces.presenter.js";
 import { getSpace, listSpaceNodes, updateSpace } from "./spaces.queries.js";
@@ -121,7 +121,15 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         ],
         request.query,
       );
-      return listOf(page, await presentSpacesFor(db, access, page.rows.map(({ space }) => space), urls));
+      return listOf(
+        page,
+        await presentSpacesFor(
+          db,
+          access,
+          page.rows.map(({ space }) => space),
+          urls,
+        ),
+      );
     },
   );
 
@@ -330,8 +338,16 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         ],
         request.query,
       );
-      const spaces = await presentSpacesFor(db, access, page.rows.map(({ space }) => space), urls);
-      return listOf(page, page.rows.map(({ level }, index) => ({ permission: level, space: spaces[index]! })));
+      const spaces = await presentSpacesFor(
+        db,
+        access,
+        page.rows.map(({ space }) => space),
+        urls,
+      );
+      return listOf(
+        page,
+        page.rows.map(({ level }, index) => ({ permission: level, space: spaces[index]! })),
+      );
     },
   );
 

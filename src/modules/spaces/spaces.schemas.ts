@@ -1,6 +1,5 @@
 import Type, { type Static } from "typebox";
-import { DefaultLevel, Id, ListQuery, MergeRule, Order, SpaceMergeRules, Timestamp } from "../../http/schemas.js";
-import { RoleLevel } from "../../http/schemas.js";
+import { DefaultLevel, Id, ListQuery, MergeRule, Order, RoleLevel, SpaceMergeRules, Timestamp } from "../../http/schemas.js";
 
 export const SpaceParams = Type.Object({ spaceId: Id });
 
@@ -10,8 +9,44 @@ export const IconUrl = Type.String({ format: "uri", maxLength: 2048 });
 
 /** `TranslationLanguage`: the 38 languages a space may be written in. */
 export const LANGUAGES = [
-  "en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "yue", "ko", "ar", "hi", "nl", "pl", "tr", "sv", "no",
-  "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl",
+  "en",
+  "fr",
+  "de",
+  "es",
+  "it",
+  "pt",
+  "pt-br",
+  "ru",
+  "ja",
+  "zh",
+  "yue",
+  "ko",
+  "ar",
+  "hi",
+  "nl",
+  "pl",
+  "tr",
+  "sv",
+  "no",
+  "da",
+  "fi",
+  "el",
+  "cs",
+  "hu",
+  "ro",
+  "th",
+  "vi",
+  "id",
+  "ms",
+  "he",
+  "uk",
+  "sk",
+  "bg",
+  "hr",
+  "lt",
+  "lv",
+  "et",
+  "sl",
 ] as const;
 export const Language = Type.Enum([...LANGUAGES]);
 

@@ -3,13 +3,13 @@ import type { Executor } from "../../db/database.js";
 import type { SpaceRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
 import { badRequest, conflict, notFound, preconditionFailed } from "../../http/errors.js";
-import { newId } from "../../lib/ids.js";
-import { isoDaysAgo, nowIso } from "../../lib/time.js";
+import { type Page, paginateRows, type SortKey } from "../../http/pagination.js";
 import { SPACE_RETENTION_DAYS } from "../../jobs/handlers/purge-deleted-spaces.job.js";
 import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
-import { type OrgAccess, contentLevel } from "../../permissions/access.js";
-import { type Role, atLeast } from "../../permissions/roles.js";
-import { type Page, type SortKey, paginateRows } from "../../http/pagination.js";
+import { newId } from "../../lib/ids.js";
+import { isoDaysAgo, nowIso } from "../../lib/time.js";
+import { contentLevel, type OrgAccess } from "../../permissions/access.js";
+import { atLeast, type Role } from "../../permissions/roles.js";
 import { grantCreatorAdmin } from "../collections/collections.service.js";
 import { copyGrants, deleteAccessToTargets } from "../content-permissions/content-permissions.queries.js";
 import { type ContentPositionValue, planMove } from "../content-tree/move.js";
@@ -124,10 +124,7 @@ export function copyTitle(title: string): string {
  * revision shares the original's current tree (content is content-addressed, so nothing is
  * copied). Git sync is not copied: it binds one space to one repository. Run inside a transaction.
  */
-export async function duplicateSpace(
-  trx: Executor,
-  input: { original: SpaceRow; access: OrgAccess; actorId: string },
-): Promise<SpaceRow> {
+export async function duplicateSpace(trx: Executor, input: { original: SpaceRow; access: OrgAccess; actorId: string }): Promise<SpaceRow> {
   const { original } = input;
   const revision = await getSpaceRevision(trx, original.id, original.revisionId);
   const siblings = sortSiblings(await listSiblings(trx, original.orgId, original.parentId));
@@ -151,7 +148,10 @@ export async function duplicateSpace(
   };
   await insertSpace(trx, copy);
   // Siblings are renumbered only when the original and its next sibling share a key.
-  await writePositions(trx, positions.filter((p) => p.id !== id));
+  await writePositions(
+    trx,
+    positions.filter((p) => p.id !== id),
+  );
   await insertFirstRevision(trx, {
     id: copy.revisionId,
     spaceId: copy.id,
@@ -255,7 +255,14 @@ export async function pageOfVisibleSpaces(
   options: { page?: string | undefined; limit?: number | undefined },
 ): Promise<Page<{ space: SpaceRow; level: Role }>> {
   const page = paginateRows(readableSpaceNodes(access, nodes), keys, options);
-  const rows = new Map((await getSpacesByIds(db, page.rows.map((n) => n.id))).map((r) => [r.id, r]));
+  const rows = new Map(
+    (
+      await getSpacesByIds(
+        db,
+        page.rows.map((n) => n.id),
+      )
+    ).map((r) => [r.id, r]),
+  );
   const items: { space: SpaceRow; level: Role }[] = [];
   for (const node of page.rows) {
     const space = rows.get(node.id);

@@ -1,7 +1,7 @@
 import type { TeamRow } from "../../db/schema.js";
 import type { Urls } from "../../http/urls.js";
-import type { MemberCounts } from "../members/members.queries.js";
 import { presentMember } from "../members/members.presenter.js";
+import type { MemberCounts } from "../members/members.queries.js";
 import type { TeamCounts, TeamMemberRow } from "./teams.queries.js";
 import type { TeamMemberResponse, TeamPermissionsValue, TeamResponse } from "./teams.schemas.js";
 

@@ -35,7 +35,11 @@ export function listTeams(db: Executor, dialect: DialectName, orgId: string, opt
   if (options.ownedBy) {
     const ownedBy = options.ownedBy;
     query = query.where("teams.id", "in", (eb) =>
-      eb.selectFrom("teamMembers").select("teamMembers.teamId").where("teamMembers.userId", "=", ownedBy).where("teamMembers.role", "=", "owner"),
+      eb
+        .selectFrom("teamMembers")
+        .select("teamMembers.teamId")
+        .where("teamMembers.userId", "=", ownedBy)
+        .where("teamMembers.role", "=", "owner"),
     );
   }
   return paginate(
@@ -125,12 +129,7 @@ export async function deleteTeam(db: Executor, orgId: string, teamId: string): P
   const team = await getTeam(db, orgId, teamId);
   if (!team) return false;
   await db.deleteFrom("teamMembers").where("teamId", "=", team.id).execute();
-  await db
-    .deleteFrom("grants")
-    .where("orgId", "=", orgId)
-    .where("principalType", "=", "team")
-    .where("principalId", "=", team.id)
-    .execute();
+  await db.deleteFrom("grants").where("orgId", "=", orgId).where("principalType", "=", "team").where("principalId", "=", team.id).execute();
   await db.deleteFrom("teams").where("id", "=", team.id).execute();
   return true;
 }

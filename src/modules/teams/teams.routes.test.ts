@@ -44,7 +44,10 @@ describe("GET /v1/orgs/{organizationId}/teams", () => {
   it("lists teams oldest first with counts and the caller's permissions", async () => {
     const { org, owner, members, team, teamOwner } = await scenario();
     const second = await createTeam(ctx, owner, org.id, { title: "Reviewers" });
-    await spreadCreationTimes(ctx, [{ table: "teams", id: team.id }, { table: "teams", id: second.id }]);
+    await spreadCreationTimes(ctx, [
+      { table: "teams", id: team.id },
+      { table: "teams", id: second.id },
+    ]);
     const live = await insertSpace(ctx, org.id);
     const deleted = await insertSpace(ctx, org.id, { deleted: true });
     await grantSpace(ctx, org.id, live, { type: "team", id: team.id });
@@ -54,8 +57,24 @@ describe("GET /v1/orgs/{organizationId}/teams", () => {
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(2);
     expect(res.body.items).toEqual([
-      { object: "team", id: team.id, title: "Writers", members: 2, spaces: 1, createdAt: expect.any(String), permissions: { view: true, admin: false } },
-      { object: "team", id: second.id, title: "Reviewers", members: 0, spaces: 0, createdAt: expect.any(String), permissions: { view: true, admin: false } },
+      {
+        object: "team",
+        id: team.id,
+        title: "Writers",
+        members: 2,
+        spaces: 1,
+        createdAt: expect.any(String),
+        permissions: { view: true, admin: false },
+      },
+      {
+        object: "team",
+        id: second.id,
+        title: "Reviewers",
+        members: 0,
+        spaces: 0,
+        createdAt: expect.any(String),
+        permissions: { view: true, admin: false },
+      },
     ]);
     const asOwner = await ctx.as(teamOwner).get(`/v1/orgs/${org.id}/teams`);
     expect(asOwner.body.items.map((t: { permissions: { admin: boolean } }) => t.permissions.admin)).toEqual([true, false]);
@@ -66,7 +85,10 @@ describe("GET /v1/orgs/{organizationId}/teams", () => {
   it("filters by title and by the teams a member can manage", async () => {
     const { org, owner, members, team, teamOwner } = await scenario();
     const second = await createTeam(ctx, owner, org.id, { title: "Reviewers" });
-    await spreadCreationTimes(ctx, [{ table: "teams", id: team.id }, { table: "teams", id: second.id }]);
+    await spreadCreationTimes(ctx, [
+      { table: "teams", id: team.id },
+      { table: "teams", id: second.id },
+    ]);
     const get = async (query: string) => ids((await ctx.as(members.read).get(`/v1/orgs/${org.id}/teams?${query}`)).body.items);
     expect(await get("title=wRiT")).toEqual([team.id]);
     expect(await get("title=nothing")).toEqual([]);

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import type { Deps } from "../../deps.js";
 import type { Executor } from "../../db/database.js";
 import type { TeamRow } from "../../db/schema.js";
+import type { Deps } from "../../deps.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
 import { badRequest } from "../../http/errors.js";
 import { listOf, toList } from "../../http/pagination.js";
-import { ListOf, ListQuery, NoContent, errorResponses } from "../../http/schemas.js";
+import { errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
 import type { OrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
 import { getMember, memberCounts } from "../members/members.queries.js";
@@ -31,7 +31,11 @@ const tags = ["teams"];
 
 /** Presents teams with their counts, loaded for the whole batch at once. */
 export async function presentTeams(db: Executor, orgId: string, teams: TeamRow[], access: OrgAccess) {
-  const counts = await teamCounts(db, orgId, teams.map((t) => t.id));
+  const counts = await teamCounts(
+    db,
+    orgId,
+    teams.map((t) => t.id),
+  );
   return teams.map((team) => presentTeam(team, counts.get(team.id)!, teamPermissions(access, team)));
 }
 
@@ -98,9 +102,9 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
         notFound: `No organization with id "${org.id}".`,
         forbidden: "Only organization admins can create teams.",
       });
-      const team = await db.transaction().execute((trx) =>
-        createTeam(trx, { orgId: org.id, title: request.body.title, memberIds: request.body.members ?? [] }),
-      );
+      const team = await db
+        .transaction()
+        .execute((trx) => createTeam(trx, { orgId: org.id, title: request.body.title, memberIds: request.body.members ?? [] }));
       const access = await actor.access.forOrg(org.id);
       const [presented] = await presentTeams(db, org.id, [team], access);
       reply.code(201).header("location", urls.api(`/orgs/${org.id}/teams/${team.id}`));
@@ -119,7 +123,11 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       },
     },
     async (request) => {
-      const { org, team, teamPermissions: permissions } = await requireTeam(db, actorOf(request), request.params.organizationId, request.params.teamId);
+      const {
+        org,
+        team,
+        teamPermissions: permissions,
+      } = await requireTeam(db, actorOf(request), request.params.organizationId, request.params.teamId);
       authorize(permissions, "view", { notFound: teamNotFound(team.id), forbidden: "You cannot view this team." });
       const counts = await teamCounts(db, org.id, [team.id]);
       return presentTeam(team, counts.get(team.id)!, permissions);
@@ -138,7 +146,11 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       },
     },
     async (request) => {
-      const { org, team, teamPermissions: permissions } = await requireTeam(db, actorOf(request), request.params.organizationId, request.params.teamId);
+      const {
+        org,
+        team,
+        teamPermissions: permissions,
+      } = await requireTeam(db, actorOf(request), request.params.organizationId, request.params.teamId);
       authorize(permissions, "admin", {
         notFound: teamNotFound(team.id),
         forbidden: "Only organization admins and the team's owners can rename this team.",
@@ -184,10 +196,18 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       },
     },
     async (request) => {
-      const { org, team, teamPermissions: permissions } = await requireTeam(db, actorOf(request), request.params.organizationId, request.params.teamId);
+      const {
+        org,
+        team,
+        teamPermissions: permissions,
+      } = await requireTeam(db, actorOf(request), request.params.organizationId, request.params.teamId);
       authorize(permissions, "view", { notFound: teamNotFound(team.id), forbidden: "You cannot view this team's members." });
       const page = await listTeamMembers(db, org.id, team.id, request.query);
-      const counts = await memberCounts(db, org.id, page.rows.map((r) => r.userId));
+      const counts = await memberCounts(
+        db,
+        org.id,
+        page.rows.map((r) => r.userId),
+      );
       return toList(page, (row) => presentTeamMember(row, counts.get(row.userId)!, permissions, urls));
     },
   );
@@ -226,9 +246,9 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     async (request, reply) => {
       const actor = actorOf(request);
       const { org, team } = await requireTeamMemberAdmin(actor, request.params);
-      await db.transaction().execute((trx) =>
-        putTeamMember(trx, { orgId: org.id, teamId: team.id, userId: request.params.userId, role: request.body.role }),
-      );
+      await db
+        .transaction()
+        .execute((trx) => putTeamMember(trx, { orgId: org.id, teamId: team.id, userId: request.params.userId, role: request.body.role }));
       actor.access.invalidate(org.id);
       return reply.code(204).send(null);
     },

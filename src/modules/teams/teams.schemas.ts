@@ -53,9 +53,7 @@ export const MemberTeamSchema = Type.Object({ team: TeamSchema, member: TeamMemb
 
 export const ListTeamsQuery = Type.Object({
   ...ListQuery.properties,
-  owner: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 100, description: "A member's id: only the teams this member can manage" }),
-  ),
+  owner: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "A member's id: only the teams this member can manage" })),
   title: Type.Optional(Type.String({ maxLength: 256, description: "Case-insensitive part of the team's title" })),
 });
 

@@ -2,8 +2,8 @@ import type { Executor } from "../../db/database.js";
 import type { TeamRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
 import { badRequest, notFound } from "../../http/errors.js";
-import { type LoadedOrganization, requireOrganization } from "../organizations/organizations.service.js";
 import { getMembersByEmails, getMembersWithUsers } from "../members/members.queries.js";
+import { type LoadedOrganization, requireOrganization } from "../organizations/organizations.service.js";
 import { normalizeEmail } from "../users/users.queries.js";
 import { teamPermissions } from "./teams.policy.js";
 import { deleteTeamMembers, getTeam, insertTeam, insertTeamMembers, setTeamMemberRole, teamRolesOf } from "./teams.queries.js";
@@ -37,7 +37,11 @@ export async function createTeam(trx: Executor, input: { orgId: string; title: s
   const unknown = memberIds.find((id) => !found.has(id));
   if (unknown !== undefined) throw badRequest(`body.members names "${unknown}", which is not a member of this organization.`);
   const team = await insertTeam(trx, { orgId: input.orgId, title: input.title });
-  await insertTeamMembers(trx, team.id, memberIds.map((userId) => ({ userId, role: "member" })));
+  await insertTeamMembers(
+    trx,
+    team.id,
+    memberIds.map((userId) => ({ userId, role: "member" })),
+  );
   return team;
 }
 

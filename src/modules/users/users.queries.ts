@@ -49,7 +49,11 @@ export async function updateUser(
   id: string,
   changes: { displayName?: string; photoUrl?: string | null; pending?: 0 | 1 },
 ): Promise<void> {
-  await db.updateTable("users").set({ ...changes, updatedAt: nowIso() }).where("id", "=", id).execute();
+  await db
+    .updateTable("users")
+    .set({ ...changes, updatedAt: nowIso() })
+    .where("id", "=", id)
+    .execute();
 }
 
 /** True when both users belong to at least one common organization (what makes a user visible). */

@@ -40,7 +40,9 @@ describe("GET /v1/user and /v1/users/{userId}", () => {
 describe("PATCH /v1/users/{userId}", () => {
   it("updates the caller's own name and photo, and clears the photo with null", async () => {
     const user = await createUser(ctx);
-    const res = await ctx.as(user).patch(`/v1/users/${user.id}`, { displayName: "Ada Lovelace", photoURL: "https://img.example.test/ada.png" });
+    const res = await ctx
+      .as(user)
+      .patch(`/v1/users/${user.id}`, { displayName: "Ada Lovelace", photoURL: "https://img.example.test/ada.png" });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: user.id, displayName: "Ada Lovelace", photoURL: "https://img.example.test/ada.png" });
     expect((await ctx.as(user).get("/v1/user")).body.displayName).toBe("Ada Lovelace");

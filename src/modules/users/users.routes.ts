@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { forbidden, notFound } from "../../http/errors.js";
-import { UserSchema, errorResponses } from "../../http/schemas.js";
+import { errorResponses, UserSchema } from "../../http/schemas.js";
 import { presentUser } from "./users.presenter.js";
 import { getUserById, shareAnOrganization, updateUser } from "./users.queries.js";
 import { UpdateUserBody, UserParams } from "./users.schemas.js";

@@ -3,9 +3,10 @@
  * produce them, an in-memory document store, and a seeded generator of random trees and edits
  * (no dependency: a small PRNG, so every failing case replays from its seed).
  */
+
+import type { JSONDocument } from "../../../src/content/merge/types.js";
 import type { FileEntry, PageNode, ReusableContentEntry, RevisionContent } from "../../../src/content/revision/model.js";
 import { documentHashOf } from "../../../src/content/revision/storage.js";
-import type { JSONDocument } from "../../../src/content/merge/types.js";
 
 export type Block = Record<string, unknown> & { object: "block" | "fragment"; key: string };
 
@@ -160,8 +161,20 @@ export function randomDocument(random: Random, prefix: string): JSONDocument {
   for (let i = 0; i < count; i++) {
     const key = `${prefix}b${i}`;
     const kind = random.int(6);
-    if (kind === 0) blocks.push(list(key, [0, 1, 2].map((j) => listItem(`${key}i${j}`, `item ${j}`))));
-    else if (kind === 1) blocks.push(tabs(key, [0, 1].map((j) => tab(`${key}t${j}`, `Tab ${j}`, [paragraph(`${key}t${j}p`, `tab ${j} text`)]))));
+    if (kind === 0)
+      blocks.push(
+        list(
+          key,
+          [0, 1, 2].map((j) => listItem(`${key}i${j}`, `item ${j}`)),
+        ),
+      );
+    else if (kind === 1)
+      blocks.push(
+        tabs(
+          key,
+          [0, 1].map((j) => tab(`${key}t${j}`, `Tab ${j}`, [paragraph(`${key}t${j}p`, `tab ${j} text`)])),
+        ),
+      );
     else if (kind === 2) blocks.push(hint(key, [paragraph(`${key}h`, "hint text")]));
     else blocks.push(paragraph(key, `text ${prefix} ${i}`));
   }
@@ -178,7 +191,13 @@ export function randomContent(random: Random, store: DocumentStore, size = 12): 
     (parent ? parent.children : pages).push(node);
     placed.push(node);
   }
-  const files: FileEntry[] = [0, 1, 2].map((i) => ({ id: `f${i}`, name: `file${i}.png`, contentType: "image/png", size: 10 + i, blobHash: `blob${i}` }));
+  const files: FileEntry[] = [0, 1, 2].map((i) => ({
+    id: `f${i}`,
+    name: `file${i}.png`,
+    contentType: "image/png",
+    size: 10 + i,
+    blobHash: `blob${i}`,
+  }));
   const reusableContents: ReusableContentEntry[] = [0, 1].map((i) => ({
     id: `r${i}`,
     title: `Snippet ${i}`,
@@ -221,7 +240,11 @@ function randomBlockEdit(random: Random, document: JSONDocument, newKey: () => s
     const isItems = target.length > 0 && target[0]!.type === "list-item";
     const isTabs = target.length > 0 && target[0]!.type === "tabs-item";
     const key = newKey();
-    const block = isItems ? listItem(key, `new ${key}`) : isTabs ? tab(key, `Tab ${key}`, [paragraph(`${key}p`, "new tab")]) : paragraph(key, `new ${key}`);
+    const block = isItems
+      ? listItem(key, `new ${key}`)
+      : isTabs
+        ? tab(key, `Tab ${key}`, [paragraph(`${key}p`, "new tab")])
+        : paragraph(key, `new ${key}`);
     target.splice(random.int(target.length + 1), 0, block);
   } else if (op === 1) {
     const target = random.pick(lists.filter((l) => l.length > 1).concat([document.nodes as Block[]]));
@@ -319,7 +342,8 @@ export function randomEdits(
       else out.variables[name] = fresh();
     } else {
       const choice = random.int(3);
-      if (choice === 0) out.reusableContents.push({ id: fresh(), title: "New snippet", documentHash: store.put(randomDocument(random, fresh())) });
+      if (choice === 0)
+        out.reusableContents.push({ id: fresh(), title: "New snippet", documentHash: store.put(randomDocument(random, fresh())) });
       else if (choice === 1 && out.reusableContents.length > 0) out.reusableContents.splice(random.int(out.reusableContents.length), 1);
       else if (out.reusableContents.length > 0) {
         const entry = random.pick(out.reusableContents);

@@ -2,10 +2,11 @@
  * Scenario helpers for the merge tests: a small space (three pages, a section with two children, a
  * file, a reusable content, variables) and the edits people make to it, applied to copies.
  */
-import type { PageMeta, PageNode, RevisionContent } from "../../../src/content/revision/model.js";
-import { blocksByKey, content, doc, DocumentStore, editDocument, findPage, getPage, heading, page, paragraph, text } from "./fixtures.js";
+
 import { mergeContent } from "../../../src/content/merge/merge.js";
 import type { JSONDocument, MergeResult } from "../../../src/content/merge/types.js";
+import type { PageMeta, PageNode, RevisionContent } from "../../../src/content/revision/model.js";
+import { blocksByKey, content, DocumentStore, doc, editDocument, findPage, getPage, heading, page, paragraph, text } from "./fixtures.js";
 
 export const LATER = "2026-03-01T00:00:00.000Z";
 
@@ -18,7 +19,10 @@ export function setup() {
       page("b", { documentHash: store.put(doc(paragraph("b1", "B"))) }),
       page("c", {
         kind: "group",
-        children: [page("c1", { documentHash: store.put(doc(paragraph("c1x", "C1"))) }), page("c2", { documentHash: store.put(doc(paragraph("c2x", "C2"))) })],
+        children: [
+          page("c1", { documentHash: store.put(doc(paragraph("c1x", "C1"))) }),
+          page("c2", { documentHash: store.put(doc(paragraph("c2x", "C2"))) }),
+        ],
       }),
     ],
     {
@@ -34,7 +38,13 @@ export function clone(value: RevisionContent): RevisionContent {
   return structuredClone(value);
 }
 
-export async function merge(store: DocumentStore, base: RevisionContent, ours: RevisionContent, theirs: RevisionContent, pageBase?: (id: string) => PageMeta | undefined) {
+export async function merge(
+  store: DocumentStore,
+  base: RevisionContent,
+  ours: RevisionContent,
+  theirs: RevisionContent,
+  pageBase?: (id: string) => PageMeta | undefined,
+) {
   const result = await mergeContent({ base, ours, theirs, loadDocument: store.load, pageBase });
   store.addAll(result.documents);
   return result;
