@@ -4,7 +4,18 @@
  * request id and answered with a generic 500 that leaks nothing.
  */
 import type { FastifyError, FastifyInstance } from "fastify";
+import { DomainError, type DomainErrorKind } from "../lib/errors.js";
 import { HttpError } from "./errors.js";
+
+/** The one place where a domain error becomes an HTTP status. */
+export const statusOfDomainError: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  "not-found": 404,
+  conflict: 409,
+  "precondition-failed": 412,
+  "too-large": 413,
+};
 
 interface AjvError {
   keyword: string;
@@ -84,6 +95,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send({ error: { code: error.statusCode, message: error.message } });
+    }
+    if (error instanceof DomainError) {
+      const status = statusOfDomainError[error.kind];
+      return reply.status(status).send({ error: { code: status, message: error.message } });
     }
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) {
