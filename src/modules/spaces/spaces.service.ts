@@ -1,8 +1,7 @@
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
 import type { Executor } from "../../db/database.js";
 import type { SpaceRow } from "../../db/schema.js";
-import { SPACE_RETENTION_DAYS } from "../../jobs/handlers/purge-deleted-spaces.job.js";
-import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
 import { conflicting, invalid, preconditionFailed } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { isoDaysAgo, nowIso } from "../../lib/time.js";
@@ -11,6 +10,7 @@ import { copyGrants, deleteAccessToTargets, grantCreatorAdmin } from "../../perm
 import { type ContentPositionValue, planMove } from "../content-tree/move.js";
 import { keyAtEnd, positionsFor, sortSiblings } from "../content-tree/positions.js";
 import { listSiblings, writePositions } from "../content-tree/tree.queries.js";
+import { SPACE_RETENTION_DAYS } from "./spaces.jobs.js";
 import { insertFirstRevision, insertSpace, markSpaceDeleted, markSpaceRestored, placeSpace } from "./spaces.queries.js";
 
 export interface NewSpaceInput {
