@@ -2,11 +2,13 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
 import Type from "typebox";
 import { loadDocuments } from "../../content/revision/storage.js";
+import type { ChangeRequestRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { ErrorBody, errorResponses } from "../../http/schemas.js";
-import { requireChangeRequest } from "../change-requests/change-requests.loader.js";
+import { loadChangeRequestsContext, requireChangeRequest } from "../change-requests/change-requests.loader.js";
 import { assertWritable, refuseWrite } from "../change-requests/change-requests.policy.js";
+import { presentChangeRequests } from "../change-requests/change-requests.presenter.js";
 import { recordContribution } from "../change-requests/change-requests.queries.js";
 import {
   ChangeRequestParams,
@@ -21,7 +23,6 @@ import {
   UpdateContentQuery,
   UpdateResponse,
 } from "../change-requests/change-requests.schemas.js";
-import { presentOne } from "../change-requests/change-requests.service.js";
 import { conflictDocumentHashes, presentConflict, presentSemanticChange } from "../change-requests/changes.presenter.js";
 import { editChangeRequestContent } from "../change-requests/content-edit.service.js";
 import { changesOf, currentConflicts, mergeChangeRequest, updateFromPrimary } from "../change-requests/merge.service.js";
@@ -47,6 +48,11 @@ const RESOLUTION_NOTE =
  */
 export const changeRequestContentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db, urls, secret } = deps;
+
+  /** One change request as presented: what it needs is loaded first, then presented (pure). */
+  async function presentOne(row: ChangeRequestRow) {
+    return presentChangeRequests([row], await loadChangeRequestsContext(db, [row]), urls)[0]!;
+  }
 
   /** The change request's head revision, after checking the caller may view the space. */
   const changeRequestContent = async (request: FastifyRequest) => {
@@ -150,7 +156,7 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps 
         changes: request.body.changes,
         pageLocation: (pageId) => urls.api(`/spaces/${loaded.space.id}/change-requests/${loaded.changeRequest.id}/content/page/${pageId}`),
       });
-      const changeRequest = await presentOne(db, urls, outcome.changeRequest);
+      const changeRequest = await presentOne(outcome.changeRequest);
       if (request.query.compat !== false) return changeRequest;
       const ctx = { urls, secret, orgId: loaded.space.orgId, spaceId: loaded.space.id, metadata: true };
       return {

@@ -1,11 +1,13 @@
 /** Loading a change request (by id or number) of a live space with the caller's permissions on it. */
 import type { Executor } from "../../db/database.js";
-import type { ChangeRequestRow } from "../../db/schema.js";
+import type { ChangeRequestRow, SpaceRow, UserRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
 import { missing } from "../../lib/errors.js";
 import { type LoadedSpace, requireLiveSpace } from "../spaces/spaces.loader.js";
+import { getSpacesByIds } from "../spaces/spaces.queries.js";
+import { getUsersByIds } from "../users/users.queries.js";
 import { type ChangeRequestPermissions, changeRequestPermissions } from "./change-requests.policy.js";
-import { getChangeRequest, getChangeRequestByNumber } from "./change-requests.queries.js";
+import { getChangeRequest, getChangeRequestByNumber, openCommentCountsForChangeRequests } from "./change-requests.queries.js";
 
 export interface LoadedChangeRequest extends LoadedSpace {
   changeRequest: ChangeRequestRow;
@@ -27,4 +29,25 @@ export async function requireChangeRequest(db: Executor, actor: Actor, spaceId: 
   const changeRequest = await findChangeRequest(db, loaded.space.id, idOrNumber);
   if (!changeRequest) throw missing(`No change request "${idOrNumber}" in space "${spaceId}".`);
   return { ...loaded, changeRequest, changeRequestPermissions: changeRequestPermissions(actor.user.id, changeRequest, loaded.permissions) };
+}
+
+/** What presenting change requests needs beyond their rows, loaded for all of them at once. */
+export interface ChangeRequestsContext {
+  users: ReadonlyMap<string, UserRow>;
+  spaces: ReadonlyMap<string, SpaceRow>;
+  /** Open comments on each change request. */
+  comments: ReadonlyMap<string, number>;
+}
+
+/** Creators, spaces and open comment counts of change requests of any spaces: one query each. */
+export async function loadChangeRequestsContext(db: Executor, rows: readonly ChangeRequestRow[]): Promise<ChangeRequestsContext> {
+  const [users, spaces, comments] = await Promise.all([
+    getUsersByIds(db, [...new Set(rows.map((r) => r.createdBy))]),
+    getSpacesByIds(db, [...new Set(rows.map((r) => r.spaceId))]),
+    openCommentCountsForChangeRequests(
+      db,
+      rows.map((r) => r.id),
+    ),
+  ]);
+  return { users: new Map(users.map((u) => [u.id, u])), spaces: new Map(spaces.map((s) => [s.id, s])), comments };
 }

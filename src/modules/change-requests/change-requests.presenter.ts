@@ -1,4 +1,4 @@
-import type { ChangeRequestRow, UserRow } from "../../db/schema.js";
+import type { ChangeRequestRow, SpaceRow, UserRow } from "../../db/schema.js";
 import type { RichDocumentValue } from "../../http/schemas.js";
 import type { Urls } from "../../http/urls.js";
 import { parseJsonOrNull } from "../../lib/json.js";
@@ -60,4 +60,29 @@ export function presentChangeRequest(
       app: urls.app(`/o/${orgId}/s/${row.spaceId}/~/changes/${row.number}`),
     },
   };
+}
+
+/** Change requests of any spaces, with what `loadChangeRequestsContext` loaded for them. */
+export function presentChangeRequests(
+  rows: readonly ChangeRequestRow[],
+  context: {
+    users: ReadonlyMap<string, UserRow>;
+    spaces: ReadonlyMap<string, SpaceRow>;
+    comments: ReadonlyMap<string, number>;
+  },
+  urls: Urls,
+): ChangeRequestResponse[] {
+  return rows.map((row) => {
+    const space = context.spaces.get(row.spaceId);
+    return presentChangeRequest(
+      row,
+      {
+        createdBy: context.users.get(row.createdBy),
+        primaryRevision: space?.revisionId ?? row.revisionId,
+        comments: context.comments.get(row.id) ?? 0,
+      },
+      urls,
+      space?.orgId ?? "",
+    );
+  });
 }

@@ -13,8 +13,9 @@ import { listSpaceNodes } from "../spaces/spaces.queries.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
 import { presentUser } from "../users/users.presenter.js";
 import { getUsersByIds } from "../users/users.queries.js";
-import { requireChangeRequest } from "./change-requests.loader.js";
+import { loadChangeRequestsContext, requireChangeRequest } from "./change-requests.loader.js";
 import { refuseWrite } from "./change-requests.policy.js";
+import { presentChangeRequests } from "./change-requests.presenter.js";
 import { type ChangeRequestFilter, getChangeRequest, listChangeRequests, listContributors } from "./change-requests.queries.js";
 import {
   ChangeRequestParams,
@@ -25,13 +26,7 @@ import {
   type ListChangeRequestsQueryValue,
   UpdateChangeRequestBody,
 } from "./change-requests.schemas.js";
-import {
-  createChangeRequest,
-  presentChangeRequests,
-  presentOne,
-  readTemplateForChangeRequest,
-  updateChangeRequest,
-} from "./change-requests.service.js";
+import { createChangeRequest, readTemplateForChangeRequest, updateChangeRequest } from "./change-requests.service.js";
 
 const tags = ["change-requests"];
 
@@ -51,8 +46,13 @@ function filterOf(scope: ChangeRequestFilter["scope"], spaceIds: string[], query
 export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db, urls } = deps;
 
+  /** One change request as presented: what it needs is loaded first, then presented (pure). */
+  async function presentOne(row: ChangeRequestRow) {
+    return presentChangeRequests([row], await loadChangeRequestsContext(db, [row]), urls)[0]!;
+  }
+
   async function listResponse(page: Page<ChangeRequestRow>) {
-    const items = await presentChangeRequests(db, urls, page.rows);
+    const items = presentChangeRequests(page.rows, await loadChangeRequestsContext(db, page.rows), urls);
     return listOf(page, items);
   }
 
@@ -91,7 +91,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         }),
       );
       reply.code(201).header("location", urls.api(`/spaces/${row.spaceId}/change-requests/${row.id}`));
-      return presentOne(db, urls, row);
+      return presentOne(row);
     },
   );
 
@@ -146,7 +146,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     },
     async (request) => {
       const { changeRequest } = await requireChangeRequest(db, actorOf(request), request.params.spaceId, request.params.changeRequestId);
-      return presentOne(db, urls, changeRequest);
+      return presentOne(changeRequest);
     },
   );
 
@@ -171,7 +171,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         forbidden: `Only the creator of change request #${loaded.changeRequest.number} or members with the review level on the space can change it.`,
       });
       await updateChangeRequest(db, loaded.changeRequest, request.body);
-      return presentOne(db, urls, (await getChangeRequest(db, loaded.space.id, loaded.changeRequest.id))!);
+      return presentOne((await getChangeRequest(db, loaded.space.id, loaded.changeRequest.id))!);
     },
   );
 

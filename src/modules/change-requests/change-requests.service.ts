@@ -33,33 +33,6 @@ import {
 import type { ChangeRequestResponse, ChangeRequestStatus, UpdateChangeRequestValue } from "./change-requests.schemas.js";
 import { MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "./write-attempts.js";
 
-/** Presents change requests of any spaces: creators and spaces loaded in one query each. */
-export async function presentChangeRequests(db: Executor, urls: Urls, rows: readonly ChangeRequestRow[]): Promise<ChangeRequestResponse[]> {
-  const [users, spaces, comments] = await Promise.all([
-    getUsersByIds(db, [...new Set(rows.map((r) => r.createdBy))]),
-    getSpacesByIds(db, [...new Set(rows.map((r) => r.spaceId))]),
-    openCommentCountsForChangeRequests(
-      db,
-      rows.map((r) => r.id),
-    ),
-  ]);
-  const userById = new Map(users.map((u) => [u.id, u]));
-  const spaceById = new Map(spaces.map((s) => [s.id, s]));
-  return rows.map((row) => {
-    const space = spaceById.get(row.spaceId);
-    return presentChangeRequest(
-      row,
-      { createdBy: userById.get(row.createdBy), primaryRevision: space?.revisionId ?? row.revisionId, comments: comments.get(row.id) ?? 0 },
-      urls,
-      space?.orgId ?? "",
-    );
-  });
-}
-
-export async function presentOne(db: Executor, urls: Urls, row: ChangeRequestRow): Promise<ChangeRequestResponse> {
-  return (await presentChangeRequests(db, urls, [row]))[0]!;
-}
-
 export interface NewChangeRequestInput {
   space: SpaceRow;
   actorId: string;

@@ -23,6 +23,7 @@ import { nowIso } from "../../lib/time.js";
 import { contentLevel, loadOrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
 import { atLeast } from "../../permissions/roles.js";
+import { loadCommentsContext } from "../comments/comments.loader.js";
 import { presentComments } from "../comments/comments.presenter.js";
 import { getCommentsByIds } from "../comments/comments.queries.js";
 import type { FormatValue } from "../comments/comments.schemas.js";
@@ -191,7 +192,12 @@ export async function presentReviews(
     getUsersByIds(db, [...new Set(rows.flatMap((r) => (r.requestedBy ? [r.reviewerId, r.requestedBy] : [r.reviewerId])))]),
     getCommentsByIds(db, location, commentIds),
   ]);
-  const comments = await presentComments(db, urls, { actorId: actor.user.id, scope: commentScopeOf(loaded), rows: stored, format });
+  const comments = presentComments(await loadCommentsContext(db, stored), urls, {
+    actorId: actor.user.id,
+    scope: commentScopeOf(loaded),
+    rows: stored,
+    format,
+  });
   const commentById = new Map(comments.map((c) => [c.id, c]));
   const userById = new Map(users.map((u) => [u.id, u]));
   const base = `/spaces/${loaded.space.id}/change-requests/${loaded.changeRequest.id}/reviews`;

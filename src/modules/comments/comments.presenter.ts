@@ -1,20 +1,19 @@
 /**
- * Presents stored comments and replies. `presentComments` and `presentReplies` load what they show
- * besides themselves (reactions, repliers, every user they mention) in one query each, then shape
- * them with `presentComment` and `presentReply`. Used by the comment routes and by whatever embeds
- * a comment (a change request review).
+ * Presents stored comments and replies. What they show besides themselves (reactions, repliers,
+ * every user they mention) is loaded before, in one query each, by comments.loader.ts; then
+ * `presentComments` and `presentReplies` shape them (pure). Used by the comment routes and by
+ * whatever embeds a comment (a change request review).
  */
 
 import type { JSONDocument } from "../../content/document/types.js";
 import { markdownFromDocument } from "../../content/markdown/index.js";
-import type { Executor } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow, UserRow } from "../../db/schema.js";
 import type { Urls } from "../../http/urls.js";
 import { parseJson, parseJsonOrNull } from "../../lib/json.js";
 import { presentUserOrPlaceholder } from "../users/users.presenter.js";
-import { getUsersByIds } from "../users/users.queries.js";
+import type { LoadedCommentsContext } from "./comments.loader.js";
 import { commentPermissions } from "./comments.policy.js";
-import { type ReactionRow, type ReplierRow, reactionsTo, repliersOfComments } from "./comments.queries.js";
+import type { ReactionRow, ReplierRow } from "./comments.queries.js";
 import type {
   BodyOutputValue,
   CommentPermissionsValue,
@@ -120,47 +119,20 @@ export function presentReply(
   };
 }
 
-/** Ids of every user a presenter will need for these comments, replies, reactions and repliers. */
-export function mentionedUserIds(input: {
-  comments?: readonly CommentRow[];
-  replies?: readonly CommentReplyRow[];
-  reactions?: readonly ReactionRow[];
-  repliers?: readonly ReplierRow[];
-}): string[] {
-  const ids = new Set<string>();
-  for (const c of input.comments ?? []) {
-    ids.add(c.postedBy);
-    if (c.resolvedBy) ids.add(c.resolvedBy);
-  }
-  for (const r of input.replies ?? []) ids.add(r.postedBy);
-  for (const r of input.reactions ?? []) ids.add(r.userId);
-  for (const r of input.repliers ?? []) ids.add(r.userId);
-  return [...ids];
-}
-
-async function presentContext(
-  db: Executor,
-  urls: Urls,
-  scope: CommentScope,
-  format: FormatValue,
-  userIds: string[],
-): Promise<CommentPresentContext> {
-  const users = await getUsersByIds(db, userIds);
+function presentContext(urls: Urls, scope: CommentScope, format: FormatValue, users: readonly UserRow[]): CommentPresentContext {
   return { urls, format, basePath: basePathOf(scope), users: new Map(users.map((u) => [u.id, u])) };
 }
 
-/** Comments of one location, as the caller (`actorId`) sees them. */
-export async function presentComments(
-  db: Executor,
+/** Comments of one location, as the caller (`actorId`) sees them, with what was loaded for them. */
+export function presentComments(
+  loaded: LoadedCommentsContext,
   urls: Urls,
   input: { actorId: string; scope: CommentScope; rows: readonly CommentRow[]; format: FormatValue },
-): Promise<CommentResponse[]> {
+): CommentResponse[] {
   const { actorId, scope, rows, format } = input;
-  const ids = rows.map((c) => c.id);
-  const [reactions, repliers] = await Promise.all([reactionsTo(db, "comment", ids), repliersOfComments(db, ids)]);
-  const ctx = await presentContext(db, urls, scope, format, mentionedUserIds({ comments: rows, reactions, repliers }));
-  const reactionsOf = groupBy(reactions, (r) => r.subjectId);
-  const repliersOf = groupBy(repliers, (r) => r.commentId);
+  const ctx = presentContext(urls, scope, format, loaded.users);
+  const reactionsOf = groupBy(loaded.reactions, (r) => r.subjectId);
+  const repliersOf = groupBy(loaded.repliers ?? [], (r) => r.commentId);
   return rows.map((comment) =>
     presentComment(
       comment,
@@ -174,20 +146,15 @@ export async function presentComments(
   );
 }
 
-/** Replies to comments of one location, as the caller (`actorId`) sees them. */
-export async function presentReplies(
-  db: Executor,
+/** Replies to comments of one location, as the caller (`actorId`) sees them, with what was loaded for them. */
+export function presentReplies(
+  loaded: LoadedCommentsContext,
   urls: Urls,
   input: { actorId: string; scope: CommentScope; rows: readonly CommentReplyRow[]; format: FormatValue },
-): Promise<CommentReplyResponse[]> {
+): CommentReplyResponse[] {
   const { actorId, scope, rows, format } = input;
-  const reactions = await reactionsTo(
-    db,
-    "reply",
-    rows.map((r) => r.id),
-  );
-  const ctx = await presentContext(db, urls, scope, format, mentionedUserIds({ replies: rows, reactions }));
-  const reactionsOf = groupBy(reactions, (r) => r.subjectId);
+  const ctx = presentContext(urls, scope, format, loaded.users);
+  const reactionsOf = groupBy(loaded.reactions, (r) => r.subjectId);
   return rows.map((reply) =>
     presentReply(
       reply,

@@ -30,6 +30,7 @@ import { memberCounts } from "../members/members.queries.js";
 import { MemberSchema } from "../members/members.schemas.js";
 import { requireLiveSpace } from "../spaces/spaces.loader.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
+import { loadCommentsContext, loadRepliesContext } from "./comments.loader.js";
 import { commentPermissions } from "./comments.policy.js";
 import { presentComments, presentReplies } from "./comments.presenter.js";
 import { deleteComment, deleteReply, getComment, getReply, listCommenters, listComments, listReplies } from "./comments.queries.js";
@@ -105,10 +106,10 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
     forbidden: `You may read ${placeOf(scope)} but not comment on it: that needs the comment permission.`,
   });
 
-  const presentCommentRows = (actor: Actor, scope: CommentScope, rows: CommentRow[], format: FormatValue) =>
-    presentComments(db, urls, { actorId: actor.user.id, scope, rows, format });
-  const presentReplyRows = (actor: Actor, scope: CommentScope, rows: CommentReplyRow[], format: FormatValue) =>
-    presentReplies(db, urls, { actorId: actor.user.id, scope, rows, format });
+  const presentCommentRows = async (actor: Actor, scope: CommentScope, rows: CommentRow[], format: FormatValue) =>
+    presentComments(await loadCommentsContext(db, rows), urls, { actorId: actor.user.id, scope, rows, format });
+  const presentReplyRows = async (actor: Actor, scope: CommentScope, rows: CommentReplyRow[], format: FormatValue) =>
+    presentReplies(await loadRepliesContext(db, rows), urls, { actorId: actor.user.id, scope, rows, format });
 
   async function presentOneComment(actor: Actor, scope: CommentScope, id: string, format: FormatValue | undefined) {
     const [presented] = await presentCommentRows(actor, scope, [await requireComment(scope, id)], format ?? "document");

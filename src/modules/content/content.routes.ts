@@ -10,13 +10,15 @@ import { evaluateDocument } from "../../content/document/evaluate.js";
 import type { ContentRef, JSONDocument } from "../../content/document/types.js";
 import { markdownFromDocument } from "../../content/markdown/index.js";
 import { loadDocument } from "../../content/revision/storage.js";
+import type { ChangeRequestRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
 import { paginateRows, toList } from "../../http/pagination.js";
 import { errorResponses, ListOf, ListQuery, RichDocument } from "../../http/schemas.js";
+import { loadChangeRequestsContext } from "../change-requests/change-requests.loader.js";
+import { presentChangeRequests } from "../change-requests/change-requests.presenter.js";
 import { getChangeRequest } from "../change-requests/change-requests.queries.js";
-import { presentOne } from "../change-requests/change-requests.service.js";
 import { requireSpace } from "../spaces/spaces.loader.js";
 import {
   type ContentPresentContext,
@@ -95,6 +97,11 @@ type Query = { metadata?: boolean; computed?: boolean; format?: "document" | "ma
 /** Registers the read routes of one revision source (primary content, a revision, a change request). */
 export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: RevisionReadSet): void {
   const { db, urls, secret } = deps;
+
+  /** One change request as presented: what it needs is loaded first, then presented (pure). */
+  async function presentOne(row: ChangeRequestRow) {
+    return presentChangeRequests([row], await loadChangeRequestsContext(db, [row]), urls)[0]!;
+  }
   registerLinkReads(app, deps, {
     base: set.base,
     params: set.params,
@@ -146,7 +153,7 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
         view.revision.type === "merge" && view.revision.mergedFrom
           ? await getChangeRequest(db, view.space.id, view.revision.mergedFrom)
           : undefined;
-      const mergedFrom = merged ? await presentOne(db, urls, merged) : undefined;
+      const mergedFrom = merged ? await presentOne(merged) : undefined;
       return presentRevision(view.revision, view.content, presentContext(view, request.query as Query), mergedFrom);
     },
   );

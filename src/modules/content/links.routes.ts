@@ -16,8 +16,9 @@ import { errorResponses, ListQuery } from "../../http/schemas.js";
 import { organizationPermissions } from "../organizations/organizations.policy.js";
 import { presentOrganization } from "../organizations/organizations.presenter.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
+import { spaceActivityCount } from "../spaces/space-activity.queries.js";
 import { spacePermissions } from "../spaces/spaces.policy.js";
-import { presentSpaceFor } from "../spaces/spaces.presenter.js";
+import { presentSpace } from "../spaces/spaces.presenter.js";
 import { presentFile, presentPage } from "./content.presenter.js";
 import type { RevisionView } from "./content.service.js";
 
@@ -77,7 +78,11 @@ export function registerLinkReads(app: FastifyInstance, deps: Deps, set: LinkRea
     );
     const ctx = { urls, secret, orgId: view.space.orgId, spaceId: view.space.id, metadata: true };
     const organization = presentOrganization(org!, organizationPermissions(access), urls);
-    const space = await presentSpaceFor(db, view.space, spacePermissions(access, view.space), urls);
+    const space = presentSpace(
+      view.space,
+      { permissions: spacePermissions(access, view.space), counts: await spaceActivityCount(db, view.space.id) },
+      urls,
+    );
     // `versionContext` is optional and would embed the whole revision in every location: omitted.
     const pageLocation = (pageId: string, anchor?: string) => {
       const location = view.locations().get(pageId);

@@ -14,8 +14,9 @@ import { presentCollection } from "../collections/collections.presenter.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
+import { spaceActivityCount } from "../spaces/space-activity.queries.js";
 import { loadSpace } from "../spaces/spaces.loader.js";
-import { presentSpaceFor } from "../spaces/spaces.presenter.js";
+import { presentSpace } from "../spaces/spaces.presenter.js";
 import { normalizeEmail } from "../users/users.queries.js";
 import { isInviteRedundant, linkInvitePermissions } from "./invites.policy.js";
 import { presentLinkInvite } from "./invites.presenter.js";
@@ -58,7 +59,13 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       return {
         level: loaded.level,
         admin: loaded.permissions.admin,
-        present: async () => ({ space: await presentSpaceFor(db, loaded.space, loaded.permissions, urls) }),
+        present: async () => ({
+          space: presentSpace(
+            loaded.space,
+            { permissions: loaded.permissions, counts: await spaceActivityCount(db, loaded.space.id) },
+            urls,
+          ),
+        }),
       };
     }
     const loaded = await loadCollection(db, actor, target.id);

@@ -1,4 +1,3 @@
-import type { Executor } from "../../db/database.js";
 import { derivedFromCached } from "../../db/prepared.js";
 import type { SpaceRow } from "../../db/schema.js";
 import type { SpaceMergeRulesValue } from "../../http/schemas.js";
@@ -6,29 +5,20 @@ import type { Urls } from "../../http/urls.js";
 import { deepFreeze, parseJson, parseJsonOrNull } from "../../lib/json.js";
 import type { OrgAccess } from "../../permissions/access.js";
 import { toDefaultLevel } from "../../permissions/access.js";
-import { type SpaceCounts, spaceActivityCount, spaceActivityCounts } from "./space-activity.queries.js";
+import type { SpaceCounts } from "./space-activity.queries.js";
 import { spacePermissions } from "./spaces.policy.js";
 import type { GitSyncStateValue, SpacePermissionsValue, SpaceResponse, VisitorAuthValue } from "./spaces.schemas.js";
 
 export type { SpaceCounts };
 
-/** Spaces as the caller sees them: their permissions, and activity counted for all of them at once. */
-export async function presentSpacesFor(db: Executor, access: OrgAccess, spaces: readonly SpaceRow[], urls: Urls): Promise<SpaceResponse[]> {
-  const counts = await spaceActivityCounts(
-    db,
-    spaces.map((space) => space.id),
-  );
-  return spaces.map((space) => presentSpace(space, { permissions: spacePermissions(access, space), counts: counts.get(space.id)! }, urls));
-}
-
-/** One space as the caller sees it (`permissions` given when already resolved). */
-export async function presentSpaceFor(
-  db: Executor,
-  space: SpaceRow,
-  permissions: SpacePermissionsValue,
+/** Spaces as the caller sees them: their permissions, with activity counted before for all of them at once. */
+export function presentSpacesFor(
+  access: OrgAccess,
+  spaces: readonly SpaceRow[],
+  counts: ReadonlyMap<string, SpaceCounts>,
   urls: Urls,
-): Promise<SpaceResponse> {
-  return presentSpace(space, { permissions, counts: await spaceActivityCount(db, space.id) }, urls);
+): SpaceResponse[] {
+  return spaces.map((space) => presentSpace(space, { permissions: spacePermissions(access, space), counts: counts.get(space.id)! }, urls));
 }
 
 /** The public shape of a space (`Space`). */

@@ -13,9 +13,10 @@ import { MoveBody, TransferSpaceBody } from "../content-tree/tree.schemas.js";
 import { checkMergeRules } from "../merge-rules/merge-rules.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
+import { spaceActivityCount, spaceActivityCounts } from "./space-activity.queries.js";
 import { loadSpace, pageOfVisibleSpaces, requireLiveSpace, requireSpace, spaceNotFound } from "./spaces.loader.js";
 import { spacePermissions } from "./spaces.policy.js";
-import { presentSpaceFor, presentSpacesFor } from "./spaces.presenter.js";
+import { presentSpace, presentSpacesFor } from "./spaces.presenter.js";
 import { getSpace, listSpaceNodes, updateSpace } from "./spaces.queries.js";
 import {
   CreateSpaceBody,
@@ -48,7 +49,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     if (!space) throw spaceNotFound(spaceId);
     actor.access.invalidate(space.orgId);
     const access = await actor.access.forOrg(space.orgId);
-    return presentSpaceFor(db, space, spacePermissions(access, space), urls);
+    return presentSpace(space, { permissions: spacePermissions(access, space), counts: await spaceActivityCount(db, space.id) }, urls);
   }
 
   app.post(
@@ -113,10 +114,13 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       );
       return listOf(
         page,
-        await presentSpacesFor(
-          db,
+        presentSpacesFor(
           access,
           page.rows.map(({ space }) => space),
+          await spaceActivityCounts(
+            db,
+            page.rows.map(({ space }) => space.id),
+          ),
           urls,
         ),
       );
@@ -138,7 +142,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     },
     async (request) => {
       const { space, permissions } = await requireSpace(db, actorOf(request), request.params.spaceId);
-      return presentSpaceFor(db, space, permissions, urls);
+      return presentSpace(space, { permissions, counts: await spaceActivityCount(db, space.id) }, urls);
     },
   );
 
@@ -319,10 +323,13 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       );
       return listOf(
         page,
-        await presentSpacesFor(
-          db,
+        presentSpacesFor(
           access,
           page.rows.map(({ space }) => space),
+          await spaceActivityCounts(
+            db,
+            page.rows.map(({ space }) => space.id),
+          ),
           urls,
         ),
       );
@@ -364,10 +371,13 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         ],
         request.query,
       );
-      const spaces = await presentSpacesFor(
-        db,
+      const spaces = presentSpacesFor(
         access,
         page.rows.map(({ space }) => space),
+        await spaceActivityCounts(
+          db,
+          page.rows.map(({ space }) => space.id),
+        ),
         urls,
       );
       return listOf(
