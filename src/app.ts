@@ -17,8 +17,9 @@ import { registerTextInputGuard } from "./http/text-input.js";
 import type { JobDefinition, PeriodicJob } from "./jobs/registry.js";
 import { randomBase62 } from "./lib/ids.js";
 import { changeRequestContentRoutes } from "./modules/change-request-content/change-request-content.routes.js";
+import { changeRequestMergeRoutes } from "./modules/change-request-merge/change-request-merge.routes.js";
+import { reviewRoutes } from "./modules/change-request-reviews/change-request-reviews.routes.js";
 import { changeRequestRoutes } from "./modules/change-requests/change-requests.routes.js";
-import { reviewRoutes } from "./modules/change-requests/reviews.routes.js";
 import { collectionRoutes } from "./modules/collections/collections.routes.js";
 import { commentRoutes } from "./modules/comments/comments.routes.js";
 import { contentRoutes } from "./modules/content/content.routes.js";
@@ -152,6 +153,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(contentRoutes, { deps });
   await app.register(changeRequestRoutes, { deps });
   await app.register(changeRequestContentRoutes, { deps });
+  await app.register(changeRequestMergeRoutes, { deps });
   await app.register(reviewRoutes, { deps });
   await app.register(gitSyncRoutes, { deps });
   await app.register(searchRoutes, { deps });

@@ -13,24 +13,20 @@ import { storeImportedBlobs } from "../../content/store/blobs.queries.js";
 import { appendContent, TemplateError, templateContent } from "../../content/templates/templates.js";
 import type { Db, Executor, Trx } from "../../db/database.js";
 import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
-import type { Urls } from "../../http/urls.js";
 import { conflicting, invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
-import { getSpace, getSpacesByIds, lockSpaceRow } from "../spaces/spaces.queries.js";
-import { getUsersByIds } from "../users/users.queries.js";
+import { getSpace, lockSpaceRow } from "../spaces/spaces.queries.js";
 import { assertWritable } from "./change-requests.policy.js";
-import { presentChangeRequest } from "./change-requests.presenter.js";
 import {
   getChangeRequest,
   insertChangeRequest,
   moveChangeRequestHead,
   nextChangeRequestNumber,
-  openCommentCountsForChangeRequests,
   recordContribution,
   updateChangeRequestRow,
 } from "./change-requests.queries.js";
-import type { ChangeRequestResponse, ChangeRequestStatus, UpdateChangeRequestValue } from "./change-requests.schemas.js";
+import type { ChangeRequestStatus, UpdateChangeRequestValue } from "./change-requests.schemas.js";
 import { MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "./write-attempts.js";
 
 export interface NewChangeRequestInput {

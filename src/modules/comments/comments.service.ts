@@ -7,7 +7,7 @@
 import { indexKeyedNodes } from "../../content/document/find.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { markdownFromDocument, parseMarkdownPage } from "../../content/markdown/index.js";
-import type { Db, Executor, Trx } from "../../db/database.js";
+import type { Executor, Trx } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow, CommentsTable, SpaceRow } from "../../db/schema.js";
 import { invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";

@@ -14,45 +14,28 @@
  *   reactions and resolution like any other.
  */
 import type { Executor, Trx } from "../../db/database.js";
-import type { ChangeRequestReviewRow, RequestedReviewerRow, UserRow } from "../../db/schema.js";
+import type { ChangeRequestReviewRow, RequestedReviewerRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
-import type { Urls } from "../../http/urls.js";
 import { invalid, notAllowed } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
 import { contentLevel, loadOrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
 import { atLeast } from "../../permissions/roles.js";
-import { loadCommentsContext } from "../comments/comments.loader.js";
-import { presentComments } from "../comments/comments.presenter.js";
-import { getCommentsByIds } from "../comments/comments.queries.js";
-import type { FormatValue } from "../comments/comments.schemas.js";
-import type { CommentScope } from "../comments/comments.scope.js";
+import type { LoadedChangeRequest } from "../change-requests/change-requests.loader.js";
+import { assertWritable } from "../change-requests/change-requests.policy.js";
+import { getChangeRequest, lockChangeRequestRow, recordContribution } from "../change-requests/change-requests.queries.js";
+import { updateChangeRequest } from "../change-requests/change-requests.service.js";
 import { createComment, documentFromBody } from "../comments/comments.service.js";
-import { presentUserOrPlaceholder } from "../users/users.presenter.js";
 import { getUsersByIds } from "../users/users.queries.js";
-import type { LoadedChangeRequest } from "./change-requests.loader.js";
-import { assertWritable } from "./change-requests.policy.js";
-import { getChangeRequest, lockChangeRequestRow, recordContribution } from "./change-requests.queries.js";
-import { updateChangeRequest } from "./change-requests.service.js";
 import {
   deleteRequestedReviewer,
   getRequestedReviewer,
   insertReview,
   outdateReviews,
   upsertRequestedReviewers,
-} from "./reviews.queries.js";
-import type { RequestedReviewerResponse, RequestReviewersValue, ReviewResponse, SubmitReviewValue } from "./reviews.schemas.js";
-
-/** The comment scope of a change request, for the caller (reviews embed comments of it). */
-export function commentScopeOf(loaded: LoadedChangeRequest): CommentScope {
-  return {
-    space: loaded.space,
-    changeRequestId: loaded.changeRequest.id,
-    revision: loaded.changeRequest.revisionId,
-    permissions: loaded.permissions,
-  };
-}
+} from "./change-request-reviews.queries.js";
+import type { RequestReviewersValue, SubmitReviewValue } from "./change-request-reviews.schemas.js";
 
 /** Submits the caller's review: their earlier review becomes outdated, their pending request answered. */
 export async function submitReview(
@@ -175,63 +158,4 @@ export async function withdrawReviewRequest(
     );
   }
   return deleteRequestedReviewer(db, loaded.changeRequest.id, userId);
-}
-
-const userFor = (users: Map<string, UserRow>, id: string, urls: Urls) => presentUserOrPlaceholder(users.get(id), id, urls);
-
-/** Reviews as the caller sees them, their comments in `format`. */
-export async function presentReviews(
-  db: Executor,
-  urls: Urls,
-  input: { loaded: LoadedChangeRequest; actor: Actor; rows: readonly ChangeRequestReviewRow[]; format: FormatValue },
-): Promise<ReviewResponse[]> {
-  const { loaded, actor, rows, format } = input;
-  const commentIds = rows.flatMap((r) => (r.commentId ? [r.commentId] : []));
-  const location = { spaceId: loaded.space.id, changeRequestId: loaded.changeRequest.id };
-  const [users, stored] = await Promise.all([
-    getUsersByIds(db, [...new Set(rows.flatMap((r) => (r.requestedBy ? [r.reviewerId, r.requestedBy] : [r.reviewerId])))]),
-    getCommentsByIds(db, location, commentIds),
-  ]);
-  const comments = presentComments(await loadCommentsContext(db, stored), urls, {
-    actorId: actor.user.id,
-    scope: commentScopeOf(loaded),
-    rows: stored,
-    format,
-  });
-  const commentById = new Map(comments.map((c) => [c.id, c]));
-  const userById = new Map(users.map((u) => [u.id, u]));
-  const base = `/spaces/${loaded.space.id}/change-requests/${loaded.changeRequest.id}/reviews`;
-  return rows.map((row) => {
-    const comment = row.commentId ? commentById.get(row.commentId) : undefined;
-    return {
-      object: "change-request-review",
-      id: row.id,
-      revision: row.revision,
-      reviewer: userFor(userById, row.reviewerId, urls),
-      ...(row.requestedBy ? { requestedBy: userFor(userById, row.requestedBy, urls) } : {}),
-      status: row.status as ReviewResponse["status"],
-      outdated: row.outdated === 1,
-      ...(comment ? { comment } : {}),
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-      urls: { location: urls.api(`${base}/${row.id}`) },
-    };
-  });
-}
-
-export async function presentRequestedReviewers(
-  db: Executor,
-  urls: Urls,
-  rows: readonly RequestedReviewerRow[],
-): Promise<RequestedReviewerResponse[]> {
-  const users = await getUsersByIds(db, [...new Set(rows.flatMap((r) => [r.userId, r.requestedBy]))]);
-  const userById = new Map(users.map((u) => [u.id, u]));
-  return rows.map((row) => ({
-    object: "change-request-requested-reviewer",
-    revision: row.revision,
-    requestedBy: userFor(userById, row.requestedBy, urls),
-    createdAt: row.createdAt,
-    kind: "user",
-    user: userFor(userById, row.userId, urls),
-  }));
 }

@@ -24,21 +24,21 @@ import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js
 import type { Actor } from "../../http/authenticate.js";
 import { conflicting, notAllowed } from "../../lib/errors.js";
 import { parseJson } from "../../lib/json.js";
-import { blockedMessage, effectiveMergeRules, evaluateMergeRules } from "../merge-rules/merge-rules.js";
-import { getOrganization } from "../organizations/organizations.queries.js";
-import { getUsersByIds } from "../users/users.queries.js";
-import type { LoadedChangeRequest } from "./change-requests.loader.js";
-import { assertWritable, refuseWrite } from "./change-requests.policy.js";
-import { baseRevisionOf, isOutdated } from "./change-requests.presenter.js";
+import { currentReviews } from "../change-request-reviews/change-request-reviews.queries.js";
+import type { LoadedChangeRequest } from "../change-requests/change-requests.loader.js";
+import { assertWritable, refuseWrite } from "../change-requests/change-requests.policy.js";
+import { baseRevisionOf, isOutdated } from "../change-requests/change-requests.presenter.js";
 import {
   clearResolutions,
   listResolutions,
   markChangeRequestMerged,
   moveChangeRequestHead,
   recordConflictsSeen,
-} from "./change-requests.queries.js";
-import { currentReviews } from "./reviews.queries.js";
-import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "./write-attempts.js";
+} from "../change-requests/change-requests.queries.js";
+import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "../change-requests/write-attempts.js";
+import { blockedMessage, effectiveMergeRules, evaluateMergeRules } from "../merge-rules/merge-rules.js";
+import { getOrganization } from "../organizations/organizations.queries.js";
+import { getUsersByIds } from "../users/users.queries.js";
 
 export interface MergeSides {
   space: SpaceRow;

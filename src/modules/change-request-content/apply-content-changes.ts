@@ -30,8 +30,8 @@ import { type FileEntry, indexPages, type PageNode, type RevisionContent } from 
 import { documentHashOf } from "../../content/revision/storage.js";
 import { invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
-import { revertBlocks, unwrapUnresolvedLinks } from "./block-edits.js";
-import type { ContentChangeResultValue, ContentChangeValue } from "./change-requests.schemas.js";
+import { revertBlocks, unwrapUnresolvedLinks } from "./block-level-edits.js";
+import type { ContentChangeResultValue, ContentChangeValue } from "./change-request-content.schemas.js";
 
 export interface PreparedFile {
   entry: FileEntry;

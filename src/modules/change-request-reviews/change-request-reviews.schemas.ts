@@ -4,8 +4,8 @@
  */
 import Type, { type Static } from "typebox";
 import { Id, ListQuery, RichDocument, Timestamp, UserSchema } from "../../http/schemas.js";
+import { ChangeRequestParams, ChangeRequestSubject } from "../change-requests/change-requests.schemas.js";
 import { BodyInput, CommentSchema, Format } from "../comments/comments.schemas.js";
-import { ChangeRequestParams, ChangeRequestSubject } from "./change-requests.schemas.js";
 
 export const REVIEW_STATUSES = ["approved", "changes-requested"] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];

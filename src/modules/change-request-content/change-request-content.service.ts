@@ -13,15 +13,15 @@ import { invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { FetchRefused, fetchPublicFile, type PublicFetchOptions } from "../../lib/public-fetch.js";
 import { nowIso } from "../../lib/time.js";
-import type { LoadedChangeRequest } from "./change-requests.loader.js";
-import { assertWritable } from "./change-requests.policy.js";
-import { baseRevisionOf } from "./change-requests.presenter.js";
-import { getChangeRequest, moveChangeRequestHead, recordContribution, saveResolution } from "./change-requests.queries.js";
-import { type ContentChangeResultValue, type ContentChangeValue, MAX_FILE_BYTES } from "./change-requests.schemas.js";
-import { type ApplyInput, applyContentChanges, type PreparedFile } from "./content-edits.js";
-import { documentLoader, loadPageBases, mergeWithPageBases } from "./merge.service.js";
-import { resolvedPageBase } from "./resolutions.js";
-import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "./write-attempts.js";
+import { documentLoader, loadPageBases, mergeWithPageBases } from "../change-request-merge/change-request-merge.service.js";
+import { resolvedPageBase } from "../change-request-merge/resolutions.js";
+import type { LoadedChangeRequest } from "../change-requests/change-requests.loader.js";
+import { assertWritable } from "../change-requests/change-requests.policy.js";
+import { baseRevisionOf } from "../change-requests/change-requests.presenter.js";
+import { getChangeRequest, moveChangeRequestHead, recordContribution, saveResolution } from "../change-requests/change-requests.queries.js";
+import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "../change-requests/write-attempts.js";
+import { type ApplyInput, applyContentChanges, type PreparedFile } from "./apply-content-changes.js";
+import { type ContentChangeResultValue, type ContentChangeValue, MAX_FILE_BYTES } from "./change-request-content.schemas.js";
 
 /** Files fetched or decoded for one batch, at most (each at most MAX_FILE_BYTES). */
 const MAX_FILES_PER_BATCH = 100;

@@ -5,10 +5,12 @@ import { actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
 import { listOf } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
+import { requireChangeRequest } from "../change-requests/change-requests.loader.js";
+import { ChangeRequestParams } from "../change-requests/change-requests.schemas.js";
 import { FormatQuery } from "../comments/comments.schemas.js";
-import { requireChangeRequest } from "./change-requests.loader.js";
-import { ChangeRequestParams } from "./change-requests.schemas.js";
-import { getReview, listRequestedReviewers, listReviews } from "./reviews.queries.js";
+import { loadRequestedReviewerUsers, loadReviewsContext } from "./change-request-reviews.loader.js";
+import { presentRequestedReviewers, presentReviews } from "./change-request-reviews.presenter.js";
+import { getReview, listRequestedReviewers, listReviews } from "./change-request-reviews.queries.js";
 import {
   ListReviewsQuery,
   RequestedReviewerParams,
@@ -18,8 +20,8 @@ import {
   ReviewParams,
   ReviewSchema,
   SubmitReviewBody,
-} from "./reviews.schemas.js";
-import { presentRequestedReviewers, presentReviews, requestReviewers, submitReview, withdrawReviewRequest } from "./reviews.service.js";
+} from "./change-request-reviews.schemas.js";
+import { requestReviewers, submitReview, withdrawReviewRequest } from "./change-request-reviews.service.js";
 
 const reviewTags = ["change-requests-reviews"];
 const reviewerTags = ["change-request-reviewers"];
@@ -45,7 +47,12 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const actor = actorOf(request);
       const loaded = await requireChangeRequest(db, actor, request.params.spaceId, request.params.changeRequestId);
       const page = await listReviews(db, loaded.changeRequest.id, request.query);
-      const items = await presentReviews(db, urls, { loaded, actor, rows: page.rows, format: request.query.format ?? "document" });
+      const items = presentReviews(await loadReviewsContext(db, loaded, page.rows), urls, {
+        loaded,
+        actor,
+        rows: page.rows,
+        format: request.query.format ?? "document",
+      });
       return listOf(page, items);
     },
   );
@@ -68,7 +75,12 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const actor = actorOf(request);
       const loaded = await requireChangeRequest(db, actor, request.params.spaceId, request.params.changeRequestId);
       const row = await db.transaction().execute((trx) => submitReview(trx, { loaded, actor, body: request.body }));
-      const [review] = await presentReviews(db, urls, { loaded, actor, rows: [row], format: request.query.format ?? "document" });
+      const [review] = presentReviews(await loadReviewsContext(db, loaded, [row]), urls, {
+        loaded,
+        actor,
+        rows: [row],
+        format: request.query.format ?? "document",
+      });
       reply.code(201).header("location", review!.urls.location);
       return review!;
     },
@@ -90,7 +102,12 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const loaded = await requireChangeRequest(db, actor, request.params.spaceId, request.params.changeRequestId);
       const row = await getReview(db, loaded.changeRequest.id, request.params.reviewId);
       if (!row) throw notFound(`No review "${request.params.reviewId}" of change request #${loaded.changeRequest.number}.`);
-      const [review] = await presentReviews(db, urls, { loaded, actor, rows: [row], format: request.query.format ?? "document" });
+      const [review] = presentReviews(await loadReviewsContext(db, loaded, [row]), urls, {
+        loaded,
+        actor,
+        rows: [row],
+        format: request.query.format ?? "document",
+      });
       return review!;
     },
   );
@@ -110,7 +127,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     async (request) => {
       const loaded = await requireChangeRequest(db, actorOf(request), request.params.spaceId, request.params.changeRequestId);
       const page = await listRequestedReviewers(db, loaded.changeRequest.id, request.query);
-      const items = await presentRequestedReviewers(db, urls, page.rows);
+      const items = presentRequestedReviewers(await loadRequestedReviewerUsers(db, page.rows), urls, page.rows);
       return listOf(page, items);
     },
   );
@@ -132,7 +149,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const actor = actorOf(request);
       const loaded = await requireChangeRequest(db, actor, request.params.spaceId, request.params.changeRequestId);
       const rows = await db.transaction().execute((trx) => requestReviewers(trx, { loaded, actor, body: request.body }));
-      return { users: await presentRequestedReviewers(db, urls, rows) };
+      return { users: presentRequestedReviewers(await loadRequestedReviewerUsers(db, rows), urls, rows) };
     },
   );
 
