@@ -24,8 +24,8 @@ import { saveDocument } from "../src/content/revision/storage.js";
 import { openDatabase } from "../src/db/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { Urls } from "../src/http/urls.js";
-import { requireChangeRequest } from "../src/modules/change-requests/change-requests.loader.js";
 import { mergeChangeRequest } from "../src/modules/change-request-merge/change-request-merge.service.js";
+import { requireChangeRequest } from "../src/modules/change-requests/change-requests.loader.js";
 import { AccessCache } from "../src/permissions/access.js";
 
 const SECTIONS = 20;
@@ -40,9 +40,9 @@ const paragraph = (key: string, text: string) => ({
   nodes: [{ object: "text", leaves: [{ object: "leaf", text, marks: [] }] }],
 });
 const markdownOf = (id: string, edit?: { index: number; text: string }) =>
-  Array.from({ length: PARAGRAPHS }, (_, i) =>
+  `${Array.from({ length: PARAGRAPHS }, (_, i) =>
     edit?.index === i ? edit.text : `Paragraph ${i} of ${id}, with a sentence of ordinary length to be realistic.`,
-  ).join("\n\n") + "\n";
+  ).join("\n\n")}\n`;
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-merge-bench-"));

@@ -45,7 +45,9 @@ export function rowBuilder(keys: readonly string[]): RowBuilder {
   if (keys.includes("__proto__")) {
     return (values) => {
       const row: Record<string, unknown> = {};
-      keys.forEach((key, i) => Object.defineProperty(row, key, { value: values[i], enumerable: true, writable: true, configurable: true }));
+      keys.forEach((key, i) => {
+        Object.defineProperty(row, key, { value: values[i], enumerable: true, writable: true, configurable: true });
+      });
       return row;
     };
   }

@@ -62,7 +62,7 @@ function freeNames(node: ExprNode, bound: ReadonlySet<string>, out: Set<string>)
         else if (pattern.type === "default") {
           defaults.push(pattern.value);
           collect(pattern.target);
-        } else pattern.properties.forEach((property) => collect(property.value));
+        } else for (const property of pattern.properties) collect(property.value);
       };
       node.params.forEach(collect);
       for (const value of defaults) freeNames(value, inner, out);

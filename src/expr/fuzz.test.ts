@@ -259,7 +259,7 @@ class ExpressionGenerator {
     if (depth <= 0 || rng.next() < 0.25) return this.leaf(kind, params);
     const d = depth - 1;
     const any = () => this.gen("any", d, params);
-    const num = () => this.gen("num", d, params);
+    const _num = () => this.gen("num", d, params);
     const str = () => this.gen("str", d, params);
     const arr = () => this.gen("arr", d, params);
     const obj = () => this.gen("obj", d, params);

@@ -358,7 +358,9 @@ export class Interpreter {
     const names = new Map<string, unknown>();
     const scope: Scope = { names, parent: fn.scope };
     const depth = fn.depth + 1;
-    fn.node.params.forEach((param, i) => this.bind(param, args[i], names, scope, depth));
+    fn.node.params.forEach((param, i) => {
+      this.bind(param, args[i], names, scope, depth);
+    });
     return this.evaluate(fn.node.body, scope, depth);
   }
 

@@ -7,7 +7,18 @@
  */
 import type { Budget } from "./budget.js";
 import { ExpressionError } from "./errors.js";
-import { Closure, chargeEquality, isPlainArray, joinArray, readIndex, runtimeError, toInteger, toNumber, toStr, truthy } from "./values.js";
+import {
+  type Closure,
+  chargeEquality,
+  isPlainArray,
+  joinArray,
+  readIndex,
+  runtimeError,
+  toInteger,
+  toNumber,
+  toStr,
+  truthy,
+} from "./values.js";
 
 /** What a method needs from the interpreter. */
 export interface CallContext {
@@ -280,11 +291,19 @@ function replaceFirst(call: CallContext, subject: string, pattern: string, repla
     const c = replacement[i]!;
     const next = replacement[i + 1];
     if (c !== "$" || next === undefined) add(c);
-    else if (next === "$") add("$"), i++;
-    else if (next === "&") add(pattern), i++;
-    else if (next === "`") add(before), i++;
-    else if (next === "'") add(after), i++;
-    else add(c);
+    else if (next === "$") {
+      add("$");
+      i++;
+    } else if (next === "&") {
+      add(pattern);
+      i++;
+    } else if (next === "`") {
+      add(before);
+      i++;
+    } else if (next === "'") {
+      add(after);
+      i++;
+    } else add(c);
   }
   pieces.push(after);
   call.budget.newString(length, call.position);

@@ -189,8 +189,11 @@ export function looseEquals(a: unknown, b: unknown, budget: Budget, position?: n
   const objectA = typeof a === "object" ? a !== null : typeof a === "function";
   const objectB = typeof b === "object" ? b !== null : typeof b === "function";
   if (objectA && objectB) return a === b;
+  // biome-ignore lint/suspicious/noDoubleEquals: the expression language's == is JavaScript's loose equality, on purpose
   if (objectA) return b === null || b === undefined ? false : toPrimitive(a, budget, position) == b;
+  // biome-ignore lint/suspicious/noDoubleEquals: the expression language's == is JavaScript's loose equality, on purpose
   if (objectB) return a === null || a === undefined ? false : a == toPrimitive(b, budget, position);
+  // biome-ignore lint/suspicious/noDoubleEquals: the expression language's == is JavaScript's loose equality, on purpose
   return a == b;
 }
 

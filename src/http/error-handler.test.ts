@@ -15,11 +15,11 @@ describe("domain errors", () => {
       [preconditionFailed("The revision moved."), 412],
       [tooLarge("Over the limit."), 413],
     ] as const;
-    cases.forEach(([error], i) =>
+    cases.forEach(([error], i) => {
       app.get(`/${i}`, async () => {
         throw error;
-      }),
-    );
+      });
+    });
     for (const [i, [error, status]] of cases.entries()) {
       const res = await app.inject({ method: "GET", url: `/${i}` });
       expect(res.statusCode).toBe(status);

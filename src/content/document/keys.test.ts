@@ -42,7 +42,7 @@ describe("reconcileKeys", () => {
     const first = doc(base);
     const [a, b, c, d, e] = topKeys(first);
     expect(topKeys(doc(base.replace("## Heading\n\n", ""), first))).toEqual([a, c, d, e]);
-    const moved = doc("Last paragraph.\n\n" + base.replace("Last paragraph.\n", ""), first);
+    const moved = doc(`Last paragraph.\n\n${base.replace("Last paragraph.\n", "")}`, first);
     expect(topKeys(moved)).toEqual([e, a, b, c, d]);
   });
 

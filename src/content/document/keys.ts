@@ -97,7 +97,7 @@ function plainText(node: AnyNode, budget = { left: 2000 }): string {
   if (budget.left <= 0) return "";
   let out = "";
   if (node.leaves) for (const l of node.leaves) out += l.text;
-  for (const list of childLists(node)) for (const c of list) out += " " + plainText(c, budget);
+  for (const list of childLists(node)) for (const c of list) out += ` ${plainText(c, budget)}`;
   budget.left -= out.length;
   return out;
 }
@@ -247,13 +247,13 @@ class Reconciler {
     this.setKey(next, this.take(prev.key));
     const prevLists = childLists(prev);
     const nextLists = childLists(next);
-    nextLists.forEach((list, l) =>
+    nextLists.forEach((list, l) => {
       list.forEach((child, i) => {
         const counterpart = prevLists[l]?.[i];
         if (counterpart) this.copyKeys(counterpart, child);
         else this.assignFresh(child);
-      }),
-    );
+      });
+    });
   }
 
   private assignFresh(node: AnyNode): void {
@@ -264,7 +264,9 @@ class Reconciler {
   private reconcileChildren(prev: AnyNode, next: AnyNode): void {
     const prevLists = childLists(prev);
     const nextLists = childLists(next);
-    nextLists.forEach((list, l) => this.reconcileList(prevLists[l] ?? [], list));
+    nextLists.forEach((list, l) => {
+      this.reconcileList(prevLists[l] ?? [], list);
+    });
   }
 
   private reconcileList(prev: AnyNode[], next: AnyNode[]): void {
@@ -339,7 +341,7 @@ class Reconciler {
 
   private placeUnmatched(node: AnyNode, pool: Map<string, AnyNode[]>): void {
     const candidates = pool.get(this.sigs.of(node));
-    while (candidates && candidates.length) {
+    while (candidates?.length) {
       const candidate = candidates.shift()!;
       if (this.subtreeKeysFree(candidate)) {
         this.copyKeys(candidate, node);

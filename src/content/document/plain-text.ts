@@ -49,7 +49,7 @@ function inlinesText(nodes: readonly InlineContent[]): string {
         break;
       case "annotation":
         out += inlinesText(node.nodes);
-        for (const f of node.fragments) for (const b of f.nodes) out += " " + blockText(b, []).join(" ");
+        for (const f of node.fragments) for (const b of f.nodes) out += ` ${blockText(b, []).join(" ")}`;
         break;
       case "inline-math":
         out += node.data.formula;
@@ -62,7 +62,7 @@ function inlinesText(nodes: readonly InlineContent[]): string {
         break;
       case "inline-image":
         if (node.data.alt) out += node.data.alt;
-        if (node.data.caption) out += " " + node.data.caption;
+        if (node.data.caption) out += ` ${node.data.caption}`;
         break;
       default:
         break;

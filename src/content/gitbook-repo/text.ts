@@ -40,7 +40,7 @@ export function firstHeading(source: string): string | undefined {
     }
     if (fence !== undefined) continue;
     const heading = /^ {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
-    if (heading && heading[1]) return heading[1].trim();
+    if (heading?.[1]) return heading[1].trim();
   }
   return undefined;
 }

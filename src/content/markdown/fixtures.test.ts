@@ -60,7 +60,9 @@ describe("Markdown fixtures", () => {
         if (n.type) seen.add(n.type);
         for (const c of [...(n.nodes ?? []), ...(n.fragments ?? [])]) visit(c as typeof n);
       };
-      parseMarkdownPage(markdown, { resolve: new FakeRepository().resolve }).document.nodes.forEach((n) => visit(n as never));
+      parseMarkdownPage(markdown, { resolve: new FakeRepository().resolve }).document.nodes.forEach((n) => {
+        visit(n as never);
+      });
     }
     for (const type of [
       "paragraph",
@@ -145,7 +147,7 @@ describe("round trip over generated pages", () => {
     (s: string) => `{% tabs %}\n{% tab title="T" %}\n${s}\n{% endtab %}\n{% endtabs %}`,
     (s: string) => `<details>\n\n<summary>S</summary>\n\n${s}\n\n</details>`,
     (s: string) => `- [ ] ${s}`,
-    (s: string) => "```js\n" + s + "\n```",
+    (s: string) => `\`\`\`js\n${s}\n\`\`\``,
   ];
 
   it("parse(serialize(parse(md))) equals parse(md) for 300 generated pages", () => {

@@ -28,8 +28,8 @@ describe("hostile input", () => {
   });
 
   it("survives 1000 nested blockquotes and list markers on one line", () => {
-    expect(run(">".repeat(1000) + " deep").written).toContain("deep");
-    expect(run("* ".repeat(1000) + "deep").written).toContain("deep");
+    expect(run(`${">".repeat(1000)} deep`).written).toContain("deep");
+    expect(run(`${"* ".repeat(1000)}deep`).written).toContain("deep");
   });
 
   it("handles a 5 MB page", () => {
@@ -53,7 +53,7 @@ describe("hostile input", () => {
   }, 120_000);
 
   it("handles thousands of {% without an end, on lines and inside text", () => {
-    const { parsed, ms } = run("{% ".repeat(5000) + "\n\n" + "{%\n".repeat(5000) + "text {% hint %} {%- x");
+    const { parsed, ms } = run(`${"{% ".repeat(5000)}\n\n${"{%\n".repeat(5000)}text {% hint %} {%- x`);
     expect(parsed.warnings.length).toBeLessThanOrEqual(201);
     expect(ms).toBeLessThan(20_000);
   });

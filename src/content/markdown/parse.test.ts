@@ -504,7 +504,7 @@ describe("front matter and body", () => {
       if ((n.object === "block" || n.object === "inline") && !n.key) missing.push(n.type ?? "?");
       for (const c of [...(n.nodes ?? []), ...(n.fragments ?? [])]) visit(c as typeof n);
     };
-    (r.document as JSONDocument).nodes.forEach((n) => visit(n as never));
+    for (const n of (r.document as JSONDocument).nodes) visit(n as never);
     expect(missing).toEqual([]);
   });
 });

@@ -176,7 +176,7 @@ function limitNesting(body: string, warn: (message: string) => void): string {
     const chain = /^(?:[ \t]*>){51,}|^(?:[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+){51,}/.exec(out);
     if (chain) {
       const markers = chain[0].match(/>|[*+-]|\d{1,9}[.)]/g)!;
-      out = markers.slice(0, MAX_CHAIN).join(" ") + " " + out.slice(chain[0].length);
+      out = `${markers.slice(0, MAX_CHAIN).join(" ")} ${out.slice(chain[0].length)}`;
     }
     if (out !== line) clamped++;
     return out;
@@ -1023,7 +1023,7 @@ class Converter {
 
   // -- single blocks --
 
-  private block(node: RootContent, context: BlockContext): DocumentBlock[] {
+  private block(node: RootContent, _context: BlockContext): DocumentBlock[] {
     switch (node.type) {
       case "paragraph": {
         const block = this.paragraphBlock(node);
@@ -1208,7 +1208,7 @@ class Converter {
     const definition: Record<string, DocumentTableDefinition> = {};
     ids.forEach((id, i) => {
       const cell = header?.children[i];
-      if (cell && cell.children.some((c) => c.type !== "text"))
+      if (cell?.children.some((c) => c.type !== "text"))
         this.warn(cell, "formatting in a table header was dropped (column titles are plain text)");
       const align = node.align?.[i];
       definition[id] = {

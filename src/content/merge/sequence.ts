@@ -21,7 +21,9 @@ const START = "\u0000start";
  */
 export function commonSubsequence(a: readonly string[], b: readonly string[]): Set<string> {
   const positionInA = new Map<string, number>();
-  a.forEach((id, i) => positionInA.set(id, i));
+  a.forEach((id, i) => {
+    positionInA.set(id, i);
+  });
   const items: { id: string; pos: number }[] = [];
   for (const id of b) {
     const pos = positionInA.get(id);

@@ -94,7 +94,7 @@ export class ImageStore {
       this.signal?.throwIfAborted();
       return { ok: false, reason: `could not be loaded: ${error instanceof Error ? error.message : String(error)}` };
     }
-    if (!loaded || !loaded.bytes || loaded.bytes.length === 0) return { ok: false, reason: "not found" };
+    if (!loaded?.bytes || loaded.bytes.length === 0) return { ok: false, reason: "not found" };
     return this.open(Buffer.isBuffer(loaded.bytes) ? loaded.bytes : Buffer.from(loaded.bytes), loaded.contentType);
   }
 
@@ -147,7 +147,7 @@ export function sniff(bytes: Buffer): Format {
   if (head.startsWith("GIF8")) return "gif";
   if (head.startsWith("RIFF") && head.slice(8, 12) === "WEBP") return "webp";
   if (head.startsWith("BM")) return "bmp";
-  if (/^\s*(<\?xml[^>]*>\s*)?(<!--[^]*?-->\s*)*<(svg|!DOCTYPE svg)/i.test(head)) return "svg";
+  if (/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(svg|!DOCTYPE svg)/i.test(head)) return "svg";
   return "unknown";
 }
 

@@ -157,7 +157,10 @@ describe("renderPdf limits", () => {
       renderPdf({
         title: "Never",
         pages: [{ id: "p", title: "P", depth: 0, document: doc(image({ kind: "file", file: "x" })) }],
-        loadImage: async () => (loads++, undefined),
+        loadImage: async () => {
+          loads++;
+          return undefined;
+        },
         signal: controller.signal,
       }),
     ).rejects.toMatchObject({ name: "AbortError" });

@@ -78,7 +78,7 @@ describe("renderPdf", () => {
 
     const raw = pdf.toString("latin1");
     expect(raw.startsWith("%PDF-1.7")).toBe(true);
-    expect(raw).toMatch(/trailer\s*<<[^]*\/Root[^]*>>\s*startxref\s*\d+\s*%%EOF\s*$/);
+    expect(raw).toMatch(/trailer\s*<<[\s\S]*\/Root[\s\S]*>>\s*startxref\s*\d+\s*%%EOF\s*$/);
 
     const content = await readPdf(pdf);
     const missing = missingInOrder(content.text, [
@@ -453,7 +453,7 @@ describe("renderPdf", () => {
 function contentStreams(pdf: Buffer): string[] {
   const out: string[] = [];
   const raw = pdf.toString("latin1");
-  const pattern = /\/Filter \/FlateDecode[^]*?>>\s*stream\r?\n/g;
+  const pattern = /\/Filter \/FlateDecode[\s\S]*?>>\s*stream\r?\n/g;
   for (let match = pattern.exec(raw); match; match = pattern.exec(raw)) {
     const start = match.index + match[0].length;
     const end = raw.indexOf("endstream", start);

@@ -107,7 +107,9 @@ class TableLayout {
     for (let k = 0; k < count; k++) sample.add(Math.round((k * (records.length - 1)) / Math.max(1, count - 1)));
     for (const row of sample) {
       const record = (records[row] as [string, TableRecord])[1];
-      this.columns.forEach((column, index) => measure(this.cellText(column, record), index, style));
+      this.columns.forEach((column, index) => {
+        measure(this.cellText(column, record), index, style);
+      });
     }
     const minW = min.map((w) => Math.max(w + 2 * PAD_X, 30));
     const maxW = max.map((w, i) => Math.max(w + 2 * PAD_X, minW[i] as number));
@@ -252,7 +254,9 @@ class TableLayout {
         }
         slices = take(true);
       }
-      slices.forEach((slice, i) => (next[i] = slice.to));
+      slices.forEach((slice, i) => {
+        next[i] = slice.to;
+      });
       sink.place(this.rowItem(slices, xs, widths, decos, false, labels));
     }
   }

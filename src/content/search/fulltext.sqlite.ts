@@ -1,5 +1,4 @@
 import { sql } from "kysely";
-import type { Executor } from "../../db/database.js";
 import type { FullTextIndex, SearchSectionInput } from "./fulltext.js";
 
 interface Row {

@@ -236,7 +236,7 @@ class ContentEditor {
     const parent = then!.parentId !== null ? this.locate(then!.parentId) : undefined;
     const siblings = parent && parent.page.kind !== "link" ? parent.page.children : this.content.pages;
     if (now) {
-      Object.keys(now.page).forEach((key) => key !== "children" && delete (now.page as unknown as Record<string, unknown>)[key]);
+      for (const key of Object.keys(now.page)) if (key !== "children") delete (now.page as unknown as Record<string, unknown>)[key];
       Object.assign(now.page, structuredClone(meta));
       now.page.updatedAt = this.input.now;
       if (siblings !== now.siblings || now.index !== then!.index) {

@@ -83,7 +83,7 @@ describe("POST .../change-requests/{cr}/content: pages", () => {
         },
       },
     ]);
-    const [guide, faq, first] = body.changes;
+    const [guide, faq, _first] = body.changes;
     expect(body.changes.map((c) => c.object)).toEqual(["created_page", "created_page", "created_page"]);
     expect(guide).toMatchObject({
       ref: "guide",

@@ -5,19 +5,17 @@ import type { ChangeRequestRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { ErrorBody, errorResponses } from "../../http/schemas.js";
-import {
-  RESOLUTION_NOTE,
-} from "../change-request-merge/change-request-merge.schemas.js";
+import { RESOLUTION_NOTE } from "../change-request-merge/change-request-merge.schemas.js";
 import { loadChangeRequestsContext, requireChangeRequest } from "../change-requests/change-requests.loader.js";
 import { assertWritable, refuseWrite } from "../change-requests/change-requests.policy.js";
 import { presentChangeRequests } from "../change-requests/change-requests.presenter.js";
 import { recordContribution } from "../change-requests/change-requests.queries.js";
 import { ChangeRequestParams, ChangeRequestSchema } from "../change-requests/change-requests.schemas.js";
 import { CHANGE_REQUEST_COMMENT_OPERATION_IDS, registerCommentRoutes } from "../comments/comments.routes.js";
+import { loadRevisionView } from "../content/content.loader.js";
 import { presentFile } from "../content/content.presenter.js";
 import { registerRevisionReads } from "../content/content.routes.js";
 import { FileSchema } from "../content/content.schemas.js";
-import { loadRevisionView } from "../content/content.service.js";
 import { registerLinkReads } from "../content/links.routes.js";
 import { registerPdfRoute } from "../pdf/pdf.routes.js";
 import { ContentChangeResult, MAX_CHANGES, UpdateContentBody, UpdateContentQuery } from "./change-request-content.schemas.js";

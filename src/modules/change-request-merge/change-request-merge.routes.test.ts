@@ -45,7 +45,7 @@ async function setup() {
   };
   const primaryRevision = async () => (await ctx.as(owner).get(primaryPrefix)).body.revision as string;
   const get = async (id: string) => (await ctx.as(owner).get(crPrefix(id))).body;
-  const markdown = (...paragraphs: string[]) => ({ markdown: paragraphs.join("\n\n") + "\n" });
+  const markdown = (...paragraphs: string[]) => ({ markdown: `${paragraphs.join("\n\n")}\n` });
   return {
     ...roles,
     space,

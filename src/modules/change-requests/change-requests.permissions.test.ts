@@ -83,11 +83,9 @@ const operations: { name: string; expected: Record<Who, number>; act(caller: Tes
     name: "edit a change request's content",
     expected: row(200, 200, 200, 200, 403, 403, 404, 404),
     act: (c, i) =>
-      ctx
-        .as(c)
-        .post(`/v1/spaces/${i.space}/change-requests/${i.cr}/content`, {
-          changes: [{ operation: "update_page", page: i.page, title: "Edited" }],
-        }),
+      ctx.as(c).post(`/v1/spaces/${i.space}/change-requests/${i.cr}/content`, {
+        changes: [{ operation: "update_page", page: i.page, title: "Edited" }],
+      }),
   },
   {
     name: "update a change request",

@@ -1,7 +1,6 @@
-import type { ChangeRequestRow } from "../../db/schema.js";
+import type { ChangeRequestRow, SpaceRow } from "../../db/schema.js";
 import { conflicting, notAllowed } from "../../lib/errors.js";
 import { atLeast, type Role } from "../../permissions/roles.js";
-import type { LoadedSpace } from "../spaces/spaces.loader.js";
 import type { SpacePermissionsValue } from "../spaces/spaces.schemas.js";
 import { WRITABLE_STATUSES } from "./change-requests.schemas.js";
 
@@ -38,7 +37,12 @@ export function changeRequestPermissions(
  * 403 for a write the caller may not make (`allowed` false): when the space is locked and their
  * level would otherwise allow it (`needs`), the message names the lock.
  */
-export function refuseWrite(loaded: LoadedSpace, allowed: boolean, needs: Role, action: string): void {
+export function refuseWrite(
+  loaded: { space: Pick<SpaceRow, "id" | "editMode">; level: Role | null },
+  allowed: boolean,
+  needs: Role,
+  action: string,
+): void {
   if (allowed) return;
   if (loaded.space.editMode === "locked" && atLeast(loaded.level, needs)) {
     throw notAllowed(

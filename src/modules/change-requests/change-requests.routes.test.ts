@@ -156,7 +156,7 @@ describe("GET change request lists", () => {
     const { owner, members, space, home } = await setup();
     const a = await createChangeRequest(ctx, owner, space.id, { subject: "A", conversationsIssuesCluster: "cluster-1" });
     const b = await createChangeRequest(ctx, members.edit, space.id, { subject: "B" });
-    const c = await createChangeRequest(ctx, members.edit, space.id, { subject: "C" });
+    const _c = await createChangeRequest(ctx, members.edit, space.id, { subject: "C" });
     for (const cr of [a, b]) await ctx.as(owner).patch(`/v1/spaces/${space.id}/change-requests/${cr.id}`, { status: "open" });
     await editContent(ctx, members.review, space.id, a.id, [{ operation: "update_page", page: home.id, title: "Welcome" }]);
     await ctx.db

@@ -12,7 +12,7 @@ import type { CommentReplyRow, CommentRow, CommentsTable, SpaceRow } from "../..
 import { invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
-import { loadRevisionView, pageDocument } from "../content/content.service.js";
+import { loadRevisionView, pageDocument } from "../content/content.loader.js";
 import { applyReactions, insertComment, insertReply, updateComment, updateReply } from "./comments.queries.js";
 import type { BodyInputValue, TableCellValue } from "./comments.schemas.js";
 import type { CommentScope } from "./comments.scope.js";
@@ -96,10 +96,14 @@ export function checkDocument(document: JSONDocument, field: string): void {
       const children = node[list];
       if (children === undefined) continue;
       if (!Array.isArray(children)) throw invalid(`${path}.${list} must be an array.`);
-      children.forEach((child, i) => visit(child, `${path}.${list}.${i}`, depth + 1));
+      children.forEach((child, i) => {
+        visit(child, `${path}.${list}.${i}`, depth + 1);
+      });
     }
   };
-  document.nodes.forEach((node, i) => visit(node, `${field}.nodes.${i}`, 1));
+  document.nodes.forEach((node, i) => {
+    visit(node, `${field}.nodes.${i}`, 1);
+  });
   document.nodes.forEach((node, i) => {
     try {
       markdownFromDocument({ object: "document", data: {}, nodes: [node] });

@@ -21,6 +21,14 @@ import { presentChangeRequests } from "../change-requests/change-requests.presen
 import { getChangeRequest } from "../change-requests/change-requests.queries.js";
 import { requireSpace } from "../spaces/spaces.loader.js";
 import {
+  findPageByPath,
+  loadRevisionView,
+  pageDocument,
+  type RevisionView,
+  requirePage,
+  revisionReferencesDocument,
+} from "./content.loader.js";
+import {
   type ContentPresentContext,
   presentFile,
   presentPage,
@@ -40,14 +48,6 @@ import {
   RevisionSchema,
   SpaceContentParams,
 } from "./content.schemas.js";
-import {
-  findPageByPath,
-  loadRevisionView,
-  pageDocument,
-  type RevisionView,
-  requirePage,
-  revisionReferencesDocument,
-} from "./content.service.js";
 import { registerLinkReads } from "./links.routes.js";
 
 export interface RevisionReadSet {

@@ -19,8 +19,8 @@ import { getOrganization } from "../organizations/organizations.queries.js";
 import { spaceActivityCount } from "../spaces/space-activity.queries.js";
 import { spacePermissions } from "../spaces/spaces.policy.js";
 import { presentSpace } from "../spaces/spaces.presenter.js";
+import type { RevisionView } from "./content.loader.js";
 import { presentFile, presentPage } from "./content.presenter.js";
-import type { RevisionView } from "./content.service.js";
 
 const Status = Type.Enum(["ok", "broken", "in-app"]);
 const Location = Type.Record(Type.String(), Type.Unknown(), {

@@ -138,13 +138,13 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     expect(badRef.body.error.message).toBe(
       'Invalid Git ref "main; rm -rf /": it does not start with refs/heads/ or refs/tags/; expected refs/heads/<branch> or refs/tags/<tag>',
     );
-    const escape = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, {
+    const escaping = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, {
       url: "https://example.com/x.git",
       ref: "refs/heads/main",
       repoProjectDirectory: "../../etc",
     });
-    expect(escape.status).toBe(400);
-    expect(escape.body.error.message).toBe('repoProjectDirectory "../../etc" is refused: it contains a ".." segment.');
+    expect(escaping.status).toBe(400);
+    expect(escaping.body.error.message).toBe('repoProjectDirectory "../../etc" is refused: it contains a ".." segment.');
     expect(
       (await ctx.db.selectFrom("jobs").selectAll().where("kind", "=", "git-import").execute()).filter((j) => j.payload.includes(space.id)),
     ).toEqual([]);

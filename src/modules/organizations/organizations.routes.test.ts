@@ -136,11 +136,9 @@ describe("GET and PATCH /v1/orgs/{organizationId}", () => {
 
   it("refuses organization merge rules that could never be evaluated, naming the rule, and keeps the old ones", async () => {
     const { org, owner, outsider } = await createOrgWithRoles(ctx);
-    const stranger = await ctx
-      .as(owner)
-      .patch(`/v1/orgs/${org.id}`, {
-        mergeRules: { type: "rules", rules: [{ rule: "require_specific_reviewers", users: [outsider.id] }] },
-      });
+    const stranger = await ctx.as(owner).patch(`/v1/orgs/${org.id}`, {
+      mergeRules: { type: "rules", rules: [{ rule: "require_specific_reviewers", users: [outsider.id] }] },
+    });
     expect(stranger.status).toBe(400);
     expect(stranger.body.error.message).toBe(
       `body.mergeRules.rules[0].users names user "${outsider.id}", who is not a member of this organization.`,
