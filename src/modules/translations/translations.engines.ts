@@ -1,0 +1,12 @@
+/** The configured translation engine (`QUIRE_TRANSLATOR`). */
+import type { TranslatorConfig } from "../../config.js";
+import { ApertiumTranslator } from "./translations.apertium.js";
+import { LibreTranslateTranslator } from "./translations.libretranslate.js";
+import type { Translator } from "./translations.translator.js";
+
+export function translatorFor(config: TranslatorConfig): Translator {
+  if (config.engine === "libretranslate") {
+    return new LibreTranslateTranslator(config.libreTranslateUrl!, config.libreTranslateApiKey, config.timeoutMs);
+  }
+  return new ApertiumTranslator({ timeoutMs: config.timeoutMs });
+}
