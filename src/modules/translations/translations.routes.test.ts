@@ -109,7 +109,10 @@ describe("POST /v1/orgs/{organizationId}/translations", () => {
     expect((await ctx.as(s.owner).get(`/v1/spaces/${created.result.space}`)).body.revision).toBe(done.result.revision);
 
     // Same page ids and block keys, translated text.
-    const [source, translated] = [await pageOf(s.owner, s.source.id, s.welcome.id), await pageOf(s.owner, created.result.space, s.welcome.id)];
+    const [source, translated] = [
+      await pageOf(s.owner, s.source.id, s.welcome.id),
+      await pageOf(s.owner, created.result.space, s.welcome.id),
+    ];
     expect(translated.title).toBe("Bienvenido");
     expect(translated.document.nodes.map((n: any) => n.key)).toEqual(source.document.nodes.map((n: any) => n.key));
     expect(await texts(s.owner, created.result.space, s.welcome.id)).toEqual(["El gato es grande.", "Leído la guía"]);
@@ -130,11 +133,20 @@ describe("POST /v1/orgs/{organizationId}/translations", () => {
     const cases: Array<[unknown, string]> = [
       [{ source: { space: s.source.id, language: "en" } }, "body.language is required."],
       [{ language: "es" }, "body.source is required."],
-      [{ language: "klingon", source: { space: s.source.id, language: "en" } }, `body.language must be one of: ${LANGUAGES.map((l) => `"${l}"`).join(", ")}.`],
+      [
+        { language: "klingon", source: { space: s.source.id, language: "en" } },
+        `body.language must be one of: ${LANGUAGES.map((l) => `"${l}"`).join(", ")}.`,
+      ],
       [{ language: "es", source: { space: s.source.id } }, "body.source.language is required."],
-      [{ language: "es", source: { space: "nope", language: "en" } }, 'body.source.space names "nope", which is not a space of this organization.'],
+      [
+        { language: "es", source: { space: "nope", language: "en" } },
+        'body.source.space names "nope", which is not a space of this organization.',
+      ],
       [enEs(s.other.space.id), `body.source.space names "${s.other.space.id}", which is not a space of this organization.`],
-      [{ language: "en", source: { space: s.source.id, language: "en" } }, 'body.language must differ from body.source.language (both are "en").'],
+      [
+        { language: "en", source: { space: s.source.id, language: "en" } },
+        'body.language must differ from body.source.language (both are "en").',
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await post(body);
@@ -151,7 +163,9 @@ describe("POST /v1/orgs/{organizationId}/translations", () => {
     const first = await createTranslation(s.owner, s.org.id, enEs(s.source.id));
     const again = await post(enEs(s.source.id));
     expect(again.status).toBe(400);
-    expect(again.body.error.message).toBe(`Space "${s.source.id}" already has a translation into "es" (translation "${first.id}"); run or delete that one.`);
+    expect(again.body.error.message).toBe(
+      `Space "${s.source.id}" already has a translation into "es" (translation "${first.id}"); run or delete that one.`,
+    );
 
     await ctx.as(s.owner).delete(`/v1/spaces/${s.source.id}`);
     const deleted = await post({ language: "es", source: { space: s.source.id, language: "en" } });
@@ -226,7 +240,9 @@ describe("PUT /v1/orgs/{organizationId}/translations/{translationId}", () => {
     const instructions = {
       object: "document",
       data: {},
-      nodes: [{ object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ object: "leaf", text: "Formal tone.", marks: [] }] }] }],
+      nodes: [
+        { object: "block", type: "paragraph", nodes: [{ object: "text", leaves: [{ object: "leaf", text: "Formal tone.", marks: [] }] }] },
+      ],
     };
     const res = await ctx.as(s.owner).put(`${base(s.org.id)}/${t.id}`, { instructions });
     expect(res.status).toBe(200);
@@ -307,7 +323,11 @@ describe("runs started by changes to the source", () => {
 
     const cr = await createChangeRequest(ctx, s.owner, s.source.id);
     await editContent(ctx, s.owner, s.source.id, cr.id, [
-      { operation: "update_page", page: s.welcome.id, document: { markdown: "The red house is big.\n\n`npm install` then Run the command\n" } },
+      {
+        operation: "update_page",
+        page: s.welcome.id,
+        document: { markdown: "The red house is big.\n\n`npm install` then Run the command\n" },
+      },
     ]);
     await mergeChangeRequest(ctx, s.owner, s.source.id, cr.id);
     expect((await ctx.as(s.owner).get(`${base(s.org.id)}/${t.id}`)).body.status).toBe("pending");
@@ -319,7 +339,10 @@ describe("runs started by changes to the source", () => {
     expect(second.stats).toMatchObject({ runs: 2, latestPages: 1, totalPages: 2, latestWords: 10 });
     expect(second.stats.totalWords).toBe(first.stats.totalWords + 10);
     expect(await revisionCount(t.result.space)).toBe(revisionsBefore + 1);
-    expect(await texts(s.owner, t.result.space, s.welcome.id)).toEqual(["La casa roja es grande.", "npm install Entonces Corrido la orden"]);
+    expect(await texts(s.owner, t.result.space, s.welcome.id)).toEqual([
+      "La casa roja es grande.",
+      "npm install Entonces Corrido la orden",
+    ]);
     const code = (await pageOf(s.owner, t.result.space, s.welcome.id)).document.nodes[1].nodes;
     expect(code.find((n: any) => n.leaves?.[0]?.marks?.[0]?.type === "code").leaves[0].text).toBe("npm install");
     // The page the merge did not touch is the same document as before (not translated again).
