@@ -15,6 +15,8 @@ export interface FakeLibreTranslate {
   /** From this (1-based) translate request on, answer 500 (or hang, with `hang`). */
   failFrom: number | undefined;
   hang: boolean;
+  /** Resolves once `count` translate requests have arrived. */
+  waitForRequests(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,11 +29,14 @@ const LANGUAGES = [
 
 export async function startFakeLibreTranslate(options: { apiKey?: string } = {}): Promise<FakeLibreTranslate> {
   const hanging = new Set<http.ServerResponse>();
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
   const state: FakeLibreTranslate = {
     url: "",
     requests: [],
     failFrom: undefined,
     hang: false,
+    waitForRequests: (count) =>
+      state.requests.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })),
     close: async () => {
       for (const res of hanging) res.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -61,6 +66,10 @@ export async function startFakeLibreTranslate(options: { apiKey?: string } = {})
       const texts = Array.isArray(body.q) ? body.q : [body.q];
       if (!texts.every((t) => typeof t === "string")) return send(res, 400, { error: "Invalid request: q" });
       state.requests.push(texts as string[]);
+      for (const waiter of waiters.splice(0)) {
+        if (state.requests.length >= waiter.count) waiter.resolve();
+        else waiters.push(waiter);
+      }
       if (state.failFrom !== undefined && state.requests.length >= state.failFrom) {
         if (state.hang) {
           hanging.add(res);
