@@ -49,23 +49,17 @@ export class SegmentCollector {
   text(value: string, write: (text: string) => void): void {
     const parts: Array<{ keep: string } | { segment: number; before: string; after: string }> = [];
     // split() with a capturing group alternates prose (even indexes) and protected pieces (odd).
-    const chunks = value.split(PROTECTED);
-    for (let i = 0; i < chunks.length; i++) {
-      const chunk = chunks[i]!;
-      if (chunk === "") continue;
-      if (i % 2 === 1) {
+    value.split(PROTECTED).forEach((chunk, i) => {
+      if (chunk === "") return;
+      const core = chunk.trim();
+      if (i % 2 === 1 || !HAS_LETTER.test(core)) {
         parts.push({ keep: chunk });
-        continue;
+        return;
       }
-      const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(chunk)!;
-      const core = match[2]!;
-      if (!HAS_LETTER.test(core)) {
-        parts.push({ keep: chunk });
-        continue;
-      }
-      parts.push({ segment: this.segments.length, before: match[1]!, after: match[3]! });
+      const start = chunk.indexOf(core);
+      parts.push({ segment: this.segments.length, before: chunk.slice(0, start), after: chunk.slice(start + core.length) });
       this.segments.push(core);
-    }
+    });
     if (!parts.some((p) => "segment" in p)) return;
     this.writers.push((translated) => {
       write(parts.map((p) => ("keep" in p ? p.keep : `${p.before}${translated[p.segment] ?? ""}${p.after}`)).join(""));

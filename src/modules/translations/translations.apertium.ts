@@ -64,8 +64,7 @@ for (const [language, codes] of Object.entries(APERTIUM_CODES)) for (const code 
 export function languageOfApertiumCode(code: string): Language | undefined {
   const exact = BY_CODE.get(code);
   if (exact) return exact;
-  const base = code.split("_")[0]!;
-  const language = BY_CODE.get(base);
+  const language = BY_CODE.get(code.replace(/_.*$/, ""));
   return language && isLanguage(language) ? language : undefined;
 }
 
@@ -73,10 +72,10 @@ export function languageOfApertiumCode(code: string): Language | undefined {
 export function pairsOfModes(modes: readonly string[]): Array<LanguagePair & { mode: string }> {
   const out: Array<LanguagePair & { mode: string }> = [];
   for (const mode of modes) {
-    const parts = mode.split("-");
-    if (parts.length !== 2) continue;
-    const from = languageOfApertiumCode(parts[0]!);
-    const to = languageOfApertiumCode(parts[1]!);
+    const [source, target, ...rest] = mode.split("-");
+    if (!source || !target || rest.length > 0) continue;
+    const from = languageOfApertiumCode(source);
+    const to = languageOfApertiumCode(target);
     if (from && to && from !== to) out.push({ from, to, mode });
   }
   return out;
@@ -103,7 +102,7 @@ export function encodeBatch(segments: readonly string[]): string {
 export function decodeBatch(output: string, count: number): string[] {
   const parts = output.split(/<hr data-q="(\d+)">/);
   const out: string[] = [];
-  if (parts[0]!.trim() !== "") throw new TranslatorError("Apertium's output did not start with the first separator.");
+  if ((parts[0] ?? "").trim() !== "") throw new TranslatorError("Apertium's output did not start with the first separator.");
   for (let i = 1; i < parts.length; i += 2) {
     if (Number(parts[i]) !== out.length) throw new TranslatorError(`Apertium's output lost segment separator ${out.length}.`);
     out.push(unescapeHtml(parts[i + 1] ?? "").trim());
@@ -182,7 +181,7 @@ export class ApertiumTranslator implements Translator {
       const stdout: Buffer[] = [];
       let stderr = "";
       let settled = false;
-      const finish = (error: Error | undefined, value?: string) => {
+      const finish = (error: Error | undefined, value = "") => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -190,7 +189,7 @@ export class ApertiumTranslator implements Translator {
         if (error) {
           child.kill("SIGKILL");
           reject(error);
-        } else resolve(value!);
+        } else resolve(value);
       };
       const timer = setTimeout(
         () => finish(new TranslatorError(`Apertium (${mode}) took longer than ${this.timeoutMs} ms.`)),

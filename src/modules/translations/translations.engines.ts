@@ -6,7 +6,9 @@ import type { Translator } from "./translations.translator.js";
 
 export function translatorFor(config: TranslatorConfig): Translator {
   if (config.engine === "libretranslate") {
-    return new LibreTranslateTranslator(config.libreTranslateUrl!, config.libreTranslateApiKey, config.timeoutMs);
+    // The configuration refuses `libretranslate` without a URL (src/config.ts).
+    if (!config.libreTranslateUrl) throw new Error("QUIRE_LIBRETRANSLATE_URL must be set when QUIRE_TRANSLATOR=libretranslate");
+    return new LibreTranslateTranslator(config.libreTranslateUrl, config.libreTranslateApiKey, config.timeoutMs);
   }
   return new ApertiumTranslator({ timeoutMs: config.timeoutMs });
 }

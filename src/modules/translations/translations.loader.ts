@@ -1,18 +1,13 @@
 /** Loading a translation (or an organization's translations) with the caller's access to it. */
 import type { Executor } from "../../db/database.js";
 import type { OrganizationRow, TranslationRow } from "../../db/schema.js";
+import type { Actor } from "../../http/authenticate.js";
 import { missing } from "../../lib/errors.js";
 import type { OrgAccess } from "../../permissions/access.js";
-import { organizationPermissions } from "../organizations/organizations.policy.js";
-import { getOrganization } from "../organizations/organizations.queries.js";
+import { requireOrganization } from "../organizations/organizations.loader.js";
 import { translationPermissions } from "./translations.policy.js";
 import { getTranslation, listTranslationsOfOrg, sourceNodes } from "./translations.queries.js";
 import type { TranslationPermissionsValue } from "./translations.schemas.js";
-
-/** Whoever asks: their access to each organization (the request's actor). */
-export interface Caller {
-  access: { forOrg(orgId: string): Promise<OrgAccess> };
-}
 
 export interface LoadedOrg {
   org: OrganizationRow;
@@ -23,11 +18,9 @@ export interface LoadedOrg {
 export const translationNotFound = (id: string) => missing(`No translation with id "${id}".`);
 
 /** An organization the caller is a member of (404 otherwise: outsiders cannot tell it exists). */
-export async function requireMemberOrg(db: Executor, caller: Caller, orgId: string): Promise<LoadedOrg> {
-  const org = await getOrganization(db, orgId);
-  const access = org ? await caller.access.forOrg(org.id) : undefined;
-  if (!org || !access?.membership) throw missing(`No organization with id "${orgId}" that you are a member of.`);
-  return { org, access, admin: organizationPermissions(access).admin };
+export async function requireMemberOrg(db: Executor, actor: Actor, orgId: string): Promise<LoadedOrg> {
+  const { org, access, permissions } = await requireOrganization(db, actor, orgId);
+  return { org, access, admin: permissions.admin };
 }
 
 export interface LoadedTranslation extends LoadedOrg {
@@ -36,8 +29,8 @@ export interface LoadedTranslation extends LoadedOrg {
 }
 
 /** A translation the caller may view (404 when it does not exist, is another organization's, or is hidden from them). */
-export async function requireTranslation(db: Executor, caller: Caller, orgId: string, id: string): Promise<LoadedTranslation> {
-  const loaded = await requireMemberOrg(db, caller, orgId);
+export async function requireTranslation(db: Executor, actor: Actor, orgId: string, id: string): Promise<LoadedTranslation> {
+  const loaded = await requireMemberOrg(db, actor, orgId);
   const translation = await getTranslation(db, loaded.org.id, id);
   if (!translation) throw translationNotFound(id);
   const nodes = await sourceNodes(db, loaded.org.id, [translation.sourceSpaceId]);

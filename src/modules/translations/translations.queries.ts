@@ -96,6 +96,8 @@ export interface TranslationItem {
 export interface TranslatedItem {
   title: string;
   description?: string;
+  /** Sidebar label, when the page has one. */
+  label?: string;
   documentHash?: string;
   /** Words translated for it (counted again when it changes). */
   words: number;

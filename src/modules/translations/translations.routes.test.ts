@@ -19,6 +19,19 @@ afterAll(() => ctx.close());
 
 const base = (orgId: string) => `/v1/orgs/${orgId}/translations`;
 
+/** What the tests read of documents and translations (the contract tests check the full shapes). */
+interface DocNode {
+  key?: string;
+  leaves?: Array<{ text: string; marks?: Array<{ type: string }> }>;
+  nodes?: DocNode[];
+}
+interface Listed {
+  id: string;
+  title: string;
+  permissions: { view: boolean; edit: boolean };
+}
+const idsOf = (items: Listed[]) => items.map((t) => t.id);
+
 /** An organization with every role, a source space with two pages in English, and another organization. */
 async function scenario() {
   const roles = await createOrgWithSpace(ctx, { title: "Handbook", emoji: "📘" });
@@ -29,8 +42,9 @@ async function scenario() {
     ],
   });
   const [welcome, install] = content.pages;
+  if (!welcome || !install) throw new Error("the content has two pages");
   const other = await createOrgWithSpace(ctx, { title: "Theirs" });
-  return { ...roles, source: roles.space, sourceRevision: revisionId, welcome: welcome!, install: install!, other };
+  return { ...roles, source: roles.space, sourceRevision: revisionId, welcome, install, other };
 }
 
 async function createTranslation(user: TestUser, orgId: string, body: Record<string, unknown>) {
@@ -45,8 +59,8 @@ const enEs = (space: string) => ({ language: "es", source: { space, language: "e
 async function texts(user: TestUser, spaceId: string, pageId: string): Promise<string[]> {
   const res = await ctx.as(user).get(`/v1/spaces/${spaceId}/content/page/${pageId}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const text = (node: any): string => (node.leaves ? node.leaves.map((l: any) => l.text).join("") : (node.nodes ?? []).map(text).join(""));
-  return (res.body.document?.nodes ?? []).map(text);
+  const text = (node: DocNode): string => (node.leaves ? node.leaves.map((l) => l.text).join("") : (node.nodes ?? []).map(text).join(""));
+  return ((res.body.document?.nodes ?? []) as DocNode[]).map(text);
 }
 
 async function pageOf(user: TestUser, spaceId: string, pageId: string) {
@@ -114,7 +128,7 @@ describe("POST /v1/orgs/{organizationId}/translations", () => {
       await pageOf(s.owner, created.result.space, s.welcome.id),
     ];
     expect(translated.title).toBe("Bienvenido");
-    expect(translated.document.nodes.map((n: any) => n.key)).toEqual(source.document.nodes.map((n: any) => n.key));
+    expect(translated.document.nodes.map((n: DocNode) => n.key)).toEqual(source.document.nodes.map((n: DocNode) => n.key));
     expect(await texts(s.owner, created.result.space, s.welcome.id)).toEqual(["El gato es grande.", "Leído la guía"]);
     expect(await texts(s.owner, created.result.space, s.install.id)).toEqual(["El perro es pequeño."]);
     expect((await pageOf(s.owner, created.result.space, s.install.id)).title).toBe("Instala");
@@ -196,26 +210,26 @@ describe("GET /v1/orgs/{organizationId}/translations and /{translationId}", () =
     const asOwner = await ctx.as(s.owner).get(base(s.org.id));
     expect(asOwner.status).toBe(200);
     expect(asOwner.body.count).toBe(2);
-    expect(asOwner.body.items.map((t: any) => [t.id, t.permissions])).toEqual([
+    expect((asOwner.body.items as Listed[]).map((t) => [t.id, t.permissions])).toEqual([
       [first.id, { view: true, edit: true }],
       [second.id, { view: true, edit: true }],
     ]);
     for (const role of ["edit", "read"] as const) {
       const res = await ctx.as(s.members[role]).get(base(s.org.id));
       expect(res.body.count).toBe(1);
-      expect(res.body.items.map((t: any) => [t.id, t.permissions])).toEqual([[first.id, { view: true, edit: false }]]);
+      expect((res.body.items as Listed[]).map((t) => [t.id, t.permissions])).toEqual([[first.id, { view: true, edit: false }]]);
       expect((await ctx.as(s.members[role]).get(`${base(s.org.id)}/${first.id}`)).body.permissions).toEqual({ view: true, edit: false });
       expect((await ctx.as(s.members[role]).get(`${base(s.org.id)}/${second.id}`)).status).toBe(404);
     }
     // A guest sees none until granted the source space.
     expect((await ctx.as(s.members.guest).get(base(s.org.id))).body).toEqual({ items: [], count: 0 });
     await grant(ctx, s.owner, { space: hidden.id }, "read", { users: [s.members.guest.id] });
-    expect((await ctx.as(s.members.guest).get(base(s.org.id))).body.items.map((t: any) => t.id)).toEqual([second.id]);
+    expect(idsOf((await ctx.as(s.members.guest).get(base(s.org.id))).body.items)).toEqual([second.id]);
 
     const paged = await ctx.as(s.owner).get(`${base(s.org.id)}?limit=1`);
-    expect(paged.body.items.map((t: any) => t.id)).toEqual([first.id]);
+    expect(idsOf(paged.body.items)).toEqual([first.id]);
     const next = await ctx.as(s.owner).get(`${base(s.org.id)}?limit=1&page=${paged.body.next.page}`);
-    expect(next.body.items.map((t: any) => t.id)).toEqual([second.id]);
+    expect(idsOf(next.body.items)).toEqual([second.id]);
     expect(next.body.next).toBeUndefined();
   });
 
@@ -343,8 +357,9 @@ describe("runs started by changes to the source", () => {
       "La casa roja es grande.",
       "npm install Entonces Corrido la orden",
     ]);
-    const code = (await pageOf(s.owner, t.result.space, s.welcome.id)).document.nodes[1].nodes;
-    expect(code.find((n: any) => n.leaves?.[0]?.marks?.[0]?.type === "code").leaves[0].text).toBe("npm install");
+    const block = (await pageOf(s.owner, t.result.space, s.welcome.id)).document.nodes[1] as DocNode;
+    const leaves = (block.nodes ?? []).flatMap((n) => n.leaves ?? []);
+    expect(leaves.filter((l) => l.marks?.some((m) => m.type === "code")).map((l) => l.text)).toEqual(["npm install"]);
     // The page the merge did not touch is the same document as before (not translated again).
     const installAfter = await pageOf(s.owner, t.result.space, s.install.id);
     expect(installAfter.documentId).toBe(installBefore.documentId);
@@ -363,7 +378,7 @@ describe("runs started by changes to the source", () => {
       expect(after.status).toBe("completed");
       expect(after.stats.runs).toBe(2);
       const pages = (await ctx.as(s.owner).get(`/v1/spaces/${t.result.space}/content`)).body.pages;
-      expect(pages.map((p: any) => p.title)).toEqual(["Bienvenido", "Guía"]);
+      expect((pages as Listed[]).map((p) => p.title)).toEqual(["Bienvenido", "Guía"]);
       commitFiles(repo.dir, { "guide.md": "# Guide\n\nThe red house is big.\n" });
       await ctx.as(s.owner).post(`/v1/spaces/${s.source.id}/git/import`, { url: repo.url, ref: "refs/heads/main" });
       await ctx.worker.drain();

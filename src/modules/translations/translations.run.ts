@@ -53,7 +53,7 @@ interface PendingItem {
   isPage: boolean;
   fingerprint: string;
   /** Filled in by the collector once the segments are translated. */
-  result: TranslatedItem & { label?: string };
+  result: TranslatedItem;
   document?: JSONDocument;
   collector: SegmentCollector;
 }
@@ -143,30 +143,33 @@ export async function runTranslation(ctx: JobContext, payload: { translationId: 
       }
       result.words = item.collector.words();
     }
-    const offsets = pending.map((item) => {
-      const offset = all.segments.length;
-      all.segments.push(...item.collector.segments);
-      return offset;
-    });
+    for (const item of pending) all.segments.push(...item.collector.segments);
     const translated = await engine.translate(pair, all.segments, ctx.signal);
     if (translated.length !== all.segments.length)
       throw new Error(`The engine returned ${translated.length} translations for ${all.segments.length} texts.`);
     const newDocuments: JSONDocument[] = [];
-    pending.forEach((item, i) => {
-      item.collector.apply(translated.slice(offsets[i], offsets[i]! + item.collector.segments.length));
+    let offset = 0;
+    for (const item of pending) {
+      item.collector.apply(translated.slice(offset, offset + item.collector.segments.length));
+      offset += item.collector.segments.length;
       if (item.document) {
         item.result.documentHash = documentHashOf(item.document);
         newDocuments.push(item.document);
       }
-    });
+    }
 
     // The target content: the source's tree, files and variables, with translated pages.
-    const byId = new Map<string, TranslatedItem & { label?: string }>();
+    const byId = new Map<string, TranslatedItem>();
     for (const [id, item] of reused) byId.set(id, item.translated);
     for (const item of pending) byId.set(item.itemId, item.result);
+    const translatedOf = (id: string): TranslatedItem => {
+      const t = byId.get(id);
+      if (!t) throw new Error(`Item "${id}" was neither translated nor reused.`);
+      return t;
+    };
     const translatePages = (pages: readonly PageNode[]): PageNode[] =>
       pages.map((page) => {
-        const t = byId.get(page.id)!;
+        const t = translatedOf(page.id);
         const { description: _d, label: _l, documentHash: _h, ...rest } = page;
         return {
           ...rest,
@@ -178,7 +181,7 @@ export async function runTranslation(ctx: JobContext, payload: { translationId: 
         };
       });
     const translateReusable = (entry: ReusableContentEntry): ReusableContentEntry => {
-      const t = byId.get(`rc:${entry.id}`)!;
+      const t = translatedOf(`rc:${entry.id}`);
       const { documentHash: _h, ...rest } = entry;
       return { ...rest, title: t.title, ...(t.documentHash ? { documentHash: t.documentHash } : {}) };
     };
