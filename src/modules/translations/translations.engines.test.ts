@@ -1,8 +1,10 @@
 /** The two engines for real: Apertium from Debian's packages (.ci/run installs apertium-eng-spa), and LibreTranslate's API over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeLibreTranslate, startFakeLibreTranslate } from "../../../test/helpers/libretranslate.js";
+import { loadConfig } from "../../config.js";
 import { DomainError } from "../../lib/errors.js";
 import { ApertiumTranslator, decodeBatch, encodeBatch, pairsOfModes } from "./translations.apertium.js";
+import { translatorFor } from "./translations.engines.js";
 import { LibreTranslateTranslator } from "./translations.libretranslate.js";
 import { requirePair, TranslatorError } from "./translations.translator.js";
 
@@ -115,5 +117,35 @@ describe("LibreTranslate", () => {
     service.hang = false;
     const unreachable = new LibreTranslateTranslator("http://127.0.0.1:9", undefined, 1000);
     await expect(unreachable.pairs()).rejects.toThrow(/Could not reach LibreTranslate at http:\/\/127\.0\.0\.1:9/);
+  });
+});
+
+describe("configuration", () => {
+  it("reads the engine from the environment and refuses what cannot work", () => {
+    expect(loadConfig({}).translator).toEqual({
+      engine: "apertium",
+      libreTranslateUrl: undefined,
+      libreTranslateApiKey: undefined,
+      timeoutMs: 120_000,
+    });
+    const libre = loadConfig({
+      QUIRE_TRANSLATOR: "libretranslate",
+      QUIRE_LIBRETRANSLATE_URL: "http://translate.internal:5000/",
+      QUIRE_LIBRETRANSLATE_API_KEY: "k",
+      QUIRE_TRANSLATOR_TIMEOUT_MS: "5000",
+    }).translator;
+    expect(libre).toEqual({
+      engine: "libretranslate",
+      libreTranslateUrl: "http://translate.internal:5000",
+      libreTranslateApiKey: "k",
+      timeoutMs: 5000,
+    });
+    expect(translatorFor(libre)).toBeInstanceOf(LibreTranslateTranslator);
+    expect(translatorFor(loadConfig({}).translator)).toBeInstanceOf(ApertiumTranslator);
+    expect(() => loadConfig({ QUIRE_TRANSLATOR: "google" })).toThrow('QUIRE_TRANSLATOR must be apertium or libretranslate, got "google"');
+    expect(() => loadConfig({ QUIRE_TRANSLATOR: "libretranslate" })).toThrow(
+      "QUIRE_LIBRETRANSLATE_URL must be set when QUIRE_TRANSLATOR=libretranslate",
+    );
+    expect(() => loadConfig({ QUIRE_LIBRETRANSLATE_URL: "ftp://x" })).toThrow("QUIRE_LIBRETRANSLATE_URL must use http: or https:");
   });
 });

@@ -7,10 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
-import { commitContent } from "../../../test/helpers/content.factories.js";
+import { commitContent, paragraphDoc, testFile } from "../../../test/helpers/content.factories.js";
 import { type FakeLibreTranslate, startFakeLibreTranslate } from "../../../test/helpers/libretranslate.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+import { commitRevision } from "../../content/revision/commit.js";
+import type { RevisionContent } from "../../content/revision/model.js";
 import { onPrimaryContentChange } from "../../content/revision/primary-hooks.js";
+import { loadContent, loadDocument, saveDocument } from "../../content/revision/storage.js";
 import { jobDefinitions } from "../../jobs/index.js";
 import { claimNextJob } from "../../jobs/queue.js";
 import { Worker } from "../../jobs/worker.js";
@@ -207,5 +210,110 @@ describe("translation runs that go wrong", () => {
     expect(done.failure).toBeUndefined();
     expect(done).toMatchObject({ status: "completed", stats: { runs: 1, latestPages: 2 } });
     expect(await revisions(s.target)).toHaveLength(2);
+  });
+});
+
+describe("what a run writes", () => {
+  it("keeps the tree, page ids, slugs, files and variables, and translates titles, descriptions, labels, groups, links and reusable contents", async () => {
+    healthy();
+    const s = await createOrgWithSpace(ctx, { title: "Structured" });
+    const space = await ctx.db.selectFrom("spaces").selectAll().where("id", "=", s.space.id).executeTakeFirstOrThrow();
+    const file = await testFile(ctx, "logo.png", Buffer.from("not really a png"), "image/png");
+    const now = new Date().toISOString();
+    const footer = await saveDocument(ctx.db, paragraphDoc(["Thanks for reading."]));
+    const setup = await saveDocument(ctx.db, paragraphDoc(["Install it."]));
+    const content: RevisionContent = {
+      pages: [
+        {
+          id: "group1",
+          kind: "group",
+          title: "Guides",
+          slug: "guides",
+          createdAt: now,
+          updatedAt: now,
+          children: [
+            {
+              id: "setup1",
+              kind: "document",
+              title: "Setup",
+              slug: "setup",
+              description: "How to set up",
+              label: "Set up",
+              documentHash: setup,
+              createdAt: now,
+              updatedAt: now,
+              children: [],
+            },
+          ],
+        },
+        {
+          id: "link1",
+          kind: "link",
+          title: "Website",
+          slug: "website",
+          href: "https://example.com",
+          target: { kind: "url", url: "https://example.com" },
+          createdAt: now,
+          updatedAt: now,
+          children: [],
+        },
+      ],
+      files: [file],
+      reusableContents: [{ id: "rc1", title: "Footer", documentHash: footer }],
+      variables: { product: "Quire" },
+    };
+    await ctx.db
+      .transaction()
+      .execute((trx) =>
+        commitRevision(trx, {
+          spaceId: space.id,
+          parents: [space.revisionId],
+          type: "edits",
+          content,
+          createdBy: null,
+          movePrimaryFrom: space.revisionId,
+        }),
+      );
+    const res = await ctx
+      .as(s.owner)
+      .post(`/v1/orgs/${s.org.id}/translations`, { language: "es", source: { space: s.space.id, language: "en" } });
+    expect(res.status).toBe(201);
+    await ctx.worker.drain();
+
+    const target = await ctx.db.selectFrom("spaces").selectAll().where("id", "=", res.body.result.space).executeTakeFirstOrThrow();
+    const revision = await ctx.db.selectFrom("revisions").selectAll().where("id", "=", target.revisionId).executeTakeFirstOrThrow();
+    const translated = await loadContent(ctx.db, revision.treeHash);
+    const [group, link] = translated.pages;
+    expect(group).toMatchObject({ id: "group1", kind: "group", title: "[es] Guides", slug: "guides" });
+    expect(group?.children[0]).toMatchObject({
+      id: "setup1",
+      title: "[es] Setup",
+      slug: "setup",
+      description: "[es] How to set up",
+      label: "[es] Set up",
+    });
+    expect(link).toMatchObject({
+      id: "link1",
+      title: "[es] Website",
+      href: "https://example.com",
+      target: { kind: "url", url: "https://example.com" },
+    });
+    expect(translated.files).toEqual([file]);
+    expect(translated.variables).toEqual({ product: "Quire" });
+    const [reusable] = translated.reusableContents;
+    expect(reusable).toMatchObject({ id: "rc1", title: "[es] Footer" });
+    const footerDoc = await loadDocument<{ nodes: Array<{ nodes: Array<{ leaves: Array<{ text: string }> }> }> }>(
+      ctx.db,
+      reusable?.documentHash ?? "",
+    );
+    expect(footerDoc?.nodes[0]?.nodes[0]?.leaves[0]?.text).toBe("[es] Thanks for reading.");
+    const setupDoc = await loadDocument<{ nodes: Array<{ nodes: Array<{ leaves: Array<{ text: string }> }> }> }>(
+      ctx.db,
+      group?.children[0]?.documentHash ?? "",
+    );
+    expect(setupDoc?.nodes[0]?.nodes[0]?.leaves[0]?.text).toBe("[es] Install it.");
+    // Three pages (the group, its page, the link); the reusable content's words count too.
+    const body = (await ctx.as(s.owner).get(`/v1/orgs/${s.org.id}/translations/${res.body.id}`)).body;
+    expect(body.stats).toMatchObject({ latestPages: 3, totalPages: 3, latestWords: 15 });
   });
 });
