@@ -72,7 +72,7 @@ async function runJob(translationId: string) {
     .selectFrom("jobs")
     .selectAll()
     .where("kind", "=", "translation-run")
-    .where("payload", "=", JSON.stringify({ translationId }))
+    .where("dedupeKey", "like", `translation-run:${translationId}:%`)
     .orderBy("createdAt", "desc")
     .executeTakeFirstOrThrow();
 }
@@ -169,7 +169,7 @@ describe("translation runs that go wrong", () => {
     // A worker claims the run, marks it running, and dies (its process is gone: nothing else happens).
     const claimed = await claimNextJob(ctx.db, ctx.dialect, "dead-worker", ["translation-run"], 60_000);
     if (!claimed) throw new Error("the run was queued");
-    expect(claimed.payload).toBe(JSON.stringify({ translationId: s.translation.id }));
+    expect(JSON.parse(claimed.payload)).toMatchObject({ translationId: s.translation.id });
     await ctx.db.updateTable("translations").set({ status: "running" }).where("id", "=", s.translation.id).execute();
     await ctx.worker.drain(); // other jobs (the source's search index); the run is still leased
     expect(await revisions(s.target)).toEqual(before);
@@ -210,6 +210,29 @@ describe("translation runs that go wrong", () => {
     expect(done.failure).toBeUndefined();
     expect(done).toMatchObject({ status: "completed", stats: { runs: 1, latestPages: 2 } });
     expect(await revisions(s.target)).toHaveLength(2);
+  });
+});
+
+describe("runs started by changes", () => {
+  it("several changes in a row are translated by one run; the runs they queued after it have nothing to do", async () => {
+    const s = await scenario();
+    await ctx.worker.drain();
+    const before = await revisions(s.target);
+    await commitContent(ctx, s.space.id, { pages: [{ title: "Welcome", paragraphs: ["First change."] }] });
+    await commitContent(ctx, s.space.id, { pages: [{ title: "Welcome", paragraphs: ["Second change."] }] });
+    const queued = await ctx.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("state", "=", "queued")
+      .where("dedupeKey", "like", `translation-run:${s.translation.id}:%`)
+      .execute();
+    expect(queued).toHaveLength(2);
+    await ctx.worker.drain();
+    expect(await revisions(s.target)).toHaveLength(before.length + 1);
+    expect(await get(s)).toMatchObject({ status: "completed", stats: { runs: 2, latestPages: 1 } });
+    const pages = (await ctx.as(s.owner).get(`/v1/spaces/${s.target}/content`)).body.pages as Array<{ id: string }>;
+    const page = (await ctx.as(s.owner).get(`/v1/spaces/${s.target}/content/page/${pages[0]?.id}`)).body;
+    expect(page.document.nodes[0].nodes[0].leaves[0].text).toBe("[es] Second change.");
   });
 });
 
@@ -262,18 +285,16 @@ describe("what a run writes", () => {
       reusableContents: [{ id: "rc1", title: "Footer", documentHash: footer }],
       variables: { product: "Quire" },
     };
-    await ctx.db
-      .transaction()
-      .execute((trx) =>
-        commitRevision(trx, {
-          spaceId: space.id,
-          parents: [space.revisionId],
-          type: "edits",
-          content,
-          createdBy: null,
-          movePrimaryFrom: space.revisionId,
-        }),
-      );
+    await ctx.db.transaction().execute((trx) =>
+      commitRevision(trx, {
+        spaceId: space.id,
+        parents: [space.revisionId],
+        type: "edits",
+        content,
+        createdBy: null,
+        movePrimaryFrom: space.revisionId,
+      }),
+    );
     const res = await ctx
       .as(s.owner)
       .post(`/v1/orgs/${s.org.id}/translations`, { language: "es", source: { space: s.space.id, language: "en" } });

@@ -77,6 +77,18 @@ export async function setStatus(db: Executor, id: string, status: "pending" | "r
   await db.updateTable("translations").set({ status, updatedAt: nowIso() }).where("id", "=", id).execute();
 }
 
+/** Whether a run of the translation is queued (not yet started). */
+export async function hasQueuedRun(db: Executor, id: string): Promise<boolean> {
+  const queued = await db
+    .selectFrom("jobs")
+    .select("id")
+    .where("kind", "=", "translation-run")
+    .where("state", "=", "queued")
+    .where("dedupeKey", "like", `translation-run:${id}:%`)
+    .executeTakeFirst();
+  return !!queued;
+}
+
 export async function recordFailure(db: Executor, id: string, message: string): Promise<void> {
   const now = nowIso();
   await db

@@ -20,6 +20,7 @@ import { getSpace } from "../spaces/spaces.queries.js";
 import { translatorFor } from "./translations.engines.js";
 import {
   getTranslationById,
+  hasQueuedRun,
   loadItems,
   recordFailure,
   recordRun,
@@ -31,6 +32,12 @@ import {
 import { isLanguage, type LanguagePair, requirePair, type Translator } from "./translations.translator.js";
 
 export const TRANSLATION_RUN_ATTEMPTS = 5;
+
+export interface TranslationRunPayload {
+  translationId: string;
+  /** Set on runs started by a change of the source (its new revision): skipped when a run already translated that content. */
+  changedSource?: string;
+}
 
 /** The run cannot succeed by retrying (the source or target space is gone, the pair is not installed). */
 class PermanentFailure extends Error {}
@@ -58,7 +65,7 @@ interface PendingItem {
   collector: SegmentCollector;
 }
 
-export async function runTranslation(ctx: JobContext, payload: { translationId: string }, translator?: Translator): Promise<void> {
+export async function runTranslation(ctx: JobContext, payload: TranslationRunPayload, translator?: Translator): Promise<void> {
   const { db } = ctx;
   const started = Date.now();
   const row = await getTranslationById(db, payload.translationId);
@@ -71,6 +78,12 @@ export async function runTranslation(ctx: JobContext, payload: { translationId: 
     const target = await getSpace(db, row.targetSpaceId);
     if (!target || target.deletedAt || target.orgId !== row.orgId) {
       throw new PermanentFailure(`The translated space "${row.targetSpaceId}" was deleted or moved to another organization.`);
+    }
+    if (payload.changedSource && row.sourceRevisionId === source.revisionId) {
+      // Started by a change that an earlier run already translated (several merges in a row).
+      await setStatus(db, row.id, (await hasQueuedRun(db, row.id)) ? "pending" : "completed");
+      ctx.log.debug({ translationId: row.id }, "translation already up to date");
+      return;
     }
     if (!isLanguage(row.sourceLanguage) || !isLanguage(row.language))
       throw new PermanentFailure("The translation's languages are not valid.");
@@ -227,14 +240,7 @@ export async function runTranslation(ctx: JobContext, payload: { translationId: 
       const recorded = await recordRun(trx, row, { ...outcome, resultRevisionId, durationMs: Date.now() - started });
       if (!recorded) throw new Error("Another run of this translation finished first; this one will run again.");
       // A run queued meanwhile (the source changed during this one) shows as pending.
-      const queued = await trx
-        .selectFrom("jobs")
-        .select("id")
-        .where("kind", "=", "translation-run")
-        .where("state", "=", "queued")
-        .where("dedupeKey", "like", `translation-run:${row.id}:%`)
-        .executeTakeFirst();
-      if (queued) await setStatus(trx, row.id, "pending");
+      if (await hasQueuedRun(trx, row.id)) await setStatus(trx, row.id, "pending");
       return resultRevisionId;
     });
     ctx.notifyJobs();
