@@ -10,11 +10,11 @@ import { createTestContext, type TestContext } from "../../../test/helpers/app.j
 import { commitContent, paragraphDoc, testFile } from "../../../test/helpers/content.factories.js";
 import { type FakeLibreTranslate, startFakeLibreTranslate } from "../../../test/helpers/libretranslate.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+import { jobDefinitions } from "../../app.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import type { RevisionContent } from "../../content/revision/model.js";
 import { onPrimaryContentChange } from "../../content/revision/primary-hooks.js";
 import { loadContent, loadDocument, saveDocument } from "../../content/revision/storage.js";
-import { jobDefinitions } from "../../jobs/index.js";
 import { claimNextJob } from "../../jobs/queue.js";
 import { Worker } from "../../jobs/worker.js";
 
