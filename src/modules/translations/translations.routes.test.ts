@@ -8,7 +8,7 @@ import { createChangeRequest, editContent, mergeChangeRequest } from "../../../t
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { createOrgWithRoles } from "../../../test/helpers/factories.js";
 import { commitFiles, createBareRepo } from "../../../test/helpers/git.js";
-import { createOrgWithSpace, createSpace, grant } from "../../../test/helpers/spaces.factories.js";
+import { createCollection, createOrgWithSpace, createSpace, grant } from "../../../test/helpers/spaces.factories.js";
 import { LANGUAGES } from "../spaces/spaces.schemas.js";
 
 let ctx: TestContext;
@@ -113,7 +113,13 @@ describe("POST /v1/orgs/{organizationId}/translations", () => {
       urls: { location: `http://quire.test/v1/orgs/${s.org.id}/translations/${created.id}` },
     });
     const target = (await ctx.as(s.owner).get(`/v1/spaces/${created.result.space}`)).body;
-    expect(target).toMatchObject({ title: "Handbook (es)", emoji: "📘", language: "es", revision: created.result.revision });
+    expect(target).toMatchObject({
+      title: "Handbook (es)",
+      emoji: "📘",
+      language: "es",
+      editMode: "locked",
+      revision: created.result.revision,
+    });
 
     expect(await ctx.worker.drain()).toBeGreaterThan(0);
     const done = (await ctx.as(s.owner).get(`${base(s.org.id)}/${created.id}`)).body;
@@ -134,11 +140,17 @@ describe("POST /v1/orgs/{organizationId}/translations", () => {
     expect((await pageOf(s.owner, created.result.space, s.install.id)).title).toBe("Instala");
   });
 
-  it("keeps the given instructions", async () => {
+  it("keeps the given instructions, and places the target in the source's collection", async () => {
     const s = await scenario();
+    const collection = await createCollection(ctx, s.owner, s.org.id, { title: "Manuals" });
+    const inside = await createSpace(ctx, s.owner, s.org.id, { title: "Inside", parent: collection.id });
     const instructions = { object: "document", data: {}, nodes: [{ object: "block", type: "paragraph", nodes: [] }] };
-    const created = await createTranslation(s.owner, s.org.id, { ...enEs(s.source.id), instructions });
+    const created = await createTranslation(s.owner, s.org.id, { ...enEs(inside.id), instructions });
     expect(created.instructions).toEqual(instructions);
+    expect((await ctx.as(s.owner).get(`/v1/spaces/${created.result.space}`)).body).toMatchObject({
+      parent: collection.id,
+      title: "Inside (es)",
+    });
   });
 
   it("answers precise 400s and creates nothing", async () => {

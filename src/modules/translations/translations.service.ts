@@ -1,7 +1,7 @@
 /**
  * Creating a translation: checks what the request names (the source space, the languages, the
- * engine's pairs), then in the caller's transaction creates the target space next to the source,
- * records the translation and queues its first run.
+ * engine's pairs), then in the caller's transaction creates the target space next to the source
+ * (locked: its content is written by runs only), records the translation and queues its first run.
  */
 import type { Executor } from "../../db/database.js";
 import type { SpaceRow, TranslationRow } from "../../db/schema.js";
@@ -63,6 +63,8 @@ export async function createTranslation(
     title: targetTitle(source.title, body.language),
     emoji: source.emoji || undefined,
     language: body.language,
+    // Runs overwrite it: locked, nobody edits it by hand (an admin may unlock it, at that risk).
+    editMode: "locked",
     access: input.access,
     actorId: input.actorId,
   });
