@@ -7,7 +7,7 @@
  */
 import type { Kysely } from "kysely";
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("translations")
     .addColumn("id", "text", (c) => c.primaryKey())
@@ -53,7 +53,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable("translation_items").ifExists().execute();
   await db.schema.dropTable("translations").ifExists().execute();
 }
