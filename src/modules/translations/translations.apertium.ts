@@ -111,6 +111,19 @@ export function decodeBatch(output: string, count: number): string[] {
   return out;
 }
 
+/**
+ * Apertium starts a sentence after each separator and capitalises its first word; a segment that
+ * started in lower case is the middle of a sentence (after a link or bold text), so its translation
+ * starts in lower case too.
+ */
+export function keepInitialCase(source: string, translated: string): string {
+  const first = /\p{L}/u.exec(source)?.[0];
+  if (!first || first !== first.toLowerCase() || first === first.toUpperCase()) return translated;
+  const match = /\p{L}/u.exec(translated);
+  if (!match) return translated;
+  return translated.slice(0, match.index) + match[0].toLowerCase() + translated.slice(match.index + match[0].length);
+}
+
 /** Characters per Apertium run: large enough that its start-up (~50 ms) is paid rarely. */
 const BATCH_CHARS = 100_000;
 
@@ -154,7 +167,7 @@ export class ApertiumTranslator implements Translator {
     const out: string[] = [];
     for (const batch of batches(segments, BATCH_CHARS)) {
       const output = await this.run(mode, encodeBatch(batch.items), signal);
-      out.push(...decodeBatch(output, batch.items.length));
+      out.push(...decodeBatch(output, batch.items.length).map((text, i) => keepInitialCase(batch.items[i] ?? "", text)));
     }
     return out;
   }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeLibreTranslate, startFakeLibreTranslate } from "../../../test/helpers/libretranslate.js";
 import { loadConfig } from "../../config.js";
 import { DomainError } from "../../lib/errors.js";
-import { ApertiumTranslator, decodeBatch, encodeBatch, pairsOfModes } from "./translations.apertium.js";
+import { ApertiumTranslator, decodeBatch, encodeBatch, keepInitialCase, pairsOfModes } from "./translations.apertium.js";
 import { translatorFor } from "./translations.engines.js";
 import { LibreTranslateTranslator } from "./translations.libretranslate.js";
 import { requirePair, TranslatorError } from "./translations.translator.js";
@@ -67,6 +67,18 @@ describe("Apertium", () => {
     const controller = new AbortController();
     controller.abort();
     await expect(apertium.translate({ from: "en", to: "es" }, ["The cat"], controller.signal)).rejects.toThrow();
+  });
+
+  it("keeps a mid-sentence segment in lower case (Apertium starts a sentence after each separator)", async () => {
+    expect(await apertium.translate({ from: "en", to: "es" }, ["then run the command", "The house"])).toEqual([
+      "entonces corrido la orden",
+      "La casa",
+    ]);
+    expect(keepInitialCase("then", "Entonces")).toBe("entonces");
+    expect(keepInitialCase("Then", "Entonces")).toBe("Entonces");
+    expect(keepInitialCase("42 Items", "42 Artículos")).toBe("42 Artículos");
+    expect(keepInitialCase("42 items", "42 Artículos")).toBe("42 artículos");
+    expect(keepInitialCase("1. then", "1. Entonces")).toBe("1. entonces");
   });
 
   it("checks that every separator came back in order", () => {

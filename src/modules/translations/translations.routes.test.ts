@@ -367,7 +367,7 @@ describe("runs started by changes to the source", () => {
     expect(await revisionCount(t.result.space)).toBe(revisionsBefore + 1);
     expect(await texts(s.owner, t.result.space, s.welcome.id)).toEqual([
       "La casa roja es grande.",
-      "npm install Entonces Corrido la orden",
+      "npm install entonces Corrido la orden",
     ]);
     const block = (await pageOf(s.owner, t.result.space, s.welcome.id)).document.nodes[1] as DocNode;
     const leaves = (block.nodes ?? []).flatMap((n) => n.leaves ?? []);
