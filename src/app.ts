@@ -25,6 +25,7 @@ import { fileRoutes } from "./modules/files/files.routes.js";
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
+import { openapiRoutes } from "./modules/openapi/openapi.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
@@ -146,6 +147,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(templateRoutes, { deps });
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });
+  await app.register(openapiRoutes, { deps });
 
   return app;
 }

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 
 /** Typed, validated configuration read from the environment once at start. */
@@ -26,6 +27,18 @@ export interface Config {
    * kept in the database; set it to keep the key out of the database (same value on every process).
    */
   secretKey: string | undefined;
+  /**
+   * Networks (CIDR) that URLs given by users may reach besides public addresses, e.g. an intranet
+   * host serving OpenAPI documents. Empty by default: private, loopback and link-local addresses
+   * are refused.
+   */
+  fetchAllowNetworks: string[];
+  /** Minutes between two fetches of an OpenAPI spec given by URL. */
+  openapiRefreshMinutes: number;
+  /** Time allowed to fetch one OpenAPI document (or one file it references), in milliseconds. */
+  openapiFetchTimeoutMs: number;
+  /** Largest OpenAPI document (and each file it references) that is fetched, in bytes. */
+  openapiMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -72,6 +85,24 @@ function readSecretKey(env: Env): string | undefined {
   return raw;
 }
 
+function readNetworks(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return [];
+  const networks = raw
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+  for (const network of networks) {
+    const [address, prefix, extra] = network.split("/");
+    const family = isIP(address ?? "");
+    const bits = Number(prefix);
+    if (extra !== undefined || family === 0 || !Number.isInteger(bits) || bits < 0 || bits > (family === 4 ? 32 : 128)) {
+      throw new ConfigError(`${name} must be a comma-separated list of networks such as 10.0.0.0/8 or fd00::/8, got "${network}"`);
+    }
+  }
+  return networks;
+}
+
 /** Reads and validates the configuration; throws ConfigError with the variable's name on bad input. */
 export function loadConfig(env: Env = process.env): Config {
   const port = readInt(env, "PORT", 8080, 0, 65535);
@@ -96,5 +127,9 @@ export function loadConfig(env: Env = process.env): Config {
     gitAllowFileUrls: readBool(env, "QUIRE_GIT_ALLOW_FILE_URLS", false),
     trustProxy: readBool(env, "QUIRE_TRUST_PROXY", false),
     secretKey: readSecretKey(env),
+    fetchAllowNetworks: readNetworks(env, "QUIRE_FETCH_ALLOW_NETWORKS"),
+    openapiRefreshMinutes: readInt(env, "QUIRE_OPENAPI_REFRESH_MINUTES", 360, 1, 525_600),
+    openapiFetchTimeoutMs: readInt(env, "QUIRE_OPENAPI_FETCH_TIMEOUT_MS", 30_000, 100, 600_000),
+    openapiMaxBytes: readInt(env, "QUIRE_OPENAPI_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   };
 }
