@@ -35,7 +35,10 @@ export async function startSpecServer(): Promise<SpecServer> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     requests.push(path);
-    for (const waiter of waiters.splice(0).filter((w) => (w.path === path ? (w.resolve(), false) : true))) waiters.push(waiter);
+    for (const waiter of waiters.splice(0)) {
+      if (waiter.path === path) waiter.resolve();
+      else waiters.push(waiter);
+    }
     const route = routes.get(path);
     if (!route) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
