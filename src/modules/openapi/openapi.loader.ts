@@ -5,8 +5,10 @@
  */
 import type { Executor } from "../../db/database.js";
 import type { OrganizationRow } from "../../db/schema.js";
+import type { Actor } from "../../http/authenticate.js";
 import { missing } from "../../lib/errors.js";
 import type { AccessCache, OrgAccess } from "../../permissions/access.js";
+import { requireOrganization } from "../organizations/organizations.loader.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
 import { openapiSpecPermissions } from "./openapi.policy.js";
 import { getSpecBySlug, getVersion, type OpenApiSpec, type OpenApiVersion } from "./openapi.queries.js";
@@ -26,16 +28,14 @@ export interface LoadedSpec extends LoadedSpecsOrg {
 export const specNotFound = (slug: string) => missing(`No OpenAPI spec with slug "${slug}" in this organization.`);
 
 /** The organization, for one of its members (guests included: the policy decides what they see). */
-export async function loadSpecsOrg(db: Executor, access: AccessCache, orgId: string): Promise<LoadedSpecsOrg> {
-  const org = await getOrganization(db, orgId);
-  const orgAccess = org ? await access.forOrg(org.id) : undefined;
-  if (!org || !orgAccess?.membership) throw missing(`No organization with id "${orgId}" that you are a member of.`);
-  return { org, access: orgAccess, permissions: openapiSpecPermissions(orgAccess) };
+export async function loadSpecsOrg(db: Executor, actor: Actor, orgId: string): Promise<LoadedSpecsOrg> {
+  const { org, access } = await requireOrganization(db, actor, orgId);
+  return { org, access, permissions: openapiSpecPermissions(access) };
 }
 
 /** A spec the caller may view; 404 when it does not exist or they may not. */
-export async function loadSpec(db: Executor, access: AccessCache, orgId: string, slug: string): Promise<LoadedSpec> {
-  const loaded = await loadSpecsOrg(db, access, orgId);
+export async function loadSpec(db: Executor, actor: Actor, orgId: string, slug: string): Promise<LoadedSpec> {
+  const loaded = await loadSpecsOrg(db, actor, orgId);
   if (!loaded.permissions.view) throw specNotFound(slug);
   const spec = await getSpecBySlug(db, loaded.org.id, slug);
   if (!spec) throw specNotFound(slug);

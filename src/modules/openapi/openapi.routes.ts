@@ -54,7 +54,7 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       },
     },
     async (request) => {
-      const { org, permissions } = await loadSpecsOrg(db, actorOf(request).access, request.params.organizationId);
+      const { org, permissions } = await loadSpecsOrg(db, actorOf(request), request.params.organizationId);
       if (!permissions.view) throw forbidden("Guests cannot list the organization's OpenAPI specs.");
       const page = await listSpecs(db, org.id, request.query);
       return toList(page, (spec) => presentSpec(spec, permissions, urls));
@@ -73,7 +73,7 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       },
     },
     async (request, reply) => {
-      const { org, permissions } = await loadSpecsOrg(db, actorOf(request).access, request.params.organizationId);
+      const { org, permissions } = await loadSpecsOrg(db, actorOf(request), request.params.organizationId);
       if (!permissions.edit) throw forbidden(EDIT_FORBIDDEN);
       const { slug, source } = request.body;
       await db.transaction().execute((trx) => createSpec(trx, { orgId: org.id, slug, source }));
@@ -95,7 +95,7 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       },
     },
     async (request) => {
-      const { spec, permissions } = await loadSpec(db, actorOf(request).access, request.params.organizationId, request.params.specSlug);
+      const { spec, permissions } = await loadSpec(db, actorOf(request), request.params.organizationId, request.params.specSlug);
       return presentSpec(spec, permissions, urls);
     },
   );
@@ -112,7 +112,7 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       },
     },
     async (request, reply) => {
-      const { org, permissions } = await loadSpecsOrg(db, actorOf(request).access, request.params.organizationId);
+      const { org, permissions } = await loadSpecsOrg(db, actorOf(request), request.params.organizationId);
       if (!permissions.edit) throw forbidden(EDIT_FORBIDDEN);
       const slug = request.params.specSlug;
       if (!/^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/.test(slug)) {
@@ -138,12 +138,7 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       },
     },
     async (request) => {
-      const { org, spec, permissions } = await loadSpec(
-        db,
-        actorOf(request).access,
-        request.params.organizationId,
-        request.params.specSlug,
-      );
+      const { org, spec, permissions } = await loadSpec(db, actorOf(request), request.params.organizationId, request.params.specSlug);
       authorize(permissions, "edit", { notFound: specNotFound(spec.slug).message, forbidden: EDIT_FORBIDDEN });
       await setVisibility(db, spec.id, request.body.visibility);
       return presentCurrent(org.id, spec.slug, permissions);
@@ -161,7 +156,7 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       },
     },
     async (request, reply) => {
-      const { org, permissions } = await loadSpecsOrg(db, actorOf(request).access, request.params.organizationId);
+      const { org, permissions } = await loadSpecsOrg(db, actorOf(request), request.params.organizationId);
       // Checked before looking the spec up, so that the answer does not tell whether it exists.
       if (!permissions.edit) throw forbidden(EDIT_FORBIDDEN);
       await db.transaction().execute((trx) => deleteSpec(trx, org.id, request.params.specSlug));
@@ -181,14 +176,14 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       },
     },
     async (request) => {
-      const { spec } = await loadSpec(db, actorOf(request).access, request.params.organizationId, request.params.specSlug);
+      const { spec } = await loadSpec(db, actorOf(request), request.params.organizationId, request.params.specSlug);
       const page = await listVersions(db, spec.id, request.query);
       return toList(page, (version) => presentVersion(spec, version, urls));
     },
   );
 
   async function getVersion(params: { organizationId: string; specSlug: string }, actor: ReturnType<typeof actorOf>, versionId: string) {
-    const { spec } = await loadSpec(db, actor.access, params.organizationId, params.specSlug);
+    const { spec } = await loadSpec(db, actor, params.organizationId, params.specSlug);
     return presentVersion(spec, await loadVersion(db, spec, versionId), urls);
   }
 
@@ -198,7 +193,7 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     versionId: string,
     reply: FastifyReply,
   ) {
-    const { spec } = await loadSpec(db, actor.access, params.organizationId, params.specSlug);
+    const { spec } = await loadSpec(db, actor, params.organizationId, params.specSlug);
     const version = await loadVersion(db, spec, versionId);
     const document = await getVersionDocument(db, spec.id, version.id);
     if (document === undefined) throw notFound(`No version "${versionId}" of the OpenAPI spec "${spec.slug}".`);
