@@ -39,6 +39,8 @@ export interface Config {
   openapiFetchTimeoutMs: number;
   /** Largest OpenAPI document (and each file it references) that is fetched, in bytes. */
   openapiMaxBytes: number;
+  /** Heap of the thread that processes one OpenAPI document, in MiB. */
+  openapiMemoryMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -131,5 +133,6 @@ export function loadConfig(env: Env = process.env): Config {
     openapiRefreshMinutes: readInt(env, "QUIRE_OPENAPI_REFRESH_MINUTES", 360, 1, 525_600),
     openapiFetchTimeoutMs: readInt(env, "QUIRE_OPENAPI_FETCH_TIMEOUT_MS", 30_000, 100, 600_000),
     openapiMaxBytes: readInt(env, "QUIRE_OPENAPI_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    openapiMemoryMb: readInt(env, "QUIRE_OPENAPI_MEMORY_MB", 1024, 64, 65_536),
   };
 }

@@ -17,9 +17,8 @@ import type { Executor } from "../../db/database.js";
 import type { JobContext } from "../../jobs/registry.js";
 import { defineJob } from "../../jobs/registry.js";
 import { newId } from "../../lib/ids.js";
-import { allowingNetworks } from "../../lib/public-fetch.js";
 import { nowIso } from "../../lib/time.js";
-import { type ProcessOutcome, processSpec } from "./openapi.processing.js";
+import { type IsolatedOutcome, processSpecIsolated } from "./openapi.processing.js";
 import {
   getSpecSource,
   getVersionHash,
@@ -41,6 +40,9 @@ declare module "../../jobs/registry.js" {
 /** Runs of one processing job (failed or interrupted) before the spec records the failure. */
 export const MAX_ATTEMPTS = 3;
 
+/** Time for one processing (fetches included); the job's lease (15 minutes) is longer. */
+export const PROCESS_TIMEOUT_MS = 10 * 60_000;
+
 /** How often the worker looks for URL specs due for a re-fetch. */
 export const REFRESH_SCAN_EVERY_MS = 5 * 60_000;
 
@@ -57,12 +59,13 @@ export const openapiProcessJob = defineJob({
     if (!source || source.sourceGeneration !== payload.generation) return; // deleted, or superseded by a newer source
     if (!(await markInProgress(ctx.db, payload.specId, payload.generation))) return;
 
-    const outcome = await processSpec(source.sourceUrl !== null ? { url: source.sourceUrl } : { text: source.sourceText ?? "" }, {
-      fetch: {
-        maxBytes: ctx.config.openapiMaxBytes,
-        timeoutMs: ctx.config.openapiFetchTimeoutMs,
-        isAllowed: allowingNetworks(ctx.config.fetchAllowNetworks),
-      },
+    // In a worker thread: a large document never blocks the event loop that serves requests.
+    const outcome = await processSpecIsolated(source.sourceUrl !== null ? { url: source.sourceUrl } : { text: source.sourceText ?? "" }, {
+      maxBytes: ctx.config.openapiMaxBytes,
+      timeoutMs: ctx.config.openapiFetchTimeoutMs,
+      allowNetworks: ctx.config.fetchAllowNetworks,
+      memoryMb: ctx.config.openapiMemoryMb,
+      maxMs: PROCESS_TIMEOUT_MS,
     });
     const recorded = await ctx.db.transaction().execute((trx) => recordOutcome(trx, ctx, payload, source.sourceUrl !== null, outcome));
     ctx.log.info(
@@ -81,7 +84,7 @@ async function recordOutcome(
   ctx: JobContext,
   payload: { specId: string; generation: number },
   fromUrl: boolean,
-  outcome: ProcessOutcome,
+  outcome: IsolatedOutcome,
 ): Promise<"superseded" | "version" | "unchanged" | "error"> {
   const generation = await lockSpecGeneration(trx, payload.specId, ctx.dialect);
   if (generation !== payload.generation) return "superseded";

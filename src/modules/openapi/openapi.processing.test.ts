@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realSpecs, type SpecServer, startSpecServer } from "../../../test/helpers/spec-server.js";
 import { allowingNetworks } from "../../lib/public-fetch.js";
-import { processSpec } from "./openapi.processing.js";
+import { processSpec, processSpecIsolated } from "./openapi.processing.js";
 
 let server: SpecServer;
 beforeAll(async () => {
@@ -100,6 +100,9 @@ describe("processSpec with broken documents", () => {
       '#/swagger: version "1.2" is not supported; Swagger 2.0, OpenAPI 3.0.x and OpenAPI 3.1.x are.',
     );
     expect((await failure({ text: "   \n" })).errors[0]?.message).toBe("The document is empty.");
+    expect((await failure({ text: "openapi: 3.0.3\ninfo: { title: x, version: '1' }\n" })).errors[0]?.message).toBe(
+      'The document has no "paths": an OpenAPI document lists its operations there (it may be empty: "paths: {}").',
+    );
   });
 
   it("reports schema violations with their JSON pointer, line and column", async () => {
@@ -183,5 +186,42 @@ describe("processSpec with broken documents", () => {
     const outcome = await failure({ url: `${server.base}/refs/main.json` });
     expect(outcome.code).toBe("FETCH_ERROR");
     expect(outcome.errors[0]?.message).toBe(`Could not fetch a referenced file at ${server.base}/refs/gone.json: the server answered 404.`);
+  });
+});
+
+describe("processSpecIsolated (a worker thread)", () => {
+  const isolation = { maxBytes: 5 * 1024 * 1024, timeoutMs: 2000, allowNetworks: ["127.0.0.0/8"], memoryMb: 512, maxMs: 60_000 };
+
+  it("answers what processSpec answers, without the parsed document", async () => {
+    const direct = await processSpec({ text: realSpecs.trainTravel31Json() }, options);
+    const isolated = await processSpecIsolated({ text: realSpecs.trainTravel31Json() }, isolation);
+    expect(direct.ok && isolated.ok).toBe(true);
+    if (!direct.ok || !isolated.ok) return;
+    expect(isolated).toEqual({ ok: true, json: direct.json, hash: direct.hash });
+    server.set(
+      "/isolated/missing-ref.json",
+      JSON.stringify({ openapi: "3.0.3", info: { title: "x", version: "1" }, paths: { "/a": { $ref: "nope.json" } } }),
+    );
+    expect(await processSpecIsolated({ url: `${server.base}/isolated/missing-ref.json` }, isolation)).toEqual({
+      ok: false,
+      code: "FETCH_ERROR",
+      errors: [
+        { message: `Could not fetch a referenced file at ${server.base}/isolated/nope.json: the server answered 404.`, code: "fetch" },
+      ],
+    });
+  });
+
+  it("stops a processing that needs more memory or time than allowed, as a parse error", async () => {
+    const text = realSpecs.gitbookJson();
+    expect(await processSpecIsolated({ text }, { ...isolation, memoryMb: 16 })).toEqual({
+      ok: false,
+      code: "PARSE_ERROR",
+      errors: [{ message: "Processing the document needed more than 16 MiB of memory and was stopped.", code: "memory" }],
+    });
+    expect(await processSpecIsolated({ text }, { ...isolation, maxMs: 50 })).toEqual({
+      ok: false,
+      code: "PARSE_ERROR",
+      errors: [{ message: "Processing the document took longer than 50 ms and was stopped.", code: "time" }],
+    });
   });
 });

@@ -10,6 +10,7 @@
  * the document is refused with a message saying so.
  */
 import { createHash } from "node:crypto";
+import { Worker } from "node:worker_threads";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { FetchRefused, fetchPublicFile, type PublicFetchOptions } from "../../lib/public-fetch.js";
@@ -54,7 +55,7 @@ export async function processSpec(source: SpecSource, options: ProcessOptions): 
     const base = source.url ?? TEXT_BASE;
     const text = source.url !== undefined ? await fetchText(source.url, options, "the document") : source.text;
     const parsed = parseText(text, source.url ?? "the document");
-    checkVersion(parsed);
+    checkStructure(parsed);
     const bundled = await bundle(base, parsed, options);
     await validate(bundled, text);
     const json = JSON.stringify(bundled);
@@ -126,6 +127,21 @@ function asDocument(value: unknown, name: string): Record<string, unknown> {
 }
 
 const SUPPORTED = /^(2\.0|3\.0\.\d+|3\.1\.\d+)$/;
+
+function checkStructure(document: Record<string, unknown>): void {
+  checkVersion(document);
+  const is31 = typeof document.openapi === "string" && document.openapi.startsWith("3.1");
+  if (document.paths === undefined && !(is31 && document.webhooks !== undefined)) {
+    throw new Failure("PARSE_ERROR", [
+      {
+        message: is31
+          ? 'The document has neither "paths" nor "webhooks": an OpenAPI 3.1 document needs one of them.'
+          : 'The document has no "paths": an OpenAPI document lists its operations there (it may be empty: "paths: {}").',
+        code: "required",
+      },
+    ]);
+  }
+}
 
 function checkVersion(document: Record<string, unknown>): void {
   const version = document.openapi ?? document.swagger;
@@ -296,4 +312,81 @@ function nodeAt(root: unknown, tokens: string[]): { range?: [number, number, num
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** What a processing in a worker thread answers: the document only as JSON text. */
+export type IsolatedOutcome = { ok: true; json: string; hash: string } | { ok: false; code: ProcessErrorCode; errors: ProcessProblem[] };
+
+export interface IsolationOptions {
+  maxBytes: number;
+  timeoutMs: number;
+  allowNetworks: string[];
+  /** Heap of the thread, in MiB: a document that needs more fails as a PARSE_ERROR. */
+  memoryMb: number;
+  /** Wall-clock time for the whole processing (fetches included). */
+  maxMs: number;
+}
+
+/**
+ * processSpec() in a worker thread (openapi.thread.ts), bounded in memory and time. From the
+ * TypeScript sources (tests, `tsx`) the thread loads its entry through tsx; from dist/, as is.
+ */
+export function processSpecIsolated(source: SpecSource, options: IsolationOptions): Promise<IsolatedOutcome> {
+  const fromSource = import.meta.url.endsWith(".ts");
+  const entry = new URL(fromSource ? "./openapi.thread.ts" : "./openapi.thread.js", import.meta.url);
+  const input = { source, maxBytes: options.maxBytes, timeoutMs: options.timeoutMs, allowNetworks: options.allowNetworks };
+  return new Promise((resolve, reject) => {
+    // From the sources, a bootstrap registers tsx in the thread and imports the entry through it.
+    const bootstrap = `import("tsx/esm/api").then(({ tsImport }) => tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(entry.href)}))`;
+    const worker = new Worker(fromSource ? bootstrap : entry, {
+      eval: fromSource,
+      workerData: input,
+      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
+      stdout: false,
+      stderr: false,
+    });
+    let settled = false;
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn();
+    };
+    const timer = setTimeout(() => {
+      finish(() =>
+        resolve({
+          ok: false,
+          code: "PARSE_ERROR",
+          errors: [
+            {
+              message: `Processing the document took longer than ${formatDuration(options.maxMs)} and was stopped.`,
+              code: "time",
+            },
+          ],
+        }),
+      );
+      void worker.terminate();
+    }, options.maxMs);
+    worker.once("message", (outcome: IsolatedOutcome) => finish(() => resolve(outcome)));
+    worker.once("error", (error: Error & { code?: string }) => {
+      if (error.code === "ERR_WORKER_OUT_OF_MEMORY") {
+        finish(() =>
+          resolve({
+            ok: false,
+            code: "PARSE_ERROR",
+            errors: [
+              { message: `Processing the document needed more than ${options.memoryMb} MiB of memory and was stopped.`, code: "memory" },
+            ],
+          }),
+        );
+      } else finish(() => reject(error));
+    });
+    worker.once("exit", (code) => finish(() => reject(new Error(`the OpenAPI processing thread exited with code ${code}`))));
+  });
+}
+
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 120_000) return `${Math.round(ms / 1000)} seconds`;
+  return `${Math.round(ms / 60_000)} minutes`;
 }
