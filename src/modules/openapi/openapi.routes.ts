@@ -3,10 +3,9 @@ import type { FastifyReply } from "fastify";
 import Type from "typebox";
 import type { Deps } from "../../deps.js";
 import { actorOf, optionalActor } from "../../http/authenticate.js";
-import { forbidden, notFound } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
 import { errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
-import { invalid } from "../../lib/errors.js";
+import { invalid, missing, notAllowed } from "../../lib/errors.js";
 import { authorize } from "../../permissions/authorize.js";
 import { loadSpec, loadSpecForDocument, loadSpecsOrg, loadVersion, specNotFound } from "./openapi.loader.js";
 import { canReadDocument } from "./openapi.policy.js";
@@ -55,7 +54,7 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     },
     async (request) => {
       const { org, permissions } = await loadSpecsOrg(db, actorOf(request), request.params.organizationId);
-      if (!permissions.view) throw forbidden("Guests cannot list the organization's OpenAPI specs.");
+      if (!permissions.view) throw notAllowed("Guests cannot list the organization's OpenAPI specs.");
       const page = await listSpecs(db, org.id, request.query);
       return toList(page, (spec) => presentSpec(spec, permissions, urls));
     },
@@ -74,7 +73,7 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     },
     async (request, reply) => {
       const { org, permissions } = await loadSpecsOrg(db, actorOf(request), request.params.organizationId);
-      if (!permissions.edit) throw forbidden(EDIT_FORBIDDEN);
+      if (!permissions.edit) throw notAllowed(EDIT_FORBIDDEN);
       const { slug, source } = request.body;
       await db.transaction().execute((trx) => createSpec(trx, { orgId: org.id, slug, source }));
       deps.notifyJobs();
@@ -113,7 +112,7 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     },
     async (request, reply) => {
       const { org, permissions } = await loadSpecsOrg(db, actorOf(request), request.params.organizationId);
-      if (!permissions.edit) throw forbidden(EDIT_FORBIDDEN);
+      if (!permissions.edit) throw notAllowed(EDIT_FORBIDDEN);
       const slug = request.params.specSlug;
       if (!/^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/.test(slug)) {
         throw invalid(`path parameter "specSlug" must be letters and digits in groups separated by single hyphens, not "${slug}".`);
@@ -158,7 +157,7 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     async (request, reply) => {
       const { org, permissions } = await loadSpecsOrg(db, actorOf(request), request.params.organizationId);
       // Checked before looking the spec up, so that the answer does not tell whether it exists.
-      if (!permissions.edit) throw forbidden(EDIT_FORBIDDEN);
+      if (!permissions.edit) throw notAllowed(EDIT_FORBIDDEN);
       await db.transaction().execute((trx) => deleteSpec(trx, org.id, request.params.specSlug));
       return reply.code(204).send(null);
     },
@@ -196,7 +195,7 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     const { spec } = await loadSpec(db, actor, params.organizationId, params.specSlug);
     const version = await loadVersion(db, spec, versionId);
     const document = await getVersionDocument(db, spec.id, version.id);
-    if (document === undefined) throw notFound(`No version "${versionId}" of the OpenAPI spec "${spec.slug}".`);
+    if (document === undefined) throw missing(`No version "${versionId}" of the OpenAPI spec "${spec.slug}".`);
     // The stored document is already JSON: sent as is rather than parsed and serialized again.
     return reply.type("application/json; charset=utf-8").send(contentJson(document, versionDocumentUrl(urls, spec, version.id)));
   }
@@ -262,13 +261,13 @@ export const openapiRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     const { organizationId, specSlug, versionId } = request.params;
     const { spec, permissions } = await loadSpecForDocument(db, actorAccess?.access, organizationId, specSlug);
     if (!spec || !canReadDocument(spec, permissions)) {
-      throw notFound(
+      throw missing(
         `No OpenAPI spec with slug "${specSlug}" that you may read: private specs are served to the organization's members only.`,
       );
     }
     const version = await loadVersion(db, spec, versionId ?? "latest");
     const document = await getVersionDocument(db, spec.id, version.id);
-    if (document === undefined) throw notFound(`No version "${versionId}" of the OpenAPI spec "${spec.slug}".`);
+    if (document === undefined) throw missing(`No version "${versionId}" of the OpenAPI spec "${spec.slug}".`);
     return reply
       .type("application/json; charset=utf-8")
       .header("cache-control", spec.visibility === "public" ? "public, max-age=60" : "private, no-cache")
