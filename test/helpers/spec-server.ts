@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
+import path from "node:path";
 
 export interface Route {
   body?: string;
@@ -86,4 +87,12 @@ export const realSpecs = {
   trainTravel31Json: () => readFileSync(require.resolve("@readme/oas-examples/3.1/json/train-travel.json"), "utf8"),
   /** The USPTO data set API, OpenAPI 3.0 (`@readme/oas-examples`), JSON. */
   uspto30Json: () => readFileSync(require.resolve("@readme/oas-examples/3.0/json/uspto.json"), "utf8"),
+  /** Rclone's remote control API, OpenAPI 3.1 (`rclone-openapi`), YAML. */
+  rclone31Yaml: () => readFileSync(path.join(path.dirname(require.resolve("rclone-openapi")), "openapi.yaml"), "utf8"),
+  /**
+   * Directus' API (`@directus/specs` 15.2.0), OpenAPI 3.0, JSON, as published: invalid, one request
+   * body has `"schema": null` (a broken document written by other people).
+   */
+  directusBrokenJson: () =>
+    readFileSync(path.join(path.dirname(require.resolve("@directus/specs/package.json")), "dist/openapi.json"), "utf8"),
 };

@@ -29,6 +29,7 @@ describe("processSpec with real documents", () => {
       [realSpecs.petstoreSwagger2Yaml(), "swagger", "2.0"],
       [realSpecs.uspto30Json(), "openapi", "3.0.1"],
       [realSpecs.trainTravel31Json(), "openapi", "3.1.0"],
+      [realSpecs.rclone31Yaml(), "openapi", "3.1.0"],
     ] as const) {
       const outcome = await processSpec({ text }, options);
       expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
@@ -126,6 +127,15 @@ describe("processSpec with broken documents", () => {
     expect(messages).toContain("#/info must have required property 'version' (line 3, column 3)");
     expect(messages).toContain("#/paths/~1pets/get/parameters/0 must have required property 'in' (line 8, column 11)");
     expect(outcome.errors.find((e) => e.message.startsWith("#/info"))?.code).toBe("required");
+  });
+
+  it("finds the defect of a real published spec (Directus: a request body whose schema is null) and says where", async () => {
+    const outcome = await failure({ text: realSpecs.directusBrokenJson() });
+    expect(outcome.code).toBe("PARSE_ERROR");
+    expect(outcome.errors[0]).toEqual({
+      message: "#/paths/~1items~1{collection}/post/requestBody/content/application~1json/schema must be object (line 788, column 25)",
+      code: "type",
+    });
   });
 
   it("takes GitBook's spec with a broken reference as a parse error naming the reference's place", async () => {

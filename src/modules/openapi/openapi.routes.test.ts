@@ -195,6 +195,24 @@ describe("POST /v1/orgs/{organizationId}/openapi and processing", () => {
     expect(content.body.filesystem[0].specification.info.title).toBe("Swagger Petstore");
   });
 
+  it("processes Rclone's OpenAPI 3.1 YAML by URL, and records the defect of Directus' published spec", async () => {
+    const { org, owner } = await createOrgWithRoles(ctx);
+    server.set("/rclone/openapi.yaml", { body: realSpecs.rclone31Yaml(), contentType: "application/yaml" });
+    server.set("/directus/openapi.json", realSpecs.directusBrokenJson());
+    await createSpec(owner, org.id, { slug: "rclone", source: { url: `${server.base}/rclone/openapi.yaml` } });
+    await createSpec(owner, org.id, { slug: "directus", source: { url: `${server.base}/directus/openapi.json` } });
+    await ctx.worker.drain();
+    const rclone = await ctx.as(owner).get(`/v1/orgs/${org.id}/openapi/rclone/versions/latest/content`);
+    expect(rclone.body.filesystem[0].specification).toMatchObject({ openapi: "3.1.0", info: { title: "Rclone RC API" } });
+    const directus = await getSpec(owner, org.id, "directus");
+    expect(directus).toMatchObject({ processingState: "complete", lastProcessErrorCode: "PARSE_ERROR" });
+    expect(directus.lastVersion).toBeUndefined();
+    expect(directus.lastProcessedErrors[0]).toEqual({
+      message: "#/paths/~1items~1{collection}/post/requestBody/content/application~1json/schema must be object (line 788, column 25)",
+      code: "type",
+    });
+  });
+
   it("records FETCH_ERROR and FETCH_TIMEOUT with their messages", async () => {
     const { org, owner } = await createOrgWithRoles(ctx);
     const missing = uniqueSlug("missing");
