@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 
 /** Typed, validated configuration read from the environment once at start. */
@@ -28,6 +29,20 @@ export interface Config {
   secretKey: string | undefined;
   /** The machine translation engine of translations (see src/modules/translations). */
   translator: TranslatorConfig;
+  /**
+   * Networks (CIDR) that URLs given by users may reach besides public addresses, e.g. an intranet
+   * host serving OpenAPI documents. Empty by default: private, loopback and link-local addresses
+   * are refused.
+   */
+  fetchAllowNetworks: string[];
+  /** Minutes between two fetches of an OpenAPI spec given by URL. */
+  openapiRefreshMinutes: number;
+  /** Time allowed to fetch one OpenAPI document (or one file it references), in milliseconds. */
+  openapiFetchTimeoutMs: number;
+  /** Largest OpenAPI document (and each file it references) that is fetched, in bytes. */
+  openapiMaxBytes: number;
+  /** Heap of the thread that processes one OpenAPI document, in MiB. */
+  openapiMemoryMb: number;
 }
 
 export interface TranslatorConfig {
@@ -102,6 +117,24 @@ function readTranslator(env: Env): TranslatorConfig {
   };
 }
 
+function readNetworks(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return [];
+  const networks = raw
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+  for (const network of networks) {
+    const [address, prefix, extra] = network.split("/");
+    const family = isIP(address ?? "");
+    const bits = Number(prefix);
+    if (extra !== undefined || family === 0 || !Number.isInteger(bits) || bits < 0 || bits > (family === 4 ? 32 : 128)) {
+      throw new ConfigError(`${name} must be a comma-separated list of networks such as 10.0.0.0/8 or fd00::/8, got "${network}"`);
+    }
+  }
+  return networks;
+}
+
 /** Reads and validates the configuration; throws ConfigError with the variable's name on bad input. */
 export function loadConfig(env: Env = process.env): Config {
   const port = readInt(env, "PORT", 8080, 0, 65535);
@@ -127,5 +160,10 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: readBool(env, "QUIRE_TRUST_PROXY", false),
     secretKey: readSecretKey(env),
     translator: readTranslator(env),
+    fetchAllowNetworks: readNetworks(env, "QUIRE_FETCH_ALLOW_NETWORKS"),
+    openapiRefreshMinutes: readInt(env, "QUIRE_OPENAPI_REFRESH_MINUTES", 360, 1, 525_600),
+    openapiFetchTimeoutMs: readInt(env, "QUIRE_OPENAPI_FETCH_TIMEOUT_MS", 30_000, 100, 600_000),
+    openapiMaxBytes: readInt(env, "QUIRE_OPENAPI_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    openapiMemoryMb: readInt(env, "QUIRE_OPENAPI_MEMORY_MB", 1024, 64, 65_536),
   };
 }

@@ -361,6 +361,43 @@ export interface ChangeRequestResolutionsTable {
   createdAt: string;
 }
 
+export interface OpenApiSpecsTable {
+  id: string;
+  orgId: string;
+  /** Unique within the organization. */
+  slug: string;
+  /** Where the document is fetched from; null for a document given as text. */
+  sourceUrl: string | null;
+  /** The document as uploaded; null for a URL source. */
+  sourceText: string | null;
+  /** Bumped by every change of the source; a job records its result only for the current one. */
+  sourceGeneration: number;
+  /** `private` or `public`. */
+  visibility: string;
+  /** `pending`, `progress` or `complete`. */
+  processingState: string;
+  lastVersionId: string | null;
+  lastProcessedAt: string | null;
+  /** When a URL source was last fetched (successfully or not): the re-fetch schedule counts from it. */
+  lastFetchedAt: string | null;
+  /** `FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR` when the last processing failed. */
+  lastProcessErrorCode: string | null;
+  /** JSON array of `{message, code?}` from the last processing, or null. */
+  lastProcessedErrors: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OpenApiSpecVersionsTable {
+  id: string;
+  specId: string;
+  /** SHA-256 of `document`: a new version is recorded only when it differs from the last one. */
+  contentHash: string;
+  /** The processed document: JSON, every external `$ref` bundled in. */
+  document: string;
+  createdAt: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -439,6 +476,8 @@ export interface Database {
   changeRequestReviews: ChangeRequestReviewsTable;
   translations: TranslationsTable;
   translationItems: TranslationItemsTable;
+  openapiSpecs: OpenApiSpecsTable;
+  openapiSpecVersions: OpenApiSpecVersionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -455,6 +494,8 @@ export type CommentRow = Selectable<CommentsTable>;
 export type CommentReplyRow = Selectable<CommentRepliesTable>;
 export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
 export type ChangeRequestReviewRow = Selectable<ChangeRequestReviewsTable>;
+export type OpenApiSpecRow = Selectable<OpenApiSpecsTable>;
+export type OpenApiSpecVersionRow = Selectable<OpenApiSpecVersionsTable>;
 export type RequestedReviewerRow = Selectable<ChangeRequestRequestedReviewersTable>;
 export type TranslationRow = Selectable<TranslationsTable>;
 export type NewSpace = Insertable<SpacesTable>;
