@@ -11,7 +11,9 @@ import { pendingMigrations } from "./db/migrate.js";
 import type { Deps } from "./deps.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { registerJsonBodyParser } from "./http/json-body.js";
 import { registerTextInputGuard } from "./http/text-input.js";
+import { buildValidator } from "./http/validators.js";
 import { randomBase62 } from "./lib/ids.js";
 import { changeRequestContentRoutes } from "./modules/change-requests/change-requests.content.routes.js";
 import { changeRequestRoutes } from "./modules/change-requests/change-requests.routes.js";
@@ -63,10 +65,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
     },
-    ajv: {
-      customOptions: { coerceTypes: "array", useDefaults: true, removeAdditional: true, allErrors: false },
-      plugins: [],
-    },
+    // Bodies are validated as sent, query strings and path parameters coerce (src/http/validators.ts).
+    schemaController: { compilersFactory: { buildValidator } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Synchronous hooks (done-callback style) on every request: an async hook costs a promise round.
@@ -75,14 +75,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     done();
   });
 
-  // GitBook's client sends `Content-Type: application/json` with an empty body on bodyless
-  // calls; treat that as `{}` instead of rejecting it. Prototype poisoning is still refused.
-  const defaultJsonParser = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    if (typeof body === "string" && body.trim() === "") return done(null, {});
-    defaultJsonParser(request, body as string, done);
-  });
+  // UTF-8 only, nesting depth capped, an empty body read as `{}` (src/http/json-body.ts).
+  registerJsonBodyParser(app);
   // A route that declares a body schema but received no body validates `{}` (clear "required" errors).
   app.addHook("preValidation", (request, _reply, done) => {
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
