@@ -12,6 +12,7 @@ import type { Deps } from "./deps.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
+import { registerRateLimits } from "./http/rate-limit.js";
 import { registerTextInputGuard } from "./http/text-input.js";
 import { buildValidator } from "./http/validators.js";
 import { randomBase62 } from "./lib/ids.js";
@@ -85,6 +86,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerTextInputGuard(app);
+  // Before authentication: a refused request costs no token lookup.
+  await registerRateLimits(app, deps.config.rateLimit, deps.db, deps.log);
   registerAuthentication(app, deps.db);
 
   await app.register(swagger, {

@@ -62,10 +62,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     const text = body as string;
     if (text.trim() === "") return done(null, {});
     if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
-      return done(
-        new HttpError(400, `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`),
-        undefined,
-      );
+      return done(new HttpError(400, `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`), undefined);
     }
     defaultJsonParser(request, text, done);
   });

@@ -75,8 +75,11 @@ export interface TestContextOptions {
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-data-"));
+  const loaded = loadConfig({ QUIRE_PUBLIC_URL: TEST_PUBLIC_URL, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "silent" });
   const config: Config = {
-    ...loadConfig({ QUIRE_PUBLIC_URL: TEST_PUBLIC_URL, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "silent" }),
+    ...loaded,
+    // The limiter runs (in memory) but never binds a test that is not about it (see test/hardening/rate-limit.test.ts).
+    rateLimit: { ...loaded.rateLimit, perToken: 1e9, perAddress: 1e9, authFailures: 1e9 },
     ...options.config,
   };
   const log = pino({ level: process.env.QUIRE_TEST_LOG ?? "silent" });
