@@ -36,7 +36,10 @@ export interface JobDefinition<K extends JobKind = JobKind> {
   kind: K;
   /** Attempts before the job is marked failed (default 5). */
   maxAttempts?: number;
-  /** How long a claimed job may run before another worker may take it over (default 15 min). */
+  /**
+   * @deprecated Ignored: leases are short and renewed by a heartbeat while a job runs, whatever its
+   * length (see Worker in worker.ts), so a job kind no longer needs a lease as long as its longest run.
+   */
   leaseMs?: number;
   /** Runs the job. Throwing schedules a retry with backoff, until maxAttempts. */
   run(payload: JobPayloads[K], ctx: JobContext): Promise<void>;
