@@ -12,6 +12,7 @@ import type { Deps } from "./deps.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
+import { serializeRequest } from "./http/log-redaction.js";
 import { registerRateLimits } from "./http/rate-limit.js";
 import { registerTextInputGuard } from "./http/text-input.js";
 import { buildValidator } from "./http/validators.js";
@@ -45,7 +46,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const requestIdPrefix = randomBase62(8);
   let requestCounter = 0;
   const app = Fastify({
-    loggerInstance: deps.log as FastifyBaseLogger,
+    // Request logs show URLs with their signatures and capability tokens redacted.
+    loggerInstance: deps.log.child({}, { serializers: { req: serializeRequest } }) as FastifyBaseLogger,
     bodyLimit: deps.config.bodyLimit,
     trustProxy: deps.config.trustProxy,
     // SIGTERM: stop accepting, let in-flight requests finish, close idle keep-alive sockets.

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../../src/app.js";
 import { loadInstanceSecret } from "../../src/bootstrap.js";
@@ -70,6 +70,8 @@ export interface TestContext {
 
 export interface TestContextOptions {
   config?: Partial<Config>;
+  /** The application's logger (default: silent, or QUIRE_TEST_LOG's level). */
+  log?: Logger;
 }
 
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
@@ -82,7 +84,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     rateLimit: { ...loaded.rateLimit, perToken: 1e9, perAddress: 1e9, authFailures: 1e9 },
     ...options.config,
   };
-  const log = pino({ level: process.env.QUIRE_TEST_LOG ?? "silent" });
+  const log = options.log ?? pino({ level: process.env.QUIRE_TEST_LOG ?? "silent" });
   const urls = new Urls(config.publicUrl);
   const secret = await loadInstanceSecret(database.db);
   const worker = new Worker({ db: database.db, dialect: database.dialect, config, urls, log, secret }, jobDefinitions);
