@@ -24,7 +24,7 @@ import { saveDocument } from "../src/content/revision/storage.js";
 import { openDatabase } from "../src/db/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { Urls } from "../src/http/urls.js";
-import { requireChangeRequest } from "../src/modules/change-requests/change-requests.service.js";
+import { requireChangeRequest } from "../src/modules/change-requests/change-requests.loader.js";
 import { mergeChangeRequest } from "../src/modules/change-requests/merge.service.js";
 import { AccessCache } from "../src/permissions/access.js";
 
