@@ -34,13 +34,11 @@ export interface JobContext {
 
 export interface JobDefinition<K extends JobKind = JobKind> {
   kind: K;
-  /** Attempts before the job is marked failed (default 5). */
-  maxAttempts?: number;
   /**
-   * @deprecated Ignored: leases are short and renewed by a heartbeat while a job runs, whatever its
-   * length (see Worker in worker.ts), so a job kind no longer needs a lease as long as its longest run.
+   * Attempts before the job is marked failed (default 5). There is no per-kind lease: leases are
+   * short and renewed by a heartbeat while a job runs, however long it runs (see worker.ts).
    */
-  leaseMs?: number;
+  maxAttempts?: number;
   /** Runs the job. Throwing schedules a retry with backoff, until maxAttempts. */
   run(payload: JobPayloads[K], ctx: JobContext): Promise<void>;
   /** Called once when the last attempt failed, to record the failure where users can see it. */
