@@ -32,6 +32,7 @@ import { searchRoutes } from "./modules/search/search.routes.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
 import { teamRoutes } from "./modules/teams/teams.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
+import { webRoutes } from "./modules/web/web.routes.js";
 
 export const API_VERSION = "0.1.0";
 
@@ -148,6 +149,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });
   await app.register(samlRoutes, { deps });
+  await app.register(webRoutes, { deps });
 
   return app;
 }

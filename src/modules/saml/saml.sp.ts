@@ -10,7 +10,14 @@
  * Every value read here comes from the XML that the library returns as verified (the signed
  * assertion), never from the document as posted, so a signature-wrapping attack cannot change it.
  */
-import { type CacheItem, type CacheProvider, type Profile, SAML, ValidateInResponseTo } from "@node-saml/node-saml";
+import {
+  type CacheItem,
+  type CacheProvider,
+  generateServiceProviderMetadata,
+  type Profile,
+  SAML,
+  ValidateInResponseTo,
+} from "@node-saml/node-saml";
 import { DOMParser } from "@xmldom/xmldom";
 import type { Executor } from "../../db/database.js";
 import type { SamlProviderRow } from "../../db/schema.js";
@@ -72,6 +79,17 @@ export function samlFor(db: Executor, urls: Urls, provider: SamlProviderRow): SA
     acceptedClockSkewMs: CLOCK_SKEW_MS,
     disableRequestedAuthnContext: true,
     signatureAlgorithm: "sha256",
+  });
+}
+
+/** This service provider's SAML metadata for one provider: entity ID, ACS URL (HTTP-POST), NameID format. */
+export function serviceProviderMetadata(urls: Urls, providerId: string): string {
+  const sp = serviceProviderUrls(urls, providerId);
+  return generateServiceProviderMetadata({
+    issuer: sp.entityID,
+    callbackUrl: sp.acsURL,
+    identifierFormat: EMAIL_FORMAT,
+    wantAssertionsSigned: true,
   });
 }
 
