@@ -103,7 +103,10 @@ describe("SAML providers API", () => {
       [fullBody({ certificate: "c".repeat(10001) }), "body.certificate must be at most 10000 characters long."],
       [fullBody({ ssoURL: "not a url" }), "body.ssoURL must be a valid uri."],
       [fullBody({ ssoURL: `https://idp.test/${"p".repeat(2048)}` }), "body.ssoURL must be at most 2048 characters long."],
-      [fullBody({ ssoURL: "javascript:alert(1)" }), 'body.ssoURL must be an http or https address (the browser is sent there), got "javascript:".'],
+      [
+        fullBody({ ssoURL: "javascript:alert(1)" }),
+        'body.ssoURL must be an http or https address (the browser is sent there), got "javascript:".',
+      ],
       [fullBody({ certificate: "hello" }), "body.certificate is not a valid X.509 certificate: its content could not be parsed."],
       [fullBody({ certificate: "not base64 !" }), "body.certificate must be an X.509 certificate in PEM form (or its base64 body)."],
       [
@@ -111,11 +114,17 @@ describe("SAML providers API", () => {
         'body.certificate must be an X.509 certificate ("-----BEGIN CERTIFICATE-----"), not another kind of PEM block.',
       ],
       [fullBody({ certificate: idp.certificate + idp.certificate }), "body.certificate must hold one certificate, not 2."],
-      [fullBody({ defaultRole: "owner" }), 'body.defaultRole must be one of: "admin", "create", "review", "edit", "comment", "read", null.'],
+      [
+        fullBody({ defaultRole: "owner" }),
+        'body.defaultRole must be one of: "admin", "create", "review", "edit", "comment", "read", null.',
+      ],
       [fullBody({ defaultTeam: "nope" }), 'body.defaultTeam names "nope", which is not a team of this organization.'],
     ];
     const otherTeam = await createTeam(ctx, outsider, otherOrg.id, { title: "Theirs" });
-    cases.push([fullBody({ defaultTeam: otherTeam.id }), `body.defaultTeam names "${otherTeam.id}", which is not a team of this organization.`]);
+    cases.push([
+      fullBody({ defaultTeam: otherTeam.id }),
+      `body.defaultTeam names "${otherTeam.id}", which is not a team of this organization.`,
+    ]);
     for (const [body, message] of cases) {
       const res = await post(body);
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);

@@ -41,6 +41,8 @@ const DEFAULT_ASSERTION_MEMORY_MS = 24 * 60 * 60 * 1000;
 
 /** node-saml's store of sent AuthnRequests, kept in the database so that any process may receive the answer. */
 class DatabaseRequestCache implements CacheProvider {
+  /** Requests whose row this instance deleted: only one validation can delete a given row. */
+  readonly taken = new Set<string>();
   constructor(
     private readonly db: Executor,
     private readonly providerId: string,
@@ -55,12 +57,14 @@ class DatabaseRequestCache implements CacheProvider {
   }
   async removeAsync(key: string | null): Promise<string | null> {
     if (key === null) return null;
-    return (await takeSamlRequest(this.db, this.providerId, key)) ? key : null;
+    if (!(await takeSamlRequest(this.db, this.providerId, key))) return null;
+    this.taken.add(key);
+    return key;
   }
 }
 
 /** The node-saml configuration of one provider. Only an `active` provider can be used. */
-export function samlFor(db: Executor, urls: Urls, provider: SamlProviderRow): SAML {
+export function samlFor(db: Executor, urls: Urls, provider: SamlProviderRow, cache = new DatabaseRequestCache(db, provider.id)): SAML {
   const sp = serviceProviderUrls(urls, provider.id);
   return new SAML({
     entryPoint: provider.ssoUrl ?? undefined,
@@ -68,14 +72,13 @@ export function samlFor(db: Executor, urls: Urls, provider: SamlProviderRow): SA
     callbackUrl: sp.acsURL,
     audience: sp.entityID,
     idpCert: provider.certificate,
-    idpIssuer: provider.entityId,
     identifierFormat: EMAIL_FORMAT,
     // Either the whole response or the assertion must carry a valid signature.
     wantAuthnResponseSigned: false,
     wantAssertionsSigned: false,
     validateInResponseTo: ValidateInResponseTo.always,
     requestIdExpirationPeriodMs: REQUEST_TTL_MS,
-    cacheProvider: new DatabaseRequestCache(db, provider.id),
+    cacheProvider: cache,
     acceptedClockSkewMs: CLOCK_SKEW_MS,
     disableRequestedAuthnContext: true,
     signatureAlgorithm: "sha256",
@@ -118,7 +121,7 @@ function laterOf(a: string | undefined, b: string | null): string | undefined {
 }
 
 /** Reads what node-saml does not check from the verified assertion XML. */
-function inspectAssertion(assertionXml: string, acsUrl: string): { id: string; expiresAt: string } {
+function inspectAssertion(assertionXml: string, acsUrl: string, idpEntityId: string): { id: string; expiresAt: string } {
   const doc = new DOMParser().parseFromString(assertionXml, "text/xml");
   const assertion = doc.documentElement;
   if (!assertion || assertion.localName !== "Assertion" || assertion.namespaceURI !== ASSERTION_NS) {
@@ -126,6 +129,13 @@ function inspectAssertion(assertionXml: string, acsUrl: string): { id: string; e
   }
   const id = assertion.getAttribute("ID");
   if (!id) throw invalid("The SAML assertion has no ID.");
+  const issuer = Array.from(assertion.childNodes).find(
+    (n): n is Element => n.nodeType === 1 && (n as Element).localName === "Issuer" && (n as Element).namespaceURI === ASSERTION_NS,
+  );
+  const issuerValue = issuer?.textContent?.trim() ?? "";
+  if (issuerValue !== idpEntityId) {
+    throw invalid(`The SAML assertion comes from another issuer ("${issuerValue}"), not this provider's entity ID.`);
+  }
   const confirmations = Array.from(assertion.getElementsByTagNameNS(ASSERTION_NS, "SubjectConfirmationData"));
   if (confirmations.length === 0) throw invalid("The SAML assertion has no SubjectConfirmationData.");
   let expiresAt: string | undefined;
@@ -162,15 +172,20 @@ export async function consumeResponse(db: Executor, urls: Urls, provider: SamlPr
   const { acsURL } = serviceProviderUrls(urls, provider.id);
   checkDestination(samlResponse, acsURL);
   let profile: Profile | null;
+  const requests = new DatabaseRequestCache(db, provider.id);
   try {
-    ({ profile } = await samlFor(db, urls, provider).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    ({ profile } = await samlFor(db, urls, provider, requests).validatePostResponseAsync({ SAMLResponse: samlResponse }));
   } catch (err) {
-    throw invalid(`The SAML response was refused: ${(err as Error).message}.`);
+    const reason = (err as Error).message;
+    // node-saml says this when every SubjectConfirmation is outside its time window (or names no bearer).
+    const hint = /subject confirmation/i.test(reason) ? " (the assertion has expired, or is not yet valid)" : "";
+    throw invalid(`The SAML response was refused: ${reason}${hint}.`);
   }
   if (!profile) throw invalid("The SAML response holds no signed-in user.");
-  const assertion = inspectAssertion(profile.getAssertionXml?.() ?? "", acsURL);
+  const assertion = inspectAssertion(profile.getAssertionXml?.() ?? "", acsURL, provider.entityId);
   const inResponseTo = typeof profile.inResponseTo === "string" ? profile.inResponseTo : undefined;
-  if (!inResponseTo || !(await takeSamlRequest(db, provider.id, inResponseTo))) {
+  // node-saml deletes the request it validated; this validation must be the one that deleted it.
+  if (!inResponseTo || !requests.taken.has(inResponseTo)) {
     throw invalid("The SAML response answers a sign-in request that was already answered or has expired.");
   }
   if (!(await recordAssertionUse(db, { providerId: provider.id, assertionId: assertion.id, expiresAt: assertion.expiresAt }))) {
