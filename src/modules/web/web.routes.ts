@@ -120,22 +120,23 @@ export const webRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
     async (request, reply) => {
       const next = safeNext(request.query.next);
       if (await currentUser(request)) return reply.redirect(next, 303);
-      let sso: SafeHtml = html``;
+      let buttons: SafeHtml = html``;
       if (request.query.org) {
         const providers = (await allSamlProviders(db, request.query.org)).filter((p) => samlProviderStatus(p) === "active");
-        sso =
+        buttons =
           providers.length > 0
-            ? html`<h2>Single sign-on</h2><p>${providers.map(
+            ? html`<p>${providers.map(
                 (p) =>
                   html`<a class="button" href="${serviceProviderUrls(urls, p.id).startURL}?next=${encodeURIComponent(next)}">Sign in with ${p.label}</a> `,
               )}</p>`
-            : html`<p class="error">No single sign-on is set up for this organization.</p>`;
+            : html`<p class="error">No single sign-on is set up for an organization with this id.</p>`;
       }
       const body = html`<h1>Sign in to Quire</h1>
-        ${sso}
-        <h2>Sign in with single sign-on</h2>
+        <h2>With your organization's single sign-on</h2>
+        ${buttons}
         <form method="get" action="/app/login"><input type="hidden" name="next" value="${next}">
-          <label>Organization id <input name="org" value="${request.query.org ?? ""}" required maxlength="100"></label> <button type="submit">Continue</button></form>
+          <label>${request.query.org ? "Another organization's id" : "Organization id"} <input name="org" size="24" required maxlength="100"></label>
+          <button type="submit">Continue</button></form>
         <h2>Without single sign-on</h2>
         <p class="muted">Ask an operator for a one-time sign-in link: <code>quire users login-link --user you@example.com</code>.</p>`;
       return send(reply, 200, page("Sign in", body));
