@@ -4,7 +4,7 @@ import type { OrganizationRow, SamlProviderRow, TeamRow } from "../../db/schema.
 import type { Actor } from "../../http/authenticate.js";
 import { missing } from "../../lib/errors.js";
 import type { OrgAccess } from "../../permissions/access.js";
-import { getOrganization } from "../organizations/organizations.queries.js";
+import { requireOrganization } from "../organizations/organizations.loader.js";
 import { teamPermissions } from "../teams/teams.policy.js";
 import { type TeamCounts, teamCounts } from "../teams/teams.queries.js";
 import type { TeamPermissionsValue } from "../teams/teams.schemas.js";
@@ -22,9 +22,7 @@ export const samlProviderNotFound = (id: string) => `No SAML provider with id "$
 
 /** The organization and the caller's access to its providers; 404 for a non-member. */
 export async function loadSamlOrganization(db: Executor, actor: Actor, orgId: string): Promise<LoadedSamlOrganization> {
-  const org = await getOrganization(db, orgId);
-  const access = org ? await actor.access.forOrg(org.id) : undefined;
-  if (!org || !access?.membership) throw missing(`No organization with id "${orgId}" that you are a member of.`);
+  const { org, access } = await requireOrganization(db, actor, orgId);
   return { org, access, permissions: samlProviderPermissions(access) };
 }
 

@@ -2,8 +2,8 @@
 import type { Executor } from "../../db/database.js";
 import type { SamlProviderRow, UserRow } from "../../db/schema.js";
 import { invalid, notAllowed } from "../../lib/errors.js";
+import { addMember, getMember } from "../../permissions/memberships.queries.js";
 import { isRole, type Role } from "../../permissions/roles.js";
-import { addMember, getMember } from "../members/members.queries.js";
 import { getTeam, insertTeamMembers } from "../teams/teams.queries.js";
 import { getUserByEmail, insertUser, updateUser } from "../users/users.queries.js";
 import { parseCertificate } from "./saml.certificate.js";
