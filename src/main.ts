@@ -218,6 +218,8 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
     .action(async (opts: { user: string; json?: boolean }) => {
       const result = await withDatabase(async (handle, config) => {
         const user = await findUser(handle, opts.user);
+        // As with `tokens create`, the operator vouches for a pending invited account.
+        if (user.pending) await updateUser(handle.db, user.id, { pending: 0 });
         const { token, expiresAt } = await createLoginLink(handle.db, user.id);
         return { url: `${config.publicUrl}/app/login/link/${token}`, expiresAt };
       });

@@ -19,7 +19,7 @@ beforeAll(async () => {
   if (location.databaseUrl) process.env.DATABASE_URL = location.databaseUrl;
   else {
     delete process.env.DATABASE_URL;
-    process.env.QUIRE_DATA_DIR = path.dirname(location.sqlitePath!);
+    process.env.QUIRE_DATA_DIR = path.dirname(location.sqlitePath ?? "");
   }
 });
 afterAll(async () => {

@@ -35,7 +35,7 @@ describe("SAML providers through @gitbook/api", () => {
 
     const list = await client.orgs.listSamlProvidersInOrganizationById(org.id, { limit: 1 });
     expect(list.data.items.map((p) => p.id)).toEqual([pending.data.id]);
-    const nextPage = await client.orgs.listSamlProvidersInOrganizationById(org.id, { limit: 1, page: list.data.next!.page });
+    const nextPage = await client.orgs.listSamlProvidersInOrganizationById(org.id, { limit: 1, page: list.data.next?.page ?? "" });
     expect(nextPage.data.items.map((p) => p.id)).toEqual([active.data.id]);
 
     const read = await client.orgs.getOrganizationSamlProviderById(org.id, active.data.id);

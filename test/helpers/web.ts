@@ -34,11 +34,11 @@ export class WebClient {
     const raw = res.headers["set-cookie"];
     const setCookies = raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)];
     for (const line of setCookies) {
-      const [pair, ...attributes] = line.split(";");
-      const eq = pair!.indexOf("=");
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
-      const expired = attributes.some((a) => /^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]!) < Date.now()) || value === "";
+      const [pair = "", ...attributes] = line.split(";");
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = attributes.some((a) => /^\s*expires=/i.test(a) && Date.parse(a.split("=")[1] ?? "") < Date.now()) || value === "";
       if (expired) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }

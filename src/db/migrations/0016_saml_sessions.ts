@@ -5,7 +5,7 @@
  */
 import type { Kysely } from "kysely";
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("saml_providers")
     .addColumn("id", "text", (c) => c.primaryKey())
@@ -59,7 +59,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ["login_links", "web_sessions", "saml_assertions", "saml_requests", "saml_providers"]) {
     await db.schema.dropTable(table).ifExists().execute();
   }

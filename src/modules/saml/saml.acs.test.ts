@@ -62,8 +62,9 @@ async function orgWithProvider(options: { defaultRole?: string | null } = {}) {
 async function start(browser: WebClient, provider: Provider, next = "/app") {
   const res = await browser.get(`/saml/${provider.id}/start?next=${encodeURIComponent(next)}`);
   expect(res.status).toBe(302);
-  expect(res.location!.startsWith(`${idp.ssoUrl}?`)).toBe(true);
-  return authnRequestOf(res.location!);
+  const location = res.location ?? "";
+  expect(location.startsWith(`${idp.ssoUrl}?`)).toBe(true);
+  return authnRequestOf(location);
 }
 
 function options(provider: Provider, requestId: string, email: string, extra: Partial<ResponseOptions> = {}): ResponseOptions {
@@ -78,6 +79,10 @@ async function post(browser: WebClient, provider: Provider, samlResponse: string
 
 async function userByEmail(email: string) {
   return ctx.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+}
+
+async function userByEmailOrFail(email: string) {
+  return ctx.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
 }
 
 async function expectRefused(res: { status: number; text: string; setCookies: string[] }, message: RegExp, email?: string) {
@@ -104,25 +109,20 @@ describe("SAML sign-in", () => {
     );
     expect(res.status, res.text).toBe(303);
     expect(res.location).toBe("/app/tokens");
-    const cookie = res.setCookies.find((c) => c.startsWith("quire_session="))!;
+    const cookie = res.setCookies.find((c) => c.startsWith("quire_session=")) ?? "";
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
 
-    const user = await userByEmail(email);
+    const user = await userByEmailOrFail(email);
     expect(user).toMatchObject({ displayName: "Ada Lovelace", emailVerified: 1, pending: 0 });
     const member = await ctx.db
       .selectFrom("members")
       .selectAll()
       .where("orgId", "=", org.id)
-      .where("userId", "=", user!.id)
+      .where("userId", "=", user.id)
       .executeTakeFirst();
     expect(member).toMatchObject({ role: "edit", sso: 1, disabled: 0 });
-    const inTeam = await ctx.db
-      .selectFrom("teamMembers")
-      .selectAll()
-      .where("teamId", "=", team.id)
-      .where("userId", "=", user!.id)
-      .execute();
+    const inTeam = await ctx.db.selectFrom("teamMembers").selectAll().where("teamId", "=", team.id).where("userId", "=", user.id).execute();
     expect(inTeam).toHaveLength(1);
 
     const home = await browser.get("/app");
@@ -354,13 +354,13 @@ describe("SAML sign-in", () => {
     );
     expect(res.status).toBe(303);
     expect(res.location).toBe("/app");
-    const user = await userByEmail(email);
+    const user = await userByEmailOrFail(email);
     expect(
-      await ctx.db.selectFrom("members").select("role").where("orgId", "=", org.id).where("userId", "=", user!.id).executeTakeFirst(),
+      await ctx.db.selectFrom("members").select("role").where("orgId", "=", org.id).where("userId", "=", user.id).executeTakeFirst(),
     ).toEqual({
       role: null,
     });
-    await ctx.db.updateTable("members").set({ disabled: 1 }).where("orgId", "=", org.id).where("userId", "=", user!.id).execute();
+    await ctx.db.updateTable("members").set({ disabled: 1 }).where("orgId", "=", org.id).where("userId", "=", user.id).execute();
     const again = await post(browser, provider, buildResponse(options(provider, (await start(browser, provider)).id, email)));
     expect(again.status).toBe(403);
     expect(again.text).toContain("Your membership of this organization is disabled");

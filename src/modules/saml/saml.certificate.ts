@@ -17,7 +17,7 @@ export interface ParsedCertificate {
 
 /** Normalizes and checks a certificate; throws `invalid` naming `field` when it is not one. */
 export function parseCertificate(text: string, field = "body.certificate", now = new Date()): ParsedCertificate {
-  const blocks = [...text.matchAll(PEM_BLOCK)].map((m) => m[1]!);
+  const blocks = [...text.matchAll(PEM_BLOCK)].map((m) => m[1] ?? "");
   if (blocks.length > 1) throw invalid(`${field} must hold one certificate, not ${blocks.length}.`);
   if (blocks.length === 0 && /-----BEGIN/.test(text)) {
     throw invalid(`${field} must be an X.509 certificate ("-----BEGIN CERTIFICATE-----"), not another kind of PEM block.`);
@@ -26,7 +26,7 @@ export function parseCertificate(text: string, field = "body.certificate", now =
   if (body === "" || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) {
     throw invalid(`${field} must be an X.509 certificate in PEM form (or its base64 body).`);
   }
-  const pem = `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)!.join("\n")}\n-----END CERTIFICATE-----\n`;
+  const pem = `-----BEGIN CERTIFICATE-----\n${(body.match(/.{1,64}/g) ?? []).join("\n")}\n-----END CERTIFICATE-----\n`;
   let cert: X509Certificate;
   try {
     cert = new X509Certificate(pem);

@@ -53,6 +53,11 @@ export async function loadDefaultTeams(
     rows.map((t) => t.id),
   );
   return {
-    teams: new Map(rows.map((team) => [team.id, { team, counts: counts.get(team.id)!, permissions: teamPermissions(access, team) }])),
+    teams: new Map(
+      rows.map((team) => [
+        team.id,
+        { team, counts: counts.get(team.id) ?? { members: 0, spaces: 0 }, permissions: teamPermissions(access, team) },
+      ]),
+    ),
   };
 }

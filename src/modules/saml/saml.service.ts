@@ -76,7 +76,7 @@ export async function signInWithSaml(
   if (!existing) {
     const user = await insertUser(trx, {
       email: identity.email,
-      displayName: displayName || identity.email.split("@")[0]!.slice(0, DISPLAY_NAME_MAX),
+      displayName: displayName || (identity.email.split("@")[0] ?? identity.email).slice(0, DISPLAY_NAME_MAX),
       emailVerified: true,
       pending: false,
     });
@@ -88,7 +88,7 @@ export async function signInWithSaml(
     return { user, created: true };
   }
   const member = await getMember(trx, provider.orgId, existing.id);
-  if (!member || member.sso !== 1) {
+  if (member?.sso !== 1) {
     throw notAllowed(
       `An account with the email ${identity.email} already exists and is not an SSO member of this organization. ` +
         "An organization admin can mark the membership as SSO (or invite the address with sso: true); then sign in again.",

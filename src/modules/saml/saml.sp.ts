@@ -124,7 +124,7 @@ function laterOf(a: string | undefined, b: string | null): string | undefined {
 function inspectAssertion(assertionXml: string, acsUrl: string, idpEntityId: string): { id: string; expiresAt: string } {
   const doc = new DOMParser().parseFromString(assertionXml, "text/xml");
   const assertion = doc.documentElement;
-  if (!assertion || assertion.localName !== "Assertion" || assertion.namespaceURI !== ASSERTION_NS) {
+  if (assertion?.localName !== "Assertion" || assertion.namespaceURI !== ASSERTION_NS) {
     throw invalid("The SAML response holds no assertion.");
   }
   const id = assertion.getAttribute("ID");
@@ -157,7 +157,7 @@ function inspectAssertion(assertionXml: string, acsUrl: string, idpEntityId: str
 function checkDestination(samlResponse: string, acsUrl: string): void {
   const xml = Buffer.from(samlResponse, "base64").toString("utf8");
   const root = new DOMParser({ errorHandler: () => {} }).parseFromString(xml, "text/xml").documentElement;
-  if (!root || root.localName !== "Response" || root.namespaceURI !== PROTOCOL_NS) throw invalid("The SAML message is not a Response.");
+  if (root?.localName !== "Response" || root.namespaceURI !== PROTOCOL_NS) throw invalid("The SAML message is not a Response.");
   const destination = root.getAttribute("Destination");
   if (destination && destination !== acsUrl) {
     throw invalid(`The SAML response was sent to another destination ("${destination}"), not this provider's ACS URL.`);

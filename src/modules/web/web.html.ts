@@ -12,7 +12,7 @@ export class SafeHtml {
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
 function render(value: unknown): string {
@@ -23,8 +23,8 @@ function render(value: unknown): string {
 }
 
 export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
-  let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;
+  let out = strings[0] ?? "";
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? "");
   return new SafeHtml(out);
 }
 

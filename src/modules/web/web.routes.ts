@@ -41,14 +41,14 @@ export const webRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
   app.setErrorHandler((error: FastifyError | DomainError | HttpError, request, reply) => {
     let status = 500;
     let message = `Something went wrong (request ${request.id}). The server log has the details.`;
+    const fastifyError = error as FastifyError;
+    const clientStatus = fastifyError.statusCode ?? 500;
     if (error instanceof DomainError) [status, message] = [statusOfDomainError[error.kind], error.message];
     else if (error instanceof HttpError) [status, message] = [error.statusCode, error.message];
-    else if ((error as FastifyError).code === "FST_CSRF_INVALID_TOKEN" || (error as FastifyError).code === "FST_CSRF_MISSING_SECRET") {
+    else if (fastifyError.code === "FST_CSRF_INVALID_TOKEN" || fastifyError.code === "FST_CSRF_MISSING_SECRET") {
       [status, message] = [403, "The form has expired or did not come from this site. Go back, reload the page and try again."];
-    } else if ((error as FastifyError).validation) [status, message] = [400, `The form is not valid: ${error.message}`];
-    else if ((error as FastifyError).statusCode && (error as FastifyError).statusCode! < 500) {
-      [status, message] = [(error as FastifyError).statusCode!, error.message];
-    }
+    } else if (fastifyError.validation) [status, message] = [400, `The form is not valid: ${error.message}`];
+    else if (clientStatus < 500) [status, message] = [clientStatus, error.message];
     if (status >= 500) request.log.error({ err: error }, "web app error");
     return reply
       .status(status)
