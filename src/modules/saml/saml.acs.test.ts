@@ -73,8 +73,16 @@ function options(provider: Provider, requestId: string, email: string, extra: Pa
 
 const path = (url: string) => new URL(url).pathname;
 
+/**
+ * Posts a response to the ACS as the IdP's page makes the browser do, and follows the ACS's
+ * redirect to the completion step as the browser would. Returns the last answer.
+ */
 async function post(browser: WebClient, provider: Provider, samlResponse: string, relayState = "/app") {
-  return browser.post(path(provider.acsURL), { SAMLResponse: samlResponse, RelayState: relayState });
+  const res = await browser.post(path(provider.acsURL), { SAMLResponse: samlResponse, RelayState: relayState });
+  if (res.status === 303 && res.location?.startsWith(`/saml/${provider.id}/complete?`)) {
+    return { ...(await browser.get(res.location)), browser };
+  }
+  return { ...res, browser };
 }
 
 async function userByEmail(email: string) {
@@ -85,10 +93,12 @@ async function userByEmailOrFail(email: string) {
   return ctx.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
 }
 
-async function expectRefused(res: { status: number; text: string; setCookies: string[] }, message: RegExp, email?: string) {
+async function expectRefused(res: { status: number; text: string; browser: WebClient }, message: RegExp, email?: string) {
   expect(res.status).toBe(400);
   expect(res.text).toMatch(message);
-  expect(res.setCookies.filter((c) => c.startsWith("quire_session="))).toEqual([]);
+  // Nobody is signed in in that browser.
+  const home = await res.browser.get("/app");
+  expect(home.status).toBe(303);
   if (email) expect(await userByEmail(email)).toBeUndefined();
 }
 
@@ -289,11 +299,38 @@ describe("SAML sign-in", () => {
     const forFirst = buildResponse(options(first.provider, request.id, email));
     await expectRefused(await post(browser, second.provider, forFirst), /another destination|InResponseTo/, email);
     // A request of the second provider, answered with the first provider's audience and recipient.
-    const secondRequest = await start(browser, second.provider);
+    const elsewhere = new WebClient(ctx);
+    const secondRequest = await start(elsewhere, second.provider);
     const mixed = buildResponse(options(first.provider, secondRequest.id, email, { destination: second.provider.acsURL }));
-    await expectRefused(await post(browser, second.provider, mixed), /audience mismatch|another recipient/i, email);
+    await expectRefused(await post(elsewhere, second.provider, mixed), /audience mismatch|another recipient/i, email);
     // Untouched by all this, the first provider's own answer still works.
     expect((await post(browser, first.provider, forFirst)).status).toBe(303);
+  });
+
+  it("completes a sign-in only in the browser that started it (no login CSRF)", async () => {
+    const { provider } = await orgWithProvider();
+    const attacker = new WebClient(ctx);
+    const email = uniqueEmail("csrf-attacker");
+    const request = await start(attacker, provider);
+    const response = buildResponse(options(provider, request.id, email));
+    // The attacker makes a victim's browser (with or without a session of its own) post their response.
+    const victim = new WebClient(ctx);
+    await start(victim, provider);
+    const acs = await victim.post(path(provider.acsURL), { SAMLResponse: response, RelayState: "/app" });
+    expect(acs.status).toBe(303);
+    const completed = await victim.get(acs.location ?? "");
+    expect(completed.status).toBe(403);
+    expect(completed.text).toContain("This sign-in was not started in this browser");
+    expect((await victim.get("/app")).status).toBe(303);
+    // A damaged or foreign ticket is refused too.
+    const ticket = new URL(acs.location ?? "", "http://x").searchParams.get("ticket") ?? "";
+    const damaged = await attacker.get(`/saml/${provider.id}/complete?ticket=${encodeURIComponent(`${ticket.slice(0, -2)}xx`)}`);
+    expect(damaged.status).toBe(400);
+    // The browser that started it completes it, once.
+    const own = await attacker.get(acs.location ?? "");
+    expect(own.status).toBe(303);
+    expect((await attacker.get("/app")).status).toBe(200);
+    expect((await attacker.get(acs.location ?? "")).status).toBe(403);
   });
 
   it("links an existing account only when its membership is marked SSO", async () => {

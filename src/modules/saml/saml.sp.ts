@@ -23,6 +23,7 @@ import type { Executor } from "../../db/database.js";
 import type { SamlProviderRow } from "../../db/schema.js";
 import type { Urls } from "../../http/urls.js";
 import { invalid } from "../../lib/errors.js";
+import { randomBase62 } from "../../lib/ids.js";
 import { serviceProviderUrls } from "./saml.presenter.js";
 import { getSamlRequest, recordAssertionUse, saveSamlRequest, takeSamlRequest } from "./saml.queries.js";
 
@@ -97,8 +98,16 @@ export function serviceProviderMetadata(urls: Urls, providerId: string): string 
 }
 
 /** The identity provider's address to send the browser to, with a fresh AuthnRequest and the RelayState. */
-export async function startUrl(db: Executor, urls: Urls, provider: SamlProviderRow, relayState: string): Promise<string> {
-  return samlFor(db, urls, provider).getAuthorizeUrlAsync(relayState, undefined, {});
+export async function startSignIn(
+  db: Executor,
+  urls: Urls,
+  provider: SamlProviderRow,
+  relayState: string,
+): Promise<{ url: string; requestId: string }> {
+  const requestId = `_${randomBase62(40)}`;
+  const saml = samlFor(db, urls, provider);
+  saml.options.generateUniqueId = () => requestId;
+  return { url: await saml.getAuthorizeUrlAsync(relayState, undefined, {}), requestId };
 }
 
 /** Who the identity provider says signed in. */
@@ -107,6 +116,8 @@ export interface SamlIdentity {
   firstName: string | undefined;
   lastName: string | undefined;
   assertionId: string;
+  /** The AuthnRequest this answers. */
+  requestId: string;
 }
 
 function firstValue(value: unknown): string | undefined {
@@ -203,5 +214,6 @@ export async function consumeResponse(db: Executor, urls: Urls, provider: SamlPr
     firstName: firstValue(attributes.first_name),
     lastName: firstValue(attributes.last_name),
     assertionId: assertion.id,
+    requestId: inResponseTo,
   };
 }

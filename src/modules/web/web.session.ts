@@ -23,6 +23,8 @@ declare module "fastify" {
   interface Session {
     userId?: string;
     signedInWith?: SignedInWith;
+    /** The SAML AuthnRequest this browser started, until its answer completes the sign-in. */
+    samlRequest?: { providerId: string; requestId: string };
     _csrf?: string;
   }
 }
