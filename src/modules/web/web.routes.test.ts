@@ -43,9 +43,16 @@ describe("web sessions", () => {
     // Opening the link does not use it: only the posted form does, and only with its CSRF token.
     expect((await browser.post(`/app/login/link/${token}`, {})).status).toBe(403);
     expect((await browser.post(`/app/login/link/${token}`, { _csrf: "forged" })).status).toBe(403);
+    const before = browser.cookies.get("quire_session");
+    expect(before).toBeDefined();
     const res = await browser.post(`/app/login/link/${token}`, { _csrf: WebClient.csrfOf(form.text) });
     expect(res.status).toBe(303);
     expect(res.location).toBe("/app");
+    // A new session id after signing in: a session planted before (fixation) is worth nothing.
+    expect(browser.cookies.get("quire_session")).not.toBe(before);
+    const planted = new WebClient(ctx);
+    planted.cookies.set("quire_session", before ?? "");
+    expect((await planted.get("/app")).status).toBe(303);
     const cookie = res.setCookies.find((c) => c.startsWith("quire_session=")) ?? "";
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);

@@ -31,10 +31,7 @@ export const webRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
   app.addHook("onSend", (_request, reply, _payload, done) => {
     reply.header("cache-control", "no-store");
     reply.header("x-frame-options", "DENY");
-    reply.header(
-      "content-security-policy",
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https: http:; frame-ancestors 'none'",
-    );
+    reply.header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
     done();
   });
 
