@@ -180,3 +180,13 @@ describe("webAccessAllowed", () => {
     expect(webAccessAllowed(strict, { role: "admin" }, { method: "link" })).toBe(true);
   });
 });
+
+describe("the API document", () => {
+  it("lists the SAML operations and none of the web app's pages", async () => {
+    const doc = await ctx.anonymous.get("/openapi.json");
+    const paths = Object.keys(doc.body.paths);
+    expect(paths).toContain("/v1/orgs/{organizationId}/saml/{samlProviderId}");
+    expect(paths).toContain("/v1/orgs/{organizationId}/sso");
+    expect(paths.filter((p) => p.startsWith("/app") || p.startsWith("/saml"))).toEqual([]);
+  });
+});

@@ -26,6 +26,10 @@ const TokenLabel = Type.String({ maxLength: 100 });
 
 export const webRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db, urls } = deps;
+  // Pages and browser endpoints are not part of the API document.
+  app.addHook("onRoute", (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
   await registerWebSessions(app, deps);
 
   app.addHook("onSend", (_request, reply, _payload, done) => {
