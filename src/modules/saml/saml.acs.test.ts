@@ -289,6 +289,19 @@ describe("SAML sign-in", () => {
     }
   });
 
+  it("accepts one of the same response posted twice at once", async () => {
+    const { provider } = await orgWithProvider();
+    const browser = new WebClient(ctx);
+    const request = await start(browser, provider);
+    const response = buildResponse(options(provider, request.id, uniqueEmail("twice")));
+    const form = { SAMLResponse: response, RelayState: "/app" };
+    const answers = await Promise.all([
+      new WebClient(ctx).post(path(provider.acsURL), form),
+      new WebClient(ctx).post(path(provider.acsURL), form),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 400]);
+  });
+
   it("refuses an answer meant for another organization's provider, even from the same identity provider", async () => {
     const first = await orgWithProvider();
     const second = await orgWithProvider();

@@ -8,8 +8,9 @@
 import { createHmac } from "node:crypto";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
+import { isUniqueViolation } from "../../db/dialect.js";
 import type { Deps } from "../../deps.js";
-import { invalid, missing, notAllowed } from "../../lib/errors.js";
+import { conflicting, invalid, missing, notAllowed } from "../../lib/errors.js";
 import { safeNext, startSession } from "../web/web.session.js";
 import { samlProviderStatus } from "./saml.presenter.js";
 import { getSamlProviderById } from "./saml.queries.js";
@@ -64,10 +65,18 @@ export const samlFlowRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     },
     async (request, reply) => {
       const provider = await activeProvider(request.params.providerId);
-      const { user, requestId } = await db.transaction().execute(async (trx) => {
-        const identity = await consumeResponse(trx, urls, provider, request.body.SAMLResponse);
-        return { ...(await signInWithSaml(trx, provider, identity)), requestId: identity.requestId };
-      });
+      const { user, requestId } = await db
+        .transaction()
+        .execute(async (trx) => {
+          const identity = await consumeResponse(trx, urls, provider, request.body.SAMLResponse);
+          return { ...(await signInWithSaml(trx, provider, identity)), requestId: identity.requestId };
+        })
+        .catch((err: unknown) => {
+          // Two first sign-ins of the same new address at once: one creates the account, the other loses the race.
+          if (isUniqueViolation(err))
+            throw conflicting("Your account was being created by another sign-in at the same moment. Sign in again.");
+          throw err;
+        });
       const ticket = sealTicket(ticketKey, {
         userId: user.id,
         providerId: provider.id,
