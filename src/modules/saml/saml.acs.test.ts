@@ -158,6 +158,18 @@ describe("SAML sign-in", () => {
     expect(await userByEmail(email)).toBeDefined();
   });
 
+  it("answers 400, never 500, to a posted value that is not a SAML response", async () => {
+    const { provider } = await orgWithProvider();
+    const browser = new WebClient(ctx);
+    await start(browser, provider);
+    for (const value of ["garbage!", Buffer.from("<not-closed").toString("base64"), Buffer.from("<a/>").toString("base64"), ""]) {
+      const res = await browser.post(path(provider.acsURL), { SAMLResponse: value });
+      expect(res.status, value).toBe(400);
+      expect(res.headers["content-type"]).toContain("text/html");
+    }
+    expect((await browser.post(path(provider.acsURL), {})).status).toBe(400);
+  });
+
   it("refuses an unsigned response", async () => {
     const { provider } = await orgWithProvider();
     const browser = new WebClient(ctx);

@@ -38,6 +38,8 @@ export async function registerWebSessions(app: FastifyInstance, deps: Deps): Pro
     secret,
     cookieName: SESSION_COOKIE,
     saveUninitialized: false,
+    // A session lasts 7 days from sign-in; pages only read it (no database write per page view).
+    rolling: false,
     cookie: {
       path: "/",
       httpOnly: true,
