@@ -24,7 +24,7 @@ export const SamlProviderSchema = Type.Object({
   object: Type.Literal("saml-provider"),
   id: Type.String(),
   label: Type.String(),
-  ssoURL: Type.String({ description: "The identity provider's single sign-on URL (`about:blank` until it is set)" }),
+  ssoURL: Type.String({ format: "uri", description: "The identity provider's single sign-on URL (`about:blank` until it is set)" }),
   entityID: Type.String(),
   certificate: Type.String(),
   defaultTeam: Type.Optional(TeamSchema),
@@ -32,8 +32,8 @@ export const SamlProviderSchema = Type.Object({
   createdAt: Timestamp,
   status: SamlStatus,
   service: Type.Object({
-    acsURL: Type.String({ description: "Assertion Consumer Service URL to enter in the identity provider" }),
-    startURL: Type.String({ description: "Where a member starts signing in with this provider" }),
+    acsURL: Type.String({ format: "uri", description: "Assertion Consumer Service URL to enter in the identity provider" }),
+    startURL: Type.String({ format: "uri", description: "Where a member starts signing in with this provider" }),
     entityID: Type.String({ description: "This service provider's entity ID (the audience of the assertions)" }),
   }),
   urls: Type.Object({ location: Type.String() }),
@@ -61,7 +61,7 @@ export const UpdateSamlProviderBody = Type.Object({
 export type UpdateSamlProviderValue = Static<typeof UpdateSamlProviderBody>;
 
 /** `OrganizationSSOProviderLogin`. */
-export const SsoLoginSchema = Type.Object({ id: Type.String(), label: Type.String(), startURL: Type.String() });
+export const SsoLoginSchema = Type.Object({ id: Type.String(), label: Type.String(), startURL: Type.String({ format: "uri" }) });
 export const SsoLoginsSchema = Type.Object({ items: Type.Array(SsoLoginSchema) });
 
 export const SamlProviderPermissions = Type.Object({ view: Type.Boolean(), admin: Type.Boolean() });
