@@ -36,6 +36,8 @@ import { searchRoutes } from "./modules/search/search.routes.js";
 import { purgeDeletedSpacesJob } from "./modules/spaces/spaces.jobs.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
 import { teamRoutes } from "./modules/teams/teams.routes.js";
+import { translationRunJob } from "./modules/translations/translations.jobs.js";
+import { translationRoutes } from "./modules/translations/translations.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 import { purgeExpiredSignInsJob } from "./modules/web/web.jobs.js";
 import { webRoutes } from "./modules/web/web.routes.js";
@@ -49,6 +51,7 @@ export const jobDefinitions: readonly JobDefinition<any>[] = [
   searchIndexJob,
   gitImportJob,
   gitExportJob,
+  translationRunJob,
   purgeExpiredSignInsJob,
 ];
 
@@ -170,6 +173,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(templateRoutes, { deps });
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });
+  await app.register(translationRoutes, { deps });
   await app.register(samlRoutes, { deps });
   await app.register(webRoutes, { deps });
 
