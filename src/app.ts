@@ -37,6 +37,7 @@ import { openapiProcessJob, openapiRefreshJob, REFRESH_SCAN_EVERY_MS } from "./m
 import { openapiRoutes } from "./modules/openapi/openapi.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
+import { samlRoutes } from "./modules/saml/saml.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
 import { purgeDeletedSpacesJob } from "./modules/spaces/spaces.jobs.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
@@ -44,6 +45,8 @@ import { teamRoutes } from "./modules/teams/teams.routes.js";
 import { translationRunJob } from "./modules/translations/translations.jobs.js";
 import { translationRoutes } from "./modules/translations/translations.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
+import { purgeExpiredSignInsJob } from "./modules/web/web.jobs.js";
+import { webRoutes } from "./modules/web/web.routes.js";
 
 export const API_VERSION = "0.1.0";
 
@@ -57,6 +60,7 @@ export const jobDefinitions: readonly JobDefinition<any>[] = [
   translationRunJob,
   openapiProcessJob,
   openapiRefreshJob,
+  purgeExpiredSignInsJob,
 ];
 
 /** The jobs the worker enqueues on a fixed period. */
@@ -64,6 +68,7 @@ export const periodicJobs: PeriodicJob[] = [
   { kind: "purge-deleted-spaces", everyMs: 60 * 60_000 },
   // Finds the URL specs due for a re-fetch (QUIRE_OPENAPI_REFRESH_MINUTES after their last fetch).
   { kind: "openapi-refresh", everyMs: REFRESH_SCAN_EVERY_MS },
+  { kind: "purge-expired-sign-ins", everyMs: 60 * 60_000 },
 ];
 
 // A client-supplied request id is kept only when it is short and harmless to log.
@@ -175,6 +180,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(pdfRoutes, { deps });
   await app.register(translationRoutes, { deps });
   await app.register(openapiRoutes, { deps });
+  await app.register(samlRoutes, { deps });
+  await app.register(webRoutes, { deps });
 
   return app;
 }

@@ -17,6 +17,7 @@ import { Worker } from "./jobs/worker.js";
 import { createOrganization } from "./modules/organizations/organizations.service.js";
 import { createApiToken, revokeApiToken } from "./modules/users/tokens.queries.js";
 import { getUserByEmail, getUserById, updateUser } from "./modules/users/users.queries.js";
+import { createLoginLink } from "./modules/web/web.queries.js";
 
 export interface Io {
   out: (line: string) => void;
@@ -208,6 +209,22 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
         }),
       );
       io.out(opts.json ? JSON.stringify(result) : `user ${result.user.id}\ntoken ${result.token}\n(the token is shown once)`);
+    });
+
+  users
+    .command("login-link")
+    .description("print a one-time link that signs the user in to the web app (valid once, for 15 minutes)")
+    .requiredOption("--user <id|email>", "user id or email address")
+    .option("--json", "print the result as JSON")
+    .action(async (opts: { user: string; json?: boolean }) => {
+      const result = await withDatabase(async (handle, config) => {
+        const user = await findUser(handle, opts.user);
+        // As with `tokens create`, the operator vouches for a pending invited account.
+        if (user.pending) await updateUser(handle.db, user.id, { pending: 0 });
+        const { token, expiresAt } = await createLoginLink(handle.db, user.id);
+        return { url: `${config.publicUrl}/app/login/link/${token}`, expiresAt };
+      });
+      io.out(opts.json ? JSON.stringify(result) : `${result.url}\n(valid once, until ${result.expiresAt})`);
     });
 
   const tokens = program.command("tokens").description("manage API tokens");

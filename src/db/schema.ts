@@ -487,10 +487,69 @@ export interface Database {
   openapiSpecs: OpenApiSpecsTable;
   openapiSpecVersions: OpenApiSpecVersionsTable;
   rateLimits: RateLimitsTable;
+  samlProviders: SamlProvidersTable;
+  samlRequests: SamlRequestsTable;
+  samlAssertions: SamlAssertionsTable;
+  webSessions: WebSessionsTable;
+  loginLinks: LoginLinksTable;
+}
+
+export interface SamlProvidersTable {
+  id: string;
+  orgId: string;
+  /** Shown on the sign-in page. */
+  label: string;
+  /** The identity provider's entity ID (the Issuer of its responses); "" until set. */
+  entityId: string;
+  /** The identity provider's single sign-on URL; null until set. */
+  ssoUrl: string | null;
+  /** PEM of the identity provider's signing certificate; "" until set. */
+  certificate: string;
+  defaultTeamId: string | null;
+  /** Role of members created at their first sign-in; null = guest. */
+  defaultRole: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An AuthnRequest this service sent; a response must answer one that has not expired. */
+export interface SamlRequestsTable {
+  id: string;
+  providerId: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** An assertion already used to sign in; the primary key refuses its second use. */
+export interface SamlAssertionsTable {
+  providerId: string;
+  assertionId: string;
+  usedAt: string;
+  /** Kept until the assertion itself expires; later it would be refused by its time window anyway. */
+  expiresAt: string;
+}
+
+export interface WebSessionsTable {
+  /** SHA-256 of the session id: the database never holds a usable cookie. */
+  idHash: string;
+  userId: string | null;
+  /** JSON of the session's values. */
+  data: string;
+  expiresAt: string;
+}
+
+export interface LoginLinksTable {
+  /** SHA-256 of the link's token. */
+  tokenHash: string;
+  userId: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
+export type SamlProviderRow = Selectable<SamlProvidersTable>;
 export type MemberRow = Selectable<MembersTable>;
 export type TeamRow = Selectable<TeamsTable>;
 export type CollectionRow = Selectable<CollectionsTable>;
