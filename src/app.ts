@@ -21,6 +21,7 @@ import { commentRoutes } from "./modules/comments/comments.routes.js";
 import { contentRoutes } from "./modules/content/content.routes.js";
 import { templateRoutes } from "./modules/content/templates.routes.js";
 import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
+import { conversationRoutes } from "./modules/conversations/conversations.routes.js";
 import { fileRoutes } from "./modules/files/files.routes.js";
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
@@ -146,6 +147,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(templateRoutes, { deps });
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });
+  await app.register(conversationRoutes, { deps });
 
   return app;
 }

@@ -21,12 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("ingested_at", "text", (c) => c.notNull())
     .addColumn("processed_at", "text")
     .execute();
-  await db.schema
-    .createIndex("conversations_external")
-    .on("conversations")
-    .columns(["org_id", "source", "external_id"])
-    .unique()
-    .execute();
+  await db.schema.createIndex("conversations_external").on("conversations").columns(["org_id", "source", "external_id"]).unique().execute();
   await db.schema.createIndex("conversations_list").on("conversations").columns(["org_id", "created_at", "id"]).execute();
 
   await db.schema
@@ -46,11 +41,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex("conversation_clusters_list")
-    .on("conversation_clusters")
-    .columns(["org_id", "updated_at", "id"])
-    .execute();
+  await db.schema.createIndex("conversation_clusters_list").on("conversation_clusters").columns(["org_id", "updated_at", "id"]).execute();
 
   await db.schema
     .createTable("conversation_issues")

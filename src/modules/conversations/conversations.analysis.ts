@@ -20,8 +20,9 @@
  *    MIN_CLUSTER_SIZE issues are dissolved (their issues join the nearest cluster when similar
  *    enough, else stay unclustered).
  */
-import winkNLP, { type ItemToken } from "wink-nlp";
+
 import model from "wink-eng-lite-web-model";
+import winkNLP, { type ItemSentence, type ItemToken, type ItsFunction } from "wink-nlp";
 import bm25Vectorizer from "wink-nlp/utilities/bm25-vectorizer.js";
 import { PLACEHOLDER_PATTERN } from "./redact.js";
 
@@ -82,6 +83,8 @@ type Vector = Map<string, number>;
 
 const nlp = winkNLP(model, ["sbd"]);
 const its = nlp.its;
+// The type declarations of `its.stem` disagree with those of `out()`; it is an ordinary token property.
+const STEM = its.stem as unknown as ItsFunction<string>;
 
 const TOPIC_SHIFT =
   /^\s*(?:also|additionally|another (?:question|thing|issue|problem)|one more (?:thing|question)|separately|unrelated(?:ly)?|second(?:ly)?|next question|on (?:a|another) (?:different|separate|unrelated) (?:note|topic|subject)|(?:btw|by the way)|p\.?s\.?)\b/i;
@@ -89,11 +92,12 @@ const PROBLEM_CUE =
   /\?|\b(?:how|why|what|where|when|which|can(?:not|'t)?|could|is there|does|doesn't|don't|didn't|won't|unable|fails?|failed|failing|error|broken|not working|stuck|issue|problem|help|wrong|missing|trying)\b/i;
 /** Words of politeness and small talk: frequent in support threads, never what an issue is about. */
 const FILLER_WORDS = new Set(
-  "hi hello hey dear morning afternoon evening greetings thanks thank thx cheers regards best please pls help helping appreciate appreciated great awesome ok okay sure yes no worked works working fine team guys folks kind kindly question questions issue issues problem problems hope happy sorry".split(
+  "hi hello hey dear morning afternoon evening greetings thanks thank thx cheers regards best please pls help helping appreciate appreciated great awesome ok okay sure yes no worked works working fine team guys folks kind kindly question questions issue issues problem problems hope happy sorry ask asked asking say says said tell told new use used using get got want wanted need needed like try tried trying write wrote know let".split(
     " ",
   ),
 );
-const LEADING_GREETING = /^(?:(?:hi|hello|hey|dear|greetings)(?: (?:there|team|all|everyone|guys|folks))?|good (?:morning|afternoon|evening))\s*[,!.:-]?\s*/i;
+const LEADING_GREETING =
+  /^(?:(?:hi|hello|hey|dear|greetings)(?: (?:there|team|all|everyone|guys|folks))?|good (?:morning|afternoon|evening))\s*[,!.:-]?\s*/i;
 const GREETING = /^(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|greetings|thanks?|thank you|cheers|regards|best)\b/i;
 
 /** A message body as plain words: no HTML, no code, no links (placeholders stay: see contentStems). */
@@ -172,7 +176,7 @@ function readText(text: string, surface: SurfaceForms): { sentences: Sentence[];
   const doc = nlp.readDoc(text.replace(PLACEHOLDER_PATTERN, ` ${REDACTED_MARK} `));
   const sentences: Sentence[] = [];
   const stems: string[] = [];
-  doc.sentences().each((sentence) => {
+  doc.sentences().each((sentence: ItemSentence) => {
     const own: string[] = [];
     let redacted = false;
     sentence.tokens().each((token: ItemToken) => {
@@ -180,7 +184,7 @@ function readText(text: string, surface: SurfaceForms): { sentences: Sentence[];
       const normal = token.out(its.normal);
       if (normal === REDACTED_MARK) redacted = true;
       if (normal.length < 2 || /^\d+$/.test(normal) || FILLER_WORDS.has(normal) || normal === REDACTED_MARK) return;
-      const stem = token.out(its.stem);
+      const stem = token.out(STEM);
       own.push(stem);
       surface.add(stem, normal);
     });
@@ -265,9 +269,7 @@ function isFiller(sentence: string): boolean {
 
 function pickQuestion(sentences: string[]): string {
   const useful = sentences.filter((s) => !isFiller(s) && s.split(/\s+/).length >= 4);
-  return (
-    useful.find((s) => s.endsWith("?")) ?? useful.find((s) => PROBLEM_CUE.test(s)) ?? useful[0] ?? sentences[0] ?? ""
-  ).trim();
+  return (useful.find((s) => s.endsWith("?")) ?? useful.find((s) => PROBLEM_CUE.test(s)) ?? useful[0] ?? sentences[0] ?? "").trim();
 }
 
 /** Splits every conversation into units, then into issues. */
@@ -337,7 +339,11 @@ function describeIssue(
   const read = issue.units.flatMap((u) => u.sentences);
   const sentences = read.map((s) => s.text);
   const question = shorten(pickQuestion(sentences), 500);
-  const subject = conversation.subject ? plainText(conversation.subject).replace(/^\s*(?:re|fwd?):\s*/i, "").trim() : "";
+  const subject = conversation.subject
+    ? plainText(conversation.subject)
+        .replace(/^\s*(?:re|fwd?):\s*/i, "")
+        .trim()
+    : "";
   const title = shorten(position === 0 && subject.split(/\s+/).length >= 2 ? subject : question, 120);
   // Details: the sentences most like the issue as a whole, in their order.
   const scored = read
@@ -523,6 +529,18 @@ export function analyseConversations(conversations: AnalysisConversation[]): Ana
   });
   clusters.forEach((cluster, c) => {
     cluster.typicalQuestion = issues[typical[c]!.issue]?.question ?? "";
+  });
+  // An issue's keywords (what the documentation is searched for): its words that also weigh in its
+  // cluster, so that a rare word of one message does not outweigh what the issue is about.
+  assignment.forEach((c, i) => {
+    if (c < 0) return;
+    const centroid = centroids[c]!;
+    const shared: Vector = new Map();
+    for (const [t, w] of vectors[i]!) {
+      const v = centroid.get(t);
+      if (v !== undefined) shared.set(t, w * v);
+    }
+    if (shared.size >= 2) issues[i]!.keywords = topTerms(shared, 4).map((t) => surface.of(t));
   });
   return { issues, clusters };
 }
