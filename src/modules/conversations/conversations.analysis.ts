@@ -357,8 +357,9 @@ function describeIssue(
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, 2)
     .sort((a, b) => a.index - b.index);
-  const lastMessage = Math.max(...issue.units.map((u) => u.message));
-  const reply = conversation.parts.slice(lastMessage + 1).find((p) => p.role !== "user");
+  // The answer: the first message of the team or an assistant after the issue was raised.
+  const firstMessage = Math.min(...issue.units.map((u) => u.message));
+  const reply = conversation.parts.slice(firstMessage + 1).find((p) => p.role !== "user");
   const replySentence = reply ? pickQuestion(readText(plainText(reply.body), new SurfaceForms()).sentences.map((s) => s.text)) : "";
   let summary = `The user asks: ${question}`;
   if (scored.length > 0) summary += ` ${scored.map((s) => s.sentence).join(" ")}`;
