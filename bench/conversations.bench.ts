@@ -82,7 +82,7 @@ for (const [i, topic] of TOPICS.entries()) {
   const document = {
     object: "document",
     data: {},
-    nodes: [...topic.replies, topic.questions[0]!].map((text, j) => ({
+    nodes: [...topic.replies, ...topic.questions.slice(0, 1)].map((text, j) => ({
       object: "block",
       type: "paragraph",
       key: `k${i}x${j}`,
@@ -92,7 +92,7 @@ for (const [i, topic] of TOPICS.entries()) {
   pages.push({
     id: `benchpage${String(i).padStart(11, "0")}`,
     kind: "document",
-    title: topic.subjects[0]!,
+    title: topic.subjects[0] ?? topic.name,
     slug: topic.name,
     createdAt: now,
     updatedAt: now,
@@ -138,7 +138,7 @@ const issues = await db
   .execute();
 const figures = measure(
   set,
-  issues.map((i) => ({ conversationId: external.get(i.conversationId)!, position: i.position, cluster: i.clusterId })),
+  issues.map((i) => ({ conversationId: external.get(i.conversationId) ?? "", position: i.position, cluster: i.clusterId })),
 );
 const withPages = issues.filter((i) => i.documentation !== "[]").length;
 

@@ -19,12 +19,13 @@ describe("conversations through @gitbook/api", () => {
     await addMemberToOrg(ctx, org.id, reader, "read");
     const client = contractClient(endpoint, owner.token);
 
-    const set = generateConversations(60, 21);
-    const one = await client.orgs.ingestConversation(org.id, set[0]!.input);
+    const [head, ...rest] = generateConversations(60, 21);
+    if (!head) throw new Error("no conversation generated");
+    const one = await client.orgs.ingestConversation(org.id, head.input);
     expect(one.status).toBe(204);
     const many = await client.orgs.ingestConversation(
       org.id,
-      set.slice(1).map((c) => c.input),
+      rest.map((c) => c.input),
     );
     expect(many.status).toBe(204);
     await ctx.worker.drain();
@@ -33,21 +34,25 @@ describe("conversations through @gitbook/api", () => {
     const conversations = await asReader.orgs.listConversations(org.id, { limit: 10, source: `integration:api:${owner.id}` });
     expect(conversations.data.count).toBe(60);
     expect(conversations.data.items).toHaveLength(10);
-    const first = conversations.data.items[0]!;
+    const [first] = conversations.data.items;
+    if (!first) throw new Error("no conversation listed");
     const detail = await asReader.orgs.getConversationById(org.id, first.id);
     expect(detail.data.conversation).toEqual(first);
     expect(detail.data.parts.length).toBeGreaterThan(0);
 
     const clusters = await asReader.orgs.listConversationsIssuesClusters(org.id, { orderBy: "issues", order: "desc", limit: 100 });
     expect(clusters.data.items.length).toBeGreaterThan(3);
-    const biggest = clusters.data.items[0]!;
+    const [biggest] = clusters.data.items;
+    if (!biggest) throw new Error("no cluster listed");
     expect(biggest.weeklyPulse).toHaveLength(13);
     const cluster = await asReader.orgs.getConversationsIssuesCluster(org.id, biggest.id);
     expect(cluster.data).toEqual(biggest);
 
     const issues = await asReader.orgs.listConversationsIssues(org.id, { cluster: biggest.id, limit: 100 });
     expect(issues.data.count).toBe(biggest.stats.issues);
-    const { issue, conversation } = issues.data.items[0]!;
+    const [item] = issues.data.items;
+    if (!item) throw new Error("no issue listed");
+    const { issue, conversation } = item;
     expect(issue.cluster).toBe(biggest.id);
     const read = await asReader.orgs.getConversationIssueById(org.id, issue.id);
     expect(read.data).toEqual({ issue, conversation });

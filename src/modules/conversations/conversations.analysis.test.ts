@@ -57,7 +57,7 @@ describe("analyseConversations", () => {
       [0, "SSO login loop", "Why does SSO fail?"],
       [1, "How do I export the whole space to a PDF file with images?", "How do I export the whole space to a PDF file with images?"],
     ]);
-    expect(issues[0]!.summary).toBe(
+    expect(issues[0]?.summary).toBe(
       "The user asks: Why does SSO fail? Our SAML single sign-on with Okta redirects back to the login page in a loop. Reply: Your identity provider certificate expired.",
     );
   });

@@ -81,6 +81,13 @@ export interface AnalysisResult {
 
 type Vector = Map<string, number>;
 
+/** `list[index]`, which the caller knows to exist (a broken invariant throws rather than run on). */
+function at<T>(list: readonly T[], index: number): T {
+  const value = list[index];
+  if (value === undefined) throw new Error(`conversation analysis: no item at ${index}`);
+  return value;
+}
+
 const nlp = winkNLP(model, ["sbd"]);
 const its = nlp.its;
 // The type declarations of `its.stem` disagree with those of `out()`; it is an ordinary token property.
@@ -253,7 +260,7 @@ function topTerms(vector: Vector, n: number): string[] {
 
 function truncated(vector: Vector, n: number): Vector {
   if (vector.size <= n) return vector;
-  return new Map(topTerms(vector, n).map((t) => [t, vector.get(t)!]));
+  return new Map(topTerms(vector, n).map((t) => [t, vector.get(t) ?? 0]));
 }
 
 function shorten(text: string, max: number): string {
@@ -405,7 +412,7 @@ export function clusterVectors(vectors: Vector[]): { assignment: number[]; centr
     let best = -1;
     let bestSimilarity = JOIN_SIMILARITY;
     sums.forEach((sum, c) => {
-      const similarity = dot(vector, sum) / Math.sqrt(squaredNorms[c]!);
+      const similarity = dot(vector, sum) / Math.sqrt(at(squaredNorms, c));
       if (similarity >= bestSimilarity) {
         best = c;
         bestSimilarity = similarity;
@@ -416,8 +423,8 @@ export function clusterVectors(vectors: Vector[]): { assignment: number[]; centr
       squaredNorms.push(1);
       return sums.length - 1;
     }
-    const sum = sums[best]!;
-    let squared = squaredNorms[best]!;
+    const sum = at(sums, best);
+    let squared = at(squaredNorms, best);
     for (const [t, w] of vector) {
       const before = sum.get(t) ?? 0;
       squared += (before + w) ** 2 - before * before;
@@ -431,7 +438,7 @@ export function clusterVectors(vectors: Vector[]): { assignment: number[]; centr
   const recompute = () => {
     sums = centroids.map(() => new Map());
     assignment.forEach((c, i) => {
-      if (c >= 0) addInto(sums[c]!, vectors[i]!);
+      if (c >= 0) addInto(at(sums, c), at(vectors, i));
     });
     centroids = sums.map((sum) => truncated(normalised(sum), CENTROID_TERMS));
   };
@@ -454,7 +461,7 @@ export function clusterVectors(vectors: Vector[]): { assignment: number[]; centr
     recompute();
     let moved = 0;
     assignment = assignment.map((c, i) => {
-      const { best } = nearest(vectors[i]!);
+      const { best } = nearest(at(vectors, i));
       if (best !== c) moved++;
       return best;
     });
@@ -464,13 +471,13 @@ export function clusterVectors(vectors: Vector[]): { assignment: number[]; centr
 
   // 3. Merge clusters whose centroids are alike (bigger clusters absorb smaller ones).
   const sizes = centroids.map((_, c) => assignment.filter((a) => a === c).length);
-  const order = centroids.map((_, c) => c).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
+  const order = centroids.map((_, c) => c).sort((a, b) => at(sizes, b) - at(sizes, a) || a - b);
   const mergedInto = new Map<number, number>();
   for (const [rank, big] of order.entries()) {
     if (mergedInto.has(big) || sizes[big] === 0) continue;
     for (const small of order.slice(rank + 1)) {
       if (mergedInto.has(small) || sizes[small] === 0) continue;
-      if (dot(centroids[big]!, centroids[small]!) >= MERGE_SIMILARITY) mergedInto.set(small, big);
+      if (dot(at(centroids, big), at(centroids, small)) >= MERGE_SIMILARITY) mergedInto.set(small, big);
     }
   }
   if (mergedInto.size > 0) {
@@ -486,7 +493,7 @@ export function clusterVectors(vectors: Vector[]): { assignment: number[]; centr
     const excluded = new Set([...small, ...empty]);
     assignment = assignment.map((c, i) => {
       if (!small.has(c)) return c;
-      const { best, similarity } = nearest(vectors[i]!, excluded);
+      const { best, similarity } = nearest(at(vectors, i), excluded);
       return best >= 0 && similarity >= JOIN_SIMILARITY ? best : -1;
     });
     recompute();
@@ -495,8 +502,8 @@ export function clusterVectors(vectors: Vector[]): { assignment: number[]; centr
   const renumber = new Map<number, number>();
   for (const c of assignment) if (c >= 0 && !renumber.has(c)) renumber.set(c, renumber.size);
   const finalCentroids: Vector[] = [];
-  for (const [old, fresh] of renumber) finalCentroids[fresh] = centroids[old]!;
-  return { assignment: assignment.map((c) => (c >= 0 ? renumber.get(c)! : -1)), centroids: finalCentroids };
+  for (const [old, fresh] of renumber) finalCentroids[fresh] = at(centroids, old);
+  return { assignment: assignment.map((c) => (c >= 0 ? (renumber.get(c) ?? -1) : -1)), centroids: finalCentroids };
 }
 
 /**
@@ -508,7 +515,7 @@ export function analyseConversations(conversations: AnalysisConversation[]): Ana
   const { issues: found } = findIssues(conversations, surface);
   const positions = new Map<number, number>();
   const issues: AnalysedIssue[] = found.map((issue) => {
-    const conversation = conversations[issue.conversation]!;
+    const conversation = at(conversations, issue.conversation);
     const position = positions.get(issue.conversation) ?? 0;
     positions.set(issue.conversation, position + 1);
     return { conversationId: conversation.id, position, cluster: null, ...describeIssue(conversation, issue, position, surface) };
@@ -523,25 +530,25 @@ export function analyseConversations(conversations: AnalysisConversation[]): Ana
   const typical = clusters.map(() => ({ issue: -1, similarity: Number.NEGATIVE_INFINITY }));
   assignment.forEach((c, i) => {
     if (c < 0) return;
-    issues[i]!.cluster = c;
-    clusters[c]!.issues.push(i);
-    const similarity = dot(vectors[i]!, centroids[c]!);
-    if (similarity > typical[c]!.similarity) typical[c] = { issue: i, similarity };
+    at(issues, i).cluster = c;
+    at(clusters, c).issues.push(i);
+    const similarity = dot(at(vectors, i), at(centroids, c));
+    if (similarity > at(typical, c).similarity) typical[c] = { issue: i, similarity };
   });
   clusters.forEach((cluster, c) => {
-    cluster.typicalQuestion = issues[typical[c]!.issue]?.question ?? "";
+    cluster.typicalQuestion = issues[at(typical, c).issue]?.question ?? "";
   });
   // An issue's keywords (what the documentation is searched for): its words that also weigh in its
   // cluster, so that a rare word of one message does not outweigh what the issue is about.
   assignment.forEach((c, i) => {
     if (c < 0) return;
-    const centroid = centroids[c]!;
+    const centroid = at(centroids, c);
     const shared: Vector = new Map();
-    for (const [t, w] of vectors[i]!) {
+    for (const [t, w] of at(vectors, i)) {
       const v = centroid.get(t);
       if (v !== undefined) shared.set(t, w * v);
     }
-    if (shared.size >= 2) issues[i]!.keywords = topTerms(shared, 4).map((t) => surface.of(t));
+    if (shared.size >= 2) at(issues, i).keywords = topTerms(shared, 4).map((t) => surface.of(t));
   });
   return { issues, clusters };
 }

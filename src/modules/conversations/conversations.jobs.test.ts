@@ -39,6 +39,8 @@ async function written(orgId: string) {
   return { issues, clusters, conversations, state };
 }
 
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 const deps = () => ({ db: ctx.db, dialect: ctx.dialect });
 
 describe("conversations-analyse job", () => {
@@ -86,17 +88,18 @@ describe("conversations-analyse job", () => {
     const { orgId, owner } = await orgWithOwner();
     await ingest(owner, orgId, generateConversations(40, 12));
     const claimed = await claimNextJob(ctx.db, ctx.dialect, "worker-that-dies", ["conversations-analyse"], 60_000);
-    expect(claimed?.kind).toBe("conversations-analyse");
+    if (!claimed) throw new Error("the ingestion queued no job");
+    expect(claimed.kind).toBe("conversations-analyse");
     // While the lease runs, nobody else takes the job.
     expect(await ctx.worker.drain()).toBe(0);
     expect((await written(orgId)).issues).toEqual([]);
     await ctx.db
       .updateTable("jobs")
       .set({ lockedUntil: new Date(Date.now() - 1000).toISOString() })
-      .where("id", "=", claimed!.id)
+      .where("id", "=", claimed.id)
       .execute();
     expect(await ctx.worker.drain()).toBe(1);
-    const job = await ctx.db.selectFrom("jobs").selectAll().where("id", "=", claimed!.id).executeTakeFirstOrThrow();
+    const job = await ctx.db.selectFrom("jobs").selectAll().where("id", "=", claimed.id).executeTakeFirstOrThrow();
     expect(job).toMatchObject({ state: "succeeded", attempts: 2 });
     const after = await written(orgId);
     expect(after.issues.length).toBeGreaterThanOrEqual(40);
@@ -122,7 +125,7 @@ describe("conversations-analyse job", () => {
       return {
         issues: issues
           .map((i) => ({ key: issueKey(i), title: i.title, question: i.question, summary: i.summary }))
-          .sort((a, b) => (a.key < b.key ? -1 : 1)),
+          .sort((a, b) => compare(a.key, b.key)),
         clusters: clusters
           .map((c) => ({
             label: c.label,
@@ -133,7 +136,7 @@ describe("conversations-analyse job", () => {
               .map(issueKey)
               .sort(),
           }))
-          .sort((a, b) => (a.members[0]! < b.members[0]! ? -1 : 1)),
+          .sort((a, b) => compare(a.members[0] ?? "", b.members[0] ?? "")),
       };
     };
     const a = await shape(first.orgId);

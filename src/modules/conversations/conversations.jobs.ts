@@ -93,7 +93,8 @@ export function weeklyPulse(dates: string[], now: Date): number[] {
   for (const date of dates) {
     const t = Date.parse(date);
     if (t < first) continue;
-    pulse[Math.min(PULSE_WEEKS - 1, Math.floor((t - first) / WEEK_MS))]!++;
+    const week = Math.min(PULSE_WEEKS - 1, Math.floor((t - first) / WEEK_MS));
+    pulse[week] = (pulse[week] ?? 0) + 1;
   }
   return pulse;
 }
@@ -124,9 +125,12 @@ export async function runConversationAnalysis(deps: AnalysisDeps, orgId: string,
     // Issues: ids from what was ingested (source, external id, position), dates kept from before.
     const documentation = await documentationFinder(db, dialect, orgId);
     const issueRows: ConversationIssueRow[] = [];
+    const sourceOf = new Map<string, string>();
     for (const issue of result.issues) {
-      const conversation = byId.get(issue.conversationId)!;
+      const conversation = byId.get(issue.conversationId);
+      if (!conversation) throw new Error(`conversation analysis: unknown conversation ${issue.conversationId}`);
       const id = stableId(orgId, conversation.source, conversation.externalId, String(issue.position));
+      sourceOf.set(id, conversation.source);
       issueRows.push({
         id,
         orgId,
@@ -147,33 +151,32 @@ export async function runConversationAnalysis(deps: AnalysisDeps, orgId: string,
     // its issues, when that is more than half of the new one; otherwise a new id from its first issue.
     const previousClusterOf = new Map(previous.issues.map((i) => [i.id, i.clusterId]));
     const previousClusters = new Map(previous.clusters.map((c) => [c.id, c]));
+    const groups = result.clusters.map((cluster) => ({
+      cluster,
+      members: cluster.issues.flatMap((i) => issueRows.slice(i, i + 1)),
+      id: "",
+    }));
     const taken = new Set<string>();
-    const order = result.clusters
-      .map((_, c) => c)
-      .sort((a, b) => result.clusters[b]!.issues.length - result.clusters[a]!.issues.length || a - b);
-    const ids: string[] = [];
-    for (const c of order) {
-      const members = result.clusters[c]!.issues;
+    for (const group of [...groups].sort((a, b) => b.members.length - a.members.length)) {
       const overlap = new Map<string, number>();
-      for (const i of members) {
-        const before = previousClusterOf.get(issueRows[i]!.id);
+      for (const member of group.members) {
+        const before = previousClusterOf.get(member.id);
         if (before) overlap.set(before, (overlap.get(before) ?? 0) + 1);
       }
       const [bestId, bestCount] = [...overlap.entries()]
         .filter(([id]) => !taken.has(id))
         .sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0] ?? ["", 0];
-      let id = bestCount * 2 > members.length ? bestId : stableId(orgId, "cluster", issueRows[members[0]!]!.id);
-      for (let n = 1; taken.has(id); n++) id = stableId(orgId, "cluster", issueRows[members[0]!]!.id, String(n));
+      const first = group.members[0]?.id ?? "";
+      let id = bestCount * 2 > group.members.length ? bestId : stableId(orgId, "cluster", first);
+      for (let n = 1; taken.has(id); n++) id = stableId(orgId, "cluster", first, String(n));
       taken.add(id);
-      ids[c] = id;
+      group.id = id;
     }
-    const clusterRows: ConversationClusterRow[] = result.clusters.map((cluster, c) => {
-      const id = ids[c]!;
-      const members = cluster.issues.map((i) => issueRows[i]!);
+    const clusterRows: ConversationClusterRow[] = groups.map(({ cluster, members, id }) => {
       for (const member of members) member.clusterId = id;
       const sources: Record<string, number> = {};
       for (const member of members) {
-        const source = byId.get(member.conversationId)!.source;
+        const source = sourceOf.get(member.id) ?? "";
         sources[source] = (sources[source] ?? 0) + 1;
       }
       const conversations = new Set(members.map((m) => m.conversationId)).size;
@@ -251,12 +254,10 @@ async function documentationFinder(db: Executor, dialect: DialectName, orgId: st
     const cached = cache.get(key);
     if (cached) return cached;
     const ranked = rankPages(await index.search(db, spaceIds, terms, 50)).slice(0, PAGES_PER_ISSUE);
-    const details = await sectionDetails(
-      db,
-      ranked.map((r) => r.rowIds[0]!),
-    );
+    const firstRow = (page: (typeof ranked)[number]) => page.rowIds[0] ?? -1;
+    const details = await sectionDetails(db, ranked.map(firstRow));
     const pages = ranked.flatMap((r) => {
-      const section = details.get(r.rowIds[0]!);
+      const section = details.get(firstRow(r));
       return section ? [{ spaceId: r.spaceId, pageId: r.pageId, title: section.pageTitle, path: section.path }] : [];
     });
     cache.set(key, pages);
@@ -275,7 +276,7 @@ async function documentationFinder(db: Executor, dialect: DialectName, orgId: st
       [1, 3],
     ].filter((q) => q.every((i) => i < terms.length));
     for (const query of queries) {
-      const pages = await search(query.map((i) => terms[i]!));
+      const pages = await search(query.flatMap((i) => terms.slice(i, i + 1)));
       if (pages.length > 0) return pages;
     }
     return [];

@@ -2,9 +2,9 @@
 import type { Executor } from "../../db/database.js";
 import type { OrganizationRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
-import { missing, notAllowed } from "../../lib/errors.js";
+import { notAllowed } from "../../lib/errors.js";
 import { contentLevel, type OrgAccess } from "../../permissions/access.js";
-import { getOrganization } from "../organizations/organizations.queries.js";
+import { requireOrganization } from "../organizations/organizations.loader.js";
 import { listSpaceNodes } from "../spaces/spaces.queries.js";
 import { type ConversationsPermissions, conversationsPermissions } from "./conversations.policy.js";
 
@@ -24,9 +24,7 @@ export async function loadConversations(
   orgId: string,
   need: keyof ConversationsPermissions,
 ): Promise<LoadedConversations> {
-  const org = await getOrganization(db, orgId);
-  const access = org ? await actor.access.forOrg(org.id) : undefined;
-  if (!org || !access?.membership) throw missing(`No organization with id "${orgId}" that you are a member of.`);
+  const { org, access } = await requireOrganization(db, actor, orgId);
   const permissions = conversationsPermissions(access);
   if (!permissions[need]) {
     throw notAllowed(

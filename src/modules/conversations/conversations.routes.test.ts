@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: response bodies are JSON read by shape; their schemas are checked by the contract tests.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";

@@ -194,7 +194,11 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       ]);
       return listOf(
         page,
-        page.rows.map((row) => presentIssueWithConversation(row, conversations.get(row.conversationId)!, readable, urls)),
+        page.rows.flatMap((row) => {
+          // Issues go with their conversation (a foreign key): one whose conversation is gone is not shown.
+          const conversation = conversations.get(row.conversationId);
+          return conversation ? [presentIssueWithConversation(row, conversation, readable, urls)] : [];
+        }),
       );
     },
   );
@@ -215,7 +219,8 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       const issue = await getIssue(db, org.id, request.params.issueId);
       if (!issue) throw missing(`No conversation issue with id "${request.params.issueId}" in this organization.`);
       const [conversation, readable] = await Promise.all([getConversation(db, org.id, issue.conversationId), readableSpaceIds(db, access)]);
-      return { issue: presentIssue(issue, readable, urls), conversation: presentConversation(conversation!, urls) };
+      if (!conversation) throw missing(`No conversation issue with id "${request.params.issueId}" in this organization.`);
+      return { issue: presentIssue(issue, readable, urls), conversation: presentConversation(conversation, urls) };
     },
   );
 
