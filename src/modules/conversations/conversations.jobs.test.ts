@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateConversations, type LabelledConversation } from "../../../test/fixtures/conversations/generate.js";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { createOrganization, createUser } from "../../../test/helpers/factories.js";
-import { claimNextJob } from "../../jobs/queue.js";
+import { claimNextJob, markJobSucceeded } from "../../jobs/queue.js";
 import { runConversationAnalysis, weeklyPulse } from "./conversations.jobs.js";
 import { INSERT_BATCH } from "./conversations.queries.js";
 
@@ -150,6 +150,35 @@ describe("conversations-analyse job", () => {
     const again = await written(first.orgId);
     expect(again.issues).toEqual(before.issues);
     expect(again.clusters).toEqual(before.clusters);
+  });
+
+  it("asks for another round when conversations arrive while it runs, and that round analyses them", async () => {
+    const { orgId, owner } = await orgWithOwner();
+    const set = generateConversations(30, 15);
+    await ingest(owner, orgId, set.slice(0, 20));
+    // This test runs round 0's job by hand: it claims it, so it holds the round's key as a running job does.
+    const job = await claimNextJob(ctx.db, ctx.dialect, "this-test", ["conversations-analyse"], 60_000);
+    if (!job) throw new Error("the ingestion queued no job");
+    expect(job.dedupeKey).toBe(`conversations-analyse:${orgId}:0`);
+    // Ten conversations arrive between the analysis's reading and its writing.
+    const outcome = await runConversationAnalysis(deps(), orgId, { round: 0, beforeWrite: () => ingest(owner, orgId, set.slice(20)) });
+    expect(outcome.again).toBe(true);
+    await markJobSucceeded(ctx.db, job);
+    const late = await written(orgId);
+    expect(late.conversations.filter((c) => c.processedAt === null)).toHaveLength(10);
+    // Their ingestion could not queue round 0 again; the analysis asked for round 1.
+    const queued = await ctx.db
+      .selectFrom("jobs")
+      .select("dedupeKey")
+      .where("kind", "=", "conversations-analyse")
+      .where("state", "=", "queued")
+      .where("dedupeKey", "like", `conversations-analyse:${orgId}:%`)
+      .execute();
+    expect(queued.map((j) => j.dedupeKey)).toEqual([`conversations-analyse:${orgId}:1`]);
+    expect(await ctx.worker.drain()).toBe(1);
+    const after = await written(orgId);
+    expect(after.conversations.every((c) => c.processedAt !== null)).toBe(true);
+    expect(after.state.analysedUpTo).toBe(after.state.requestedAt);
   });
 
   it("does nothing when no conversation changed since the last analysis", async () => {

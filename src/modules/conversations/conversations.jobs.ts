@@ -59,6 +59,10 @@ export interface AnalysisDeps {
 export interface AnalysisOptions {
   /** The analysis time (default: now); the weekly pulse counts the weeks up to this one. */
   now?: Date;
+  /** The job's round (0 or 1): a follow-up analysis is asked for in the other one. */
+  round?: number;
+  /** Called once the analysis is computed, before it is written (tests ingest there, as a request would). */
+  beforeWrite?: () => Promise<void>;
   /** Called inside the write transaction after each batch of issues (tests use it to crash there). */
   afterIssueBatch?: (written: number) => void | Promise<void>;
 }
@@ -68,7 +72,7 @@ export interface AnalysisOutcome {
   skipped: boolean;
   issues: number;
   clusters: number;
-  /** `requestedAt` moved while this one ran: another round is needed. */
+  /** `requestedAt` moved while this one ran: another round was asked for. */
   again: boolean;
 }
 
@@ -216,6 +220,7 @@ export async function runConversationAnalysis(deps: AnalysisDeps, orgId: string,
       };
     });
 
+    await options.beforeWrite?.();
     let skipped = false;
     await deps.db.transaction().execute(async (trx) => {
       const locked = await lockAnalysisState(trx, orgId);
@@ -231,8 +236,11 @@ export async function runConversationAnalysis(deps: AnalysisDeps, orgId: string,
       }
       await finishAnalysis(trx, orgId, { upTo: loadedAt, requestedAt, at });
     });
+    // Conversations ingested while this one ran could not queue this round's job again (it held its
+    // key): the other round's job picks them up.
     const after = await getAnalysisState(db, orgId);
     const again = !!after && after.requestedAt > requestedAt;
+    if (again) await requestConversationAnalysis(db, orgId, (options.round ?? 0) === 0 ? 1 : 0);
     deps.log?.info(
       { orgId, conversations: rows.length, issues: issueRows.length, clusters: clusterRows.length, skipped },
       "conversations analysed",
@@ -288,10 +296,7 @@ export const conversationsAnalyseJob = defineJob({
   maxAttempts: 5,
   leaseMs: 30 * 60_000,
   async run({ orgId, round = 0 }, ctx) {
-    const outcome = await runConversationAnalysis({ db: ctx.db, dialect: ctx.dialect, log: ctx.log }, orgId);
-    if (outcome.again) {
-      await requestConversationAnalysis(ctx.db, orgId, round === 0 ? 1 : 0);
-      ctx.notifyJobs();
-    }
+    const outcome = await runConversationAnalysis({ db: ctx.db, dialect: ctx.dialect, log: ctx.log }, orgId, { round });
+    if (outcome.again) ctx.notifyJobs();
   },
 });

@@ -152,12 +152,18 @@ export function getAnalysisState(db: Executor, orgId: string) {
   return db.selectFrom("conversationAnalysis").selectAll().where("orgId", "=", orgId).executeTakeFirst();
 }
 
-/** Records that the organization's conversations changed and want an analysis. */
+/**
+ * Records that the organization's conversations changed and want an analysis. `requestedAt` only
+ * grows (at least a millisecond past the last request), so that an analysis can tell whether
+ * anything was asked after the moment it read.
+ */
 export async function requestAnalysis(db: Executor, orgId: string, at: string): Promise<void> {
+  const before = await getAnalysisState(db, orgId);
+  const requestedAt = before && before.requestedAt >= at ? new Date(Date.parse(before.requestedAt) + 1).toISOString() : at;
   await db
     .insertInto("conversationAnalysis")
-    .values({ orgId, requestedAt: at, startedAt: null, analysedUpTo: null, analysedAt: null })
-    .onConflict((oc) => oc.column("orgId").doUpdateSet({ requestedAt: at }))
+    .values({ orgId, requestedAt, startedAt: null, analysedUpTo: null, analysedAt: null })
+    .onConflict((oc) => oc.column("orgId").doUpdateSet({ requestedAt }))
     .execute();
 }
 
