@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { luhnValid, redact } from "./redact.js";
+import { luhnValid, redact, redactUrl } from "./redact.js";
 
 describe("redact", () => {
   it("replaces emails, phone numbers, card numbers and secrets, and nothing else", () => {
@@ -22,6 +22,12 @@ describe("redact", () => {
       ["Version 2.14.3 on port 8080 with 3 users", "Version 2.14.3 on port 8080 with 3 users"],
     ];
     for (const [input, expected] of cases) expect(redact(input)).toBe(expected);
+  });
+
+  it("keeps a redacted URL a valid URL", () => {
+    expect(redactUrl("https://help.example.com/users/jane@example.com/tickets?token=ghp_abcdefghijklmnopqrstuvwxyz0123456789")).toBe(
+      "https://help.example.com/users/%5BREDACTED%3Aemail%5D/tickets?token=%5BREDACTED%3Asecret%5D",
+    );
   });
 
   it("checks card numbers with Luhn", () => {

@@ -41,7 +41,7 @@ const KNOWN_TOKENS = [
   /\bAIza[0-9A-Za-z_-]{35}\b/g,
 ];
 const EMAIL =
-  /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,}/g;
+  /[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,}/g;
 const CARD_CANDIDATE = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d])/g;
 const LONG_WORD = /[A-Za-z0-9_+/=-]{24,}/g;
 
@@ -120,7 +120,10 @@ export function redact(text: string): string {
   return out;
 }
 
-/** A URL with secrets and personal data removed from it (emails and tokens in query strings). */
+/**
+ * A URL with secrets and personal data removed from it (emails and tokens in paths and query
+ * strings); the placeholders are percent-encoded so that the result is still a valid URL.
+ */
 export function redactUrl(url: string): string {
-  return redact(url);
+  return redact(url).replace(PLACEHOLDER_PATTERN, (placeholder) => encodeURIComponent(placeholder));
 }
