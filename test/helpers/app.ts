@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import { afterAll, beforeAll } from "vitest";
 import { buildApp, jobDefinitions } from "../../src/app.js";
 import { loadInstanceSecret } from "../../src/bootstrap.js";
@@ -69,6 +69,8 @@ export interface TestContext {
 
 export interface TestContextOptions {
   config?: Partial<Config>;
+  /** The server's and the worker's logger (default: silent, or QUIRE_TEST_LOG's level). */
+  log?: Logger;
 }
 
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
@@ -78,7 +80,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     ...loadConfig({ QUIRE_PUBLIC_URL: TEST_PUBLIC_URL, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "silent" }),
     ...options.config,
   };
-  const log = pino({ level: process.env.QUIRE_TEST_LOG ?? "silent" });
+  const log = options.log ?? pino({ level: process.env.QUIRE_TEST_LOG ?? "silent" });
   const urls = new Urls(config.publicUrl);
   const secret = await loadInstanceSecret(database.db);
   const worker = new Worker({ db: database.db, dialect: database.dialect, config, urls, log, secret }, jobDefinitions);
