@@ -5,7 +5,9 @@
  * Prints the times, the issues and clusters found, cluster purity and the share of issues in
  * their topic's cluster.
  *
- *   tsx bench/conversations.bench.ts [conversations] [seed]        (default 10000 1)
+ *   tsx bench/conversations.bench.ts [conversations] [seed] [noise]        (default 10000 1 0)
+ *
+ * `noise` (0 to 1): the share of detail sentences taken from another topic than the issue's.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -23,6 +25,7 @@ import { generateConversations, measure, TOPICS } from "../test/fixtures/convers
 
 const count = Number(process.argv[2] ?? 10_000);
 const seed = Number(process.argv[3] ?? 1);
+const noise = Number(process.argv[4] ?? 0);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-conversations-"));
 const handle = openDatabase(
   process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : { sqlitePath: path.join(dataDir, "quire.db") },
@@ -112,7 +115,7 @@ await db.transaction().execute(async (trx) => {
   await indexSpace(trx, dialect, spaceId);
 });
 
-const set = generateConversations(count, seed);
+const set = generateConversations(count, seed, undefined, { noise });
 let started = performance.now();
 for (let i = 0; i < set.length; i += 1000) {
   const slice = set.slice(i, i + 1000);
@@ -148,6 +151,7 @@ console.log(
       dialect,
       conversations: count,
       seed,
+      noise,
       ingestSeconds: Number(ingestSeconds.toFixed(2)),
       analysisSeconds: Number(analysisSeconds.toFixed(2)),
       issues: outcome.issues,

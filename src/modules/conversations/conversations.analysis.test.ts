@@ -3,8 +3,8 @@ import { generateConversations, measure } from "../../../test/fixtures/conversat
 import { analyseConversations } from "./conversations.analysis.js";
 import { redact } from "./redact.js";
 
-function analyseLabelled(count: number, seed: number) {
-  const set = generateConversations(count, seed);
+function analyseLabelled(count: number, seed: number, noise = 0) {
+  const set = generateConversations(count, seed, undefined, { noise });
   const result = analyseConversations(
     set.map((c) => ({
       id: c.input.id,
@@ -31,6 +31,20 @@ describe("analyseConversations", () => {
     expect(figures.splitAccuracy).toBeGreaterThan(0.95);
     expect(figures.clusters).toBeGreaterThanOrEqual(12);
     expect(figures.clusters).toBeLessThanOrEqual(20);
+  });
+
+  it("keeps clusters mostly pure when three details in ten are about another topic", () => {
+    const { set, result } = analyseLabelled(400, 3, 0.3);
+    const figures = measure(
+      set,
+      result.issues.map((i) => ({
+        conversationId: i.conversationId,
+        position: i.position,
+        cluster: i.cluster === null ? null : String(i.cluster),
+      })),
+    );
+    expect(figures.purity).toBeGreaterThan(0.9);
+    expect(figures.rightCluster).toBeGreaterThan(0.85);
   });
 
   it("is deterministic", () => {

@@ -7,7 +7,8 @@
  *    wink-nlp (tokens, sentence boundaries, stop words, Porter-2 stems).
  * 2. Units: each user message is a unit; a paragraph that opens with a topic-shift phrase
  *    ("Also,", "Another question", "Separately", ...) starts a unit of its own. Units are weighted
- *    by BM25 (wink-nlp's BM25 vectorizer, l2-normalised) over all units of the run.
+ *    by BM25 (wink-nlp's BM25 vectorizer, l2-normalised) over all units of the run; the words of
+ *    questions (sentences ending with "?") count twice.
  * 3. Issues: a conversation's first unit opens its first issue; a later unit opens a new issue when
  *    it starts with a topic-shift phrase, or when it asks something (a question or a problem
  *    statement) and its cosine similarity to the current issue is below SPLIT_SIMILARITY. An issue's
@@ -31,7 +32,7 @@ export const SPLIT_SIMILARITY = 0.1;
 /** An issue joins a cluster whose centroid is at least this similar. */
 export const JOIN_SIMILARITY = 0.22;
 /** Clusters whose centroids are at least this similar are merged. */
-export const MERGE_SIMILARITY = 0.5;
+export const MERGE_SIMILARITY = 0.3;
 /** Smaller clusters are dissolved. */
 export const MIN_CLUSTER_SIZE = 2;
 /** Spherical k-means iterations at most (they stop earlier when no issue moves). */
@@ -290,6 +291,8 @@ function findIssues(conversations: AnalysisConversation[], surface: SurfaceForms
       for (const group of messageUnits(plainText(part.body))) {
         // The subject describes the first thing asked: its words count with the first unit.
         const { sentences, stems } = readText(group.text, surface);
+        // What the user asks says more about the issue than the details around it: questions count twice.
+        for (const sentence of sentences) if (sentence.text.endsWith("?")) stems.push(...sentence.stems);
         if (first && conversation.subject) stems.push(...readText(plainText(conversation.subject), surface).stems);
         first = false;
         units.push({
