@@ -31,12 +31,16 @@ import { gitExportJob, gitImportJob } from "./modules/git-sync/git-sync.jobs.js"
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
+import { openapiProcessJob, openapiRefreshJob, REFRESH_SCAN_EVERY_MS } from "./modules/openapi/openapi.jobs.js";
+import { openapiRoutes } from "./modules/openapi/openapi.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
 import { purgeDeletedSpacesJob } from "./modules/spaces/spaces.jobs.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
 import { teamRoutes } from "./modules/teams/teams.routes.js";
+import { translationRunJob } from "./modules/translations/translations.jobs.js";
+import { translationRoutes } from "./modules/translations/translations.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 
 export const API_VERSION = "0.1.0";
@@ -48,11 +52,18 @@ export const jobDefinitions: readonly JobDefinition<any>[] = [
   searchIndexJob,
   gitImportJob,
   gitExportJob,
+  translationRunJob,
+  openapiProcessJob,
+  openapiRefreshJob,
   conversationsAnalyseJob,
 ];
 
 /** The jobs the worker enqueues on a fixed period. */
-export const periodicJobs: PeriodicJob[] = [{ kind: "purge-deleted-spaces", everyMs: 60 * 60_000 }];
+export const periodicJobs: PeriodicJob[] = [
+  { kind: "purge-deleted-spaces", everyMs: 60 * 60_000 },
+  // Finds the URL specs due for a re-fetch (QUIRE_OPENAPI_REFRESH_MINUTES after their last fetch).
+  { kind: "openapi-refresh", everyMs: REFRESH_SCAN_EVERY_MS },
+];
 
 // A client-supplied request id is kept only when it is short and harmless to log.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -166,6 +177,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(templateRoutes, { deps });
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });
+  await app.register(translationRoutes, { deps });
+  await app.register(openapiRoutes, { deps });
   await app.register(conversationRoutes, { deps });
 
   return app;

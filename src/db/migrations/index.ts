@@ -13,6 +13,8 @@ import * as m0007 from "./0007_comments.js";
 import * as m0008 from "./0008_pdf_exports.js";
 import * as m0009 from "./0009_reviews.js";
 import * as m0010 from "./0010_search_prefix.js";
+import * as m0013 from "./0013_openapi_specs.js";
+import * as m0014 from "./0014_translations.js";
 import * as m0015 from "./0015_conversations.js";
 
 export const migrations: Record<string, Migration> = {
@@ -25,5 +27,7 @@ export const migrations: Record<string, Migration> = {
   "0008_pdf_exports": m0008,
   "0009_reviews": m0009,
   "0010_search_prefix": m0010,
+  "0014_translations": m0014,
+  "0013_openapi_specs": m0013,
   "0015_conversations": m0015,
 };
