@@ -28,6 +28,8 @@ import { commentRoutes } from "./modules/comments/comments.routes.js";
 import { contentRoutes } from "./modules/content/content.routes.js";
 import { templateRoutes } from "./modules/content/templates.routes.js";
 import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
+import { conversationsAnalyseJob } from "./modules/conversations/conversations.jobs.js";
+import { conversationRoutes } from "./modules/conversations/conversations.routes.js";
 import { fileRoutes } from "./modules/files/files.routes.js";
 import { gitExportJob, gitImportJob } from "./modules/git-sync/git-sync.jobs.js";
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
@@ -61,6 +63,7 @@ export const jobDefinitions: readonly JobDefinition<any>[] = [
   openapiProcessJob,
   openapiRefreshJob,
   purgeExpiredSignInsJob,
+  conversationsAnalyseJob,
 ];
 
 /** The jobs the worker enqueues on a fixed period. */
@@ -182,6 +185,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(openapiRoutes, { deps });
   await app.register(samlRoutes, { deps });
   await app.register(webRoutes, { deps });
+  await app.register(conversationRoutes, { deps });
 
   return app;
 }

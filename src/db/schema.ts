@@ -454,6 +454,76 @@ export interface TranslationItemsTable {
   translated: string;
 }
 
+export interface ConversationsTable {
+  id: string;
+  orgId: string;
+  /** `integration:<integration>:<installation>` or `email`; ids are unique per organization and source. */
+  source: string;
+  /** The id the source gave the conversation. */
+  externalId: string;
+  subject: string | null;
+  /** JSON array of `{type, role, body}`, redacted. */
+  parts: string;
+  metadataUrl: string | null;
+  /** JSON map of string to string, redacted. */
+  metadataAttributes: string;
+  /** SHA-256 of the stored (redacted) content: a re-ingest with the same content changes nothing. */
+  contentHash: string;
+  createdAt: string;
+  ingestedAt: string;
+  /** When the analysis last included this content; null until then. */
+  processedAt: string | null;
+}
+
+export interface ConversationIssuesTable {
+  id: string;
+  orgId: string;
+  conversationId: string;
+  clusterId: string | null;
+  /** Order of the issue within its conversation. */
+  position: number;
+  title: string;
+  summary: string;
+  question: string;
+  /** JSON array of the pages that answer it `{spaceId, pageId, title, path}`; empty: a documentation gap. */
+  documentation: string;
+  conversationCreatedAt: string;
+  createdAt: string;
+  ingestedAt: string;
+}
+
+export interface ConversationClustersTable {
+  id: string;
+  orgId: string;
+  label: string;
+  summary: string;
+  icon: string;
+  /** JSON array of the cluster's most weighted words. */
+  keywords: string;
+  /** JSON map of source to number of issues. */
+  sources: string;
+  /** JSON array of 13 weekly issue counts, oldest first, the current week last. */
+  weeklyPulse: string;
+  issues: number;
+  conversations: number;
+  documentationGaps: number;
+  /** Hash of the cluster's issue ids: `updatedAt` moves only when it changes. */
+  fingerprint: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ConversationAnalysisTable {
+  orgId: string;
+  /** Last ingest that asked for an analysis. */
+  requestedAt: string;
+  /** Start of the analysis running now (null when none runs). */
+  startedAt: string | null;
+  /** The `requestedAt` the last written analysis covered. */
+  analysedUpTo: string | null;
+  analysedAt: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   apiTokens: ApiTokensTable;
@@ -486,6 +556,10 @@ export interface Database {
   translationItems: TranslationItemsTable;
   openapiSpecs: OpenApiSpecsTable;
   openapiSpecVersions: OpenApiSpecVersionsTable;
+  conversations: ConversationsTable;
+  conversationIssues: ConversationIssuesTable;
+  conversationClusters: ConversationClustersTable;
+  conversationAnalysis: ConversationAnalysisTable;
   rateLimits: RateLimitsTable;
   samlProviders: SamlProvidersTable;
   samlRequests: SamlRequestsTable;
@@ -566,6 +640,9 @@ export type OpenApiSpecRow = Selectable<OpenApiSpecsTable>;
 export type OpenApiSpecVersionRow = Selectable<OpenApiSpecVersionsTable>;
 export type RequestedReviewerRow = Selectable<ChangeRequestRequestedReviewersTable>;
 export type TranslationRow = Selectable<TranslationsTable>;
+export type ConversationRow = Selectable<ConversationsTable>;
+export type ConversationIssueRow = Selectable<ConversationIssuesTable>;
+export type ConversationClusterRow = Selectable<ConversationClustersTable>;
 export type NewSpace = Insertable<SpacesTable>;
 export type SpaceUpdate = Updateable<SpacesTable>;
 // Generated is re-exported for tables that later gain auto-increment columns.

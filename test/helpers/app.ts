@@ -69,7 +69,7 @@ export interface TestContext {
 
 export interface TestContextOptions {
   config?: Partial<Config>;
-  /** The application's logger (default: silent, or QUIRE_TEST_LOG's level). */
+  /** The server's and the worker's logger (default: silent, or QUIRE_TEST_LOG's level). */
   log?: Logger;
 }
 
