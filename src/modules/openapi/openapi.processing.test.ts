@@ -90,6 +90,15 @@ describe("processSpec with broken documents", () => {
     expect(json.errors[0]?.message).toMatch(/^The document is not valid JSON or YAML at line 3, column \d+: /);
   });
 
+  it("names the URL of a fetched document that is not JSON or YAML", async () => {
+    server.set("/not-yaml.txt", { body: "openapi: [3.0\n", contentType: "text/plain" });
+    const outcome = await failure({ url: `${server.base}/not-yaml.txt` });
+    expect(outcome.code).toBe("PARSE_ERROR");
+    expect(outcome.errors[0]?.message).toMatch(
+      new RegExp(`^The document at ${server.base}/not-yaml.txt is not valid JSON or YAML at line 2, column 1: `),
+    );
+  });
+
   it("refuses what is not an OpenAPI document, and versions it does not support", async () => {
     expect((await failure({ text: "[1, 2]" })).errors).toEqual([
       { message: "The document is not an object: an OpenAPI document is a mapping of fields.", code: "type" },

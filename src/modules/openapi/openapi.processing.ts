@@ -54,7 +54,7 @@ export async function processSpec(source: SpecSource, options: ProcessOptions): 
   try {
     const base = source.url ?? TEXT_BASE;
     const text = source.url !== undefined ? await fetchText(source.url, options, "the document") : source.text;
-    const parsed = parseText(text, source.url ?? "the document");
+    const parsed = parseText(text, source.url !== undefined ? `the document at ${source.url}` : "the document");
     checkStructure(parsed);
     const bundled = await bundle(base, parsed, options);
     await validate(bundled, text);
