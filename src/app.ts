@@ -37,6 +37,8 @@ import { searchRoutes } from "./modules/search/search.routes.js";
 import { purgeDeletedSpacesJob } from "./modules/spaces/spaces.jobs.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
 import { teamRoutes } from "./modules/teams/teams.routes.js";
+import { translationRunJob } from "./modules/translations/translations.jobs.js";
+import { translationRoutes } from "./modules/translations/translations.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 
 export const API_VERSION = "0.1.0";
@@ -50,6 +52,7 @@ export const jobDefinitions: readonly JobDefinition<any>[] = [
   gitExportJob,
   openapiProcessJob,
   openapiRefreshJob,
+  translationRunJob,
 ];
 
 /** The jobs the worker enqueues on a fixed period. */
@@ -172,6 +175,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });
   await app.register(openapiRoutes, { deps });
+  await app.register(translationRoutes, { deps });
 
   return app;
 }

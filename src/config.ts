@@ -41,6 +41,18 @@ export interface Config {
   openapiMaxBytes: number;
   /** Heap of the thread that processes one OpenAPI document, in MiB. */
   openapiMemoryMb: number;
+  /** The machine translation engine of translations (see src/modules/translations). */
+  translator: TranslatorConfig;
+}
+
+export interface TranslatorConfig {
+  /** `apertium` (offline, Debian's packages) or `libretranslate` (an HTTP service). */
+  engine: "apertium" | "libretranslate";
+  /** Base URL of the LibreTranslate service (required with `libretranslate`). */
+  libreTranslateUrl: string | undefined;
+  libreTranslateApiKey: string | undefined;
+  /** Longest a call to the engine (one batch of text) may take. */
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -105,6 +117,24 @@ function readNetworks(env: Env, name: string): string[] {
   return networks;
 }
 
+function readTranslator(env: Env): TranslatorConfig {
+  const engine = env.QUIRE_TRANSLATOR || "apertium";
+  if (engine !== "apertium" && engine !== "libretranslate") {
+    throw new ConfigError(`QUIRE_TRANSLATOR must be apertium or libretranslate, got "${engine}"`);
+  }
+  const url = env.QUIRE_LIBRETRANSLATE_URL
+    ? readUrl("QUIRE_LIBRETRANSLATE_URL", env.QUIRE_LIBRETRANSLATE_URL, ["http:", "https:"]).replace(/\/+$/, "")
+    : undefined;
+  if (engine === "libretranslate" && !url)
+    throw new ConfigError("QUIRE_LIBRETRANSLATE_URL must be set when QUIRE_TRANSLATOR=libretranslate");
+  return {
+    engine,
+    libreTranslateUrl: url,
+    libreTranslateApiKey: env.QUIRE_LIBRETRANSLATE_API_KEY || undefined,
+    timeoutMs: readInt(env, "QUIRE_TRANSLATOR_TIMEOUT_MS", 120_000, 1_000, 3_600_000),
+  };
+}
+
 /** Reads and validates the configuration; throws ConfigError with the variable's name on bad input. */
 export function loadConfig(env: Env = process.env): Config {
   const port = readInt(env, "PORT", 8080, 0, 65535);
@@ -134,5 +164,6 @@ export function loadConfig(env: Env = process.env): Config {
     openapiFetchTimeoutMs: readInt(env, "QUIRE_OPENAPI_FETCH_TIMEOUT_MS", 30_000, 100, 600_000),
     openapiMaxBytes: readInt(env, "QUIRE_OPENAPI_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     openapiMemoryMb: readInt(env, "QUIRE_OPENAPI_MEMORY_MB", 1024, 64, 65_536),
+    translator: readTranslator(env),
   };
 }
