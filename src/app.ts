@@ -13,7 +13,11 @@ import { pendingMigrations } from "./db/migrate.js";
 import type { Deps } from "./deps.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { registerJsonBodyParser } from "./http/json-body.js";
+import { serializeRequest } from "./http/log-redaction.js";
+import { registerRateLimits } from "./http/rate-limit.js";
 import { registerTextInputGuard } from "./http/text-input.js";
+import { buildValidator } from "./http/validators.js";
 import type { JobDefinition, PeriodicJob } from "./jobs/registry.js";
 import { randomBase62 } from "./lib/ids.js";
 import { changeRequestContentRoutes } from "./modules/change-request-content/change-request-content.routes.js";
@@ -50,9 +54,9 @@ export const jobDefinitions: readonly JobDefinition<any>[] = [
   searchIndexJob,
   gitImportJob,
   gitExportJob,
+  translationRunJob,
   openapiProcessJob,
   openapiRefreshJob,
-  translationRunJob,
 ];
 
 /** The jobs the worker enqueues on a fixed period. */
@@ -70,7 +74,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const requestIdPrefix = randomBase62(8);
   let requestCounter = 0;
   const app = Fastify({
-    loggerInstance: deps.log as FastifyBaseLogger,
+    // Request logs show URLs with their signatures and capability tokens redacted.
+    loggerInstance: deps.log.child({}, { serializers: { req: serializeRequest } }) as FastifyBaseLogger,
     bodyLimit: deps.config.bodyLimit,
     trustProxy: deps.config.trustProxy,
     // SIGTERM: stop accepting, let in-flight requests finish, close idle keep-alive sockets.
@@ -91,10 +96,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
     },
-    ajv: {
-      customOptions: { coerceTypes: "array", useDefaults: true, removeAdditional: true, allErrors: false },
-      plugins: [],
-    },
+    // Bodies are validated as sent, query strings and path parameters coerce (src/http/validators.ts).
+    schemaController: { compilersFactory: { buildValidator } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Synchronous hooks (done-callback style) on every request: an async hook costs a promise round.
@@ -103,14 +106,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     done();
   });
 
-  // GitBook's client sends `Content-Type: application/json` with an empty body on bodyless
-  // calls; treat that as `{}` instead of rejecting it. Prototype poisoning is still refused.
-  const defaultJsonParser = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    if (typeof body === "string" && body.trim() === "") return done(null, {});
-    defaultJsonParser(request, body as string, done);
-  });
+  // UTF-8 only, nesting depth capped, an empty body read as `{}` (src/http/json-body.ts).
+  registerJsonBodyParser(app);
   // A route that declares a body schema but received no body validates `{}` (clear "required" errors).
   app.addHook("preValidation", (request, _reply, done) => {
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
@@ -119,6 +116,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerTextInputGuard(app);
+  // Before authentication: a refused request costs no token lookup.
+  await registerRateLimits(app, deps.config.rateLimit, deps.db, deps.log);
   registerAuthentication(app, deps.db);
 
   await app.register(swagger, {
@@ -174,8 +173,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(templateRoutes, { deps });
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });
-  await app.register(openapiRoutes, { deps });
   await app.register(translationRoutes, { deps });
+  await app.register(openapiRoutes, { deps });
 
   return app;
 }

@@ -27,6 +27,8 @@ export interface Config {
    * kept in the database; set it to keep the key out of the database (same value on every process).
    */
   secretKey: string | undefined;
+  /** The machine translation engine of translations (see src/modules/translations). */
+  translator: TranslatorConfig;
   /**
    * Networks (CIDR) that URLs given by users may reach besides public addresses, e.g. an intranet
    * host serving OpenAPI documents. Empty by default: private, loopback and link-local addresses
@@ -41,8 +43,27 @@ export interface Config {
   openapiMaxBytes: number;
   /** Heap of the thread that processes one OpenAPI document, in MiB. */
   openapiMemoryMb: number;
-  /** The machine translation engine of translations (see src/modules/translations). */
-  translator: TranslatorConfig;
+  rateLimit: RateLimitConfig;
+}
+
+/** Request limits (src/http/rate-limit.ts); every count is per window. */
+export interface RateLimitConfig {
+  enabled: boolean;
+  windowMs: number;
+  /** Requests per API token. */
+  perToken: number;
+  /** Requests per client address (IPv6: per /64), with or without a token. */
+  perAddress: number;
+  /** Failed authentications (401) per client address before its authenticated requests get 429. */
+  authFailures: number;
+  /**
+   * Where counts live: `redis` (REDIS_URL, shared by every process), `database` (a table of the
+   * PostgreSQL or SQLite database, shared by every process using it), or `memory` (this process only).
+   */
+  store: "memory" | "redis" | "database";
+  redisUrl: string | undefined;
+  /** Prefix of the keys in Redis and in the database table. */
+  keyPrefix: string;
 }
 
 export interface TranslatorConfig {
@@ -99,6 +120,24 @@ function readSecretKey(env: Env): string | undefined {
   return raw;
 }
 
+function readTranslator(env: Env): TranslatorConfig {
+  const engine = env.QUIRE_TRANSLATOR || "apertium";
+  if (engine !== "apertium" && engine !== "libretranslate") {
+    throw new ConfigError(`QUIRE_TRANSLATOR must be apertium or libretranslate, got "${engine}"`);
+  }
+  const url = env.QUIRE_LIBRETRANSLATE_URL
+    ? readUrl("QUIRE_LIBRETRANSLATE_URL", env.QUIRE_LIBRETRANSLATE_URL, ["http:", "https:"]).replace(/\/+$/, "")
+    : undefined;
+  if (engine === "libretranslate" && !url)
+    throw new ConfigError("QUIRE_LIBRETRANSLATE_URL must be set when QUIRE_TRANSLATOR=libretranslate");
+  return {
+    engine,
+    libreTranslateUrl: url,
+    libreTranslateApiKey: env.QUIRE_LIBRETRANSLATE_API_KEY || undefined,
+    timeoutMs: readInt(env, "QUIRE_TRANSLATOR_TIMEOUT_MS", 120_000, 1_000, 3_600_000),
+  };
+}
+
 function readNetworks(env: Env, name: string): string[] {
   const raw = env[name];
   if (raw === undefined || raw.trim() === "") return [];
@@ -117,21 +156,24 @@ function readNetworks(env: Env, name: string): string[] {
   return networks;
 }
 
-function readTranslator(env: Env): TranslatorConfig {
-  const engine = env.QUIRE_TRANSLATOR || "apertium";
-  if (engine !== "apertium" && engine !== "libretranslate") {
-    throw new ConfigError(`QUIRE_TRANSLATOR must be apertium or libretranslate, got "${engine}"`);
+const RATE_LIMIT_STORES = ["memory", "redis", "database"] as const;
+
+function readRateLimit(env: Env, databaseUrl: string | undefined): RateLimitConfig {
+  const redisUrl = env.REDIS_URL ? readUrl("REDIS_URL", env.REDIS_URL, ["redis:", "rediss:"]) : undefined;
+  const store = (env.QUIRE_RATE_LIMIT_STORE || (redisUrl ? "redis" : databaseUrl ? "database" : "memory")) as RateLimitConfig["store"];
+  if (!RATE_LIMIT_STORES.includes(store)) {
+    throw new ConfigError(`QUIRE_RATE_LIMIT_STORE must be one of ${RATE_LIMIT_STORES.join(", ")}, got "${store}"`);
   }
-  const url = env.QUIRE_LIBRETRANSLATE_URL
-    ? readUrl("QUIRE_LIBRETRANSLATE_URL", env.QUIRE_LIBRETRANSLATE_URL, ["http:", "https:"]).replace(/\/+$/, "")
-    : undefined;
-  if (engine === "libretranslate" && !url)
-    throw new ConfigError("QUIRE_LIBRETRANSLATE_URL must be set when QUIRE_TRANSLATOR=libretranslate");
+  if (store === "redis" && !redisUrl) throw new ConfigError("QUIRE_RATE_LIMIT_STORE=redis needs REDIS_URL");
   return {
-    engine,
-    libreTranslateUrl: url,
-    libreTranslateApiKey: env.QUIRE_LIBRETRANSLATE_API_KEY || undefined,
-    timeoutMs: readInt(env, "QUIRE_TRANSLATOR_TIMEOUT_MS", 120_000, 1_000, 3_600_000),
+    enabled: readBool(env, "QUIRE_RATE_LIMIT", true),
+    windowMs: readInt(env, "QUIRE_RATE_LIMIT_WINDOW", 60, 1, 86_400) * 1000,
+    perToken: readInt(env, "QUIRE_RATE_LIMIT_TOKEN", 600, 1, 1_000_000_000),
+    perAddress: readInt(env, "QUIRE_RATE_LIMIT_ADDRESS", 1200, 1, 1_000_000_000),
+    authFailures: readInt(env, "QUIRE_RATE_LIMIT_AUTH_FAILURES", 20, 1, 1_000_000_000),
+    store,
+    redisUrl,
+    keyPrefix: "quire:rl:",
   };
 }
 
@@ -159,11 +201,12 @@ export function loadConfig(env: Env = process.env): Config {
     gitAllowFileUrls: readBool(env, "QUIRE_GIT_ALLOW_FILE_URLS", false),
     trustProxy: readBool(env, "QUIRE_TRUST_PROXY", false),
     secretKey: readSecretKey(env),
+    translator: readTranslator(env),
     fetchAllowNetworks: readNetworks(env, "QUIRE_FETCH_ALLOW_NETWORKS"),
     openapiRefreshMinutes: readInt(env, "QUIRE_OPENAPI_REFRESH_MINUTES", 360, 1, 525_600),
     openapiFetchTimeoutMs: readInt(env, "QUIRE_OPENAPI_FETCH_TIMEOUT_MS", 30_000, 100, 600_000),
     openapiMaxBytes: readInt(env, "QUIRE_OPENAPI_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     openapiMemoryMb: readInt(env, "QUIRE_OPENAPI_MEMORY_MB", 1024, 64, 65_536),
-    translator: readTranslator(env),
+    rateLimit: readRateLimit(env, databaseUrl),
   };
 }

@@ -1,11 +1,12 @@
 /**
- * The `quire` command line: serve, worker, migrate, init, users, tokens, orgs.
+ * The `quire` command line: serve, worker, migrate, init, users, tokens, orgs, backup, restore.
  * JSON outputs (`--json`) are relied on by tooling outside this repository: keep them stable.
  */
 import path from "node:path";
 import { Command, CommanderError } from "commander";
 import pino, { type Logger } from "pino";
 import { buildApp, jobDefinitions, periodicJobs } from "./app.js";
+import { BackupError, backupSqlite, POSTGRES_BACKUP_HELP, restoreSqlite } from "./backup.js";
 import { bootstrapIfEmpty, ensureUser, initOrganization, loadInstanceSecret } from "./bootstrap.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { type DatabaseHandle, openDatabase } from "./db/database.js";
@@ -253,7 +254,47 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
       io.out(opts.json ? JSON.stringify({ organization: { id: org.id } }) : `organization ${org.id}`);
     });
 
+  program
+    .command("backup")
+    .description("copy the SQLite database (with every stored file) into <file>, consistently, while the server runs")
+    .argument("<file>", "the backup file to write (replaced when the copy is complete)")
+    .option("--json", "print the result as JSON")
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const config = loadConfig();
+      if (config.databaseUrl) throw new CommandError(POSTGRES_BACKUP_HELP);
+      const summary = await backupSqlite(path.join(config.dataDir, "quire.db"), file).catch(asCommandError);
+      io.out(
+        opts.json
+          ? JSON.stringify(summary)
+          : `backup ${summary.file}: ${summary.revisions} revisions, ${summary.files} files, ${summary.bytes} bytes`,
+      );
+    });
+
+  program
+    .command("restore")
+    .description("replace the SQLite database with a backup made by `quire backup` (stop servers and workers first)")
+    .argument("<file>", "the backup file")
+    .option("--json", "print the result as JSON")
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const config = loadConfig();
+      if (config.databaseUrl) throw new CommandError(POSTGRES_BACKUP_HELP);
+      const target = path.join(config.dataDir, "quire.db");
+      const summary = await restoreSqlite(file, target).catch(asCommandError);
+      // A backup made by an older version is brought up to date.
+      await withDatabase(async () => {});
+      io.out(
+        opts.json
+          ? JSON.stringify({ ...summary, file: target })
+          : `restored ${target}: ${summary.revisions} revisions, ${summary.files} files`,
+      );
+    });
+
   return program;
+}
+
+function asCommandError(error: unknown): never {
+  if (error instanceof BackupError) throw new CommandError(error.message);
+  throw error;
 }
 
 function validateEmail(email: string): void {

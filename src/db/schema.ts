@@ -288,6 +288,14 @@ export interface PdfExportsTable {
   createdAt: string;
 }
 
+/** Counts of the rate limiter's database store (src/http/rate-limit.ts). */
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  /** End of the key's window, in milliseconds since the epoch (PostgreSQL returns bigint as text). */
+  resetAt: number | string;
+}
+
 export interface ChangeRequestsTable {
   id: string;
   spaceId: string;
@@ -474,10 +482,11 @@ export interface Database {
   changeRequestRequestedReviewers: ChangeRequestRequestedReviewersTable;
   changeRequestResolutions: ChangeRequestResolutionsTable;
   changeRequestReviews: ChangeRequestReviewsTable;
-  openapiSpecs: OpenApiSpecsTable;
-  openapiSpecVersions: OpenApiSpecVersionsTable;
   translations: TranslationsTable;
   translationItems: TranslationItemsTable;
+  openapiSpecs: OpenApiSpecsTable;
+  openapiSpecVersions: OpenApiSpecVersionsTable;
+  rateLimits: RateLimitsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

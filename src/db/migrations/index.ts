@@ -15,6 +15,7 @@ import * as m0009 from "./0009_reviews.js";
 import * as m0010 from "./0010_search_prefix.js";
 import * as m0013 from "./0013_openapi_specs.js";
 import * as m0014 from "./0014_translations.js";
+import * as m0012 from "./0012_rate_limits.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   "0008_pdf_exports": m0008,
   "0009_reviews": m0009,
   "0010_search_prefix": m0010,
-  "0013_openapi_specs": m0013,
   "0014_translations": m0014,
+  "0013_openapi_specs": m0013,
+  "0012_rate_limits": m0012,
 };
