@@ -230,6 +230,19 @@ describe("processSpecIsolated (a worker thread)", () => {
     });
   });
 
+  it("stops the thread when its signal aborts (the worker stops or lost the job)", async () => {
+    server.set("/isolated/hangs.json", { hang: true });
+    const controller = new AbortController();
+    const requested = server.nextRequest("/isolated/hangs.json");
+    const running = processSpecIsolated(
+      { url: `${server.base}/isolated/hangs.json` },
+      { ...isolation, timeoutMs: 60_000, signal: controller.signal },
+    );
+    await requested;
+    controller.abort();
+    await expect(running).rejects.toThrow("the processing was stopped (the worker is stopping or lost the job)");
+  });
+
   it("stops a processing that needs more memory or time than allowed, as a parse error", async () => {
     const text = realSpecs.gitbookJson();
     expect(await processSpecIsolated({ text }, { ...isolation, memoryMb: 16 })).toEqual({
