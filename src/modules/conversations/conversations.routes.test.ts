@@ -129,7 +129,7 @@ describe("POST /v1/orgs/{organizationId}/conversations", () => {
       [{ id: "", parts: [] }, "body.id must be at least 1 characters long."],
       [{ id: "x", subject: "s".repeat(513), parts: [] }, "body.subject must be at most 512 characters long."],
       [{ id: "x", parts: [], metadata: { createdAt: "yesterday" } }, "body.metadata.createdAt must be a valid date-time."],
-      [42, "body.0 must be of type object."],
+      [42, "The request body must be a conversation object or an array of conversation objects."],
       [
         [
           { id: "a", parts: [] },
