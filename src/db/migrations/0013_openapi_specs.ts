@@ -9,7 +9,7 @@
  */
 import type { Kysely } from "kysely";
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("openapi_specs")
     .addColumn("id", "text", (c) => c.primaryKey())
@@ -43,7 +43,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex("openapi_spec_versions_list").on("openapi_spec_versions").columns(["spec_id", "created_at", "id"]).execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable("openapi_spec_versions").ifExists().execute();
   await db.schema.dropTable("openapi_specs").ifExists().execute();
 }

@@ -66,6 +66,7 @@ export const openapiProcessJob = defineJob({
       allowNetworks: ctx.config.fetchAllowNetworks,
       memoryMb: ctx.config.openapiMemoryMb,
       maxMs: PROCESS_TIMEOUT_MS,
+      signal: ctx.signal,
     });
     const recorded = await ctx.db.transaction().execute((trx) => recordOutcome(trx, ctx, payload, source.sourceUrl !== null, outcome));
     ctx.log.info(

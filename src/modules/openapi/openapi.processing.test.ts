@@ -90,6 +90,15 @@ describe("processSpec with broken documents", () => {
     expect(json.errors[0]?.message).toMatch(/^The document is not valid JSON or YAML at line 3, column \d+: /);
   });
 
+  it("names the URL of a fetched document that is not JSON or YAML", async () => {
+    server.set("/not-yaml.txt", { body: "openapi: [3.0\n", contentType: "text/plain" });
+    const outcome = await failure({ url: `${server.base}/not-yaml.txt` });
+    expect(outcome.code).toBe("PARSE_ERROR");
+    expect(outcome.errors[0]?.message).toMatch(
+      new RegExp(`^The document at ${server.base}/not-yaml.txt is not valid JSON or YAML at line 2, column 1: `),
+    );
+  });
+
   it("refuses what is not an OpenAPI document, and versions it does not support", async () => {
     expect((await failure({ text: "[1, 2]" })).errors).toEqual([
       { message: "The document is not an object: an OpenAPI document is a mapping of fields.", code: "type" },
@@ -219,6 +228,19 @@ describe("processSpecIsolated (a worker thread)", () => {
         { message: `Could not fetch a referenced file at ${server.base}/isolated/nope.json: the server answered 404.`, code: "fetch" },
       ],
     });
+  });
+
+  it("stops the thread when its signal aborts (the worker stops or lost the job)", async () => {
+    server.set("/isolated/hangs.json", { hang: true });
+    const controller = new AbortController();
+    const requested = server.nextRequest("/isolated/hangs.json");
+    const running = processSpecIsolated(
+      { url: `${server.base}/isolated/hangs.json` },
+      { ...isolation, timeoutMs: 60_000, signal: controller.signal },
+    );
+    await requested;
+    controller.abort();
+    await expect(running).rejects.toThrow("the processing was stopped (the worker is stopping or lost the job)");
   });
 
   it("stops a processing that needs more memory or time than allowed, as a parse error", async () => {

@@ -54,7 +54,7 @@ export async function processSpec(source: SpecSource, options: ProcessOptions): 
   try {
     const base = source.url ?? TEXT_BASE;
     const text = source.url !== undefined ? await fetchText(source.url, options, "the document") : source.text;
-    const parsed = parseText(text, source.url ?? "the document");
+    const parsed = parseText(text, source.url !== undefined ? `the document at ${source.url}` : "the document");
     checkStructure(parsed);
     const bundled = await bundle(base, parsed, options);
     await validate(bundled, text);
@@ -325,6 +325,8 @@ export interface IsolationOptions {
   memoryMb: number;
   /** Wall-clock time for the whole processing (fetches included). */
   maxMs: number;
+  /** Stops the thread (the worker is stopping, or another worker took the job over). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -350,6 +352,7 @@ export function processSpecIsolated(source: SpecSource, options: IsolationOption
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
       fn();
     };
     const timer = setTimeout(() => {
@@ -367,6 +370,12 @@ export function processSpecIsolated(source: SpecSource, options: IsolationOption
       );
       void worker.terminate();
     }, options.maxMs);
+    const onAbort = () => {
+      finish(() => reject(new Error("the processing was stopped (the worker is stopping or lost the job)")));
+      void worker.terminate();
+    };
+    if (options.signal?.aborted) onAbort();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
     worker.once("message", (outcome: IsolatedOutcome) => finish(() => resolve(outcome)));
     worker.once("error", (error: Error & { code?: string }) => {
       if (error.code === "ERR_WORKER_OUT_OF_MEMORY") {
