@@ -12,7 +12,6 @@ import { statusOfDomainError } from "../../http/error-handler.js";
 import { HttpError } from "../../http/errors.js";
 import { DomainError } from "../../lib/errors.js";
 import { listOrganizationsOfUser } from "../organizations/organizations.queries.js";
-import { samlFlowRoutes } from "../saml/saml.flow.routes.js";
 import { webAccessAllowed } from "../saml/saml.policy.js";
 import { samlProviderStatus, serviceProviderUrls } from "../saml/saml.presenter.js";
 import { allSamlProviders } from "../saml/saml.queries.js";
@@ -20,6 +19,7 @@ import { createApiToken, listApiTokens, revokeApiToken } from "../users/tokens.q
 import { getUserById } from "../users/users.queries.js";
 import { html, page, type SafeHtml } from "./web.html.js";
 import { peekLoginLink, useLoginLink } from "./web.queries.js";
+import { samlFlowRoutes } from "./web.saml.routes.js";
 import { registerWebSessions, type SignedInWith, safeNext, startSession } from "./web.session.js";
 
 const TokenLabel = Type.String({ maxLength: 100 });

@@ -2,7 +2,8 @@
  * The browser side of SAML sign-in, outside /v1 (no API token): the service provider's metadata,
  * the SP-initiated start (AuthnRequest by HTTP-Redirect, RelayState = where the member was going),
  * the Assertion Consumer Service (HTTP-POST) that validates the answer, and the completion in the
- * browser that started the sign-in, which opens the session (see saml.ticket.ts).
+ * browser that started the sign-in, which opens the session (see ../saml/saml.ticket.ts). It lives
+ * with the web app, whose sessions it opens, so that saml/ does not import web/ back.
  * Registered inside the web app's context, which provides sessions.
  */
 import { createHmac } from "node:crypto";
@@ -11,12 +12,12 @@ import Type from "typebox";
 import { isUniqueViolation } from "../../db/dialect.js";
 import type { Deps } from "../../deps.js";
 import { conflicting, invalid, missing, notAllowed } from "../../lib/errors.js";
-import { safeNext, startSession } from "../web/web.session.js";
-import { samlProviderStatus } from "./saml.presenter.js";
-import { getSamlProviderById } from "./saml.queries.js";
-import { signInWithSaml } from "./saml.service.js";
-import { consumeResponse, serviceProviderMetadata, startSignIn } from "./saml.sp.js";
-import { openTicket, sealTicket } from "./saml.ticket.js";
+import { samlProviderStatus } from "../saml/saml.presenter.js";
+import { getSamlProviderById } from "../saml/saml.queries.js";
+import { signInWithSaml } from "../saml/saml.service.js";
+import { consumeResponse, serviceProviderMetadata, startSignIn } from "../saml/saml.sp.js";
+import { openTicket, sealTicket } from "../saml/saml.ticket.js";
+import { safeNext, startSession } from "./web.session.js";
 
 const ProviderParams = Type.Object({ providerId: Type.String({ minLength: 1, maxLength: 100 }) });
 
