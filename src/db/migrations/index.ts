@@ -29,9 +29,9 @@ export const migrations: Record<string, Migration> = {
   "0008_pdf_exports": m0008,
   "0009_reviews": m0009,
   "0010_search_prefix": m0010,
-  "0014_translations": m0014,
-  "0013_openapi_specs": m0013,
   "0012_rate_limits": m0012,
-  "0016_saml_sessions": m0016,
+  "0013_openapi_specs": m0013,
+  "0014_translations": m0014,
   "0015_conversations": m0015,
+  "0016_saml_sessions": m0016,
 };
