@@ -28,6 +28,7 @@ import { memberRoutes } from "./modules/members/members.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
+import { siteRoutes } from "./modules/sites/sites.routes.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
 import { teamRoutes } from "./modules/teams/teams.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
@@ -146,6 +147,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(templateRoutes, { deps });
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });
+  await app.register(siteRoutes, { deps });
 
   return app;
 }

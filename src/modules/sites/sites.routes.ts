@@ -1,0 +1,247 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { Executor } from "../../db/database.js";
+import type { SiteRow } from "../../db/schema.js";
+import type { Deps } from "../../deps.js";
+import { actorOf } from "../../http/authenticate.js";
+import { listOf } from "../../http/pagination.js";
+import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
+import type { Urls } from "../../http/urls.js";
+import { missing, notAllowed } from "../../lib/errors.js";
+import type { OrgAccess } from "../../permissions/access.js";
+import { OrganizationParams } from "../organizations/organizations.schemas.js";
+import { presentSpacesFor } from "../spaces/spaces.presenter.js";
+import { findActiveShareLink } from "./share-links.queries.js";
+import { loadSpacesForSite, requireOrgAccess, requireSite, requireSiteWithModel, siteNotFound } from "./sites.loader.js";
+import { sitePermissions } from "./sites.policy.js";
+import { DEFAULT_CUSTOMIZATION, presentSite } from "./sites.presenter.js";
+import { deleteSiteRow, getSite, listSites, siteSpaceCounts, updateSiteRow } from "./sites.queries.js";
+import {
+  CreateSiteBody,
+  ListSitesQuery,
+  PublishedContentSiteSchema,
+  PublishResponse,
+  ShareKeyQuery,
+  SiteParams,
+  SiteSchema,
+  UpdateSiteBody,
+} from "./sites.schemas.js";
+import { checkSpacesForSite, createSite, updateSite } from "./sites.service.js";
+import type { SiteModel } from "./structure.model.js";
+import { presentStructure, type StructureContext } from "./structure.presenter.js";
+import { loadSiteModel } from "./structure.queries.js";
+
+const tags = ["sites"];
+
+/** 403 unless the caller's permissions (on a site they may see) allow the action. */
+export function allow(allowed: boolean, message: string): void {
+  if (!allowed) throw notAllowed(message);
+}
+
+/** Sites as the caller sees them, with their site space counts loaded for the whole page at once. */
+export async function presentSitesFor(db: Executor, access: OrgAccess, sites: readonly SiteRow[], urls: Urls) {
+  const counts = await siteSpaceCounts(
+    db,
+    sites.map((s) => s.id),
+  );
+  return sites.map((site) => presentSite(site, { siteSpaces: counts.get(site.id) ?? 0, permissions: sitePermissions(access, site) }, urls));
+}
+
+export async function presentSiteFor(db: Executor, access: OrgAccess, site: SiteRow, urls: Urls) {
+  const [presented] = await presentSitesFor(db, access, [site], urls);
+  return presented!;
+}
+
+/** What the structure presenter needs: the model and the spaces of its visible site spaces, presented for the caller. */
+export async function structureContext(
+  db: Executor,
+  access: OrgAccess,
+  model: SiteModel,
+  urls: Urls,
+  shareKey?: string,
+): Promise<StructureContext> {
+  const rows = [...new Map(model.siteSpaces.filter((s) => !s.hidden).map((s) => [s.space.id, s.space])).values()];
+  const presented = await presentSpacesFor(db, access, rows, urls);
+  return { model, spaces: new Map(presented.map((s) => [s.id, s])), urls, shareKey };
+}
+
+/** A share key given to a read: it must open an active share link of the site (404 otherwise). */
+export async function verifiedShareKey(db: Executor, siteId: string, shareKey: string | undefined): Promise<string | undefined> {
+  if (shareKey === undefined) return undefined;
+  if (!(await findActiveShareLink(db, siteId, shareKey))) {
+    throw missing(`No active share link of site "${siteId}" has this shareKey.`);
+  }
+  return shareKey;
+}
+
+/** Docs sites of an organization: settings, publishing, and what readers see. */
+export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const { db, dialect, urls, secret } = deps;
+
+  app.get(
+    "/v1/orgs/:organizationId/sites",
+    {
+      schema: {
+        tags,
+        operationId: "listSites",
+        description:
+          "The organization's sites, oldest first; filters: `space` (sites showing that space), `title` (case-insensitive part), `published`, `type`.",
+        params: OrganizationParams,
+        querystring: ListSitesQuery,
+        response: { 200: ListOf(SiteSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const access = await requireOrgAccess(db, actorOf(request), request.params.organizationId);
+      // Guests see no site: the list is empty for them rather than refused.
+      if (!sitePermissions(access, { createdBy: null }).view) return { items: [], count: 0 };
+      const page = await listSites(db, dialect, access.orgId, request.query);
+      return listOf(page, await presentSitesFor(db, access, page.rows, urls));
+    },
+  );
+
+  app.post(
+    "/v1/orgs/:organizationId/sites",
+    {
+      schema: {
+        tags,
+        operationId: "createSite",
+        description:
+          "Creates an unpublished site (type `basic`, visibility `public` by default). Each of `spaces` becomes a site space at the root, in order; the caller needs the edit level on each. Needs the organization role `create`. The basename is made from the title (unique on this Quire).",
+        params: OrganizationParams,
+        body: CreateSiteBody,
+        response: { 201: SiteSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const access = await requireOrgAccess(db, actor, request.params.organizationId);
+      allow(sitePermissions(access, { createdBy: actor.user.id }).edit, "Only members with the create role or higher can create sites.");
+      const ids = request.body.spaces ?? [];
+      const spaces = checkSpacesForSite(await loadSpacesForSite(db, access, ids), ids, (i) => `body.spaces[${i}]`);
+      const site = await db
+        .transaction()
+        .execute((trx) => createSite(trx, { orgId: access.orgId, actorId: actor.user.id, body: request.body, spaces, secret }));
+      reply.code(201).header("location", urls.api(`/orgs/${site.orgId}/sites/${site.id}`));
+      return presentSiteFor(db, access, site, urls);
+    },
+  );
+
+  app.get(
+    "/v1/orgs/:organizationId/sites/:siteId",
+    {
+      schema: { tags, operationId: "getSiteById", params: SiteParams, response: { 200: SiteSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const { site, access } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      return presentSiteFor(db, access, site, urls);
+    },
+  );
+
+  app.patch(
+    "/v1/orgs/:organizationId/sites/:siteId",
+    {
+      schema: {
+        tags,
+        operationId: "updateSiteById",
+        description:
+          "Changes a site's settings. `basename` must be unused on this Quire (409 otherwise); `defaultSiteSpace` names a site space at the root of a site without sections, or in the default section of a site with sections; `proxy: null` removes the proxy. Nothing is written when a field is refused.",
+        params: SiteParams,
+        body: UpdateSiteBody,
+        response: { 200: SiteSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { site, access, permissions, model } = await requireSiteWithModel(
+        db,
+        actorOf(request),
+        request.params.organizationId,
+        request.params.siteId,
+      );
+      allow(permissions.edit, "Only members with the create role or higher can change sites.");
+      await db.transaction().execute((trx) => updateSite(trx, { model, body: request.body }));
+      return presentSiteFor(db, access, (await getSite(db, site.orgId, site.id)) ?? site, urls);
+    },
+  );
+
+  app.delete(
+    "/v1/orgs/:organizationId/sites/:siteId",
+    {
+      schema: {
+        tags,
+        operationId: "deleteSiteById",
+        description:
+          "Deletes the site, its structure, share links, adaptive schema and signing key; the spaces it showed are kept. 204 also when it did not exist.",
+        params: SiteParams,
+        response: { 204: NoContent, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const access = await requireOrgAccess(db, actor, request.params.organizationId);
+      const site = await getSite(db, access.orgId, request.params.siteId);
+      const permissions = site && sitePermissions(access, site);
+      // A site the caller may not see answers like one that does not exist.
+      if (site && permissions?.view) {
+        allow(permissions.admin, "Only organization admins and the site's creator can delete it.");
+        await deleteSiteRow(db, access.orgId, site.id);
+      }
+      return reply.code(204).send(null);
+    },
+  );
+
+  for (const [action, operationId, published] of [
+    ["publish", "publishSite", 1],
+    ["unpublish", "unpublishSite", 0],
+  ] as const) {
+    app.post(
+      `/v1/orgs/:organizationId/sites/:siteId/${action}`,
+      {
+        schema: {
+          tags,
+          operationId,
+          description:
+            published === 1
+              ? "Publishes the site: it is served at `urls.published` to the audience its visibility sets. A self-hosted Quire never asks for a checkout: the answer is always the Site."
+              : "Unpublishes the site: it is no longer served (its settings and structure are kept).",
+          params: SiteParams,
+          response: { 200: PublishResponse, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { site, access, permissions } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
+        allow(permissions.publish, "Only members with the create role or higher can publish or unpublish sites.");
+        if (site.published !== published) await updateSiteRow(db, site.id, { published });
+        return presentSiteFor(db, access, { ...site, published }, urls);
+      },
+    );
+  }
+
+  app.get(
+    "/v1/orgs/:organizationId/sites/:siteId/published",
+    {
+      schema: {
+        tags,
+        operationId: "getPublishedContentSite",
+        description:
+          "What a reader at the site's root sees: the site, its structure (sections and groups, or site spaces; items of deleted spaces and empty sections left out) and customization. 404 while the site is not published. With `shareKey` (an active share link's key), published URLs carry the key.",
+        params: SiteParams,
+        querystring: ShareKeyQuery,
+        response: { 200: PublishedContentSiteSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { site, access } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      if (site.published !== 1) throw siteNotFound(site.id);
+      const shareKey = await verifiedShareKey(db, site.id, request.query.shareKey);
+      const model = await loadSiteModel(db, site);
+      const ctx = await structureContext(db, access, model, urls, shareKey);
+      return {
+        object: "published-content-site" as const,
+        site: await presentSiteFor(db, access, site, urls),
+        structure: presentStructure(ctx),
+        customizations: { site: { title: site.title, ...DEFAULT_CUSTOMIZATION }, siteSpaces: {} },
+        scripts: [],
+      };
+    },
+  );
+};
