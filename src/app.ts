@@ -29,6 +29,7 @@ import { organizationRoutes } from "./modules/organizations/organizations.routes
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
 import { siteRoutes } from "./modules/sites/sites.routes.js";
+import { siteStructureRoutes } from "./modules/sites/structure.routes.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
 import { teamRoutes } from "./modules/teams/teams.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
@@ -148,6 +149,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });
   await app.register(siteRoutes, { deps });
+  await app.register(siteStructureRoutes, { deps });
 
   return app;
 }
