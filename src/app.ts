@@ -13,7 +13,7 @@ import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerTextInputGuard } from "./http/text-input.js";
 import { randomBase62 } from "./lib/ids.js";
-import { changeRequestContentRoutes } from "./modules/change-requests/change-requests.content.routes.js";
+import { changeRequestContentRoutes } from "./modules/change-request-content/change-request-content.routes.js";
 import { changeRequestRoutes } from "./modules/change-requests/change-requests.routes.js";
 import { reviewRoutes } from "./modules/change-requests/reviews.routes.js";
 import { collectionRoutes } from "./modules/collections/collections.routes.js";

@@ -6,13 +6,15 @@ import { actorOf } from "../../http/authenticate.js";
 import { listOf, type Page } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf } from "../../http/schemas.js";
 import { authorize } from "../../permissions/authorize.js";
+import { requireOrganization } from "../organizations/organizations.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { requireOrganization } from "../organizations/organizations.service.js";
+import { readableSpaceNodes, requireLiveSpace } from "../spaces/spaces.loader.js";
 import { listSpaceNodes } from "../spaces/spaces.queries.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
-import { readableSpaceNodes, requireLiveSpace } from "../spaces/spaces.service.js";
 import { presentUser } from "../users/users.presenter.js";
 import { getUsersByIds } from "../users/users.queries.js";
+import { requireChangeRequest } from "./change-requests.loader.js";
+import { refuseWrite } from "./change-requests.policy.js";
 import { type ChangeRequestFilter, getChangeRequest, listChangeRequests, listContributors } from "./change-requests.queries.js";
 import {
   ChangeRequestParams,
@@ -23,14 +25,7 @@ import {
   type ListChangeRequestsQueryValue,
   UpdateChangeRequestBody,
 } from "./change-requests.schemas.js";
-import {
-  createChangeRequest,
-  presentChangeRequests,
-  presentOne,
-  refuseWrite,
-  requireChangeRequest,
-  updateChangeRequest,
-} from "./change-requests.service.js";
+import { createChangeRequest, presentChangeRequests, presentOne, updateChangeRequest } from "./change-requests.service.js";
 
 const tags = ["change-requests"];
 

@@ -1,14 +1,3 @@
-/**
- * POST .../change-requests/{cr}/content: applies a batch of changes to the change request as one
- * new `edits` revision (all or nothing), records the caller as a contributor, and records conflict
- * resolutions for the pages in conflict that the batch edits (resolutions.ts).
- *
- * Files given by URL are fetched first, outside any transaction (public addresses only, size and
- * time bounded: lib/public-fetch.ts). The batch is then applied to the current head and committed
- * with a compare-and-set of the head; when another edit won meanwhile, the batch is applied again
- * on the new head (as if it had come second), so this service opens its own transactions.
- */
-import type { ImportedContent } from "../../content/git-sync/import-content.js";
 import { contentTypeOf, hasDimensions, imageDimensions } from "../../content/gitbook-repo/media.js";
 import type { JSONDocument, MergeConflict } from "../../content/merge/index.js";
 import { commitRevision } from "../../content/revision/commit.js";
@@ -20,14 +9,15 @@ import { blobHash } from "../../content/store/canonical.js";
 import type { Db, Executor } from "../../db/database.js";
 import type { ChangeRequestRow, SpaceRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
-import { badRequest, conflict } from "../../http/errors.js";
+import { badRequest } from "../../http/errors.js";
 import { newId } from "../../lib/ids.js";
 import { FetchRefused, fetchPublicFile, type PublicFetchOptions } from "../../lib/public-fetch.js";
 import { nowIso } from "../../lib/time.js";
+import type { LoadedChangeRequest } from "./change-requests.loader.js";
+import { assertWritable } from "./change-requests.policy.js";
 import { baseRevisionOf } from "./change-requests.presenter.js";
 import { getChangeRequest, moveChangeRequestHead, recordContribution, saveResolution } from "./change-requests.queries.js";
 import { type ContentChangeResultValue, type ContentChangeValue, MAX_FILE_BYTES } from "./change-requests.schemas.js";
-import { appendImportedContent, assertWritable, type LoadedChangeRequest } from "./change-requests.service.js";
 import { type ApplyInput, applyContentChanges, type PreparedFile } from "./content-edits.js";
 import { documentLoader, loadPageBases, mergeWithPageBases } from "./merge.service.js";
 import { resolvedPageBase } from "./resolutions.js";
@@ -266,37 +256,4 @@ async function prepareFile(
     ...(dimensions ? { dimensions } : {}),
   };
   return { entry, bytes, ...(input.ref !== undefined ? { ref: input.ref } : {}) };
-}
-
-/**
- * Adds content (a template's pages, files and reusable contents) at the end of a change request,
- * in one new revision of the change request.
- */
-export async function appendToChangeRequest(
-  db: Db,
-  input: { spaceId: string; changeRequestId: string; actorId: string; imported: ImportedContent },
-): Promise<ChangeRequestRow> {
-  return retryWhileSuperseded(
-    MAX_ATTEMPTS,
-    async () => {
-      const changeRequest = await getChangeRequest(db, input.spaceId, input.changeRequestId);
-      if (!changeRequest) throw conflict("The change request was removed while content was being added to it.");
-      assertWritable(changeRequest);
-      const head = await requireRevision(db, input.spaceId, changeRequest.revisionId);
-      const headContent = await loadContent(db, head.treeHash);
-      return db
-        .transaction()
-        .execute((trx) =>
-          appendImportedContent(trx, {
-            spaceId: input.spaceId,
-            changeRequestId: changeRequest.id,
-            head,
-            headContent,
-            actorId: input.actorId,
-            imported: input.imported,
-          }),
-        );
-    },
-    "The change request kept changing while content was being added; try again.",
-  );
 }

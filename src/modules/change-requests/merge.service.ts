@@ -27,6 +27,8 @@ import { parseJson } from "../../lib/json.js";
 import { blockedMessage, effectiveMergeRules, evaluateMergeRules } from "../merge-rules/merge-rules.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
 import { getUsersByIds } from "../users/users.queries.js";
+import type { LoadedChangeRequest } from "./change-requests.loader.js";
+import { assertWritable, refuseWrite } from "./change-requests.policy.js";
 import { baseRevisionOf, isOutdated } from "./change-requests.presenter.js";
 import {
   clearResolutions,
@@ -35,7 +37,6 @@ import {
   moveChangeRequestHead,
   recordConflictsSeen,
 } from "./change-requests.queries.js";
-import { assertWritable, type LoadedChangeRequest, refuseWrite } from "./change-requests.service.js";
 import { currentReviews } from "./reviews.queries.js";
 import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "./write-attempts.js";
 

@@ -6,8 +6,8 @@ import { notFound } from "../../http/errors.js";
 import { listOf } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
 import { FormatQuery } from "../comments/comments.schemas.js";
+import { requireChangeRequest } from "./change-requests.loader.js";
 import { ChangeRequestParams } from "./change-requests.schemas.js";
-import { requireChangeRequest } from "./change-requests.service.js";
 import { getReview, listRequestedReviewers, listReviews } from "./reviews.queries.js";
 import {
   ListReviewsQuery,

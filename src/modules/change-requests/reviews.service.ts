@@ -30,8 +30,10 @@ import type { CommentScope } from "../comments/comments.scope.js";
 import { createComment, documentFromBody } from "../comments/comments.service.js";
 import { presentUserOrPlaceholder } from "../users/users.presenter.js";
 import { getUsersByIds } from "../users/users.queries.js";
+import type { LoadedChangeRequest } from "./change-requests.loader.js";
+import { assertWritable } from "./change-requests.policy.js";
 import { getChangeRequest, lockChangeRequestRow, recordContribution } from "./change-requests.queries.js";
-import { assertWritable, type LoadedChangeRequest, updateChangeRequest } from "./change-requests.service.js";
+import { updateChangeRequest } from "./change-requests.service.js";
 import {
   deleteRequestedReviewer,
   getRequestedReviewer,

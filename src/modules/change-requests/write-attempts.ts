@@ -10,8 +10,8 @@ import type { Executor } from "../../db/database.js";
 import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
 import { conflict } from "../../http/errors.js";
 import { getSpace } from "../spaces/spaces.queries.js";
+import type { LoadedChangeRequest } from "./change-requests.loader.js";
 import { getChangeRequest } from "./change-requests.queries.js";
-import type { LoadedChangeRequest } from "./change-requests.service.js";
 
 /** How many times a write is recomputed when another write moved what it was based on. */
 export const MAX_ATTEMPTS = 5;

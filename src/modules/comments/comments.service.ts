@@ -4,7 +4,7 @@
  * are about, reactions are emoji), and the writes themselves (posting, editing, resolving and
  * reopening, reacting), each in one transaction.
  */
-import { type AnyNode, indexKeyedNodes } from "../../content/document/find.js";
+import { indexKeyedNodes } from "../../content/document/find.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { markdownFromDocument, parseMarkdownPage } from "../../content/markdown/index.js";
 import type { Db, Executor, Trx } from "../../db/database.js";

@@ -1,15 +1,10 @@
 import type { Executor } from "../../db/database.js";
 import { notFound } from "../../http/errors.js";
 import { nowIso } from "../../lib/time.js";
+import { deleteGrant, type PrincipalType, type TargetType, upsertGrant } from "../../permissions/grants.queries.js";
+import { existingMemberIds } from "../../permissions/memberships.queries.js";
 import type { Role } from "../../permissions/roles.js";
-import {
-  deleteGrant,
-  existingMemberIds,
-  existingTeamIds,
-  type PrincipalType,
-  type TargetType,
-  upsertGrant,
-} from "./content-permissions.queries.js";
+import { existingTeamIds } from "./content-permissions.queries.js";
 
 export interface ContentTarget {
   type: TargetType;

@@ -14,9 +14,9 @@ import { errorResponses, NoContent } from "../../http/schemas.js";
 import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
 import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
-import { requireChangeRequest } from "../change-requests/change-requests.service.js";
-import { appendToChangeRequest } from "../change-requests/content-edit.service.js";
-import { requireLiveSpace } from "../spaces/spaces.service.js";
+import { requireChangeRequest } from "../change-requests/change-requests.loader.js";
+import { appendToChangeRequest } from "../change-requests/change-requests.service.js";
+import { requireLiveSpace } from "../spaces/spaces.loader.js";
 import { SpaceContentParams } from "./content.schemas.js";
 
 const ContentRefSchema = Type.Record(Type.String(), Type.Unknown(), { description: "A content reference: {kind, ...}" });

@@ -1,10 +1,11 @@
 import type { Executor } from "../../db/database.js";
 import type { UserRow } from "../../db/schema.js";
 import { forbidden } from "../../http/errors.js";
+import { getGrantRole, upsertGrant } from "../../permissions/grants.queries.js";
+import { addMember, getMember } from "../../permissions/memberships.queries.js";
 import { atLeast, isRole, type Role } from "../../permissions/roles.js";
 import { getCollection } from "../collections/collections.queries.js";
-import { getGrantRole, upsertGrant } from "../content-permissions/content-permissions.queries.js";
-import { addMember, getMember, setMemberRole, usersInOtherOrganizations } from "../members/members.queries.js";
+import { setMemberRole, usersInOtherOrganizations } from "../members/members.queries.js";
 import { getSpace } from "../spaces/spaces.queries.js";
 import { insertUser } from "../users/users.queries.js";
 import { getUsersByEmails } from "./invites.queries.js";

@@ -1,7 +1,8 @@
 import type { Executor } from "../../db/database.js";
 import { conflict, notFound } from "../../http/errors.js";
+import { getMember } from "../../permissions/memberships.queries.js";
 import type { Role } from "../../permissions/roles.js";
-import { countActiveAdmins, deleteMembership, getMember, lockOrganizationMembership, setMemberRole } from "./members.queries.js";
+import { countActiveAdmins, deleteMembership, lockOrganizationMembership, setMemberRole } from "./members.queries.js";
 
 const LAST_ADMIN = "The organization must keep at least one active admin: promote another member to admin first.";
 

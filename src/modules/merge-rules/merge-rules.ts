@@ -23,7 +23,7 @@ import { ExpressionError, evaluateCondition, parseExpression } from "../../expr/
 import { badRequest } from "../../http/errors.js";
 import type { MergeRuleValue, OrganizationMergeRulesValue, SpaceMergeRulesValue } from "../../http/schemas.js";
 import { parseJson } from "../../lib/json.js";
-import { existingMemberIds } from "../content-permissions/content-permissions.queries.js";
+import { existingMemberIds } from "../../permissions/memberships.queries.js";
 
 export interface EffectiveMergeRules {
   /** Where the rules come from: the space's own, its organization's, or none apply. */

@@ -3,7 +3,7 @@ import type { TeamRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
 import { badRequest, notFound } from "../../http/errors.js";
 import { getMembersByEmails, getMembersWithUsers } from "../members/members.queries.js";
-import { type LoadedOrganization, requireOrganization } from "../organizations/organizations.service.js";
+import { type LoadedOrganization, requireOrganization } from "../organizations/organizations.loader.js";
 import { normalizeEmail } from "../users/users.queries.js";
 import { teamPermissions } from "./teams.policy.js";
 import { deleteTeamMembers, getTeam, insertTeam, insertTeamMembers, setTeamMemberRole, teamRolesOf } from "./teams.queries.js";
