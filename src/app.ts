@@ -28,6 +28,7 @@ import { memberRoutes } from "./modules/members/members.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
+import { shareLinkRoutes } from "./modules/sites/share-links.routes.js";
 import { siteRoutes } from "./modules/sites/sites.routes.js";
 import { siteStructureRoutes } from "./modules/sites/structure.routes.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
@@ -150,6 +151,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(pdfRoutes, { deps });
   await app.register(siteRoutes, { deps });
   await app.register(siteStructureRoutes, { deps });
+  await app.register(shareLinkRoutes, { deps });
 
   return app;
 }

@@ -8,7 +8,7 @@ import type { Actor } from "../../http/authenticate.js";
 import { missing } from "../../lib/errors.js";
 import { contentLevel, type OrgAccess } from "../../permissions/access.js";
 import type { Role } from "../../permissions/roles.js";
-import { getOrganization } from "../organizations/organizations.queries.js";
+import { requireOrganization } from "../organizations/organizations.loader.js";
 import { getSpacesByIds } from "../spaces/spaces.queries.js";
 import { sitePermissions } from "./sites.policy.js";
 import { getSite } from "./sites.queries.js";
@@ -26,10 +26,7 @@ export interface LoadedSite {
 
 /** The caller's access to an organization they are a member of; 404 otherwise (outsiders cannot tell). */
 export async function requireOrgAccess(db: Executor, actor: Actor, orgId: string): Promise<OrgAccess> {
-  const org = await getOrganization(db, orgId);
-  const access = org ? await actor.access.forOrg(org.id) : undefined;
-  if (!org || !access?.membership) throw missing(`No organization with id "${orgId}" that you are a member of.`);
-  return access;
+  return (await requireOrganization(db, actor, orgId)).access;
 }
 
 /** A site of the organization with the caller's permissions, or undefined when it is not there. */
