@@ -29,6 +29,7 @@ import { organizationRoutes } from "./modules/organizations/organizations.routes
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
 import { shareLinkRoutes } from "./modules/sites/share-links.routes.js";
+import { siteSettingsRoutes } from "./modules/sites/site-settings.routes.js";
 import { siteRoutes } from "./modules/sites/sites.routes.js";
 import { siteStructureRoutes } from "./modules/sites/structure.routes.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
@@ -152,6 +153,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(siteRoutes, { deps });
   await app.register(siteStructureRoutes, { deps });
   await app.register(shareLinkRoutes, { deps });
+  await app.register(siteSettingsRoutes, { deps });
 
   return app;
 }
