@@ -93,13 +93,14 @@ export async function deleteGroupRow(db: Executor, siteId: string, id: string): 
 }
 
 /**
- * Takes a space out of every site of organizations other than `orgId` (a space transferred to
+ * Takes spaces out of every site of organizations other than `orgId` (a space transferred to
  * another organization cannot stay published by its old one). Run inside the transfer's transaction.
  */
-export async function removeSpaceFromSitesOutside(db: Executor, spaceId: string, orgId: string): Promise<number> {
+export async function removeSpacesFromSitesOutside(db: Executor, spaceIds: readonly string[], orgId: string): Promise<number> {
+  if (spaceIds.length === 0) return 0;
   const result = await db
     .deleteFrom("siteSpaces")
-    .where("spaceId", "=", spaceId)
+    .where("spaceId", "in", [...spaceIds])
     .where("siteId", "in", (eb) => eb.selectFrom("sites").select("id").where("orgId", "!=", orgId))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
