@@ -39,7 +39,7 @@ describe("sites through @gitbook/api", () => {
 
     const link = await client.orgs.createSiteShareLink(org.id, siteId, { name: "Partners" });
     expect(link.status).toBe(201);
-    const shareKey = link.data.urls.published!.split("/").pop()!;
+    const shareKey = String(link.data.urls.published?.split("/").pop());
     const content = await client.orgs.getPublishedContentSite(org.id, siteId, { shareKey });
     expect(content.data.structure.type).toBe("siteSpaces");
     expect((await client.orgs.listSiteShareLinks(org.id, siteId)).data.count).toBe(1);
@@ -73,7 +73,8 @@ describe("sites through @gitbook/api", () => {
     expect(patched.data.path).toBe("questions");
     expect((await client.orgs.listSiteSpaces(org.id, siteId, { default: true })).data.items).toHaveLength(1);
     expect((await client.orgs.getSiteStructure(org.id, siteId)).data.type).toBe("siteSpaces");
-    const first = (await client.orgs.listSiteSpaces(org.id, siteId)).data.items[0]!;
+    const [first] = (await client.orgs.listSiteSpaces(org.id, siteId)).data.items;
+    if (!first) throw new Error("no site space");
     expect(
       (
         await client.orgs.moveSiteSpace(org.id, siteId, variant.data.id, {
@@ -92,7 +93,8 @@ describe("sites through @gitbook/api", () => {
     expect(sectionPatched.data.path).toBe("reference");
     const sections = await client.orgs.listSiteSections(org.id, siteId);
     expect(sections.data.count).toBe(2);
-    const home = sections.data.items[0]!;
+    const [home] = sections.data.items;
+    if (!home) throw new Error("no section");
 
     const group = await client.orgs.addSectionGroupToSite(org.id, siteId, { title: "More", sections: [section.data.id] });
     expect(group.status).toBe(201);

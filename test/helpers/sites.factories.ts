@@ -5,7 +5,7 @@ import type { TestContext, TestUser } from "./app.js";
 export interface CreatedSite {
   id: string;
   basename: string;
-  [key: string]: any;
+  [key: string]: unknown;
 }
 
 export async function createSite(
@@ -26,14 +26,29 @@ export async function addSection(
   orgId: string,
   siteId: string,
   body: Record<string, unknown>,
-): Promise<{ id: string; path: string; siteSpaces: { id: string; path: string }[]; [key: string]: any }> {
+): Promise<{ id: string; path: string; siteSpaces: { id: string; path: string }[]; [key: string]: unknown }> {
   const res = await ctx.as(user).post(`/v1/orgs/${orgId}/sites/${siteId}/sections`, body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
 
+export interface StructureItem {
+  id: string;
+  object: string;
+  path: string;
+  default: boolean;
+  urls: { published?: string };
+  siteSpaces: { id: string; path: string; default: boolean; space: { id: string } }[];
+  children?: StructureItem[];
+}
+
 /** The site's structure as the API shows it. */
-export async function structureOf(ctx: TestContext, user: TestUser, orgId: string, siteId: string): Promise<any> {
+export async function structureOf(
+  ctx: TestContext,
+  user: TestUser,
+  orgId: string,
+  siteId: string,
+): Promise<{ type: "sections" | "siteSpaces"; structure: StructureItem[] }> {
   const res = await ctx.as(user).get(`/v1/orgs/${orgId}/sites/${siteId}/structure`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;

@@ -91,7 +91,7 @@ describe("templateConditions", () => {
       'visitor.claims.unsigned.language === "fr"',
       'visitor.claims.unsigned.language === "en"',
     ]);
-    expect(conditions[0]!.description).toBe("Beta program member: isBetaUser is true");
+    expect(conditions[0]?.description).toBe("Beta program member: isBetaUser is true");
     for (const { condition } of conditions) expect(() => parseExpression(condition)).not.toThrow();
   });
 });

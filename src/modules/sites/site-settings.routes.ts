@@ -9,7 +9,6 @@ import { checkAdaptiveSchema, templateConditions } from "./adaptive.js";
 import { previewParams } from "./preview.js";
 import { requireSite, requireSiteWithModel } from "./sites.loader.js";
 import { getAdaptiveSchema, putAdaptiveSchema } from "./sites.queries.js";
-import { allow } from "./sites.routes.js";
 import {
   AdaptiveSchemaSchema,
   PreviewQuery,
@@ -21,6 +20,7 @@ import {
   UpdatePublishingAuthBody,
 } from "./sites.schemas.js";
 import { ensurePublishingAuth, presentPublishingAuth, updatePublishingAuth } from "./sites.service.js";
+import { allow } from "./sites.views.js";
 import { defaultSectionId, defaultSiteSpaceId } from "./structure.model.js";
 
 const tags = ["sites"];

@@ -33,7 +33,8 @@ const ids = (items: { id: string }[]) => items.map((i) => i.id);
 describe("a deleted space", () => {
   it("is hidden from its sites while restorable, and back when restored", async () => {
     const { org, owner, api, site, section, url } = await scenario();
-    const home = (await structureOf(ctx, owner, org.id, site.id)).structure[0];
+    const [home] = (await structureOf(ctx, owner, org.id, site.id)).structure;
+    if (!home) throw new Error("no home section");
     expect((await ctx.as(owner).delete(`/v1/spaces/${api.id}`)).status).toBe(204);
 
     expect(ids((await structureOf(ctx, owner, org.id, site.id)).structure)).toEqual([home.id]);
@@ -45,7 +46,7 @@ describe("a deleted space", () => {
     // The section stays listed, empty, and the hidden site space answers like one that does not exist.
     const sections = (await ctx.as(owner).get(`${url}/sections`)).body.items;
     expect(sections.find((s: { id: string }) => s.id === section.id).siteSpaces).toEqual([]);
-    const hidden = await ctx.as(owner).patch(`${url}/site-spaces/${section.siteSpaces[0]!.id}`, { path: "x" });
+    const hidden = await ctx.as(owner).patch(`${url}/site-spaces/${section.siteSpaces[0]?.id}`, { path: "x" });
     expect(hidden.status).toBe(404);
     const published = await ctx.as(owner).get(`${url}/published`);
     expect(ids(published.body.structure.structure)).toEqual([home.id]);
@@ -58,11 +59,13 @@ describe("a deleted space", () => {
   it("keeps its path reserved while hidden, and a hidden default gives way to the next site space", async () => {
     const { org, owner, space, url, site } = await scenario();
     const other = await createSpace(ctx, owner, org.id, { title: "Guide" });
-    const home = (await structureOf(ctx, owner, org.id, site.id)).structure[0];
+    const [home] = (await structureOf(ctx, owner, org.id, site.id)).structure;
+    if (!home) throw new Error("no home section");
     const added = (await ctx.as(owner).post(`${url}/site-spaces`, { spaceId: other.id, sectionId: home.id })).body;
     expect(added.path).toBe("guide-2");
     await ctx.as(owner).delete(`/v1/spaces/${space.id}`);
-    const after = (await structureOf(ctx, owner, org.id, site.id)).structure[0];
+    const [after] = (await structureOf(ctx, owner, org.id, site.id)).structure;
+    if (!after) throw new Error("no home section");
     expect(after.siteSpaces.map((s: { id: string; default: boolean }) => [s.id, s.default])).toEqual([[added.id, true]]);
     const taken = await ctx.as(owner).patch(`${url}/site-spaces/${added.id}`, { path: "guide" });
     expect(taken.status).toBe(400);

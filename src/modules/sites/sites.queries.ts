@@ -28,12 +28,9 @@ export async function deleteSiteRow(db: Executor, orgId: string, siteId: string)
 
 /** Whether a basename is used by another site (of any organization: the URL space is shared). */
 export async function basenameTaken(db: Executor, basename: string, exceptSiteId?: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("sites")
-    .select("id")
-    .where("basename", "=", basename)
-    .$if(!!exceptSiteId, (qb) => qb.where("id", "!=", exceptSiteId!))
-    .executeTakeFirst();
+  let query = db.selectFrom("sites").select("id").where("basename", "=", basename);
+  if (exceptSiteId) query = query.where("id", "!=", exceptSiteId);
+  const row = await query.executeTakeFirst();
   return !!row;
 }
 

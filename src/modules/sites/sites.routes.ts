@@ -1,20 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import type { Executor } from "../../db/database.js";
-import type { SiteRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { listOf } from "../../http/pagination.js";
 import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
-import type { Urls } from "../../http/urls.js";
-import { missing, notAllowed } from "../../lib/errors.js";
-import type { OrgAccess } from "../../permissions/access.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { presentSpacesFor } from "../spaces/spaces.presenter.js";
-import { findActiveShareLink } from "./share-links.queries.js";
 import { loadSpacesForSite, requireOrgAccess, requireSite, requireSiteWithModel, siteNotFound } from "./sites.loader.js";
 import { sitePermissions } from "./sites.policy.js";
-import { DEFAULT_CUSTOMIZATION, presentSite } from "./sites.presenter.js";
-import { deleteSiteRow, getSite, listSites, siteSpaceCounts, updateSiteRow } from "./sites.queries.js";
+import { DEFAULT_CUSTOMIZATION } from "./sites.presenter.js";
+import { deleteSiteRow, getSite, listSites, updateSiteRow } from "./sites.queries.js";
 import {
   CreateSiteBody,
   ListSitesQuery,
@@ -26,52 +19,11 @@ import {
   UpdateSiteBody,
 } from "./sites.schemas.js";
 import { checkSpacesForSite, createSite, updateSite } from "./sites.service.js";
-import type { SiteModel } from "./structure.model.js";
-import { presentStructure, type StructureContext } from "./structure.presenter.js";
+import { allow, presentSiteFor, presentSitesFor, structureContext, verifiedShareKey } from "./sites.views.js";
+import { presentStructure } from "./structure.presenter.js";
 import { loadSiteModel } from "./structure.queries.js";
 
 const tags = ["sites"];
-
-/** 403 unless the caller's permissions (on a site they may see) allow the action. */
-export function allow(allowed: boolean, message: string): void {
-  if (!allowed) throw notAllowed(message);
-}
-
-/** Sites as the caller sees them, with their site space counts loaded for the whole page at once. */
-export async function presentSitesFor(db: Executor, access: OrgAccess, sites: readonly SiteRow[], urls: Urls) {
-  const counts = await siteSpaceCounts(
-    db,
-    sites.map((s) => s.id),
-  );
-  return sites.map((site) => presentSite(site, { siteSpaces: counts.get(site.id) ?? 0, permissions: sitePermissions(access, site) }, urls));
-}
-
-export async function presentSiteFor(db: Executor, access: OrgAccess, site: SiteRow, urls: Urls) {
-  const [presented] = await presentSitesFor(db, access, [site], urls);
-  return presented!;
-}
-
-/** What the structure presenter needs: the model and the spaces of its visible site spaces, presented for the caller. */
-export async function structureContext(
-  db: Executor,
-  access: OrgAccess,
-  model: SiteModel,
-  urls: Urls,
-  shareKey?: string,
-): Promise<StructureContext> {
-  const rows = [...new Map(model.siteSpaces.filter((s) => !s.hidden).map((s) => [s.space.id, s.space])).values()];
-  const presented = await presentSpacesFor(db, access, rows, urls);
-  return { model, spaces: new Map(presented.map((s) => [s.id, s])), urls, shareKey };
-}
-
-/** A share key given to a read: it must open an active share link of the site (404 otherwise). */
-export async function verifiedShareKey(db: Executor, siteId: string, shareKey: string | undefined): Promise<string | undefined> {
-  if (shareKey === undefined) return undefined;
-  if (!(await findActiveShareLink(db, siteId, shareKey))) {
-    throw missing(`No active share link of site "${siteId}" has this shareKey.`);
-  }
-  return shareKey;
-}
 
 /** Docs sites of an organization: settings, publishing, and what readers see. */
 export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {

@@ -39,6 +39,25 @@ function byPosition<T extends { position: string; id: string }>(a: T, b: T): num
   return a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/** Rows the model is known to hold (a missing one is a bug, not a bad request). */
+export function sectionRow(model: SiteModel, id: string): SiteSectionRow {
+  const row = model.sections.find((s) => s.id === id);
+  if (!row) throw new Error(`site model: no section ${id}`);
+  return row;
+}
+
+export function groupRow(model: SiteModel, id: string): SiteSectionGroupRow {
+  const row = model.groups.find((g) => g.id === id);
+  if (!row) throw new Error(`site model: no section group ${id}`);
+  return row;
+}
+
+export function siteSpaceRow(model: SiteModel, id: string): ModelSiteSpace {
+  const row = model.siteSpaces.find((s) => s.id === id);
+  if (!row) throw new Error(`site model: no site space ${id}`);
+  return row;
+}
+
 export function hasSections(model: SiteModel): boolean {
   return model.sections.length > 0;
 }

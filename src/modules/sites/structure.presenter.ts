@@ -13,9 +13,11 @@ import {
   childrenOf,
   defaultSectionId,
   defaultSiteSpaceId,
+  groupRow,
   hasSections,
   type ModelSiteSpace,
   type SiteModel,
+  sectionRow,
   sectionVisible,
   visibleSiteSpacesOf,
 } from "./structure.model.js";
@@ -89,13 +91,13 @@ export function presentGroup(
   const sections: SiteSectionResponse[] = [];
   for (const child of childrenOf(ctx.model, group.id)) {
     if (child.type === "site-section") {
-      const section = ctx.model.sections.find((s) => s.id === child.id)!;
+      const section = sectionRow(ctx.model, child.id);
       if (options.onlyVisible && !sectionVisible(ctx.model, section.id)) continue;
       const presented = presentSection(ctx, section);
       sections.push(presented);
       children.push(presented);
     } else if (!seen.has(child.id)) {
-      const nested = presentGroup(ctx, ctx.model.groups.find((g) => g.id === child.id)!, options, seen);
+      const nested = presentGroup(ctx, groupRow(ctx.model, child.id), options, seen);
       if (options.onlyVisible && nested.children.length === 0) continue;
       children.push(nested);
     }
@@ -120,9 +122,9 @@ export function presentStructure(ctx: StructureContext): SiteStructureResponse {
   const structure: (SiteSectionResponse | SiteSectionGroupResponse)[] = [];
   for (const child of childrenOf(model, null)) {
     if (child.type === "site-section") {
-      if (sectionVisible(model, child.id)) structure.push(presentSection(ctx, model.sections.find((s) => s.id === child.id)!));
+      if (sectionVisible(model, child.id)) structure.push(presentSection(ctx, sectionRow(model, child.id)));
     } else {
-      const group = presentGroup(ctx, model.groups.find((g) => g.id === child.id)!, { onlyVisible: true });
+      const group = presentGroup(ctx, groupRow(model, child.id), { onlyVisible: true });
       if (group.children.length > 0) structure.push(group);
     }
   }

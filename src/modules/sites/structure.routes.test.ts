@@ -172,7 +172,7 @@ describe("sections", () => {
       description: "Every endpoint",
     });
     expect(res.body.siteSpaces.map((s: { id: string; default: boolean }) => [s.id, s.default])).toEqual([
-      [section.siteSpaces[0]!.id, false],
+      [section.siteSpaces[0]?.id, false],
       [variant.id, true],
     ]);
     const redirects = await ctx.db
@@ -368,18 +368,120 @@ describe("section groups and moves", () => {
     expect(ids(homeNow.siteSpaces)).toEqual([home.siteSpaces[0].id, b.id, a.id]);
     // A site space moved to another section keeps its path, which must be free there, and leaves a redirect.
     const taken = await ctx.as(owner).post(`${url}/site-spaces/${b.id}/move`, {
-      position: { before: { type: "site-space", siteSpace: faqSection.siteSpaces[0]!.id } },
+      position: { before: { type: "site-space", siteSpace: faqSection.siteSpaces[0]?.id } },
     });
     expect(taken.status).toBe(400);
     expect(taken.body.error.message).toBe(
       `Invalid position: section "${faqSection.id}" already has a site space with path "faq"; change the path of site space "${b.id}" first.`,
     );
     const across = await ctx.as(owner).post(`${url}/site-spaces/${a.id}/move`, {
-      position: { before: { type: "site-space", siteSpace: faqSection.siteSpaces[0]!.id } },
+      position: { before: { type: "site-space", siteSpace: faqSection.siteSpaces[0]?.id } },
     });
     expect(across.status).toBe(200);
     expect(across.body).toMatchObject({ section: faqSection.id, path: "api" });
     const redirect = await ctx.db.selectFrom("sitePathRedirects").select(["fromPath", "targetId"]).where("targetId", "=", a.id).execute();
     expect(redirect).toEqual([{ fromPath: `${home.path}/api`, targetId: a.id }]);
+  });
+});
+
+describe("another organization's ids", () => {
+  it("are 400s naming the field in bodies and 404s in paths, and change nothing", async () => {
+    const s = await scenario();
+    const { owner, org, url, api, site } = s;
+    const ours = await addSection(ctx, owner, org.id, site.id, { spaceId: api.id });
+    const ourGroup = (await ctx.as(owner).post(`${url}/section-groups`, { title: "Ours" })).body;
+    // The other organization's site, with a section, a group and site spaces of its own.
+    const theirs = s.other;
+    const theirSpace = await createSpace(ctx, theirs.owner, theirs.org.id, { title: "Their API" });
+    const theirSection = await addSection(ctx, theirs.owner, theirs.org.id, s.otherSite.id, { spaceId: theirSpace.id });
+    const theirUrl = `/v1/orgs/${theirs.org.id}/sites/${s.otherSite.id}`;
+    const theirGroup = (await ctx.as(theirs.owner).post(`${theirUrl}/section-groups`, { title: "Theirs" })).body;
+    const theirSiteSpace = theirSection.siteSpaces[0]?.id ?? "";
+    const ourSiteSpace = ours.siteSpaces[0]?.id ?? "";
+
+    const before = await structureOf(ctx, owner, org.id, site.id);
+    const bodies: [string, string, unknown, string][] = [
+      ["post", `${url}/site-spaces`, { spaceId: api.id, sectionId: theirSection.id }, `body.sectionId names section "${theirSection.id}"`],
+      ["patch", `${url}/site-spaces/${ourSiteSpace}`, { spaceId: theirSpace.id }, `body.spaceId names space "${theirSpace.id}"`],
+      ["post", `${url}/sections`, { spaceId: theirSpace.id }, `body.spaceId names space "${theirSpace.id}"`],
+      [
+        "patch",
+        `${url}/sections/${ours.id}`,
+        { defaultSiteSpace: theirSiteSpace },
+        `body.defaultSiteSpace names site space "${theirSiteSpace}"`,
+      ],
+      ["patch", url, { defaultSiteSpace: theirSiteSpace }, `body.defaultSiteSpace names site space "${theirSiteSpace}"`],
+      ["patch", url, { defaultSiteSection: theirSection.id }, `body.defaultSiteSection names section "${theirSection.id}"`],
+      ["post", `${url}/section-groups`, { title: "G", sections: [theirSection.id] }, `body.sections[0] names section "${theirSection.id}"`],
+      ["post", `${url}/section-groups`, { title: "G", parent: theirGroup.id }, `body.parent names section group "${theirGroup.id}"`],
+      [
+        "post",
+        `${url}/section-groups/${ourGroup.id}/sections`,
+        { sectionId: theirSection.id },
+        `body.sectionId names section "${theirSection.id}"`,
+      ],
+      [
+        "patch",
+        `${url}/structure/sort`,
+        { item: { type: "site-section", id: ours.id }, position: { before: { type: "site-section", id: theirSection.id } } },
+        `body.position.before names site-section "${theirSection.id}"`,
+      ],
+      [
+        "patch",
+        `${url}/structure/sort`,
+        { item: { type: "site-section", id: ours.id }, position: { after: { type: "site-section-group", id: theirGroup.id } } },
+        `body.position.after names site-section-group "${theirGroup.id}"`,
+      ],
+      [
+        "patch",
+        `${url}/structure/sort`,
+        { item: { type: "site-space", id: ourSiteSpace }, position: { after: { type: "site-space", id: theirSiteSpace } } },
+        `body.position.after names site-space "${theirSiteSpace}"`,
+      ],
+      [
+        "post",
+        `${url}/site-spaces/${ourSiteSpace}/move`,
+        { position: { before: { type: "site-space", siteSpace: theirSiteSpace } } },
+        `body.position.before names site-space "${theirSiteSpace}"`,
+      ],
+      [
+        "post",
+        `${url}/sections/${ours.id}/move`,
+        { position: { before: { type: "site-section", siteSection: theirSection.id } } },
+        `body.position.before names site-section "${theirSection.id}"`,
+      ],
+      [
+        "post",
+        `${url}/section-groups/${ourGroup.id}/move`,
+        { position: { before: { type: "site-section-group", id: theirGroup.id } } },
+        `body.position.before names site-section-group "${theirGroup.id}"`,
+      ],
+    ];
+    for (const [method, path, body, message] of bodies) {
+      const res = method === "post" ? await ctx.as(owner).post(path, body) : await ctx.as(owner).patch(path, body);
+      expect(res.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(res.body.error.message).toContain(message);
+    }
+    const paths: [string, string, unknown][] = [
+      ["patch", `${url}/site-spaces/${theirSiteSpace}`, { path: "x" }],
+      ["patch", `${url}/sections/${theirSection.id}`, { title: "Mine" }],
+      ["patch", `${url}/section-groups/${theirGroup.id}`, { title: "Mine" }],
+      ["post", `${url}/section-groups/${theirGroup.id}/sections`, { sectionId: ours.id }],
+      ["patch", `${url}/structure/sort`, { item: { type: "site-section-group", id: theirGroup.id }, position: {} }],
+      ["patch", `/v1/orgs/${org.id}/sites/${s.otherSite.id}/sections/${theirSection.id}`, { title: "Mine" }],
+    ];
+    for (const [method, path, body] of paths) {
+      const res = method === "post" ? await ctx.as(owner).post(path, body) : await ctx.as(owner).patch(path, body);
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    // Deletions through our site do not reach theirs.
+    expect((await ctx.as(owner).delete(`${url}/sections/${theirSection.id}`)).status).toBe(204);
+    expect((await ctx.as(owner).delete(`${url}/site-spaces/${theirSiteSpace}`)).status).toBe(204);
+    expect((await ctx.as(owner).delete(`${url}/section-groups/${theirGroup.id}`)).status).toBe(204);
+    expect((await ctx.as(owner).delete(`${url}/section-groups/${ourGroup.id}/sections/${theirSection.id}`)).status).toBe(204);
+    expect(await structureOf(ctx, owner, org.id, site.id)).toEqual(before);
+    const theirStructure = await structureOf(ctx, theirs.owner, theirs.org.id, s.otherSite.id);
+    expect(theirStructure.structure.map((i) => i.id)).toContain(theirSection.id);
+    expect((await ctx.as(theirs.owner).get(`${theirUrl}/section-groups`)).body.count).toBe(1);
   });
 });

@@ -7,9 +7,9 @@ import { listOf, paginateRows } from "../../http/pagination.js";
 import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
 import { missing } from "../../lib/errors.js";
 import { type LoadedSite, loadSpacesForSite, requireSiteWithModel } from "./sites.loader.js";
-import { allow, structureContext, verifiedShareKey } from "./sites.routes.js";
 import { SiteParams } from "./sites.schemas.js";
 import { checkSpacesForSite } from "./sites.service.js";
+import { allow, structureContext, verifiedShareKey } from "./sites.views.js";
 import {
   defaultSiteSpaceId,
   type ModelSiteSpace,
@@ -132,7 +132,9 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
 
   async function spaceForSite(loaded: LoadedSite, spaceId: string, field: string) {
     const spaces = await loadSpacesForSite(db, loaded.access, [spaceId]);
-    return checkSpacesForSite(spaces, [spaceId], () => field)[0]!.space;
+    const [checked] = checkSpacesForSite(spaces, [spaceId], () => field);
+    if (!checked) throw new Error("checkSpacesForSite returned nothing for one space");
+    return checked.space;
   }
 
   // Structure.

@@ -26,6 +26,7 @@ import {
   sectionPaths,
   sectionsInOrder,
   siteSpacePaths,
+  siteSpaceRow,
   siteSpacesOf,
   slugify,
   uniquePath,
@@ -256,7 +257,7 @@ export async function addGroup(
     throw invalid(`body.parent names section group "${input.parent}", which is not a section group of this site.`);
   }
   const sectionIds = [...new Set(input.sections ?? [])];
-  sectionIds.forEach((id, index) => sectionOf(model, id, `body.sections[${index}]`));
+  for (const [index, id] of sectionIds.entries()) sectionOf(model, id, `body.sections[${index}]`);
   const parentId = input.parent ?? null;
   const id = newId();
   await insertGroup(trx, {
@@ -346,7 +347,7 @@ export async function moveItem(
   const { model, item } = input;
   const plan = planPosition(model, item, input.position);
   if (item.type === "site-space") {
-    const siteSpace = model.siteSpaces.find((s) => s.id === item.id)!;
+    const siteSpace = siteSpaceRow(model, item.id);
     const moving = siteSpace.sectionId !== plan.parentId;
     if (moving && siteSpacePaths(model, plan.parentId).has(siteSpace.path)) {
       throw invalid(
