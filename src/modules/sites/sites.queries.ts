@@ -9,6 +9,18 @@ export async function getSite(db: Executor, orgId: string, siteId: string): Prom
   return db.selectFrom("sites").selectAll().where("id", "=", siteId).where("orgId", "=", orgId).executeTakeFirst();
 }
 
+/**
+ * Takes the site's row lock for the rest of the transaction (a no-op write: PostgreSQL locks the
+ * row, SQLite takes its write lock), so that writes to one site's structure follow each other.
+ */
+export async function lockSiteRow(trx: Executor, siteId: string): Promise<void> {
+  await trx
+    .updateTable("sites")
+    .set((eb) => ({ updatedAt: eb.ref("updatedAt") }))
+    .where("id", "=", siteId)
+    .execute();
+}
+
 export async function insertSite(db: Executor, row: SiteRow): Promise<void> {
   await db.insertInto("sites").values(row).execute();
 }

@@ -4,7 +4,7 @@ import { actorOf } from "../../http/authenticate.js";
 import { listOf } from "../../http/pagination.js";
 import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { loadSpacesForSite, requireOrgAccess, requireSite, requireSiteWithModel, siteNotFound } from "./sites.loader.js";
+import { loadSpacesForSite, requireOrgAccess, requireSite, siteNotFound } from "./sites.loader.js";
 import { sitePermissions } from "./sites.policy.js";
 import { DEFAULT_CUSTOMIZATION } from "./sites.presenter.js";
 import { deleteSiteRow, getSite, listSites, updateSiteRow } from "./sites.queries.js";
@@ -19,7 +19,7 @@ import {
   UpdateSiteBody,
 } from "./sites.schemas.js";
 import { checkSpacesForSite, createSite, updateSite } from "./sites.service.js";
-import { allow, presentSiteFor, presentSitesFor, structureContext, verifiedShareKey } from "./sites.views.js";
+import { allow, inSiteTransaction, presentSiteFor, presentSitesFor, structureContext, verifiedShareKey } from "./sites.views.js";
 import { presentStructure } from "./structure.presenter.js";
 import { loadSiteModel } from "./structure.queries.js";
 
@@ -103,14 +103,9 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       },
     },
     async (request) => {
-      const { site, access, permissions, model } = await requireSiteWithModel(
-        db,
-        actorOf(request),
-        request.params.organizationId,
-        request.params.siteId,
-      );
+      const { site, access, permissions } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
       allow(permissions.edit, "Only members with the create role or higher can change sites.");
-      await db.transaction().execute((trx) => updateSite(trx, { model, body: request.body }));
+      await inSiteTransaction(db, site, (trx, current) => updateSite(trx, { model: current, body: request.body }));
       return presentSiteFor(db, access, (await getSite(db, site.orgId, site.id)) ?? site, urls);
     },
   );

@@ -2,7 +2,7 @@
  * What the sites' routes present, loaded in bulk for a page or a structure and then handed to the
  * pure presenters, and the small checks every site route shares.
  */
-import type { Executor } from "../../db/database.js";
+import type { Db, Executor } from "../../db/database.js";
 import type { SiteRow } from "../../db/schema.js";
 import type { Urls } from "../../http/urls.js";
 import { missing, notAllowed } from "../../lib/errors.js";
@@ -11,9 +11,10 @@ import { presentSpacesFor } from "../spaces/spaces.presenter.js";
 import { findActiveShareLink } from "./share-links.queries.js";
 import { sitePermissions } from "./sites.policy.js";
 import { presentSite } from "./sites.presenter.js";
-import { siteSpaceCounts } from "./sites.queries.js";
+import { getSite, lockSiteRow, siteSpaceCounts } from "./sites.queries.js";
 import type { SiteModel } from "./structure.model.js";
 import type { StructureContext } from "./structure.presenter.js";
+import { loadSiteModel } from "./structure.queries.js";
 
 /** 403 unless the caller's permissions (on a site they may see) allow the action. */
 export function allow(allowed: boolean, message: string): void {
@@ -55,4 +56,17 @@ export async function verifiedShareKey(db: Executor, siteId: string, shareKey: s
     throw missing(`No active share link of site "${siteId}" has this shareKey.`);
   }
   return shareKey;
+}
+
+/**
+ * Runs a write in a transaction holding the site's row lock, over the site and its structure read
+ * inside it: concurrent writes to one site follow each other, each checked against what the one
+ * before it left (unique paths, positions).
+ */
+export function inSiteTransaction<T>(db: Db, site: SiteRow, fn: (trx: Executor, model: SiteModel) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await lockSiteRow(trx, site.id);
+    const current = (await getSite(trx, site.orgId, site.id)) ?? site;
+    return fn(trx, await loadSiteModel(trx, current));
+  });
 }

@@ -485,3 +485,19 @@ describe("another organization's ids", () => {
     expect((await ctx.as(theirs.owner).get(`${theirUrl}/section-groups`)).body.count).toBe(1);
   });
 });
+
+describe("concurrent writes", () => {
+  it("follow each other under the site's lock: twelve additions of one space get twelve distinct paths and positions", async () => {
+    const { owner, url, api } = await scenario();
+    const results = await Promise.all(Array.from({ length: 12 }, () => ctx.as(owner).post(`${url}/site-spaces`, { spaceId: api.id })));
+    expect(results.map((r) => r.status)).toEqual(Array(12).fill(201));
+    const paths = (await siteSpaces(url, owner)).map((s) => s.path);
+    expect(new Set(paths).size).toBe(13);
+    const positions = await ctx.db
+      .selectFrom("siteSpaces")
+      .select("position")
+      .where("siteId", "=", url.split("/").pop() ?? "")
+      .execute();
+    expect(new Set(positions.map((p) => p.position)).size).toBe(13);
+  });
+});

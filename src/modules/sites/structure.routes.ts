@@ -9,7 +9,7 @@ import { missing } from "../../lib/errors.js";
 import { type LoadedSite, loadSpacesForSite, requireSiteWithModel } from "./sites.loader.js";
 import { SiteParams } from "./sites.schemas.js";
 import { checkSpacesForSite } from "./sites.service.js";
-import { allow, structureContext, verifiedShareKey } from "./sites.views.js";
+import { allow, inSiteTransaction, structureContext, verifiedShareKey } from "./sites.views.js";
 import {
   defaultSiteSpaceId,
   type ModelSiteSpace,
@@ -175,7 +175,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       const loaded = await loadForWrite(actorOf(request), request.params);
       const { item, position } = request.body;
       requireItem(loaded.model, item);
-      await db.transaction().execute((trx) => moveItem(trx, { model: loaded.model, item, position }));
+      await inSiteTransaction(db, loaded.site, (trx, model) => moveItem(trx, { model, item, position }));
       return presentItem(await reloaded(loaded), item);
     },
   );
@@ -238,9 +238,9 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     async (request, reply) => {
       const loaded = await loadForWrite(actorOf(request), request.params);
       const space = await spaceForSite(loaded, request.body.spaceId, "body.spaceId");
-      const id = await db
-        .transaction()
-        .execute((trx) => addSiteSpace(trx, { model: loaded.model, space, sectionId: request.body.sectionId }));
+      const id = await inSiteTransaction(db, loaded.site, (trx, model) =>
+        addSiteSpace(trx, { model, space, sectionId: request.body.sectionId }),
+      );
       const ctx = await reloaded(loaded);
       reply.code(201).header("location", urls.api(`/orgs/${loaded.site.orgId}/sites/${loaded.site.id}/site-spaces/${id}`));
       return presentSiteSpace(ctx, siteSpaceOf(ctx.model, id));
@@ -265,7 +265,9 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       const siteSpace = siteSpaceOf(loaded.model, request.params.siteSpaceId);
       const { spaceId, ...body } = request.body;
       const space = spaceId === undefined ? undefined : await spaceForSite(loaded, spaceId, "body.spaceId");
-      await db.transaction().execute((trx) => updateSiteSpace(trx, { model: loaded.model, siteSpace, body, space }));
+      await inSiteTransaction(db, loaded.site, (trx, model) =>
+        updateSiteSpace(trx, { model, siteSpace: siteSpaceOf(model, siteSpace.id), body, space }),
+      );
       const ctx = await reloaded(loaded);
       return presentSiteSpace(ctx, siteSpaceOf(ctx.model, siteSpace.id));
     },
@@ -311,7 +313,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         before: before && { type: before.type, id: before.siteSpace },
         after: after && { type: after.type, id: after.siteSpace },
       };
-      await db.transaction().execute((trx) => moveItem(trx, { model: loaded.model, item, position }));
+      await inSiteTransaction(db, loaded.site, (trx, model) => moveItem(trx, { model, item, position }));
       const ctx = await reloaded(loaded);
       return presentSiteSpace(ctx, siteSpaceOf(ctx.model, item.id));
     },
@@ -357,9 +359,9 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     async (request, reply) => {
       const loaded = await loadForWrite(actorOf(request), request.params);
       const space = await spaceForSite(loaded, request.body.spaceId, "body.spaceId");
-      const id = await db
-        .transaction()
-        .execute((trx) => addSection(trx, { model: loaded.model, space, title: request.body.title, icon: request.body.icon }));
+      const id = await inSiteTransaction(db, loaded.site, (trx, model) =>
+        addSection(trx, { model, space, title: request.body.title, icon: request.body.icon }),
+      );
       const ctx = await reloaded(loaded);
       reply.code(201).header("location", urls.api(`/orgs/${loaded.site.orgId}/sites/${loaded.site.id}/sections/${id}`));
       return presentSection(ctx, sectionOf(ctx.model, id));
@@ -382,7 +384,9 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     async (request) => {
       const loaded = await loadForWrite(actorOf(request), request.params);
       const section = sectionOf(loaded.model, request.params.siteSectionId);
-      await db.transaction().execute((trx) => updateSection(trx, { model: loaded.model, section, body: request.body }));
+      await inSiteTransaction(db, loaded.site, (trx, model) =>
+        updateSection(trx, { model, section: sectionOf(model, section.id), body: request.body }),
+      );
       const ctx = await reloaded(loaded);
       return presentSection(ctx, sectionOf(ctx.model, section.id));
     },
@@ -427,7 +431,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         before: before && { type: before.type, id: before.siteSection },
         after: after && { type: after.type, id: after.siteSection },
       };
-      await db.transaction().execute((trx) => moveItem(trx, { model: loaded.model, item, position }));
+      await inSiteTransaction(db, loaded.site, (trx, model) => moveItem(trx, { model, item, position }));
       const ctx = await reloaded(loaded);
       return presentSection(ctx, sectionOf(ctx.model, item.id));
     },
@@ -471,7 +475,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     },
     async (request, reply) => {
       const loaded = await loadForWrite(actorOf(request), request.params);
-      const id = await db.transaction().execute((trx) => addGroup(trx, { model: loaded.model, ...request.body }));
+      const id = await inSiteTransaction(db, loaded.site, (trx, model) => addGroup(trx, { model, ...request.body }));
       const ctx = await reloaded(loaded);
       reply.code(201).header("location", urls.api(`/orgs/${loaded.site.orgId}/sites/${loaded.site.id}/section-groups/${id}`));
       return presentGroup(ctx, groupOf(ctx.model, id));
@@ -514,7 +518,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     },
     async (request, reply) => {
       const loaded = await loadForWrite(actorOf(request), request.params);
-      await db.transaction().execute((trx) => deleteGroup(trx, { model: loaded.model, groupId: request.params.siteSectionGroupId }));
+      await inSiteTransaction(db, loaded.site, (trx, model) => deleteGroup(trx, { model, groupId: request.params.siteSectionGroupId }));
       return reply.code(204).send(null);
     },
   );
@@ -534,9 +538,9 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     async (request, reply) => {
       const loaded = await loadForWrite(actorOf(request), request.params);
       const group = groupOf(loaded.model, request.params.siteSectionGroupId);
-      await db
-        .transaction()
-        .execute((trx) => addSectionToGroup(trx, { model: loaded.model, groupId: group.id, sectionId: request.body.sectionId }));
+      await inSiteTransaction(db, loaded.site, (trx, model) =>
+        addSectionToGroup(trx, { model, groupId: group.id, sectionId: request.body.sectionId }),
+      );
       const ctx = await reloaded(loaded);
       reply.code(201).header("location", urls.api(`/orgs/${loaded.site.orgId}/sites/${loaded.site.id}/section-groups/${group.id}`));
       return presentGroup(ctx, groupOf(ctx.model, group.id));
@@ -556,9 +560,9 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     },
     async (request, reply) => {
       const loaded = await loadForWrite(actorOf(request), request.params);
-      await db.transaction().execute((trx) =>
+      await inSiteTransaction(db, loaded.site, (trx, model) =>
         removeSectionFromGroup(trx, {
-          model: loaded.model,
+          model,
           groupId: request.params.siteSectionGroupId,
           sectionId: request.params.siteSectionId,
         }),
@@ -583,7 +587,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     async (request) => {
       const loaded = await loadForWrite(actorOf(request), request.params);
       const item: PositionPointer = { type: "site-section-group", id: groupOf(loaded.model, request.params.siteSectionGroupId).id };
-      await db.transaction().execute((trx) => moveItem(trx, { model: loaded.model, item, position: request.body.position }));
+      await inSiteTransaction(db, loaded.site, (trx, model) => moveItem(trx, { model, item, position: request.body.position }));
       const ctx = await reloaded(loaded);
       return presentGroup(ctx, groupOf(ctx.model, item.id));
     },

@@ -6,7 +6,7 @@
 import type { Executor } from "../../db/database.js";
 import type { SiteSectionRow, SpaceRow } from "../../db/schema.js";
 import { ExpressionError, parseExpression } from "../../expr/index.js";
-import { invalid } from "../../lib/errors.js";
+import { invalid, missing } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
 import { keysBetween } from "../content-tree/positions.js";
@@ -345,6 +345,13 @@ export async function moveItem(
   },
 ): Promise<void> {
   const { model, item } = input;
+  const found =
+    item.type === "site-space"
+      ? model.siteSpaces.some((s) => s.id === item.id && !s.hidden)
+      : item.type === "site-section"
+        ? model.sections.some((s) => s.id === item.id)
+        : model.groups.some((g) => g.id === item.id);
+  if (!found) throw missing(`No ${item.type} with id "${item.id}" in this site.`);
   const plan = planPosition(model, item, input.position);
   if (item.type === "site-space") {
     const siteSpace = siteSpaceRow(model, item.id);
