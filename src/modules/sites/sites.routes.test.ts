@@ -250,3 +250,13 @@ describe("roles", () => {
     expect(res.body.permissions).toEqual({ view: true, edit: false, publish: false, manageShareLinks: false, admin: false });
   });
 });
+
+describe("concurrent creation", () => {
+  it("gives sites created at once with one title distinct basenames", async () => {
+    const { org, owner } = await createOrgWithSpace(ctx);
+    const title = `Same ${org.id.slice(0, 6)}`;
+    const results = await Promise.all(Array.from({ length: 8 }, () => ctx.as(owner).post(`/v1/orgs/${org.id}/sites`, { title })));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
+    expect(new Set(results.map((r) => r.body.basename)).size).toBe(8);
+  });
+});

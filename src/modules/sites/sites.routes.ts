@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { isUniqueViolation } from "../../db/dialect.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { listOf } from "../../http/pagination.js";
 import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
+import { conflicting } from "../../lib/errors.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { loadSpacesForSite, requireOrgAccess, requireSite, siteNotFound } from "./sites.loader.js";
 import { sitePermissions } from "./sites.policy.js";
@@ -70,9 +72,19 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       allow(sitePermissions(access, { createdBy: actor.user.id }).edit, "Only members with the create role or higher can create sites.");
       const ids = request.body.spaces ?? [];
       const spaces = checkSpacesForSite(await loadSpacesForSite(db, access, ids), ids, (i) => `body.spaces[${i}]`);
-      const site = await db
-        .transaction()
-        .execute((trx) => createSite(trx, { orgId: access.orgId, actorId: actor.user.id, body: request.body, spaces, secret }));
+      const create = (retry: boolean) =>
+        db
+          .transaction()
+          .execute((trx) => createSite(trx, { orgId: access.orgId, actorId: actor.user.id, body: request.body, spaces, secret, retry }));
+      // Sites created at once may pick the same free basename; the losers try again with a random suffix.
+      let site: Awaited<ReturnType<typeof create>> | undefined;
+      for (let attempt = 0; !site; attempt++) {
+        try {
+          site = await create(attempt > 0);
+        } catch (error) {
+          if (!isUniqueViolation(error) || attempt >= 3) throw error;
+        }
+      }
       reply.code(201).header("location", urls.api(`/orgs/${site.orgId}/sites/${site.id}`));
       return presentSiteFor(db, access, site, urls);
     },
@@ -105,7 +117,12 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     async (request) => {
       const { site, access, permissions } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
       allow(permissions.edit, "Only members with the create role or higher can change sites.");
-      await inSiteTransaction(db, site, (trx, current) => updateSite(trx, { model: current, body: request.body }));
+      await inSiteTransaction(db, site, (trx, current) => updateSite(trx, { model: current, body: request.body })).catch((error) => {
+        // Another site took the basename between the check and the write.
+        if (isUniqueViolation(error))
+          throw conflicting(`body.basename "${request.body.basename}" is already used by another site on this Quire; choose another.`);
+        throw error;
+      });
       return presentSiteFor(db, access, (await getSite(db, site.orgId, site.id)) ?? site, urls);
     },
   );

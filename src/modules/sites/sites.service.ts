@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { Executor } from "../../db/database.js";
 import type { SiteRow } from "../../db/schema.js";
 import { conflicting, invalid, notAllowed } from "../../lib/errors.js";
-import { newId } from "../../lib/ids.js";
+import { newId, randomBase62 } from "../../lib/ids.js";
 import { seal, unseal } from "../../lib/sealed.js";
 import { nowIso } from "../../lib/time.js";
 import { atLeast } from "../../permissions/roles.js";
@@ -54,7 +54,7 @@ export function newSigningKey(): string {
 /** Creates a site, its site spaces (in the given order, at the root) and its signing key. */
 export async function createSite(
   trx: Executor,
-  input: { orgId: string; actorId: string; body: CreateSiteValue; spaces: SpaceForSite[]; secret: string },
+  input: { orgId: string; actorId: string; body: CreateSiteValue; spaces: SpaceForSite[]; secret: string; retry?: boolean },
 ): Promise<SiteRow> {
   const { body, spaces } = input;
   const firstTitle = spaces[0]?.space.title;
@@ -65,7 +65,8 @@ export async function createSite(
     orgId: input.orgId,
     type: body.type ?? "basic",
     title,
-    basename: await freeBasename(trx, slugify(title)),
+    // A retry after losing a race for the same basename adds a random suffix.
+    basename: await freeBasename(trx, input.retry ? `${slugify(title)}-${randomBase62(6).toLowerCase()}` : slugify(title)),
     visibility: body.visibility ?? "public",
     published: 0,
     adaptiveContent: 0,
