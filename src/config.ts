@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 
 /** Typed, validated configuration read from the environment once at start. */
@@ -26,6 +27,32 @@ export interface Config {
    * kept in the database; set it to keep the key out of the database (same value on every process).
    */
   secretKey: string | undefined;
+  /** The machine translation engine of translations (see src/modules/translations). */
+  translator: TranslatorConfig;
+  /**
+   * Networks (CIDR) that URLs given by users may reach besides public addresses, e.g. an intranet
+   * host serving OpenAPI documents. Empty by default: private, loopback and link-local addresses
+   * are refused.
+   */
+  fetchAllowNetworks: string[];
+  /** Minutes between two fetches of an OpenAPI spec given by URL. */
+  openapiRefreshMinutes: number;
+  /** Time allowed to fetch one OpenAPI document (or one file it references), in milliseconds. */
+  openapiFetchTimeoutMs: number;
+  /** Largest OpenAPI document (and each file it references) that is fetched, in bytes. */
+  openapiMaxBytes: number;
+  /** Heap of the thread that processes one OpenAPI document, in MiB. */
+  openapiMemoryMb: number;
+}
+
+export interface TranslatorConfig {
+  /** `apertium` (offline, Debian's packages) or `libretranslate` (an HTTP service). */
+  engine: "apertium" | "libretranslate";
+  /** Base URL of the LibreTranslate service (required with `libretranslate`). */
+  libreTranslateUrl: string | undefined;
+  libreTranslateApiKey: string | undefined;
+  /** Longest a call to the engine (one batch of text) may take. */
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -72,6 +99,42 @@ function readSecretKey(env: Env): string | undefined {
   return raw;
 }
 
+function readTranslator(env: Env): TranslatorConfig {
+  const engine = env.QUIRE_TRANSLATOR || "apertium";
+  if (engine !== "apertium" && engine !== "libretranslate") {
+    throw new ConfigError(`QUIRE_TRANSLATOR must be apertium or libretranslate, got "${engine}"`);
+  }
+  const url = env.QUIRE_LIBRETRANSLATE_URL
+    ? readUrl("QUIRE_LIBRETRANSLATE_URL", env.QUIRE_LIBRETRANSLATE_URL, ["http:", "https:"]).replace(/\/+$/, "")
+    : undefined;
+  if (engine === "libretranslate" && !url)
+    throw new ConfigError("QUIRE_LIBRETRANSLATE_URL must be set when QUIRE_TRANSLATOR=libretranslate");
+  return {
+    engine,
+    libreTranslateUrl: url,
+    libreTranslateApiKey: env.QUIRE_LIBRETRANSLATE_API_KEY || undefined,
+    timeoutMs: readInt(env, "QUIRE_TRANSLATOR_TIMEOUT_MS", 120_000, 1_000, 3_600_000),
+  };
+}
+
+function readNetworks(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return [];
+  const networks = raw
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+  for (const network of networks) {
+    const [address, prefix, extra] = network.split("/");
+    const family = isIP(address ?? "");
+    const bits = Number(prefix);
+    if (extra !== undefined || family === 0 || !Number.isInteger(bits) || bits < 0 || bits > (family === 4 ? 32 : 128)) {
+      throw new ConfigError(`${name} must be a comma-separated list of networks such as 10.0.0.0/8 or fd00::/8, got "${network}"`);
+    }
+  }
+  return networks;
+}
+
 /** Reads and validates the configuration; throws ConfigError with the variable's name on bad input. */
 export function loadConfig(env: Env = process.env): Config {
   const port = readInt(env, "PORT", 8080, 0, 65535);
@@ -96,5 +159,11 @@ export function loadConfig(env: Env = process.env): Config {
     gitAllowFileUrls: readBool(env, "QUIRE_GIT_ALLOW_FILE_URLS", false),
     trustProxy: readBool(env, "QUIRE_TRUST_PROXY", false),
     secretKey: readSecretKey(env),
+    translator: readTranslator(env),
+    fetchAllowNetworks: readNetworks(env, "QUIRE_FETCH_ALLOW_NETWORKS"),
+    openapiRefreshMinutes: readInt(env, "QUIRE_OPENAPI_REFRESH_MINUTES", 360, 1, 525_600),
+    openapiFetchTimeoutMs: readInt(env, "QUIRE_OPENAPI_FETCH_TIMEOUT_MS", 30_000, 100, 600_000),
+    openapiMaxBytes: readInt(env, "QUIRE_OPENAPI_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    openapiMemoryMb: readInt(env, "QUIRE_OPENAPI_MEMORY_MB", 1024, 64, 65_536),
   };
 }

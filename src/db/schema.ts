@@ -361,9 +361,89 @@ export interface ChangeRequestResolutionsTable {
   createdAt: string;
 }
 
+export interface OpenApiSpecsTable {
+  id: string;
+  orgId: string;
+  /** Unique within the organization. */
+  slug: string;
+  /** Where the document is fetched from; null for a document given as text. */
+  sourceUrl: string | null;
+  /** The document as uploaded; null for a URL source. */
+  sourceText: string | null;
+  /** Bumped by every change of the source; a job records its result only for the current one. */
+  sourceGeneration: number;
+  /** `private` or `public`. */
+  visibility: string;
+  /** `pending`, `progress` or `complete`. */
+  processingState: string;
+  lastVersionId: string | null;
+  lastProcessedAt: string | null;
+  /** When a URL source was last fetched (successfully or not): the re-fetch schedule counts from it. */
+  lastFetchedAt: string | null;
+  /** `FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR` when the last processing failed. */
+  lastProcessErrorCode: string | null;
+  /** JSON array of `{message, code?}` from the last processing, or null. */
+  lastProcessedErrors: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OpenApiSpecVersionsTable {
+  id: string;
+  specId: string;
+  /** SHA-256 of `document`: a new version is recorded only when it differs from the last one. */
+  contentHash: string;
+  /** The processed document: JSON, every external `$ref` bundled in. */
+  document: string;
+  createdAt: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
+}
+
+export interface TranslationsTable {
+  id: string;
+  orgId: string;
+  sourceSpaceId: string;
+  sourceLanguage: string;
+  /** Target language (`TranslationLanguage`). */
+  language: string;
+  /** The space that holds the translated copy (created with the translation). */
+  targetSpaceId: string;
+  /** JSON document (`instructions`). */
+  instructions: string;
+  /** `pending`, `running` or `completed`. */
+  status: string;
+  /** The target revision written by the latest run (at first: the target space's first revision). */
+  resultRevisionId: string;
+  /** The source revision the latest run translated. */
+  sourceRevisionId: string | null;
+  /** Bumped by every committed run: a run commits only if no other run committed since it started. */
+  runVersion: number;
+  runs: number;
+  totalWords: number;
+  totalPages: number;
+  totalDurationMs: number;
+  latestDurationMs: number;
+  latestPages: number;
+  latestWords: number;
+  /** JSON `{message, at}` when the latest run failed for good, else null. */
+  failure: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TranslationItemsTable {
+  translationId: string;
+  /** A source page id, or `rc:` + a reusable content id. */
+  itemId: string;
+  /** Hash of what was translated (source text, languages, engine): unchanged means nothing to do. */
+  sourceFingerprint: string;
+  /** JSON of the translated title, description and document hash. */
+  translated: string;
 }
 
 export interface SitesTable {
@@ -498,6 +578,10 @@ export interface Database {
   changeRequestRequestedReviewers: ChangeRequestRequestedReviewersTable;
   changeRequestResolutions: ChangeRequestResolutionsTable;
   changeRequestReviews: ChangeRequestReviewsTable;
+  translations: TranslationsTable;
+  translationItems: TranslationItemsTable;
+  openapiSpecs: OpenApiSpecsTable;
+  openapiSpecVersions: OpenApiSpecVersionsTable;
   sites: SitesTable;
   siteSectionGroups: SiteSectionGroupsTable;
   siteSections: SiteSectionsTable;
@@ -522,7 +606,10 @@ export type CommentRow = Selectable<CommentsTable>;
 export type CommentReplyRow = Selectable<CommentRepliesTable>;
 export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
 export type ChangeRequestReviewRow = Selectable<ChangeRequestReviewsTable>;
+export type OpenApiSpecRow = Selectable<OpenApiSpecsTable>;
+export type OpenApiSpecVersionRow = Selectable<OpenApiSpecVersionsTable>;
 export type RequestedReviewerRow = Selectable<ChangeRequestRequestedReviewersTable>;
+export type TranslationRow = Selectable<TranslationsTable>;
 export type SiteRow = Selectable<SitesTable>;
 export type SiteSectionGroupRow = Selectable<SiteSectionGroupsTable>;
 export type SiteSectionRow = Selectable<SiteSectionsTable>;

@@ -14,6 +14,8 @@ import * as m0008 from "./0008_pdf_exports.js";
 import * as m0009 from "./0009_reviews.js";
 import * as m0010 from "./0010_search_prefix.js";
 import * as m0011 from "./0011_sites.js";
+import * as m0013 from "./0013_openapi_specs.js";
+import * as m0014 from "./0014_translations.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -26,4 +28,6 @@ export const migrations: Record<string, Migration> = {
   "0009_reviews": m0009,
   "0010_search_prefix": m0010,
   "0011_sites": m0011,
+  "0014_translations": m0014,
+  "0013_openapi_specs": m0013,
 };

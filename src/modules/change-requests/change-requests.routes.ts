@@ -25,7 +25,13 @@ import {
   type ListChangeRequestsQueryValue,
   UpdateChangeRequestBody,
 } from "./change-requests.schemas.js";
-import { createChangeRequest, presentChangeRequests, presentOne, updateChangeRequest } from "./change-requests.service.js";
+import {
+  createChangeRequest,
+  presentChangeRequests,
+  presentOne,
+  readTemplateForChangeRequest,
+  updateChangeRequest,
+} from "./change-requests.service.js";
 
 const tags = ["change-requests"];
 
@@ -68,20 +74,22 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       const loaded = await requireLiveSpace(db, actor, request.params.spaceId);
       refuseWrite(loaded, loaded.permissions.edit, "edit", "create change requests in it");
       const body = request.body;
-      const row = await createChangeRequest(db, {
-        space: loaded.space,
-        actorId: actor.user.id,
-        subject: body.subject,
-        conversationsIssuesCluster: body.conversationsIssuesCluster,
-        ...(body.template !== undefined
-          ? {
-              template: {
-                id: body.template.id,
-                contentRefs: (body.template.params?.contentRefs ?? {}) as unknown as Record<string, ContentRef>,
-              },
-            }
-          : {}),
-      });
+      const imported =
+        body.template !== undefined
+          ? await readTemplateForChangeRequest({
+              id: body.template.id,
+              contentRefs: (body.template.params?.contentRefs ?? {}) as unknown as Record<string, ContentRef>,
+            })
+          : undefined;
+      const row = await db.transaction().execute((trx) =>
+        createChangeRequest(trx, {
+          space: loaded.space,
+          actorId: actor.user.id,
+          subject: body.subject,
+          conversationsIssuesCluster: body.conversationsIssuesCluster,
+          imported,
+        }),
+      );
       reply.code(201).header("location", urls.api(`/spaces/${row.spaceId}/change-requests/${row.id}`));
       return presentOne(db, urls, row);
     },

@@ -11,10 +11,10 @@ import type { RevisionContent } from "../../content/revision/model.js";
 import { loadContent, saveDocument } from "../../content/revision/storage.js";
 import { storeImportedBlobs } from "../../content/store/blobs.queries.js";
 import { appendContent, TemplateError, templateContent } from "../../content/templates/templates.js";
-import type { Db, Executor } from "../../db/database.js";
+import type { Db, Executor, Trx } from "../../db/database.js";
 import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
-import { badRequest, conflict } from "../../http/errors.js";
 import type { Urls } from "../../http/urls.js";
+import { conflicting, invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
 import { getSpace, getSpacesByIds, lockSpaceRow } from "../spaces/spaces.queries.js";
@@ -65,61 +65,66 @@ export interface NewChangeRequestInput {
   actorId: string;
   subject?: string | undefined;
   conversationsIssuesCluster?: string | undefined;
-  /** A built-in template whose pages (files, reusable contents) the change request starts with. */
-  template?: { id: string; contentRefs: Record<string, ContentRef> } | undefined;
+  /** A built-in template's content (from `readTemplateForChangeRequest`) the change request starts with. */
+  imported?: ImportedContent | undefined;
+}
+
+/**
+ * Reads and checks a built-in template for a new change request, before its transaction: 400
+ * `body.template: …` when it is unknown or its parameters are wrong, so a bad one creates nothing.
+ */
+export async function readTemplateForChangeRequest(template: {
+  id: string;
+  contentRefs: Record<string, ContentRef>;
+}): Promise<ImportedContent> {
+  try {
+    return await templateContent(template.id, template.contentRefs, nowIso());
+  } catch (error) {
+    if (error instanceof TemplateError) throw invalid(`body.template: ${error.message}`);
+    throw error;
+  }
 }
 
 /**
  * Creates a draft change request on the space's current primary revision (its head is that same
- * revision until the first edit: nothing is copied). With a template, its content is added in a
- * first `edits` revision in the same transaction: the change request exists with that content or
- * not at all. The template is read and checked first (400 `body.template: …` when it is unknown or
- * its parameters are wrong), so a bad one creates nothing. Numbers count up per space without gaps:
- * creations in one space take the space's row lock first, so they number one at a time.
+ * revision until the first edit: nothing is copied), in the caller's transaction. With a template's
+ * content, it is added in a first `edits` revision in the same transaction: the change request
+ * exists with that content or not at all. Numbers count up per space without gaps: creations in one
+ * space take the space's row lock first, so they number one at a time.
  */
-export async function createChangeRequest(db: Db, input: NewChangeRequestInput): Promise<ChangeRequestRow> {
-  let imported: ImportedContent | undefined;
-  if (input.template !== undefined) {
-    try {
-      imported = await templateContent(input.template.id, input.template.contentRefs, nowIso());
-    } catch (error) {
-      if (error instanceof TemplateError) throw badRequest(`body.template: ${error.message}`);
-      throw error;
-    }
-  }
-  return db.transaction().execute(async (trx) => {
-    await lockSpaceRow(trx, input.space.id);
-    const space = (await getSpace(trx, input.space.id)) ?? input.space;
-    const now = nowIso();
-    const row: ChangeRequestRow = {
-      id: newId(),
-      spaceId: space.id,
-      number: await nextChangeRequestNumber(trx, space.id),
-      status: "draft",
-      subject: input.subject ?? "",
-      description: null,
-      createdBy: input.actorId,
-      revisionId: space.revisionId,
-      revisionInitial: space.revisionId,
-      revisionMergedAncestor: null,
-      revisionMerged: null,
-      conversationsIssuesCluster: input.conversationsIssuesCluster ?? null,
-      conflictsRevision: null,
-      mergedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await insertChangeRequest(trx, row);
-    if (!imported) return row;
-    const head = await requireRevision(trx, space.id, space.revisionId);
-    return appendImportedContent(trx, {
-      spaceId: space.id,
-      changeRequestId: row.id,
-      head,
-      headContent: await loadContent(trx, head.treeHash),
-      actorId: input.actorId,
-      imported,
-    });
+export async function createChangeRequest(trx: Trx, input: NewChangeRequestInput): Promise<ChangeRequestRow> {
+  const { imported } = input;
+  await lockSpaceRow(trx, input.space.id);
+  const space = (await getSpace(trx, input.space.id)) ?? input.space;
+  const now = nowIso();
+  const row: ChangeRequestRow = {
+    id: newId(),
+    spaceId: space.id,
+    number: await nextChangeRequestNumber(trx, space.id),
+    status: "draft",
+    subject: input.subject ?? "",
+    description: null,
+    createdBy: input.actorId,
+    revisionId: space.revisionId,
+    revisionInitial: space.revisionId,
+    revisionMergedAncestor: null,
+    revisionMerged: null,
+    conversationsIssuesCluster: input.conversationsIssuesCluster ?? null,
+    conflictsRevision: null,
+    mergedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await insertChangeRequest(trx, row);
+  if (!imported) return row;
+  const head = await requireRevision(trx, space.id, space.revisionId);
+  return appendImportedContent(trx, {
+    spaceId: space.id,
+    changeRequestId: row.id,
+    head,
+    headContent: await loadContent(trx, head.treeHash),
+    actorId: input.actorId,
+    imported,
   });
 }
 
@@ -162,9 +167,9 @@ export async function appendImportedContent(
  */
 export async function updateChangeRequest(db: Executor, changeRequest: ChangeRequestRow, body: UpdateChangeRequestValue): Promise<void> {
   if (changeRequest.status === "merged") {
-    throw conflict(`Change request #${changeRequest.number} is merged: its subject, description and status can no longer change.`);
+    throw conflicting(`Change request #${changeRequest.number} is merged: its subject, description and status can no longer change.`);
   }
-  if (body.description && !Array.isArray(body.description.nodes)) throw badRequest("body.description.nodes must be an array.");
+  if (body.description && !Array.isArray(body.description.nodes)) throw invalid("body.description.nodes must be an array.");
   const changes = {
     ...(body.subject !== undefined ? { subject: body.subject } : {}),
     ...(body.description !== undefined ? { description: JSON.stringify({ ...body.description, data: body.description.data ?? {} }) } : {}),
@@ -185,7 +190,7 @@ export async function appendToChangeRequest(
     MAX_ATTEMPTS,
     async () => {
       const changeRequest = await getChangeRequest(db, input.spaceId, input.changeRequestId);
-      if (!changeRequest) throw conflict("The change request was removed while content was being added to it.");
+      if (!changeRequest) throw conflicting("The change request was removed while content was being added to it.");
       assertWritable(changeRequest);
       const head = await requireRevision(db, input.spaceId, changeRequest.revisionId);
       const headContent = await loadContent(db, head.treeHash);

@@ -9,7 +9,7 @@ import { blobHash } from "../../content/store/canonical.js";
 import type { Db, Executor } from "../../db/database.js";
 import type { ChangeRequestRow, SpaceRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
-import { badRequest } from "../../http/errors.js";
+import { invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { FetchRefused, fetchPublicFile, type PublicFetchOptions } from "../../lib/public-fetch.js";
 import { nowIso } from "../../lib/time.js";
@@ -61,7 +61,7 @@ export async function editChangeRequestContent(db: Db, input: ContentEditInput):
         loadDocument: documentLoader(db) as ApplyInput["loadDocument"],
         loadRevision: async (revisionId, field) => {
           const revision = await getSpaceRevision(db, space.id, revisionId ?? baseRevisionOf(changeRequest));
-          if (!revision) throw badRequest(`${field}: no revision "${revisionId}" in space "${space.id}".`);
+          if (!revision) throw invalid(`${field}: no revision "${revisionId}" in space "${space.id}".`);
           return loadContent(db, revision.treeHash);
         },
         pageLocation: input.pageLocation,
@@ -194,11 +194,10 @@ async function prepareFiles(
   const jobs: { change: number; at: string; input: NonNullable<ContentChangeValue["files"]>[number] }[] = [];
   for (const [i, change] of changes.entries()) {
     if (change.operation !== "insert_files") continue;
-    if (!change.files?.length) throw badRequest(`body.changes.${i}.files is required for insert_files.`);
+    if (!change.files?.length) throw invalid(`body.changes.${i}.files is required for insert_files.`);
     for (const [j, file] of change.files.entries()) jobs.push({ change: i, at: `body.changes.${i}.files.${j}`, input: file });
   }
-  if (jobs.length > MAX_FILES_PER_BATCH)
-    throw badRequest(`A batch can insert at most ${MAX_FILES_PER_BATCH} files; it has ${jobs.length}.`);
+  if (jobs.length > MAX_FILES_PER_BATCH) throw invalid(`A batch can insert at most ${MAX_FILES_PER_BATCH} files; it has ${jobs.length}.`);
   const prepared: (PreparedFile | undefined)[] = new Array(jobs.length);
   let next = 0;
   const worker = async () => {
@@ -225,23 +224,23 @@ async function prepareFile(
   at: string,
   fetchOptions: Partial<PublicFetchOptions> | undefined,
 ): Promise<PreparedFile> {
-  if ((input.url === undefined) === (input.base64 === undefined)) throw badRequest(`${at} must have exactly one of url or base64.`);
+  if ((input.url === undefined) === (input.base64 === undefined)) throw invalid(`${at} must have exactly one of url or base64.`);
   let bytes: Buffer;
   let contentType = input.contentType;
   if (input.base64 !== undefined) {
-    if (!contentType) throw badRequest(`${at}.contentType is required with base64.`);
+    if (!contentType) throw invalid(`${at}.contentType is required with base64.`);
     const text = input.base64.replace(/\s+/g, "");
-    if (!BASE64.test(text) || text.length % 4 === 1) throw badRequest(`${at}.base64 is not valid base64.`);
+    if (!BASE64.test(text) || text.length % 4 === 1) throw invalid(`${at}.base64 is not valid base64.`);
     bytes = Buffer.from(text, "base64");
     if (bytes.length > MAX_FILE_BYTES)
-      throw badRequest(`${at}.base64: the file is ${bytes.length} bytes; the limit is ${MAX_FILE_BYTES} bytes (1 MB).`);
+      throw invalid(`${at}.base64: the file is ${bytes.length} bytes; the limit is ${MAX_FILE_BYTES} bytes (1 MB).`);
   } else {
     try {
       const fetched = await fetchPublicFile(input.url!, { maxBytes: MAX_FILE_BYTES, timeoutMs: FETCH_TIMEOUT_MS, ...fetchOptions });
       bytes = fetched.bytes;
       contentType ??= fetched.contentType;
     } catch (error) {
-      if (error instanceof FetchRefused) throw badRequest(`${at}.url: cannot fetch ${JSON.stringify(input.url)}: ${error.message}.`);
+      if (error instanceof FetchRefused) throw invalid(`${at}.url: cannot fetch ${JSON.stringify(input.url)}: ${error.message}.`);
       throw error;
     }
   }

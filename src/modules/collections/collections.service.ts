@@ -1,6 +1,6 @@
 import type { Executor } from "../../db/database.js";
 import type { CollectionRow } from "../../db/schema.js";
-import { badRequest, preconditionFailed } from "../../http/errors.js";
+import { invalid, preconditionFailed } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import type { OrgAccess } from "../../permissions/access.js";
 import { deleteAccessToTargets, grantCreatorAdmin } from "../../permissions/grants.queries.js";
@@ -83,7 +83,7 @@ export async function moveCollection(
   if (destinationParentId !== null) {
     const tree = collectionTree(await listCollectionNodes(trx, collection.orgId), collection.id);
     if (tree.includes(destinationParentId)) {
-      throw badRequest(`Collection "${collection.id}" cannot be moved into itself or into a collection nested in it.`);
+      throw invalid(`Collection "${collection.id}" cannot be moved into itself or into a collection nested in it.`);
     }
   }
   const siblings = await listSiblings(trx, collection.orgId, destinationParentId);

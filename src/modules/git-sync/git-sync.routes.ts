@@ -12,9 +12,9 @@ import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
 import { requireLiveSpace } from "../spaces/spaces.loader.js";
 import { GitSyncState, SpaceParams } from "../spaces/spaces.schemas.js";
-import { CREDENTIALS_PURPOSE, type GitSyncJobBase } from "./git-sync.payloads.js";
+import type { GitSyncJobBase } from "./git-sync.jobs.js";
 import { ExportBody, ImportBody } from "./git-sync.schemas.js";
-import { requestGitRun } from "./git-sync.service.js";
+import { CREDENTIALS_PURPOSE, requestGitRun } from "./git-sync.service.js";
 import { readGitSyncState, updateGitSyncState } from "./git-sync.state.js";
 
 const tags = ["git"];

@@ -1,9 +1,8 @@
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
 import type { Executor } from "../../db/database.js";
 import type { SpaceRow } from "../../db/schema.js";
-import { badRequest, conflict, preconditionFailed } from "../../http/errors.js";
-import { SPACE_RETENTION_DAYS } from "../../jobs/handlers/purge-deleted-spaces.job.js";
-import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
+import { conflicting, invalid, preconditionFailed } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { isoDaysAgo, nowIso } from "../../lib/time.js";
 import type { OrgAccess } from "../../permissions/access.js";
@@ -12,6 +11,7 @@ import { type ContentPositionValue, planMove } from "../content-tree/move.js";
 import { keyAtEnd, positionsFor, sortSiblings } from "../content-tree/positions.js";
 import { listSiblings, writePositions } from "../content-tree/tree.queries.js";
 import { removeSpacesFromSitesOutside } from "../sites/structure.queries.js";
+import { SPACE_RETENTION_DAYS } from "./spaces.jobs.js";
 import { insertFirstRevision, insertSpace, markSpaceDeleted, markSpaceRestored, placeSpace } from "./spaces.queries.js";
 
 export interface NewSpaceInput {
@@ -126,9 +126,9 @@ export async function deleteSpace(trx: Executor, input: { space: SpaceRow; actor
  */
 export async function restoreSpace(trx: Executor, input: { space: SpaceRow }): Promise<void> {
   const { space } = input;
-  if (!space.deletedAt) throw conflict(`Space "${space.id}" is not deleted; there is nothing to restore.`);
+  if (!space.deletedAt) throw conflicting(`Space "${space.id}" is not deleted; there is nothing to restore.`);
   if (space.deletedAt < isoDaysAgo(SPACE_RETENTION_DAYS)) {
-    throw badRequest(
+    throw invalid(
       `Space "${space.id}" was deleted on ${space.deletedAt}, more than ${SPACE_RETENTION_DAYS} days ago; only spaces deleted in the last ${SPACE_RETENTION_DAYS} days can be restored.`,
     );
   }
@@ -166,7 +166,7 @@ export async function transferSpace(
   const { space, targetOrgId, destinationParentId } = input;
   const orgChanges = targetOrgId !== space.orgId;
   if (!orgChanges && destinationParentId === space.parentId) {
-    throw conflict(`Space "${space.id}" is already there; the transfer would change nothing.`);
+    throw conflicting(`Space "${space.id}" is already there; the transfer would change nothing.`);
   }
   if (orgChanges && space.gitSync !== null) {
     throw preconditionFailed(
