@@ -91,17 +91,3 @@ export async function updateGroupRow(
 export async function deleteGroupRow(db: Executor, siteId: string, id: string): Promise<void> {
   await db.deleteFrom("siteSectionGroups").where("id", "=", id).where("siteId", "=", siteId).execute();
 }
-
-/**
- * Takes spaces out of every site of organizations other than `orgId` (a space transferred to
- * another organization cannot stay published by its old one). Run inside the transfer's transaction.
- */
-export async function removeSpacesFromSitesOutside(db: Executor, spaceIds: readonly string[], orgId: string): Promise<number> {
-  if (spaceIds.length === 0) return 0;
-  const result = await db
-    .deleteFrom("siteSpaces")
-    .where("spaceId", "in", [...spaceIds])
-    .where("siteId", "in", (eb) => eb.selectFrom("sites").select("id").where("orgId", "!=", orgId))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
