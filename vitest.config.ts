@@ -23,6 +23,8 @@ const databaseFree = [
   "src/expr/**",
   "src/git/**",
   "src/lib/**",
+  "src/modules/conversations/redact.test.ts",
+  "src/modules/conversations/conversations.analysis.test.ts",
 ];
 
 export default defineConfig({

@@ -43,6 +43,27 @@ export interface Config {
   openapiMaxBytes: number;
   /** Heap of the thread that processes one OpenAPI document, in MiB. */
   openapiMemoryMb: number;
+  rateLimit: RateLimitConfig;
+}
+
+/** Request limits (src/http/rate-limit.ts); every count is per window. */
+export interface RateLimitConfig {
+  enabled: boolean;
+  windowMs: number;
+  /** Requests per API token. */
+  perToken: number;
+  /** Requests per client address (IPv6: per /64), with or without a token. */
+  perAddress: number;
+  /** Failed authentications (401) per client address before its authenticated requests get 429. */
+  authFailures: number;
+  /**
+   * Where counts live: `redis` (REDIS_URL, shared by every process), `database` (a table of the
+   * PostgreSQL or SQLite database, shared by every process using it), or `memory` (this process only).
+   */
+  store: "memory" | "redis" | "database";
+  redisUrl: string | undefined;
+  /** Prefix of the keys in Redis and in the database table. */
+  keyPrefix: string;
 }
 
 export interface TranslatorConfig {
@@ -135,6 +156,27 @@ function readNetworks(env: Env, name: string): string[] {
   return networks;
 }
 
+const RATE_LIMIT_STORES = ["memory", "redis", "database"] as const;
+
+function readRateLimit(env: Env, databaseUrl: string | undefined): RateLimitConfig {
+  const redisUrl = env.REDIS_URL ? readUrl("REDIS_URL", env.REDIS_URL, ["redis:", "rediss:"]) : undefined;
+  const store = (env.QUIRE_RATE_LIMIT_STORE || (redisUrl ? "redis" : databaseUrl ? "database" : "memory")) as RateLimitConfig["store"];
+  if (!RATE_LIMIT_STORES.includes(store)) {
+    throw new ConfigError(`QUIRE_RATE_LIMIT_STORE must be one of ${RATE_LIMIT_STORES.join(", ")}, got "${store}"`);
+  }
+  if (store === "redis" && !redisUrl) throw new ConfigError("QUIRE_RATE_LIMIT_STORE=redis needs REDIS_URL");
+  return {
+    enabled: readBool(env, "QUIRE_RATE_LIMIT", true),
+    windowMs: readInt(env, "QUIRE_RATE_LIMIT_WINDOW", 60, 1, 86_400) * 1000,
+    perToken: readInt(env, "QUIRE_RATE_LIMIT_TOKEN", 600, 1, 1_000_000_000),
+    perAddress: readInt(env, "QUIRE_RATE_LIMIT_ADDRESS", 1200, 1, 1_000_000_000),
+    authFailures: readInt(env, "QUIRE_RATE_LIMIT_AUTH_FAILURES", 20, 1, 1_000_000_000),
+    store,
+    redisUrl,
+    keyPrefix: "quire:rl:",
+  };
+}
+
 /** Reads and validates the configuration; throws ConfigError with the variable's name on bad input. */
 export function loadConfig(env: Env = process.env): Config {
   const port = readInt(env, "PORT", 8080, 0, 65535);
@@ -165,5 +207,6 @@ export function loadConfig(env: Env = process.env): Config {
     openapiFetchTimeoutMs: readInt(env, "QUIRE_OPENAPI_FETCH_TIMEOUT_MS", 30_000, 100, 600_000),
     openapiMaxBytes: readInt(env, "QUIRE_OPENAPI_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     openapiMemoryMb: readInt(env, "QUIRE_OPENAPI_MEMORY_MB", 1024, 64, 65_536),
+    rateLimit: readRateLimit(env, databaseUrl),
   };
 }
