@@ -8,7 +8,7 @@
  */
 import type { Kysely } from "kysely";
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("sites")
     .addColumn("id", "text", (c) => c.primaryKey())
@@ -119,7 +119,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex("site_path_redirects_path").on("site_path_redirects").columns(["site_id", "from_path"]).unique().execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of [
     "site_path_redirects",
     "site_publishing_auth",
