@@ -7,6 +7,7 @@
 import { documentToPlainText, type PlainTextSection } from "../content/document/plain-text.js";
 import type { JSONDocument } from "../content/document/types.js";
 import { type ResolveTable, resolverFor } from "../content/git-sync/resolve.js";
+import { extractReferences } from "../content/gitbook-repo/references.js";
 import { type PageFrontmatter, parseMarkdownPage } from "../content/markdown/index.js";
 import { canonicalJson, objectHash } from "../content/store/canonical.js";
 
@@ -42,7 +43,12 @@ export function plainTexts(input: { documents: string[] }): PlainTextSection[][]
   return input.documents.map((json) => documentToPlainText(JSON.parse(json) as JSONDocument));
 }
 
-const TASKS = { parsePages, plainTexts };
+/** The repository paths each page refers to (readRepository decides which exist and are imported). */
+export function pageReferences(input: { sources: string[] }): string[][] {
+  return input.sources.map((source) => extractReferences(source));
+}
+
+const TASKS = { parsePages, plainTexts, pageReferences };
 export type Tasks = typeof TASKS;
 export type TaskName = keyof Tasks;
 

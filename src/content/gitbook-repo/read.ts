@@ -8,8 +8,8 @@ import { GitError } from "../../git/errors.js";
 import { DEFAULT_GIT_LIMITS } from "../../git/operation.js";
 import { basename, dirname, isWithin, resolveRelative, unsafePathReason } from "../../git/paths.js";
 import { type BlobReader, type TreeEntry, VirtualTree } from "../../git/tree.js";
+import { runInWorker } from "../../workers/pool.js";
 import { contentTypeOf, hasDimensions, imageDimensions } from "./media.js";
-import { extractReferences } from "./references.js";
 import { parseSummary, type SummaryNode } from "./summary.js";
 import { firstHeading, parseFrontMatter, slugify } from "./text.js";
 import {
@@ -63,6 +63,9 @@ export const VARS_FILE = ".gitbook/vars.yaml";
 export const CONFIG_FILE = ".gitbook.yaml";
 export const DEFAULT_README = "README.md";
 export const DEFAULT_SUMMARY = "SUMMARY.md";
+
+/** Markdown characters scanned for references per worker task (a larger page goes alone). */
+const SCAN_BATCH_CHARS = 1024 * 1024;
 
 /** Bytes read from an image to find its dimensions (enough for PNG/GIF/WebP/SVG and most JPEGs). */
 const IMAGE_HEAD_BYTES = 256 * 1024;
@@ -370,8 +373,8 @@ export async function readRepository(
     if (!files.has(rel)) files.set(rel, { path: rel, oid: entry.oid, size: entry.size, contentType: contentTypeOf(rel) });
   };
   const outside = new Set<string>();
-  const scan = (rel: string, source: string) => {
-    for (const reference of extractReferences(source)) {
+  const scan = (rel: string, references: string[]) => {
+    for (const reference of references) {
       const target = rootRelative(reference, dirname(join(root, rel)));
       if (target === undefined) {
         outside.add(`${rel} -> ${reference}`);
@@ -387,8 +390,22 @@ export async function readRepository(
       }
     }
   };
-  for (const doc of documents) scan(doc.path, doc.source);
-  for (const include of reusableContents) scan(include.path, include.source);
+  // Finding the references means reading every page whole: done in a worker thread, by batches.
+  const scanned = [...documents.map((d) => ({ path: d.path, source: d.source })), ...reusableContents];
+  for (let start = 0; start < scanned.length; ) {
+    let end = start;
+    let chars = 0;
+    while (end < scanned.length && (end === start || chars + (scanned[end] as { source: string }).source.length <= SCAN_BATCH_CHARS)) {
+      chars += (scanned[end] as { source: string }).source.length;
+      end++;
+    }
+    const batch = scanned.slice(start, end);
+    const found = await runInWorker("pageReferences", { sources: batch.map((page) => page.source) });
+    batch.forEach((page, i) => {
+      scan(page.path, found[i] ?? []);
+    });
+    start = end;
+  }
   if (outside.size > 0) {
     warnings.push({
       code: "reference_outside_root",
