@@ -446,3 +446,22 @@ describe("limits count only what is imported", () => {
     });
   });
 });
+
+describe("SUMMARY entries and links outside what is imported", () => {
+  it("an entry pointing outside the root to a file that exists is named as such and not imported", async () => {
+    const content = await readMemory({
+      ".gitbook.yaml": "root: docs\n",
+      "docs/README.md": "# Home\n\nSee [the example](../examples/x/README.md) and [unlisted](unlisted.md).\n",
+      "docs/SUMMARY.md": "* [Home](README.md)\n* [Example](../examples/x/README.md)\n* [Gone](../nowhere.md)\n",
+      "docs/unlisted.md": "# Unlisted\n",
+      "examples/x/README.md": "# Example\n",
+    });
+    expect(outline(content.pages)).toEqual(["README.md | Home"]);
+    expect(content.warnings.map((w) => w.message)).toEqual([
+      'SUMMARY.md line 2: "Example" points to "../examples/x/README.md", a file outside the content root "docs"; pages are imported only from inside the root (docs/git-import.md), so it was not imported',
+      'SUMMARY.md line 3: "Gone" points to "../nowhere.md", outside the content root; ignored',
+      "1 Markdown file(s) are not listed in SUMMARY.md and were ignored: unlisted.md",
+      "References outside the content root were not imported: README.md -> ../examples/x/README.md",
+    ]);
+  });
+});

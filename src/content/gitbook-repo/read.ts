@@ -238,6 +238,18 @@ export async function readRepository(
     warnings.push(...parsed.warnings);
     const listed = new Set<string>();
     const summaryDir = dirname(join(root, summary.rel));
+    const outsideRootMessage = (where: string, title: string, target: string, base: string) => {
+      const repoPath = resolveRelative(base, target);
+      let exists = false;
+      try {
+        exists = repoPath !== undefined && tree.file(repoPath, projectDirectory) !== undefined;
+      } catch {
+        exists = false;
+      }
+      return exists
+        ? `${where}: "${title}" points to ${JSON.stringify(target)}, a file outside the content root ${JSON.stringify(root)}; pages are imported only from inside the root (docs/git-import.md), so it was not imported`
+        : `${where}: "${title}" points to ${JSON.stringify(target)}, outside the content root; ignored`;
+    };
     const convert = (nodes: SummaryNode[]): RepoPage[] =>
       nodes.flatMap((node): RepoPage[] => {
         if (node.kind === "link") return [{ kind: "link", title: node.title, href: node.href }];
@@ -249,7 +261,7 @@ export async function readRepository(
         if (rel === undefined || unsafePathReason(rel)) {
           warnings.push({
             code: "reference_outside_root",
-            message: `${where}: "${node.title}" points to ${JSON.stringify(node.target)}, outside the content root; ignored`,
+            message: outsideRootMessage(where, node.title, node.target, summaryDir),
           });
           return convert(node.children);
         }
