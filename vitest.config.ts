@@ -16,6 +16,8 @@ const databaseFree = [
   "src/content/pdf/**",
   "src/content/markdown/**",
   "src/content/document/**",
+  "src/content/translation/**",
+  "src/modules/translations/translations.engines.test.ts",
   "src/content/merge/**",
   "src/content/gitbook-repo/**",
   "src/expr/**",

@@ -24,7 +24,7 @@ import { saveDocument } from "../src/content/revision/storage.js";
 import { openDatabase } from "../src/db/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { Urls } from "../src/http/urls.js";
-import { requireChangeRequest } from "../src/modules/change-requests/change-requests.service.js";
+import { requireChangeRequest } from "../src/modules/change-requests/change-requests.loader.js";
 import { mergeChangeRequest } from "../src/modules/change-requests/merge.service.js";
 import { AccessCache } from "../src/permissions/access.js";
 
@@ -97,18 +97,16 @@ async function main() {
     }
     pages.push({ id: `s${s}`, kind: "group", title: `Section ${s}`, slug: `s${s}`, createdAt: now, updatedAt: now, children });
   }
-  await db
-    .transaction()
-    .execute((trx) =>
-      commitRevision(trx, {
-        spaceId: space.id,
-        parents: [space.revision],
-        type: "edits",
-        content: { pages, files: [], reusableContents: [], variables: {} },
-        createdBy: user.id,
-        movePrimaryFrom: space.revision,
-      }),
-    );
+  await db.transaction().execute((trx) =>
+    commitRevision(trx, {
+      spaceId: space.id,
+      parents: [space.revision],
+      type: "edits",
+      content: { pages, files: [], reusableContents: [], variables: {} },
+      createdBy: user.id,
+      movePrimaryFrom: space.revision,
+    }),
+  );
 
   // 21 change requests on the same primary revision, each editing 10 pages through the API.
   const crs: string[] = [];

@@ -1,9 +1,9 @@
 /** Seeding shared by the benchmarks: a space imported from a generated GitBook repository. */
 import pino from "pino";
+import { jobDefinitions } from "../src/app.js";
 import type { Config } from "../src/config.js";
 import type { Db, DialectName } from "../src/db/database.js";
 import { Urls } from "../src/http/urls.js";
-import { jobDefinitions } from "../src/jobs/index.js";
 import { enqueue } from "../src/jobs/queue.js";
 import { Worker } from "../src/jobs/worker.js";
 import { generateRepo } from "../test/helpers/generate-repo.js";

@@ -1,19 +1,22 @@
 /**
  * buildApp(deps): the Fastify application with every plugin and every module registered
- * explicitly, so this file shows the whole API surface. It never listens; main.ts does.
+ * explicitly, so this file shows the whole API surface; and the job kinds the worker runs, each
+ * defined by the module that owns its work. It never listens and never runs jobs; main.ts does.
  */
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from "fastify";
 import { sql } from "kysely";
+import { searchIndexJob } from "./content/search/search-index.jobs.js";
 import { pendingMigrations } from "./db/migrate.js";
 import type { Deps } from "./deps.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerTextInputGuard } from "./http/text-input.js";
+import type { JobDefinition, PeriodicJob } from "./jobs/registry.js";
 import { randomBase62 } from "./lib/ids.js";
-import { changeRequestContentRoutes } from "./modules/change-requests/change-requests.content.routes.js";
+import { changeRequestContentRoutes } from "./modules/change-request-content/change-request-content.routes.js";
 import { changeRequestRoutes } from "./modules/change-requests/change-requests.routes.js";
 import { reviewRoutes } from "./modules/change-requests/reviews.routes.js";
 import { collectionRoutes } from "./modules/collections/collections.routes.js";
@@ -22,17 +25,34 @@ import { contentRoutes } from "./modules/content/content.routes.js";
 import { templateRoutes } from "./modules/content/templates.routes.js";
 import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
 import { fileRoutes } from "./modules/files/files.routes.js";
+import { gitExportJob, gitImportJob } from "./modules/git-sync/git-sync.jobs.js";
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
+import { purgeDeletedSpacesJob } from "./modules/spaces/spaces.jobs.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
 import { teamRoutes } from "./modules/teams/teams.routes.js";
+import { translationRunJob } from "./modules/translations/translations.jobs.js";
+import { translationRoutes } from "./modules/translations/translations.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 
 export const API_VERSION = "0.1.0";
+
+/** Every job kind the worker runs (one line per kind; each is defined next to its work). */
+// biome-ignore lint/suspicious/noExplicitAny: definitions of different payload types in one list; each is checked where it is defined.
+export const jobDefinitions: readonly JobDefinition<any>[] = [
+  purgeDeletedSpacesJob,
+  searchIndexJob,
+  gitImportJob,
+  gitExportJob,
+  translationRunJob,
+];
+
+/** The jobs the worker enqueues on a fixed period. */
+export const periodicJobs: PeriodicJob[] = [{ kind: "purge-deleted-spaces", everyMs: 60 * 60_000 }];
 
 // A client-supplied request id is kept only when it is short and harmless to log.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -146,6 +166,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(templateRoutes, { deps });
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });
+  await app.register(translationRoutes, { deps });
 
   return app;
 }

@@ -34,6 +34,18 @@ export interface Config {
    * kept in the database; set it to keep the key out of the database (same value on every process).
    */
   secretKey: string | undefined;
+  /** The machine translation engine of translations (see src/modules/translations). */
+  translator: TranslatorConfig;
+}
+
+export interface TranslatorConfig {
+  /** `apertium` (offline, Debian's packages) or `libretranslate` (an HTTP service). */
+  engine: "apertium" | "libretranslate";
+  /** Base URL of the LibreTranslate service (required with `libretranslate`). */
+  libreTranslateUrl: string | undefined;
+  libreTranslateApiKey: string | undefined;
+  /** Longest a call to the engine (one batch of text) may take. */
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -83,6 +95,24 @@ function readSecretKey(env: Env): string | undefined {
   return raw;
 }
 
+function readTranslator(env: Env): TranslatorConfig {
+  const engine = env.QUIRE_TRANSLATOR || "apertium";
+  if (engine !== "apertium" && engine !== "libretranslate") {
+    throw new ConfigError(`QUIRE_TRANSLATOR must be apertium or libretranslate, got "${engine}"`);
+  }
+  const url = env.QUIRE_LIBRETRANSLATE_URL
+    ? readUrl("QUIRE_LIBRETRANSLATE_URL", env.QUIRE_LIBRETRANSLATE_URL, ["http:", "https:"]).replace(/\/+$/, "")
+    : undefined;
+  if (engine === "libretranslate" && !url)
+    throw new ConfigError("QUIRE_LIBRETRANSLATE_URL must be set when QUIRE_TRANSLATOR=libretranslate");
+  return {
+    engine,
+    libreTranslateUrl: url,
+    libreTranslateApiKey: env.QUIRE_LIBRETRANSLATE_API_KEY || undefined,
+    timeoutMs: readInt(env, "QUIRE_TRANSLATOR_TIMEOUT_MS", 120_000, 1_000, 3_600_000),
+  };
+}
+
 /** Reads and validates the configuration; throws ConfigError with the variable's name on bad input. */
 export function loadConfig(env: Env = process.env): Config {
   const port = readInt(env, "PORT", 8080, 0, 65535);
@@ -117,5 +147,6 @@ export function loadConfig(env: Env = process.env): Config {
     importMaxPageBytes: readInt(env, "QUIRE_IMPORT_MAX_PAGE_BYTES", DEFAULT_READ_LIMITS.maxPageBytes, 1024, 1024 * 1024 * 1024),
     workerThreads: readInt(env, "QUIRE_WORKER_THREADS", DEFAULT_WORKER_THREADS, 0, 64),
     secretKey: readSecretKey(env),
+    translator: readTranslator(env),
   };
 }

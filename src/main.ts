@@ -5,13 +5,13 @@
 import path from "node:path";
 import { Command, CommanderError } from "commander";
 import pino, { type Logger } from "pino";
-import { buildApp } from "./app.js";
+import { buildApp, jobDefinitions, periodicJobs } from "./app.js";
 import { bootstrapIfEmpty, ensureUser, initOrganization, loadInstanceSecret } from "./bootstrap.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { type DatabaseHandle, openDatabase } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
 import { Urls } from "./http/urls.js";
-import { jobDefinitions, periodicJobs } from "./jobs/index.js";
+
 import { Worker } from "./jobs/worker.js";
 import { createOrganization } from "./modules/organizations/organizations.service.js";
 import { createApiToken, revokeApiToken } from "./modules/users/tokens.queries.js";

@@ -366,6 +366,49 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface TranslationsTable {
+  id: string;
+  orgId: string;
+  sourceSpaceId: string;
+  sourceLanguage: string;
+  /** Target language (`TranslationLanguage`). */
+  language: string;
+  /** The space that holds the translated copy (created with the translation). */
+  targetSpaceId: string;
+  /** JSON document (`instructions`). */
+  instructions: string;
+  /** `pending`, `running` or `completed`. */
+  status: string;
+  /** The target revision written by the latest run (at first: the target space's first revision). */
+  resultRevisionId: string;
+  /** The source revision the latest run translated. */
+  sourceRevisionId: string | null;
+  /** Bumped by every committed run: a run commits only if no other run committed since it started. */
+  runVersion: number;
+  runs: number;
+  totalWords: number;
+  totalPages: number;
+  totalDurationMs: number;
+  latestDurationMs: number;
+  latestPages: number;
+  latestWords: number;
+  /** JSON `{message, at}` when the latest run failed for good, else null. */
+  failure: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TranslationItemsTable {
+  translationId: string;
+  /** A source page id, or `rc:` + a reusable content id. */
+  itemId: string;
+  /** Hash of what was translated (source text, languages, engine): unchanged means nothing to do. */
+  sourceFingerprint: string;
+  /** JSON of the translated title, description and document hash. */
+  translated: string;
+}
+
 export interface Database {
   users: UsersTable;
   apiTokens: ApiTokensTable;
@@ -394,6 +437,8 @@ export interface Database {
   changeRequestRequestedReviewers: ChangeRequestRequestedReviewersTable;
   changeRequestResolutions: ChangeRequestResolutionsTable;
   changeRequestReviews: ChangeRequestReviewsTable;
+  translations: TranslationsTable;
+  translationItems: TranslationItemsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -411,6 +456,7 @@ export type CommentReplyRow = Selectable<CommentRepliesTable>;
 export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
 export type ChangeRequestReviewRow = Selectable<ChangeRequestReviewsTable>;
 export type RequestedReviewerRow = Selectable<ChangeRequestRequestedReviewersTable>;
+export type TranslationRow = Selectable<TranslationsTable>;
 export type NewSpace = Insertable<SpacesTable>;
 export type SpaceUpdate = Updateable<SpacesTable>;
 // Generated is re-exported for tables that later gain auto-increment columns.

@@ -1,4 +1,4 @@
-import { forbidden, notFound } from "../http/errors.js";
+import { missing, notAllowed } from "../lib/errors.js";
 
 /**
  * Enforces a permissions record computed by a policy: a caller who may not even view the object
@@ -9,6 +9,6 @@ export function authorize<P extends { view: boolean }>(
   action: keyof P & string,
   messages: { notFound: string; forbidden: string },
 ): void {
-  if (!permissions.view) throw notFound(messages.notFound);
-  if (!permissions[action]) throw forbidden(messages.forbidden);
+  if (!permissions.view) throw missing(messages.notFound);
+  if (!permissions[action]) throw notAllowed(messages.forbidden);
 }

@@ -8,12 +8,11 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { afterAll, beforeAll } from "vitest";
-import { buildApp } from "../../src/app.js";
+import { buildApp, jobDefinitions } from "../../src/app.js";
 import { loadInstanceSecret } from "../../src/bootstrap.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import type { Deps } from "../../src/deps.js";
 import { Urls } from "../../src/http/urls.js";
-import { jobDefinitions } from "../../src/jobs/index.js";
 import { Worker } from "../../src/jobs/worker.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
 

@@ -6,8 +6,8 @@
 import { commitRevision } from "../../src/content/revision/commit.js";
 import type { FileEntry, PageNode, RevisionContent } from "../../src/content/revision/model.js";
 import { saveDocument } from "../../src/content/revision/storage.js";
+import { requestSearchIndex } from "../../src/content/search/search-index.jobs.js";
 import { putBlob } from "../../src/content/store/blobs.queries.js";
-import { requestSearchIndex } from "../../src/jobs/handlers/search-index.job.js";
 import { randomBase62 } from "../../src/lib/ids.js";
 import type { TestContext } from "./app.js";
 

@@ -4,9 +4,9 @@
  */
 import { expect } from "vitest";
 import { randomBase62 } from "../../src/lib/ids.js";
-import { addMember } from "../../src/modules/members/members.queries.js";
 import { createApiToken } from "../../src/modules/users/tokens.queries.js";
 import { insertUser } from "../../src/modules/users/users.queries.js";
+import { addMember } from "../../src/permissions/memberships.queries.js";
 import type { Role } from "../../src/permissions/roles.js";
 import type { TestContext, TestUser } from "./app.js";
 

@@ -1,10 +1,12 @@
 /**
  * Recording new content: store the content tree, create the revision, and (for primary content)
- * move the space's pointer to it, all inside the caller's transaction.
+ * move the space's pointer to it and run the primary-content hooks, all inside the caller's
+ * transaction.
  */
 import type { Executor } from "../../db/database.js";
 import type { RevisionRow } from "../../db/schema.js";
 import type { RevisionContent } from "./model.js";
+import { primaryContentChanged } from "./primary-hooks.js";
 import { insertRevision, movePrimaryRevision, type NewRevision } from "./revisions.queries.js";
 import { saveContent } from "./storage.js";
 
@@ -35,6 +37,7 @@ export async function commitRevision(trx: Executor, input: CommitInput): Promise
   if (movePrimaryFrom !== undefined) {
     const moved = await movePrimaryRevision(trx, input.spaceId, movePrimaryFrom, row.id);
     if (!moved) throw new PrimaryMoved(input.spaceId, movePrimaryFrom);
+    await primaryContentChanged(trx, { spaceId: input.spaceId, revisionId: row.id, previousRevisionId: movePrimaryFrom });
   }
   return row;
 }

@@ -4,8 +4,8 @@
  * (unlike the keyset cursors of lists, which are stable under inserts).
  */
 import type { Executor } from "../../db/database.js";
-import { badRequest } from "../../http/errors.js";
 import { type CursorValue, decodeCursor, encodeCursor } from "../../http/pagination.js";
+import { invalid } from "../../lib/errors.js";
 import { type FullTextIndex, type SearchHit, searchTerms, sectionDetails } from "./fulltext.js";
 
 /** How many best sections are grouped into page results (deeper pages of results are not served). */
@@ -92,13 +92,13 @@ function decodeOffset(page: string | undefined): number {
     // Not even a list cursor: answered below with this search's own message.
   }
   if (typeof offset === "number" && Number.isInteger(offset) && offset >= 0) return offset;
-  throw badRequest("The `page` parameter is not a cursor returned by this search; pass `next.page` from a previous response.");
+  throw invalid("The `page` parameter is not a cursor returned by this search; pass `next.page` from a previous response.");
 }
 
 /** The words of a query; 400 when it has none (only punctuation or syntax). */
 function queryTerms(query: string): string[] {
   const terms = searchTerms(query);
-  if (terms.length === 0) throw badRequest("The query has no words to search for (letters or digits).");
+  if (terms.length === 0) throw invalid("The query has no words to search for (letters or digits).");
   return terms;
 }
 

@@ -114,14 +114,14 @@ describe("searchPages", () => {
     expect(seen).toHaveLength(12);
     const badCursor = "The `page` parameter is not a cursor returned by this search; pass `next.page` from a previous response.";
     await expect(searchPages(index, db.db, ["grouped"], "kangaroo", { page: "garbage" })).rejects.toMatchObject({
-      statusCode: 400,
+      kind: "invalid",
       message: badCursor,
     });
     await expect(
       searchPages(index, db.db, ["grouped"], "kangaroo", { page: Buffer.from("[-5]").toString("base64url") }),
-    ).rejects.toMatchObject({ statusCode: 400, message: badCursor });
+    ).rejects.toMatchObject({ kind: "invalid", message: badCursor });
     await expect(searchPages(index, db.db, ["grouped"], "&|!", {})).rejects.toMatchObject({
-      statusCode: 400,
+      kind: "invalid",
       message: "The query has no words to search for (letters or digits).",
     });
   });
@@ -151,6 +151,6 @@ describe("searchOrganization", () => {
     const second = await searchOrganization(index, db.db, ["org-a", "org-b"], "walrus", { limit: 1, page: first.next!.page });
     expect(second).toMatchObject({ count: 2, results: [{ spaceId: spaceOrder[1] }] });
     expect(second.next).toBeUndefined();
-    await expect(searchOrganization(index, db.db, ["org-a"], "walrus", { page: "garbage" })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(searchOrganization(index, db.db, ["org-a"], "walrus", { page: "garbage" })).rejects.toMatchObject({ kind: "invalid" });
   });
 });

@@ -13,6 +13,7 @@ import * as m0007 from "./0007_comments.js";
 import * as m0008 from "./0008_pdf_exports.js";
 import * as m0009 from "./0009_reviews.js";
 import * as m0010 from "./0010_search_prefix.js";
+import * as m0014 from "./0014_translations.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "0008_pdf_exports": m0008,
   "0009_reviews": m0009,
   "0010_search_prefix": m0010,
+  "0014_translations": m0014,
 };

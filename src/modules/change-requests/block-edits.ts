@@ -6,7 +6,7 @@ import { type AnyNode, indexKeyedNodes } from "../../content/document/find.js";
 import { newKey } from "../../content/document/keys.js";
 import { normalizeInlines } from "../../content/document/nodes.js";
 import type { JSONDocument } from "../../content/document/types.js";
-import { badRequest } from "../../http/errors.js";
+import { invalid } from "../../lib/errors.js";
 
 const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -53,7 +53,7 @@ export function revertBlocks(
   for (const key of keys) {
     const now = indexKeyedNodes(document).get(key);
     const then = before.get(key);
-    if (!now && !then) throw badRequest(`${field}: no block "${key}" in page "${pageId}", now or in the revision to revert to.`);
+    if (!now && !then) throw invalid(`${field}: no block "${key}" in page "${pageId}", now or in the revision to revert to.`);
     if (now && then) now.list.splice(now.index, 1, structuredClone(then.node));
     else if (now) now.list.splice(now.index, 1);
     else {

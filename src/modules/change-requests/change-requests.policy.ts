@@ -1,4 +1,9 @@
+import type { ChangeRequestRow } from "../../db/schema.js";
+import { conflicting, notAllowed } from "../../lib/errors.js";
+import { atLeast, type Role } from "../../permissions/roles.js";
+import type { LoadedSpace } from "../spaces/spaces.loader.js";
 import type { SpacePermissionsValue } from "../spaces/spaces.schemas.js";
+import { WRITABLE_STATUSES } from "./change-requests.schemas.js";
 
 /** What a caller may do with a change request. (`ChangeRequest` has no `permissions` field.) */
 export interface ChangeRequestPermissions {
@@ -27,4 +32,29 @@ export function changeRequestPermissions(
     update: space.view && (space.review || changeRequest.createdBy === actorId),
     merge: space.view && space.merge,
   };
+}
+
+/**
+ * 403 for a write the caller may not make (`allowed` false): when the space is locked and their
+ * level would otherwise allow it (`needs`), the message names the lock.
+ */
+export function refuseWrite(loaded: LoadedSpace, allowed: boolean, needs: Role, action: string): void {
+  if (allowed) return;
+  if (loaded.space.editMode === "locked" && atLeast(loaded.level, needs)) {
+    throw notAllowed(
+      `Space "${loaded.space.id}" is locked (editMode "locked"), so you cannot ${action}. An admin can unlock it with PATCH /v1/spaces/${loaded.space.id} and {"editMode":"live"}.`,
+    );
+  }
+  throw notAllowed(`Only members with the ${needs} level or higher on space "${loaded.space.id}" can ${action}.`);
+}
+
+/** 409 for a write to a change request whose content can no longer change. */
+export function assertWritable(changeRequest: ChangeRequestRow): void {
+  if ((WRITABLE_STATUSES as readonly string[]).includes(changeRequest.status)) return;
+  if (changeRequest.status === "merged") {
+    throw conflicting(`Change request #${changeRequest.number} is merged: it can no longer change. Create a new change request.`);
+  }
+  throw conflicting(
+    `Change request #${changeRequest.number} is archived: reopen it first (PATCH with {"status":"open"} or {"status":"draft"}).`,
+  );
 }

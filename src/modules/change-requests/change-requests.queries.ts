@@ -1,13 +1,9 @@
-import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, sql } from "kysely";
 import type { Executor } from "../../db/database.js";
-import { prepared } from "../../db/prepared.js";
 import type { ChangeRequestRow, ChangeRequestsTable, Database } from "../../db/schema.js";
 import { type Page, paginate, type SortKey } from "../../http/pagination.js";
 import { nowIso } from "../../lib/time.js";
-import type { ChangeRequestStatus } from "./change-requests.schemas.js";
-
-/** Statuses whose content may still change (edits, updates, merge). */
-export const WRITABLE_STATUSES: readonly ChangeRequestStatus[] = ["draft", "open"];
+import { type ChangeRequestStatus, WRITABLE_STATUSES } from "./change-requests.schemas.js";
 
 export function getChangeRequest(db: Executor, spaceId: string, id: string): Promise<ChangeRequestRow | undefined> {
   return db.selectFrom("changeRequests").selectAll().where("spaceId", "=", spaceId).where("id", "=", id).executeTakeFirst();
@@ -213,34 +209,18 @@ export async function clearResolutions(db: Executor, changeRequestId: string): P
 }
 
 /** The count of one space's change requests (of one status), as a subquery for a larger query (the space counters). */
-export function changeRequestCount(db: Kysely<Database>, spaceId: string, status?: ChangeRequestStatus) {
-  return db
-    .selectFrom("changeRequests")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("changeRequests.spaceId", "=", spaceId)
-    .$if(status !== undefined, (qb) => qb.where("changeRequests.status", "=", status!));
-}
 
-/** Change request counters of many spaces, in one query (`changeRequests`, `…Open`, `…Draft`). */
-export async function changeRequestCountsBySpace(
-  db: Executor,
-  spaceIds: readonly string[],
-): Promise<Map<string, { total: number; open: number; draft: number }>> {
-  if (spaceIds.length === 0) return new Map();
-  const rows = await countsBySpace(db, { spaceIds });
-  return new Map(rows.map((row) => [row.spaceId, { total: Number(row.total), open: Number(row.open), draft: Number(row.draft) }]));
+/** Open comments on each change request. */
+export async function openCommentCountsForChangeRequests(db: Executor, changeRequestIds: readonly string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>(changeRequestIds.map((id) => [id, 0]));
+  if (changeRequestIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom("comments")
+    .select((eb) => ["changeRequestId", eb.fn.countAll<number>().as("count")])
+    .where("changeRequestId", "in", changeRequestIds)
+    .where("status", "=", "open")
+    .groupBy("changeRequestId")
+    .execute();
+  for (const row of rows) if (row.changeRequestId !== null) counts.set(row.changeRequestId, Number(row.count));
+  return counts;
 }
-
-const countsBySpace = prepared<{ spaceIds: readonly string[] }, { spaceId: string; total: number; open: number; draft: number }>(
-  (kysely, _param, list) =>
-    (kysely as Kysely<Database>)
-      .selectFrom("changeRequests")
-      .select((eb) => [
-        "spaceId",
-        eb.fn.countAll<number>().as("total"),
-        eb.fn.sum<number>(eb.case().when("status", "=", "open").then(1).else(0).end()).as("open"),
-        eb.fn.sum<number>(eb.case().when("status", "=", "draft").then(1).else(0).end()).as("draft"),
-      ])
-      .where("spaceId", "in", list("spaceIds"))
-      .groupBy("spaceId"),
-);

@@ -6,13 +6,15 @@ import { actorOf } from "../../http/authenticate.js";
 import { listOf, type Page } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf } from "../../http/schemas.js";
 import { authorize } from "../../permissions/authorize.js";
+import { requireOrganization } from "../organizations/organizations.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { requireOrganization } from "../organizations/organizations.service.js";
+import { readableSpaceNodes, requireLiveSpace } from "../spaces/spaces.loader.js";
 import { listSpaceNodes } from "../spaces/spaces.queries.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
-import { readableSpaceNodes, requireLiveSpace } from "../spaces/spaces.service.js";
 import { presentUser } from "../users/users.presenter.js";
 import { getUsersByIds } from "../users/users.queries.js";
+import { requireChangeRequest } from "./change-requests.loader.js";
+import { refuseWrite } from "./change-requests.policy.js";
 import { type ChangeRequestFilter, getChangeRequest, listChangeRequests, listContributors } from "./change-requests.queries.js";
 import {
   ChangeRequestParams,
@@ -27,8 +29,7 @@ import {
   createChangeRequest,
   presentChangeRequests,
   presentOne,
-  refuseWrite,
-  requireChangeRequest,
+  readTemplateForChangeRequest,
   updateChangeRequest,
 } from "./change-requests.service.js";
 
@@ -73,20 +74,22 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       const loaded = await requireLiveSpace(db, actor, request.params.spaceId);
       refuseWrite(loaded, loaded.permissions.edit, "edit", "create change requests in it");
       const body = request.body;
-      const row = await createChangeRequest(db, {
-        space: loaded.space,
-        actorId: actor.user.id,
-        subject: body.subject,
-        conversationsIssuesCluster: body.conversationsIssuesCluster,
-        ...(body.template !== undefined
-          ? {
-              template: {
-                id: body.template.id,
-                contentRefs: (body.template.params?.contentRefs ?? {}) as unknown as Record<string, ContentRef>,
-              },
-            }
-          : {}),
-      });
+      const imported =
+        body.template !== undefined
+          ? await readTemplateForChangeRequest({
+              id: body.template.id,
+              contentRefs: (body.template.params?.contentRefs ?? {}) as unknown as Record<string, ContentRef>,
+            })
+          : undefined;
+      const row = await db.transaction().execute((trx) =>
+        createChangeRequest(trx, {
+          space: loaded.space,
+          actorId: actor.user.id,
+          subject: body.subject,
+          conversationsIssuesCluster: body.conversationsIssuesCluster,
+          imported,
+        }),
+      );
       reply.code(201).header("location", urls.api(`/spaces/${row.spaceId}/change-requests/${row.id}`));
       return presentOne(db, urls, row);
     },

@@ -8,6 +8,9 @@ import { Id, ListQuery, RichDocument, Timestamp, UserSchema } from "../../http/s
 export const CHANGE_REQUEST_STATUSES = ["draft", "open", "archived", "merged"] as const;
 export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
 
+/** Statuses whose content may still change (edits, updates, merge). */
+export const WRITABLE_STATUSES: readonly ChangeRequestStatus[] = ["draft", "open"];
+
 export const ChangeRequestStatusSchema = Type.Enum([...CHANGE_REQUEST_STATUSES]);
 
 export const ChangeRequestSubject = Type.String({ maxLength: 100, description: "Subject of the change request" });

@@ -11,79 +11,27 @@ import type { RevisionContent } from "../../content/revision/model.js";
 import { loadContent, saveDocumentsJson } from "../../content/revision/storage.js";
 import { storeImportedBlobs } from "../../content/store/blobs.queries.js";
 import { appendContent, TemplateError, templateContent } from "../../content/templates/templates.js";
-import type { Db, Executor } from "../../db/database.js";
+import type { Db, Executor, Trx } from "../../db/database.js";
 import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
-import { badRequest, conflict, forbidden, notFound } from "../../http/errors.js";
 import type { Urls } from "../../http/urls.js";
+import { conflicting, invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
-import { atLeast, type Role } from "../../permissions/roles.js";
-import { openCommentCountsForChangeRequests } from "../comments/comments.queries.js";
 import { getSpace, getSpacesByIds, lockSpaceRow } from "../spaces/spaces.queries.js";
-import { type LoadedSpace, requireLiveSpace } from "../spaces/spaces.service.js";
 import { getUsersByIds } from "../users/users.queries.js";
-import { type ChangeRequestPermissions, changeRequestPermissions } from "./change-requests.policy.js";
+import { assertWritable } from "./change-requests.policy.js";
 import { presentChangeRequest } from "./change-requests.presenter.js";
 import {
   getChangeRequest,
-  getChangeRequestByNumber,
   insertChangeRequest,
   moveChangeRequestHead,
   nextChangeRequestNumber,
+  openCommentCountsForChangeRequests,
   recordContribution,
   updateChangeRequestRow,
-  WRITABLE_STATUSES,
 } from "./change-requests.queries.js";
 import type { ChangeRequestResponse, ChangeRequestStatus, UpdateChangeRequestValue } from "./change-requests.schemas.js";
-import { requireRevision, Superseded } from "./write-attempts.js";
-
-export interface LoadedChangeRequest extends LoadedSpace {
-  changeRequest: ChangeRequestRow;
-  changeRequestPermissions: ChangeRequestPermissions;
-}
-
-/** `{changeRequestId}` is the id or the number: a number is all digits (ids are base62 and longer). */
-function findChangeRequest(db: Executor, spaceId: string, idOrNumber: string): Promise<ChangeRequestRow | undefined> {
-  if (/^[0-9]{1,9}$/.test(idOrNumber)) return getChangeRequestByNumber(db, spaceId, Number(idOrNumber));
-  return getChangeRequest(db, spaceId, idOrNumber);
-}
-
-/**
- * A change request of a live space the caller may view, with their permissions; 404 when the space
- * or the change request is missing or the caller may not see them.
- */
-export async function requireChangeRequest(db: Executor, actor: Actor, spaceId: string, idOrNumber: string): Promise<LoadedChangeRequest> {
-  const loaded = await requireLiveSpace(db, actor, spaceId);
-  const changeRequest = await findChangeRequest(db, loaded.space.id, idOrNumber);
-  if (!changeRequest) throw notFound(`No change request "${idOrNumber}" in space "${spaceId}".`);
-  return { ...loaded, changeRequest, changeRequestPermissions: changeRequestPermissions(actor.user.id, changeRequest, loaded.permissions) };
-}
-
-/**
- * 403 for a write the caller may not make (`allowed` false): when the space is locked and their
- * level would otherwise allow it (`needs`), the message names the lock.
- */
-export function refuseWrite(loaded: LoadedSpace, allowed: boolean, needs: Role, action: string): void {
-  if (allowed) return;
-  if (loaded.space.editMode === "locked" && atLeast(loaded.level, needs)) {
-    throw forbidden(
-      `Space "${loaded.space.id}" is locked (editMode "locked"), so you cannot ${action}. An admin can unlock it with PATCH /v1/spaces/${loaded.space.id} and {"editMode":"live"}.`,
-    );
-  }
-  throw forbidden(`Only members with the ${needs} level or higher on space "${loaded.space.id}" can ${action}.`);
-}
-
-/** 409 for a write to a change request whose content can no longer change. */
-export function assertWritable(changeRequest: ChangeRequestRow): void {
-  if ((WRITABLE_STATUSES as readonly string[]).includes(changeRequest.status)) return;
-  if (changeRequest.status === "merged") {
-    throw conflict(`Change request #${changeRequest.number} is merged: it can no longer change. Create a new change request.`);
-  }
-  throw conflict(
-    `Change request #${changeRequest.number} is archived: reopen it first (PATCH with {"status":"open"} or {"status":"draft"}).`,
-  );
-}
+import { MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "./write-attempts.js";
 
 /** Presents change requests of any spaces: creators and spaces loaded in one query each. */
 export async function presentChangeRequests(db: Executor, urls: Urls, rows: readonly ChangeRequestRow[]): Promise<ChangeRequestResponse[]> {
@@ -117,61 +65,66 @@ export interface NewChangeRequestInput {
   actorId: string;
   subject?: string | undefined;
   conversationsIssuesCluster?: string | undefined;
-  /** A built-in template whose pages (files, reusable contents) the change request starts with. */
-  template?: { id: string; contentRefs: Record<string, ContentRef> } | undefined;
+  /** A built-in template's content (from `readTemplateForChangeRequest`) the change request starts with. */
+  imported?: ImportedContent | undefined;
+}
+
+/**
+ * Reads and checks a built-in template for a new change request, before its transaction: 400
+ * `body.template: …` when it is unknown or its parameters are wrong, so a bad one creates nothing.
+ */
+export async function readTemplateForChangeRequest(template: {
+  id: string;
+  contentRefs: Record<string, ContentRef>;
+}): Promise<ImportedContent> {
+  try {
+    return await templateContent(template.id, template.contentRefs, nowIso());
+  } catch (error) {
+    if (error instanceof TemplateError) throw invalid(`body.template: ${error.message}`);
+    throw error;
+  }
 }
 
 /**
  * Creates a draft change request on the space's current primary revision (its head is that same
- * revision until the first edit: nothing is copied). With a template, its content is added in a
- * first `edits` revision in the same transaction: the change request exists with that content or
- * not at all. The template is read and checked first (400 `body.template: …` when it is unknown or
- * its parameters are wrong), so a bad one creates nothing. Numbers count up per space without gaps:
- * creations in one space take the space's row lock first, so they number one at a time.
+ * revision until the first edit: nothing is copied), in the caller's transaction. With a template's
+ * content, it is added in a first `edits` revision in the same transaction: the change request
+ * exists with that content or not at all. Numbers count up per space without gaps: creations in one
+ * space take the space's row lock first, so they number one at a time.
  */
-export async function createChangeRequest(db: Db, input: NewChangeRequestInput): Promise<ChangeRequestRow> {
-  let imported: ImportedContent | undefined;
-  if (input.template !== undefined) {
-    try {
-      imported = await templateContent(input.template.id, input.template.contentRefs, nowIso());
-    } catch (error) {
-      if (error instanceof TemplateError) throw badRequest(`body.template: ${error.message}`);
-      throw error;
-    }
-  }
-  return db.transaction().execute(async (trx) => {
-    await lockSpaceRow(trx, input.space.id);
-    const space = (await getSpace(trx, input.space.id)) ?? input.space;
-    const now = nowIso();
-    const row: ChangeRequestRow = {
-      id: newId(),
-      spaceId: space.id,
-      number: await nextChangeRequestNumber(trx, space.id),
-      status: "draft",
-      subject: input.subject ?? "",
-      description: null,
-      createdBy: input.actorId,
-      revisionId: space.revisionId,
-      revisionInitial: space.revisionId,
-      revisionMergedAncestor: null,
-      revisionMerged: null,
-      conversationsIssuesCluster: input.conversationsIssuesCluster ?? null,
-      conflictsRevision: null,
-      mergedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    await insertChangeRequest(trx, row);
-    if (!imported) return row;
-    const head = await requireRevision(trx, space.id, space.revisionId);
-    return appendImportedContent(trx, {
-      spaceId: space.id,
-      changeRequestId: row.id,
-      head,
-      headContent: await loadContent(trx, head.treeHash),
-      actorId: input.actorId,
-      imported,
-    });
+export async function createChangeRequest(trx: Trx, input: NewChangeRequestInput): Promise<ChangeRequestRow> {
+  const { imported } = input;
+  await lockSpaceRow(trx, input.space.id);
+  const space = (await getSpace(trx, input.space.id)) ?? input.space;
+  const now = nowIso();
+  const row: ChangeRequestRow = {
+    id: newId(),
+    spaceId: space.id,
+    number: await nextChangeRequestNumber(trx, space.id),
+    status: "draft",
+    subject: input.subject ?? "",
+    description: null,
+    createdBy: input.actorId,
+    revisionId: space.revisionId,
+    revisionInitial: space.revisionId,
+    revisionMergedAncestor: null,
+    revisionMerged: null,
+    conversationsIssuesCluster: input.conversationsIssuesCluster ?? null,
+    conflictsRevision: null,
+    mergedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await insertChangeRequest(trx, row);
+  if (!imported) return row;
+  const head = await requireRevision(trx, space.id, space.revisionId);
+  return appendImportedContent(trx, {
+    spaceId: space.id,
+    changeRequestId: row.id,
+    head,
+    headContent: await loadContent(trx, head.treeHash),
+    actorId: input.actorId,
+    imported,
   });
 }
 
@@ -214,13 +167,44 @@ export async function appendImportedContent(
  */
 export async function updateChangeRequest(db: Executor, changeRequest: ChangeRequestRow, body: UpdateChangeRequestValue): Promise<void> {
   if (changeRequest.status === "merged") {
-    throw conflict(`Change request #${changeRequest.number} is merged: its subject, description and status can no longer change.`);
+    throw conflicting(`Change request #${changeRequest.number} is merged: its subject, description and status can no longer change.`);
   }
-  if (body.description && !Array.isArray(body.description.nodes)) throw badRequest("body.description.nodes must be an array.");
+  if (body.description && !Array.isArray(body.description.nodes)) throw invalid("body.description.nodes must be an array.");
   const changes = {
     ...(body.subject !== undefined ? { subject: body.subject } : {}),
     ...(body.description !== undefined ? { description: JSON.stringify({ ...body.description, data: body.description.data ?? {} }) } : {}),
     ...(body.status !== undefined ? { status: body.status as ChangeRequestStatus } : {}),
   };
   if (Object.keys(changes).length > 0) await updateChangeRequestRow(db, changeRequest.id, changes);
+}
+
+/**
+ * Adds content (a template's pages, files and reusable contents) at the end of a change request,
+ * in one new revision of the change request.
+ */
+export async function appendToChangeRequest(
+  db: Db,
+  input: { spaceId: string; changeRequestId: string; actorId: string; imported: ImportedContent },
+): Promise<ChangeRequestRow> {
+  return retryWhileSuperseded(
+    MAX_ATTEMPTS,
+    async () => {
+      const changeRequest = await getChangeRequest(db, input.spaceId, input.changeRequestId);
+      if (!changeRequest) throw conflicting("The change request was removed while content was being added to it.");
+      assertWritable(changeRequest);
+      const head = await requireRevision(db, input.spaceId, changeRequest.revisionId);
+      const headContent = await loadContent(db, head.treeHash);
+      return db.transaction().execute((trx) =>
+        appendImportedContent(trx, {
+          spaceId: input.spaceId,
+          changeRequestId: changeRequest.id,
+          head,
+          headContent,
+          actorId: input.actorId,
+          imported: input.imported,
+        }),
+      );
+    },
+    "The change request kept changing while content was being added; try again.",
+  );
 }

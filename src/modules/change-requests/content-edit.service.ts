@@ -1,14 +1,3 @@
-/**
- * POST .../change-requests/{cr}/content: applies a batch of changes to the change request as one
- * new `edits` revision (all or nothing), records the caller as a contributor, and records conflict
- * resolutions for the pages in conflict that the batch edits (resolutions.ts).
- *
- * Files given by URL are fetched first, outside any transaction (public addresses only, size and
- * time bounded: lib/public-fetch.ts). The batch is then applied to the current head and committed
- * with a compare-and-set of the head; when another edit won meanwhile, the batch is applied again
- * on the new head (as if it had come second), so this service opens its own transactions.
- */
-import type { ImportedContent } from "../../content/git-sync/import-content.js";
 import { contentTypeOf, hasDimensions, imageDimensions } from "../../content/gitbook-repo/media.js";
 import type { JSONDocument, MergeConflict } from "../../content/merge/index.js";
 import { commitRevision } from "../../content/revision/commit.js";
@@ -20,14 +9,15 @@ import { blobHash } from "../../content/store/canonical.js";
 import type { Db, Executor } from "../../db/database.js";
 import type { ChangeRequestRow, SpaceRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
-import { badRequest, conflict } from "../../http/errors.js";
+import { invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { FetchRefused, fetchPublicFile, type PublicFetchOptions } from "../../lib/public-fetch.js";
 import { nowIso } from "../../lib/time.js";
+import type { LoadedChangeRequest } from "./change-requests.loader.js";
+import { assertWritable } from "./change-requests.policy.js";
 import { baseRevisionOf } from "./change-requests.presenter.js";
 import { getChangeRequest, moveChangeRequestHead, recordContribution, saveResolution } from "./change-requests.queries.js";
 import { type ContentChangeResultValue, type ContentChangeValue, MAX_FILE_BYTES } from "./change-requests.schemas.js";
-import { appendImportedContent, assertWritable, type LoadedChangeRequest } from "./change-requests.service.js";
 import { type ApplyInput, applyContentChanges, type PreparedFile } from "./content-edits.js";
 import { documentLoader, loadPageBases, mergeWithPageBases } from "./merge.service.js";
 import { resolvedPageBase } from "./resolutions.js";
@@ -71,7 +61,7 @@ export async function editChangeRequestContent(db: Db, input: ContentEditInput):
         loadDocument: documentLoader(db) as ApplyInput["loadDocument"],
         loadRevision: async (revisionId, field) => {
           const revision = await getSpaceRevision(db, space.id, revisionId ?? baseRevisionOf(changeRequest));
-          if (!revision) throw badRequest(`${field}: no revision "${revisionId}" in space "${space.id}".`);
+          if (!revision) throw invalid(`${field}: no revision "${revisionId}" in space "${space.id}".`);
           return loadContent(db, revision.treeHash);
         },
         pageLocation: input.pageLocation,
@@ -204,11 +194,10 @@ async function prepareFiles(
   const jobs: { change: number; at: string; input: NonNullable<ContentChangeValue["files"]>[number] }[] = [];
   for (const [i, change] of changes.entries()) {
     if (change.operation !== "insert_files") continue;
-    if (!change.files?.length) throw badRequest(`body.changes.${i}.files is required for insert_files.`);
+    if (!change.files?.length) throw invalid(`body.changes.${i}.files is required for insert_files.`);
     for (const [j, file] of change.files.entries()) jobs.push({ change: i, at: `body.changes.${i}.files.${j}`, input: file });
   }
-  if (jobs.length > MAX_FILES_PER_BATCH)
-    throw badRequest(`A batch can insert at most ${MAX_FILES_PER_BATCH} files; it has ${jobs.length}.`);
+  if (jobs.length > MAX_FILES_PER_BATCH) throw invalid(`A batch can insert at most ${MAX_FILES_PER_BATCH} files; it has ${jobs.length}.`);
   const prepared: (PreparedFile | undefined)[] = new Array(jobs.length);
   let next = 0;
   const worker = async () => {
@@ -235,23 +224,23 @@ async function prepareFile(
   at: string,
   fetchOptions: Partial<PublicFetchOptions> | undefined,
 ): Promise<PreparedFile> {
-  if ((input.url === undefined) === (input.base64 === undefined)) throw badRequest(`${at} must have exactly one of url or base64.`);
+  if ((input.url === undefined) === (input.base64 === undefined)) throw invalid(`${at} must have exactly one of url or base64.`);
   let bytes: Buffer;
   let contentType = input.contentType;
   if (input.base64 !== undefined) {
-    if (!contentType) throw badRequest(`${at}.contentType is required with base64.`);
+    if (!contentType) throw invalid(`${at}.contentType is required with base64.`);
     const text = input.base64.replace(/\s+/g, "");
-    if (!BASE64.test(text) || text.length % 4 === 1) throw badRequest(`${at}.base64 is not valid base64.`);
+    if (!BASE64.test(text) || text.length % 4 === 1) throw invalid(`${at}.base64 is not valid base64.`);
     bytes = Buffer.from(text, "base64");
     if (bytes.length > MAX_FILE_BYTES)
-      throw badRequest(`${at}.base64: the file is ${bytes.length} bytes; the limit is ${MAX_FILE_BYTES} bytes (1 MB).`);
+      throw invalid(`${at}.base64: the file is ${bytes.length} bytes; the limit is ${MAX_FILE_BYTES} bytes (1 MB).`);
   } else {
     try {
       const fetched = await fetchPublicFile(input.url!, { maxBytes: MAX_FILE_BYTES, timeoutMs: FETCH_TIMEOUT_MS, ...fetchOptions });
       bytes = fetched.bytes;
       contentType ??= fetched.contentType;
     } catch (error) {
-      if (error instanceof FetchRefused) throw badRequest(`${at}.url: cannot fetch ${JSON.stringify(input.url)}: ${error.message}.`);
+      if (error instanceof FetchRefused) throw invalid(`${at}.url: cannot fetch ${JSON.stringify(input.url)}: ${error.message}.`);
       throw error;
     }
   }
@@ -266,37 +255,4 @@ async function prepareFile(
     ...(dimensions ? { dimensions } : {}),
   };
   return { entry, bytes, ...(input.ref !== undefined ? { ref: input.ref } : {}) };
-}
-
-/**
- * Adds content (a template's pages, files and reusable contents) at the end of a change request,
- * in one new revision of the change request.
- */
-export async function appendToChangeRequest(
-  db: Db,
-  input: { spaceId: string; changeRequestId: string; actorId: string; imported: ImportedContent },
-): Promise<ChangeRequestRow> {
-  return retryWhileSuperseded(
-    MAX_ATTEMPTS,
-    async () => {
-      const changeRequest = await getChangeRequest(db, input.spaceId, input.changeRequestId);
-      if (!changeRequest) throw conflict("The change request was removed while content was being added to it.");
-      assertWritable(changeRequest);
-      const head = await requireRevision(db, input.spaceId, changeRequest.revisionId);
-      const headContent = await loadContent(db, head.treeHash);
-      return db
-        .transaction()
-        .execute((trx) =>
-          appendImportedContent(trx, {
-            spaceId: input.spaceId,
-            changeRequestId: changeRequest.id,
-            head,
-            headContent,
-            actorId: input.actorId,
-            imported: input.imported,
-          }),
-        );
-    },
-    "The change request kept changing while content was being added; try again.",
-  );
 }

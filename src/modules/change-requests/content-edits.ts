@@ -28,7 +28,7 @@ import {
 } from "../../content/markdown/index.js";
 import { type FileEntry, indexPages, type PageNode, type RevisionContent } from "../../content/revision/model.js";
 import { documentHashOf } from "../../content/revision/storage.js";
-import { badRequest } from "../../http/errors.js";
+import { invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { revertBlocks, unwrapUnresolvedLinks } from "./block-edits.js";
 import type { ContentChangeResultValue, ContentChangeValue } from "./change-requests.schemas.js";
@@ -131,14 +131,14 @@ class ContentEditor {
     for (const [i, change] of this.input.changes.entries()) {
       if (change.operation === "insert_page" && change.ref !== undefined) {
         if (this.pageRefs.has(change.ref) || this.fileRefs.has(change.ref))
-          throw badRequest(`body.changes.${i}.ref "${change.ref}" is used twice in the batch.`);
+          throw invalid(`body.changes.${i}.ref "${change.ref}" is used twice in the batch.`);
         this.pageRefs.set(change.ref, newId());
       }
       if (change.operation === "insert_files") {
         for (const [j, file] of (this.input.files.get(i) ?? []).entries()) {
           if (file.ref === undefined) continue;
           if (this.pageRefs.has(file.ref) || this.fileRefs.has(file.ref))
-            throw badRequest(`body.changes.${i}.files.${j}.ref "${file.ref}" is used twice in the batch.`);
+            throw invalid(`body.changes.${i}.files.${j}.ref "${file.ref}" is used twice in the batch.`);
           this.fileRefs.set(file.ref, file.entry.id);
         }
       }
@@ -148,7 +148,7 @@ class ContentEditor {
   // ---- operations -------------------------------------------------------------------------------
 
   private async insertPage(change: ContentChangeValue, at: string): Promise<void> {
-    if (!change.document) throw badRequest(`${at}.document is required for insert_page.`);
+    if (!change.document) throw invalid(`${at}.document is required for insert_page.`);
     const id = change.ref !== undefined ? this.pageRefs.get(change.ref)! : newId();
     const parent = change.into ? this.requireParent(change.into, `${at}.into`) : null;
     const siblings = parent ? parent.children : this.content.pages;
@@ -178,7 +178,7 @@ class ContentEditor {
     const { page } = located;
     const before = JSON.stringify({ ...page, children: undefined });
     if (change.document) {
-      if (page.kind !== "document") throw badRequest(`${at}.document: page "${page.id}" is a ${page.kind}, it has no document.`);
+      if (page.kind !== "document") throw invalid(`${at}.document: page "${page.id}" is a ${page.kind}, it has no document.`);
       const previous = page.documentHash ? await this.input.loadDocument(page.documentHash) : undefined;
       const directory = page.children.length > 0 ? this.pathOf(page.id) : located.parent ? this.pathOf(located.parent.id) : "";
       const body = await this.readDocument(change.document, `${at}.document`, { pageId: page.id, directory }, previous);
@@ -197,7 +197,7 @@ class ContentEditor {
   }
 
   private deletePage(change: ContentChangeValue, at: string): void {
-    if (!change.page) throw badRequest(`${at}.page is required for delete_page.`);
+    if (!change.page) throw invalid(`${at}.page is required for delete_page.`);
     const id = this.pageRefs.get(change.page) ?? change.page;
     if (!this.locate(id) && this.input.confirmableDeletions?.has(id)) {
       // The change request already deleted it and the primary edited it: deleting it again
@@ -211,14 +211,14 @@ class ContentEditor {
   }
 
   private async revertPage(change: ContentChangeValue, at: string): Promise<void> {
-    if (!change.page) throw badRequest(`${at}.page is required for revert_page.`);
+    if (!change.page) throw invalid(`${at}.page is required for revert_page.`);
     const id = this.pageRefs.get(change.page) ?? change.page;
     const revision = await this.input.loadRevision(change.revision, `${at}.revision`);
     const then = indexPages(revision.pages).get(id);
     const now = this.locate(id);
     if (change.block) {
-      if (!now) throw badRequest(`${at}.page: no page "${change.page}" in the change request to revert blocks of.`);
-      if (now.page.kind !== "document") throw badRequest(`${at}.block: page "${id}" is a ${now.page.kind}, it has no blocks.`);
+      if (!now) throw invalid(`${at}.page: no page "${change.page}" in the change request to revert blocks of.`);
+      if (now.page.kind !== "document") throw invalid(`${at}.block: page "${id}" is a ${now.page.kind}, it has no blocks.`);
       const current = now.page.documentHash ? await this.input.loadDocument(now.page.documentHash) : EMPTY_DOCUMENT;
       const old = then?.page.documentHash ? await this.input.loadDocument(then.page.documentHash) : EMPTY_DOCUMENT;
       this.setDocument(now.page, revertBlocks(current, old, change.block, `${at}.block`, id));
@@ -226,7 +226,7 @@ class ContentEditor {
       this.touch(id, "updated");
       return;
     }
-    if (!now && !then) throw badRequest(`${at}.page: no page "${change.page}" in the change request or in the revision to revert to.`);
+    if (!now && !then) throw invalid(`${at}.page: no page "${change.page}" in the change request or in the revision to revert to.`);
     if (now && !then) {
       // Created after that revision: reverting removes it.
       this.removeSubtree(now);
@@ -253,7 +253,7 @@ class ContentEditor {
 
   private insertFiles(index: number, at: string): void {
     const files = this.input.files.get(index);
-    if (!files?.length) throw badRequest(`${at}.files is required for insert_files.`);
+    if (!files?.length) throw invalid(`${at}.files is required for insert_files.`);
     for (const file of files) {
       this.content.files.push(file.entry);
       this.insertedFiles.push(file.entry);
@@ -275,15 +275,15 @@ class ContentEditor {
   }
 
   private requirePage(idOrRef: string | undefined, field: string, operation: string): Located {
-    if (!idOrRef) throw badRequest(`${field} is required for ${operation}.`);
+    if (!idOrRef) throw invalid(`${field} is required for ${operation}.`);
     const located = this.locate(this.pageRefs.get(idOrRef) ?? idOrRef);
-    if (!located) throw badRequest(`${field}: no page "${idOrRef}" in the change request.`);
+    if (!located) throw invalid(`${field}: no page "${idOrRef}" in the change request.`);
     return located;
   }
 
   private requireParent(idOrRef: string, field: string): PageNode {
     const { page } = this.requirePage(idOrRef, field, "this change");
-    if (page.kind === "link") throw badRequest(`${field}: page "${page.id}" is a link; a link cannot have pages under it.`);
+    if (page.kind === "link") throw invalid(`${field}: page "${page.id}" is a link; a link cannot have pages under it.`);
     return page;
   }
 
@@ -296,7 +296,7 @@ class ContentEditor {
     if (change.into !== undefined) {
       const parent = change.into === null ? null : this.requireParent(change.into, `${at}.into`);
       if (parent && (parent.id === located.page.id || contains(located.page, parent.id))) {
-        throw badRequest(`${at}.into: page "${located.page.id}" cannot move under itself or one of its subpages.`);
+        throw invalid(`${at}.into: page "${located.page.id}" cannot move under itself or one of its subpages.`);
       }
       siblings = parent ? parent.children : this.content.pages;
     }
@@ -316,7 +316,7 @@ class ContentEditor {
   private assertSlugFree(slug: string, siblings: PageNode[], self: string | undefined, field: string): void {
     if (slug === "") return;
     const other = siblings.find((p) => p.slug === slug && p.id !== self);
-    if (other) throw badRequest(`${field}: the slug "${slug}" is already used by page "${other.id}" at the same level; pick another.`);
+    if (other) throw invalid(`${field}: the slug "${slug}" is already used by page "${other.id}" at the same level; pick another.`);
   }
 
   private touch(id: string, kind: Touch, ref?: string): void {
@@ -364,7 +364,7 @@ class ContentEditor {
   ): Promise<{ document: JSONDocument; title?: string; frontmatter?: PageFrontmatter; resolveCover: (target: string) => ResolvedCover }> {
     const hasMarkdown = input.markdown !== undefined;
     const hasDocument = input.document !== undefined;
-    if (hasMarkdown === hasDocument) throw badRequest(`${field} must have exactly one of markdown or document.`);
+    if (hasMarkdown === hasDocument) throw invalid(`${field} must have exactly one of markdown or document.`);
     const resolve = this.resolverFor(where.directory);
     const resolveCover = (target: string): ResolvedCover => {
       const ref = resolve(target, "cover");
@@ -372,7 +372,7 @@ class ContentEditor {
     };
     if (hasDocument) {
       const document = input.document as unknown as JSONDocument;
-      if (document.object !== "document") throw badRequest(`${field}.document.object must be "document".`);
+      if (document.object !== "document") throw invalid(`${field}.document.object must be "document".`);
       return { document: reconcileKeys(previous, { object: "document", data: document.data ?? {}, nodes: document.nodes }), resolveCover };
     }
     const parsed = parseMarkdownPage(input.markdown!, { resolve, ...(previous ? { previous } : {}) });

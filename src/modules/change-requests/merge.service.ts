@@ -18,15 +18,17 @@ import { mergeContent, semanticChanges } from "../../content/merge/index.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import type { PageMeta, RevisionContent } from "../../content/revision/model.js";
 import { loadContent, loadDocument, saveDocument } from "../../content/revision/storage.js";
+import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
 import type { Db, Executor } from "../../db/database.js";
 import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
-import { conflict, forbidden } from "../../http/errors.js";
-import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
+import { conflicting, notAllowed } from "../../lib/errors.js";
 import { parseJson } from "../../lib/json.js";
 import { blockedMessage, effectiveMergeRules, evaluateMergeRules } from "../merge-rules/merge-rules.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
 import { getUsersByIds } from "../users/users.queries.js";
+import type { LoadedChangeRequest } from "./change-requests.loader.js";
+import { assertWritable, refuseWrite } from "./change-requests.policy.js";
 import { baseRevisionOf, isOutdated } from "./change-requests.presenter.js";
 import {
   clearResolutions,
@@ -35,7 +37,6 @@ import {
   moveChangeRequestHead,
   recordConflictsSeen,
 } from "./change-requests.queries.js";
-import { assertWritable, type LoadedChangeRequest, refuseWrite } from "./change-requests.service.js";
 import { currentReviews } from "./reviews.queries.js";
 import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "./write-attempts.js";
 
@@ -155,7 +156,7 @@ export async function assertMergeAllowed(db: Executor, input: { loaded: LoadedCh
     },
   });
   if (outcome.failures.length > 0 && !outcome.bypassed)
-    throw forbidden(blockedMessage(changeRequest.number, outcome.failures, effective.source));
+    throw notAllowed(blockedMessage(changeRequest.number, outcome.failures, effective.source));
 }
 
 /**
@@ -174,7 +175,7 @@ export async function mergeChangeRequest(
     async (): Promise<MergeOutcome> => {
       const { space, changeRequest } = await freshState(db, input.loaded);
       if (changeRequest.status === "merged") {
-        throw conflict(`Change request #${changeRequest.number} is already merged (revision ${changeRequest.revisionMerged}).`);
+        throw conflicting(`Change request #${changeRequest.number} is already merged (revision ${changeRequest.revisionMerged}).`);
       }
       assertWritable(changeRequest);
       const sides = await loadSides(db, space, changeRequest);

@@ -6,8 +6,8 @@ import { notFound } from "../../http/errors.js";
 import { listOf } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
 import { FormatQuery } from "../comments/comments.schemas.js";
+import { requireChangeRequest } from "./change-requests.loader.js";
 import { ChangeRequestParams } from "./change-requests.schemas.js";
-import { requireChangeRequest } from "./change-requests.service.js";
 import { getReview, listRequestedReviewers, listReviews } from "./reviews.queries.js";
 import {
   ListReviewsQuery,
@@ -67,7 +67,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     async (request, reply) => {
       const actor = actorOf(request);
       const loaded = await requireChangeRequest(db, actor, request.params.spaceId, request.params.changeRequestId);
-      const row = await submitReview(db, { loaded, actor, body: request.body });
+      const row = await db.transaction().execute((trx) => submitReview(trx, { loaded, actor, body: request.body }));
       const [review] = await presentReviews(db, urls, { loaded, actor, rows: [row], format: request.query.format ?? "document" });
       reply.code(201).header("location", review!.urls.location);
       return review!;
@@ -131,7 +131,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     async (request) => {
       const actor = actorOf(request);
       const loaded = await requireChangeRequest(db, actor, request.params.spaceId, request.params.changeRequestId);
-      const rows = await requestReviewers(db, { loaded, actor, body: request.body });
+      const rows = await db.transaction().execute((trx) => requestReviewers(trx, { loaded, actor, body: request.body }));
       return { users: await presentRequestedReviewers(db, urls, rows) };
     },
   );

@@ -13,11 +13,11 @@
  * - a review's comment is a comment of the change request (`target.review`), with replies,
  *   reactions and resolution like any other.
  */
-import type { Db, Executor } from "../../db/database.js";
+import type { Executor, Trx } from "../../db/database.js";
 import type { ChangeRequestReviewRow, RequestedReviewerRow, UserRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
-import { badRequest, forbidden } from "../../http/errors.js";
 import type { Urls } from "../../http/urls.js";
+import { invalid, notAllowed } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
 import { contentLevel, loadOrgAccess } from "../../permissions/access.js";
@@ -30,8 +30,10 @@ import type { CommentScope } from "../comments/comments.scope.js";
 import { createComment, documentFromBody } from "../comments/comments.service.js";
 import { presentUserOrPlaceholder } from "../users/users.presenter.js";
 import { getUsersByIds } from "../users/users.queries.js";
+import type { LoadedChangeRequest } from "./change-requests.loader.js";
+import { assertWritable } from "./change-requests.policy.js";
 import { getChangeRequest, lockChangeRequestRow, recordContribution } from "./change-requests.queries.js";
-import { assertWritable, type LoadedChangeRequest, updateChangeRequest } from "./change-requests.service.js";
+import { updateChangeRequest } from "./change-requests.service.js";
 import {
   deleteRequestedReviewer,
   getRequestedReviewer,
@@ -53,13 +55,13 @@ export function commentScopeOf(loaded: LoadedChangeRequest): CommentScope {
 
 /** Submits the caller's review: their earlier review becomes outdated, their pending request answered. */
 export async function submitReview(
-  db: Db,
+  trx: Trx,
   input: { loaded: LoadedChangeRequest; actor: Actor; body: SubmitReviewValue },
 ): Promise<ChangeRequestReviewRow> {
   const { loaded, actor, body } = input;
   const { changeRequest, space } = loaded;
   if (changeRequest.createdBy === actor.user.id) {
-    throw forbidden(`You created change request #${changeRequest.number}: ask someone else to review it.`);
+    throw notAllowed(`You created change request #${changeRequest.number}: ask someone else to review it.`);
   }
   authorize(loaded.permissions, "review", {
     notFound: `No space with id "${space.id}".`,
@@ -69,41 +71,40 @@ export async function submitReview(
   const comment = body.comment ? documentFromBody(body.comment, "body.comment") : undefined;
   // The reviewer's reviews are read, outdated and added under the change request's row lock, so
   // that two submissions at once (a double click) follow each other instead of colliding.
-  return db.transaction().execute(async (trx) => {
-    await lockChangeRequestRow(trx, changeRequest.id);
-    const now = nowIso();
-    const current = (await getChangeRequest(trx, space.id, changeRequest.id))!;
-    assertWritable(current);
-    const request = await getRequestedReviewer(trx, current.id, actor.user.id);
-    await deleteRequestedReviewer(trx, current.id, actor.user.id);
-    await outdateReviews(trx, current.id, [actor.user.id], now);
-    const review: ChangeRequestReviewRow = {
-      id: newId(),
-      changeRequestId: current.id,
-      reviewerId: actor.user.id,
-      requestedBy: request?.requestedBy ?? null,
-      revision: current.revisionId,
-      status: body.status,
-      outdated: 0,
-      commentId: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    if (comment) {
-      // A comment on the change request as a whole, about the revision reviewed.
-      const stored = await createComment(trx, {
-        scope: { space, changeRequestId: current.id, revision: current.revisionId },
-        postedBy: actor.user.id,
-        document: comment,
-        reviewId: review.id,
-        now,
-      });
-      review.commentId = stored.id;
-      await recordContribution(trx, { changeRequestId: current.id, userId: actor.user.id, actionType: "comment" });
-    }
-    await insertReview(trx, review);
-    return review;
-  });
+  await lockChangeRequestRow(trx, changeRequest.id);
+  const now = nowIso();
+  const current = (await getChangeRequest(trx, space.id, changeRequest.id))!;
+  assertWritable(current);
+  const request = await getRequestedReviewer(trx, current.id, actor.user.id);
+  await deleteRequestedReviewer(trx, current.id, actor.user.id);
+  await outdateReviews(trx, current.id, [actor.user.id], now);
+  const review: ChangeRequestReviewRow = {
+    id: newId(),
+    changeRequestId: current.id,
+    reviewerId: actor.user.id,
+    requestedBy: request?.requestedBy ?? null,
+    revision: current.revisionId,
+    status: body.status,
+    outdated: 0,
+    commentId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (comment) {
+    // A comment on the change request as a whole, about the revision reviewed.
+    const stored = await createComment(trx, {
+      scope: { space, changeRequestId: current.id },
+      target: { revisionId: current.revisionId, pageId: null, nodeKey: null, tableCell: null },
+      postedBy: actor.user.id,
+      document: comment,
+      reviewId: review.id,
+      now,
+    });
+    review.commentId = stored.id;
+    await recordContribution(trx, { changeRequestId: current.id, userId: actor.user.id, actionType: "comment" });
+  }
+  await insertReview(trx, review);
+  return review;
 }
 
 /**
@@ -120,47 +121,45 @@ async function checkReviewers(db: Executor, loaded: LoadedChangeRequest, userIds
   userIds.forEach((id, index) => {
     const field = `body.users[${index}]`;
     const access = accesses[index]!;
-    if (!known.has(id) || !access.membership) throw badRequest(`${field}: user "${id}" is not a member of this organization.`);
+    if (!known.has(id) || !access.membership) throw invalid(`${field}: user "${id}" is not a member of this organization.`);
     if (id === changeRequest.createdBy)
-      throw badRequest(`${field}: user "${id}" created change request #${changeRequest.number} and cannot review it.`);
+      throw invalid(`${field}: user "${id}" created change request #${changeRequest.number} and cannot review it.`);
     if (!atLeast(contentLevel(access, space), "review")) {
-      throw badRequest(`${field}: user "${id}" cannot review: that needs the review level or higher on space "${space.id}".`);
+      throw invalid(`${field}: user "${id}" cannot review: that needs the review level or higher on space "${space.id}".`);
     }
   });
 }
 
 /** Asks users to review; returns the requests, renewed ones included. */
 export async function requestReviewers(
-  db: Db,
+  trx: Trx,
   input: { loaded: LoadedChangeRequest; actor: Actor; body: RequestReviewersValue },
 ): Promise<RequestedReviewerRow[]> {
   const { loaded, actor, body } = input;
   const { changeRequest, space } = loaded;
   if (!loaded.changeRequestPermissions.update) {
-    throw forbidden(
+    throw notAllowed(
       `Only the creator of change request #${changeRequest.number} or members with the review level on the space can ask for reviews.`,
     );
   }
   assertWritable(changeRequest);
   const userIds = [...new Set(body.users)];
-  await checkReviewers(db, loaded, userIds);
-  return db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    const current = (await getChangeRequest(trx, space.id, changeRequest.id))!;
-    assertWritable(current);
-    const status = current.status === "draft" ? "open" : undefined;
-    await updateChangeRequest(trx, current, { subject: body.subject, description: body.description, status });
-    const rows = userIds.map((userId) => ({
-      changeRequestId: current.id,
-      userId,
-      requestedBy: actor.user.id,
-      revision: current.revisionId,
-      createdAt: now,
-    }));
-    await upsertRequestedReviewers(trx, rows);
-    await outdateReviews(trx, current.id, userIds, now);
-    return rows;
-  });
+  await checkReviewers(trx, loaded, userIds);
+  const now = nowIso();
+  const current = (await getChangeRequest(trx, space.id, changeRequest.id))!;
+  assertWritable(current);
+  const status = current.status === "draft" ? "open" : undefined;
+  await updateChangeRequest(trx, current, { subject: body.subject, description: body.description, status });
+  const rows = userIds.map((userId) => ({
+    changeRequestId: current.id,
+    userId,
+    requestedBy: actor.user.id,
+    revision: current.revisionId,
+    createdAt: now,
+  }));
+  await upsertRequestedReviewers(trx, rows);
+  await outdateReviews(trx, current.id, userIds, now);
+  return rows;
 }
 
 /** Withdraws a request (its asker's side, or the reviewer declining); whether there was one. */
@@ -170,7 +169,7 @@ export async function withdrawReviewRequest(
 ): Promise<boolean> {
   const { loaded, actor, userId } = input;
   if (!loaded.changeRequestPermissions.update && actor.user.id !== userId) {
-    throw forbidden(
+    throw notAllowed(
       `Only the creator of change request #${loaded.changeRequest.number}, members with the review level on the space, or the reviewer themselves can withdraw a review request.`,
     );
   }

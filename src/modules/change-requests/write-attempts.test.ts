@@ -10,9 +10,9 @@ import { commitContent } from "../../../test/helpers/content.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { commitRevision, PrimaryMoved } from "../../content/revision/commit.js";
 import { emptyContent } from "../../content/revision/model.js";
-import { conflict, HttpError } from "../../http/errors.js";
+import { conflicting, DomainError } from "../../lib/errors.js";
 import { getSpace } from "../spaces/spaces.queries.js";
-import { createChangeRequest } from "./change-requests.service.js";
+import { readTemplateForChangeRequest } from "./change-requests.service.js";
 import { retryWhileSuperseded, Superseded } from "./write-attempts.js";
 
 let ctx: TestContext;
@@ -90,47 +90,40 @@ describe("creating a change request from a template", () => {
   });
 
   it("refuses an unknown template or wrong parameters with a 400 before writing anything (service)", async () => {
-    const { owner, space } = await setup();
-    const row = (await getSpace(ctx.db, space.id))!;
-    const unknown = createChangeRequest(ctx.db, { space: row, actorId: owner.id, template: { id: "no-such-template", contentRefs: {} } });
+    const { space } = await setup();
+    const unknown = readTemplateForChangeRequest({ id: "no-such-template", contentRefs: {} });
     await expect(unknown).rejects.toMatchObject({
-      statusCode: 400,
+      kind: "invalid",
       message: expect.stringMatching(/^body\.template: No template "no-such-template"/),
     });
-    const wrongParam = createChangeRequest(ctx.db, {
-      space: row,
-      actorId: owner.id,
-      template: { id: "getting-started", contentRefs: { nope: { kind: "url", url: "x" } as never } },
-    });
-    await expect(wrongParam).rejects.toMatchObject({ statusCode: 400, message: expect.stringMatching(/^body\.template: /) });
+    const wrongParam = readTemplateForChangeRequest({ id: "getting-started", contentRefs: { nope: { kind: "url", url: "x" } as never } });
+    await expect(wrongParam).rejects.toMatchObject({ kind: "invalid", message: expect.stringMatching(/^body\.template: /) });
     expect(await ctx.db.selectFrom("changeRequests").select("id").where("spaceId", "=", space.id).execute()).toEqual([]);
   });
 });
 
 describe("a moved primary revision", () => {
-  it("is a PrimaryMoved error from commitRevision, not an HTTP error, and writes nothing", async () => {
+  it("is a PrimaryMoved error from commitRevision, not a domain error, and writes nothing", async () => {
     const { space } = await setup();
     const before = (await getSpace(ctx.db, space.id))!;
     const { revisionId: current } = await commitContent(ctx, space.id, { pages: [{ title: "Moved on", paragraphs: ["Later"] }] });
     const revisions = await revisionCount(space.id);
-    const attempt = ctx.db
-      .transaction()
-      .execute((trx) =>
-        commitRevision(trx, {
-          spaceId: space.id,
-          parents: [before.revisionId],
-          type: "edits",
-          content: emptyContent(),
-          createdBy: null,
-          movePrimaryFrom: before.revisionId,
-        }),
-      );
+    const attempt = ctx.db.transaction().execute((trx) =>
+      commitRevision(trx, {
+        spaceId: space.id,
+        parents: [before.revisionId],
+        type: "edits",
+        content: emptyContent(),
+        createdBy: null,
+        movePrimaryFrom: before.revisionId,
+      }),
+    );
     const error = await attempt.then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(PrimaryMoved);
-    expect(error).not.toBeInstanceOf(HttpError);
+    expect(error).not.toBeInstanceOf(DomainError);
     expect(error).toMatchObject({
       spaceId: space.id,
       expected: before.revisionId,
@@ -166,7 +159,7 @@ describe("retryWhileSuperseded", () => {
       },
       "kept changing",
     );
-    await expect(exhausted).rejects.toMatchObject({ statusCode: 409, message: "kept changing" });
+    await expect(exhausted).rejects.toMatchObject({ kind: "conflict", message: "kept changing" });
     expect(calls).toBe(3);
   });
 
@@ -176,11 +169,11 @@ describe("retryWhileSuperseded", () => {
       5,
       async () => {
         calls++;
-        throw conflict("Change request #1 is merged.");
+        throw conflicting("Change request #1 is merged.");
       },
       "kept changing",
     );
-    await expect(refused).rejects.toMatchObject({ statusCode: 409, message: "Change request #1 is merged." });
+    await expect(refused).rejects.toMatchObject({ kind: "conflict", message: "Change request #1 is merged." });
     expect(calls).toBe(1);
   });
 });

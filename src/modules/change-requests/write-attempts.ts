@@ -8,10 +8,10 @@ import { PrimaryMoved } from "../../content/revision/commit.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import type { Executor } from "../../db/database.js";
 import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
-import { conflict } from "../../http/errors.js";
+import { conflicting } from "../../lib/errors.js";
 import { getSpace } from "../spaces/spaces.queries.js";
+import type { LoadedChangeRequest } from "./change-requests.loader.js";
 import { getChangeRequest } from "./change-requests.queries.js";
-import type { LoadedChangeRequest } from "./change-requests.service.js";
 
 /** How many times a write is recomputed when another write moved what it was based on. */
 export const MAX_ATTEMPTS = 5;
@@ -32,7 +32,7 @@ export async function retryWhileSuperseded<T>(max: number, attempt: () => Promis
       if (!(error instanceof Superseded || error instanceof PrimaryMoved)) throw error;
     }
   }
-  throw conflict(exhaustedMessage);
+  throw conflicting(exhaustedMessage);
 }
 
 /** A revision of the space; a missing one is corrupt storage, not a user error. */
@@ -52,6 +52,6 @@ export async function freshState(
     getSpace(db, loaded.space.id),
     getChangeRequest(db, loaded.space.id, loaded.changeRequest.id),
   ]);
-  if (!space || !changeRequest) throw conflict(`The space or the change request was removed while ${during}.`);
+  if (!space || !changeRequest) throw conflicting(`The space or the change request was removed while ${during}.`);
   return { space, changeRequest };
 }

@@ -71,3 +71,42 @@ export async function moveCollectionsToOrganization(
   await db.updateTable("collections").set({ orgId: input.orgId, updatedAt: now }).where("id", "in", input.ids).execute();
   await db.updateTable("collections").set({ parentId: null, position: input.top.position }).where("id", "=", input.top.id).execute();
 }
+
+/* The spaces of a collection tree, as deleting and transferring the tree changes them. */
+
+/** Every space (deleted ones included) directly in one of these collections. */
+export async function listSpacesIn(
+  db: Executor,
+  parentIds: readonly string[],
+): Promise<{ id: string; deletedAt: string | null; gitSync: string | null }[]> {
+  if (parentIds.length === 0) return [];
+  return db.selectFrom("spaces").select(["id", "deletedAt", "gitSync"]).where("parentId", "in", parentIds).execute();
+}
+
+/**
+ * The spaces of a deleted collection tree: live ones become deleted, and all go to the top level
+ * (each at its given key) so that a restore puts them back where they can be found.
+ */
+export async function detachSpacesOfDeletedTree(
+  db: Executor,
+  input: { placements: readonly { id: string; position: string }[]; actorId: string },
+): Promise<void> {
+  const now = nowIso();
+  for (const placement of input.placements) {
+    await db.updateTable("spaces").set({ parentId: null, position: placement.position }).where("id", "=", placement.id).execute();
+  }
+  const ids = input.placements.map((p) => p.id);
+  if (ids.length === 0) return;
+  await db
+    .updateTable("spaces")
+    .set({ deletedAt: now, deletedBy: input.actorId })
+    .where("id", "in", ids)
+    .where("deletedAt", "is", null)
+    .execute();
+}
+
+/** Re-homes spaces in another organization (a transfer of them or of their collection). */
+export async function moveSpacesToOrganization(db: Executor, ids: readonly string[], orgId: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable("spaces").set({ orgId, updatedAt: nowIso() }).where("id", "in", ids).execute();
+}

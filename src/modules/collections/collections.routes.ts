@@ -2,16 +2,13 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../../deps.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
 import { badRequest, conflict } from "../../http/errors.js";
-import { listOf, paginateRows, toList } from "../../http/pagination.js";
-import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
+import { paginateRows, toList } from "../../http/pagination.js";
+import { ErrorBody, errorResponses, ListOf, NoContent } from "../../http/schemas.js";
 import { authorize } from "../../permissions/authorize.js";
 import { MoveBody, TransferCollectionBody } from "../content-tree/tree.schemas.js";
+import { requireOrganization } from "../organizations/organizations.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { requireOrganization } from "../organizations/organizations.service.js";
-import { presentSpacesFor } from "../spaces/spaces.presenter.js";
-import { listSpaceNodes } from "../spaces/spaces.queries.js";
-import { SpaceSchema } from "../spaces/spaces.schemas.js";
-import { pageOfVisibleSpaces } from "../spaces/spaces.service.js";
+import { collectionNotFound, loadCollection, requireCollection, requireCreateDestination } from "./collections.loader.js";
 import { collectionPermissions } from "./collections.policy.js";
 import { presentCollection } from "./collections.presenter.js";
 import { getCollection, getCollectionsByIds, listCollectionNodes, updateCollection } from "./collections.queries.js";
@@ -22,16 +19,7 @@ import {
   ListCollectionsQuery,
   UpdateCollectionBody,
 } from "./collections.schemas.js";
-import {
-  collectionNotFound,
-  createCollection,
-  deleteCollectionTree,
-  loadCollection,
-  moveCollection,
-  requireCollection,
-  requireCreateDestination,
-  transferCollection,
-} from "./collections.service.js";
+import { createCollection, deleteCollectionTree, moveCollection, transferCollection } from "./collections.service.js";
 
 const tags = ["collections"];
 
@@ -40,7 +28,7 @@ const adminOnly = (id: string, action: string) => ({
   forbidden: `Only admins of collection "${id}" can ${action}.`,
 });
 
-/** Collections: get, update, delete, list spaces, move, transfer; list and create in an organization. */
+/** Collections: get, update, delete, move, transfer; list and create in an organization. (A collection's spaces are listed by spaces.routes.) */
 export const collectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db, urls } = deps;
 
@@ -117,42 +105,6 @@ export const collectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         await db.transaction().execute((trx) => deleteCollectionTree(trx, { collection: loaded.collection, actorId: actor.user.id }));
       }
       return reply.code(204).send(null);
-    },
-  );
-
-  app.get(
-    "/v1/collections/:collectionId/spaces",
-    {
-      schema: {
-        tags,
-        operationId: "listSpacesInCollectionById",
-        params: CollectionParams,
-        querystring: ListQuery,
-        response: { 200: ListOf(SpaceSchema), ...errorResponses },
-      },
-    },
-    async (request) => {
-      const { collection, access } = await requireCollection(db, actorOf(request), request.params.collectionId);
-      const nodes = await listSpaceNodes(db, { orgId: collection.orgId, parentId: collection.id });
-      const page = await pageOfVisibleSpaces(
-        db,
-        access,
-        nodes,
-        [
-          { direction: "asc", value: (n) => n.position },
-          { direction: "asc", value: (n) => n.id },
-        ],
-        request.query,
-      );
-      return listOf(
-        page,
-        await presentSpacesFor(
-          db,
-          access,
-          page.rows.map(({ space }) => space),
-          urls,
-        ),
-      );
     },
   );
 

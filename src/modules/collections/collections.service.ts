@@ -1,96 +1,21 @@
 import type { Executor } from "../../db/database.js";
 import type { CollectionRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
-import { badRequest, forbidden, notFound, preconditionFailed } from "../../http/errors.js";
+import { invalid, preconditionFailed } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
-import { type ContentNode, contentLevel, type OrgAccess } from "../../permissions/access.js";
-import { atLeast } from "../../permissions/roles.js";
-import { deleteAccessToTargets, upsertGrant } from "../content-permissions/content-permissions.queries.js";
+import type { OrgAccess } from "../../permissions/access.js";
+import { deleteAccessToTargets, grantCreatorAdmin } from "../../permissions/grants.queries.js";
 import { type ContentPositionValue, planMove } from "../content-tree/move.js";
 import { keyAtEnd, keysBetween, sortSiblings } from "../content-tree/positions.js";
 import { listSiblings, writePositions } from "../content-tree/tree.queries.js";
-import { detachSpacesOfDeletedTree, listSpacesIn, moveSpacesToOrganization } from "../spaces/spaces.queries.js";
-import { canCreateIn, collectionPermissions } from "./collections.policy.js";
 import {
   deleteCollections,
-  getCollection,
+  detachSpacesOfDeletedTree,
   insertCollection,
   listCollectionNodes,
+  listSpacesIn,
   moveCollectionsToOrganization,
+  moveSpacesToOrganization,
 } from "./collections.queries.js";
-import type { CollectionPermissionsValue } from "./collections.schemas.js";
-
-export interface LoadedCollection {
-  collection: CollectionRow;
-  access: OrgAccess;
-  permissions: CollectionPermissionsValue;
-}
-
-export const collectionNotFound = (id: string) => notFound(`No collection with id "${id}".`);
-
-/** A collection with the caller's access and permissions, or undefined when missing. */
-export async function loadCollection(db: Executor, actor: Actor, id: string): Promise<LoadedCollection | undefined> {
-  const collection = await getCollection(db, id);
-  if (!collection) return undefined;
-  const access = await actor.access.forOrg(collection.orgId);
-  return { collection, access, permissions: collectionPermissions(access, collection) };
-}
-
-/** Like loadCollection, but 404 when it is missing or the caller may not view it (outsiders cannot tell). */
-export async function requireCollection(db: Executor, actor: Actor, id: string): Promise<LoadedCollection> {
-  const loaded = await loadCollection(db, actor, id);
-  if (!loaded?.permissions.view) throw collectionNotFound(id);
-  return loaded;
-}
-
-/**
- * Checks that the caller may add content at a place of an organization: inside collection
- * `parentId` (404 when it is not a collection of that organization the caller can see, 403
- * without `create` on it), or at the top level (403 without the organization role `create`).
- */
-export async function requireCreateDestination(
-  db: Executor,
-  actor: Actor,
-  orgId: string,
-  parentId: string | null,
-): Promise<{ access: OrgAccess; parent: CollectionRow | null }> {
-  const access = await actor.access.forOrg(orgId);
-  if (parentId === null) {
-    if (!canCreateIn(access, null)) {
-      throw forbidden("Adding content at the top level of the organization needs the organization role create or admin.");
-    }
-    return { access, parent: null };
-  }
-  const parent = await getCollection(db, parentId);
-  if (!parent || parent.orgId !== orgId || !collectionPermissions(access, parent).view) {
-    throw notFound(`No collection with id "${parentId}" in this organization.`);
-  }
-  if (!canCreateIn(access, parent)) {
-    throw forbidden(`Adding content to collection "${parentId}" needs the create or admin level on it.`);
-  }
-  return { access, parent };
-}
-
-/**
- * Makes the creator of a space or collection its admin when their level would otherwise be lower
- * (a member with the `create` role could not rename or delete what they just created).
- */
-export async function grantCreatorAdmin(
-  trx: Executor,
-  access: OrgAccess,
-  node: ContentNode & { orgId: string },
-  targetType: "space" | "collection",
-): Promise<void> {
-  if (atLeast(contentLevel(access, node), "admin")) return;
-  await upsertGrant(trx, {
-    orgId: node.orgId,
-    targetType,
-    targetId: node.id,
-    principalType: "user",
-    principalId: access.userId,
-    role: "admin",
-  });
-}
 
 /** Creates a collection at the end of its parent. Run inside a transaction. */
 export async function createCollection(
@@ -157,7 +82,7 @@ export async function moveCollection(
   if (destinationParentId !== null) {
     const tree = collectionTree(await listCollectionNodes(trx, collection.orgId), collection.id);
     if (tree.includes(destinationParentId)) {
-      throw badRequest(`Collection "${collection.id}" cannot be moved into itself or into a collection nested in it.`);
+      throw invalid(`Collection "${collection.id}" cannot be moved into itself or into a collection nested in it.`);
     }
   }
   const siblings = await listSiblings(trx, collection.orgId, destinationParentId);

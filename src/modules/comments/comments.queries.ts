@@ -1,6 +1,5 @@
-import type { ExpressionBuilder, Kysely } from "kysely";
+import type { ExpressionBuilder } from "kysely";
 import type { Executor } from "../../db/database.js";
-import { prepared } from "../../db/prepared.js";
 import type { CommentReplyRow, CommentRow, CommentsTable, Database } from "../../db/schema.js";
 import { type Page, paginate, type SortKey } from "../../http/pagination.js";
 import { type JoinedMemberRow, type MemberWithUser, membersWithUsers, toMemberWithUser } from "../members/members.queries.js";
@@ -243,50 +242,4 @@ export async function listCommenters(
   ];
   const page = await paginate(query, keys, options);
   return { ...page, rows: page.rows.map(toMemberWithUser) };
-}
-
-/** What a space's `comments` counter counts: open comments on the space itself, not on its change requests. */
-function openOnSpaceItself(eb: ExpressionBuilder<Database, "comments">) {
-  return eb.and([eb("comments.changeRequestId", "is", null), eb("comments.status", "=", "open")]);
-}
-
-/** The count of one space's open comments, as a subquery for a larger query (the space counters). */
-export function openSpaceCommentCount(db: Kysely<Database>, spaceId: string) {
-  return db
-    .selectFrom("comments")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("comments.spaceId", "=", spaceId)
-    .where(openOnSpaceItself);
-}
-
-/** Open comments on each space itself (comments on its change requests are not counted). */
-export async function openCommentCounts(db: Executor, input: { spaceIds: readonly string[] }): Promise<Map<string, number>> {
-  const counts = new Map<string, number>(input.spaceIds.map((id) => [id, 0]));
-  if (input.spaceIds.length === 0) return counts;
-  for (const row of await openCountsBySpace(db, { spaceIds: input.spaceIds })) counts.set(row.spaceId, Number(row.count));
-  return counts;
-}
-
-const openCountsBySpace = prepared<{ spaceIds: readonly string[] }, { spaceId: string; count: number }>((kysely, _param, list) =>
-  (kysely as Kysely<Database>)
-    .selectFrom("comments")
-    .select((eb) => ["spaceId", eb.fn.countAll<number>().as("count")])
-    .where("spaceId", "in", list("spaceIds"))
-    .where(openOnSpaceItself)
-    .groupBy("spaceId"),
-);
-
-/** Open comments on each change request. */
-export async function openCommentCountsForChangeRequests(db: Executor, changeRequestIds: readonly string[]): Promise<Map<string, number>> {
-  const counts = new Map<string, number>(changeRequestIds.map((id) => [id, 0]));
-  if (changeRequestIds.length === 0) return counts;
-  const rows = await db
-    .selectFrom("comments")
-    .select((eb) => ["changeRequestId", eb.fn.countAll<number>().as("count")])
-    .where("changeRequestId", "in", changeRequestIds)
-    .where("status", "=", "open")
-    .groupBy("changeRequestId")
-    .execute();
-  for (const row of rows) if (row.changeRequestId !== null) counts.set(row.changeRequestId, Number(row.count));
-  return counts;
 }

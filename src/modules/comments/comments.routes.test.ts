@@ -6,7 +6,7 @@ import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.fa
 import type { JSONDocument } from "../../content/document/types.js";
 import { parseMarkdownPage } from "../../content/markdown/index.js";
 import { loadDocument, saveDocument } from "../../content/revision/storage.js";
-import { openCommentCounts } from "./comments.queries.js";
+import { openCommentCounts } from "../spaces/space-activity.queries.js";
 
 let ctx: TestContext;
 beforeAll(async () => {

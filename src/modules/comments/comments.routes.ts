@@ -28,8 +28,8 @@ import { authorize } from "../../permissions/authorize.js";
 import { presentMember } from "../members/members.presenter.js";
 import { memberCounts } from "../members/members.queries.js";
 import { MemberSchema } from "../members/members.schemas.js";
+import { requireLiveSpace } from "../spaces/spaces.loader.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
-import { requireLiveSpace } from "../spaces/spaces.service.js";
 import { commentPermissions } from "./comments.policy.js";
 import { presentComments, presentReplies } from "./comments.presenter.js";
 import { deleteComment, deleteReply, getComment, getReply, listCommenters, listComments, listReplies } from "./comments.queries.js";
@@ -53,7 +53,7 @@ import {
   type UpdateReplyValue,
 } from "./comments.schemas.js";
 import { type CommentRouteSet, type CommentScope, locationOf, placeOf, SPACE_COMMENT_OPERATION_IDS } from "./comments.scope.js";
-import { checkReactions, createComment, createReply, documentFromBody, editComment, editReply } from "./comments.service.js";
+import { checkReactions, checkTarget, createComment, createReply, documentFromBody, editComment, editReply } from "./comments.service.js";
 
 export {
   CHANGE_REQUEST_COMMENT_OPERATION_IDS,
@@ -164,13 +164,10 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
       authorize(scope.permissions, "comment", mayComment(scope));
       const body = request.body as PostCommentValue;
       const document = documentFromBody(body.body, "body.body");
-      const comment = await createComment(db, {
-        scope,
-        postedBy: actor.user.id,
-        document,
-        target: body,
-        onPosted: onPosted(scope, actor),
-      });
+      const target = await checkTarget(db, scope, body);
+      const comment = await db
+        .transaction()
+        .execute((trx) => createComment(trx, { scope, target, postedBy: actor.user.id, document, onPosted: onPosted(scope, actor) }));
       return presentOneComment(actor, scope, comment.id, (request.query as { format?: FormatValue }).format);
     },
   );
@@ -225,14 +222,16 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
         body.body !== undefined
           ? documentFromBody(body.body, "body.body", parseJson<JSONDocument>(comment.body, "comments.body"))
           : undefined;
-      await editComment(db, {
-        comment,
-        actorId: actor.user.id,
-        document,
-        resolved: body.resolved,
-        addedReactions: body.addedReactions,
-        removedReactions: body.removedReactions,
-      });
+      await db.transaction().execute((trx) =>
+        editComment(trx, {
+          comment,
+          actorId: actor.user.id,
+          document,
+          resolved: body.resolved,
+          addedReactions: body.addedReactions,
+          removedReactions: body.removedReactions,
+        }),
+      );
       return presentOneComment(actor, scope, comment.id, (request.query as { format?: FormatValue }).format);
     },
   );
@@ -296,7 +295,9 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
       const comment = await requireComment(scope, (request.params as { commentId: string }).commentId);
       authorize(commentPermissions(actor.user.id, comment, scope.permissions), "reply", mayComment(scope));
       const document = documentFromBody((request.body as { body: BodyInputValue }).body, "body.body");
-      const reply = await createReply(db, { comment, postedBy: actor.user.id, document, onPosted: onPosted(scope, actor) });
+      const reply = await db
+        .transaction()
+        .execute((trx) => createReply(trx, { comment, postedBy: actor.user.id, document, onPosted: onPosted(scope, actor) }));
       return presentOneReply(actor, scope, comment, reply.id, (request.query as { format?: FormatValue }).format);
     },
   );
@@ -356,15 +357,17 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
         body.body !== undefined
           ? documentFromBody(body.body, "body.body", parseJson<JSONDocument>(reply.body, "comment_replies.body"))
           : undefined;
-      await editReply(db, {
-        comment,
-        reply,
-        actorId: actor.user.id,
-        document,
-        resolved,
-        addedReactions: body.addedReactions,
-        removedReactions: body.removedReactions,
-      });
+      await db.transaction().execute((trx) =>
+        editReply(trx, {
+          comment,
+          reply,
+          actorId: actor.user.id,
+          document,
+          resolved,
+          addedReactions: body.addedReactions,
+          removedReactions: body.removedReactions,
+        }),
+      );
       return presentOneReply(actor, scope, comment, reply.id, (request.query as { format?: FormatValue }).format);
     },
   );

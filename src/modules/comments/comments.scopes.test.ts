@@ -12,8 +12,9 @@ import { createSpace } from "../../../test/helpers/spaces.factories.js";
 import { buildApp } from "../../app.js";
 import { actorOf } from "../../http/authenticate.js";
 import { Id } from "../../http/schemas.js";
-import { requireLiveSpace } from "../spaces/spaces.service.js";
-import { openCommentCounts, openCommentCountsForChangeRequests } from "./comments.queries.js";
+import { openCommentCountsForChangeRequests } from "../change-requests/change-requests.queries.js";
+import { openCommentCounts } from "../spaces/space-activity.queries.js";
+import { requireLiveSpace } from "../spaces/spaces.loader.js";
 import { CHANGE_REQUEST_COMMENT_OPERATION_IDS, registerCommentRoutes } from "./comments.routes.js";
 
 let ctx: TestContext;

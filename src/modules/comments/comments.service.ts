@@ -2,14 +2,14 @@
  * Storing comments and replies: the checks a comment needs before it is stored (its body becomes
  * a JSON document, its target (page, block, table cell) must exist in the content the comments
  * are about, reactions are emoji), and the writes themselves (posting, editing, resolving and
- * reopening, reacting), each in one transaction.
+ * reopening, reacting), each in the transaction its caller opens.
  */
-import { type AnyNode, indexKeyedNodes } from "../../content/document/find.js";
+import { indexKeyedNodes } from "../../content/document/find.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { markdownFromDocument, parseMarkdownPage } from "../../content/markdown/index.js";
 import type { Db, Executor, Trx } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow, CommentsTable, SpaceRow } from "../../db/schema.js";
-import { badRequest } from "../../http/errors.js";
+import { invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
 import { loadRevisionView, pageDocument } from "../content/content.service.js";
@@ -36,20 +36,20 @@ export function documentFromBody(input: BodyInputValue, field: string, previous?
   const hasMarkdown = input.markdown !== undefined;
   const hasDocument = input.document !== undefined;
   if (hasMarkdown === hasDocument) {
-    throw badRequest(
+    throw invalid(
       hasMarkdown
         ? `${field} must have either markdown or document, not both.`
         : `${field} must have either markdown (a string of Markdown) or document (a JSON document); it has neither.`,
     );
   }
   if (hasMarkdown) {
-    if (input.markdown!.trim() === "") throw badRequest(`${field}.markdown must not be empty.`);
+    if (input.markdown!.trim() === "") throw invalid(`${field}.markdown must not be empty.`);
     const document = documentFromMarkdown(input.markdown!, previous);
-    if (document.nodes.length === 0) throw badRequest(`${field}.markdown has no content once read as Markdown.`);
+    if (document.nodes.length === 0) throw invalid(`${field}.markdown has no content once read as Markdown.`);
     return document;
   }
   const given = input.document!;
-  if (given.nodes.length === 0) throw badRequest(`${field}.document must have at least one block in nodes.`);
+  if (given.nodes.length === 0) throw invalid(`${field}.document must have at least one block in nodes.`);
   const document = { ...given, object: "document", data: given.data ?? {}, nodes: given.nodes } as unknown as JSONDocument;
   checkDocument(document, `${field}.document`);
   return document;
@@ -69,33 +69,33 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 export function checkDocument(document: JSONDocument, field: string): void {
   let count = 0;
   const visit = (node: unknown, path: string, depth: number): void => {
-    if (++count > MAX_DOCUMENT_NODES) throw badRequest(`${field} has more than ${MAX_DOCUMENT_NODES} nodes.`);
-    if (depth > MAX_DOCUMENT_DEPTH) throw badRequest(`${field} nests deeper than ${MAX_DOCUMENT_DEPTH} levels (at ${path}).`);
-    if (!isObject(node)) throw badRequest(`${path} must be a node (an object).`);
+    if (++count > MAX_DOCUMENT_NODES) throw invalid(`${field} has more than ${MAX_DOCUMENT_NODES} nodes.`);
+    if (depth > MAX_DOCUMENT_DEPTH) throw invalid(`${field} nests deeper than ${MAX_DOCUMENT_DEPTH} levels (at ${path}).`);
+    if (!isObject(node)) throw invalid(`${path} must be a node (an object).`);
     const kind = node.object;
     if (kind === "text") {
-      if (!Array.isArray(node.leaves)) throw badRequest(`${path}.leaves must be an array of leaves.`);
+      if (!Array.isArray(node.leaves)) throw invalid(`${path}.leaves must be an array of leaves.`);
       node.leaves.forEach((leaf, i) => {
-        if (!isObject(leaf) || typeof leaf.text !== "string") throw badRequest(`${path}.leaves.${i} must be a leaf with a text string.`);
+        if (!isObject(leaf) || typeof leaf.text !== "string") throw invalid(`${path}.leaves.${i} must be a leaf with a text string.`);
         if (
           leaf.marks !== undefined &&
           (!Array.isArray(leaf.marks) || !leaf.marks.every((m) => isObject(m) && typeof m.type === "string"))
         ) {
-          throw badRequest(`${path}.leaves.${i}.marks must be an array of marks, each with a type.`);
+          throw invalid(`${path}.leaves.${i}.marks must be an array of marks, each with a type.`);
         }
       });
       return;
     }
     if (kind !== "block" && kind !== "inline" && kind !== "fragment") {
-      throw badRequest(`${path}.object must be one of: "block", "inline", "text", "fragment".`);
+      throw invalid(`${path}.object must be one of: "block", "inline", "text", "fragment".`);
     }
-    if (typeof node.type !== "string") throw badRequest(`${path}.type must be a string.`);
-    if (node.key !== undefined && typeof node.key !== "string") throw badRequest(`${path}.key must be a string.`);
-    if (node.data !== undefined && !isObject(node.data)) throw badRequest(`${path}.data must be an object.`);
+    if (typeof node.type !== "string") throw invalid(`${path}.type must be a string.`);
+    if (node.key !== undefined && typeof node.key !== "string") throw invalid(`${path}.key must be a string.`);
+    if (node.data !== undefined && !isObject(node.data)) throw invalid(`${path}.data must be an object.`);
     for (const list of ["nodes", "fragments"] as const) {
       const children = node[list];
       if (children === undefined) continue;
-      if (!Array.isArray(children)) throw badRequest(`${path}.${list} must be an array.`);
+      if (!Array.isArray(children)) throw invalid(`${path}.${list} must be an array.`);
       children.forEach((child, i) => visit(child, `${path}.${list}.${i}`, depth + 1));
     }
   };
@@ -104,7 +104,7 @@ export function checkDocument(document: JSONDocument, field: string): void {
     try {
       markdownFromDocument({ object: "document", data: {}, nodes: [node] });
     } catch {
-      throw badRequest(
+      throw invalid(
         `${field}.nodes.${i} is an incomplete ${node.type} block: it lacks fields its type needs (see JSONDocument in the API reference).`,
       );
     }
@@ -132,26 +132,26 @@ export async function checkTarget(
 ): Promise<CheckedTarget> {
   const target: CheckedTarget = { revisionId: scope.revision, pageId: null, nodeKey: null, tableCell: null };
   if (input.page === undefined) {
-    if (input.node !== undefined) throw badRequest("body.node needs body.page: a node is looked up in that page's document.");
-    if (input.tableCell !== undefined) throw badRequest("body.tableCell needs body.page and body.node (the table).");
+    if (input.node !== undefined) throw invalid("body.node needs body.page: a node is looked up in that page's document.");
+    if (input.tableCell !== undefined) throw invalid("body.tableCell needs body.page and body.node (the table).");
     return target;
   }
   const view = await loadRevisionView(db, scope.space, scope.revision);
   const location = view.locations().get(input.page);
-  if (!location) throw badRequest(`body.page: no page with id "${input.page}" in the content commented on (revision "${scope.revision}").`);
+  if (!location) throw invalid(`body.page: no page with id "${input.page}" in the content commented on (revision "${scope.revision}").`);
   target.pageId = input.page;
   if (input.node === undefined) {
-    if (input.tableCell !== undefined) throw badRequest("body.tableCell needs body.node (the table block).");
+    if (input.tableCell !== undefined) throw invalid("body.tableCell needs body.node (the table block).");
     return target;
   }
   const document = location.page.kind === "document" ? ((await pageDocument(db, location)) as JSONDocument) : undefined;
   const found = document ? indexKeyedNodes(document).get(input.node)?.node : undefined;
   const block = found?.object === "block" ? found : undefined;
-  if (!block) throw badRequest(`body.node: no block with key "${input.node}" in the document of page "${input.page}".`);
+  if (!block) throw invalid(`body.node: no block with key "${input.node}" in the document of page "${input.page}".`);
   target.nodeKey = input.node;
   if (input.tableCell !== undefined) {
     if (block.type !== "table") {
-      throw badRequest(`body.tableCell targets a cell of a table, but node "${input.node}" is a ${block.type ?? "block"} block.`);
+      throw invalid(`body.tableCell targets a cell of a table, but node "${input.node}" is a ${block.type ?? "block"} block.`);
     }
     target.tableCell = { record: input.tableCell.record, definition: input.tableCell.definition };
   }
@@ -168,13 +168,8 @@ const EMOJI =
  */
 export function checkReactions(field: string, reactions: readonly string[] | undefined): void {
   for (const [i, reaction] of (reactions ?? []).entries()) {
-    if (!EMOJI.test(reaction)) throw badRequest(`${field}.${i} must be an emoji such as 👍, not ${JSON.stringify(reaction)}.`);
+    if (!EMOJI.test(reaction)) throw invalid(`${field}.${i} must be an emoji such as 👍, not ${JSON.stringify(reaction)}.`);
   }
-}
-
-/** Runs `work` in the transaction `db` already is, or in a new one. */
-function inTransaction<T>(db: Executor, work: (trx: Trx) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db as Trx) : (db as Db).transaction().execute(work);
 }
 
 /** Runs in the transaction that stores a new comment or reply (change requests count contributions). */
@@ -189,48 +184,44 @@ export interface TargetInput {
 
 /**
  * Stores a new open comment by `postedBy` in the scope's space or change request, about the
- * scope's revision, after checking its target; returns the stored row. `db` may be an open
- * transaction (a review stores its comment with the review); the target is checked before the
- * transaction that stores the comment, which reading content would otherwise hold open.
+ * scope's revision, at `target` (checked before by `checkTarget`, outside the transaction, since
+ * reading content would otherwise hold it open); returns the stored row. Runs in the caller's
+ * transaction (a review stores its comment with the review).
  */
 export async function createComment(
-  db: Executor,
+  trx: Trx,
   input: {
-    scope: Pick<CommentScope, "space" | "changeRequestId" | "revision">;
+    scope: Pick<CommentScope, "space" | "changeRequestId">;
+    target: CheckedTarget;
     postedBy: string;
     document: JSONDocument;
-    target?: TargetInput;
     /** The review this comment is the comment of. */
     reviewId?: string;
     now?: string;
     onPosted?: OnPosted;
   },
 ): Promise<CommentRow> {
-  const { scope } = input;
-  const target = await checkTarget(db, scope, input.target ?? {});
-  const id = newId();
-  return inTransaction(db, async (trx) => {
-    const row: CommentRow = {
-      id,
-      spaceId: scope.space.id,
-      changeRequestId: scope.changeRequestId ?? null,
-      revisionId: target.revisionId,
-      pageId: target.pageId,
-      nodeKey: target.nodeKey,
-      tableCell: target.tableCell ? JSON.stringify(target.tableCell) : null,
-      body: JSON.stringify(input.document),
-      status: "open",
-      resolvedAt: null,
-      resolvedBy: null,
-      postedBy: input.postedBy,
-      postedAt: input.now ?? nowIso(),
-      editedAt: null,
-      reviewId: input.reviewId ?? null,
-    };
-    await insertComment(trx, row);
-    await input.onPosted?.(trx);
-    return row;
-  });
+  const { scope, target } = input;
+  const row: CommentRow = {
+    id: newId(),
+    spaceId: scope.space.id,
+    changeRequestId: scope.changeRequestId ?? null,
+    revisionId: target.revisionId,
+    pageId: target.pageId,
+    nodeKey: target.nodeKey,
+    tableCell: target.tableCell ? JSON.stringify(target.tableCell) : null,
+    body: JSON.stringify(input.document),
+    status: "open",
+    resolvedAt: null,
+    resolvedBy: null,
+    postedBy: input.postedBy,
+    postedAt: input.now ?? nowIso(),
+    editedAt: null,
+    reviewId: input.reviewId ?? null,
+  };
+  await insertComment(trx, row);
+  await input.onPosted?.(trx);
+  return row;
 }
 
 /** Reactions one user adds and removes in one request. */
@@ -241,51 +232,46 @@ export interface ReactionChanges {
 
 /**
  * Changes a comment for `actorId` (already authorized): its body (`document`, which marks it
- * edited), its status (`resolved`, see `resolution`) and the actor's reactions, in one transaction.
+ * edited), its status (`resolved`, see `resolution`) and the actor's reactions, in the caller's transaction.
  */
 export async function editComment(
-  db: Executor,
+  trx: Trx,
   input: { comment: CommentRow; actorId: string; document?: JSONDocument | undefined; resolved?: boolean | undefined } & ReactionChanges,
 ): Promise<void> {
   const { comment, actorId, document } = input;
   const now = nowIso();
-  await inTransaction(db, async (trx) => {
-    await updateComment(trx, comment.id, {
-      ...(document ? { body: JSON.stringify(document), editedAt: now } : {}),
-      ...resolution(comment, input.resolved, actorId, now),
-    });
-    await applyReactions(trx, { kind: "comment", id: comment.id }, reactionInput(actorId, input, now));
+  await updateComment(trx, comment.id, {
+    ...(document ? { body: JSON.stringify(document), editedAt: now } : {}),
+    ...resolution(comment, input.resolved, actorId, now),
   });
+  await applyReactions(trx, { kind: "comment", id: comment.id }, reactionInput(actorId, input, now));
 }
 
-/** Stores a new reply by `postedBy` to a comment; returns the stored row. */
+/** Stores a new reply by `postedBy` to a comment, in the caller's transaction; returns the stored row. */
 export async function createReply(
-  db: Executor,
+  trx: Trx,
   input: { comment: CommentRow; postedBy: string; document: JSONDocument; onPosted?: OnPosted },
 ): Promise<CommentReplyRow> {
-  const id = newId();
-  return inTransaction(db, async (trx) => {
-    const row: CommentReplyRow = {
-      id,
-      commentId: input.comment.id,
-      body: JSON.stringify(input.document),
-      postedBy: input.postedBy,
-      postedAt: nowIso(),
-      editedAt: null,
-    };
-    await insertReply(trx, row);
-    await input.onPosted?.(trx);
-    return row;
-  });
+  const row: CommentReplyRow = {
+    id: newId(),
+    commentId: input.comment.id,
+    body: JSON.stringify(input.document),
+    postedBy: input.postedBy,
+    postedAt: nowIso(),
+    editedAt: null,
+  };
+  await insertReply(trx, row);
+  await input.onPosted?.(trx);
+  return row;
 }
 
 /**
  * Changes a reply for `actorId` (already authorized): its body (`document`, which marks it
  * edited) and the actor's reactions; `resolved` resolves or reopens its comment (change requests).
- * All in one transaction.
+ * All in the caller's transaction.
  */
 export async function editReply(
-  db: Executor,
+  trx: Trx,
   input: {
     comment: CommentRow;
     reply: CommentReplyRow;
@@ -296,11 +282,9 @@ export async function editReply(
 ): Promise<void> {
   const { comment, reply, actorId, document } = input;
   const now = nowIso();
-  await inTransaction(db, async (trx) => {
-    if (document) await updateReply(trx, reply.id, { body: JSON.stringify(document), editedAt: now });
-    await applyReactions(trx, { kind: "reply", id: reply.id }, reactionInput(actorId, input, now));
-    await updateComment(trx, comment.id, resolution(comment, input.resolved, actorId, now));
-  });
+  if (document) await updateReply(trx, reply.id, { body: JSON.stringify(document), editedAt: now });
+  await applyReactions(trx, { kind: "reply", id: reply.id }, reactionInput(actorId, input, now));
+  await updateComment(trx, comment.id, resolution(comment, input.resolved, actorId, now));
 }
 
 function reactionInput(userId: string, changes: ReactionChanges, now: string) {

@@ -7,24 +7,17 @@ import { paginateRows, toList } from "../../http/pagination.js";
 import { errorResponses, Id, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
 import { type ContentNode, contentLevel, loadMembersAccess, type OrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
+import { deleteGrant, getGrantRole, type PrincipalType, type TargetType } from "../../permissions/grants.queries.js";
 import { atLeast, isRole, type Role } from "../../permissions/roles.js";
-import { requireCollection } from "../collections/collections.service.js";
-import { requireLiveSpace } from "../spaces/spaces.service.js";
+import { requireCollection } from "../collections/collections.loader.js";
+import { requireLiveSpace } from "../spaces/spaces.loader.js";
 import { teamPermissions } from "../teams/teams.policy.js";
 import { presentTeam } from "../teams/teams.presenter.js";
 import { teamCounts } from "../teams/teams.queries.js";
 import { presentUser } from "../users/users.presenter.js";
 import { getUsersByIds } from "../users/users.queries.js";
 import { contentPermissionsPolicy } from "./content-permissions.policy.js";
-import {
-  deleteGrant,
-  getGrantRole,
-  listEnabledMembers,
-  listTeamGrants,
-  listUserGrants,
-  type PrincipalType,
-  type TargetType,
-} from "./content-permissions.queries.js";
+import { listEnabledMembers, listTeamGrants, listUserGrants } from "./content-permissions.queries.js";
 import {
   AggregateQuery,
   InviteBody,

@@ -1,15 +1,10 @@
 import type { Executor } from "../../db/database.js";
-import { notFound } from "../../http/errors.js";
+import { missing } from "../../lib/errors.js";
 import { nowIso } from "../../lib/time.js";
+import { deleteGrant, type PrincipalType, type TargetType, upsertGrant } from "../../permissions/grants.queries.js";
+import { existingMemberIds } from "../../permissions/memberships.queries.js";
 import type { Role } from "../../permissions/roles.js";
-import {
-  deleteGrant,
-  existingMemberIds,
-  existingTeamIds,
-  type PrincipalType,
-  type TargetType,
-  upsertGrant,
-} from "./content-permissions.queries.js";
+import { existingTeamIds } from "./content-permissions.queries.js";
 
 export interface ContentTarget {
   type: TargetType;
@@ -31,9 +26,9 @@ export async function assertPrincipalsInOrganization(
     existingTeamIds(db, orgId, principals.teams),
   ]);
   const user = principals.users.find((id) => !members.has(id));
-  if (user) throw notFound(`No member with id "${user}" in this organization.`);
+  if (user) throw missing(`No member with id "${user}" in this organization.`);
   const team = principals.teams.find((id) => !teams.has(id));
-  if (team) throw notFound(`No team with id "${team}" in this organization.`);
+  if (team) throw missing(`No team with id "${team}" in this organization.`);
 }
 
 /** Sets (or, with a null role, removes) the grants of users and teams on one object. Run inside a transaction. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HttpError } from "../../http/errors.js";
+import { statusOfDomainError } from "../../http/error-handler.js";
+import { DomainError } from "../../lib/errors.js";
 import { planMove } from "./move.js";
 import { keyAtEnd, keyBetween, keysBetween, positionsFor, type Sibling, sortSiblings } from "./positions.js";
 
@@ -20,7 +21,7 @@ function status(fn: () => unknown): number | undefined {
   try {
     fn();
   } catch (e) {
-    if (e instanceof HttpError) return e.statusCode;
+    if (e instanceof DomainError) return statusOfDomainError[e.kind];
     throw e;
   }
   return undefined;

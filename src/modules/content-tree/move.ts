@@ -2,7 +2,7 @@
  * Where a moved, created or transferred item lands among its new siblings: pure functions over the
  * sibling list, so the rules (invalid position, nothing to change) are tested without a database.
  */
-import { badRequest, conflict } from "../../http/errors.js";
+import { conflicting, invalid } from "../../lib/errors.js";
 import { type ContentKind, positionsFor, type Sibling, sortSiblings } from "./positions.js";
 
 export interface ContentPointer {
@@ -19,7 +19,7 @@ export interface ContentPositionValue {
 /** The sibling a position points at; 400 when the id matching its `type` is missing. */
 export function pointerKey(pointer: ContentPointer, field: string): { kind: ContentKind; id: string } {
   const id = pointer.type === "space" ? pointer.space : pointer.collection;
-  if (!id) throw badRequest(`${field}.${pointer.type} is required when ${field}.type is "${pointer.type}".`);
+  if (!id) throw invalid(`${field}.${pointer.type} is required when ${field}.type is "${pointer.type}".`);
   return { kind: pointer.type, id };
 }
 
@@ -48,18 +48,18 @@ export function planMove(request: MoveRequest): Sibling[] {
   const others = current.filter((s) => !(s.kind === item.kind && s.id === item.id));
 
   if (position?.before && position.after) {
-    throw badRequest("Give either position.before or position.after, not both.");
+    throw invalid("Give either position.before or position.after, not both.");
   }
   const pointer = position?.before ?? position?.after;
   let index = others.length;
   if (pointer) {
     const target = pointerKey(pointer, position?.before ? "body.position.before" : "body.position.after");
     if (target.kind === item.kind && target.id === item.id) {
-      throw badRequest(`Invalid position: a ${item.kind} cannot be placed before or after itself.`);
+      throw invalid(`Invalid position: a ${item.kind} cannot be placed before or after itself.`);
     }
     const at = others.findIndex((s) => s.kind === target.kind && s.id === target.id);
     if (at < 0) {
-      throw badRequest(`Invalid position: ${target.kind} "${target.id}" is not in ${describeParent(destinationParentId)}.`);
+      throw invalid(`Invalid position: ${target.kind} "${target.id}" is not in ${describeParent(destinationParentId)}.`);
     }
     index = position?.before ? at : at + 1;
   }
@@ -67,7 +67,7 @@ export function planMove(request: MoveRequest): Sibling[] {
   const moved: Sibling = { kind: item.kind, id: item.id, position: "" };
   const order = [...others.slice(0, index), moved, ...others.slice(index)];
   if (sameParent && order.map(keyOf).join() === current.map(keyOf).join()) {
-    throw conflict(`The ${item.kind} is already at this position in ${describeParent(destinationParentId)}; nothing to change.`);
+    throw conflicting(`The ${item.kind} is already at this position in ${describeParent(destinationParentId)}; nothing to change.`);
   }
   return positionsFor(order, moved);
 }

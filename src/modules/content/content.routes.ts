@@ -13,11 +13,11 @@ import { loadDocument } from "../../content/revision/storage.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
-import { listOf, paginateRows, toList } from "../../http/pagination.js";
+import { paginateRows, toList } from "../../http/pagination.js";
 import { errorResponses, ListOf, ListQuery, RichDocument } from "../../http/schemas.js";
 import { getChangeRequest } from "../change-requests/change-requests.queries.js";
 import { presentOne } from "../change-requests/change-requests.service.js";
-import { requireSpace } from "../spaces/spaces.service.js";
+import { requireSpace } from "../spaces/spaces.loader.js";
 import {
   type ContentPresentContext,
   presentFile,

@@ -3,7 +3,7 @@ import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import { indexOfContent, loadContent, loadDocument } from "../../content/revision/storage.js";
 import type { Executor } from "../../db/database.js";
 import type { RevisionRow, SpaceRow } from "../../db/schema.js";
-import { notFound } from "../../http/errors.js";
+import { missing } from "../../lib/errors.js";
 
 /** A revision of a space with its content tree loaded (page bodies are loaded on demand). */
 export interface RevisionView {
@@ -16,7 +16,7 @@ export interface RevisionView {
 
 export async function loadRevisionView(db: Executor, space: SpaceRow, revisionId: string): Promise<RevisionView> {
   const revision = await getSpaceRevision(db, space.id, revisionId);
-  if (!revision) throw notFound(`No revision with id "${revisionId}" in this space.`);
+  if (!revision) throw missing(`No revision with id "${revisionId}" in this space.`);
   const content = await loadContent(db, revision.treeHash);
   let index: Map<string, PageLocation> | undefined;
   return {
@@ -32,7 +32,7 @@ export async function loadRevisionView(db: Executor, space: SpaceRow, revisionId
 
 export function requirePage(view: RevisionView, pageId: string): PageLocation {
   const location = view.locations().get(pageId);
-  if (!location) throw notFound(`No page with id "${pageId}" in this revision.`);
+  if (!location) throw missing(`No page with id "${pageId}" in this revision.`);
   return location;
 }
 

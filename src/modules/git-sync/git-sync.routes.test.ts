@@ -168,13 +168,11 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     expect(badRef.body.error.message).toBe(
       'Invalid Git ref "main; rm -rf /": it does not start with refs/heads/ or refs/tags/; expected refs/heads/<branch> or refs/tags/<tag>',
     );
-    const escape = await ctx
-      .as(owner)
-      .post(`/v1/spaces/${space.id}/git/import`, {
-        url: "https://example.com/x.git",
-        ref: "refs/heads/main",
-        repoProjectDirectory: "../../etc",
-      });
+    const escape = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, {
+      url: "https://example.com/x.git",
+      ref: "refs/heads/main",
+      repoProjectDirectory: "../../etc",
+    });
     expect(escape.status).toBe(400);
     expect(escape.body.error.message).toBe('repoProjectDirectory "../../etc" is refused: it contains a ".." segment.');
     expect(
@@ -352,13 +350,11 @@ describe("POST /v1/spaces/{spaceId}/git/export", () => {
     const target = createBareRepo({ "README.md": "# Old\n", "notes.txt": "not Quire's" });
     const server = await serveGitOverHttp(target.dir, { username: "ci", password: "push-secret" });
     try {
-      await ctx
-        .as(owner)
-        .post(`/v1/spaces/${space.id}/git/export`, {
-          url: server.urlWith("ci", "push-secret"),
-          ref: "refs/heads/main",
-          commitMessage: "Update docs",
-        });
+      await ctx.as(owner).post(`/v1/spaces/${space.id}/git/export`, {
+        url: server.urlWith("ci", "push-secret"),
+        ref: "refs/heads/main",
+        commitMessage: "Update docs",
+      });
       await ctx.worker.drain();
       const info = (await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body;
       expect(info.lastExport.status, JSON.stringify(info)).toBe("succeeded");

@@ -10,11 +10,11 @@ import { errorResponses, NoContent } from "../../http/schemas.js";
 import { seal } from "../../lib/sealed.js";
 import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
+import { requireLiveSpace } from "../spaces/spaces.loader.js";
 import { GitSyncState, SpaceParams } from "../spaces/spaces.schemas.js";
-import { requireLiveSpace } from "../spaces/spaces.service.js";
-import { CREDENTIALS_PURPOSE, type GitSyncJobBase } from "./git-sync.payloads.js";
+import type { GitSyncJobBase } from "./git-sync.jobs.js";
 import { ExportBody, ImportBody } from "./git-sync.schemas.js";
-import { requestGitRun } from "./git-sync.service.js";
+import { CREDENTIALS_PURPOSE, requestGitRun } from "./git-sync.service.js";
 import { readGitSyncState, updateGitSyncState } from "./git-sync.state.js";
 
 const tags = ["git"];

@@ -13,6 +13,7 @@ import { writeRepository } from "../../content/gitbook-repo/write.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import { getSpaceRevision, setRevisionGit } from "../../content/revision/revisions.queries.js";
 import { loadContent, loadDocument, loadDocumentJson, saveDocumentsJson } from "../../content/revision/storage.js";
+import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
 import { getBlob } from "../../content/store/blobs.queries.js";
 import { blobHash } from "../../content/store/canonical.js";
 import { storeRepoFiles } from "../../content/store/import-files.js";
@@ -20,7 +21,6 @@ import type { Db } from "../../db/database.js";
 import { GitError } from "../../git/errors.js";
 import { commitAndPush, type LocalRepo, withFetchedRef } from "../../git/index.js";
 import { createRedactor } from "../../git/url.js";
-import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
 import { enqueue } from "../../jobs/queue.js";
 import type { JobContext } from "../../jobs/registry.js";
 import { parseJsonOrNull } from "../../lib/json.js";
@@ -28,8 +28,11 @@ import { unseal } from "../../lib/sealed.js";
 import { nowIso } from "../../lib/time.js";
 import { getSpace } from "../spaces/spaces.queries.js";
 import { getUserById } from "../users/users.queries.js";
-import { CREDENTIALS_PURPOSE, type GitExportPayload, type GitImportPayload, type GitSyncJobBase } from "./git-sync.payloads.js";
+import type { GitExportPayload, GitImportPayload, GitSyncJobBase } from "./git-sync.jobs.js";
 import { type GitSyncRunValue, readGitSyncState, repoNameOf, updateGitSyncState } from "./git-sync.state.js";
+
+/** The purpose Git credentials are sealed under (lib/sealed.ts). */
+export const CREDENTIALS_PURPOSE = "git-credentials";
 
 type RunKey = "lastImport" | "lastExport";
 

@@ -9,13 +9,13 @@ import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent } from "../../h
 import { contentLevel, type OrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
 import { atLeast, isRole, type Role } from "../../permissions/roles.js";
+import { loadCollection } from "../collections/collections.loader.js";
 import { presentCollection } from "../collections/collections.presenter.js";
-import { loadCollection } from "../collections/collections.service.js";
+import { requireOrganization } from "../organizations/organizations.loader.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { requireOrganization } from "../organizations/organizations.service.js";
+import { loadSpace } from "../spaces/spaces.loader.js";
 import { presentSpaceFor } from "../spaces/spaces.presenter.js";
-import { loadSpace } from "../spaces/spaces.service.js";
 import { normalizeEmail } from "../users/users.queries.js";
 import { isInviteRedundant, linkInvitePermissions } from "./invites.policy.js";
 import { presentLinkInvite } from "./invites.presenter.js";

@@ -1,10 +1,11 @@
 import type { Executor } from "../../db/database.js";
 import type { UserRow } from "../../db/schema.js";
-import { forbidden } from "../../http/errors.js";
+import { notAllowed } from "../../lib/errors.js";
+import { getGrantRole, upsertGrant } from "../../permissions/grants.queries.js";
+import { addMember, getMember } from "../../permissions/memberships.queries.js";
 import { atLeast, isRole, type Role } from "../../permissions/roles.js";
 import { getCollection } from "../collections/collections.queries.js";
-import { getGrantRole, upsertGrant } from "../content-permissions/content-permissions.queries.js";
-import { addMember, getMember, setMemberRole, usersInOtherOrganizations } from "../members/members.queries.js";
+import { setMemberRole, usersInOtherOrganizations } from "../members/members.queries.js";
 import { getSpace } from "../spaces/spaces.queries.js";
 import { insertUser } from "../users/users.queries.js";
 import { getUsersByEmails } from "./invites.queries.js";
@@ -75,7 +76,7 @@ export async function joinWithInvite(trx: Executor, input: { orgId: string; user
     await addMember(trx, { orgId: input.orgId, userId: input.userId, role: input.role });
     return;
   }
-  if (member.disabled) throw forbidden("Your membership of this organization has been disabled; an invite link cannot restore it.");
+  if (member.disabled) throw notAllowed("Your membership of this organization has been disabled; an invite link cannot restore it.");
   const current = isRole(member.role) ? member.role : null;
   const raise = input.role !== null && (current === null || !atLeast(current, input.role));
   if (raise) await setMemberRole(trx, input.orgId, input.userId, input.role);

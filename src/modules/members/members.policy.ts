@@ -28,3 +28,6 @@ export function memberPermissions(access: Pick<OrgAccess, "membership" | "userId
     remove: admin || (member && access.userId === target.userId),
   };
 }
+
+export const memberNotFound = (userId: string) => `No member with id "${userId}" in this organization.`;
+export const GUEST_FORBIDDEN = "Guests cannot see the organization's members.";

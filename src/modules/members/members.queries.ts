@@ -2,33 +2,7 @@ import type { DialectName, Executor } from "../../db/database.js";
 import { containsInsensitive } from "../../db/dialect.js";
 import type { MemberRow, UserRow } from "../../db/schema.js";
 import { type Page, paginate, type SortKey } from "../../http/pagination.js";
-import { nowIso } from "../../lib/time.js";
 import type { Role } from "../../permissions/roles.js";
-
-export function getMember(db: Executor, orgId: string, userId: string): Promise<MemberRow | undefined> {
-  return db.selectFrom("members").selectAll().where("orgId", "=", orgId).where("userId", "=", userId).executeTakeFirst();
-}
-
-/** Adds a member; an existing membership is left as it is. Returns true when it was added. */
-export async function addMember(
-  db: Executor,
-  input: { orgId: string; userId: string; role: Role | null; sso?: boolean },
-): Promise<boolean> {
-  const result = await db
-    .insertInto("members")
-    .values({
-      orgId: input.orgId,
-      userId: input.userId,
-      role: input.role,
-      sso: input.sso ? 1 : 0,
-      disabled: 0,
-      joinedAt: nowIso(),
-      lastSeenAt: null,
-    })
-    .onConflict((oc) => oc.columns(["orgId", "userId"]).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-}
 
 /** A membership with its user, as members are presented. */
 export interface MemberWithUser extends MemberRow {

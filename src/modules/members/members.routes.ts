@@ -5,24 +5,18 @@ import { notFound } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf, NoContent } from "../../http/schemas.js";
 import { authorize } from "../../permissions/authorize.js";
+import { getMember } from "../../permissions/memberships.queries.js";
+import { requireOrganization } from "../organizations/organizations.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { requireOrganization } from "../organizations/organizations.service.js";
-import { teamPermissions } from "../teams/teams.policy.js";
-import { presentTeam } from "../teams/teams.presenter.js";
-import { listTeamsOfMember, teamCounts } from "../teams/teams.queries.js";
-import { MemberTeamSchema } from "../teams/teams.schemas.js";
-import { memberPermissions } from "./members.policy.js";
+import { GUEST_FORBIDDEN, memberNotFound, memberPermissions } from "./members.policy.js";
 import { presentMember } from "./members.presenter.js";
-import { getMember, getMemberWithUser, listMembers, memberCounts, setMemberSso } from "./members.queries.js";
-import { ListMembersQuery, ListMemberTeamsQuery, MemberParams, MemberSchema, UpdateMemberBody } from "./members.schemas.js";
+import { getMemberWithUser, listMembers, memberCounts, setMemberSso } from "./members.queries.js";
+import { ListMembersQuery, MemberParams, MemberSchema, UpdateMemberBody } from "./members.schemas.js";
 import { changeMemberRole, removeMember } from "./members.service.js";
 
 const tags = ["members"];
 
-const memberNotFound = (userId: string) => `No member with id "${userId}" in this organization.`;
-const GUEST_FORBIDDEN = "Guests cannot see the organization's members.";
-
-/** Members of an organization: list, read, change role, remove, mark as SSO, and their teams. */
+/** Members of an organization: list, read, change role, remove, mark as SSO. (A member's teams are listed by teams.routes.) */
 export const memberRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db, dialect, urls } = deps;
 
@@ -146,35 +140,6 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       if (!(await getMember(db, org.id, userId))) throw notFound(memberNotFound(userId));
       await setMemberSso(db, org.id, userId, true);
       return loadPresentedMember(org.id, userId);
-    },
-  );
-
-  app.get(
-    "/v1/orgs/:organizationId/members/:userId/teams",
-    {
-      schema: {
-        tags,
-        operationId: "listTeamsForOrganizationMember",
-        params: MemberParams,
-        querystring: ListMemberTeamsQuery,
-        response: { 200: ListOf(MemberTeamSchema), ...errorResponses },
-      },
-    },
-    async (request) => {
-      const { userId } = request.params;
-      const { org, access } = await requireOrganization(db, actorOf(request), request.params.organizationId);
-      authorize(memberPermissions(access, { userId }), "read", { notFound: memberNotFound(userId), forbidden: GUEST_FORBIDDEN });
-      if (!(await getMember(db, org.id, userId))) throw notFound(memberNotFound(userId));
-      const page = await listTeamsOfMember(db, dialect, org.id, userId, request.query);
-      const counts = await teamCounts(
-        db,
-        org.id,
-        page.rows.map((t) => t.id),
-      );
-      return toList(page, (team) => ({
-        team: presentTeam(team, counts.get(team.id)!, teamPermissions(access, team)),
-        member: { role: team.memberRole },
-      }));
     },
   );
 };

@@ -1,7 +1,8 @@
 import type { Executor } from "../../db/database.js";
-import { conflict, notFound } from "../../http/errors.js";
+import { conflicting, missing } from "../../lib/errors.js";
+import { getMember } from "../../permissions/memberships.queries.js";
 import type { Role } from "../../permissions/roles.js";
-import { countActiveAdmins, deleteMembership, getMember, lockOrganizationMembership, setMemberRole } from "./members.queries.js";
+import { countActiveAdmins, deleteMembership, lockOrganizationMembership, setMemberRole } from "./members.queries.js";
 
 const LAST_ADMIN = "The organization must keep at least one active admin: promote another member to admin first.";
 
@@ -9,10 +10,10 @@ const LAST_ADMIN = "The organization must keep at least one active admin: promot
 export async function changeMemberRole(trx: Executor, input: { orgId: string; userId: string; role: Role | null }): Promise<void> {
   await lockOrganizationMembership(trx, input.orgId);
   const member = await getMember(trx, input.orgId, input.userId);
-  if (!member) throw notFound(`No member with id "${input.userId}" in this organization.`);
+  if (!member) throw missing(`No member with id "${input.userId}" in this organization.`);
   await setMemberRole(trx, input.orgId, input.userId, input.role);
   if (member.role === "admin" && input.role !== "admin" && (await countActiveAdmins(trx, input.orgId)) === 0) {
-    throw conflict(LAST_ADMIN);
+    throw conflicting(LAST_ADMIN);
   }
 }
 
@@ -26,7 +27,7 @@ export async function removeMember(trx: Executor, input: { orgId: string; userId
   if (!member) return false;
   await deleteMembership(trx, input.orgId, input.userId);
   if (member.role === "admin" && (await countActiveAdmins(trx, input.orgId)) === 0) {
-    throw conflict(LAST_ADMIN);
+    throw conflicting(LAST_ADMIN);
   }
   return true;
 }

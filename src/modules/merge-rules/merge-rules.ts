@@ -20,10 +20,10 @@
  */
 import type { Executor } from "../../db/database.js";
 import { ExpressionError, evaluateCondition, parseExpression } from "../../expr/index.js";
-import { badRequest } from "../../http/errors.js";
 import type { MergeRuleValue, OrganizationMergeRulesValue, SpaceMergeRulesValue } from "../../http/schemas.js";
+import { invalid } from "../../lib/errors.js";
 import { parseJson } from "../../lib/json.js";
-import { existingMemberIds } from "../content-permissions/content-permissions.queries.js";
+import { existingMemberIds } from "../../permissions/memberships.queries.js";
 
 export interface EffectiveMergeRules {
   /** Where the rules come from: the space's own, its organization's, or none apply. */
@@ -51,7 +51,7 @@ export async function checkMergeRules(db: Executor, orgId: string, rules: readon
     try {
       parseExpression(rule.expression, { maxLength: 1024 });
     } catch (error) {
-      if (error instanceof ExpressionError) throw badRequest(`${field}[${index}].expression is not a valid expression: ${error.message}.`);
+      if (error instanceof ExpressionError) throw invalid(`${field}[${index}].expression is not a valid expression: ${error.message}.`);
       throw error;
     }
   });
@@ -59,7 +59,7 @@ export async function checkMergeRules(db: Executor, orgId: string, rules: readon
   const members = await existingMemberIds(db, orgId, named);
   rules.forEach((rule, index) => {
     const unknown = "users" in rule ? rule.users.find((id) => !members.has(id)) : undefined;
-    if (unknown) throw badRequest(`${field}[${index}].users names user "${unknown}", who is not a member of this organization.`);
+    if (unknown) throw invalid(`${field}[${index}].users names user "${unknown}", who is not a member of this organization.`);
   });
 }
 

@@ -8,8 +8,9 @@ import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent, type RichDocum
 import { parseJson } from "../../lib/json.js";
 import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
-import { addMember, getMember } from "../members/members.queries.js";
+import { addMember, getMember } from "../../permissions/memberships.queries.js";
 import { checkMergeRules } from "../merge-rules/merge-rules.js";
+import { requireOrganization } from "./organizations.loader.js";
 import { organizationPermissions } from "./organizations.policy.js";
 import { presentOrganization } from "./organizations.presenter.js";
 import {
@@ -32,7 +33,7 @@ import {
   UpdateAgentInstructionsBody,
   UpdateOrganizationBody,
 } from "./organizations.schemas.js";
-import { createOrganization, requireOrganization } from "./organizations.service.js";
+import { createOrganization } from "./organizations.service.js";
 
 const tags = ["organizations"];
 

@@ -14,9 +14,9 @@ import { actorOf } from "../../http/authenticate.js";
 import { forbidden, notFound } from "../../http/errors.js";
 import { errorResponses } from "../../http/schemas.js";
 import { sign, verifySignature } from "../../lib/signing.js";
+import { requireLiveSpace } from "../spaces/spaces.loader.js";
 import { getSpace } from "../spaces/spaces.queries.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
-import { requireLiveSpace } from "../spaces/spaces.service.js";
 import { pdfBytes } from "./pdf.service.js";
 
 /** The URL works for an hour, as GitBook's does. */

@@ -10,8 +10,8 @@ import { indexPages, type PageNode } from "../../content/revision/model.js";
 import { loadContent, loadDocuments } from "../../content/revision/storage.js";
 import { getBlob, putBlob } from "../../content/store/blobs.queries.js";
 import type { Db } from "../../db/database.js";
-import { notFound } from "../../http/errors.js";
 import type { Urls } from "../../http/urls.js";
+import { missing } from "../../lib/errors.js";
 import { nowIso } from "../../lib/time.js";
 import { downloadUrl } from "../files/files.urls.js";
 
@@ -49,7 +49,7 @@ export function selectPages(pages: PageNode[], pageId: string | undefined, only:
     return out;
   }
   const location = indexPages(pages).get(pageId);
-  if (!location) throw notFound(`No page with id "${pageId}" in this content.`);
+  if (!location) throw missing(`No page with id "${pageId}" in this content.`);
   out.push({ node: location.page, depth: 0 });
   if (!only) walk(location.page.children, 1);
   return out;

@@ -10,11 +10,11 @@ import { type PageResult, searchOrganization, searchPages } from "../../content/
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { errorResponses, ListOf, ListQuery } from "../../http/schemas.js";
+import { requireOrganization } from "../organizations/organizations.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { requireOrganization } from "../organizations/organizations.service.js";
+import { readableSpaceNodes, requireLiveSpace } from "../spaces/spaces.loader.js";
 import { getSpacesByIds, listSpaceNodes } from "../spaces/spaces.queries.js";
 import { SpaceParams } from "../spaces/spaces.schemas.js";
-import { readableSpaceNodes, requireLiveSpace } from "../spaces/spaces.service.js";
 
 const tags = ["search"];
 

@@ -6,7 +6,7 @@ import type { Urls } from "../../http/urls.js";
 import { deepFreeze, parseJson, parseJsonOrNull } from "../../lib/json.js";
 import type { OrgAccess } from "../../permissions/access.js";
 import { toDefaultLevel } from "../../permissions/access.js";
-import { type SpaceCounts, spaceActivityCount, spaceActivityCounts } from "./space-activity.js";
+import { type SpaceCounts, spaceActivityCount, spaceActivityCounts } from "./space-activity.queries.js";
 import { spacePermissions } from "./spaces.policy.js";
 import type { GitSyncStateValue, SpacePermissionsValue, SpaceResponse, VisitorAuthValue } from "./spaces.schemas.js";
 

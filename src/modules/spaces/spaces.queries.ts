@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Executor } from "../../db/database.js";
 import { prepared } from "../../db/prepared.js";
-import type { Database, RevisionRow, SpaceRow, SpacesTable } from "../../db/schema.js";
+import type { Database, SpaceRow, SpacesTable } from "../../db/schema.js";
 import { nowIso } from "../../lib/time.js";
 
 const spaceById = prepared<{ id: string }, SpaceRow>(
@@ -118,43 +118,6 @@ export async function markSpaceRestored(db: Executor, id: string, position?: str
     .set({ deletedAt: null, deletedBy: null, updatedAt: nowIso(), ...(position ? { position } : {}) })
     .where("id", "=", id)
     .execute();
-}
-
-/** Every space (deleted ones included) directly in one of these collections. */
-export async function listSpacesIn(
-  db: Executor,
-  parentIds: readonly string[],
-): Promise<{ id: string; deletedAt: string | null; gitSync: string | null }[]> {
-  if (parentIds.length === 0) return [];
-  return db.selectFrom("spaces").select(["id", "deletedAt", "gitSync"]).where("parentId", "in", parentIds).execute();
-}
-
-/**
- * The spaces of a deleted collection tree: live ones become deleted, and all go to the top level
- * (each at its given key) so that a restore puts them back where they can be found.
- */
-export async function detachSpacesOfDeletedTree(
-  db: Executor,
-  input: { placements: readonly { id: string; position: string }[]; actorId: string },
-): Promise<void> {
-  const now = nowIso();
-  for (const placement of input.placements) {
-    await db.updateTable("spaces").set({ parentId: null, position: placement.position }).where("id", "=", placement.id).execute();
-  }
-  const ids = input.placements.map((p) => p.id);
-  if (ids.length === 0) return;
-  await db
-    .updateTable("spaces")
-    .set({ deletedAt: now, deletedBy: input.actorId })
-    .where("id", "in", ids)
-    .where("deletedAt", "is", null)
-    .execute();
-}
-
-/** Re-homes spaces in another organization (a transfer of them or of their collection). */
-export async function moveSpacesToOrganization(db: Executor, ids: readonly string[], orgId: string): Promise<void> {
-  if (ids.length === 0) return;
-  await db.updateTable("spaces").set({ orgId, updatedAt: nowIso() }).where("id", "in", ids).execute();
 }
 
 /** Puts one space at a parent and key (a transfer). */

@@ -6,12 +6,14 @@ import { listOf } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent, type SpaceMergeRulesValue } from "../../http/schemas.js";
 import { loadOrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
-import { requireCreateDestination } from "../collections/collections.service.js";
+import { getMember } from "../../permissions/memberships.queries.js";
+import { requireCollection, requireCreateDestination } from "../collections/collections.loader.js";
+import { CollectionParams } from "../collections/collections.schemas.js";
 import { MoveBody, TransferSpaceBody } from "../content-tree/tree.schemas.js";
-import { getMember } from "../members/members.queries.js";
 import { checkMergeRules } from "../merge-rules/merge-rules.js";
+import { requireOrganization } from "../organizations/organizations.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { requireOrganization } from "../organizations/organizations.service.js";
+import { loadSpace, pageOfVisibleSpaces, requireLiveSpace, requireSpace, spaceNotFound } from "./spaces.loader.js";
 import { spacePermissions } from "./spaces.policy.js";
 import { presentSpaceFor, presentSpacesFor } from "./spaces.presenter.js";
 import { getSpace, listSpaceNodes, updateSpace } from "./spaces.queries.js";
@@ -27,19 +29,7 @@ import {
   UpdateSpaceBody,
   type UpdateSpaceValue,
 } from "./spaces.schemas.js";
-import {
-  createSpace,
-  deleteSpace,
-  duplicateSpace,
-  loadSpace,
-  moveSpace,
-  pageOfVisibleSpaces,
-  requireLiveSpace,
-  requireSpace,
-  restoreSpace,
-  spaceNotFound,
-  transferSpace,
-} from "./spaces.service.js";
+import { createSpace, deleteSpace, duplicateSpace, moveSpace, restoreSpace, transferSpace } from "./spaces.service.js";
 
 const tags = ["spaces"];
 
@@ -48,7 +38,7 @@ const adminOnly = (id: string, action: string) => ({
   forbidden: `Only admins of space "${id}" can ${action}.`,
 });
 
-/** Spaces: create, list, get, update, delete, restore, duplicate, move, transfer; a member's spaces. */
+/** Spaces: create, list, get, update, delete, restore, duplicate, move, transfer; a collection's and a member's spaces. */
 export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db, urls } = deps;
 
@@ -300,6 +290,42 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       await requireCreateDestination(db, actor, target.id, destinationParentId);
       await db.transaction().execute((trx) => transferSpace(trx, { space, targetOrgId: target.id, destinationParentId }));
       return presentFresh(actor, space.id);
+    },
+  );
+
+  app.get(
+    "/v1/collections/:collectionId/spaces",
+    {
+      schema: {
+        tags: ["collections"],
+        operationId: "listSpacesInCollectionById",
+        params: CollectionParams,
+        querystring: ListQuery,
+        response: { 200: ListOf(SpaceSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { collection, access } = await requireCollection(db, actorOf(request), request.params.collectionId);
+      const nodes = await listSpaceNodes(db, { orgId: collection.orgId, parentId: collection.id });
+      const page = await pageOfVisibleSpaces(
+        db,
+        access,
+        nodes,
+        [
+          { direction: "asc", value: (n) => n.position },
+          { direction: "asc", value: (n) => n.id },
+        ],
+        request.query,
+      );
+      return listOf(
+        page,
+        await presentSpacesFor(
+          db,
+          access,
+          page.rows.map(({ space }) => space),
+          urls,
+        ),
+      );
     },
   );
 

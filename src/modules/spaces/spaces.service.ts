@@ -1,69 +1,17 @@
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
 import type { Executor } from "../../db/database.js";
 import type { SpaceRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
-import { badRequest, conflict, notFound, preconditionFailed } from "../../http/errors.js";
-import { type Page, paginateRows, type SortKey } from "../../http/pagination.js";
-import { SPACE_RETENTION_DAYS } from "../../jobs/handlers/purge-deleted-spaces.job.js";
-import { requestSearchIndex } from "../../jobs/handlers/search-index.job.js";
+import { conflicting, invalid, preconditionFailed } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { isoDaysAgo, nowIso } from "../../lib/time.js";
-import { contentLevel, type OrgAccess } from "../../permissions/access.js";
-import { atLeast, type Role } from "../../permissions/roles.js";
-import { grantCreatorAdmin } from "../collections/collections.service.js";
-import { copyGrants, deleteAccessToTargets } from "../content-permissions/content-permissions.queries.js";
+import type { OrgAccess } from "../../permissions/access.js";
+import { copyGrants, deleteAccessToTargets, grantCreatorAdmin } from "../../permissions/grants.queries.js";
 import { type ContentPositionValue, planMove } from "../content-tree/move.js";
 import { keyAtEnd, positionsFor, sortSiblings } from "../content-tree/positions.js";
 import { listSiblings, writePositions } from "../content-tree/tree.queries.js";
-import { spacePermissionsForLevel } from "./spaces.policy.js";
-import {
-  getSpace,
-  getSpacesByIds,
-  insertFirstRevision,
-  insertSpace,
-  markSpaceDeleted,
-  markSpaceRestored,
-  placeSpace,
-  type SpaceNodeRow,
-} from "./spaces.queries.js";
-import type { SpacePermissionsValue } from "./spaces.schemas.js";
-
-export interface LoadedSpace {
-  space: SpaceRow;
-  access: OrgAccess;
-  level: Role | null;
-  permissions: SpacePermissionsValue;
-}
-
-export const spaceNotFound = (id: string) => notFound(`No space with id "${id}".`);
-
-/** A space with the caller's access and permissions, or undefined when missing. */
-export async function loadSpace(db: Executor, actor: Actor, id: string): Promise<LoadedSpace | undefined> {
-  const space = await getSpace(db, id);
-  if (!space) return undefined;
-  const access = await actor.access.forOrg(space.orgId);
-  const level = contentLevel(access, space);
-  return { space, access, level, permissions: spacePermissionsForLevel(level, space) };
-}
-
-/**
- * A space the caller may view: 404 when it is missing or they may not (outsiders cannot tell);
- * a deleted space is visible to its admins only.
- */
-export async function requireSpace(db: Executor, actor: Actor, id: string): Promise<LoadedSpace> {
-  const loaded = await loadSpace(db, actor, id);
-  if (!loaded?.permissions.view) throw spaceNotFound(id);
-  return loaded;
-}
-
-/** A space that is not deleted: writes other than restore and delete need one. */
-export async function requireLiveSpace(db: Executor, actor: Actor, id: string): Promise<LoadedSpace> {
-  const loaded = await requireSpace(db, actor, id);
-  if (loaded.space.deletedAt) {
-    throw notFound(`Space "${id}" is deleted; restore it first with POST /v1/spaces/${id}/restore.`);
-  }
-  return loaded;
-}
+import { SPACE_RETENTION_DAYS } from "./spaces.jobs.js";
+import { insertFirstRevision, insertSpace, markSpaceDeleted, markSpaceRestored, placeSpace } from "./spaces.queries.js";
 
 export interface NewSpaceInput {
   orgId: string;
@@ -177,9 +125,9 @@ export async function deleteSpace(trx: Executor, input: { space: SpaceRow; actor
  */
 export async function restoreSpace(trx: Executor, input: { space: SpaceRow }): Promise<void> {
   const { space } = input;
-  if (!space.deletedAt) throw conflict(`Space "${space.id}" is not deleted; there is nothing to restore.`);
+  if (!space.deletedAt) throw conflicting(`Space "${space.id}" is not deleted; there is nothing to restore.`);
   if (space.deletedAt < isoDaysAgo(SPACE_RETENTION_DAYS)) {
-    throw badRequest(
+    throw invalid(
       `Space "${space.id}" was deleted on ${space.deletedAt}, more than ${SPACE_RETENTION_DAYS} days ago; only spaces deleted in the last ${SPACE_RETENTION_DAYS} days can be restored.`,
     );
   }
@@ -217,7 +165,7 @@ export async function transferSpace(
   const { space, targetOrgId, destinationParentId } = input;
   const orgChanges = targetOrgId !== space.orgId;
   if (!orgChanges && destinationParentId === space.parentId) {
-    throw conflict(`Space "${space.id}" is already there; the transfer would change nothing.`);
+    throw conflicting(`Space "${space.id}" is already there; the transfer would change nothing.`);
   }
   if (orgChanges && space.gitSync !== null) {
     throw preconditionFailed(
@@ -227,47 +175,4 @@ export async function transferSpace(
   const position = keyAtEnd(await listSiblings(trx, targetOrgId, destinationParentId));
   if (orgChanges) await deleteAccessToTargets(trx, [space.id]);
   await placeSpace(trx, space.id, { orgId: targetOrgId, parentId: destinationParentId, position });
-}
-
-/**
- * The spaces among `nodes` that `access` may read, with the level it has on each, in the order
- * given: one in-memory resolution over nodes loaded once (e.g. `listSpaceNodes` of an organization).
- */
-export function readableSpaceNodes(access: OrgAccess, nodes: readonly SpaceNodeRow[]): (SpaceNodeRow & { level: Role })[] {
-  const readable: (SpaceNodeRow & { level: Role })[] = [];
-  for (const node of nodes) {
-    const level = contentLevel(access, node);
-    if (level && atLeast(level, "read")) readable.push({ ...node, level });
-  }
-  return readable;
-}
-
-/**
- * One page of the spaces among `nodes` that `access` may view, in the order of `keys`. Visibility
- * is resolved in memory from the organization's access (loaded once), then only the page's rows
- * are read in full.
- */
-export async function pageOfVisibleSpaces(
-  db: Executor,
-  access: OrgAccess,
-  nodes: readonly SpaceNodeRow[],
-  keys: Omit<SortKey<SpaceNodeRow>, "column">[],
-  options: { page?: string | undefined; limit?: number | undefined },
-): Promise<Page<{ space: SpaceRow; level: Role }>> {
-  const page = paginateRows(readableSpaceNodes(access, nodes), keys, options);
-  const rows = new Map(
-    (
-      await getSpacesByIds(
-        db,
-        page.rows.map((n) => n.id),
-      )
-    ).map((r) => [r.id, r]),
-  );
-  const items: { space: SpaceRow; level: Role }[] = [];
-  for (const node of page.rows) {
-    const space = rows.get(node.id);
-    // A space deleted between the two reads is left out of this page.
-    if (space && !space.deletedAt) items.push({ space, level: node.level });
-  }
-  return { ...page, rows: items };
 }

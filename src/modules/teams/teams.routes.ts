@@ -3,21 +3,34 @@ import type { Executor } from "../../db/database.js";
 import type { TeamRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
-import { badRequest } from "../../http/errors.js";
+import { badRequest, notFound } from "../../http/errors.js";
 import { listOf, toList } from "../../http/pagination.js";
 import { errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
 import type { OrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
-import { getMember, memberCounts } from "../members/members.queries.js";
+import { getMember } from "../../permissions/memberships.queries.js";
+import { GUEST_FORBIDDEN, memberNotFound, memberPermissions } from "../members/members.policy.js";
+import { memberCounts } from "../members/members.queries.js";
+import { ListMemberTeamsQuery, MemberParams } from "../members/members.schemas.js";
+import { requireOrganization } from "../organizations/organizations.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { requireOrganization } from "../organizations/organizations.service.js";
 import { teamPermissions } from "./teams.policy.js";
 import { presentTeam, presentTeamMember } from "./teams.presenter.js";
-import { deleteTeam, deleteTeamMembers, getTeam, listTeamMembers, listTeams, renameTeam, teamCounts } from "./teams.queries.js";
+import {
+  deleteTeam,
+  deleteTeamMembers,
+  getTeam,
+  listTeamMembers,
+  listTeams,
+  listTeamsOfMember,
+  renameTeam,
+  teamCounts,
+} from "./teams.queries.js";
 import {
   AddTeamMemberBody,
   CreateTeamBody,
   ListTeamsQuery,
+  MemberTeamSchema,
   TeamMemberParams,
   TeamMemberSchema,
   TeamParams,
@@ -39,7 +52,7 @@ export async function presentTeams(db: Executor, orgId: string, teams: TeamRow[]
   return teams.map((team) => presentTeam(team, counts.get(team.id)!, teamPermissions(access, team)));
 }
 
-/** Teams of an organization and their members. */
+/** Teams of an organization and their members; the teams of a member. */
 export const teamRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db, dialect, urls } = deps;
 
@@ -270,6 +283,35 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       await deleteTeamMembers(db, team.id, [request.params.userId]);
       actor.access.invalidate(org.id);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/v1/orgs/:organizationId/members/:userId/teams",
+    {
+      schema: {
+        tags: ["members"],
+        operationId: "listTeamsForOrganizationMember",
+        params: MemberParams,
+        querystring: ListMemberTeamsQuery,
+        response: { 200: ListOf(MemberTeamSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = request.params;
+      const { org, access } = await requireOrganization(db, actorOf(request), request.params.organizationId);
+      authorize(memberPermissions(access, { userId }), "read", { notFound: memberNotFound(userId), forbidden: GUEST_FORBIDDEN });
+      if (!(await getMember(db, org.id, userId))) throw notFound(memberNotFound(userId));
+      const page = await listTeamsOfMember(db, dialect, org.id, userId, request.query);
+      const counts = await teamCounts(
+        db,
+        org.id,
+        page.rows.map((t) => t.id),
+      );
+      return toList(page, (team) => ({
+        team: presentTeam(team, counts.get(team.id)!, teamPermissions(access, team)),
+        member: { role: team.memberRole },
+      }));
     },
   );
 };

@@ -1,9 +1,9 @@
 import type { Executor } from "../../db/database.js";
 import type { TeamRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
-import { badRequest, notFound } from "../../http/errors.js";
+import { invalid, missing } from "../../lib/errors.js";
 import { getMembersByEmails, getMembersWithUsers } from "../members/members.queries.js";
-import { type LoadedOrganization, requireOrganization } from "../organizations/organizations.service.js";
+import { type LoadedOrganization, requireOrganization } from "../organizations/organizations.loader.js";
 import { normalizeEmail } from "../users/users.queries.js";
 import { teamPermissions } from "./teams.policy.js";
 import { deleteTeamMembers, getTeam, insertTeam, insertTeamMembers, setTeamMemberRole, teamRolesOf } from "./teams.queries.js";
@@ -22,7 +22,7 @@ export interface LoadedTeam extends LoadedOrganization {
 export async function requireTeam(db: Executor, actor: Actor, orgId: string, teamId: string): Promise<LoadedTeam> {
   const loaded = await requireOrganization(db, actor, orgId);
   const team = await getTeam(db, loaded.org.id, teamId);
-  if (!team) throw notFound(teamNotFound(teamId));
+  if (!team) throw missing(teamNotFound(teamId));
   return { ...loaded, team, teamPermissions: teamPermissions(loaded.access, team) };
 }
 
@@ -35,7 +35,7 @@ export async function createTeam(trx: Executor, input: { orgId: string; title: s
   const memberIds = [...new Set(input.memberIds)];
   const found = new Set((await getMembersWithUsers(trx, input.orgId, memberIds)).map((m) => m.userId));
   const unknown = memberIds.find((id) => !found.has(id));
-  if (unknown !== undefined) throw badRequest(`body.members names "${unknown}", which is not a member of this organization.`);
+  if (unknown !== undefined) throw invalid(`body.members names "${unknown}", which is not a member of this organization.`);
   const team = await insertTeam(trx, { orgId: input.orgId, title: input.title });
   await insertTeamMembers(
     trx,
@@ -87,7 +87,7 @@ export async function putTeamMember(
   input: { orgId: string; teamId: string; userId: string; role: TeamMemberRoleValue | undefined },
 ): Promise<void> {
   const [member] = await getMembersWithUsers(trx, input.orgId, [input.userId]);
-  if (!member) throw notFound(`No member with id "${input.userId}" in this organization.`);
+  if (!member) throw missing(`No member with id "${input.userId}" in this organization.`);
   const current = (await teamRolesOf(trx, input.teamId, [input.userId])).get(input.userId);
   if (!current) await insertTeamMembers(trx, input.teamId, [{ userId: input.userId, role: input.role ?? "member" }]);
   else if (input.role && input.role !== current) await setTeamMemberRole(trx, input.teamId, input.userId, input.role);
@@ -103,7 +103,7 @@ async function resolveMembers(trx: Executor, orgId: string, refs: { ref: string;
   const resolved = new Map<string, string>();
   for (const { ref, field } of refs) {
     const userId = ref.includes("@") ? emailToId.get(normalizeEmail(ref)) : idSet.has(ref) ? ref : undefined;
-    if (!userId) throw badRequest(`${field} names "${ref}", which is not a member of this organization.`);
+    if (!userId) throw invalid(`${field} names "${ref}", which is not a member of this organization.`);
     resolved.set(ref, userId);
   }
   return resolved;

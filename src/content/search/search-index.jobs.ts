@@ -1,10 +1,14 @@
-/** Keeps a space's search index in step with its primary content (enqueued on every change). */
-import { indexSpace } from "../../content/search/index-space.js";
-import type { Executor } from "../../db/database.js";
-import { enqueue } from "../queue.js";
-import { defineJob } from "../registry.js";
+/**
+ * The search index job: keeps a space's search index in step with its primary content (enqueued,
+ * in the writing transaction, on every change of it).
+ */
 
-declare module "../registry.js" {
+import type { Executor } from "../../db/database.js";
+import { enqueue } from "../../jobs/queue.js";
+import { defineJob } from "../../jobs/registry.js";
+import { indexSpace } from "./index-space.js";
+
+declare module "../../jobs/registry.js" {
   interface JobPayloads {
     "search-index-space": { spaceId: string };
   }

@@ -1,5 +1,10 @@
-/** Payloads of the Git sync jobs. Credentials travel sealed (see lib/sealed.ts), never in clear. */
+/**
+ * The Git sync jobs (import and export): their payloads and definitions; the work is in
+ * git-sync.service.ts. Credentials travel sealed (see lib/sealed.ts), never in clear.
+ */
+import { defineJob } from "../../jobs/registry.js";
 import type { Sealed } from "../../lib/sealed.js";
+import { runGitExport, runGitImport } from "./git-sync.service.js";
 
 export interface GitSyncJobBase {
   spaceId: string;
@@ -26,11 +31,23 @@ export interface GitExportPayload extends GitSyncJobBase {
   commitMessage: string;
 }
 
-export const CREDENTIALS_PURPOSE = "git-credentials";
-
 declare module "../../jobs/registry.js" {
   interface JobPayloads {
     "git-import": GitImportPayload;
     "git-export": GitExportPayload;
   }
 }
+
+export const gitImportJob = defineJob({
+  kind: "git-import",
+  maxAttempts: 5,
+  leaseMs: 30 * 60_000,
+  run: (payload, ctx) => runGitImport(ctx, payload),
+});
+
+export const gitExportJob = defineJob({
+  kind: "git-export",
+  maxAttempts: 5,
+  leaseMs: 30 * 60_000,
+  run: (payload, ctx) => runGitExport(ctx, payload),
+});

@@ -2,10 +2,11 @@
  * Permanently removes spaces deleted more than 7 days ago (with their revisions, through foreign
  * keys), and forgets finished jobs older than 30 days. Runs periodically.
  */
-import { isoDaysAgo } from "../../lib/time.js";
-import { defineJob } from "../registry.js";
 
-declare module "../registry.js" {
+import { defineJob } from "../../jobs/registry.js";
+import { isoDaysAgo } from "../../lib/time.js";
+
+declare module "../../jobs/registry.js" {
   interface JobPayloads {
     "purge-deleted-spaces": Record<string, never>;
   }

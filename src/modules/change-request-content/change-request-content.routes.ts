@@ -5,14 +5,9 @@ import { loadDocuments } from "../../content/revision/storage.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { ErrorBody, errorResponses } from "../../http/schemas.js";
-import { CHANGE_REQUEST_COMMENT_OPERATION_IDS, registerCommentRoutes } from "../comments/comments.routes.js";
-import { presentFile } from "../content/content.presenter.js";
-import { registerRevisionReads } from "../content/content.routes.js";
-import { FileSchema } from "../content/content.schemas.js";
-import { loadRevisionView } from "../content/content.service.js";
-import { registerLinkReads } from "../content/links.routes.js";
-import { registerPdfRoute } from "../pdf/pdf.routes.js";
-import { recordContribution } from "./change-requests.queries.js";
+import { requireChangeRequest } from "../change-requests/change-requests.loader.js";
+import { assertWritable, refuseWrite } from "../change-requests/change-requests.policy.js";
+import { recordContribution } from "../change-requests/change-requests.queries.js";
 import {
   ChangeRequestParams,
   ChangeRequestSchema,
@@ -25,11 +20,18 @@ import {
   UpdateContentBody,
   UpdateContentQuery,
   UpdateResponse,
-} from "./change-requests.schemas.js";
-import { assertWritable, presentOne, refuseWrite, requireChangeRequest } from "./change-requests.service.js";
-import { conflictDocumentHashes, presentConflict, presentSemanticChange } from "./changes.presenter.js";
-import { editChangeRequestContent } from "./content-edit.service.js";
-import { changesOf, currentConflicts, mergeChangeRequest, updateFromPrimary } from "./merge.service.js";
+} from "../change-requests/change-requests.schemas.js";
+import { presentOne } from "../change-requests/change-requests.service.js";
+import { conflictDocumentHashes, presentConflict, presentSemanticChange } from "../change-requests/changes.presenter.js";
+import { editChangeRequestContent } from "../change-requests/content-edit.service.js";
+import { changesOf, currentConflicts, mergeChangeRequest, updateFromPrimary } from "../change-requests/merge.service.js";
+import { CHANGE_REQUEST_COMMENT_OPERATION_IDS, registerCommentRoutes } from "../comments/comments.routes.js";
+import { presentFile } from "../content/content.presenter.js";
+import { registerRevisionReads } from "../content/content.routes.js";
+import { FileSchema } from "../content/content.schemas.js";
+import { loadRevisionView } from "../content/content.service.js";
+import { registerLinkReads } from "../content/links.routes.js";
+import { registerPdfRoute } from "../pdf/pdf.routes.js";
 
 const tags = ["change-requests"];
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { createOrgWithRoles } from "../../../test/helpers/factories.js";
 import { backdateDeletion, createSpace, grant } from "../../../test/helpers/spaces.factories.js";
-import { enqueue } from "../queue.js";
+import { enqueue } from "../../jobs/queue.js";
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -1,0 +1,19 @@
+import { type ContentNode, contentLevel, type OrgAccess } from "../../permissions/access.js";
+import { atLeast } from "../../permissions/roles.js";
+import type { TranslationPermissionsValue } from "./translations.schemas.js";
+
+/** The source space as the policy sees it (undefined when it is gone or left the organization). */
+export interface TranslationSourceNode extends ContentNode {
+  deletedAt: string | null;
+}
+
+/**
+ * What the caller may do with a translation. Organization admins manage translations (create,
+ * change, run, delete: a translation writes a space of the organization on its own); members who
+ * may read the source space may view its translation, since it shows that space's id and activity.
+ */
+export function translationPermissions(access: OrgAccess, source: TranslationSourceNode | undefined): TranslationPermissionsValue {
+  const admin = access.membership?.role === "admin";
+  const readsSource = !!source && !source.deletedAt && atLeast(contentLevel(access, source), "read");
+  return { view: admin || readsSource, edit: admin };
+}
