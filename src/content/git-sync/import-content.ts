@@ -33,6 +33,12 @@ export interface ImportSources {
    * and listed in `ImportedContent.blobs`, for the caller to store.
    */
   storeFiles?(files: readonly RepoFile[]): Promise<Map<string, StoredFile>>;
+  /**
+   * Stores converted documents (JSON by hash) as they are converted, outside the revision's
+   * transaction: content-addressed, they are harmless if the import then fails. Without it they
+   * are returned in `ImportedContent.documents` for the caller to store.
+   */
+  storeDocuments?(documents: ReadonlyMap<string, string>): Promise<void>;
   /** The JSON of a document of the previous revision, by hash (for key reconciliation). */
   loadDocumentJson(hash: string): Promise<string | undefined>;
   /** Content hash of bytes (blobs are stored under it). */
@@ -186,6 +192,11 @@ export async function importContent(
         pages.push({ source: item.source, fromPath: item.fromPath, previousJson });
       }
       const results = await runInWorker("parsePages", { table, pages });
+      if (sources.storeDocuments) {
+        // Stored now, so an import holds one batch of documents at a time, not all of them.
+        await sources.storeDocuments(new Map(results.map((r) => [r.hash, r.json])));
+        for (const result of results) result.json = "";
+      }
       batch.forEach((item, i) => {
         converted.set(item.fromPath, results[i] as ParsedPage);
       });
@@ -197,7 +208,7 @@ export async function importContent(
     const parsed = converted.get(fromPath);
     if (!parsed) throw new Error(`The page ${fromPath} was not converted`);
     for (const warning of parsed.warnings) warnings.push(`${fromPath}: ${warning}`);
-    documents.set(parsed.hash, parsed.json);
+    if (!sources.storeDocuments) documents.set(parsed.hash, parsed.json);
     return { parsed, hash: parsed.hash };
   };
 

@@ -181,13 +181,13 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
           // Files first, read once each and outside the transaction: stored by content, they are
           // harmless if the import then fails, and the transaction does not wait on Git.
           storeFiles: (files) => storeRepoFiles(ctx.db, repo, files),
+          storeDocuments: (documents) => saveDocumentsJson(ctx.db, documents),
           loadDocumentJson: (hash) => loadDocumentJson(ctx.db, hash),
           blobHash,
         },
         nowIso(),
       );
       const revision = await ctx.db.transaction().execute(async (trx) => {
-        await saveDocumentsJson(trx, imported.documents);
         const created = await commitRevision(trx, {
           spaceId: space.id,
           parents: [space.revisionId],
@@ -220,7 +220,7 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
       });
       ctx.notifyJobs();
       ctx.log.info(
-        { spaceId: space.id, revision: revision.id, commit: repo.commit.oid, pages: imported.documents.size },
+        { spaceId: space.id, revision: revision.id, commit: repo.commit.oid, files: imported.content.files.length },
         "git import done",
       );
     });
