@@ -24,6 +24,8 @@ const databaseFree = [
   "src/git/**",
   "src/lib/**",
   "src/config.test.ts",
+  "src/modules/conversations/redact.test.ts",
+  "src/modules/conversations/conversations.analysis.test.ts",
 ];
 
 export default defineConfig({

@@ -46,7 +46,14 @@ const markdownOf = (id: string, edit?: { index: number; text: string }) =>
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-merge-bench-"));
-  const config = loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "silent", PORT: "0" });
+  const config = loadConfig({
+    QUIRE_DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    PORT: "0",
+    // The limiter runs (its cost is measured) but never refuses the benchmark's load.
+    QUIRE_RATE_LIMIT_TOKEN: "1000000000",
+    QUIRE_RATE_LIMIT_ADDRESS: "1000000000",
+  });
   const handle = openDatabase({ sqlitePath: path.join(dataDir, "quire.db") });
   await migrateToLatest(handle.db);
   const db = handle.db;

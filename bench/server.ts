@@ -23,7 +23,14 @@ const SPACES = 150;
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-"));
-  const config = loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "silent", PORT: "0" });
+  const config = loadConfig({
+    QUIRE_DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    PORT: "0",
+    // The limiter runs (its cost is measured) but never refuses the benchmark's load.
+    QUIRE_RATE_LIMIT_TOKEN: "1000000000",
+    QUIRE_RATE_LIMIT_ADDRESS: "1000000000",
+  });
   const sqlitePath = path.join(dataDir, "quire.db");
   const handle = openDatabase({ sqlitePath });
   await migrateToLatest(handle.db);

@@ -13,7 +13,11 @@ import { pendingMigrations } from "./db/migrate.js";
 import type { Deps } from "./deps.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { registerJsonBodyParser } from "./http/json-body.js";
+import { serializeRequest } from "./http/log-redaction.js";
+import { registerRateLimits } from "./http/rate-limit.js";
 import { registerTextInputGuard } from "./http/text-input.js";
+import { buildValidator } from "./http/validators.js";
 import type { JobDefinition, PeriodicJob } from "./jobs/registry.js";
 import { randomBase62 } from "./lib/ids.js";
 import { changeRequestContentRoutes } from "./modules/change-request-content/change-request-content.routes.js";
@@ -24,13 +28,18 @@ import { commentRoutes } from "./modules/comments/comments.routes.js";
 import { contentRoutes } from "./modules/content/content.routes.js";
 import { templateRoutes } from "./modules/content/templates.routes.js";
 import { contentPermissionRoutes } from "./modules/content-permissions/content-permissions.routes.js";
+import { conversationsAnalyseJob } from "./modules/conversations/conversations.jobs.js";
+import { conversationRoutes } from "./modules/conversations/conversations.routes.js";
 import { fileRoutes } from "./modules/files/files.routes.js";
 import { gitExportJob, gitImportJob } from "./modules/git-sync/git-sync.jobs.js";
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
+import { openapiProcessJob, openapiRefreshJob, REFRESH_SCAN_EVERY_MS } from "./modules/openapi/openapi.jobs.js";
+import { openapiRoutes } from "./modules/openapi/openapi.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
+import { samlRoutes } from "./modules/saml/saml.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
 import { purgeDeletedSpacesJob } from "./modules/spaces/spaces.jobs.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
@@ -38,6 +47,8 @@ import { teamRoutes } from "./modules/teams/teams.routes.js";
 import { translationRunJob } from "./modules/translations/translations.jobs.js";
 import { translationRoutes } from "./modules/translations/translations.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
+import { purgeExpiredSignInsJob } from "./modules/web/web.jobs.js";
+import { webRoutes } from "./modules/web/web.routes.js";
 
 export const API_VERSION = "0.1.0";
 
@@ -49,10 +60,19 @@ export const jobDefinitions: readonly JobDefinition<any>[] = [
   gitImportJob,
   gitExportJob,
   translationRunJob,
+  openapiProcessJob,
+  openapiRefreshJob,
+  purgeExpiredSignInsJob,
+  conversationsAnalyseJob,
 ];
 
 /** The jobs the worker enqueues on a fixed period. */
-export const periodicJobs: PeriodicJob[] = [{ kind: "purge-deleted-spaces", everyMs: 60 * 60_000 }];
+export const periodicJobs: PeriodicJob[] = [
+  { kind: "purge-deleted-spaces", everyMs: 60 * 60_000 },
+  // Finds the URL specs due for a re-fetch (QUIRE_OPENAPI_REFRESH_MINUTES after their last fetch).
+  { kind: "openapi-refresh", everyMs: REFRESH_SCAN_EVERY_MS },
+  { kind: "purge-expired-sign-ins", everyMs: 60 * 60_000 },
+];
 
 // A client-supplied request id is kept only when it is short and harmless to log.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -62,7 +82,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const requestIdPrefix = randomBase62(8);
   let requestCounter = 0;
   const app = Fastify({
-    loggerInstance: deps.log as FastifyBaseLogger,
+    // Request logs show URLs with their signatures and capability tokens redacted.
+    loggerInstance: deps.log.child({}, { serializers: { req: serializeRequest } }) as FastifyBaseLogger,
     bodyLimit: deps.config.bodyLimit,
     trustProxy: deps.config.trustProxy,
     // SIGTERM: stop accepting, let in-flight requests finish, close idle keep-alive sockets.
@@ -83,10 +104,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
     },
-    ajv: {
-      customOptions: { coerceTypes: "array", useDefaults: true, removeAdditional: true, allErrors: false },
-      plugins: [],
-    },
+    // Bodies are validated as sent, query strings and path parameters coerce (src/http/validators.ts).
+    schemaController: { compilersFactory: { buildValidator } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Synchronous hooks (done-callback style) on every request: an async hook costs a promise round.
@@ -95,14 +114,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     done();
   });
 
-  // GitBook's client sends `Content-Type: application/json` with an empty body on bodyless
-  // calls; treat that as `{}` instead of rejecting it. Prototype poisoning is still refused.
-  const defaultJsonParser = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    if (typeof body === "string" && body.trim() === "") return done(null, {});
-    defaultJsonParser(request, body as string, done);
-  });
+  // UTF-8 only, nesting depth capped, an empty body read as `{}` (src/http/json-body.ts).
+  registerJsonBodyParser(app);
   // A route that declares a body schema but received no body validates `{}` (clear "required" errors).
   app.addHook("preValidation", (request, _reply, done) => {
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
@@ -111,6 +124,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerTextInputGuard(app);
+  // Before authentication: a refused request costs no token lookup.
+  await registerRateLimits(app, deps.config.rateLimit, deps.db, deps.log);
   registerAuthentication(app, deps.db);
 
   await app.register(swagger, {
@@ -167,6 +182,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });
   await app.register(translationRoutes, { deps });
+  await app.register(openapiRoutes, { deps });
+  await app.register(samlRoutes, { deps });
+  await app.register(webRoutes, { deps });
+  await app.register(conversationRoutes, { deps });
 
   return app;
 }

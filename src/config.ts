@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { DEFAULT_READ_LIMITS } from "./content/gitbook-repo/read.js";
 import { DEFAULT_GIT_LIMITS, type GitLimits } from "./git/operation.js";
@@ -36,6 +37,41 @@ export interface Config {
   secretKey: string | undefined;
   /** The machine translation engine of translations (see src/modules/translations). */
   translator: TranslatorConfig;
+  /**
+   * Networks (CIDR) that URLs given by users may reach besides public addresses, e.g. an intranet
+   * host serving OpenAPI documents. Empty by default: private, loopback and link-local addresses
+   * are refused.
+   */
+  fetchAllowNetworks: string[];
+  /** Minutes between two fetches of an OpenAPI spec given by URL. */
+  openapiRefreshMinutes: number;
+  /** Time allowed to fetch one OpenAPI document (or one file it references), in milliseconds. */
+  openapiFetchTimeoutMs: number;
+  /** Largest OpenAPI document (and each file it references) that is fetched, in bytes. */
+  openapiMaxBytes: number;
+  /** Heap of the thread that processes one OpenAPI document, in MiB. */
+  openapiMemoryMb: number;
+  rateLimit: RateLimitConfig;
+}
+
+/** Request limits (src/http/rate-limit.ts); every count is per window. */
+export interface RateLimitConfig {
+  enabled: boolean;
+  windowMs: number;
+  /** Requests per API token. */
+  perToken: number;
+  /** Requests per client address (IPv6: per /64), with or without a token. */
+  perAddress: number;
+  /** Failed authentications (401) per client address before its authenticated requests get 429. */
+  authFailures: number;
+  /**
+   * Where counts live: `redis` (REDIS_URL, shared by every process), `database` (a table of the
+   * PostgreSQL or SQLite database, shared by every process using it), or `memory` (this process only).
+   */
+  store: "memory" | "redis" | "database";
+  redisUrl: string | undefined;
+  /** Prefix of the keys in Redis and in the database table. */
+  keyPrefix: string;
 }
 
 export interface TranslatorConfig {
@@ -113,6 +149,45 @@ function readTranslator(env: Env): TranslatorConfig {
   };
 }
 
+function readNetworks(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return [];
+  const networks = raw
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+  for (const network of networks) {
+    const [address, prefix, extra] = network.split("/");
+    const family = isIP(address ?? "");
+    const bits = Number(prefix);
+    if (extra !== undefined || family === 0 || !Number.isInteger(bits) || bits < 0 || bits > (family === 4 ? 32 : 128)) {
+      throw new ConfigError(`${name} must be a comma-separated list of networks such as 10.0.0.0/8 or fd00::/8, got "${network}"`);
+    }
+  }
+  return networks;
+}
+
+const RATE_LIMIT_STORES = ["memory", "redis", "database"] as const;
+
+function readRateLimit(env: Env, databaseUrl: string | undefined): RateLimitConfig {
+  const redisUrl = env.REDIS_URL ? readUrl("REDIS_URL", env.REDIS_URL, ["redis:", "rediss:"]) : undefined;
+  const store = (env.QUIRE_RATE_LIMIT_STORE || (redisUrl ? "redis" : databaseUrl ? "database" : "memory")) as RateLimitConfig["store"];
+  if (!RATE_LIMIT_STORES.includes(store)) {
+    throw new ConfigError(`QUIRE_RATE_LIMIT_STORE must be one of ${RATE_LIMIT_STORES.join(", ")}, got "${store}"`);
+  }
+  if (store === "redis" && !redisUrl) throw new ConfigError("QUIRE_RATE_LIMIT_STORE=redis needs REDIS_URL");
+  return {
+    enabled: readBool(env, "QUIRE_RATE_LIMIT", true),
+    windowMs: readInt(env, "QUIRE_RATE_LIMIT_WINDOW", 60, 1, 86_400) * 1000,
+    perToken: readInt(env, "QUIRE_RATE_LIMIT_TOKEN", 600, 1, 1_000_000_000),
+    perAddress: readInt(env, "QUIRE_RATE_LIMIT_ADDRESS", 1200, 1, 1_000_000_000),
+    authFailures: readInt(env, "QUIRE_RATE_LIMIT_AUTH_FAILURES", 20, 1, 1_000_000_000),
+    store,
+    redisUrl,
+    keyPrefix: "quire:rl:",
+  };
+}
+
 /** Reads and validates the configuration; throws ConfigError with the variable's name on bad input. */
 export function loadConfig(env: Env = process.env): Config {
   const port = readInt(env, "PORT", 8080, 0, 65535);
@@ -148,5 +223,11 @@ export function loadConfig(env: Env = process.env): Config {
     workerThreads: readInt(env, "QUIRE_WORKER_THREADS", DEFAULT_WORKER_THREADS, 0, 64),
     secretKey: readSecretKey(env),
     translator: readTranslator(env),
+    fetchAllowNetworks: readNetworks(env, "QUIRE_FETCH_ALLOW_NETWORKS"),
+    openapiRefreshMinutes: readInt(env, "QUIRE_OPENAPI_REFRESH_MINUTES", 360, 1, 525_600),
+    openapiFetchTimeoutMs: readInt(env, "QUIRE_OPENAPI_FETCH_TIMEOUT_MS", 30_000, 100, 600_000),
+    openapiMaxBytes: readInt(env, "QUIRE_OPENAPI_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    openapiMemoryMb: readInt(env, "QUIRE_OPENAPI_MEMORY_MB", 1024, 64, 65_536),
+    rateLimit: readRateLimit(env, databaseUrl),
   };
 }

@@ -1,11 +1,12 @@
 /**
- * The `quire` command line: serve, worker, migrate, init, users, tokens, orgs.
+ * The `quire` command line: serve, worker, migrate, init, users, tokens, orgs, backup, restore.
  * JSON outputs (`--json`) are relied on by tooling outside this repository: keep them stable.
  */
 import path from "node:path";
 import { Command, CommanderError } from "commander";
 import pino, { type Logger } from "pino";
 import { buildApp, jobDefinitions, periodicJobs } from "./app.js";
+import { BackupError, backupSqlite, POSTGRES_BACKUP_HELP, restoreSqlite } from "./backup.js";
 import { bootstrapIfEmpty, ensureUser, initOrganization, loadInstanceSecret } from "./bootstrap.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
 import { type DatabaseHandle, openDatabase } from "./db/database.js";
@@ -16,6 +17,7 @@ import { Worker } from "./jobs/worker.js";
 import { createOrganization } from "./modules/organizations/organizations.service.js";
 import { createApiToken, revokeApiToken } from "./modules/users/tokens.queries.js";
 import { getUserByEmail, getUserById, updateUser } from "./modules/users/users.queries.js";
+import { createLoginLink } from "./modules/web/web.queries.js";
 import { closeWorkerThreads, configureWorkerThreads } from "./workers/pool.js";
 
 export interface Io {
@@ -214,6 +216,22 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
       io.out(opts.json ? JSON.stringify(result) : `user ${result.user.id}\ntoken ${result.token}\n(the token is shown once)`);
     });
 
+  users
+    .command("login-link")
+    .description("print a one-time link that signs the user in to the web app (valid once, for 15 minutes)")
+    .requiredOption("--user <id|email>", "user id or email address")
+    .option("--json", "print the result as JSON")
+    .action(async (opts: { user: string; json?: boolean }) => {
+      const result = await withDatabase(async (handle, config) => {
+        const user = await findUser(handle, opts.user);
+        // As with `tokens create`, the operator vouches for a pending invited account.
+        if (user.pending) await updateUser(handle.db, user.id, { pending: 0 });
+        const { token, expiresAt } = await createLoginLink(handle.db, user.id);
+        return { url: `${config.publicUrl}/app/login/link/${token}`, expiresAt };
+      });
+      io.out(opts.json ? JSON.stringify(result) : `${result.url}\n(valid once, until ${result.expiresAt})`);
+    });
+
   const tokens = program.command("tokens").description("manage API tokens");
   tokens
     .command("create")
@@ -258,7 +276,47 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
       io.out(opts.json ? JSON.stringify({ organization: { id: org.id } }) : `organization ${org.id}`);
     });
 
+  program
+    .command("backup")
+    .description("copy the SQLite database (with every stored file) into <file>, consistently, while the server runs")
+    .argument("<file>", "the backup file to write (replaced when the copy is complete)")
+    .option("--json", "print the result as JSON")
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const config = loadConfig();
+      if (config.databaseUrl) throw new CommandError(POSTGRES_BACKUP_HELP);
+      const summary = await backupSqlite(path.join(config.dataDir, "quire.db"), file).catch(asCommandError);
+      io.out(
+        opts.json
+          ? JSON.stringify(summary)
+          : `backup ${summary.file}: ${summary.revisions} revisions, ${summary.files} files, ${summary.bytes} bytes`,
+      );
+    });
+
+  program
+    .command("restore")
+    .description("replace the SQLite database with a backup made by `quire backup` (stop servers and workers first)")
+    .argument("<file>", "the backup file")
+    .option("--json", "print the result as JSON")
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const config = loadConfig();
+      if (config.databaseUrl) throw new CommandError(POSTGRES_BACKUP_HELP);
+      const target = path.join(config.dataDir, "quire.db");
+      const summary = await restoreSqlite(file, target).catch(asCommandError);
+      // A backup made by an older version is brought up to date.
+      await withDatabase(async () => {});
+      io.out(
+        opts.json
+          ? JSON.stringify({ ...summary, file: target })
+          : `restored ${target}: ${summary.revisions} revisions, ${summary.files} files`,
+      );
+    });
+
   return program;
+}
+
+function asCommandError(error: unknown): never {
+  if (error instanceof BackupError) throw new CommandError(error.message);
+  throw error;
 }
 
 function validateEmail(email: string): void {

@@ -8,6 +8,9 @@ import { createTestContext, type TestContext } from "./helpers/app.js";
 // Operations reachable without a token, and why.
 const PUBLIC = new Set([
   "GET /v1/", // API information, as GitBook's client reads it before authenticating
+  // A public OpenAPI spec's processed documents: anyone may read them; private ones need a member's token.
+  "GET /v1/orgs/{organizationId}/openapi/{specSlug}/openapi.json",
+  "GET /v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/openapi.json",
 ]);
 
 let ctx: TestContext;

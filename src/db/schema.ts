@@ -288,6 +288,14 @@ export interface PdfExportsTable {
   createdAt: string;
 }
 
+/** Counts of the rate limiter's database store (src/http/rate-limit.ts). */
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  /** End of the key's window, in milliseconds since the epoch (PostgreSQL returns bigint as text). */
+  resetAt: number | string;
+}
+
 export interface ChangeRequestsTable {
   id: string;
   spaceId: string;
@@ -361,6 +369,43 @@ export interface ChangeRequestResolutionsTable {
   createdAt: string;
 }
 
+export interface OpenApiSpecsTable {
+  id: string;
+  orgId: string;
+  /** Unique within the organization. */
+  slug: string;
+  /** Where the document is fetched from; null for a document given as text. */
+  sourceUrl: string | null;
+  /** The document as uploaded; null for a URL source. */
+  sourceText: string | null;
+  /** Bumped by every change of the source; a job records its result only for the current one. */
+  sourceGeneration: number;
+  /** `private` or `public`. */
+  visibility: string;
+  /** `pending`, `progress` or `complete`. */
+  processingState: string;
+  lastVersionId: string | null;
+  lastProcessedAt: string | null;
+  /** When a URL source was last fetched (successfully or not): the re-fetch schedule counts from it. */
+  lastFetchedAt: string | null;
+  /** `FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR` when the last processing failed. */
+  lastProcessErrorCode: string | null;
+  /** JSON array of `{message, code?}` from the last processing, or null. */
+  lastProcessedErrors: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OpenApiSpecVersionsTable {
+  id: string;
+  specId: string;
+  /** SHA-256 of `document`: a new version is recorded only when it differs from the last one. */
+  contentHash: string;
+  /** The processed document: JSON, every external `$ref` bundled in. */
+  document: string;
+  createdAt: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -409,6 +454,76 @@ export interface TranslationItemsTable {
   translated: string;
 }
 
+export interface ConversationsTable {
+  id: string;
+  orgId: string;
+  /** `integration:<integration>:<installation>` or `email`; ids are unique per organization and source. */
+  source: string;
+  /** The id the source gave the conversation. */
+  externalId: string;
+  subject: string | null;
+  /** JSON array of `{type, role, body}`, redacted. */
+  parts: string;
+  metadataUrl: string | null;
+  /** JSON map of string to string, redacted. */
+  metadataAttributes: string;
+  /** SHA-256 of the stored (redacted) content: a re-ingest with the same content changes nothing. */
+  contentHash: string;
+  createdAt: string;
+  ingestedAt: string;
+  /** When the analysis last included this content; null until then. */
+  processedAt: string | null;
+}
+
+export interface ConversationIssuesTable {
+  id: string;
+  orgId: string;
+  conversationId: string;
+  clusterId: string | null;
+  /** Order of the issue within its conversation. */
+  position: number;
+  title: string;
+  summary: string;
+  question: string;
+  /** JSON array of the pages that answer it `{spaceId, pageId, title, path}`; empty: a documentation gap. */
+  documentation: string;
+  conversationCreatedAt: string;
+  createdAt: string;
+  ingestedAt: string;
+}
+
+export interface ConversationClustersTable {
+  id: string;
+  orgId: string;
+  label: string;
+  summary: string;
+  icon: string;
+  /** JSON array of the cluster's most weighted words. */
+  keywords: string;
+  /** JSON map of source to number of issues. */
+  sources: string;
+  /** JSON array of 13 weekly issue counts, oldest first, the current week last. */
+  weeklyPulse: string;
+  issues: number;
+  conversations: number;
+  documentationGaps: number;
+  /** Hash of the cluster's issue ids: `updatedAt` moves only when it changes. */
+  fingerprint: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ConversationAnalysisTable {
+  orgId: string;
+  /** Last ingest that asked for an analysis. */
+  requestedAt: string;
+  /** Start of the analysis running now (null when none runs). */
+  startedAt: string | null;
+  /** The `requestedAt` the last written analysis covered. */
+  analysedUpTo: string | null;
+  analysedAt: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   apiTokens: ApiTokensTable;
@@ -439,10 +554,76 @@ export interface Database {
   changeRequestReviews: ChangeRequestReviewsTable;
   translations: TranslationsTable;
   translationItems: TranslationItemsTable;
+  openapiSpecs: OpenApiSpecsTable;
+  openapiSpecVersions: OpenApiSpecVersionsTable;
+  conversations: ConversationsTable;
+  conversationIssues: ConversationIssuesTable;
+  conversationClusters: ConversationClustersTable;
+  conversationAnalysis: ConversationAnalysisTable;
+  rateLimits: RateLimitsTable;
+  samlProviders: SamlProvidersTable;
+  samlRequests: SamlRequestsTable;
+  samlAssertions: SamlAssertionsTable;
+  webSessions: WebSessionsTable;
+  loginLinks: LoginLinksTable;
+}
+
+export interface SamlProvidersTable {
+  id: string;
+  orgId: string;
+  /** Shown on the sign-in page. */
+  label: string;
+  /** The identity provider's entity ID (the Issuer of its responses); "" until set. */
+  entityId: string;
+  /** The identity provider's single sign-on URL; null until set. */
+  ssoUrl: string | null;
+  /** PEM of the identity provider's signing certificate; "" until set. */
+  certificate: string;
+  defaultTeamId: string | null;
+  /** Role of members created at their first sign-in; null = guest. */
+  defaultRole: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An AuthnRequest this service sent; a response must answer one that has not expired. */
+export interface SamlRequestsTable {
+  id: string;
+  providerId: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** An assertion already used to sign in; the primary key refuses its second use. */
+export interface SamlAssertionsTable {
+  providerId: string;
+  assertionId: string;
+  usedAt: string;
+  /** Kept until the assertion itself expires; later it would be refused by its time window anyway. */
+  expiresAt: string;
+}
+
+export interface WebSessionsTable {
+  /** SHA-256 of the session id: the database never holds a usable cookie. */
+  idHash: string;
+  userId: string | null;
+  /** JSON of the session's values. */
+  data: string;
+  expiresAt: string;
+}
+
+export interface LoginLinksTable {
+  /** SHA-256 of the link's token. */
+  tokenHash: string;
+  userId: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
+export type SamlProviderRow = Selectable<SamlProvidersTable>;
 export type MemberRow = Selectable<MembersTable>;
 export type TeamRow = Selectable<TeamsTable>;
 export type CollectionRow = Selectable<CollectionsTable>;
@@ -455,8 +636,13 @@ export type CommentRow = Selectable<CommentsTable>;
 export type CommentReplyRow = Selectable<CommentRepliesTable>;
 export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
 export type ChangeRequestReviewRow = Selectable<ChangeRequestReviewsTable>;
+export type OpenApiSpecRow = Selectable<OpenApiSpecsTable>;
+export type OpenApiSpecVersionRow = Selectable<OpenApiSpecVersionsTable>;
 export type RequestedReviewerRow = Selectable<ChangeRequestRequestedReviewersTable>;
 export type TranslationRow = Selectable<TranslationsTable>;
+export type ConversationRow = Selectable<ConversationsTable>;
+export type ConversationIssueRow = Selectable<ConversationIssuesTable>;
+export type ConversationClusterRow = Selectable<ConversationClustersTable>;
 export type NewSpace = Insertable<SpacesTable>;
 export type SpaceUpdate = Updateable<SpacesTable>;
 // Generated is re-exported for tables that later gain auto-increment columns.

@@ -91,6 +91,16 @@ const tokenOf = derivedFromCached((row: TokenRow) => {
   };
 });
 
+/**
+ * The caller of a public route (`config.public`), when they sent a token: null without an
+ * Authorization header, 401 for a bad or revoked token, as on every other route.
+ */
+export async function optionalActor(db: Db, request: FastifyRequest): Promise<Actor | null> {
+  if (request.headers.authorization === undefined) return null;
+  request.actor ??= await authenticate(db, request);
+  return request.actor;
+}
+
 /** The authenticated caller of a route that requires authentication. */
 export function actorOf(request: FastifyRequest): Actor {
   if (!request.actor) throw unauthorized("Authentication required.");

@@ -82,6 +82,8 @@ export function formatValidationError(errors: AjvError[], context: string | unde
       return `${field} must set at least ${first.params.limit} ${first.params.limit === 1 ? "property" : "properties"}.`;
     case "type":
       return `${field} must be of type ${first.params.type}.`;
+    case "finite":
+      return `${field} must be a finite number.`;
     case "format":
       return `${field} must be a valid ${first.params.format}.`;
     case "pattern":

@@ -80,6 +80,56 @@ export async function claimNextJob(
   return result.rows[0];
 }
 
+/**
+ * Extends the lease of a job this worker runs (its heartbeat). False when the job is no longer this
+ * worker's: its lease expired and another worker took it over, or it was released.
+ */
+export async function renewLease(db: Executor, jobId: string, workerId: string, leaseMs: number): Promise<boolean> {
+  const now = Date.now();
+  const result = await db
+    .updateTable("jobs")
+    .set({ lockedUntil: new Date(now + leaseMs).toISOString(), updatedAt: new Date(now).toISOString() })
+    .where("id", "=", jobId)
+    .where("lockedBy", "=", workerId)
+    .where("state", "=", "running")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** What a worker id (`host:pid:instance`, see Worker.id) says about the process that holds a job. */
+export function parseWorkerId(workerId: string): { host: string; pid: number; instance: string } | undefined {
+  const parts = workerId.split(":");
+  if (parts.length < 3) return undefined;
+  const instance = parts.pop() as string;
+  const pid = Number(parts.pop());
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  return { host: parts.join(":"), pid, instance };
+}
+
+/**
+ * Puts back in the queue, ready at once, the running jobs that `isDead` says were held by a process
+ * that no longer runs (without waiting for their leases to expire). Returns their ids.
+ */
+export async function releaseJobsOf(db: Executor, host: string, isDead: (holder: { pid: number; instance: string }) => boolean) {
+  // Running jobs are few (the workers' concurrency): filtered here rather than by a LIKE on the host.
+  const held = await db.selectFrom("jobs").select(["id", "lockedBy"]).where("state", "=", "running").execute();
+  const released: string[] = [];
+  const now = new Date().toISOString();
+  for (const job of held) {
+    const holder = job.lockedBy ? parseWorkerId(job.lockedBy) : undefined;
+    if (!holder || holder.host !== host || !isDead(holder)) continue;
+    const result = await db
+      .updateTable("jobs")
+      .set({ state: "queued", runAt: now, lockedBy: null, lockedUntil: null, updatedAt: now })
+      .where("id", "=", job.id)
+      .where("lockedBy", "=", job.lockedBy)
+      .where("state", "=", "running")
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) released.push(job.id);
+  }
+  return released;
+}
+
 export async function markJobSucceeded(db: Executor, job: JobRow): Promise<void> {
   await db
     .updateTable("jobs")

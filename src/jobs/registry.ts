@@ -34,10 +34,11 @@ export interface JobContext {
 
 export interface JobDefinition<K extends JobKind = JobKind> {
   kind: K;
-  /** Attempts before the job is marked failed (default 5). */
+  /**
+   * Attempts before the job is marked failed (default 5). There is no per-kind lease: leases are
+   * short and renewed by a heartbeat while a job runs, however long it runs (see worker.ts).
+   */
   maxAttempts?: number;
-  /** How long a claimed job may run before another worker may take it over (default 15 min). */
-  leaseMs?: number;
   /** Runs the job. Throwing schedules a retry with backoff, until maxAttempts. */
   run(payload: JobPayloads[K], ctx: JobContext): Promise<void>;
   /** Called once when the last attempt failed, to record the failure where users can see it. */

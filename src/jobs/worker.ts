@@ -2,6 +2,12 @@
  * The worker loop: claims ready jobs and runs them, `concurrency` at a time, polling when idle.
  * Any number of workers (threads of `quire serve` or separate `quire worker` processes) may share
  * one PostgreSQL database; each job runs once at a time thanks to the claim's row lock and lease.
+ *
+ * Leases are short (LEASE_MS) and renewed by a heartbeat while a job runs, so a job whose process
+ * died is taken over by another worker within a lease, however long the job itself may run. A job
+ * whose lease was lost (another worker took it over) has its signal aborted and can no longer record
+ * an outcome. On start, a worker puts back at once the jobs held by processes of the same host that
+ * no longer run (a restart after a crash or kill -9 does not wait for their leases).
  */
 import { hostname } from "node:os";
 import type { Logger } from "pino";
@@ -9,7 +15,7 @@ import type { Config } from "../config.js";
 import type { Db, DialectName } from "../db/database.js";
 import type { Urls } from "../http/urls.js";
 import { newId } from "../lib/ids.js";
-import { claimNextJob, enqueue, markJobFailed, markJobSucceeded } from "./queue.js";
+import { claimNextJob, enqueue, markJobFailed, markJobSucceeded, releaseJobsOf, renewLease } from "./queue.js";
 import type { JobDefinition, JobKind, PeriodicJob } from "./registry.js";
 
 export interface WorkerDeps {
@@ -25,15 +31,36 @@ export interface WorkerOptions {
   concurrency?: number;
   pollIntervalMs?: number;
   periodic?: PeriodicJob[];
+  /** Lease of a claimed job (default LEASE_MS); renewed every `heartbeatMs` while it runs. */
+  leaseMs?: number;
+  /** Default: a quarter of the lease, so that a slow database write or two cannot lose it. */
+  heartbeatMs?: number;
 }
 
-const DEFAULT_LEASE_MS = 15 * 60_000;
+/** A claimed job's lease: how long after its process dies another worker may take it over. */
+export const LEASE_MS = 60_000;
+
+/** Whether a process of this host still runs (signal 0 checks without signalling). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Ids of this process's workers: a job held under this pid by another id is a predecessor's. */
+const workersOfThisProcess = new Set<string>();
 
 export class Worker {
+  /** `host:pid:instance`: the instance tells a restarted process with a reused pid from its predecessor. */
   readonly id = `${hostname()}:${process.pid}:${newId().slice(0, 6)}`;
   private readonly byKind: Map<string, JobDefinition>;
-  /** The longest lease any job kind asks for (a claim is made before its kind is known). */
   private readonly leaseMs: number;
+  private readonly heartbeatMs: number;
+  private reclaimed = false;
   private readonly abort = new AbortController();
   private running = new Set<Promise<void>>();
   private wake: (() => void) | undefined;
@@ -47,7 +74,29 @@ export class Worker {
     private readonly options: WorkerOptions = {},
   ) {
     this.byKind = new Map(definitions.map((d) => [d.kind, d]));
-    this.leaseMs = Math.max(DEFAULT_LEASE_MS, ...definitions.map((d) => d.leaseMs ?? DEFAULT_LEASE_MS));
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
+    this.heartbeatMs = options.heartbeatMs ?? Math.max(10, Math.floor(this.leaseMs / 4));
+    workersOfThisProcess.add(this.id);
+  }
+
+  /**
+   * Puts back in the queue the jobs held by dead processes of this host: another pid that no longer
+   * runs, or this very pid under an id none of this process's workers has (a previous process: a
+   * restarted container often gets the same pid).
+   */
+  async reclaimDeadJobs(): Promise<string[]> {
+    const host = hostname();
+    const released = await releaseJobsOf(this.deps.db, host, (holder) =>
+      holder.pid === process.pid ? !workersOfThisProcess.has(`${host}:${holder.pid}:${holder.instance}`) : !processRuns(holder.pid),
+    );
+    if (released.length > 0) this.deps.log.warn({ jobs: released }, "took back jobs whose process on this host died");
+    return released;
+  }
+
+  private async reclaimOnce(): Promise<void> {
+    if (this.reclaimed) return;
+    this.reclaimed = true;
+    await this.reclaimDeadJobs().catch((err) => this.deps.log.error({ err }, "could not take back the jobs of dead processes"));
   }
 
   start(): void {
@@ -88,12 +137,14 @@ export class Worker {
 
   /** Runs every job that is ready now, then returns (used by tests and `quire worker --once`). */
   async drain(): Promise<number> {
+    await this.reclaimOnce();
     let count = 0;
     while (await this.runOne()) count++;
     return count;
   }
 
   private async run(): Promise<void> {
+    await this.reclaimOnce();
     const concurrency = Math.max(1, this.options.concurrency ?? 1);
     const interval = this.options.pollIntervalMs ?? 1000;
     while (!this.stopping) {
@@ -139,11 +190,35 @@ export class Worker {
     const definition = this.byKind.get(job.kind);
     const log = this.deps.log.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
     if (!definition) return;
-    const ctx = { ...this.deps, log, jobId: job.id, attempt: job.attempts, signal: this.abort.signal, notifyJobs: () => this.notify() };
+    // Aborted when the worker stops, or when this job's lease is lost to another worker.
+    const lost = new AbortController();
+    const signal = AbortSignal.any([this.abort.signal, lost.signal]);
+    const ctx = { ...this.deps, log, jobId: job.id, attempt: job.attempts, signal, notifyJobs: () => this.notify() };
     const payload = JSON.parse(job.payload);
     const started = Date.now();
+    let finished = false;
+    const heartbeat = setInterval(() => {
+      renewLease(this.deps.db, job.id, this.id, this.leaseMs).then(
+        (held) => {
+          if (held || lost.signal.aborted || finished) return;
+          log.warn("job lease lost to another worker: stopping this run");
+          lost.abort(new Error("The job's lease was taken over by another worker."));
+        },
+        (err) => log.warn({ err }, "could not renew the job's lease"),
+      );
+    }, this.heartbeatMs);
+    heartbeat.unref();
+    const runWithHeartbeat = async () => {
+      try {
+        await definition.run(payload, ctx);
+      } finally {
+        // Stopped before the outcome is recorded: a late beat would find the job no longer running.
+        finished = true;
+        clearInterval(heartbeat);
+      }
+    };
     try {
-      await definition.run(payload, ctx);
+      await runWithHeartbeat();
       await markJobSucceeded(this.deps.db, job);
       log.info({ ms: Date.now() - started }, "job succeeded");
     } catch (err) {

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FetchRefused, fetchPublicFile, isPublicAddress } from "./public-fetch.js";
+import { allowingNetworks, FetchRefused, fetchPublicFile, isPublicAddress } from "./public-fetch.js";
 
 describe("isPublicAddress", () => {
   it.each([
@@ -36,6 +36,22 @@ describe("isPublicAddress", () => {
   });
 });
 
+describe("allowingNetworks", () => {
+  it("allows public addresses and those of the operator's networks, nothing else", () => {
+    const allowed = allowingNetworks(["127.0.0.0/8", "10.20.0.0/16", "fd00::/8"]);
+    expect(["8.8.8.8", "127.0.0.1", "10.20.3.4", "fd12::1", "::ffff:8.8.8.8"].map(allowed)).toEqual([true, true, true, true, true]);
+    expect(["10.21.0.1", "192.168.1.1", "169.254.169.254", "::1", "fe80::1", "example.com"].map(allowed)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(allowingNetworks([])).toBe(isPublicAddress);
+  });
+});
+
 describe("fetchPublicFile", () => {
   let server: http.Server;
   let base: string;
@@ -54,6 +70,7 @@ describe("fetchPublicFile", () => {
       if (req.url === "/to-private") return res.writeHead(302, { location: "http://10.0.0.1/x" }).end();
       if (req.url === "/loop") return res.writeHead(302, { location: "/loop" }).end();
       if (req.url === "/slow") return; // never answers
+      if (req.url === "/stalls") return void res.writeHead(200, { "content-type": "application/json" }).write('{"partial":'); // body never ends
       res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -84,6 +101,13 @@ describe("fetchPublicFile", () => {
     expect(await refusal(fetchPublicFile(`${base}/stream`, options))).toBe("the file is larger than 1024 bytes");
     expect(await refusal(fetchPublicFile(`${base}/missing`, options))).toBe("the server answered 404");
     expect(await refusal(fetchPublicFile(`${base}/slow`, { ...options, timeoutMs: 200 }))).toBe("the server did not answer in time");
+    const timedOut = await fetchPublicFile(`${base}/slow`, { ...options, timeoutMs: 200 }).catch((e: FetchRefused) => e);
+    expect((timedOut as FetchRefused).timedOut).toBe(true);
+    const missing = await fetchPublicFile(`${base}/missing`, options).catch((e: FetchRefused) => e);
+    expect((missing as FetchRefused).timedOut).toBe(false);
+    const stalled = await fetchPublicFile(`${base}/stalls`, { ...options, timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(stalled).toBeInstanceOf(FetchRefused);
+    expect(stalled).toMatchObject({ message: "the server did not answer in time", timedOut: true });
     expect(await refusal(fetchPublicFile(`${base}/loop`, options))).toBe("too many redirects (more than 3)");
     expect(await refusal(fetchPublicFile(`${base}/to-private`, options))).toBe("10.0.0.1 is not a public address");
   });

@@ -10,7 +10,15 @@ import http from "node:http";
 import https from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 
-export class FetchRefused extends Error {}
+export class FetchRefused extends Error {
+  constructor(
+    message: string,
+    /** True when the fetch was abandoned because the server did not answer in time. */
+    readonly timedOut = false,
+  ) {
+    super(message);
+  }
+}
 
 // Special-purpose ranges (IANA registries for IPv4 and IPv6): none of them is a public host.
 const BLOCKED = new BlockList();
@@ -56,6 +64,25 @@ export function isPublicAddress(address: string): boolean {
   if (mapped) return isPublicAddress(mapped[1]!);
   if (/^::ffff:/i.test(address)) return false;
   return !BLOCKED.check(address, "ipv6");
+}
+
+/**
+ * An address policy: public addresses, plus those inside the networks an operator allowed
+ * (`QUIRE_FETCH_ALLOW_NETWORKS`, CIDR notation, validated by the configuration).
+ */
+export function allowingNetworks(networks: readonly string[]): (address: string) => boolean {
+  if (networks.length === 0) return isPublicAddress;
+  const allowed = new BlockList();
+  for (const network of networks) {
+    const [address = "", prefix] = network.split("/");
+    allowed.addSubnet(address, Number(prefix), isIP(address) === 6 ? "ipv6" : "ipv4");
+  }
+  return (address) => {
+    if (isPublicAddress(address)) return true;
+    const family = isIP(address);
+    if (family === 0) return false;
+    return allowed.check(address, family === 6 ? "ipv6" : "ipv4");
+  };
 }
 
 export interface PublicFetchOptions {
@@ -152,11 +179,11 @@ function request(
       res.on("end", () =>
         resolve({ file: { bytes: Buffer.concat(chunks), contentType: res.headers["content-type"]?.split(";")[0]?.trim() || undefined } }),
       );
-      res.on("error", reject);
+      res.on("error", (error) => reject(signal.aborted ? new FetchRefused("the server did not answer in time", true) : error));
     });
     req.on("error", (error) => {
       if (error instanceof FetchRefused) return reject(error);
-      if (signal.aborted) return reject(new FetchRefused("the server did not answer in time"));
+      if (signal.aborted) return reject(new FetchRefused("the server did not answer in time", true));
       reject(new FetchRefused(`it could not be fetched (${(error as NodeJS.ErrnoException).code ?? error.message})`));
     });
   });

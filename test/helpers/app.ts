@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import { afterAll, beforeAll } from "vitest";
 import { buildApp, jobDefinitions } from "../../src/app.js";
 import { loadInstanceSecret } from "../../src/bootstrap.js";
@@ -69,16 +69,21 @@ export interface TestContext {
 
 export interface TestContextOptions {
   config?: Partial<Config>;
+  /** The server's and the worker's logger (default: silent, or QUIRE_TEST_LOG's level). */
+  log?: Logger;
 }
 
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-data-"));
+  const loaded = loadConfig({ QUIRE_PUBLIC_URL: TEST_PUBLIC_URL, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "silent" });
   const config: Config = {
-    ...loadConfig({ QUIRE_PUBLIC_URL: TEST_PUBLIC_URL, QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "silent" }),
+    ...loaded,
+    // The limiter runs (in memory) but never binds a test that is not about it (see test/hardening/rate-limit.test.ts).
+    rateLimit: { ...loaded.rateLimit, perToken: 1e9, perAddress: 1e9, authFailures: 1e9 },
     ...options.config,
   };
-  const log = pino({ level: process.env.QUIRE_TEST_LOG ?? "silent" });
+  const log = options.log ?? pino({ level: process.env.QUIRE_TEST_LOG ?? "silent" });
   const urls = new Urls(config.publicUrl);
   const secret = await loadInstanceSecret(database.db);
   const worker = new Worker({ db: database.db, dialect: database.dialect, config, urls, log, secret }, jobDefinitions);

@@ -37,6 +37,11 @@ ajv.addSchema(fixSpecDefects(normalizeNullable(structuredClone(spec))), "spec");
  * schemas, which share `title`, `emoji` and `slug` and allow other properties: every attributes
  * object naming a shared field (and any document change, which the group schema also accepts)
  * matches more than one, so no `page_edited` change could validate. It is checked as anyOf.
+ *
+ * `OpenAPISpecContent.filesystem` is typed `object`, but what GitBook serves there and its renderer
+ * reads (`openAPIFilesystem: content.filesystem as Filesystem`) is a list of files,
+ * `[{dir, isEntrypoint, references, filename, specification}]` (api-notes 5d). It is checked as
+ * that list, each entry with every field required: stricter than `object`, not looser.
  */
 function fixSpecDefects(value: typeof spec): typeof spec {
   const documentSchema = value.components.schemas?.Document;
@@ -50,6 +55,26 @@ function fixSpecDefects(value: typeof spec): typeof spec {
   if (Array.isArray(pageEdited?.oneOf) && pageEdited.oneOf.length === 3) {
     pageEdited.anyOf = pageEdited.oneOf;
     delete pageEdited.oneOf;
+  } else {
+    throw new Error("@gitbook/api spec changed: review fixSpecDefects in test/helpers/contract.ts");
+  }
+  const content = value.components.schemas?.OpenAPISpecContent?.properties;
+  if (content?.filesystem?.type === "object") {
+    content.filesystem = {
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        required: ["dir", "isEntrypoint", "references", "filename", "specification"],
+        properties: {
+          dir: { type: "string" },
+          isEntrypoint: { type: "boolean" },
+          references: { type: "array", items: { type: "string" } },
+          filename: { type: "string" },
+          specification: { type: "object" },
+        },
+      },
+    };
   } else {
     throw new Error("@gitbook/api spec changed: review fixSpecDefects in test/helpers/contract.ts");
   }

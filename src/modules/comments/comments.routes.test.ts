@@ -385,7 +385,8 @@ describe("PUT /v1/spaces/{spaceId}/comments/{commentId}", () => {
     expect(reader.status).toBe(403);
     for (const [body, message] of [
       [{ addedReactions: [{ emoji: "👍" }] }, "body.addedReactions.0 must be of type string."],
-      [{ addedReactions: [1] }, 'body.addedReactions.0 must be an emoji such as 👍, not "1".'],
+      // A number is not coerced to the text "1": the body is validated as sent.
+      [{ addedReactions: [1] }, "body.addedReactions.0 must be of type string."],
       [{ addedReactions: ["👍", "nice"] }, 'body.addedReactions.1 must be an emoji such as 👍, not "nice".'],
       [{ removedReactions: { a: 1 } }, "body.removedReactions must be of type array."],
       [{ addedReactions: [""] }, "body.addedReactions.0 must be at least 1 characters long."],

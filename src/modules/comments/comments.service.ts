@@ -163,8 +163,8 @@ const EMOJI =
   /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|[#*0-9]\uFE0F?\u20E3)(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|[\u200D\uFE0F\u20E3]|\p{Mn})*$/u;
 
 /**
- * Reactions are emoji. The schema accepts strings (and, like every query and body, coerces
- * numbers to strings), so `1` or `"nice"` are refused here by name.
+ * Reactions are emoji. The schema accepts any string (a number is refused there: bodies are not
+ * coerced), so `"1"` or `"nice"` are refused here by name.
  */
 export function checkReactions(field: string, reactions: readonly string[] | undefined): void {
   for (const [i, reaction] of (reactions ?? []).entries()) {

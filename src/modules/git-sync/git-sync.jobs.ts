@@ -41,13 +41,11 @@ declare module "../../jobs/registry.js" {
 export const gitImportJob = defineJob({
   kind: "git-import",
   maxAttempts: 5,
-  leaseMs: 30 * 60_000,
   run: (payload, ctx) => runGitImport(ctx, payload),
 });
 
 export const gitExportJob = defineJob({
   kind: "git-export",
   maxAttempts: 5,
-  leaseMs: 30 * 60_000,
   run: (payload, ctx) => runGitExport(ctx, payload),
 });

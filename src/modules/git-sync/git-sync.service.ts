@@ -119,11 +119,22 @@ async function startRun(ctx: JobContext, payload: GitSyncJobBase, key: RunKey) {
   const space = await getSpace(ctx.db, payload.spaceId);
   if (!space || space.deletedAt) return undefined;
   if (await isOutdated(ctx, payload)) {
-    await recordRun(ctx, space.id, key, {
-      status: "skipped",
-      finishedAt: nowIso(),
-      message: "A newer import or export was already applied.",
+    // Recorded only while the run shown is this job's own request: a late job must not replace the
+    // status of a newer run (which applied the newer content, or is pending or running).
+    await updateGitSyncState(ctx.db, space.id, (state) => {
+      const shown = state[key];
+      if (shown && shown.requestedAt !== payload.requestedAt) return state;
+      return {
+        ...state,
+        [key]: {
+          ...(shown ?? { requestedAt: payload.requestedAt }),
+          status: "skipped",
+          finishedAt: nowIso(),
+          message: "A newer import or export was already applied.",
+        },
+      };
     });
+    ctx.log.info({ spaceId: space.id, timestamp: payload.timestamp }, "git sync skipped: a newer run was already applied");
     return undefined;
   }
   await recordRun(ctx, space.id, key, { status: "running", startedAt: nowIso() });

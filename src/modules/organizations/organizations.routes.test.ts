@@ -136,11 +136,9 @@ describe("GET and PATCH /v1/orgs/{organizationId}", () => {
 
   it("refuses organization merge rules that could never be evaluated, naming the rule, and keeps the old ones", async () => {
     const { org, owner, outsider } = await createOrgWithRoles(ctx);
-    const stranger = await ctx
-      .as(owner)
-      .patch(`/v1/orgs/${org.id}`, {
-        mergeRules: { type: "rules", rules: [{ rule: "require_specific_reviewers", users: [outsider.id] }] },
-      });
+    const stranger = await ctx.as(owner).patch(`/v1/orgs/${org.id}`, {
+      mergeRules: { type: "rules", rules: [{ rule: "require_specific_reviewers", users: [outsider.id] }] },
+    });
     expect(stranger.status).toBe(400);
     expect(stranger.body.error.message).toBe(
       `body.mergeRules.rules[0].users names user "${outsider.id}", who is not a member of this organization.`,
@@ -219,17 +217,26 @@ describe("POST /v1/orgs/{organizationId}/join", () => {
     expect((await ctx.as(joiner).get(`/v1/orgs/${org.id}`)).body.permissions).toMatchObject({ view: true, createContent: false });
   });
 
-  it("refuses other domains and unverified addresses with 400, unknown organizations with 404", async () => {
+  it("answers other domains, unverified addresses and unknown organizations alike: an outsider learns nothing", async () => {
     const admin = await createUser(ctx, { email: "boss@joinme2.test" });
     const org = await createOrganization(ctx, admin);
     await ctx.as(admin).patch(`/v1/orgs/${org.id}`, { emailDomains: ["joinme2.test"] });
     const stranger = await createUser(ctx, { email: "x@elsewhere.test" });
-    const res = await ctx.as(stranger).post(`/v1/orgs/${org.id}/join`);
-    expect(res.status).toBe(400);
-    expect(res.body.error.message).toMatch(/elsewhere\.test/);
     const unverified = await createUser(ctx, { email: "y@joinme2.test", emailVerified: false });
-    expect((await ctx.as(unverified).post(`/v1/orgs/${org.id}/join`)).status).toBe(400);
-    expect((await ctx.as(stranger).post("/v1/orgs/nope/join")).status).toBe(404);
+    const missing = "nope00000000000000000";
+    const answer = async (user: typeof stranger, id: string) => {
+      const res = await ctx.as(user).post(`/v1/orgs/${id}/join`);
+      return { status: res.status, message: res.body.error.message.replace(id, "ID") };
+    };
+    const expected = {
+      status: 404,
+      message:
+        'No organization with id "ID" that you can join: joining needs a verified email address at one of the organization\'s email domains; otherwise ask an admin for an invite.',
+    };
+    expect(await answer(stranger, org.id)).toEqual(expected);
+    expect(await answer(unverified, org.id)).toEqual(expected);
+    expect(await answer(stranger, missing)).toEqual(expected);
+    expect((await ctx.as(stranger).get(`/v1/orgs/${org.id}`)).status).toBe(404);
   });
 });
 

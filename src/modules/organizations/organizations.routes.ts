@@ -176,17 +176,18 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     },
     async (request, reply) => {
       const actor = actorOf(request);
+      // An organization the caller may not join answers exactly like one that does not exist, so
+      // that an outsider cannot learn which organizations exist by trying ids.
+      const cannotJoin = notFound(
+        `No organization with id "${request.params.organizationId}" that you can join: joining needs a verified email address at one of the organization's email domains; otherwise ask an admin for an invite.`,
+      );
       const org = await getOrganization(db, request.params.organizationId);
-      if (!org) throw notFound(`No organization with id "${request.params.organizationId}".`);
+      if (!org) throw cannotJoin;
       const existing = await getMember(db, org.id, actor.user.id);
       if (!existing) {
         const domain = emailDomainOf(actor.user.email);
         const allowed = parseJson<string[]>(org.emailDomains, "organizations.email_domains");
-        if (!actor.user.emailVerified || !domain || !allowed.includes(domain)) {
-          throw badRequest(
-            `Your email domain${domain ? ` "${domain}"` : ""} is not one of the organization's email domains, or your address is not verified; ask an admin for an invite.`,
-          );
-        }
+        if (!actor.user.emailVerified || !domain || !allowed.includes(domain)) throw cannotJoin;
         await addMember(db, { orgId: org.id, userId: actor.user.id, role: (org.defaultRole as never) ?? null });
       }
       return reply.code(204).send(null);

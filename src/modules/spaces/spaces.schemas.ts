@@ -3,7 +3,7 @@ import { DefaultLevel, Id, ListQuery, MergeRule, Order, RoleLevel, SpaceMergeRul
 
 export const SpaceParams = Type.Object({ spaceId: Id });
 
-export const SpaceTitle = Type.String({ maxLength: 50, description: "Title of the space" });
+export const SpaceTitle = Type.String({ minLength: 1, maxLength: 50, description: "Title of the space" });
 export const Emoji = Type.String({ maxLength: 50, description: "Unicode character of the emoji" });
 export const IconUrl = Type.String({ format: "uri", maxLength: 2048 });
 

@@ -19,7 +19,6 @@ declare module "../../jobs/registry.js" {
 export const translationRunJob = defineJob({
   kind: "translation-run",
   maxAttempts: TRANSLATION_RUN_ATTEMPTS,
-  leaseMs: 30 * 60_000,
   run: (payload, ctx) => runTranslation(ctx, payload),
 });
 

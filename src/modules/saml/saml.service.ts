@@ -1,0 +1,103 @@
+/** Writes of SAML providers: what the schema cannot check (certificate, URL scheme, team) is checked here. */
+import type { Executor } from "../../db/database.js";
+import type { SamlProviderRow, UserRow } from "../../db/schema.js";
+import { invalid, notAllowed } from "../../lib/errors.js";
+import { addMember, getMember } from "../../permissions/memberships.queries.js";
+import { isRole, type Role } from "../../permissions/roles.js";
+import { getTeam, insertTeamMembers } from "../teams/teams.queries.js";
+import { getUserByEmail, insertUser, updateUser } from "../users/users.queries.js";
+import { parseCertificate } from "./saml.certificate.js";
+import { getSamlProvider, insertSamlProvider, updateSamlProvider } from "./saml.queries.js";
+import type { CreateSamlProviderValue, UpdateSamlProviderValue } from "./saml.schemas.js";
+
+/** Role of members created at their first sign-in when the administrator names none. */
+export const DEFAULT_SSO_ROLE: Role = "read";
+
+function checkSsoUrl(url: string): string {
+  const protocol = new URL(url).protocol;
+  if (protocol !== "https:" && protocol !== "http:") {
+    throw invalid(`body.ssoURL must be an http or https address (the browser is sent there), got "${protocol}".`);
+  }
+  return url;
+}
+
+async function checkTeam(db: Executor, orgId: string, teamId: string): Promise<string> {
+  if (!(await getTeam(db, orgId, teamId))) throw invalid(`body.defaultTeam names "${teamId}", which is not a team of this organization.`);
+  return teamId;
+}
+
+export async function createSamlProvider(db: Executor, orgId: string, body: CreateSamlProviderValue): Promise<SamlProviderRow> {
+  return insertSamlProvider(db, {
+    orgId,
+    label: body.label,
+    entityId: body.entityID ?? "",
+    ssoUrl: body.ssoURL !== undefined ? checkSsoUrl(body.ssoURL) : null,
+    certificate: body.certificate ? parseCertificate(body.certificate).pem : "",
+    defaultTeamId: body.defaultTeam !== undefined ? await checkTeam(db, orgId, body.defaultTeam) : null,
+    defaultRole: body.defaultRole !== undefined ? body.defaultRole : DEFAULT_SSO_ROLE,
+  });
+}
+
+/** Applies the fields given; `certificate: ""` and `defaultTeam: null` clear them. */
+export async function changeSamlProvider(db: Executor, provider: SamlProviderRow, body: UpdateSamlProviderValue): Promise<SamlProviderRow> {
+  const change: Parameters<typeof updateSamlProvider>[3] = {};
+  if (body.label !== undefined) change.label = body.label;
+  if (body.entityID !== undefined) change.entityId = body.entityID;
+  if (body.ssoURL !== undefined) change.ssoUrl = checkSsoUrl(body.ssoURL);
+  if (body.certificate !== undefined) change.certificate = body.certificate === "" ? "" : parseCertificate(body.certificate).pem;
+  if (body.defaultTeam !== undefined)
+    change.defaultTeamId = body.defaultTeam === null ? null : await checkTeam(db, provider.orgId, body.defaultTeam);
+  if (body.defaultRole !== undefined) change.defaultRole = body.defaultRole;
+  if (Object.keys(change).length > 0) await updateSamlProvider(db, provider.orgId, provider.id, change);
+  return (await getSamlProvider(db, provider.orgId, provider.id)) ?? provider;
+}
+
+/** Longest display name accepted elsewhere (PATCH /users/{id}). */
+const DISPLAY_NAME_MAX = 64;
+
+/**
+ * The account an identity provider's assertion signs in, for the provider's organization. Call
+ * inside the transaction that consumed the assertion.
+ *
+ * - An unknown email gets an account and a membership just in time: SSO member, the provider's
+ *   default role and team.
+ * - A known account is signed in only when its membership of this organization is marked SSO (an
+ *   admin's `POST {org}/members/{userId}/sso`, or an invite with `sso: true`); an account that
+ *   exists for another reason is never taken over by an assertion that names its email.
+ * - A disabled membership is refused.
+ */
+export async function signInWithSaml(
+  trx: Executor,
+  provider: SamlProviderRow,
+  identity: { email: string; firstName: string | undefined; lastName: string | undefined },
+): Promise<{ user: UserRow; created: boolean }> {
+  const displayName = [identity.firstName, identity.lastName].filter(Boolean).join(" ").slice(0, DISPLAY_NAME_MAX);
+  const existing = await getUserByEmail(trx, identity.email);
+  if (!existing) {
+    const user = await insertUser(trx, {
+      email: identity.email,
+      displayName: displayName || (identity.email.split("@")[0] ?? identity.email).slice(0, DISPLAY_NAME_MAX),
+      emailVerified: true,
+      pending: false,
+    });
+    const role = isRole(provider.defaultRole) ? provider.defaultRole : null;
+    await addMember(trx, { orgId: provider.orgId, userId: user.id, role, sso: true });
+    if (provider.defaultTeamId && (await getTeam(trx, provider.orgId, provider.defaultTeamId))) {
+      await insertTeamMembers(trx, provider.defaultTeamId, [{ userId: user.id, role: "member" }]);
+    }
+    return { user, created: true };
+  }
+  const member = await getMember(trx, provider.orgId, existing.id);
+  if (member?.sso !== 1) {
+    throw notAllowed(
+      `An account with the email ${identity.email} already exists and is not an SSO member of this organization. ` +
+        "An organization admin can mark the membership as SSO (or invite the address with sso: true); then sign in again.",
+    );
+  }
+  if (member.disabled === 1) throw notAllowed("Your membership of this organization is disabled; ask an organization admin.");
+  if (existing.pending === 1 || (displayName && displayName !== existing.displayName)) {
+    await updateUser(trx, existing.id, { pending: 0, ...(displayName ? { displayName } : {}) });
+    await trx.updateTable("users").set({ emailVerified: 1 }).where("id", "=", existing.id).execute();
+  }
+  return { user: { ...existing, pending: 0, emailVerified: 1, displayName: displayName || existing.displayName }, created: false };
+}

@@ -1,0 +1,45 @@
+/**
+ * The hand-over from the ACS to the browser that started the sign-in. The ACS is a cross-site
+ * POST from the identity provider, which carries no SameSite=Lax cookie, so it cannot tell which
+ * browser it is talking to: it validates the response, then redirects to /saml/{id}/complete with
+ * this short-lived signed ticket. That GET is a top-level navigation, which carries the session
+ * cookie; the session must hold the AuthnRequest the ticket answers. So a response captured or
+ * obtained elsewhere and posted from another browser (login CSRF) signs nobody in there.
+ */
+import { createHmac } from "node:crypto";
+import { safeEqual } from "../../lib/ids.js";
+
+/** How long the browser has to follow the ACS's redirect. */
+export const TICKET_TTL_MS = 2 * 60 * 1000;
+
+export interface SignInTicket {
+  userId: string;
+  providerId: string;
+  orgId: string;
+  requestId: string;
+  next: string;
+  expiresAt: number;
+}
+
+function mac(secret: string, payload: string): string {
+  return createHmac("sha256", secret).update("quire saml ticket\n").update(payload).digest("base64url");
+}
+
+export function sealTicket(secret: string, ticket: Omit<SignInTicket, "expiresAt">, now = Date.now()): string {
+  const payload = Buffer.from(JSON.stringify({ ...ticket, expiresAt: now + TICKET_TTL_MS })).toString("base64url");
+  return `${payload}.${mac(secret, payload)}`;
+}
+
+/** The ticket when its signature holds and it has not expired; undefined otherwise. */
+export function openTicket(secret: string, sealed: string, now = Date.now()): SignInTicket | undefined {
+  const [payload, signature, ...rest] = sealed.split(".");
+  if (!payload || !signature || rest.length > 0 || !safeEqual(signature, mac(secret, payload))) return undefined;
+  let ticket: SignInTicket;
+  try {
+    ticket = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as SignInTicket;
+  } catch {
+    return undefined;
+  }
+  if (typeof ticket.expiresAt !== "number" || ticket.expiresAt <= now) return undefined;
+  return ticket;
+}
