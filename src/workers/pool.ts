@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import Piscina from "piscina";
+import { Piscina } from "piscina";
 import type { TaskName, Tasks } from "./tasks.js";
 
 export type TaskInput<K extends TaskName> = Parameters<Tasks[K]>[0];
