@@ -23,6 +23,7 @@ const databaseFree = [
   "src/expr/**",
   "src/git/**",
   "src/lib/**",
+  "src/config.test.ts",
   "src/modules/conversations/redact.test.ts",
   "src/modules/conversations/conversations.analysis.test.ts",
 ];

@@ -14,6 +14,7 @@ import type { PageNode } from "../src/content/revision/model.js";
 import { loadContent } from "../src/content/revision/storage.js";
 import { openDatabase } from "../src/db/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
+import { closeWorkerThreads, configureWorkerThreads } from "../src/workers/pool.js";
 import { importGeneratedRepo, importRepo } from "./seed.js";
 
 const realRepo = process.argv[2] !== undefined && !/^\d+$/.test(process.argv[2]) ? process.argv[2] : undefined;
@@ -68,13 +69,15 @@ await handle.db
   })
   .execute();
 
+configureWorkerThreads(loadConfig({ ...process.env, QUIRE_DATA_DIR: dataDir }).workerThreads);
 const baseline = process.memoryUsage().rss;
 let peak = baseline;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
 const deps = {
   db: handle.db,
   dialect: handle.dialect,
-  config: loadConfig({ QUIRE_DATA_DIR: dataDir }),
+  // QUIRE_WORKER_THREADS and the QUIRE_GIT_* limits apply as they do to the server.
+  config: loadConfig({ ...process.env, QUIRE_DATA_DIR: dataDir }),
   secret: await loadInstanceSecret(handle.db),
 };
 let ms: number;
@@ -101,9 +104,11 @@ if (realRepo) {
 }
 clearInterval(sampler);
 peak = Math.max(peak, process.resourceUsage().maxRSS * 1024);
+await closeWorkerThreads();
 await handle.destroy();
 fs.rmSync(dataDir, { recursive: true, force: true });
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const cpu = process.cpuUsage();
 console.log(
-  `${label}: ${(ms / 1000).toFixed(2)} s, ${(count / (ms / 1000)).toFixed(0)} pages/s, peak RSS ${mb(peak)} (before: ${mb(baseline)})`,
+  `${label}: ${(ms / 1000).toFixed(2)} s, ${(count / (ms / 1000)).toFixed(0)} pages/s, peak RSS ${mb(peak)} (before: ${mb(baseline)}), CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (all threads)`,
 );

@@ -42,6 +42,10 @@ import { organizationRoutes } from "./modules/organizations/organizations.routes
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
 import { samlRoutes } from "./modules/saml/saml.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
+import { shareLinkRoutes } from "./modules/sites/share-links.routes.js";
+import { siteSettingsRoutes } from "./modules/sites/site-settings.routes.js";
+import { siteRoutes } from "./modules/sites/sites.routes.js";
+import { siteStructureRoutes } from "./modules/sites/structure.routes.js";
 import { purgeDeletedSpacesJob } from "./modules/spaces/spaces.jobs.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
 import { teamRoutes } from "./modules/teams/teams.routes.js";
@@ -183,6 +187,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(templateRoutes, { deps });
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });
+  await app.register(siteRoutes, { deps });
+  await app.register(siteStructureRoutes, { deps });
+  await app.register(shareLinkRoutes, { deps });
+  await app.register(siteSettingsRoutes, { deps });
   await app.register(translationRoutes, { deps });
   await app.register(openapiRoutes, { deps });
   await app.register(samlRoutes, { deps });

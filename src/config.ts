@@ -1,5 +1,7 @@
 import { isIP } from "node:net";
 import path from "node:path";
+import { DEFAULT_READ_LIMITS } from "./content/gitbook-repo/read.js";
+import { DEFAULT_GIT_LIMITS, type GitLimits } from "./git/operation.js";
 
 /** Typed, validated configuration read from the environment once at start. */
 export interface Config {
@@ -20,6 +22,12 @@ export interface Config {
   runWorker: boolean;
   /** Allow `file://` Git remotes (tests and single-machine setups only). */
   gitAllowFileUrls: boolean;
+  /** Limits of Git imports and exports (QUIRE_GIT_*). */
+  gitLimits: GitLimits;
+  /** Largest Markdown page (or include) an import converts; a larger one is left out with a warning. */
+  importMaxPageBytes: number;
+  /** Threads that parse Markdown, render PDFs and build search entries off the request thread (0: inline). */
+  workerThreads: number;
   /** Trust X-Forwarded-* headers (set when running behind a reverse proxy). */
   trustProxy: boolean;
   /**
@@ -77,6 +85,9 @@ export interface TranslatorConfig {
 }
 
 export class ConfigError extends Error {}
+
+/** One thread for heavy work by default: the machine's other cores serve requests and the database. */
+const DEFAULT_WORKER_THREADS = 1;
 
 type Env = Record<string, string | undefined>;
 
@@ -200,6 +211,16 @@ export function loadConfig(env: Env = process.env): Config {
     runWorker: readBool(env, "QUIRE_WORKER", true),
     gitAllowFileUrls: readBool(env, "QUIRE_GIT_ALLOW_FILE_URLS", false),
     trustProxy: readBool(env, "QUIRE_TRUST_PROXY", false),
+    gitLimits: {
+      maxFileBytes: readInt(env, "QUIRE_GIT_MAX_FILE_BYTES", DEFAULT_GIT_LIMITS.maxFileBytes, 1, Number.MAX_SAFE_INTEGER),
+      maxRepoBytes: readInt(env, "QUIRE_GIT_MAX_IMPORT_BYTES", DEFAULT_GIT_LIMITS.maxRepoBytes, 1, Number.MAX_SAFE_INTEGER),
+      maxFiles: readInt(env, "QUIRE_GIT_MAX_FILES", DEFAULT_GIT_LIMITS.maxFiles, 1, 10_000_000),
+      maxFetchBytes: readInt(env, "QUIRE_GIT_MAX_FETCH_BYTES", DEFAULT_GIT_LIMITS.maxFetchBytes, 1, Number.MAX_SAFE_INTEGER),
+      maxTreeEntries: readInt(env, "QUIRE_GIT_MAX_TREE_ENTRIES", DEFAULT_GIT_LIMITS.maxTreeEntries, 1, 100_000_000),
+      timeoutMs: readInt(env, "QUIRE_GIT_TIMEOUT_MS", DEFAULT_GIT_LIMITS.timeoutMs, 1000, 24 * 3600_000),
+    },
+    importMaxPageBytes: readInt(env, "QUIRE_IMPORT_MAX_PAGE_BYTES", DEFAULT_READ_LIMITS.maxPageBytes, 1024, 1024 * 1024 * 1024),
+    workerThreads: readInt(env, "QUIRE_WORKER_THREADS", DEFAULT_WORKER_THREADS, 0, 64),
     secretKey: readSecretKey(env),
     translator: readTranslator(env),
     fetchAllowNetworks: readNetworks(env, "QUIRE_FETCH_ALLOW_NETWORKS"),

@@ -18,6 +18,7 @@ import { createOrganization } from "./modules/organizations/organizations.servic
 import { createApiToken, revokeApiToken } from "./modules/users/tokens.queries.js";
 import { getUserByEmail, getUserById, updateUser } from "./modules/users/users.queries.js";
 import { createLoginLink } from "./modules/web/web.queries.js";
+import { closeWorkerThreads, configureWorkerThreads } from "./workers/pool.js";
 
 export interface Io {
   out: (line: string) => void;
@@ -68,6 +69,7 @@ class CommandError extends Error {}
 async function serve(io: Io): Promise<number> {
   const config = loadConfig();
   const log = createLogger(config);
+  configureWorkerThreads(config.workerThreads);
   const handle = openFromConfig(config);
   const applied = await migrateToLatest(handle.db);
   if (applied.length) log.info({ migrations: applied }, "database migrated");
@@ -102,6 +104,7 @@ async function serve(io: Io): Promise<number> {
   });
   await app.close();
   await worker?.stop();
+  await closeWorkerThreads();
   await handle.destroy();
   io.err("quire stopped");
   return 0;
@@ -111,6 +114,7 @@ async function serve(io: Io): Promise<number> {
 async function runWorker(once: boolean): Promise<number> {
   const config = loadConfig();
   const log = createLogger(config);
+  configureWorkerThreads(config.workerThreads);
   const handle = openFromConfig(config);
   await migrateToLatest(handle.db);
   const worker = new Worker(
@@ -136,6 +140,7 @@ async function runWorker(once: boolean): Promise<number> {
     });
     await worker.stop();
   }
+  await closeWorkerThreads();
   await handle.destroy();
   return 0;
 }

@@ -524,6 +524,110 @@ export interface ConversationAnalysisTable {
   analysedAt: string | null;
 }
 
+export interface SitesTable {
+  id: string;
+  orgId: string;
+  type: string;
+  title: string;
+  /** Unique on the instance: the site is served at `{QUIRE_PUBLIC_URL}/s/{basename}`. */
+  basename: string;
+  visibility: string;
+  published: Bool;
+  adaptiveContent: Bool;
+  agentsContext: string;
+  /** Proxy origin (`host/path`), or null. */
+  proxy: string | null;
+  /** The home section; null (or a removed one) means the first section in order. */
+  defaultSiteSectionId: string | null;
+  /** The default site space at the root of a site without sections; null means the first. */
+  defaultSiteSpaceId: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SiteSectionGroupsTable {
+  id: string;
+  siteId: string;
+  /** Parent group, or null at the site's root. */
+  parentId: string | null;
+  title: string;
+  icon: string | null;
+  /** Fractional index among the sections and groups of the same parent. */
+  position: string;
+  createdAt: string;
+}
+
+export interface SiteSectionsTable {
+  id: string;
+  siteId: string;
+  /** Containing group, or null at the site's root. */
+  groupId: string | null;
+  title: string;
+  description: string | null;
+  path: string;
+  icon: string | null;
+  condition: string | null;
+  /** The section's default variant; null (or a removed one) means the first. */
+  defaultSiteSpaceId: string | null;
+  position: string;
+  createdAt: string;
+}
+
+export interface SiteSpacesTable {
+  id: string;
+  siteId: string;
+  /** Null at the root of a site without sections. */
+  sectionId: string | null;
+  spaceId: string;
+  path: string;
+  condition: string | null;
+  position: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SiteShareLinksTable {
+  id: string;
+  siteId: string;
+  name: string;
+  active: Bool;
+  /** SHA-256 hex of the secret key, to find the link from a URL. */
+  keyHash: string;
+  /** JSON Sealed secret key (purpose "site-share-link"), to build the link's URL. */
+  keySealed: string;
+  createdBy: string | null;
+  createdAt: string;
+}
+
+export interface SiteAdaptiveSchemasTable {
+  siteId: string;
+  /** JSON Schema (draft-07) of the visitor claims, as text. */
+  jsonSchema: string;
+  updatedAt: string;
+}
+
+export interface SitePublishingAuthTable {
+  siteId: string;
+  /** `custom` or `integration`. */
+  backend: string;
+  /** JSON Sealed signing key of visitor tokens (purpose "site-visitor-key"). */
+  privateKeySealed: string;
+  fallbackUrl: string | null;
+  updatedAt: string;
+}
+
+export interface SitePathRedirectsTable {
+  id: string;
+  siteId: string;
+  /** Old path from the site's root ("guides", "guides/v1"). */
+  fromPath: string;
+  /** `site-section` or `site-space`. */
+  targetType: string;
+  targetId: string;
+  createdAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   apiTokens: ApiTokensTable;
@@ -566,6 +670,14 @@ export interface Database {
   samlAssertions: SamlAssertionsTable;
   webSessions: WebSessionsTable;
   loginLinks: LoginLinksTable;
+  sites: SitesTable;
+  siteSectionGroups: SiteSectionGroupsTable;
+  siteSections: SiteSectionsTable;
+  siteSpaces: SiteSpacesTable;
+  siteShareLinks: SiteShareLinksTable;
+  siteAdaptiveSchemas: SiteAdaptiveSchemasTable;
+  sitePublishingAuth: SitePublishingAuthTable;
+  sitePathRedirects: SitePathRedirectsTable;
 }
 
 export interface SamlProvidersTable {
@@ -643,6 +755,11 @@ export type TranslationRow = Selectable<TranslationsTable>;
 export type ConversationRow = Selectable<ConversationsTable>;
 export type ConversationIssueRow = Selectable<ConversationIssuesTable>;
 export type ConversationClusterRow = Selectable<ConversationClustersTable>;
+export type SiteRow = Selectable<SitesTable>;
+export type SiteSectionGroupRow = Selectable<SiteSectionGroupsTable>;
+export type SiteSectionRow = Selectable<SiteSectionsTable>;
+export type SiteSpaceRow = Selectable<SiteSpacesTable>;
+export type SiteShareLinkRow = Selectable<SiteShareLinksTable>;
 export type NewSpace = Insertable<SpacesTable>;
 export type SpaceUpdate = Updateable<SpacesTable>;
 // Generated is re-exported for tables that later gain auto-increment columns.

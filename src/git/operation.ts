@@ -11,12 +11,19 @@ import { type GitOperation, gitConfigArgs, gitEnv } from "./run.js";
 import { createRedactor, type RemoteUrl } from "./url.js";
 
 export interface GitLimits {
-  /** Largest single file (blob) accepted, in bytes. GitBook's own limit is 100 MB. */
+  /** Largest single file (blob) imported or exported, in bytes. GitBook's own limit is 100 MB. */
   maxFileBytes: number;
-  /** Largest import: the sum of the imported blobs, and the size of the fetched objects on disk. */
+  /**
+   * Largest import or export: the sum of the files it stores or writes. An import counts only the
+   * files its pages use (pages, includes and the files they refer to), not every file of the tree.
+   */
   maxRepoBytes: number;
-  /** Most files (blobs) in the imported directory. */
+  /** Most files an import stores or an export writes. */
   maxFiles: number;
+  /** Largest fetch: the size of the fetched objects on disk (the whole commit, used or not). */
+  maxFetchBytes: number;
+  /** Most entries listed from a tree (files, links and submodules, used or not). */
+  maxTreeEntries: number;
   /** Whole operation, from the first git command to the last read or the push. */
   timeoutMs: number;
 }
@@ -25,6 +32,8 @@ export const DEFAULT_GIT_LIMITS: GitLimits = {
   maxFileBytes: 100 * 1024 * 1024,
   maxRepoBytes: 1024 * 1024 * 1024,
   maxFiles: 50_000,
+  maxFetchBytes: 4 * 1024 * 1024 * 1024,
+  maxTreeEntries: 500_000,
   timeoutMs: 10 * 60_000,
 };
 

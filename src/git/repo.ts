@@ -105,12 +105,12 @@ export async function fetchInto(op: OperationHandle, ref: string, missingOk: boo
   const tooLarge = () =>
     new GitError(
       "limit_exceeded",
-      `The repository at ${op.displayUrl} is larger than the limit of ${op.limits.maxRepoBytes} bytes (maxRepoBytes)`,
+      `The repository at ${op.displayUrl} is larger than the limit of ${op.limits.maxFetchBytes} bytes (maxFetchBytes)`,
     );
   const watch = setInterval(() => {
     directorySize(`${op.repoDir}/objects`).then(
       (size) => {
-        if (size > op.limits.maxRepoBytes) op.fail(tooLarge());
+        if (size > op.limits.maxFetchBytes) op.fail(tooLarge());
       },
       () => undefined,
     );
@@ -142,7 +142,7 @@ export async function fetchInto(op: OperationHandle, ref: string, missingOk: boo
     throw error;
   }
   // A fetch faster than the watch's period is measured once it is done.
-  if ((await directorySize(`${op.repoDir}/objects`)) > op.limits.maxRepoBytes) throw tooLarge();
+  if ((await directorySize(`${op.repoDir}/objects`)) > op.limits.maxFetchBytes) throw tooLarge();
   const oid = await runGitChecked(op, ["rev-parse", "--verify", "--quiet", `${local}^{commit}`], { cwd: op.repoDir });
   return oid.toString("utf8").trim();
 }
@@ -200,13 +200,14 @@ export class LocalRepo implements BlobReader {
 
   /**
    * Every blob, symlink and submodule of the commit under `directory` ("" for all), with paths
-   * validated and the file-size, file-count and total-size limits applied while listing.
+   * validated and at most `maxTreeEntries` entries. Sizes are not limited here: a tree may hold
+   * files no page uses, and only what an import stores counts against the file and size limits
+   * (readRepository applies them).
    */
   async listTree(directory = ""): Promise<TreeEntry[]> {
     if (directory) assertSafePath(directory, "directory");
-    const { maxFiles, maxFileBytes, maxRepoBytes } = this.op.limits;
+    const { maxTreeEntries } = this.op.limits;
     const entries: TreeEntry[] = [];
-    let total = 0;
     let pending: Buffer = Buffer.alloc(0);
     const decoder = new TextDecoder("utf-8", { fatal: false });
     const onRecord = (record: Buffer) => {
@@ -215,23 +216,10 @@ export class LocalRepo implements BlobReader {
       const [mode, , oid, size] = record.subarray(0, tab).toString("latin1").split(/ +/);
       const path = decoder.decode(record.subarray(tab + 1));
       assertSafePath(path);
-      const bytes = mode === MODE_SUBMODULE ? 0 : Number(size);
-      if (mode !== MODE_SUBMODULE) {
-        if (bytes > maxFileBytes) {
-          throw new GitError(
-            "limit_exceeded",
-            `The file ${JSON.stringify(path)} is ${bytes} bytes, over the limit of ${maxFileBytes} bytes (maxFileBytes)`,
-          );
-        }
-        total += bytes;
-        if (total > maxRepoBytes) {
-          throw new GitError("limit_exceeded", `The files to import exceed the limit of ${maxRepoBytes} bytes in total (maxRepoBytes)`);
-        }
-        if (entries.length + 1 > maxFiles) {
-          throw new GitError("limit_exceeded", `The repository has more than ${maxFiles} files to import (maxFiles)`);
-        }
+      if (entries.length + 1 > maxTreeEntries) {
+        throw new GitError("limit_exceeded", `The repository has more than ${maxTreeEntries} files and folders to list (maxTreeEntries)`);
       }
-      entries.push({ path, mode: mode as string, size: bytes, oid: oid as string });
+      entries.push({ path, mode: mode as string, size: mode === MODE_SUBMODULE ? 0 : Number(size), oid: oid as string });
     };
     const args = ["ls-tree", "-r", "-l", "-z", "--full-tree", this.commit.oid];
     if (directory) args.push("--", directory);
@@ -312,7 +300,8 @@ class CatFile {
   private readonly child;
   private readonly queue: BlobRequest[] = [];
   private header: Buffer = Buffer.alloc(0);
-  private body: { size: number; received: number; kept: Buffer[]; keptBytes: number; error?: GitError } | undefined;
+  /** The blob being received: its bytes are copied into one buffer of their final size (no second copy to join pieces). */
+  private body: { size: number; received: number; kept: Buffer; keptBytes: number; error?: GitError } | undefined;
   private failure: GitError | undefined;
   private readonly onAbort = () => this.stop(this.op.abortError());
 
@@ -369,7 +358,9 @@ class CatFile {
           continue;
         }
         const size = Number(sizeText);
-        this.body = { size, received: 0, kept: [], keptBytes: 0 };
+        const tooLarge = type === "blob" && size > this.op.limits.maxFileBytes;
+        const keep = type === "blob" && !tooLarge ? Math.min(size, request.maxBytes ?? Number.POSITIVE_INFINITY) : 0;
+        this.body = { size, received: 0, kept: Buffer.allocUnsafe(keep), keptBytes: 0 };
         if (type !== "blob") this.body.error = new GitError("git_failed", `Object ${request.oid} is a ${type}, not a file`);
         else if (size > this.op.limits.maxFileBytes) {
           this.body.error = new GitError(
@@ -384,17 +375,14 @@ class CatFile {
       const piece = chunk.subarray(offset, offset + want);
       offset += piece.length;
       body.received += piece.length;
-      const limit = Math.min(body.size, request.maxBytes ?? Number.POSITIVE_INFINITY);
-      if (!body.error && body.keptBytes < limit) {
-        const keep = piece.subarray(0, limit - body.keptBytes);
-        body.kept.push(keep);
-        body.keptBytes += keep.length;
+      if (!body.error && body.keptBytes < body.kept.length) {
+        body.keptBytes += piece.copy(body.kept, body.keptBytes, 0, Math.min(piece.length, body.kept.length - body.keptBytes));
       }
       if (body.received === body.size + 1) {
         this.body = undefined;
         this.queue.shift();
         if (body.error) request.reject(body.error);
-        else request.resolve(Buffer.concat(body.kept, body.keptBytes));
+        else request.resolve(body.kept);
       }
     }
   }

@@ -12,6 +12,15 @@ export class Urls {
     return `${this.base}/app${path}`;
   }
 
+  /**
+   * Address of a published docs site (`{base}/s/{basename}`), with path segments after it (a share
+   * key, a section's path, a variant's path). Empty segments are left out.
+   */
+  site(basename: string, ...segments: (string | null | undefined)[]): string {
+    const rest = segments.filter((s): s is string => !!s).map((s) => `/${encodeURIComponent(s)}`);
+    return `${this.base}/s/${encodeURIComponent(basename)}${rest.join("")}`;
+  }
+
   /** Address of published content. */
   published(path: string): string {
     return `${this.base}/docs${path}`;

@@ -65,17 +65,19 @@ export function normalizeLeaves(leaves: readonly DocumentTextLeaf[]): DocumentTe
  */
 export function normalizeInlines(nodes: readonly InlineContent[]): InlineContent[] {
   const out: InlineContent[] = [];
-  let pending: DocumentTextLeaf[] | undefined;
+  // Leaves are appended in place: copying the pending list for each text made a paragraph of many
+  // marked words quadratic in its length.
+  let pending: DocumentTextLeaf[] = [];
   for (const node of nodes) {
     if (node.object === "text") {
-      pending = [...(pending ?? []), ...node.leaves];
+      for (const l of node.leaves) pending.push(l);
       continue;
     }
-    out.push(textNode(pending ?? []));
-    pending = undefined;
+    out.push(textNode(pending));
+    pending = [];
     out.push(node);
   }
-  out.push(textNode(pending ?? []));
+  out.push(textNode(pending));
   return out;
 }
 

@@ -6,30 +6,49 @@
  * where the block is unchanged or edited in place (so change requests merge at block level).
  * Links between pages and files are resolved to ids of the new revision; unresolved ones stay URLs.
  */
-import { dirname, resolveRelative } from "../../git/paths.js";
 import { randomBase62 } from "../../lib/ids.js";
-import type { JSONDocument } from "../document/types.js";
+import { runInWorker } from "../../workers/pool.js";
+import type { PageToParse, ParsedPage } from "../../workers/tasks.js";
 import { slugify } from "../gitbook-repo/text.js";
-import type { DocumentPage, RepoPage, RepositoryContent } from "../gitbook-repo/types.js";
-import type { ReferenceKind, ResolvedReference } from "../markdown/index.js";
-import { pageMetadataFromFrontmatter, parseMarkdownPage } from "../markdown/index.js";
+import type { DocumentPage, RepoFile, RepoPage, RepositoryContent } from "../gitbook-repo/types.js";
+import { pageMetadataFromFrontmatter } from "../markdown/index.js";
 import type { FileEntry, PageNode, ReusableContentEntry, RevisionContent } from "../revision/model.js";
 import { indexPages } from "../revision/model.js";
-import { documentHashOf } from "../revision/storage.js";
+import { type ResolveTable, resolverFor } from "./resolve.js";
+
+/** A file an import stored (`ImportSources.storeFiles`). */
+export interface StoredFile {
+  /** Content hash the bytes are stored under. */
+  hash: string;
+  /** Of an image, when they could be read. */
+  dimensions?: { width: number; height: number } | undefined;
+}
 
 export interface ImportSources {
   /** Bytes of a file of the repository, by blob id. */
   readBlob(oid: string): Promise<Buffer>;
-  /** A document of the previous revision, by hash (for key reconciliation). */
-  loadDocument(hash: string): Promise<JSONDocument | undefined>;
+  /**
+   * Stores the new files of the import, each read once, one after another, and answers their
+   * hashes (and the dimensions of images) by blob id. Without it the files are read to hash them
+   * and listed in `ImportedContent.blobs`, for the caller to store.
+   */
+  storeFiles?(files: readonly RepoFile[]): Promise<Map<string, StoredFile>>;
+  /**
+   * Stores converted documents (JSON by hash) as they are converted, outside the revision's
+   * transaction: content-addressed, they are harmless if the import then fails. Without it they
+   * are returned in `ImportedContent.documents` for the caller to store.
+   */
+  storeDocuments?(documents: ReadonlyMap<string, string>): Promise<void>;
+  /** The JSON of a document of the previous revision, by hash (for key reconciliation). */
+  loadDocumentJson(hash: string): Promise<string | undefined>;
   /** Content hash of bytes (blobs are stored under it). */
   blobHash(bytes: Buffer): string;
 }
 
 export interface ImportedContent {
   content: RevisionContent;
-  /** Documents to store, by hash. */
-  documents: Map<string, JSONDocument>;
+  /** Documents to store: their canonical JSON by object hash (`saveDocumentJson`). */
+  documents: Map<string, string>;
   /**
    * The bytes of each new file, by hash, read again when stored (`storeImportedBlobs`): holding
    * every file of a repository at once would make an import's memory grow with its assets.
@@ -40,16 +59,10 @@ export interface ImportedContent {
 }
 
 const newId = () => randomBase62(20);
-const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i;
 
-function decodeTarget(target: string): string {
-  const bare = target.replace(/[?#].*$/, "");
-  try {
-    return decodeURIComponent(bare);
-  } catch {
-    return bare;
-  }
-}
+/** Pages converted per worker task, and their Markdown characters at most (a larger page goes alone). */
+const CONVERT_BATCH_PAGES = 50;
+const CONVERT_BATCH_CHARS = 1024 * 1024;
 
 export async function importContent(
   repo: RepositoryContent,
@@ -58,7 +71,7 @@ export async function importContent(
   now: string,
 ): Promise<ImportedContent> {
   const warnings = repo.warnings.map((w) => w.message);
-  const documents = new Map<string, JSONDocument>();
+  const documents = new Map<string, string>();
   const blobs = new Map<string, () => Promise<Buffer>>();
 
   // Previous identities by Git path.
@@ -98,13 +111,25 @@ export async function importContent(
   assign(repo.pages, previous.pages);
 
   // 2. Files: same path keeps its id; unchanged Git blobs are not read again.
+  const unchanged = (file: RepoFile) => {
+    const before = previousFiles.get(file.path);
+    return before && before.git?.oid === file.oid ? before : undefined;
+  };
+  const stored = sources.storeFiles ? await sources.storeFiles(repo.files.filter((f) => !unchanged(f))) : undefined;
   const files: FileEntry[] = [];
   const fileIdByPath = new Map<string, string>();
   for (const file of repo.files) {
     const before = previousFiles.get(file.path);
+    const kept = unchanged(file);
     let blobHashValue: string;
-    if (before && before.git?.oid === file.oid) {
-      blobHashValue = before.blobHash;
+    let dimensions = file.dimensions ?? kept?.dimensions;
+    if (kept) {
+      blobHashValue = kept.blobHash;
+    } else if (stored) {
+      const result = stored.get(file.oid);
+      if (!result) throw new Error(`The file ${file.path} was not stored`);
+      blobHashValue = result.hash;
+      dimensions ??= result.dimensions;
     } else {
       blobHashValue = sources.blobHash(await sources.readBlob(file.oid));
       const { oid } = file;
@@ -118,7 +143,7 @@ export async function importContent(
       contentType: file.contentType,
       size: file.size,
       blobHash: blobHashValue,
-      ...(file.dimensions ? { dimensions: file.dimensions } : {}),
+      ...(dimensions ? { dimensions } : {}),
       git: { oid: file.oid, path: file.path },
     });
   }
@@ -126,47 +151,71 @@ export async function importContent(
   const includeIdByPath = new Map<string, string>();
   for (const include of repo.reusableContents) includeIdByPath.set(include.path, previousIncludes.get(include.path)?.id ?? newId());
 
-  /** Resolves a link target written in the file at `fromPath` (root-relative). */
-  const resolverFor =
-    (fromPath: string) =>
-    (target: string, kind: ReferenceKind): ResolvedReference | undefined => {
-      if (EXTERNAL.test(target) || target.startsWith("//")) return undefined;
-      const decoded = decodeTarget(target);
-      if (!decoded) return undefined;
-      const path = resolveRelative(dirname(fromPath), decoded);
-      if (path === undefined) return undefined;
-      if (kind === "include") {
-        const include = includeIdByPath.get(path);
-        return include ? { kind: "reusable-content", reusableContent: include } : undefined;
+  // 3. Every page and include converted in worker threads, in batches of bounded size (a batch's
+  // sources, previous documents and results are what is in flight at once).
+  const table: ResolveTable = { pages: pageIdByPath, files: fileIdByPath, includes: includeIdByPath, readme: repo.config.readme };
+  const toConvert: { source: string; fromPath: string; previousHash: string | undefined }[] = [];
+  for (const include of repo.reusableContents) {
+    toConvert.push({ source: include.source, fromPath: include.path, previousHash: previousIncludes.get(include.path)?.documentHash });
+  }
+  const walk = (pages: RepoPage[]) => {
+    for (const page of pages) {
+      if (page.kind === "document") {
+        const id = ids.get(page) as string;
+        toConvert.push({ source: page.source, fromPath: page.path, previousHash: previousPages.get(id)?.page.documentHash });
       }
-      const page =
-        pageIdByPath.get(path) ??
-        pageIdByPath.get(`${path}/README.md`) ??
-        pageIdByPath.get(`${path}.md`) ??
-        (path === "" ? pageIdByPath.get(repo.config.readme) : undefined);
-      if (page) return { kind: "page", page };
-      const file = fileIdByPath.get(path);
-      if (file) return { kind: "file", file };
-      return undefined;
-    };
+      if (page.kind !== "link") walk(page.children);
+    }
+  };
+  walk(repo.pages);
+  const converted = new Map<string, ParsedPage>();
+  const batches: (typeof toConvert)[] = [];
+  let batchBytes = 0;
+  for (const item of toConvert) {
+    const last = batches.at(-1);
+    if (!last || last.length >= CONVERT_BATCH_PAGES || batchBytes + item.source.length > CONVERT_BATCH_CHARS) {
+      batches.push([item]);
+      batchBytes = item.source.length;
+    } else {
+      last.push(item);
+      batchBytes += item.source.length;
+    }
+  }
+  // Two batches at a time keep a thread busy while the next one's previous documents load.
+  let index = 0;
+  const runBatches = async () => {
+    while (index < batches.length) {
+      const batch = batches[index++] as typeof toConvert;
+      const pages: PageToParse[] = [];
+      for (const item of batch) {
+        const previousJson = item.previousHash ? await sources.loadDocumentJson(item.previousHash) : undefined;
+        pages.push({ source: item.source, fromPath: item.fromPath, previousJson });
+      }
+      const results = await runInWorker("parsePages", { table, pages });
+      if (sources.storeDocuments) {
+        // Stored now, so an import holds one batch of documents at a time, not all of them.
+        await sources.storeDocuments(new Map(results.map((r) => [r.hash, r.json])));
+        for (const result of results) result.json = "";
+      }
+      batch.forEach((item, i) => {
+        converted.set(item.fromPath, results[i] as ParsedPage);
+      });
+    }
+  };
+  await Promise.all([runBatches(), runBatches()]);
 
-  const convert = async (source: string, fromPath: string, previousHash: string | undefined) => {
-    const previousDocument = previousHash ? await sources.loadDocument(previousHash) : undefined;
-    const parsed = parseMarkdownPage(source, {
-      resolve: resolverFor(fromPath),
-      ...(previousDocument ? { previous: previousDocument } : {}),
-    });
+  const convert = (fromPath: string) => {
+    const parsed = converted.get(fromPath);
+    if (!parsed) throw new Error(`The page ${fromPath} was not converted`);
     for (const warning of parsed.warnings) warnings.push(`${fromPath}: ${warning}`);
-    const hash = documentHashOf(parsed.document);
-    documents.set(hash, parsed.document);
-    return { parsed, hash };
+    if (!sources.storeDocuments) documents.set(parsed.hash, parsed.json);
+    return { parsed, hash: parsed.hash };
   };
 
   // 3. Reusable contents.
   const reusableContents: ReusableContentEntry[] = [];
   for (const include of repo.reusableContents) {
-    const before = previousIncludes.get(include.path);
-    const { hash } = await convert(include.source, include.path, before?.documentHash);
+    const { hash } = convert(include.path);
     reusableContents.push({
       id: includeIdByPath.get(include.path)!,
       title: include.title,
@@ -214,9 +263,9 @@ export async function importContent(
   };
 
   const documentPage = async (page: DocumentPage, id: string, before: PageNode | undefined, children: PageNode[]): Promise<PageNode> => {
-    const { parsed, hash } = await convert(page.source, page.path, before?.documentHash);
+    const { parsed, hash } = convert(page.path);
     const resolveCover = (target: string) => {
-      const ref = resolverFor(page.path)(target, "cover");
+      const ref = resolverFor(table, page.path)(target, "cover");
       return ref?.kind === "file" ? ref : { kind: "url" as const, url: target };
     };
     const meta = pageMetadataFromFrontmatter(parsed.frontmatter, resolveCover);

@@ -106,7 +106,7 @@ describe("a repository shaped like GitBook's docs, fetched with git", () => {
     expect(group.children.map((p) => (p.kind === "document" ? p.slug : p.kind))).toEqual(["quickstart", "installation", "support"]);
   });
 
-  it("lists every asset and every referenced non-Markdown file, with content types and dimensions", () => {
+  it("lists the files the pages and includes use (assets or not), with content types and dimensions; unused assets are left out", () => {
     expect(content.files.map((f) => [f.path, f.contentType, f.dimensions ? `${f.dimensions.width}x${f.dimensions.height}` : "-"])).toEqual([
       [".gitbook/assets/image (1).png", "image/png", "32x16"],
       [".gitbook/assets/image.png", "image/png", "64x48"],
@@ -116,7 +116,6 @@ describe("a repository shaped like GitBook's docs, fetched with git", () => {
       [".gitbook/assets/photo.jpg", "image/jpeg", "1024x768"],
       [".gitbook/assets/spinner.gif", "image/gif", "24x24"],
       [".gitbook/assets/terminal.webp", "image/webp", "800x600"],
-      [".gitbook/assets/unused.png", "image/png", "10x10"],
       ["guides/diagrams/flow.svg", "image/svg+xml", "400x300"],
       ["guides/sample data.csv", "text/csv", "-"],
     ]);
@@ -133,11 +132,15 @@ describe("a repository shaped like GitBook's docs, fetched with git", () => {
     expect(content.redirects).toEqual({ help: "getting-started/support.md", "old/quickstart": "getting-started/quickstart.md" });
   });
 
-  it("warns about the duplicate entry and the unlisted file, and nothing else", () => {
+  it("warns about the duplicate entry, the unlisted file and the unused asset, and nothing else", () => {
     expect(content.warnings.map((w) => [w.code, w.paths])).toEqual([
       ["duplicate_page", ["guides/page with spaces.md"]],
       ["unlisted_pages", ["unlisted.md"]],
+      ["unused_files", [".gitbook/assets/unused.png"]],
     ]);
+    expect(content.warnings.at(-1)?.message).toBe(
+      "1 file(s) under .gitbook/assets are not used by any page and were not imported: .gitbook/assets/unused.png",
+    );
   });
 
   it("reads the same over smart HTTP", async () => {
@@ -369,10 +372,11 @@ describe("hostile repositories", () => {
   it("a huge file stops the import at the file-size limit", async () => {
     const repo = createBareRepo(loadFixture("hostile-huge"));
     try {
-      const local = await fetchRef(repo.url, "refs/heads/main", { allowFile: true, limits: { maxFileBytes: 1_000_000 } });
+      const local = await fetchRef(repo.url, "refs/heads/main", { allowFile: true });
       try {
-        const error = await rejection(local.listTree(), GitError);
-        expect(error.message).toMatch(/"big.bin" is 3000000 bytes, over the limit of 1000000 bytes \(maxFileBytes\)/);
+        const error = await rejection(readRepository(await local.listTree(), local, { limits: { maxFileBytes: 1_000_000 } }), GitError);
+        expect(error.code).toBe("limit_exceeded");
+        expect(error.message).toBe('The file "big.bin" is 3000000 bytes, over the limit of 1000000 bytes (maxFileBytes)');
       } finally {
         await local.dispose();
       }
@@ -390,5 +394,74 @@ describe("hostile repositories", () => {
     } finally {
       repo.cleanup();
     }
+  });
+});
+
+describe("limits count only what is imported", () => {
+  const files = {
+    "README.md": "# Home\n\n![used](.gitbook/assets/used.png)\n",
+    "SUMMARY.md": "* [Home](README.md)\n* [Big](big.md)\n  * [Child](child.md)\n",
+    "big.md": `# Big\n\n${"word ".repeat(3000)}\n`,
+    "child.md": "# Child\n\n[data](data.bin)\n",
+    "data.bin": "d".repeat(5000),
+    ".gitbook/assets/used.png": makePng(2, 3),
+    ".gitbook/assets/unused-1.bin": "u".repeat(200_000),
+    ".gitbook/assets/unused-2.bin": "v".repeat(200_000),
+    "huge-unused.bin": "h".repeat(300_000),
+  };
+  const read = (limits: Record<string, number>) => {
+    const { entries, reader } = memory(files);
+    return readRepository(entries, reader, { limits });
+  };
+
+  it("files no page uses neither count nor stop the import; the unused assets are counted in a warning", async () => {
+    const content = await read({ maxFileBytes: 10_000, maxRepoBytes: 40_000, maxFiles: 5 });
+    expect(content.files.map((f) => f.path)).toEqual([".gitbook/assets/used.png", "data.bin"]);
+    const unused = content.warnings.find((w) => w.code === "unused_files");
+    expect(unused?.message).toBe(
+      "2 file(s) under .gitbook/assets are not used by any page and were not imported: .gitbook/assets/unused-1.bin, .gitbook/assets/unused-2.bin",
+    );
+  });
+
+  it("a used file over maxFileBytes, used files over maxRepoBytes or maxFiles stop the import, naming the limit", async () => {
+    expect((await rejection(read({ maxFileBytes: 4000 }), GitError)).message).toBe(
+      'The file "data.bin" is 5000 bytes, over the limit of 4000 bytes (maxFileBytes)',
+    );
+    expect((await rejection(read({ maxRepoBytes: 20_000 }), GitError)).message).toMatch(
+      /^The pages and files to import are \d+ bytes, over the limit of 20000 bytes in total \(maxRepoBytes\)$/,
+    );
+    expect((await rejection(read({ maxFiles: 4 }), GitError)).message).toBe(
+      "The import has 5 pages and files, over the limit of 4 (maxFiles)",
+    );
+  });
+
+  it("a page over maxPageBytes is left out with a warning, its children moving up a level", async () => {
+    const content = await read({ maxPageBytes: 10_000 });
+    expect(outline(content.pages)).toEqual(["README.md | Home", "child.md | Child"]);
+    expect(content.warnings.find((w) => w.code === "page_too_large")).toEqual({
+      code: "page_too_large",
+      message:
+        "big.md is 15008 bytes of Markdown, over the limit of 10000 bytes per page (QUIRE_IMPORT_MAX_PAGE_BYTES); it was not imported",
+      paths: ["big.md"],
+    });
+  });
+});
+
+describe("SUMMARY entries and links outside what is imported", () => {
+  it("an entry pointing outside the root to a file that exists is named as such and not imported", async () => {
+    const content = await readMemory({
+      ".gitbook.yaml": "root: docs\n",
+      "docs/README.md": "# Home\n\nSee [the example](../examples/x/README.md) and [unlisted](unlisted.md).\n",
+      "docs/SUMMARY.md": "* [Home](README.md)\n* [Example](../examples/x/README.md)\n* [Gone](../nowhere.md)\n",
+      "docs/unlisted.md": "# Unlisted\n",
+      "examples/x/README.md": "# Example\n",
+    });
+    expect(outline(content.pages)).toEqual(["README.md | Home"]);
+    expect(content.warnings.map((w) => w.message)).toEqual([
+      'SUMMARY.md line 2: "Example" points to "../examples/x/README.md", a file outside the content root "docs"; pages are imported only from inside the root (docs/git-import.md), so it was not imported',
+      'SUMMARY.md line 3: "Gone" points to "../nowhere.md", outside the content root; ignored',
+      "1 Markdown file(s) are not listed in SUMMARY.md and were ignored: unlisted.md",
+      "References outside the content root were not imported: README.md -> ../examples/x/README.md",
+    ]);
   });
 });

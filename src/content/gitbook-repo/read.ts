@@ -5,10 +5,11 @@
  */
 import { parse as parseYaml } from "yaml";
 import { GitError } from "../../git/errors.js";
+import { DEFAULT_GIT_LIMITS } from "../../git/operation.js";
 import { basename, dirname, isWithin, resolveRelative, unsafePathReason } from "../../git/paths.js";
 import { type BlobReader, type TreeEntry, VirtualTree } from "../../git/tree.js";
+import { runInWorker } from "../../workers/pool.js";
 import { contentTypeOf, hasDimensions, imageDimensions } from "./media.js";
-import { extractReferences } from "./references.js";
 import { parseSummary, type SummaryNode } from "./summary.js";
 import { firstHeading, parseFrontMatter, slugify } from "./text.js";
 import {
@@ -25,7 +26,36 @@ import {
 export interface ReadOptions {
   /** Directory of the project (where .gitbook.yaml is) inside the repository: `repoProjectDirectory`. */
   projectDirectory?: string;
+  /** Limits on what is imported (default: DEFAULT_READ_LIMITS). */
+  limits?: Partial<ReadLimits>;
+  /**
+   * Reads the first bytes of every image the content uses to find its dimensions (default true).
+   * An import that reads each file whole anyway measures them then instead (`measureImage`).
+   */
+  measureImages?: boolean;
 }
+
+/**
+ * What an import may take. Only what it imports counts: the pages and includes it reads and the
+ * files they refer to; a file of the tree no page uses is neither read nor counted.
+ */
+export interface ReadLimits {
+  /** Largest file a page refers to (else the import fails naming it). */
+  maxFileBytes: number;
+  /** Sum of the pages, includes and files imported. */
+  maxRepoBytes: number;
+  /** Number of pages, includes and files imported. */
+  maxFiles: number;
+  /** Largest Markdown page or include: a larger one is left out of the import, with a warning. */
+  maxPageBytes: number;
+}
+
+export const DEFAULT_READ_LIMITS: ReadLimits = {
+  maxFileBytes: DEFAULT_GIT_LIMITS.maxFileBytes,
+  maxRepoBytes: DEFAULT_GIT_LIMITS.maxRepoBytes,
+  maxFiles: DEFAULT_GIT_LIMITS.maxFiles,
+  maxPageBytes: 2 * 1024 * 1024,
+};
 
 export const ASSETS_DIR = ".gitbook/assets";
 export const INCLUDES_DIR = ".gitbook/includes";
@@ -33,6 +63,9 @@ export const VARS_FILE = ".gitbook/vars.yaml";
 export const CONFIG_FILE = ".gitbook.yaml";
 export const DEFAULT_README = "README.md";
 export const DEFAULT_SUMMARY = "SUMMARY.md";
+
+/** Markdown characters scanned for references per worker task (a larger page goes alone). */
+const SCAN_BATCH_CHARS = 1024 * 1024;
 
 /** Bytes read from an image to find its dimensions (enough for PNG/GIF/WebP/SVG and most JPEGs). */
 const IMAGE_HEAD_BYTES = 256 * 1024;
@@ -61,6 +94,7 @@ export async function readRepository(
   options: ReadOptions = {},
 ): Promise<RepositoryContent> {
   const warnings: RepositoryWarning[] = [];
+  const limits: ReadLimits = { ...DEFAULT_READ_LIMITS, ...options.limits };
 
   // Project directory ----------------------------------------------------------------------------
   const projectDirectory = normalizeDirectory(options.projectDirectory ?? "", "");
@@ -180,6 +214,7 @@ export async function readRepository(
   const readme = lookup(config.readme, config.readme === DEFAULT_README);
   const summary = lookup(config.summary, config.summary === DEFAULT_SUMMARY);
   const documents: DocumentPage[] = [];
+  const documentEntries = new Map<DocumentPage, TreeEntry>();
   const newDocument = (rel: string, entry: TreeEntry | undefined, title: string, label?: string): DocumentPage => {
     const page: DocumentPage = {
       kind: "document",
@@ -192,6 +227,7 @@ export async function readRepository(
       children: [],
     };
     documents.push(page);
+    if (entry) documentEntries.set(page, entry);
     return page;
   };
 
@@ -202,6 +238,18 @@ export async function readRepository(
     warnings.push(...parsed.warnings);
     const listed = new Set<string>();
     const summaryDir = dirname(join(root, summary.rel));
+    const outsideRootMessage = (where: string, title: string, target: string, base: string) => {
+      const repoPath = resolveRelative(base, target);
+      let exists = false;
+      try {
+        exists = repoPath !== undefined && tree.file(repoPath, projectDirectory) !== undefined;
+      } catch {
+        exists = false;
+      }
+      return exists
+        ? `${where}: "${title}" points to ${JSON.stringify(target)}, a file outside the content root ${JSON.stringify(root)}; pages are imported only from inside the root (docs/git-import.md), so it was not imported`
+        : `${where}: "${title}" points to ${JSON.stringify(target)}, outside the content root; ignored`;
+    };
     const convert = (nodes: SummaryNode[]): RepoPage[] =>
       nodes.flatMap((node): RepoPage[] => {
         if (node.kind === "link") return [{ kind: "link", title: node.title, href: node.href }];
@@ -213,7 +261,7 @@ export async function readRepository(
         if (rel === undefined || unsafePathReason(rel)) {
           warnings.push({
             code: "reference_outside_root",
-            message: `${where}: "${node.title}" points to ${JSON.stringify(node.target)}, outside the content root; ignored`,
+            message: outsideRootMessage(where, node.title, node.target, summaryDir),
           });
           return convert(node.children);
         }
@@ -273,8 +321,34 @@ export async function readRepository(
     });
   }
 
+  // Pages and includes over the per-page limit are left out (their children move up a level): an
+  // empty page in their place would be written back over the file by the next export.
+  const tooLarge = (rel: string, entry: TreeEntry | undefined | null) => {
+    if (!entry || entry.size <= limits.maxPageBytes) return false;
+    warnings.push({
+      code: "page_too_large",
+      message: `${rel} is ${entry.size} bytes of Markdown, over the limit of ${limits.maxPageBytes} bytes per page (QUIRE_IMPORT_MAX_PAGE_BYTES); it was not imported`,
+      paths: [rel],
+    });
+    return true;
+  };
+  const oversized = new Set(documents.filter((d) => d.oid !== null && tooLarge(d.path, documentEntries.get(d))));
+  if (oversized.size > 0) {
+    const prune = (list: RepoPage[]): RepoPage[] =>
+      list.flatMap((page): RepoPage[] => {
+        if (page.kind === "link") return [page];
+        page.children = prune(page.children);
+        return page.kind === "document" && oversized.has(page) ? page.children : [page];
+      });
+    pages = prune(pages);
+    documents.splice(0, documents.length, ...documents.filter((d) => !oversized.has(d)));
+  }
+
   // Page sources, titles and slugs --------------------------------------------------------------
-  const includeEntries = [...tree.files.entries()].filter(([path]) => isWithin(path, join(root, INCLUDES_DIR)) && isMarkdown(path));
+  const includeEntries = [...tree.files.entries()].filter(
+    ([path, entry]) =>
+      isWithin(path, join(root, INCLUDES_DIR)) && isMarkdown(path) && !tooLarge(root ? path.slice(root.length + 1) : path, entry),
+  );
   const withBlob = documents.filter((d) => d.oid !== null);
   const sources = await readText([...withBlob.map((d) => d.oid as string), ...includeEntries.map(([, e]) => e.oid)]);
   withBlob.forEach((doc, i) => {
@@ -305,17 +379,14 @@ export async function readRepository(
     };
   });
 
-  // Files: every asset, and every other non-Markdown file a page or include refers to ------------
+  // Files: the non-Markdown files the pages and includes refer to (assets or any other file) -----
   const files = new Map<string, RepoFile>();
   const addFile = (rel: string, entry: TreeEntry) => {
     if (!files.has(rel)) files.set(rel, { path: rel, oid: entry.oid, size: entry.size, contentType: contentTypeOf(rel) });
   };
-  for (const [path, entry] of tree.files) {
-    if (isWithin(path, join(root, ASSETS_DIR))) addFile(root ? path.slice(root.length + 1) : path, entry);
-  }
   const outside = new Set<string>();
-  const scan = (rel: string, source: string) => {
-    for (const reference of extractReferences(source)) {
+  const scan = (rel: string, references: string[]) => {
+    for (const reference of references) {
       const target = rootRelative(reference, dirname(join(root, rel)));
       if (target === undefined) {
         outside.add(`${rel} -> ${reference}`);
@@ -331,8 +402,22 @@ export async function readRepository(
       }
     }
   };
-  for (const doc of documents) scan(doc.path, doc.source);
-  for (const include of reusableContents) scan(include.path, include.source);
+  // Finding the references means reading every page whole: done in a worker thread, by batches.
+  const scanned = [...documents.map((d) => ({ path: d.path, source: d.source })), ...reusableContents];
+  for (let start = 0; start < scanned.length; ) {
+    let end = start;
+    let chars = 0;
+    while (end < scanned.length && (end === start || chars + (scanned[end] as { source: string }).source.length <= SCAN_BATCH_CHARS)) {
+      chars += (scanned[end] as { source: string }).source.length;
+      end++;
+    }
+    const batch = scanned.slice(start, end);
+    const found = await runInWorker("pageReferences", { sources: batch.map((page) => page.source) });
+    batch.forEach((page, i) => {
+      scan(page.path, found[i] ?? []);
+    });
+    start = end;
+  }
   if (outside.size > 0) {
     warnings.push({
       code: "reference_outside_root",
@@ -340,7 +425,20 @@ export async function readRepository(
       paths: [...outside],
     });
   }
-  await measureImages([...files.values()], reader);
+  // Assets no page uses are not imported (a repository may hold thousands): counted, not read.
+  const unused = [...tree.files.keys()].filter(
+    (path) => isWithin(path, join(root, ASSETS_DIR)) && !files.has(root ? path.slice(root.length + 1) : path),
+  );
+  if (unused.length > 0) {
+    const rels = unused.map((path) => (root ? path.slice(root.length + 1) : path)).sort();
+    warnings.push({
+      code: "unused_files",
+      message: `${unused.length} file(s) under ${ASSETS_DIR} are not used by any page and were not imported: ${rels.slice(0, 20).join(", ")}${rels.length > 20 ? ", ..." : ""}`,
+      paths: rels,
+    });
+  }
+  checkLimits(limits, documents, reusableContents, includeEntries, [...files.values()]);
+  if (options.measureImages !== false) await measureImages([...files.values()], reader);
 
   return {
     projectDirectory,
@@ -469,20 +567,58 @@ function readRedirects(
   return redirects;
 }
 
-/** Adds `dimensions` to the images among `files`, reading only the first bytes of each. */
+/** The imported pages, includes and files against the limits: GitError("limit_exceeded") naming the first one over. */
+function checkLimits(
+  limits: ReadLimits,
+  documents: readonly DocumentPage[],
+  includes: readonly RepoReusableContent[],
+  includeEntries: readonly [string, TreeEntry][],
+  files: readonly RepoFile[],
+): void {
+  const count = documents.filter((d) => d.oid !== null).length + includes.length + files.length;
+  if (count > limits.maxFiles) {
+    throw new GitError("limit_exceeded", `The import has ${count} pages and files, over the limit of ${limits.maxFiles} (maxFiles)`);
+  }
+  let total = 0;
+  for (const doc of documents) total += Buffer.byteLength(doc.source);
+  for (const [, entry] of includeEntries) total += entry.size;
+  for (const file of files) {
+    if (file.size > limits.maxFileBytes) {
+      throw new GitError(
+        "limit_exceeded",
+        `The file ${JSON.stringify(file.path)} is ${file.size} bytes, over the limit of ${limits.maxFileBytes} bytes (maxFileBytes)`,
+      );
+    }
+    total += file.size;
+  }
+  if (total > limits.maxRepoBytes) {
+    throw new GitError(
+      "limit_exceeded",
+      `The pages and files to import are ${total} bytes, over the limit of ${limits.maxRepoBytes} bytes in total (maxRepoBytes)`,
+    );
+  }
+}
+
+/** Images whose dimensions are read from their first bytes at once, at most this many bytes in flight. */
+const MEASURE_BATCH_BYTES = 16 * 1024 * 1024;
+
+/** Adds `dimensions` to the images among `files`, reading only the first bytes of each, a batch at a time. */
 async function measureImages(files: RepoFile[], reader: BlobReader): Promise<void> {
   const images = files.filter((f) => hasDimensions(f.contentType));
-  if (images.length === 0) return;
-  const heads = await reader.readBlobs(
-    images.map((f) => f.oid),
-    { maxBytes: IMAGE_HEAD_BYTES },
-  );
   const retry: RepoFile[] = [];
-  images.forEach((file, i) => {
-    const dimensions = imageDimensions(heads[i] as Buffer);
-    if (dimensions) file.dimensions = dimensions;
-    else if (file.size > IMAGE_HEAD_BYTES && file.size <= IMAGE_FULL_READ_MAX) retry.push(file);
-  });
+  const perBatch = Math.max(1, Math.floor(MEASURE_BATCH_BYTES / IMAGE_HEAD_BYTES));
+  for (let start = 0; start < images.length; start += perBatch) {
+    const batch = images.slice(start, start + perBatch);
+    const heads = await reader.readBlobs(
+      batch.map((f) => f.oid),
+      { maxBytes: IMAGE_HEAD_BYTES },
+    );
+    batch.forEach((file, i) => {
+      const dimensions = imageDimensions(heads[i] as Buffer);
+      if (dimensions) file.dimensions = dimensions;
+      else if (file.size > IMAGE_HEAD_BYTES && file.size <= IMAGE_FULL_READ_MAX) retry.push(file);
+    });
+  }
   // One at a time: these can be tens of megabytes each.
   for (const file of retry) {
     const [whole] = await reader.readBlobs([file.oid]);

@@ -18,7 +18,9 @@ export interface RepositoryWarning {
     | "folder_without_readme"
     | "invalid_front_matter"
     | "invalid_vars"
-    | "invalid_redirect";
+    | "invalid_redirect"
+    | "page_too_large"
+    | "unused_files";
   message: string;
   /** The paths concerned (root-relative), when there are several. */
   paths?: string[];

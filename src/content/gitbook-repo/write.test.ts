@@ -183,7 +183,13 @@ describe("writeRepository for content created in Quire", () => {
     const again = await read(written);
     expect(again.reusableContents).toMatchObject([{ title: "Shared hint" }]);
     expect(again.variables).toEqual({ version: "1.2" });
-    expect(again.files.find((f) => f.path === ".gitbook/assets/image.png")?.dimensions).toEqual({ width: 5, height: 7 });
+    // No page uses the files: a re-import leaves them in the repository and out of the content.
+    expect(again.files).toEqual([]);
+    expect(again.warnings.find((w) => w.code === "unused_files")?.paths).toEqual([
+      ".gitbook/assets/Image (2).PNG",
+      ".gitbook/assets/image (1).png",
+      ".gitbook/assets/image.png",
+    ]);
   });
 
   it("new pages avoid paths of other pages and of files already in the repository, whatever the case", () => {

@@ -10,7 +10,7 @@
 
 import { LRUCache } from "lru-cache";
 import type { Executor } from "../../db/database.js";
-import { getObject, getObjects, type PreparedObject, prepareObject, putObjects } from "../store/objects.queries.js";
+import { getObject, getObjectJson, getObjects, type PreparedObject, prepareObject, putObjects } from "../store/objects.queries.js";
 import type { FileEntry, PageLocation, PageMeta, PageNode, ReusableContentEntry, RevisionContent } from "./model.js";
 import { emptyContent, indexPages } from "./model.js";
 
@@ -146,6 +146,30 @@ export async function saveDocument(db: Executor, document: unknown): Promise<str
   const object = prepareObject("document", document);
   await putObjects(db, [object]);
   return object.hash;
+}
+
+/**
+ * Stores the documents of an import (`ImportedContent.documents`: canonical JSON by object hash, as
+ * the worker threads prepared them), a few megabytes per statement.
+ */
+export async function saveDocumentsJson(db: Executor, documents: ReadonlyMap<string, string>): Promise<void> {
+  let chunk: PreparedObject[] = [];
+  let bytes = 0;
+  for (const [hash, json] of documents) {
+    chunk.push({ hash, kind: "document", json });
+    bytes += json.length;
+    if (bytes >= 4 * 1024 * 1024 || chunk.length >= 200) {
+      await putObjects(db, chunk);
+      chunk = [];
+      bytes = 0;
+    }
+  }
+  if (chunk.length > 0) await putObjects(db, chunk);
+}
+
+/** The stored JSON of a document (unparsed). */
+export function loadDocumentJson(db: Executor, hash: string): Promise<string | undefined> {
+  return getObjectJson(db, hash);
 }
 
 export function documentHashOf(document: unknown): string {

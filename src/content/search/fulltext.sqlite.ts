@@ -13,24 +13,66 @@ function matchExpression(terms: string[]): string {
   return terms.map((t, i) => `"${t}"${i === terms.length - 1 ? "*" : ""}`).join(" ");
 }
 
+/** Sections written per statement, and their text in characters at most. */
+const SECTIONS_PER_STATEMENT = 100;
+const CHARS_PER_STATEMENT = 256 * 1024;
+
+function* chunksOf(sections: readonly SearchSectionInput[]): Generator<SearchSectionInput[]> {
+  let chunk: SearchSectionInput[] = [];
+  let chars = 0;
+  for (const section of sections) {
+    const size = section.body.length + section.pageTitle.length + section.sectionTitle.length;
+    if (chunk.length > 0 && (chunk.length >= SECTIONS_PER_STATEMENT || chars + size > CHARS_PER_STATEMENT)) {
+      yield chunk;
+      chunk = [];
+      chars = 0;
+    }
+    chunk.push(section);
+    chars += size;
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+async function maxSectionId(db: Executor): Promise<number> {
+  const row = await sql<{ id: number | null }>`select max(id) as id from search_sections`.execute(db);
+  return row.rows[0]?.id ?? 0;
+}
+
 export const sqliteFullText: FullTextIndex = {
+  // SQLite runs on the thread that answers requests, and FTS5 tokenizes inside one statement: the
+  // index is written (and emptied) in chunks of sections, so a large space never holds the thread
+  // for the whole of its text at once.
   async replaceSpace(db, spaceId, sections) {
     await this.removeSpace(db, spaceId);
-    for (let i = 0; i < sections.length; i += 100) {
+    for (const chunk of chunksOf(sections)) {
+      const before = await maxSectionId(db);
       await db
         .insertInto("searchSections")
-        .values(sections.slice(i, i + 100).map((s: SearchSectionInput) => ({ spaceId, ...s, ancestors: JSON.stringify(s.ancestors) })))
+        .values(chunk.map((s: SearchSectionInput) => ({ spaceId, ...s, ancestors: JSON.stringify(s.ancestors) })))
         .execute();
+      await sql`insert into search_fts(rowid, page_title, section_title, body)
+        select id, page_title, section_title, body from search_sections where space_id = ${spaceId} and id > ${before}`.execute(db);
     }
-    await sql`insert into search_fts(rowid, page_title, section_title, body)
-      select id, page_title, section_title, body from search_sections where space_id = ${spaceId}`.execute(db);
   },
 
   async removeSpace(db, spaceId) {
     // External-content FTS5 tables are told which rows go away, with their old values.
-    await sql`insert into search_fts(search_fts, rowid, page_title, section_title, body)
-      select 'delete', id, page_title, section_title, body from search_sections where space_id = ${spaceId}`.execute(db);
-    await db.deleteFrom("searchSections").where("spaceId", "=", spaceId).execute();
+    for (;;) {
+      const ids = await db
+        .selectFrom("searchSections")
+        .select("id")
+        .where("spaceId", "=", spaceId)
+        .orderBy("id")
+        .limit(SECTIONS_PER_STATEMENT)
+        .execute();
+      if (ids.length === 0) return;
+      const last = (ids.at(-1) as { id: number }).id;
+      await sql`insert into search_fts(search_fts, rowid, page_title, section_title, body)
+        select 'delete', id, page_title, section_title, body from search_sections where space_id = ${spaceId} and id <= ${last}`.execute(
+        db,
+      );
+      await db.deleteFrom("searchSections").where("spaceId", "=", spaceId).where("id", "<=", last).execute();
+    }
   },
 
   async search(db, spaceIds, terms, limit) {

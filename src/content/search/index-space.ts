@@ -4,10 +4,11 @@
  */
 import type { DialectName, Executor } from "../../db/database.js";
 import { nowIso } from "../../lib/time.js";
-import { documentToPlainText } from "../document/plain-text.js";
-import type { JSONDocument } from "../document/types.js";
+import { runInWorker } from "../../workers/pool.js";
+import type { PlainTextSection } from "../document/plain-text.js";
 import { indexPages } from "../revision/model.js";
-import { loadContent, loadDocuments } from "../revision/storage.js";
+import { loadContent } from "../revision/storage.js";
+import { getObjectsJson } from "../store/objects.queries.js";
 import { fullTextIndex } from "./engine.js";
 import type { SearchSectionInput } from "./fulltext.js";
 
@@ -21,18 +22,48 @@ export function headingAnchor(text: string): string {
     .replace(/\s+/g, "-");
 }
 
+/** Documents whose text is extracted per worker task (and at most this many characters of JSON). */
+const TEXT_BATCH_DOCUMENTS = 100;
+const TEXT_BATCH_CHARS = 8 * 1024 * 1024;
+
+/** The sections of text of each document, extracted in a worker thread a batch at a time. */
+async function plainTextsOf(db: Executor, hashes: string[]): Promise<Map<string, PlainTextSection[]>> {
+  const texts = new Map<string, PlainTextSection[]>();
+  const unique = [...new Set(hashes)];
+  for (let start = 0; start < unique.length; start += TEXT_BATCH_DOCUMENTS) {
+    const json = await getObjectsJson(db, unique.slice(start, start + TEXT_BATCH_DOCUMENTS));
+    let batch: [string, string][] = [];
+    let chars = 0;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const results = await runInWorker("plainTexts", { documents: batch.map(([, text]) => text) });
+      batch.forEach(([hash], i) => {
+        texts.set(hash, results[i] ?? []);
+      });
+      batch = [];
+      chars = 0;
+    };
+    for (const entry of json) {
+      if (chars + entry[1].length > TEXT_BATCH_CHARS) await flush();
+      batch.push(entry);
+      chars += entry[1].length;
+    }
+    await flush();
+  }
+  return texts;
+}
+
 export async function buildSearchSections(db: Executor, treeHash: string | null): Promise<SearchSectionInput[]> {
   const content = await loadContent(db, treeHash);
   const locations = [...indexPages(content.pages).values()].filter((l) => l.page.kind === "document" && !l.page.noIndex);
-  const documents = await loadDocuments<JSONDocument>(
+  const texts = await plainTextsOf(
     db,
     locations.flatMap((l) => (l.page.documentHash ? [l.page.documentHash] : [])),
   );
   const sections: SearchSectionInput[] = [];
   for (const location of locations) {
     const { page } = location;
-    const document = page.documentHash ? documents.get(page.documentHash) : undefined;
-    const parts = document ? documentToPlainText(document) : [];
+    const parts = (page.documentHash ? texts.get(page.documentHash) : undefined) ?? [];
     const base = {
       pageId: page.id,
       path: location.path,

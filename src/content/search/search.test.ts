@@ -72,6 +72,22 @@ describe("full-text index", () => {
     expect(await index.search(db.db, ["b"], ["zebra"], 10)).toEqual([]);
   });
 
+  it("indexes and replaces a space larger than one statement's chunk (SQLite writes the index in chunks)", async () => {
+    const index = fullTextIndex(db.dialect);
+    const many = Array.from({ length: 250 }, (_, i) =>
+      section(`big${i}`, { body: `${i === 249 ? "okapi " : ""}${"filler ".repeat(2000)}` }),
+    );
+    await index.replaceSpace(db.db, "big", many);
+    expect((await index.search(db.db, ["big"], ["okapi"], 10)).map((h) => h.pageId)).toEqual(["big249"]);
+    expect((await index.search(db.db, ["big"], ["filler"], 300)).length).toBe(250);
+    await index.replaceSpace(db.db, "big", [section("small", { body: "tapir" })]);
+    expect(await index.search(db.db, ["big"], ["okapi"], 10)).toEqual([]);
+    expect(await index.search(db.db, ["big"], ["filler"], 10)).toEqual([]);
+    expect((await index.search(db.db, ["big"], ["tapir"], 10)).map((h) => h.pageId)).toEqual(["small"]);
+    const rows = await db.db.selectFrom("searchSections").select("id").where("spaceId", "=", "big").execute();
+    expect(rows).toHaveLength(1);
+  });
+
   it("treats query syntax as plain words", async () => {
     const index = fullTextIndex(db.dialect);
     await index.replaceSpace(db.db, "syntax", [section("p", { body: "quoted NEAR text and stars" })]);

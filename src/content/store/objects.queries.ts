@@ -70,6 +70,27 @@ export async function getObjects<T>(db: Executor, hashes: Iterable<string>): Pro
   return result;
 }
 
+/** The stored JSON text of objects by hash, unparsed (to hand to a worker thread). Missing hashes are absent. */
+export async function getObjectsJson(db: Executor, hashes: Iterable<string>): Promise<Map<string, string>> {
+  const result = new Map<string, string>();
+  const wanted = [...new Set(hashes)];
+  for (let i = 0; i < wanted.length; i += 100) {
+    const rows = await db
+      .selectFrom("contentObjects")
+      .select(["hash", "data"])
+      .where("hash", "in", wanted.slice(i, i + 100))
+      .execute();
+    for (const row of rows) result.set(row.hash, row.data);
+  }
+  return result;
+}
+
+/** The stored JSON text of an object, unparsed (to hand to a worker thread). */
+export async function getObjectJson(db: Executor, hash: string): Promise<string | undefined> {
+  const row = await db.selectFrom("contentObjects").select("data").where("hash", "=", hash).executeTakeFirst();
+  return row?.data;
+}
+
 export async function getObject<T>(db: Executor, hash: string): Promise<T | undefined> {
   return (await getObjects<T>(db, [hash])).get(hash);
 }

@@ -115,7 +115,7 @@ export async function templateContent(id: string, contentRefs: Record<string, Co
   const imported = await importContent(
     repository,
     emptyContent(),
-    { readBlob: async (oid) => (await reader.readBlobs([oid]))[0]!, loadDocument: async () => undefined, blobHash },
+    { readBlob: async (oid) => (await reader.readBlobs([oid]))[0]!, loadDocumentJson: async () => undefined, blobHash },
     now,
   );
   const strip = (pages: PageNode[]): PageNode[] => pages.map(({ git: _git, ...page }) => ({ ...page, children: strip(page.children) }));

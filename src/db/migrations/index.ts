@@ -13,6 +13,7 @@ import * as m0007 from "./0007_comments.js";
 import * as m0008 from "./0008_pdf_exports.js";
 import * as m0009 from "./0009_reviews.js";
 import * as m0010 from "./0010_search_prefix.js";
+import * as m0011 from "./0011_sites.js";
 import * as m0012 from "./0012_rate_limits.js";
 import * as m0013 from "./0013_openapi_specs.js";
 import * as m0014 from "./0014_translations.js";
@@ -29,9 +30,10 @@ export const migrations: Record<string, Migration> = {
   "0008_pdf_exports": m0008,
   "0009_reviews": m0009,
   "0010_search_prefix": m0010,
-  "0014_translations": m0014,
-  "0013_openapi_specs": m0013,
+  "0011_sites": m0011,
   "0012_rate_limits": m0012,
-  "0016_saml_sessions": m0016,
+  "0013_openapi_specs": m0013,
+  "0014_translations": m0014,
   "0015_conversations": m0015,
+  "0016_saml_sessions": m0016,
 };

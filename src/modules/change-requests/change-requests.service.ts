@@ -8,7 +8,7 @@ import type { ContentRef } from "../../content/document/types.js";
 import type { ImportedContent } from "../../content/git-sync/import-content.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import type { RevisionContent } from "../../content/revision/model.js";
-import { loadContent, saveDocument } from "../../content/revision/storage.js";
+import { loadContent, saveDocumentsJson } from "../../content/revision/storage.js";
 import { storeImportedBlobs } from "../../content/store/blobs.queries.js";
 import { appendContent, TemplateError, templateContent } from "../../content/templates/templates.js";
 import type { Db, Executor, Trx } from "../../db/database.js";
@@ -116,7 +116,7 @@ export async function appendImportedContent(
 ): Promise<ChangeRequestRow> {
   const { imported } = input;
   await storeImportedBlobs(trx, imported.blobs);
-  for (const document of imported.documents.values()) await saveDocument(trx, document);
+  await saveDocumentsJson(trx, imported.documents);
   const revision = await commitRevision(trx, {
     spaceId: input.spaceId,
     parents: [input.head.id],

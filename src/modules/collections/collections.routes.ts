@@ -141,6 +141,8 @@ export const collectionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
       schema: {
         tags,
         operationId: "transferCollection",
+        description:
+          "Moves the collection, with everything in it, to the top level of another organization. Grants and invite links are dropped, and its spaces leave the old organization's sites. 412 while a space inside has Git sync configured.",
         params: CollectionParams,
         body: TransferCollectionBody,
         response: { 200: CollectionSchema, 409: ErrorBody, 412: ErrorBody, ...errorResponses },

@@ -4,6 +4,7 @@ import { invalid, preconditionFailed } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import type { OrgAccess } from "../../permissions/access.js";
 import { deleteAccessToTargets, grantCreatorAdmin } from "../../permissions/grants.queries.js";
+import { removeSpacesFromSitesOutside } from "../content-tree/departures.queries.js";
 import { type ContentPositionValue, planMove } from "../content-tree/move.js";
 import { keyAtEnd, keysBetween, sortSiblings } from "../content-tree/positions.js";
 import { listSiblings, writePositions } from "../content-tree/tree.queries.js";
@@ -115,6 +116,12 @@ export async function transferCollection(trx: Executor, input: { collection: Col
   await deleteAccessToTargets(trx, [...ids, ...spaces.map((s) => s.id)]);
   await moveCollectionsToOrganization(trx, { ids, orgId: targetOrgId, top: { id: collection.id, position } });
   await moveSpacesToOrganization(
+    trx,
+    spaces.map((s) => s.id),
+    targetOrgId,
+  );
+  // The old organization's sites stop showing them.
+  await removeSpacesFromSitesOutside(
     trx,
     spaces.map((s) => s.id),
     targetOrgId,

@@ -4,7 +4,7 @@ import Type from "typebox";
 import type { ContentRef } from "../../content/document/types.js";
 import { commitRevision, PrimaryMoved } from "../../content/revision/commit.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
-import { loadContent, saveDocument } from "../../content/revision/storage.js";
+import { loadContent, saveDocumentsJson } from "../../content/revision/storage.js";
 import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
 import { storeImportedBlobs } from "../../content/store/blobs.queries.js";
 import { appendContent, listTemplates, TemplateError, templateContent } from "../../content/templates/templates.js";
@@ -83,7 +83,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
           const current = await getSpaceRevision(trx, space.id, space.revisionId);
           const content = await loadContent(trx, current?.treeHash ?? null);
           await storeImportedBlobs(trx, imported.blobs);
-          for (const document of imported.documents.values()) await saveDocument(trx, document);
+          await saveDocumentsJson(trx, imported.documents);
           await commitRevision(trx, {
             spaceId: space.id,
             parents: [space.revisionId],

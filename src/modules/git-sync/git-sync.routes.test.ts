@@ -7,6 +7,7 @@ import { createTestContext, type TestContext } from "../../../test/helpers/app.j
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { contractClient } from "../../../test/helpers/contract.js";
 import { createOrgWithRoles } from "../../../test/helpers/factories.js";
+import { makePng } from "../../../test/helpers/generate-repo.js";
 import { commitFiles, createBareRepo, loadFixture, logOf, readRepoFiles, serveGitOverHttp } from "../../../test/helpers/git.js";
 import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
 import { stripKeys } from "../../content/document/keys.js";
@@ -33,6 +34,35 @@ async function importNow(user: Parameters<TestContext["as"]>[0], spaceId: string
 }
 
 describe("POST /v1/spaces/{spaceId}/git/import", () => {
+  it("links to Markdown files of the repository that SUMMARY does not list stay URLs and count as broken, once per link", async () => {
+    const { owner, space } = await setup();
+    const repo = createBareRepo({
+      "README.md": "# Home\n\n[Listed](other.md), [unlisted](unlisted.md) and [again](./unlisted.md#part).\n\n![used](.gitbook/assets/used.png)\n",
+      "SUMMARY.md": "* [Home](README.md)\n* [Other](other.md)\n",
+      "other.md": "# Other\n\nBack to [unlisted](unlisted.md).\n",
+      "unlisted.md": "# Unlisted\n",
+      ".gitbook/assets/used.png": makePng(2, 2),
+      ".gitbook/assets/unused.png": makePng(3, 3),
+    });
+    try {
+      const info = await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main" });
+      expect(info.lastImport.status).toBe("succeeded");
+      expect(info.lastImport.warnings).toEqual([
+        "1 Markdown file(s) are not listed in SUMMARY.md and were ignored: unlisted.md",
+        "1 file(s) under .gitbook/assets are not used by any page and were not imported: .gitbook/assets/unused.png",
+      ]);
+      const content = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body;
+      expect(content.files.map((f: { name: string }) => f.name)).toEqual(["used.png"]);
+      const links = (await ctx.as(owner).get(`/v1/spaces/${space.id}/links`)).body;
+      // other.md (ok), the image (ok), unlisted.md written three ways in two pages (broken).
+      expect(links.stats).toEqual({ total: 5, broken: { total: 3 } });
+      const broken = links.items.filter((i: { status: string }) => i.status === "broken");
+      expect(broken.map((i: { targetReference: { url: string } }) => i.targetReference.url).sort()).toEqual(["./unlisted.md#part", "unlisted.md"]);
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it("imports a GitBook repository: page tree from SUMMARY, files, includes, variables, resolved links", async () => {
     const { owner, space } = await setup();
     const repo = createBareRepo(loadFixture("gitbook-docs"));

@@ -12,10 +12,11 @@ import { RepositoryFormatError } from "../../content/gitbook-repo/types.js";
 import { writeRepository } from "../../content/gitbook-repo/write.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import { getSpaceRevision, setRevisionGit } from "../../content/revision/revisions.queries.js";
-import { loadContent, loadDocument, saveDocument } from "../../content/revision/storage.js";
+import { loadContent, loadDocument, loadDocumentJson, saveDocumentsJson } from "../../content/revision/storage.js";
 import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
-import { getBlob, storeImportedBlobs } from "../../content/store/blobs.queries.js";
+import { getBlob } from "../../content/store/blobs.queries.js";
 import { blobHash } from "../../content/store/canonical.js";
+import { storeRepoFiles } from "../../content/store/import-files.js";
 import type { Db } from "../../db/database.js";
 import { GitError } from "../../git/errors.js";
 import { commitAndPush, type LocalRepo, withFetchedRef } from "../../git/index.js";
@@ -162,7 +163,8 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
   if (!space) return;
   const { url, redact } = remoteWithCredentials(ctx, payload);
   try {
-    await withFetchedRef(url, payload.ref, { allowFile: ctx.config.gitAllowFileUrls, signal: ctx.signal }, async (repo) => {
+    const options = { allowFile: ctx.config.gitAllowFileUrls, signal: ctx.signal, limits: ctx.config.gitLimits };
+    await withFetchedRef(url, payload.ref, options, async (repo) => {
       const primary = await getSpaceRevision(ctx.db, space.id, space.revisionId);
       const primaryGit = parseJsonOrNull<{ oid: string; ref?: string }>(primary?.git ?? null, "revisions.git");
       if (!payload.force && primaryGit?.oid === repo.commit.oid && primaryGit.ref === payload.ref) {
@@ -175,23 +177,28 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
         return;
       }
       const entries = await repo.listTree(payload.projectDirectory);
-      const repository = await readRepository(entries, repo, { projectDirectory: payload.projectDirectory });
+      const repository = await readRepository(entries, repo, {
+        projectDirectory: payload.projectDirectory,
+        limits: { ...ctx.config.gitLimits, maxPageBytes: ctx.config.importMaxPageBytes },
+        // Images are measured as their files are stored (storeRepoFiles), each read once.
+        measureImages: false,
+      });
       const previous = await loadContent(ctx.db, primary?.treeHash ?? null);
       const imported = await importContent(
         repository,
         previous,
         {
           readBlob: async (oid) => (await repo.readBlobs([oid]))[0]!,
-          loadDocument: (hash) => loadDocument<JSONDocument>(ctx.db, hash),
+          // Files first, read once each and outside the transaction: stored by content, they are
+          // harmless if the import then fails, and the transaction does not wait on Git.
+          storeFiles: (files) => storeRepoFiles(ctx.db, repo, files),
+          storeDocuments: (documents) => saveDocumentsJson(ctx.db, documents),
+          loadDocumentJson: (hash) => loadDocumentJson(ctx.db, hash),
           blobHash,
         },
         nowIso(),
       );
-      // Files first, one at a time and outside the transaction: stored by content, they are
-      // harmless if the import then fails, and the transaction does not wait on Git.
-      await storeImportedBlobs(ctx.db, imported.blobs);
       const revision = await ctx.db.transaction().execute(async (trx) => {
-        for (const document of imported.documents.values()) await saveDocument(trx, document);
         const created = await commitRevision(trx, {
           spaceId: space.id,
           parents: [space.revisionId],
@@ -224,7 +231,7 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
       });
       ctx.notifyJobs();
       ctx.log.info(
-        { spaceId: space.id, revision: revision.id, commit: repo.commit.oid, pages: imported.documents.size },
+        { spaceId: space.id, revision: revision.id, commit: repo.commit.oid, files: imported.content.files.length },
         "git import done",
       );
     });
@@ -234,12 +241,13 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
 }
 
 /** Root-relative paths of a fetched branch, and the ones Quire manages there (from its last content). */
-async function branchLayout(base: LocalRepo, projectDirectory: string) {
+async function branchLayout(base: LocalRepo, projectDirectory: string, maxPageBytes: number) {
   const entries = await base.listTree(projectDirectory);
   let managed: string[] = [];
   let root = projectDirectory;
   try {
-    const previous = await readRepository(entries, base, { projectDirectory });
+    // The same page size limit as imports: a page an import leaves out is not Quire's to rewrite.
+    const previous = await readRepository(entries, base, { projectDirectory, limits: { maxPageBytes }, measureImages: false });
     managed = repositoryPaths(previous);
     root = previous.root;
   } catch (error) {
@@ -268,8 +276,11 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
       author: { name: actor?.displayName ?? "Quire", email: actor?.email ?? "quire@localhost" },
       allowFile: ctx.config.gitAllowFileUrls,
       signal: ctx.signal,
+      limits: ctx.config.gitLimits,
       prepare: async (base) => {
-        const layout = base ? await branchLayout(base, payload.projectDirectory) : { managed: [], taken: [] };
+        const layout = base
+          ? await branchLayout(base, payload.projectDirectory, ctx.config.importMaxPageBytes)
+          : { managed: [], taken: [] };
         const writable = await exportContent(
           content,
           { loadDocument: (hash) => loadDocument<JSONDocument>(ctx.db, hash), loadBlob: (hash) => getBlob(ctx.db, hash) },

@@ -184,6 +184,8 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       schema: {
         tags,
         operationId: "deleteSpaceById",
+        description:
+          "Soft-deletes the space: restorable by its admins for 7 days, then purged. While deleted, the sites that show it leave it out (their site spaces come back on restore, and go when it is purged). 204 also when it did not exist.",
         params: SpaceParams,
         response: { 204: NoContent, ...errorResponses },
       },
@@ -276,6 +278,8 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       schema: {
         tags,
         operationId: "transferSpace",
+        description:
+          "Moves the space to another organization and/or collection, at the end. Moving it to another organization drops its grants and invite links, and takes it off the old organization's sites. 409 when nothing would change; 412 while Git sync is configured (for another organization).",
         params: SpaceParams,
         body: TransferSpaceBody,
         response: { 200: SpaceSchema, 409: ErrorBody, 412: ErrorBody, ...errorResponses },

@@ -7,6 +7,7 @@ import { newId } from "../../lib/ids.js";
 import { isoDaysAgo, nowIso } from "../../lib/time.js";
 import type { OrgAccess } from "../../permissions/access.js";
 import { copyGrants, deleteAccessToTargets, grantCreatorAdmin } from "../../permissions/grants.queries.js";
+import { removeSpacesFromSitesOutside } from "../content-tree/departures.queries.js";
 import { type ContentPositionValue, planMove } from "../content-tree/move.js";
 import { keyAtEnd, positionsFor, sortSiblings } from "../content-tree/positions.js";
 import { listSiblings, writePositions } from "../content-tree/tree.queries.js";
@@ -173,6 +174,10 @@ export async function transferSpace(
     );
   }
   const position = keyAtEnd(await listSiblings(trx, targetOrgId, destinationParentId));
-  if (orgChanges) await deleteAccessToTargets(trx, [space.id]);
+  if (orgChanges) {
+    await deleteAccessToTargets(trx, [space.id]);
+    // The old organization's sites stop showing it (their site spaces go; their sections stay).
+    await removeSpacesFromSitesOutside(trx, [space.id], targetOrgId);
+  }
   await placeSpace(trx, space.id, { orgId: targetOrgId, parentId: destinationParentId, position });
 }

@@ -1,0 +1,211 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { isUniqueViolation } from "../../db/dialect.js";
+import type { Deps } from "../../deps.js";
+import { actorOf } from "../../http/authenticate.js";
+import { listOf } from "../../http/pagination.js";
+import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
+import { conflicting } from "../../lib/errors.js";
+import { OrganizationParams } from "../organizations/organizations.schemas.js";
+import { loadSpacesForSite, requireOrgAccess, requireSite, siteNotFound } from "./sites.loader.js";
+import { sitePermissions } from "./sites.policy.js";
+import { DEFAULT_CUSTOMIZATION } from "./sites.presenter.js";
+import { deleteSiteRow, getSite, listSites, updateSiteRow } from "./sites.queries.js";
+import {
+  CreateSiteBody,
+  ListSitesQuery,
+  PublishedContentSiteSchema,
+  PublishResponse,
+  ShareKeyQuery,
+  SiteParams,
+  SiteSchema,
+  UpdateSiteBody,
+} from "./sites.schemas.js";
+import { checkSpacesForSite, createSite, updateSite } from "./sites.service.js";
+import { allow, inSiteTransaction, presentSiteFor, presentSitesFor, structureContext, verifiedShareKey } from "./sites.views.js";
+import { presentStructure } from "./structure.presenter.js";
+import { loadSiteModel } from "./structure.queries.js";
+
+const tags = ["sites"];
+
+/** Docs sites of an organization: settings, publishing, and what readers see. */
+export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const { db, dialect, urls, secret } = deps;
+
+  app.get(
+    "/v1/orgs/:organizationId/sites",
+    {
+      schema: {
+        tags,
+        operationId: "listSites",
+        description:
+          "The organization's sites, oldest first; filters: `space` (sites showing that space), `title` (case-insensitive part), `published`, `type`.",
+        params: OrganizationParams,
+        querystring: ListSitesQuery,
+        response: { 200: ListOf(SiteSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const access = await requireOrgAccess(db, actorOf(request), request.params.organizationId);
+      // Guests see no site: the list is empty for them rather than refused.
+      if (!sitePermissions(access, { createdBy: null }).view) return { items: [], count: 0 };
+      const page = await listSites(db, dialect, access.orgId, request.query);
+      return listOf(page, await presentSitesFor(db, access, page.rows, urls));
+    },
+  );
+
+  app.post(
+    "/v1/orgs/:organizationId/sites",
+    {
+      schema: {
+        tags,
+        operationId: "createSite",
+        description:
+          "Creates an unpublished site (type `basic`, visibility `public` by default). Each of `spaces` becomes a site space at the root, in order; the caller needs the edit level on each. Needs the organization role `create`. The basename is made from the title (unique on this Quire).",
+        params: OrganizationParams,
+        body: CreateSiteBody,
+        response: { 201: SiteSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const access = await requireOrgAccess(db, actor, request.params.organizationId);
+      allow(sitePermissions(access, { createdBy: actor.user.id }).edit, "Only members with the create role or higher can create sites.");
+      const ids = request.body.spaces ?? [];
+      const spaces = checkSpacesForSite(await loadSpacesForSite(db, access, ids), ids, (i) => `body.spaces[${i}]`);
+      const create = (retry: boolean) =>
+        db
+          .transaction()
+          .execute((trx) => createSite(trx, { orgId: access.orgId, actorId: actor.user.id, body: request.body, spaces, secret, retry }));
+      // Sites created at once may pick the same free basename; the losers try again with a random suffix.
+      let site: Awaited<ReturnType<typeof create>> | undefined;
+      for (let attempt = 0; !site; attempt++) {
+        try {
+          site = await create(attempt > 0);
+        } catch (error) {
+          if (!isUniqueViolation(error) || attempt >= 3) throw error;
+        }
+      }
+      reply.code(201).header("location", urls.api(`/orgs/${site.orgId}/sites/${site.id}`));
+      return presentSiteFor(db, access, site, urls);
+    },
+  );
+
+  app.get(
+    "/v1/orgs/:organizationId/sites/:siteId",
+    {
+      schema: { tags, operationId: "getSiteById", params: SiteParams, response: { 200: SiteSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const { site, access } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      return presentSiteFor(db, access, site, urls);
+    },
+  );
+
+  app.patch(
+    "/v1/orgs/:organizationId/sites/:siteId",
+    {
+      schema: {
+        tags,
+        operationId: "updateSiteById",
+        description:
+          "Changes a site's settings. `basename` must be unused on this Quire (409 otherwise); `defaultSiteSpace` names a site space at the root of a site without sections, or in the default section of a site with sections; `proxy: null` removes the proxy. Nothing is written when a field is refused.",
+        params: SiteParams,
+        body: UpdateSiteBody,
+        response: { 200: SiteSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { site, access, permissions } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      allow(permissions.edit, "Only members with the create role or higher can change sites.");
+      await inSiteTransaction(db, site, (trx, current) => updateSite(trx, { model: current, body: request.body })).catch((error) => {
+        // Another site took the basename between the check and the write.
+        if (isUniqueViolation(error))
+          throw conflicting(`body.basename "${request.body.basename}" is already used by another site on this Quire; choose another.`);
+        throw error;
+      });
+      return presentSiteFor(db, access, (await getSite(db, site.orgId, site.id)) ?? site, urls);
+    },
+  );
+
+  app.delete(
+    "/v1/orgs/:organizationId/sites/:siteId",
+    {
+      schema: {
+        tags,
+        operationId: "deleteSiteById",
+        description:
+          "Deletes the site, its structure, share links, adaptive schema and signing key; the spaces it showed are kept. 204 also when it did not exist.",
+        params: SiteParams,
+        response: { 204: NoContent, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const access = await requireOrgAccess(db, actor, request.params.organizationId);
+      const site = await getSite(db, access.orgId, request.params.siteId);
+      const permissions = site && sitePermissions(access, site);
+      // A site the caller may not see answers like one that does not exist.
+      if (site && permissions?.view) {
+        allow(permissions.admin, "Only organization admins and the site's creator can delete it.");
+        await deleteSiteRow(db, access.orgId, site.id);
+      }
+      return reply.code(204).send(null);
+    },
+  );
+
+  for (const [action, operationId, published] of [
+    ["publish", "publishSite", 1],
+    ["unpublish", "unpublishSite", 0],
+  ] as const) {
+    app.post(
+      `/v1/orgs/:organizationId/sites/:siteId/${action}`,
+      {
+        schema: {
+          tags,
+          operationId,
+          description:
+            published === 1
+              ? "Publishes the site: it is served at `urls.published` to the audience its visibility sets. A self-hosted Quire never asks for a checkout: the answer is always the Site."
+              : "Unpublishes the site: it is no longer served (its settings and structure are kept).",
+          params: SiteParams,
+          response: { 200: PublishResponse, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { site, access, permissions } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
+        allow(permissions.publish, "Only members with the create role or higher can publish or unpublish sites.");
+        if (site.published !== published) await updateSiteRow(db, site.id, { published });
+        return presentSiteFor(db, access, { ...site, published }, urls);
+      },
+    );
+  }
+
+  app.get(
+    "/v1/orgs/:organizationId/sites/:siteId/published",
+    {
+      schema: {
+        tags,
+        operationId: "getPublishedContentSite",
+        description:
+          "What a reader at the site's root sees: the site, its structure (sections and groups, or site spaces; items of deleted spaces and empty sections left out) and customization. 404 while the site is not published. With `shareKey` (an active share link's key), published URLs carry the key.",
+        params: SiteParams,
+        querystring: ShareKeyQuery,
+        response: { 200: PublishedContentSiteSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { site, access } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      if (site.published !== 1) throw siteNotFound(site.id);
+      const shareKey = await verifiedShareKey(db, site.id, request.query.shareKey);
+      const model = await loadSiteModel(db, site);
+      const ctx = await structureContext(db, access, model, urls, shareKey);
+      return {
+        object: "published-content-site" as const,
+        site: await presentSiteFor(db, access, site, urls),
+        structure: presentStructure(ctx),
+        customizations: { site: { title: site.title, ...DEFAULT_CUSTOMIZATION }, siteSpaces: {} },
+        scripts: [],
+      };
+    },
+  );
+};

@@ -1,0 +1,93 @@
+import type { Executor } from "../../db/database.js";
+import type {
+  SiteRow,
+  SiteSectionGroupRow,
+  SiteSectionGroupsTable,
+  SiteSectionRow,
+  SiteSectionsTable,
+  SiteSpaceRow,
+  SiteSpacesTable,
+} from "../../db/schema.js";
+import { nowIso } from "../../lib/time.js";
+import { getSpacesByIds } from "../spaces/spaces.queries.js";
+import type { SiteModel } from "./structure.model.js";
+
+/**
+ * The whole structure of a site in four queries: groups, sections, site spaces and the spaces they
+ * show. Sites are small (tens of items), so every read and every check works on this model.
+ * A site space is `hidden` while its space is deleted (restorable) or belongs to another
+ * organization: it is left out of everything a caller sees, but its path stays reserved.
+ */
+export async function loadSiteModel(db: Executor, site: SiteRow): Promise<SiteModel> {
+  const [groups, sections, siteSpaces] = await Promise.all([
+    db.selectFrom("siteSectionGroups").selectAll().where("siteId", "=", site.id).execute(),
+    db.selectFrom("siteSections").selectAll().where("siteId", "=", site.id).execute(),
+    db.selectFrom("siteSpaces").selectAll().where("siteId", "=", site.id).execute(),
+  ]);
+  const spaces = new Map((await getSpacesByIds(db, [...new Set(siteSpaces.map((s) => s.spaceId))])).map((s) => [s.id, s]));
+  return {
+    site,
+    groups,
+    sections,
+    siteSpaces: siteSpaces.flatMap((row) => {
+      const space = spaces.get(row.spaceId);
+      if (!space) return [];
+      return [{ ...row, space, hidden: space.deletedAt !== null || space.orgId !== site.orgId }];
+    }),
+  };
+}
+
+export async function insertSiteSpace(db: Executor, row: SiteSpaceRow): Promise<void> {
+  await db.insertInto("siteSpaces").values(row).execute();
+}
+
+export async function updateSiteSpaceRow(
+  db: Executor,
+  id: string,
+  changes: Partial<Pick<SiteSpacesTable, "path" | "condition" | "spaceId" | "sectionId" | "position">>,
+): Promise<void> {
+  await db
+    .updateTable("siteSpaces")
+    .set({ ...changes, updatedAt: nowIso() })
+    .where("id", "=", id)
+    .execute();
+}
+
+export async function deleteSiteSpaceRow(db: Executor, siteId: string, id: string): Promise<void> {
+  await db.deleteFrom("siteSpaces").where("id", "=", id).where("siteId", "=", siteId).execute();
+}
+
+export async function insertSection(db: Executor, row: SiteSectionRow): Promise<void> {
+  await db.insertInto("siteSections").values(row).execute();
+}
+
+export async function updateSectionRow(
+  db: Executor,
+  id: string,
+  changes: Partial<Omit<SiteSectionsTable, "id" | "siteId" | "createdAt">>,
+): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable("siteSections").set(changes).where("id", "=", id).execute();
+}
+
+export async function deleteSectionRow(db: Executor, siteId: string, id: string): Promise<void> {
+  // Its site spaces follow through their foreign key.
+  await db.deleteFrom("siteSections").where("id", "=", id).where("siteId", "=", siteId).execute();
+}
+
+export async function insertGroup(db: Executor, row: SiteSectionGroupRow): Promise<void> {
+  await db.insertInto("siteSectionGroups").values(row).execute();
+}
+
+export async function updateGroupRow(
+  db: Executor,
+  id: string,
+  changes: Partial<Omit<SiteSectionGroupsTable, "id" | "siteId" | "createdAt">>,
+): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable("siteSectionGroups").set(changes).where("id", "=", id).execute();
+}
+
+export async function deleteGroupRow(db: Executor, siteId: string, id: string): Promise<void> {
+  await db.deleteFrom("siteSectionGroups").where("id", "=", id).where("siteId", "=", siteId).execute();
+}

@@ -1,0 +1,46 @@
+/**
+ * A small pool of worker threads (piscina) for CPU-heavy work, so that converting a 2 MB Markdown
+ * page or indexing a large space never holds the thread that answers requests. The tasks are the
+ * functions of tasks.ts; `QUIRE_WORKER_THREADS` sets the number of threads (0 runs them inline, on
+ * the calling thread). Threads start on first use and stop after a while idle.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Piscina } from "piscina";
+import type { TaskName, Tasks } from "./tasks.js";
+
+export type TaskInput<K extends TaskName> = Parameters<Tasks[K]>[0];
+export type TaskOutput<K extends TaskName> = Awaited<ReturnType<Tasks[K]>>;
+
+const here = fileURLToPath(import.meta.url);
+/** tasks.js next to this file once built; from the TypeScript sources, a shim that loads tasks.ts through tsx. */
+const tasksFile = path.join(path.dirname(here), path.extname(here) === ".ts" ? "tasks.source.mjs" : "tasks.js");
+
+let threads = 1;
+let pool: Piscina | undefined;
+
+/** Sets the number of threads (config `workerThreads`); takes effect for the next pool started. */
+export function configureWorkerThreads(count: number): void {
+  threads = count;
+}
+
+function startPool(): Piscina {
+  return new Piscina({ filename: tasksFile, minThreads: 0, maxThreads: threads, idleTimeout: 30_000 });
+}
+
+/** Runs the task `name` of tasks.ts with `input` in a worker thread (inline when configured with 0 threads). */
+export async function runInWorker<K extends TaskName>(name: K, input: TaskInput<K>): Promise<TaskOutput<K>> {
+  if (threads === 0) {
+    const { default: runTask } = await import("./tasks.js");
+    return runTask({ name, input }) as TaskOutput<K>;
+  }
+  pool ??= startPool();
+  return (await pool.run({ name, input })) as TaskOutput<K>;
+}
+
+/** Stops the threads (at shutdown); a later task starts a new pool. */
+export async function closeWorkerThreads(): Promise<void> {
+  const running = pool;
+  pool = undefined;
+  await running?.destroy();
+}

@@ -1,0 +1,59 @@
+/**
+ * The CPU-heavy work that runs in worker threads (pool.ts): converting Markdown pages of an import
+ * and extracting the searchable text of documents. Inputs and outputs are plain data, and
+ * documents travel as JSON text: a string is copied between threads in one piece, where an object
+ * graph of a large document would be cloned node by node on the calling thread.
+ */
+import { documentToPlainText, type PlainTextSection } from "../content/document/plain-text.js";
+import type { JSONDocument } from "../content/document/types.js";
+import { type ResolveTable, resolverFor } from "../content/git-sync/resolve.js";
+import { extractReferences } from "../content/gitbook-repo/references.js";
+import { type PageFrontmatter, parseMarkdownPage } from "../content/markdown/index.js";
+import { canonicalJson, objectHash } from "../content/store/canonical.js";
+
+export interface PageToParse {
+  source: string;
+  /** Root-relative path of the file, for its relative links. */
+  fromPath: string;
+  /** JSON of the page's previous document, whose block keys unchanged blocks keep. */
+  previousJson?: string | undefined;
+}
+
+export interface ParsedPage {
+  frontmatter: PageFrontmatter;
+  title?: string | undefined;
+  warnings: string[];
+  /** The document's object hash (kind "document") and canonical JSON, ready to store. */
+  hash: string;
+  json: string;
+}
+
+/** Converts Markdown pages of an import to documents (the same as parseMarkdownPage on the calling thread). */
+export function parsePages(input: { table: ResolveTable; pages: PageToParse[] }): ParsedPage[] {
+  return input.pages.map((page) => {
+    const previous = page.previousJson ? (JSON.parse(page.previousJson) as JSONDocument) : undefined;
+    const parsed = parseMarkdownPage(page.source, { resolve: resolverFor(input.table, page.fromPath), ...(previous ? { previous } : {}) });
+    const json = canonicalJson(parsed.document);
+    return { frontmatter: parsed.frontmatter, title: parsed.title, warnings: parsed.warnings, hash: objectHash("document", json), json };
+  });
+}
+
+/** The sections of text of documents given as JSON (search indexing). */
+export function plainTexts(input: { documents: string[] }): PlainTextSection[][] {
+  return input.documents.map((json) => documentToPlainText(JSON.parse(json) as JSONDocument));
+}
+
+/** The repository paths each page refers to (readRepository decides which exist and are imported). */
+export function pageReferences(input: { sources: string[] }): string[][] {
+  return input.sources.map((source) => extractReferences(source));
+}
+
+const TASKS = { parsePages, plainTexts, pageReferences };
+export type Tasks = typeof TASKS;
+export type TaskName = keyof Tasks;
+
+/** The entry piscina calls in each thread: one of the tasks above by name. */
+export default function runTask<K extends TaskName>(task: { name: K; input: Parameters<Tasks[K]>[0] }): ReturnType<Tasks[K]> {
+  const fn = TASKS[task.name] as (input: Parameters<Tasks[K]>[0]) => ReturnType<Tasks[K]>;
+  return fn(task.input);
+}

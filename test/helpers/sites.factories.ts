@@ -1,0 +1,55 @@
+/** Builders for docs sites, through the API as a client would. */
+import { expect } from "vitest";
+import type { TestContext, TestUser } from "./app.js";
+
+export interface CreatedSite {
+  id: string;
+  basename: string;
+  [key: string]: unknown;
+}
+
+export async function createSite(
+  ctx: TestContext,
+  user: TestUser,
+  orgId: string,
+  body: Record<string, unknown> = {},
+): Promise<CreatedSite> {
+  const res = await ctx.as(user).post(`/v1/orgs/${orgId}/sites`, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+/** Adds a section showing `spaceId` to a site; returns the section. */
+export async function addSection(
+  ctx: TestContext,
+  user: TestUser,
+  orgId: string,
+  siteId: string,
+  body: Record<string, unknown>,
+): Promise<{ id: string; path: string; siteSpaces: { id: string; path: string }[]; [key: string]: unknown }> {
+  const res = await ctx.as(user).post(`/v1/orgs/${orgId}/sites/${siteId}/sections`, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+export interface StructureItem {
+  id: string;
+  object: string;
+  path: string;
+  default: boolean;
+  urls: { published?: string };
+  siteSpaces: { id: string; path: string; default: boolean; space: { id: string } }[];
+  children?: StructureItem[];
+}
+
+/** The site's structure as the API shows it. */
+export async function structureOf(
+  ctx: TestContext,
+  user: TestUser,
+  orgId: string,
+  siteId: string,
+): Promise<{ type: "sections" | "siteSpaces"; structure: StructureItem[] }> {
+  const res = await ctx.as(user).get(`/v1/orgs/${orgId}/sites/${siteId}/structure`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
