@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import type { Executor } from "../../db/database.js";
 import type { FullTextIndex, SearchSectionInput } from "./fulltext.js";
 
 interface Row {

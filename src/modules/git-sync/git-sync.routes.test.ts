@@ -37,7 +37,8 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
   it("links to Markdown files of the repository that SUMMARY does not list stay URLs and count as broken, once per link", async () => {
     const { owner, space } = await setup();
     const repo = createBareRepo({
-      "README.md": "# Home\n\n[Listed](other.md), [unlisted](unlisted.md) and [again](./unlisted.md#part).\n\n![used](.gitbook/assets/used.png)\n",
+      "README.md":
+        "# Home\n\n[Listed](other.md), [unlisted](unlisted.md) and [again](./unlisted.md#part).\n\n![used](.gitbook/assets/used.png)\n",
       "SUMMARY.md": "* [Home](README.md)\n* [Other](other.md)\n",
       "other.md": "# Other\n\nBack to [unlisted](unlisted.md).\n",
       "unlisted.md": "# Unlisted\n",
@@ -57,7 +58,10 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
       // other.md (ok), the image (ok), unlisted.md written three ways in two pages (broken).
       expect(links.stats).toEqual({ total: 5, broken: { total: 3 } });
       const broken = links.items.filter((i: { status: string }) => i.status === "broken");
-      expect(broken.map((i: { targetReference: { url: string } }) => i.targetReference.url).sort()).toEqual(["./unlisted.md#part", "unlisted.md"]);
+      expect(broken.map((i: { targetReference: { url: string } }) => i.targetReference.url).sort()).toEqual([
+        "./unlisted.md#part",
+        "unlisted.md",
+      ]);
     } finally {
       repo.cleanup();
     }

@@ -7,6 +7,7 @@ import type { SiteRow } from "../../db/schema.js";
 import type { Urls } from "../../http/urls.js";
 import { missing, notAllowed } from "../../lib/errors.js";
 import type { OrgAccess } from "../../permissions/access.js";
+import { spaceActivityCounts } from "../spaces/space-activity.queries.js";
 import { presentSpacesFor } from "../spaces/spaces.presenter.js";
 import { findActiveShareLink } from "./share-links.queries.js";
 import { sitePermissions } from "./sites.policy.js";
@@ -45,7 +46,15 @@ export async function structureContext(
   shareKey?: string,
 ): Promise<StructureContext> {
   const rows = [...new Map(model.siteSpaces.filter((s) => !s.hidden).map((s) => [s.space.id, s.space])).values()];
-  const presented = await presentSpacesFor(db, access, rows, urls);
+  const presented = presentSpacesFor(
+    access,
+    rows,
+    await spaceActivityCounts(
+      db,
+      rows.map((space) => space.id),
+    ),
+    urls,
+  );
   return { model, spaces: new Map(presented.map((s) => [s.id, s])), urls, shareKey };
 }
 
