@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { SpaceRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { type Actor, actorOf } from "../../http/authenticate.js";
 import { badRequest, forbidden, notFound } from "../../http/errors.js";
-import { listOf } from "../../http/pagination.js";
+import { listOf, type Page } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent, type SpaceMergeRulesValue } from "../../http/schemas.js";
-import { loadOrgAccess } from "../../permissions/access.js";
+import { loadOrgAccess, type OrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
 import { getMember } from "../../permissions/memberships.queries.js";
 import { requireCollection, requireCreateDestination } from "../collections/collections.loader.js";
@@ -42,6 +43,16 @@ const adminOnly = (id: string, action: string) => ({
 /** Spaces: create, list, get, update, delete, restore, duplicate, move, transfer; a collection's and a member's spaces. */
 export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db, urls } = deps;
+
+  /** A page of spaces as the caller sees them: activity counted for the whole page at once. */
+  async function presentSpacePage(page: Page<{ space: SpaceRow }>, access: OrgAccess) {
+    const spaces = page.rows.map(({ space }) => space);
+    const counts = await spaceActivityCounts(
+      db,
+      spaces.map((space) => space.id),
+    );
+    return listOf(page, presentSpacesFor(access, spaces, counts, urls));
+  }
 
   /** Presents a space as the caller sees it, after a write (their access may have changed). */
   async function presentFresh(actor: Actor, spaceId: string) {
@@ -112,18 +123,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         ],
         request.query,
       );
-      return listOf(
-        page,
-        presentSpacesFor(
-          access,
-          page.rows.map(({ space }) => space),
-          await spaceActivityCounts(
-            db,
-            page.rows.map(({ space }) => space.id),
-          ),
-          urls,
-        ),
-      );
+      return presentSpacePage(page, access);
     },
   );
 
@@ -325,18 +325,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         ],
         request.query,
       );
-      return listOf(
-        page,
-        presentSpacesFor(
-          access,
-          page.rows.map(({ space }) => space),
-          await spaceActivityCounts(
-            db,
-            page.rows.map(({ space }) => space.id),
-          ),
-          urls,
-        ),
-      );
+      return presentSpacePage(page, access);
     },
   );
 
