@@ -67,6 +67,28 @@ function build(t: (prose: string) => string): JSONDocument {
         ],
       },
       { object: "block", type: "paragraph", key: "p4", nodes: [text("  42 % ")] },
+      {
+        object: "block",
+        type: "table",
+        key: "tb",
+        isVoid: true,
+        data: {
+          view: { type: "grid", columns: ["c1", "c2"], hideHeader: false },
+          definition: {
+            c1: { id: "c1", title: t("Option"), type: "text", textAlignment: "left" },
+            c2: { id: "c2", title: "", type: "number" },
+          },
+          records: { r1: { orderIndex: "a0", values: { c1: "f1", c2: 3 } } },
+        },
+        fragments: [
+          {
+            object: "fragment",
+            fragment: "f1",
+            type: "table-cell",
+            nodes: [{ object: "block", type: "paragraph", key: "fp", nodes: [text(t("Enables the cache"))] }],
+          },
+        ],
+      },
     ],
   };
 }
@@ -89,8 +111,10 @@ describe("collectDocument", () => {
       "Second line",
       "Be careful.",
       "Linux",
+      "Option",
+      "Enables the cache",
     ]);
-    expect(collector.words()).toBe(15);
+    expect(collector.words()).toBe(19);
     collector.apply(collector.segments.map(shout));
     expect(copy).toEqual(build(shout));
     // The input is left as it was.
@@ -100,6 +124,6 @@ describe("collectDocument", () => {
   it("refuses a translation that does not have one text per segment", () => {
     const collector = new SegmentCollector();
     collectDocument(document, collector);
-    expect(() => collector.apply(["one"])).toThrow("Expected 10 translated segments, got 1.");
+    expect(() => collector.apply(["one"])).toThrow("Expected 12 translated segments, got 1.");
   });
 });

@@ -1,6 +1,7 @@
 /**
  * What a translation translates, and what it leaves alone. A document is walked once: every piece
- * of prose (a text leaf, a button label, an image's alt text and caption, a tab's title) becomes
+ * of prose (a text leaf, a button label, an image's alt text and caption, a tab's title, a table's
+ * column titles and text cells) becomes
  * one or more *segments*; everything else stays exactly as it was: block types and keys, links'
  * targets, code blocks and inline code, math, expressions and variables (`{{ … }}`, `{% … %}`),
  * URLs written in the text, and the whitespace around each piece. Translating the segments and
@@ -31,7 +32,6 @@ const UNTRANSLATED_BLOCKS = new Set([
   "file",
   "drawing",
   "divider",
-  "table",
 ]);
 
 /** Inline types that are not prose: expressions, formulas, emoji, icons, mentions. */
@@ -142,6 +142,8 @@ function walk(node: unknown, collector: SegmentCollector, depth: number): void {
       if (type === "paragraph" && TAG_LINE.test(inlineText(node))) return;
       if (type === "image") dataText(node, "alt", collector);
       if (type === "tabs-item") dataText(node, "title", collector);
+      if (type === "table") tableTitles(node, collector);
+      // A table's text cells are its fragments (records point at them by key): walked like any child.
       walkChildren(node, collector, depth);
       return;
     }
@@ -150,6 +152,17 @@ function walk(node: unknown, collector: SegmentCollector, depth: number): void {
       return;
     default:
       return;
+  }
+}
+
+/** A table's column titles (ids, types and the records' values stay as they are). */
+function tableTitles(table: Node, collector: SegmentCollector): void {
+  const definition = isNode(table.data) ? table.data.definition : undefined;
+  if (!isNode(definition)) return;
+  for (const column of Object.values(definition)) {
+    if (isNode(column) && typeof column.title === "string" && column.title) {
+      collector.text(column.title, (text) => (column.title = text));
+    }
   }
 }
 
