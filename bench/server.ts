@@ -28,6 +28,7 @@ async function main() {
     LOG_LEVEL: "silent",
     PORT: "0",
     // The limiter runs (its cost is measured) but never refuses the benchmark's load.
+    QUIRE_RATE_LIMIT: process.env.QUIRE_RATE_LIMIT ?? "true",
     QUIRE_RATE_LIMIT_TOKEN: "1000000000",
     QUIRE_RATE_LIMIT_ADDRESS: "1000000000",
   });
