@@ -18,30 +18,38 @@ export interface TestIdp {
   certificate: string;
 }
 
+/**
+ * Writes an RSA 2048 key and a self-signed certificate for `commonName`, valid for two days, into
+ * `dir` (openssl, as an administrator would make them for an identity provider).
+ */
+export function writeSelfSignedCertificate(dir: string, commonName: string, keyFile: string, certFile: string): void {
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-sha256",
+      "-days",
+      "2",
+      "-subj",
+      `/CN=${commonName}`,
+      "-keyout",
+      keyFile,
+      "-out",
+      certFile,
+    ],
+    { cwd: dir, stdio: "ignore" },
+  );
+}
+
 /** A new IdP identity: RSA 2048 key and a certificate valid for two days. */
 export function createTestIdp(name = "idp"): TestIdp {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-idp-"));
   try {
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-sha256",
-        "-days",
-        "2",
-        "-subj",
-        `/CN=${name}.test`,
-        "-keyout",
-        "key.pem",
-        "-out",
-        "cert.pem",
-      ],
-      { cwd: dir, stdio: "ignore" },
-    );
+    writeSelfSignedCertificate(dir, `${name}.test`, "key.pem", "cert.pem");
     return {
       entityId: `https://${name}.test/metadata`,
       ssoUrl: `https://${name}.test/sso`,

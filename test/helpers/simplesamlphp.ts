@@ -9,6 +9,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { writeSelfSignedCertificate } from "./saml-idp.js";
 
 export const SIMPLESAMLPHP_DIR = "/usr/share/simplesamlphp";
 
@@ -69,26 +70,7 @@ export async function startSimpleSamlPhp(options: {
   const baseUrl = `http://${host}:${port}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-ssp-"));
   for (const sub of ["config", "metadata", "cert", "log", "data", "tmp", "sessions"]) fs.mkdirSync(path.join(dir, sub));
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-sha256",
-      "-days",
-      "2",
-      "-subj",
-      "/CN=simplesamlphp.test",
-      "-keyout",
-      "cert/idp.key",
-      "-out",
-      "cert/idp.crt",
-    ],
-    { cwd: dir, stdio: "ignore" },
-  );
+  writeSelfSignedCertificate(dir, "simplesamlphp.test", "cert/idp.key", "cert/idp.crt");
   const secret = Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
   fs.writeFileSync(
     path.join(dir, "config", "config.php"),
