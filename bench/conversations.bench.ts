@@ -21,6 +21,8 @@ import { openDatabase } from "../src/db/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { runConversationAnalysis } from "../src/modules/conversations/conversations.jobs.js";
 import { ingestConversations } from "../src/modules/conversations/conversations.service.js";
+import { createSpace } from "../src/modules/spaces/spaces.service.js";
+import { loadOrgAccess } from "../src/permissions/access.js";
 import { generateConversations, measure, TOPICS } from "../test/fixtures/conversations/generate.js";
 
 const count = Number(process.argv[2] ?? 10_000);
@@ -38,48 +40,12 @@ const { organization, user } = await db
 const orgId = organization.id;
 
 // A help center: one page per topic, written from the topic's replies, indexed for search.
+const access = await loadOrgAccess(db, user.id, orgId);
+const space = await db
+  .transaction()
+  .execute((trx) => createSpace(trx, { orgId, parentId: null, title: "Help center", access, actorId: user.id }));
+const { id: spaceId, revisionId } = space;
 const now = new Date().toISOString();
-const spaceId = `bench${Date.now()}`.padEnd(20, "0").slice(0, 20);
-const revisionId = `${spaceId.slice(0, 15)}rev01`;
-await db
-  .insertInto("spaces")
-  .values({
-    id: spaceId,
-    orgId,
-    parentId: null,
-    title: "Help center",
-    emoji: "",
-    iconUrl: null,
-    visibility: "private",
-    editMode: "live",
-    defaultLevel: "inherit",
-    language: null,
-    mergeRules: JSON.stringify({ type: "inherit" }),
-    revisionId,
-    position: "a0",
-    gitSync: null,
-    visitorAuth: null,
-    createdBy: user.id,
-    deletedAt: null,
-    deletedBy: null,
-    createdAt: now,
-    updatedAt: now,
-  })
-  .execute();
-await db
-  .insertInto("revisions")
-  .values({
-    id: revisionId,
-    spaceId,
-    parents: "[]",
-    type: "edits",
-    treeHash: null,
-    git: null,
-    mergedFrom: null,
-    createdBy: user.id,
-    createdAt: now,
-  })
-  .execute();
 const pages: PageNode[] = [];
 for (const [i, topic] of TOPICS.entries()) {
   const document = {

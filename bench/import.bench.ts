@@ -14,6 +14,8 @@ import type { PageNode } from "../src/content/revision/model.js";
 import { loadContent } from "../src/content/revision/storage.js";
 import { openDatabase } from "../src/db/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
+import { createSpace } from "../src/modules/spaces/spaces.service.js";
+import { loadOrgAccess } from "../src/permissions/access.js";
 import { closeWorkerThreads, configureWorkerThreads } from "../src/workers/pool.js";
 import { importGeneratedRepo, importRepo } from "./seed.js";
 
@@ -26,48 +28,10 @@ await migrateToLatest(handle.db);
 const { organization, user } = await handle.db
   .transaction()
   .execute((trx) => initOrganization(trx, { orgTitle: "Bench", email: "b@bench.test", name: "B" }));
-const spaceId = "benchimportspace0001";
-const now = new Date().toISOString();
-const revisionId = "benchimportrevision1";
-await handle.db
-  .insertInto("spaces")
-  .values({
-    id: spaceId,
-    orgId: organization.id,
-    parentId: null,
-    title: "Import",
-    emoji: "",
-    iconUrl: null,
-    visibility: "private",
-    editMode: "live",
-    defaultLevel: "inherit",
-    language: null,
-    mergeRules: JSON.stringify({ type: "inherit" }),
-    revisionId,
-    position: "a0",
-    gitSync: null,
-    visitorAuth: null,
-    createdBy: user.id,
-    deletedAt: null,
-    deletedBy: null,
-    createdAt: now,
-    updatedAt: now,
-  })
-  .execute();
-await handle.db
-  .insertInto("revisions")
-  .values({
-    id: revisionId,
-    spaceId,
-    parents: "[]",
-    type: "edits",
-    treeHash: null,
-    git: null,
-    mergedFrom: null,
-    createdBy: user.id,
-    createdAt: now,
-  })
-  .execute();
+const access = await loadOrgAccess(handle.db, user.id, organization.id);
+const { id: spaceId } = await handle.db
+  .transaction()
+  .execute((trx) => createSpace(trx, { orgId: organization.id, parentId: null, title: "Import", access, actorId: user.id }));
 
 configureWorkerThreads(loadConfig({ ...process.env, QUIRE_DATA_DIR: dataDir }).workerThreads);
 const baseline = process.memoryUsage().rss;
