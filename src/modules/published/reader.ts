@@ -6,13 +6,40 @@
  * claims). The routes call `decideReader` before anything else and `conditionHolds` on every
  * condition they meet (site space, section, page front matter `if`, blocks).
  *
- * First version: public and unlisted published sites are read by anyone with no claims; every
- * other visibility answers not-found until share links and visitor tokens are read here.
+ * - `public`, `unlisted`: anyone reads.
+ * - `share-link`: the first path segment after the site's base must be the key of an active share
+ *   link of this site, looked up on every request (a deactivated or deleted link stops at once).
+ * - `visitor-auth`: a visitor token (see visitor-token.ts) from `Authorization: Bearer`, the
+ *   `jwt_token` query parameter (then kept in a cookie scoped to the site's path and removed from
+ *   the URL by a redirect) or that cookie; without a valid one the reader is sent to the site's
+ *   fallback URL with `location` (the page they asked for, from the site's root).
+ * - Members of the organization who may read every space of the site read it whatever its
+ *   visibility, published or not, with a Quire API token as `Authorization: Bearer`.
+ * - A signed preview link (sites/preview.ts) admits whoever holds it for its hour, with the claims
+ *   it carries, published or not; it is kept in a path-scoped cookie like a visitor token.
+ *
+ * Claims (`visitor.claims`): the non-registered claims of a valid visitor token (on any site: a
+ * public site can be adaptive too), plus unsigned claims the site's adaptive schema declares.
  */
+import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
+import { LRUCache } from "lru-cache";
 import type { SiteRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
-import { evaluateCondition } from "../../expr/index.js";
+import { ExpressionError, evaluateCondition, type ParsedExpression, parseExpression } from "../../expr/index.js";
+import { optionalActor } from "../../http/authenticate.js";
+import { TOKEN_PREFIX } from "../../lib/ids.js";
+import { decodeRison } from "../../lib/rison.js";
+import { unseal } from "../../lib/sealed.js";
+import { atLeast } from "../../permissions/roles.js";
+import { verifyPreview } from "../sites/preview.js";
+import { findActiveShareLink } from "../sites/share-links.queries.js";
+import { loadSpacesForSite } from "../sites/sites.loader.js";
+import { getAdaptiveSchema, getPublishingAuth } from "../sites/sites.queries.js";
+import { VISITOR_KEY_PURPOSE } from "../sites/sites.service.js";
+import { siteSpaceIdsOf } from "./access.queries.js";
+import { combineClaims, signedClaimsOf, unsignedClaims, unsignedSchemaOf, variantKeyOf } from "./claims.js";
+import { looksLikeJwt, verifyVisitorToken } from "./visitor-token.js";
 
 /** The visitor's claims as conditions see them: `visitor.claims`. */
 export type VisitorClaims = Record<string, unknown>;
@@ -23,6 +50,14 @@ export interface Reader {
   member: boolean;
   /** Search engines may index what this reader sees (public sites, read without a share key). */
   indexable: boolean;
+  /**
+   * A short stable key of everything about this reader that changes what a page looks like (claims,
+   * member, the share key every link carries): put it in page cache keys and ETags. "v0" for the
+   * common reader without claims.
+   */
+  variantKey: string;
+  /** How the reader was admitted (for logs and for pages that say so, e.g. a preview banner). */
+  via: "anyone" | "share-link" | "visitor-token" | "member" | "preview";
 }
 
 export type ReaderDecision =
@@ -39,34 +74,300 @@ export type ReaderDecision =
   | { kind: "login"; location: string }
   | { kind: "not-found" };
 
+export const TOKEN_COOKIE = "quire-visitor-token";
+export const PREVIEW_COOKIE = "quire-site-preview";
+export const UNSIGNED_COOKIE = "quire-visitor-public";
+const PREVIEW_PARAMS = ["preview", "siteSpace", "claims", "signature"];
+/** Share keys are 32 base62 characters; a segment that cannot be one is not worth a lookup. */
+const SHARE_KEY = /^[A-Za-z0-9_-]{8,128}$/;
+const UNSIGNED_COOKIE_NAME = /^[A-Za-z0-9_]+-visitor-public/;
+const MAX_COOKIE_VALUE = 4000;
+
+/** Unsealed signing keys by their sealed text (a regenerated key has another text, so it is never stale). */
+const signingKeys = new LRUCache<string, string>({ max: 1000 });
+
+function siteKey(secret: string, sealed: string): string | undefined {
+  const known = signingKeys.get(sealed);
+  if (known !== undefined) return known;
+  try {
+    const key = unseal(secret, VISITOR_KEY_PURPOSE, JSON.parse(sealed));
+    signingKeys.set(sealed, key);
+    return key;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Cookies of the request, by name (the first of a repeated name wins, as browsers send the most specific path first). */
+export function parseCookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!header) return out;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    let value = part.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      continue;
+    }
+    if (name && !out.has(name)) out.set(name, value);
+  }
+  return out;
+}
+
+/** Cookie names are per base path, so two sites on one host (`/s/a`, `/s/b`) keep separate tokens. */
+function cookieName(prefix: string, basePath: string): string {
+  return `${prefix}~${createHash("sha256")
+    .update(basePath || "/")
+    .digest("hex")
+    .slice(0, 12)}`;
+}
+
+function setCookie(name: string, value: string, options: { path: string; secure: boolean; maxAgeS?: number; httpOnly?: boolean }): string {
+  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path}`, "SameSite=Lax"];
+  if (options.httpOnly !== false) parts.push("HttpOnly");
+  if (options.secure) parts.push("Secure");
+  if (options.maxAgeS !== undefined) parts.push(`Max-Age=${Math.max(0, Math.floor(options.maxAgeS))}`);
+  return parts.join("; ");
+}
+
+function bearerOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+/** Whether the request's caller (an API token) is a member of the site's organization who may read every space of the site. */
+async function isMember(deps: Deps, site: SiteRow, request: FastifyRequest): Promise<boolean> {
+  let actor: Awaited<ReturnType<typeof optionalActor>>;
+  try {
+    actor = await optionalActor(deps.db, request);
+  } catch {
+    // An unknown or revoked API token admits nobody; the site then answers as to anyone else.
+    return false;
+  }
+  if (!actor) return false;
+  const access = await actor.access.forOrg(site.orgId);
+  if (!access.membership) return false;
+  const ids = await siteSpaceIdsOf(deps.db, site.id);
+  const spaces = await loadSpacesForSite(deps.db, access, ids);
+  return ids.every((id) => {
+    const entry = spaces.get(id);
+    return entry !== undefined && !entry.space.deletedAt && atLeast(entry.level, "read");
+  });
+}
+
+/** The claims a preview link carries (Rison), or none when it carries none or they do not decode to an object. */
+function previewClaims(params: URLSearchParams): VisitorClaims {
+  const text = params.get("claims");
+  if (!text) return {};
+  try {
+    const value = decodeRison(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as VisitorClaims) : {};
+  } catch {
+    return {};
+  }
+}
+
 /**
  * Decides whether this request may read `site`. `segments` are the path segments after the site's
  * base (before any share key is consumed); `basePath` is the site's base path on this request
  * (`/s/<basename>` or `` on the site's own host), for cookie paths and redirects.
  */
 export async function decideReader(
-  _deps: Deps,
+  deps: Deps,
   site: SiteRow,
-  _request: FastifyRequest,
-  _segments: readonly string[],
-  _basePath: string,
+  request: FastifyRequest,
+  segments: readonly string[],
+  basePath: string,
 ): Promise<ReaderDecision> {
-  if (site.published !== 1) return { kind: "not-found" };
-  if (site.visibility === "public" || site.visibility === "unlisted") {
-    return { kind: "read", reader: { claims: {}, member: false, indexable: site.visibility === "public" }, prefix: [], setCookies: [] };
+  const { db } = deps;
+  const url = new URL(request.url, "http://site.invalid");
+  const params = url.searchParams;
+  const cookies = parseCookies(request.headers.cookie);
+  const cookiePath = basePath || "/";
+  const secure = request.protocol === "https" || deps.config.publicUrl.startsWith("https:");
+  const setCookies: string[] = [];
+  // Parameters that carry a credential: once taken into a cookie, the URL is given again without them.
+  const strip: string[] = [];
+
+  // A preview link, from the URL (then kept in a cookie for its hour) or from that cookie.
+  let preview: URLSearchParams | undefined;
+  const previewName = cookieName(PREVIEW_COOKIE, basePath);
+  if (params.has("preview") && params.has("signature")) {
+    const given = new URLSearchParams(PREVIEW_PARAMS.flatMap((p) => (params.has(p) ? [[p, params.get(p) as string]] : [])));
+    strip.push(...PREVIEW_PARAMS);
+    if (verifyPreview(deps.secret, site.id, given)) {
+      preview = given;
+      const maxAgeS = (Number(given.get("preview")) - Date.now()) / 1000;
+      setCookies.push(setCookie(previewName, given.toString(), { path: cookiePath, secure, maxAgeS }));
+    }
+  } else {
+    const kept = cookies.get(previewName);
+    if (kept !== undefined) {
+      const given = new URLSearchParams(kept);
+      if (verifyPreview(deps.secret, site.id, given)) preview = given;
+      else setCookies.push(setCookie(previewName, "", { path: cookiePath, secure, maxAgeS: 0 }));
+    }
   }
-  return { kind: "not-found" };
+
+  const bearer = bearerOf(request);
+  const member = bearer !== undefined && bearer.startsWith(TOKEN_PREFIX) ? await isMember(deps, site, request) : false;
+  const privileged = member || preview !== undefined;
+
+  if (site.published !== 1 && !privileged) return { kind: "not-found" };
+
+  // The share key: consumed whenever it is a live key of this site (members' links carry it too).
+  let prefix: string[] = [];
+  if (site.visibility === "share-link") {
+    const key = segments[0];
+    const link = key !== undefined && SHARE_KEY.test(key) ? await findActiveShareLink(db, site.id, key) : undefined;
+    if (link && key !== undefined) prefix = [key];
+    else if (!privileged) return { kind: "not-found" };
+  }
+
+  // The visitor token: bearer, then query, then the path-scoped cookie.
+  const tokenName = cookieName(TOKEN_COOKIE, basePath);
+  const queryToken = params.get("jwt_token");
+  if (queryToken !== null) strip.push("jwt_token");
+  const offered =
+    bearer !== undefined && looksLikeJwt(bearer)
+      ? { token: bearer, from: "bearer" as const }
+      : queryToken
+        ? { token: queryToken, from: "query" as const }
+        : cookies.has(tokenName)
+          ? { token: cookies.get(tokenName) as string, from: "cookie" as const }
+          : undefined;
+  let signed: VisitorClaims = {};
+  let tokenValid = false;
+  let fallbackUrl: string | null = null;
+  if (offered || site.visibility === "visitor-auth") {
+    const auth = await getPublishingAuth(db, site.id);
+    fallbackUrl = auth?.fallbackUrl ?? null;
+    const key = auth ? siteKey(deps.secret, auth.privateKeySealed) : undefined;
+    if (offered && key !== undefined) {
+      const check = await verifyVisitorToken(offered.token, key);
+      if (check.ok) {
+        tokenValid = true;
+        signed = signedClaimsOf(check.payload);
+        if (offered.from === "query") {
+          setCookies.push(
+            setCookie(tokenName, offered.token, { path: cookiePath, secure, maxAgeS: (check.expiresAt - Date.now()) / 1000 }),
+          );
+        }
+      } else {
+        request.log.info({ siteId: site.id, from: offered.from, reason: check.reason }, "visitor token refused");
+      }
+    }
+    if (offered?.from === "cookie" && !tokenValid) setCookies.push(setCookie(tokenName, "", { path: cookiePath, secure, maxAgeS: 0 }));
+    if (offered?.from === "query" && !tokenValid && queryToken !== null && cookies.has(tokenName)) {
+      // A bad token in the URL replaces whatever the cookie held: the visitor is not who the cookie said.
+      setCookies.push(setCookie(tokenName, "", { path: cookiePath, secure, maxAgeS: 0 }));
+    }
+  }
+
+  if (site.visibility === "visitor-auth" && !tokenValid && !privileged) {
+    if (!fallbackUrl) return { kind: "not-found" };
+    return { kind: "login", location: loginLocation(fallbackUrl, url, basePath, strip) };
+  }
+
+  // Unsigned claims, only where the adaptive schema declares them.
+  const queryClaims: [string, string][] = [];
+  for (const [name, value] of params) if (name.startsWith("visitor.")) queryClaims.push([name.slice("visitor.".length), value]);
+  const publicCookies = [...cookies].filter(([name]) => UNSIGNED_COOKIE_NAME.test(name)).map(([, value]) => value);
+  let unsigned: VisitorClaims = {};
+  if (queryClaims.length > 0 || publicCookies.length > 0) {
+    const row = await getAdaptiveSchema(db, site.id);
+    let schema: Record<string, unknown> | undefined;
+    try {
+      schema = row ? (JSON.parse(row.jsonSchema) as Record<string, unknown>) : undefined;
+    } catch {
+      schema = undefined;
+    }
+    unsigned = unsignedClaims(unsignedSchemaOf(schema), { cookies: publicCookies, query: queryClaims });
+    if (queryClaims.length > 0) {
+      // Claims given in a URL last for the browser session, as GitBook keeps them.
+      const text = JSON.stringify(unsigned);
+      if (text.length <= MAX_COOKIE_VALUE) {
+        setCookies.push(setCookie(cookieName(UNSIGNED_COOKIE, basePath), text, { path: cookiePath, secure, httpOnly: false }));
+      }
+    }
+  }
+
+  const claims = combineClaims(preview ? { ...signed, ...previewClaims(preview) } : signed, unsigned);
+  const via: Reader["via"] = preview
+    ? "preview"
+    : member
+      ? "member"
+      : tokenValid
+        ? "visitor-token"
+        : prefix.length > 0
+          ? "share-link"
+          : "anyone";
+  const variantKey = variantKeyOf(prefix.length > 0 ? { claims, share: prefix[0] } : claims, member);
+  const reader: Reader = {
+    claims,
+    member,
+    indexable: site.visibility === "public" && site.published === 1 && !preview,
+    variantKey,
+    via,
+  };
+  const decision: ReaderDecision = { kind: "read", reader, prefix, setCookies };
+  if (strip.length > 0 && (request.method === "GET" || request.method === "HEAD")) {
+    for (const name of strip) params.delete(name);
+    const search = params.toString();
+    decision.redirect = `${url.pathname}${search ? `?${search}` : ""}`;
+  }
+  return decision;
+}
+
+/** The login address: the site's fallback URL with `location`, the page asked for from the site's root (without credentials). */
+function loginLocation(fallbackUrl: string, url: URL, basePath: string, strip: readonly string[]): string {
+  const rest = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
+  const params = new URLSearchParams(url.search);
+  for (const name of strip) params.delete(name);
+  const search = params.toString();
+  const location = `${rest.replace(/^\/+/, "")}${search ? `?${search}` : ""}`;
+  try {
+    const target = new URL(fallbackUrl);
+    target.searchParams.set("location", location);
+    return target.toString();
+  } catch {
+    return fallbackUrl;
+  }
+}
+
+/** Parsed conditions by source: a site's few conditions are met on every page view. */
+const parsedConditions = new LRUCache<string, ParsedExpression | "invalid">({ max: 5000 });
+
+function parsed(condition: string): ParsedExpression | undefined {
+  let known = parsedConditions.get(condition);
+  if (known === undefined) {
+    try {
+      known = parseExpression(condition);
+    } catch (error) {
+      if (!(error instanceof ExpressionError)) throw error;
+      known = "invalid";
+    }
+    parsedConditions.set(condition, known);
+  }
+  return known === "invalid" ? undefined : known;
 }
 
 /**
  * Whether a condition (an expression of GitBook's expression language over `visitor.claims`) lets
- * this reader see the thing it guards. No condition: shown. A missing claim or a failing
- * expression: hidden.
+ * this reader see the thing it guards. No condition: shown. A missing claim, an expression that
+ * does not parse, fails or runs out of its budget: hidden.
  */
 export function conditionHolds(condition: string | null | undefined, reader: Reader, extra: Record<string, unknown> = {}): boolean {
   if (!condition || condition.trim() === "") return true;
+  const expression = parsed(condition);
+  if (!expression) return false;
   try {
-    return evaluateCondition(condition, { ...extra, visitor: { claims: reader.claims } });
+    return evaluateCondition(expression, { ...extra, visitor: { claims: reader.claims } });
   } catch {
     return false;
   }

@@ -16,7 +16,8 @@ import { BASENAME_PATTERN, type CreateSiteValue, type PublishingAuthResponse, ty
 import { defaultSectionId, hasSections, keyAfter, type SiteModel, siteSpacesOf, slugify, uniquePath } from "./structure.model.js";
 import { insertSiteSpace } from "./structure.queries.js";
 
-const VISITOR_KEY_PURPOSE = "site-visitor-key";
+/** Purpose under which a site's visitor-token signing key is sealed (published sites unseal it to verify tokens). */
+export const VISITOR_KEY_PURPOSE = "site-visitor-key";
 
 /**
  * The spaces a request names, checked: each must be a live space of the organization that the
