@@ -215,7 +215,7 @@ export async function decideReader(
   }
 
   const bearer = bearerOf(request);
-  const member = bearer !== undefined && bearer.startsWith(TOKEN_PREFIX) ? await isMember(deps, site, request) : false;
+  const member = bearer?.startsWith(TOKEN_PREFIX) ? await isMember(deps, site, request) : false;
   const privileged = member || preview !== undefined;
 
   if (site.published !== 1 && !privileged) return { kind: "not-found" };
