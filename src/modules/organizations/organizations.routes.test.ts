@@ -277,6 +277,23 @@ describe("agent instructions and ping", () => {
     const row = await ctx.db.selectFrom("members").select("lastSeenAt").where("userId", "=", member.id).executeTakeFirstOrThrow();
     expect(row.lastSeenAt).toMatch(/^\d{4}-/);
   });
+
+  it("returns signed visitor claims of the member for the organization's sites", async () => {
+    const owner = await createUser(ctx);
+    const org = await createOrganization(ctx, owner);
+    const member = await createUser(ctx);
+    await addMemberToOrg(ctx, org.id, member, "edit");
+    const res = await ctx.as(member).post(`/v1/orgs/${org.id}/ping`);
+    expect(res.body).toEqual({ serviceVisitorClaims: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/) });
+    const [header, payload] = res.body.serviceVisitorClaims
+      .split(".")
+      .slice(0, 2)
+      .map((p: string) => JSON.parse(Buffer.from(p, "base64url").toString()));
+    expect(header).toEqual({ alg: "HS256", typ: "JWT" });
+    expect(payload).toMatchObject({ member: true, role: "edit", iss: "quire", aud: `org:${org.id}`, sub: member.id });
+    expect(payload.exp - payload.iat).toBe(7200);
+    expect((await ctx.as(await createUser(ctx)).post(`/v1/orgs/${org.id}/ping`)).status).toBe(404);
+  });
 });
 
 describe("malformed URLs", () => {

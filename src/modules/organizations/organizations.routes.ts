@@ -6,6 +6,7 @@ import { badRequest, conflict, forbidden, notFound } from "../../http/errors.js"
 import { toList } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent, type RichDocumentValue } from "../../http/schemas.js";
 import { parseJson } from "../../lib/json.js";
+import { signMemberClaims } from "../../lib/member-claims.js";
 import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
 import { addMember, getMember } from "../../permissions/memberships.queries.js";
@@ -283,15 +284,20 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     },
     async (request) => {
       const actor = actorOf(request);
-      const { org } = await requireOrganization(db, actor, request.params.organizationId);
+      const { org, access } = await requireOrganization(db, actor, request.params.organizationId);
       await db
         .updateTable("members")
         .set({ lastSeenAt: nowIso() })
         .where("orgId", "=", org.id)
         .where("userId", "=", actor.user.id)
         .execute();
-      // Members carry no visitor claims; the token is only issued for visitor-authenticated sites.
-      return {};
+      // A token of the member's visitor claims, which the organization's published sites accept.
+      const serviceVisitorClaims = await signMemberClaims(deps.secret, {
+        orgId: org.id,
+        userId: actor.user.id,
+        role: access.membership?.role ?? null,
+      });
+      return { serviceVisitorClaims };
     },
   );
 

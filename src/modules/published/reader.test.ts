@@ -224,6 +224,34 @@ describe("visitor tokens", () => {
   });
 });
 
+describe("member claims from POST {org}/ping", () => {
+  it("open the organization's visitor-auth sites with the member's claims, and no other organization's", async () => {
+    const s = await scenario("visitor-auth");
+    const token = (await ctx.as(s.members.read).post(`/v1/orgs/${s.org.id}/ping`)).body.serviceVisitorClaims;
+    const first = await decide(`${s.at}/page?jwt_token=${token}`);
+    expect(first).toMatchObject({
+      kind: "read",
+      redirect: `${s.at}/page`,
+      reader: { claims: { member: true, role: "read" }, via: "visitor-token" },
+    });
+    expect((await decide(`${s.at}/page`, { cookie: cookieHeader(first.setCookies) })).reader.claims).toEqual({
+      member: true,
+      role: "read",
+    });
+    const other = await scenario("visitor-auth");
+    expect(await decide(`${other.at}/page?jwt_token=${token}`)).toEqual({ kind: "not-found" });
+    // The same shape signed with any other key is refused.
+    const forged = await new SignJWT({ member: true, role: "admin" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("quire")
+      .setAudience(`org:${s.org.id}`)
+      .setSubject("x")
+      .setExpirationTime("2h")
+      .sign(new TextEncoder().encode("guess"));
+    expect(await decide(`${s.at}/page?jwt_token=${forged}`)).toEqual({ kind: "not-found" });
+  });
+});
+
 describe("unsigned claims", () => {
   it("reads declared claims from visitor.* query parameters and *-visitor-public* cookies, typed by the schema", async () => {
     const s = await scenario("public");

@@ -18,6 +18,9 @@
  * - A signed preview link (sites/preview.ts) admits whoever holds it for its hour, with the claims
  *   it carries, published or not; it is kept in a path-scoped cookie like a visitor token.
  *
+ * The token `POST {org}/ping` returns (lib/member-claims.ts) is accepted like a visitor token by
+ * every site of its organization.
+ *
  * Claims (`visitor.claims`): the non-registered claims of a valid visitor token (on any site: a
  * public site can be adaptive too), plus unsigned claims the site's adaptive schema declares.
  */
@@ -29,6 +32,7 @@ import type { Deps } from "../../deps.js";
 import { ExpressionError, evaluateCondition, type ParsedExpression, parseExpression } from "../../expr/index.js";
 import { optionalActor } from "../../http/authenticate.js";
 import { TOKEN_PREFIX } from "../../lib/ids.js";
+import { isMemberClaimsToken, verifyMemberClaims } from "../../lib/member-claims.js";
 import { decodeRison } from "../../lib/rison.js";
 import { unseal } from "../../lib/sealed.js";
 import { atLeast } from "../../permissions/roles.js";
@@ -39,7 +43,7 @@ import { getAdaptiveSchema, getPublishingAuth } from "../sites/sites.queries.js"
 import { VISITOR_KEY_PURPOSE } from "../sites/sites.service.js";
 import { siteSpaceIdsOf } from "./access.queries.js";
 import { combineClaims, signedClaimsOf, unsignedClaims, unsignedSchemaOf, variantKeyOf } from "./claims.js";
-import { looksLikeJwt, verifyVisitorToken } from "./visitor-token.js";
+import { looksLikeJwt, type TokenCheck, verifyVisitorToken } from "./visitor-token.js";
 
 /** The visitor's claims as conditions see them: `visitor.claims`. */
 export type VisitorClaims = Record<string, unknown>;
@@ -96,6 +100,14 @@ function siteKey(secret: string, sealed: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A member-claims token (POST {org}/ping) checked for the site's organization, in the shape of a visitor token's check. */
+async function verifyMemberToken(secret: string, orgId: string, token: string): Promise<TokenCheck> {
+  const payload = await verifyMemberClaims(secret, orgId, token);
+  return payload
+    ? { ok: true, payload, expiresAt: (payload.exp as number) * 1000 }
+    : { ok: false, reason: "not a member token of this organization" };
 }
 
 /** Cookies of the request, by name (the first of a repeated name wins, as browsers send the most specific path first). */
@@ -248,8 +260,12 @@ export async function decideReader(
     const auth = await getPublishingAuth(db, site.id);
     fallbackUrl = auth?.fallbackUrl ?? null;
     const key = auth ? siteKey(deps.secret, auth.privateKeySealed) : undefined;
-    if (offered && key !== undefined) {
-      const check = await verifyVisitorToken(offered.token, key);
+    if (offered) {
+      const check = isMemberClaimsToken(offered.token)
+        ? await verifyMemberToken(deps.secret, site.orgId, offered.token)
+        : key !== undefined
+          ? await verifyVisitorToken(offered.token, key)
+          : ({ ok: false, reason: "the site has no signing key" } as const);
       if (check.ok) {
         tokenValid = true;
         signed = signedClaimsOf(check.payload);
