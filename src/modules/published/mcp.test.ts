@@ -39,7 +39,7 @@ function apiSource(ctx: TestContext, user: TestUser, spaceId: string): SiteMcpSo
       if (path === "") return undefined;
       const res = await ctx.as(user).get(`/v1/spaces/${spaceId}/content/path/${path}?format=markdown`);
       if (res.status !== 200) return undefined;
-      return { title: res.body.title, url: `${SITE_URL}/${res.body.path}`, markdown: res.body.markdown };
+      return { title: res.body.title, url: `${SITE_URL}/${res.body.path}`, markdown: `# ${res.body.title}\n\n${res.body.markdown}` };
     },
     async search(query, limit) {
       const res = await ctx.as(user).get(`/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}&limit=${limit}`);
@@ -120,7 +120,10 @@ describe("site MCP server", () => {
     expect(hits[0]?.snippet).toContain("installer");
     const page = await client.callTool({ name: "read_page", arguments: { path: hits[0]?.url as string } });
     expect(page.isError).toBeFalsy();
-    expect(textOf(page)).toBe(`# Install\n\nURL: ${SITE_URL}/guides/install\n\nRun the installer with sudo, then restart the gateway.\n`);
+    expect(textOf(page)).toBe(
+      `Source: ${SITE_URL}/guides/install\n\n# Install\n\nRun the installer with sudo, then restart the gateway.\n`,
+    );
+    expect(page.structuredContent).toEqual({ title: "Install", url: `${SITE_URL}/guides/install` });
     const byMd = await client.callTool({ name: "read_page", arguments: { path: `${SITE_URL}/guides/install.md` } });
     expect(textOf(byMd)).toContain("Run the installer");
     const byPath = await client.callTool({ name: "read_page", arguments: { path: "/welcome" } });

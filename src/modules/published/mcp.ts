@@ -39,7 +39,10 @@ export interface SiteMcpSource {
   site: { title: string; url: string };
   /** Every page the reader may see, in the order of the site's navigation. */
   listPages(): Promise<McpPage[]>;
-  /** A page by its path from the site's root (no leading slash, no `.md`), or undefined when there is none for this reader. */
+  /**
+   * A page by its path from the site's root (no leading slash, no `.md`), or undefined when there is
+   * none for this reader. `markdown` is the page as its `.md` address serves it (title heading first).
+   */
   readPage(path: string): Promise<{ title: string; url: string; markdown: string } | undefined>;
   search(query: string, limit: number): Promise<McpSearchHit[]>;
 }
@@ -122,7 +125,7 @@ export function createSiteMcpServer(source: SiteMcpSource): McpServer {
       const page = await source.readPage(pagePathOf(path, source.site.url));
       if (!page)
         return { ...text(`There is no page "${path}" on "${source.site.title}". Use list_pages or search to find one.`), isError: true };
-      return text(`# ${page.title}\n\nURL: ${page.url}\n\n${page.markdown}`);
+      return { ...text(`Source: ${page.url}\n\n${page.markdown}`), structuredContent: { title: page.title, url: page.url } };
     },
   );
 

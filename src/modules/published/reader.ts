@@ -197,7 +197,8 @@ export async function decideReader(
   basePath: string,
 ): Promise<ReaderDecision> {
   const { db } = deps;
-  const url = new URL(request.url, "http://site.invalid");
+  // The URL as the client sent it: on a site's own host the router sees it rewritten to /s/<basename>/...
+  const url = new URL(request.originalUrl ?? request.url, "http://site.invalid");
   const params = url.searchParams;
   const cookies = parseCookies(request.headers.cookie);
   const cookiePath = basePath || "/";
