@@ -77,7 +77,7 @@ beforeAll(async () => {
   probe = Fastify();
   probe.all("/s/handbook/~quire/mcp", (request, reply) => handleMcpRequest(request, reply, source));
   endpoint = `${await probe.listen({ port: 0, host: "127.0.0.1" })}/s/handbook/~quire/mcp`;
-});
+}, 120_000);
 afterAll(async () => {
   await probe.close();
   await ctx.close();
