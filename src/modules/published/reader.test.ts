@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace, createSpace, setDefaultLevel } from "../../../test/helpers/spaces.factories.js";
+import { WebClient } from "../../../test/helpers/web.js";
+import { createLoginLink } from "../web/web.queries.js";
 import { decideReader } from "./reader.js";
 
 let ctx: TestContext;
@@ -105,6 +107,36 @@ describe("public, unlisted and unpublished sites", () => {
       .execute();
     expect(await decide(`${s.at}/page`, read)).toEqual({ kind: "not-found" });
     expect((await decide(`${s.at}/page`, { authorization: `Bearer ${s.owner.token}` })).reader.member).toBe(true);
+  });
+});
+
+describe("members signed in to the web app", () => {
+  async function signedIn(user: { id: string }) {
+    const browser = new WebClient(ctx);
+    const { token } = await createLoginLink(ctx.db, user.id);
+    const form = await browser.get(`/app/login/link/${token}`);
+    expect((await browser.post(`/app/login/link/${token}`, { _csrf: WebClient.csrfOf(form.text) })).status).toBe(303);
+    return [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  it("read an unpublished site with their session cookie; a forged or signed-out session does not", async () => {
+    const s = await scenario("share-link", { publish: false });
+    const cookie = await signedIn(s.members.read);
+    expect((await decide(`${s.at}/page`, { cookie })).reader).toMatchObject({ member: true, via: "member" });
+    const [name, value] = cookie.split("=") as [string, string];
+    const forged = `${name}=${decodeURIComponent(value).replace(/\.[^.]*$/, ".AAAA")}`;
+    expect(await decide(`${s.at}/page`, { cookie: forged })).toEqual({ kind: "not-found" });
+    expect(await decide(`${s.at}/page`, { cookie: await signedIn(s.outsider) })).toEqual({ kind: "not-found" });
+    await ctx.db.deleteFrom("webSessions").execute();
+    expect(await decide(`${s.at}/page`, { cookie })).toEqual({ kind: "not-found" });
+  });
+
+  it("follow the organization's SSO enforcement: a link sign-in does not count where SSO is required", async () => {
+    const s = await scenario("share-link", { publish: false });
+    await ctx.db.updateTable("organizations").set({ sso: 1 }).where("id", "=", s.org.id).execute();
+    expect(await decide(`${s.at}/page`, { cookie: await signedIn(s.members.read) })).toEqual({ kind: "not-found" });
+    // Admins may still come in by a link (to repair SSO), as in the web app.
+    expect((await decide(`${s.at}/page`, { cookie: await signedIn(s.owner) })).reader.member).toBe(true);
   });
 });
 

@@ -14,7 +14,8 @@
  *   the URL by a redirect) or that cookie; without a valid one the reader is sent to the site's
  *   fallback URL with `location` (the page they asked for, from the site's root).
  * - Members of the organization who may read every space of the site read it whatever its
- *   visibility, published or not, with a Quire API token as `Authorization: Bearer`.
+ *   visibility, published or not, with a Quire API token as `Authorization: Bearer` or signed in
+ *   to the web app (its session cookie reaches sites served under /s/ on Quire's own host).
  * - A signed preview link (sites/preview.ts) admits whoever holds it for its hour, with the claims
  *   it carries, published or not; it is kept in a path-scoped cookie like a visitor token.
  *
@@ -35,12 +36,16 @@ import { TOKEN_PREFIX } from "../../lib/ids.js";
 import { isMemberClaimsToken, verifyMemberClaims } from "../../lib/member-claims.js";
 import { decodeRison } from "../../lib/rison.js";
 import { unseal } from "../../lib/sealed.js";
+import { loadOrgAccess, type OrgAccess } from "../../permissions/access.js";
 import { atLeast } from "../../permissions/roles.js";
+import { getOrganization } from "../organizations/organizations.queries.js";
+import { webAccessAllowed } from "../saml/saml.policy.js";
 import { verifyPreview } from "../sites/preview.js";
 import { findActiveShareLink } from "../sites/share-links.queries.js";
 import { loadSpacesForSite } from "../sites/sites.loader.js";
 import { getAdaptiveSchema, getPublishingAuth } from "../sites/sites.queries.js";
 import { VISITOR_KEY_PURPOSE } from "../sites/sites.service.js";
+import { SESSION_COOKIE, sessionOfCookie } from "../web/web.session.js";
 import { siteSpaceIdsOf } from "./access.queries.js";
 import { combineClaims, signedClaimsOf, unsignedClaims, unsignedSchemaOf, variantKeyOf } from "./claims.js";
 import { looksLikeJwt, type TokenCheck, verifyVisitorToken } from "./visitor-token.js";
@@ -152,18 +157,38 @@ function bearerOf(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** Whether the request's caller (an API token) is a member of the site's organization who may read every space of the site. */
-async function isMember(deps: Deps, site: SiteRow, request: FastifyRequest): Promise<boolean> {
-  let actor: Awaited<ReturnType<typeof optionalActor>>;
-  try {
-    actor = await optionalActor(deps.db, request);
-  } catch {
-    // An unknown or revoked API token admits nobody; the site then answers as to anyone else.
-    return false;
+/**
+ * Whether the request comes from a member of the site's organization who may read every space of
+ * the site: by a Quire API token as `Authorization: Bearer`, or by the web app's session cookie
+ * (sent to sites under /s/ on Quire's own host), where the organization's SSO enforcement applies
+ * as in the web app.
+ */
+async function isMember(
+  deps: Deps,
+  site: SiteRow,
+  request: FastifyRequest,
+  bearer: string | undefined,
+  cookies: Map<string, string>,
+): Promise<boolean> {
+  let access: OrgAccess | undefined;
+  if (bearer?.startsWith(TOKEN_PREFIX)) {
+    try {
+      const actor = await optionalActor(deps.db, request);
+      access = actor ? await actor.access.forOrg(site.orgId) : undefined;
+    } catch {
+      // An unknown or revoked API token admits nobody; the site then answers as to anyone else.
+      return false;
+    }
+  } else {
+    const cookie = cookies.get(SESSION_COOKIE);
+    const session = cookie ? await sessionOfCookie(deps, cookie) : undefined;
+    if (session) {
+      const org = await getOrganization(deps.db, site.orgId);
+      access = await loadOrgAccess(deps.db, session.userId, site.orgId);
+      if (!org || !webAccessAllowed(org, access.membership, session.signedInWith)) return false;
+    }
   }
-  if (!actor) return false;
-  const access = await actor.access.forOrg(site.orgId);
-  if (!access.membership) return false;
+  if (!access?.membership) return false;
   const ids = await siteSpaceIdsOf(deps.db, site.id);
   const spaces = await loadSpacesForSite(deps.db, access, ids);
   return ids.every((id) => {
@@ -228,7 +253,7 @@ export async function decideReader(
   }
 
   const bearer = bearerOf(request);
-  const member = bearer?.startsWith(TOKEN_PREFIX) ? await isMember(deps, site, request) : false;
+  const member = await isMember(deps, site, request, bearer, cookies);
   const privileged = member || preview !== undefined;
 
   if (site.published !== 1 && !privileged) return { kind: "not-found" };

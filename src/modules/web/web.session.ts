@@ -4,7 +4,7 @@
  * id's SHA-256 is stored), so that every process sees a sign-out at once. CSRF tokens
  * (@fastify/csrf-protection) are tied to the session; every form posts one.
  */
-import { createHmac } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import fastifyCookie from "@fastify/cookie";
 import fastifyCsrf from "@fastify/csrf-protection";
 import fastifyFormbody from "@fastify/formbody";
@@ -29,9 +29,13 @@ declare module "fastify" {
   }
 }
 
+function cookieSecret(instanceSecret: string): string {
+  return createHmac("sha256", instanceSecret).update("quire web session cookie").digest("hex");
+}
+
 export async function registerWebSessions(app: FastifyInstance, deps: Deps): Promise<void> {
   const { db } = deps;
-  const secret = createHmac("sha256", deps.secret).update("quire web session cookie").digest("hex");
+  const secret = cookieSecret(deps.secret);
   await app.register(fastifyFormbody, { bodyLimit: 1024 * 1024 });
   await app.register(fastifyCookie);
   await app.register(fastifySession, {
@@ -82,4 +86,24 @@ export function safeNext(value: unknown): string {
   if (typeof value !== "string" || value.length > 2000) return "/app";
   if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\") || /[\r\n\t]/.test(value)) return "/app";
   return value;
+}
+
+/**
+ * Who a session cookie (its value as the browser sent it) is signed in as, for pages served outside
+ * the web app's routes (published sites read by members); undefined when the signature is wrong or
+ * the session is unknown, signed out or expired. The value is `<id>.<HMAC-SHA256 base64, unpadded>`,
+ * as @fastify/cookie signs it.
+ */
+export async function sessionOfCookie(deps: Deps, value: string): Promise<{ userId: string; signedInWith: SignedInWith } | undefined> {
+  const dot = value.lastIndexOf(".");
+  if (dot <= 0 || value.length > 512) return undefined;
+  const id = value.slice(0, dot);
+  const expected = createHmac("sha256", cookieSecret(deps.secret)).update(id).digest("base64").replace(/=+$/, "");
+  const given = Buffer.from(value.slice(dot + 1));
+  if (given.length !== Buffer.byteLength(expected) || !timingSafeEqual(given, Buffer.from(expected))) return undefined;
+  const data = await readSession(deps.db, id);
+  if (!data) return undefined;
+  const session = JSON.parse(data) as { userId?: unknown; signedInWith?: SignedInWith };
+  if (typeof session.userId !== "string" || !session.signedInWith) return undefined;
+  return { userId: session.userId, signedInWith: session.signedInWith };
 }
