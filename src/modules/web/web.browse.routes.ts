@@ -42,6 +42,7 @@ import { getUsersByIds } from "../users/users.queries.js";
 import {
   appPath,
   badge,
+  emojiText,
   emptyNote,
   historyList,
   pageBody,
@@ -127,7 +128,7 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
     return [
       orgCrumb(ctx),
       ...chain.map((id) => ({ label: titles.get(id) ?? id, href: appPath.collection(ctx.loaded.org.id, id) })),
-      { label: `${space.emoji ? `${space.emoji} ` : ""}${space.title}`, href: appPath.space(ctx.loaded.org.id, space.id) },
+      { label: `${emojiText(space.emoji)}${space.title}`, href: appPath.space(ctx.loaded.org.id, space.id) },
     ];
   }
 
@@ -183,9 +184,7 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
         ${
           spaces.length > 0
             ? html`<div class="cards">${spaces.map(
-                (
-                  s,
-                ) => html`<div class="card"><h3><a href="${appPath.space(org.id, s.id)}">${s.emoji ? `${s.emoji} ` : ""}${s.title}</a></h3>
+                (s) => html`<div class="card"><h3><a href="${appPath.space(org.id, s.id)}">${emojiText(s.emoji)}${s.title}</a></h3>
                   <p class="muted small">${s.parentId && collectionTitles.has(s.parentId) ? html`in ${collectionTitles.get(s.parentId)} · ` : ""}${s.visibility}</p></div>`,
               )}</div>`
             : emptyNote("No space you can read yet.")
@@ -222,7 +221,7 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       ${
         topics.length > 0
           ? html`<section id="topics"><h2>Topics from conversations</h2><ul class="plain">${topics.map(
-              (t) => html`<li><a href="${appPath.topic(org.id, t.id)}">${t.icon ? `${t.icon} ` : ""}${t.label}</a>
+              (t) => html`<li><a href="${appPath.topic(org.id, t.id)}">${t.label}</a>
                 <span class="muted small">${Number(t.issues)} issues · ${Number(t.documentationGaps)} documentation gaps</span></li>`,
             )}</ul></section>`
           : ""
@@ -259,7 +258,7 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
         spaces.length > 0
           ? html`<div class="cards">${spaces.map(
               (s) =>
-                html`<div class="card"><h3><a href="${appPath.space(org, s.id)}">${s.emoji ? `${s.emoji} ` : ""}${s.title}</a></h3><p class="muted small">${s.visibility}</p></div>`,
+                html`<div class="card"><h3><a href="${appPath.space(org, s.id)}">${emojiText(s.emoji)}${s.title}</a></h3><p class="muted small">${s.visibility}</p></div>`,
             )}</div>`
           : emptyNote("No space you can read in this collection.")
       }
@@ -319,7 +318,7 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
   ): SafeHtml {
     const org = ctx.loaded.org.id;
     return html`<div class="layout"><aside><details open><summary>Pages</summary>
-        <p><a href="${appPath.space(org, space.id)}"><strong>${space.emoji ? `${space.emoji} ` : ""}${space.title}</strong></a></p>
+        <p><a href="${appPath.space(org, space.id)}"><strong>${emojiText(space.emoji)}${space.title}</strong></a></p>
         ${pageTree(org, space.id, pages, currentPage)}
         <p class="small"><a href="${appPath.changes(org, space.id)}">Change requests</a></p></details></aside>
       <article>${main}</article></div>`;
@@ -344,7 +343,7 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       ? html`<section class="first-page"><h2><a href="${appPath.page(org, space.id, first.page.id)}">${first.page.title}</a></h2>
           ${pageBody((await pageDocument(db, first)) as JSONDocument)}</section>`
       : emptyNote("This space has no pages yet.");
-    const main = html`<div class="page-head"><h1>${space.emoji ? `${space.emoji} ` : ""}${space.title}</h1>
+    const main = html`<div class="page-head"><h1>${emojiText(space.emoji)}${space.title}</h1>
         <div class="actions">${badge(space.visibility)} ${space.editMode === "locked" ? badge("locked", "wait") : ""}
           <a class="button" href="${appPath.changes(org, space.id)}">Change requests</a>
           <a class="button" href="${appPath.revision(org, space.id, space.revisionId)}">Latest revision</a></div></div>
@@ -374,7 +373,7 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       ...location.ancestors.map((a) => ({ label: a.title, href: appPath.page(org, space.id, a.id) })),
       { label: location.page.title },
     ];
-    const main = html`<div class="page-head"><h1>${location.page.emoji ? `${location.page.emoji} ` : ""}${location.page.title}</h1>
+    const main = html`<div class="page-head"><h1>${emojiText(location.page.emoji)}${location.page.title}</h1>
         <span class="muted small">/${location.path}</span></div>
       ${location.page.description ? html`<p class="description">${location.page.description}</p>` : ""}
       ${await pageContent(location)}
@@ -550,7 +549,7 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       readableSpaceIds(db, access),
     ]);
     const keywords = parseJson<string[]>(cluster.keywords, "conversationClusters.keywords");
-    const body = html`<h1>${cluster.icon ? `${cluster.icon} ` : ""}${cluster.label}</h1>
+    const body = html`<h1>${cluster.label}</h1>
       <p class="description">${cluster.summary}</p>
       <p class="muted small">${Number(cluster.issues)} issues in ${Number(cluster.conversations)} conversations · ${Number(cluster.documentationGaps)} documentation gaps · updated ${when(cluster.updatedAt)}</p>
       ${keywords.length > 0 ? html`<p>${keywords.map((k) => html`${badge(k)} `)}</p>` : ""}
@@ -565,7 +564,7 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
               const shown = pages.filter((p) => readable.has(p.spaceId));
               return html`<li><strong>${issue.title}</strong> <span class="muted small">${when(issue.conversationCreatedAt)}</span>
                 <p class="small">${issue.summary}</p>
-                ${issue.question ? html`<p class="small muted">“${issue.question}”</p>` : ""}
+                ${issue.question && !issue.summary.includes(issue.question) ? html`<p class="small muted">“${issue.question}”</p>` : ""}
                 ${
                   pages.length === 0
                     ? badge("documentation gap", "bad")

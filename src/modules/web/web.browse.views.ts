@@ -32,6 +32,19 @@ export function when(iso: string | null | undefined): SafeHtml {
   return html`<time datetime="${iso}">${iso.slice(0, 16).replace("T", " ")} UTC</time>`;
 }
 
+/**
+ * An emoji as text followed by a space, or nothing. GitBook stores emojis as code points in hex
+ * ("1f4d8", "1f469-200d-1f4bb"); anything else is shown as written (escaped by the caller).
+ */
+export function emojiText(emoji: string | null | undefined): string {
+  if (!emoji) return "";
+  if (/^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$/i.test(emoji)) {
+    const points = emoji.split("-").map((hex) => Number.parseInt(hex, 16));
+    if (points.every((p) => p <= 0x10ffff)) return `${String.fromCodePoint(...points)} `;
+  }
+  return `${emoji} `;
+}
+
 export function badge(text: string, tone: "ok" | "bad" | "wait" | "" = ""): SafeHtml {
   return html`<span class="badge ${tone}">${text}</span>`;
 }
@@ -45,7 +58,7 @@ export function emptyNote(text: string): SafeHtml {
 /** The page tree as a sidebar: document pages link to their app page, groups are labels, link pages go out. */
 export function pageTree(org: string, space: string, pages: readonly PageNode[], currentId: string | undefined): SafeHtml {
   const item = (node: PageNode): SafeHtml => {
-    const label = html`${node.emoji ? `${node.emoji} ` : ""}${node.label ?? node.title}${node.hidden ? html` <span class="badge">hidden</span>` : ""}`;
+    const label = html`${emojiText(node.emoji)}${node.label ?? node.title}${node.hidden ? html` <span class="badge">hidden</span>` : ""}`;
     let entry: SafeHtml;
     if (node.kind === "group") entry = html`<span class="group">${label}</span>`;
     else if (node.kind === "link") {

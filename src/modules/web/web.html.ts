@@ -58,7 +58,9 @@ const STYLE = raw(`<style>
   .layout > aside { position: sticky; top: 1rem; max-height: calc(100vh - 2rem); overflow: auto; font-size: .92rem; }
   .layout > aside details > summary { display: none; }
   @media (max-width: 50rem) { .layout { grid-template-columns: 1fr; gap: .5rem; } .layout > aside { position: static; max-height: none; }
-    .layout > aside details > summary { display: list-item; cursor: pointer; font-weight: 600; padding: .4rem 0; } }
+    .layout > aside details > summary { display: list-item; cursor: pointer; font-weight: 600; padding: .4rem 0; }
+    .layout > article { order: 1; } .layout > aside { order: 2; border-top: 1px solid var(--line); }
+    .topbar .who .muted { display: none; } }
   .tree, .tree ul { list-style: none; margin: 0; padding: 0; } .tree ul { padding-left: .9rem; border-left: 1px solid var(--line); margin-left: .35rem; }
   .tree a, .tree .group { display: block; padding: .15rem .4rem; border-radius: 6px; color: var(--fg); }
   .tree .group { color: var(--muted); font-weight: 600; font-size: .8rem; text-transform: uppercase; letter-spacing: .03em; margin-top: .6rem; }
@@ -79,7 +81,7 @@ const STYLE = raw(`<style>
   form.stack { display: grid; gap: .5rem; max-width: 36rem; } form.stack label { display: grid; gap: .15rem; font-size: .9rem; }
   .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .5rem 0; }
   .page-head { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: baseline; justify-content: space-between; }
-  .description { color: var(--muted); font-size: 1.05rem; margin-top: -.5rem; }
+  .description { color: var(--muted); font-size: 1.05rem; margin: 0 0 1rem; }
   ul.plain { list-style: none; padding: 0; margin: 0; } ul.plain > li { padding: .4rem 0; border-bottom: 1px solid var(--line); }
   .text-body p { margin: .6rem 0; } .text-body pre { background: var(--soft); padding: .75rem; border-radius: var(--radius); overflow-x: auto; }
 </style>`);
