@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
+import { createChangeRequest, editContent, mergeChangeRequest } from "../../../test/helpers/change-requests.factories.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { addMemberToOrg, createOrganization, createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
 import { createTestIdp } from "../../../test/helpers/saml-idp.js";
@@ -123,6 +124,28 @@ describe("organization, collection, space and page", () => {
 
     expect((await browser.get(`/app/o/${org.id}/s/${space.id}/p/nope`)).status).toBe(404);
     expect((await browser.get(`/app/o/${org.id}/s/${space.id}/revisions/nope`)).status).toBe(404);
+  });
+
+  it("names the change request a merge revision came from, in the page's history and on the revision", async () => {
+    const { org, owner, space } = await scenario();
+    const cr = await createChangeRequest(ctx, owner, space.id, { subject: "Clarify setup" });
+    await editContent(ctx, owner, space.id, cr.id, [
+      { operation: "update_page", page: "pagesetup", document: { markdown: "Install the tools with <npm>.\n" } },
+    ]);
+    const merged = await mergeChangeRequest(ctx, owner, space.id, cr.id);
+    const browser = await signedIn(owner);
+    const setup = await ok(browser, `/app/o/${org.id}/s/${space.id}/p/pagesetup`);
+    expect(setup).toContain("Install the tools with &lt;npm&gt;.");
+    const history = setup.slice(setup.indexOf('id="history"'));
+    expect(history).toContain(`/revisions/${merged.revision}"`);
+    expect(history).toContain(`href="/app/o/${org.id}/s/${space.id}/~/changes/${cr.number}"`);
+    expect(history).toContain(`by Owner`);
+    // The untouched page's history does not list the merge.
+    const intro = await ok(browser, `/app/o/${org.id}/s/${space.id}/p/pageintro`);
+    expect(intro).not.toContain(`/revisions/${merged.revision}"`);
+    const revision = await ok(browser, `/app/o/${org.id}/s/${space.id}/revisions/${merged.revision}`);
+    expect(revision).toContain(`change request #${cr.number}`);
+    expect(revision).toMatch(/What changed[\s\S]*Setup guide[\s\S]*content edited/);
   });
 
   it("answers 404 where the API does: outsiders, spaces the member cannot read, another organization's ids", async () => {
