@@ -60,7 +60,7 @@ const COLORS = new Set([
   "$warning",
   "$danger",
 ]);
-const HINTS: Record<string, string> = { info: "ℹ", success: "✓", warning: "⚠", danger: "⛔" };
+const HINTS: Record<string, string> = { info: "ℹ", success: "✓", warning: "⚠", danger: "✖" };
 
 export class HtmlRenderer {
   readonly features = new Set<ContentFeature>();
@@ -359,9 +359,12 @@ export class HtmlRenderer {
     this.features.add("code");
     const language = languageOf(syntax);
     const highlighted = highlightLines(lines, language);
+    // Each line is a block (for highlighting and numbers) ending with its newline, so the text of
+    // <code> is the source, with or without CSS.
+    const last = highlighted.length - 1;
     const body = highlighted.map((line, index) => {
       const marked = bool(lineNodes[index]!, "highlighted") ? " q-line-highlighted" : "";
-      return `<span class="q-line${marked}">${line}</span>`;
+      return `<span class="q-line${marked}">${line}${index < last ? "\n" : ""}</span>`;
     });
     const title = str(node, "title");
     const classes = ["q-code"];
@@ -371,7 +374,7 @@ export class HtmlRenderer {
     const collapsed = num(node, "collapsedLineCount");
     const collapsible = bool(node, "expandable") && collapsed !== undefined && collapsed > 0 && lines.length > collapsed;
     if (collapsible) classes.push("q-code-collapsible");
-    const pre = html`<pre><code class="hljs${language ? ` language-${language}` : ""}">${raw(body.join("\n"))}</code></pre>`;
+    const pre = html`<pre><code class="hljs${language ? ` language-${language}` : ""}">${raw(body.join(""))}</code></pre>`;
     return html`<figure class="${classes.join(" ")}"${language ? html` data-language="${language}"` : EMPTY}${collapsible ? html` data-collapsed-lines="${collapsed}"` : EMPTY}>${title ? html`<figcaption class="q-code-title">${title}</figcaption>` : EMPTY}<div class="q-code-body"><button type="button" class="q-copy" hidden>Copy</button>${pre}</div></figure>`;
   }
 
@@ -482,7 +485,7 @@ export class HtmlRenderer {
       const valign = str(column, "verticalAlignment");
       const cls = valign === "middle" || valign === "bottom" ? ` q-valign-${valign}` : "";
       const body = typeOf(column) === "column" ? this.blocks(children(column), ctx) : this.block(column, ctx);
-      return html`<div class="q-column${cls}"${width ? html` style="flex-basis:${width}"` : EMPTY}>${body}</div>`;
+      return html`<div class="q-column${cls}"${width ? html` style="--q-col:${width}"` : EMPTY}>${body}</div>`;
     });
     return html`<div class="q-columns${bool(node, "fullWidth") ? " q-full-width" : ""}">${columns}</div>`;
   }
