@@ -150,7 +150,7 @@ describe("renderDocument: blocks", () => {
   it("renders blockquotes, hints of every style and dividers", () => {
     const root = body(
       block("blockquote", {}, [p("quoted")]),
-      ...["info", "success", "warning", "danger", "bogus"].map((style) => block("hint", { style }, [p(style)])),
+      ...["info", "success", "warning", "danger", "bogus", "toString"].map((style) => block("hint", { style }, [p(style)])),
       block("divider", {}),
     );
     expect(textOf(one(root, "blockquote.q-quote"))).toBe("quoted");
@@ -159,6 +159,7 @@ describe("renderDocument: blocks", () => {
       "q-hint q-hint-success",
       "q-hint q-hint-warning",
       "q-hint q-hint-danger",
+      "q-hint q-hint-info",
       "q-hint q-hint-info",
     ]);
     expect(all(root, "hr.q-divider")).toHaveLength(1);

@@ -344,7 +344,7 @@ export class HtmlRenderer {
 
   private hint(node: Node, ctx: Ctx): SafeHtml {
     const requested = str(node, "style") ?? "info";
-    const style = requested in HINTS ? requested : "info";
+    const style = Object.hasOwn(HINTS, requested) ? requested : "info";
     return html`<div class="q-hint q-hint-${style}" role="note"><span class="q-hint-icon" aria-hidden="true">${HINTS[style]}</span><div class="q-hint-body">${this.blocks(children(node), ctx)}</div></div>`;
   }
 
