@@ -98,6 +98,16 @@ describe("organization, collection, space and page", () => {
     // Content is escaped, never run.
     expect(spacePage).toContain("Welcome to &lt;script&gt;alert(1)&lt;/script&gt; the handbook.");
     expect(spacePage).not.toContain("<script>alert(1)");
+    // The renderer's stylesheet and script come from fingerprinted, cacheable addresses the CSP allows.
+    const css = /<link rel="stylesheet" href="(\/app\/assets\/[0-9a-f]+\/content\.css)">/.exec(spacePage)?.[1] ?? "";
+    const asset = await browser.get(css);
+    expect(asset.status).toBe(200);
+    expect(asset.headers["content-type"]).toContain("text/css");
+    expect(asset.headers["cache-control"]).toContain("immutable");
+    expect(asset.text).toContain(".q-");
+    expect(spacePage).toMatch(/<script defer src="\/app\/assets\/[0-9a-f]+\/content\.js">/);
+    expect((await browser.get(css.replace(/assets\/[0-9a-f]+/, "assets/0000"))).status).toBe(404);
+    expect((await browser.get(css.replace("content.css", "../../../etc/passwd"))).status).toBe(404);
     // Breadcrumbs go through the collection.
     expect(spacePage).toContain(">Handbooks</a>");
 

@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import Type, { type Static } from "typebox";
 import type { JSONDocument } from "../../content/document/types.js";
-import type { PageLocation } from "../../content/revision/model.js";
+import type { PageLocation, PageNode } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import type { SpaceRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
@@ -20,7 +20,7 @@ import { getChangeRequest } from "../change-requests/change-requests.queries.js"
 import { requireCollection } from "../collections/collections.loader.js";
 import { collectionPermissions } from "../collections/collections.policy.js";
 import { getCollectionsByIds, listCollectionNodes } from "../collections/collections.queries.js";
-import { loadRevisionView, pageDocument } from "../content/content.loader.js";
+import { loadRevisionView, pageDocument, type RevisionView } from "../content/content.loader.js";
 import { loadConversations, readableSpaceIds } from "../conversations/conversations.loader.js";
 import { conversationsPermissions } from "../conversations/conversations.policy.js";
 import { getCluster, listClusters, listIssues } from "../conversations/conversations.queries.js";
@@ -45,7 +45,6 @@ import {
   emojiText,
   emptyNote,
   historyList,
-  pageBody,
   pageChanges,
   pageOutline,
   pageTree,
@@ -56,6 +55,7 @@ import {
 import { requireWebOrganization, type SignedIn, signedInOf } from "./web.context.js";
 import { diffPages, pageHistory, pagesOfTree } from "./web.history.js";
 import { html, type PageOptions, page, type SafeHtml } from "./web.html.js";
+import { type AppPageSource, appAssets, renderAppPage } from "./web.render.js";
 import { safeNext } from "./web.session.js";
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
@@ -147,6 +147,19 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
     }
     return { org: ctx.loaded.org.id, space: space.id, people, changeRequests };
   }
+
+  // --- the renderer's static files (content.css, content.js, KaTeX, mermaid), fingerprinted ---
+
+  app.get(
+    "/app/assets/:hash/*",
+    { schema: { params: Type.Object({ hash: Id, "*": Type.String({ maxLength: 200 }) }) } },
+    async (request, reply) => {
+      const assets = appAssets();
+      const file = assets.prefix.endsWith(`/${request.params.hash}`) ? assets.files.get(request.params["*"]) : undefined;
+      if (!file) throw missing("No such file: the page that asked for it may be from an older version of Quire; reload it.");
+      return reply.header("cache-control", "public, max-age=31536000, immutable").type(file.contentType).send(file.body);
+    },
+  );
 
   // --- organization ---
 
@@ -339,10 +352,13 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
         : request.query.git === "export"
           ? "Export requested: it runs in the background."
           : undefined;
-    const firstPage = first
-      ? html`<section class="first-page"><h2><a href="${appPath.page(org, space.id, first.page.id)}">${first.page.title}</a></h2>
-          ${pageBody((await pageDocument(db, first)) as JSONDocument)}</section>`
-      : emptyNote("This space has no pages yet.");
+    const rendered = first
+      ? await renderAppPage(db, deps, sourceOf(org, view, first.page), (await pageDocument(db, first)) as JSONDocument)
+      : undefined;
+    const firstPage =
+      first && rendered
+        ? html`<section class="first-page"><h2><a href="${appPath.page(org, space.id, first.page.id)}">${first.page.title}</a></h2>${rendered.body}</section>`
+        : emptyNote("This space has no pages yet.");
     const main = html`<div class="page-head"><h1>${emojiText(space.emoji)}${space.title}</h1>
         <div class="actions">${badge(space.visibility)} ${space.editMode === "locked" ? badge("locked", "wait") : ""}
           <a class="button" href="${appPath.changes(org, space.id)}">Change requests</a>
@@ -351,7 +367,11 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       ${firstPage}
       ${space.deletedAt ? "" : await gitPanel(ctx, space, permissions.triggerGitSync, notice)}`;
     const crumbs = await spaceCrumbs(ctx, space);
-    return send(reply, ctx, space.title, spaceLayout(ctx, space, view.content.pages, first?.page.id, main), { crumbs, wide: true });
+    return send(reply, ctx, space.title, spaceLayout(ctx, space, view.content.pages, first?.page.id, main), {
+      crumbs,
+      wide: true,
+      ...(rendered ? { head: rendered.head } : {}),
+    });
   });
 
   app.get("/app/o/:org/s/:space/p/:page", { schema: { params: Type.Object({ org: Id, space: Id, page: Id }) } }, async (request, reply) => {
@@ -373,26 +393,32 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       ...location.ancestors.map((a) => ({ label: a.title, href: appPath.page(org, space.id, a.id) })),
       { label: location.page.title },
     ];
+    const content = await pageContent(sourceOf(org, view, location.page), location);
     const main = html`<div class="page-head"><h1>${emojiText(location.page.emoji)}${location.page.title}</h1>
         <span class="muted small">/${location.path}</span></div>
       ${location.page.description ? html`<p class="description">${location.page.description}</p>` : ""}
-      ${await pageContent(location)}
+      ${content.body}
       <section id="history"><h2>History</h2>${historyList(entries, more, links)}</section>`;
     return send(reply, ctx, location.page.title, spaceLayout(ctx, space, view.content.pages, location.page.id, main), {
       crumbs: pageCrumbs,
       wide: true,
+      ...(content.head ? { head: content.head } : {}),
     });
   });
 
-  async function pageContent(location: PageLocation): Promise<SafeHtml> {
+  function sourceOf(orgId: string, view: RevisionView, page: PageNode): AppPageSource {
+    return { orgId, spaceId: view.space.id, content: view.content, pageIds: new Set(view.locations().keys()), page };
+  }
+
+  async function pageContent(source: AppPageSource, location: PageLocation): Promise<{ body: SafeHtml; head?: SafeHtml }> {
     if (location.page.kind === "group") {
-      return html`<p class="muted">A group of pages:</p><ul>${location.page.children.map((c) => html`<li>${c.title}</li>`)}</ul>`;
+      return { body: html`<p class="muted">A group of pages:</p><ul>${location.page.children.map((c) => html`<li>${c.title}</li>`)}</ul>` };
     }
     if (location.page.kind === "link") {
       const href = location.page.href && /^https?:\/\//i.test(location.page.href) ? location.page.href : undefined;
-      return href ? html`<p>A link to <a href="${href}">${href}</a>.</p>` : emptyNote("A link page.");
+      return { body: href ? html`<p>A link to <a href="${href}">${href}</a>.</p>` : emptyNote("A link page.") };
     }
-    return pageBody((await pageDocument(db, location)) as JSONDocument);
+    return renderAppPage(db, deps, source, (await pageDocument(db, location)) as JSONDocument);
   }
 
   app.get(

@@ -2,8 +2,6 @@
  * Views of the browsing half of the web app: pure functions from what the routes loaded to markup.
  * Everything from the database or from content goes through `html` (escaped).
  */
-import { documentToPlainText } from "../../content/document/plain-text.js";
-import type { JSONDocument } from "../../content/document/types.js";
 import type { PageLocation, PageNode } from "../../content/revision/model.js";
 import type { PageChange, PageChangeKind, PageHistoryEntry } from "./web.history.js";
 import { html, raw, type SafeHtml } from "./web.html.js";
@@ -73,30 +71,6 @@ export function pageTree(org: string, space: string, pages: readonly PageNode[],
   };
   if (pages.length === 0) return emptyNote("No pages yet.");
   return html`<ul class="tree">${pages.map(item)}</ul>`;
-}
-
-/**
- * A page's body as readers see it. Until the shared document renderer is merged, the page's text
- * by section (headings and paragraphs), escaped.
- */
-export function pageBody(document: JSONDocument): SafeHtml {
-  const sections = documentToPlainText(document);
-  if (sections.length === 0) return emptyNote("This page is empty.");
-  return html`<div class="text-body">${sections.map((section) => {
-    const heading = section.heading;
-    const title = heading
-      ? heading.level === 1
-        ? html`<h2>${heading.text}</h2>`
-        : heading.level === 2
-          ? html`<h3>${heading.text}</h3>`
-          : html`<h4>${heading.text}</h4>`
-      : "";
-    const paragraphs = section.text
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map((line) => html`<p>${line}</p>`);
-    return html`${title}${paragraphs}`;
-  })}</div>`;
 }
 
 const KIND_LABELS: Record<PageChangeKind, string> = {

@@ -54,7 +54,8 @@ const STYLE = raw(`<style>
   .page-head { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: baseline; justify-content: space-between; }
   .description { color: var(--muted); font-size: 1.05rem; margin: 0 0 1rem; }
   ul.plain { list-style: none; padding: 0; margin: 0; } ul.plain > li { padding: .4rem 0; border-bottom: 1px solid var(--line); }
-  .text-body p { margin: .6rem 0; } .text-body pre { background: var(--soft); padding: .75rem; border-radius: var(--radius); overflow-x: auto; }
+  .first-page > h2 { font-size: 1.5rem; margin-top: 1rem; }
+  #history { border-top: 1px solid var(--line); margin-top: 2.5rem; }
 </style>`);
 
 export interface PageUser {

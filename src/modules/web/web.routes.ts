@@ -34,9 +34,16 @@ export const webRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
   await registerWebSessions(app, deps);
 
   app.addHook("onSend", (_request, reply, _payload, done) => {
-    reply.header("cache-control", "no-store");
+    // Pages are never cached; the fingerprinted assets set their own (immutable) caching.
+    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
     reply.header("x-frame-options", "DENY");
-    reply.header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
+    // Page content (web.render.ts) needs the renderer's own stylesheets, scripts and fonts, images
+    // from anywhere (as on the published site), and the players of the embeds it knows.
+    reply.header(
+      "content-security-policy",
+      "default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'; font-src 'self'; img-src 'self' https: http: data:; " +
+        "frame-src https://www.youtube-nocookie.com https://player.vimeo.com https://www.loom.com; form-action 'self'; frame-ancestors 'none'",
+    );
     done();
   });
 
