@@ -6,6 +6,7 @@ import { addMemberToOrg, createOrganization, createOrgWithRoles, createUser } fr
 import { createTestIdp } from "../../../test/helpers/saml-idp.js";
 import { createCollection, createSpace, setDefaultLevel } from "../../../test/helpers/spaces.factories.js";
 import { WebClient } from "../../../test/helpers/web.js";
+import { saveDocument } from "../../content/revision/storage.js";
 import { createLoginLink } from "./web.queries.js";
 
 let ctx: TestContext;
@@ -156,6 +157,44 @@ describe("organization, collection, space and page", () => {
     const revision = await ok(browser, `/app/o/${org.id}/s/${space.id}/revisions/${merged.revision}`);
     expect(revision).toContain(`change request #${cr.number}`);
     expect(revision).toMatch(/What changed[\s\S]*Setup guide[\s\S]*content edited/);
+  });
+
+  it("renders page content with links into the app, and never a script URL", async () => {
+    const { org, owner, space } = await scenario();
+    const text = (t: string) => ({ object: "text", leaves: [{ object: "leaf", text: t, marks: [] }] });
+    const link = (ref: unknown, label: string) => ({ object: "inline", type: "link", data: { ref }, nodes: [text(label)] });
+    const document = {
+      object: "document",
+      data: {},
+      nodes: [
+        {
+          object: "block",
+          type: "paragraph",
+          nodes: [
+            text("See "),
+            link({ kind: "page", page: "pagesetup" }, "the setup"),
+            text(", "),
+            link({ kind: "page", page: "gone" }, "a removed page"),
+            text(" and "),
+            link({ kind: "url", url: "javascript:alert(1)" }, "a trap"),
+          ],
+        },
+      ],
+    };
+    const documentHash = await saveDocument(ctx.db, document);
+    await commitContent(ctx, space.id, {
+      pages: [
+        { id: "pagelinks", title: "Links", extra: { documentHash } },
+        { id: "pagesetup", title: "Setup", paragraphs: ["Install."] },
+      ],
+    });
+    const body = await ok(await signedIn(owner), `/app/o/${org.id}/s/${space.id}/p/pagelinks`);
+    const content = body.slice(body.indexOf('class="q-content"'), body.indexOf('id="history"'));
+    expect(content).toContain(`href="/app/o/${org.id}/s/${space.id}/p/pagesetup"`);
+    expect(content).toContain("a removed page");
+    expect(content).not.toContain("/p/gone");
+    expect(content).toContain("a trap");
+    expect(content).not.toMatch(/href="javascript:/i);
   });
 
   it("answers 404 where the API does: outsiders, spaces the member cannot read, another organization's ids", async () => {
