@@ -185,6 +185,17 @@ describe("renderDocument: blocks", () => {
     expect(result.features.has("code")).toBe(true);
   });
 
+  it("evaluates expressions inside code lines and keeps annotated text", () => {
+    const line = block("code-line", {}, [
+      text("version = "),
+      inline("expression", { expression: "space.vars.version" }),
+      text(" # "),
+      { ...inline("annotation", {}, [text("note")]), fragments: [] },
+    ]);
+    const root = dom(render(doc(block("code", { syntax: "python" }, [line])), testEnv({}, { version: "2.4" })).html);
+    expect(textOf(one(root, "code"))).toBe("version = 2.4 # note");
+  });
+
   it("renders code of an unknown or missing language as escaped plain text", () => {
     const root = body(code("no-such-language", "a < b"), code(undefined, "plain"));
     expect(all(root, "code").map(textOf)).toEqual(["a < b", "plain"]);

@@ -542,7 +542,7 @@ export class HtmlRenderer {
   private renderNotes(ctx: Ctx): SafeHtml {
     if (this.notes.length === 0) return EMPTY;
     const items: SafeHtml[] = [];
-    const inner: Ctx = { ...ctx, outline: false, depth: Math.max(ctx.depth, MAX_DEPTH - 8) };
+    const inner: Ctx = { ...ctx, outline: false };
     for (let i = 0; i < this.notes.length; i++) {
       const { id, body } = this.notes[i]!;
       const content = this.blocks(
