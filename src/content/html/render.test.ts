@@ -405,6 +405,21 @@ describe("renderDocument: blocks", () => {
     expect(one(cells[7]!, "a").attrs.href).toBe("https://example.com");
   });
 
+  it("applies the grid view's column widths and text alignments", () => {
+    const table = block("table", {
+      view: { type: "grid", columns: ["a", "b"], hideHeader: true, columnWidths: { a: 240 } },
+      definition: {
+        a: { id: "a", title: "A", type: "text", textAlignment: "center", verticalAlignment: "middle" },
+        b: { id: "b", title: "B", type: "number" },
+      },
+      records: { r: { orderIndex: "a0", values: { b: 1 } } },
+    });
+    const root = dom(render(doc(table)).html);
+    expect(all(root, "th")).toHaveLength(0);
+    expect(all(root, "col").map((c) => c.attrs.style)).toEqual(["width:240px", undefined]);
+    expect(all(root, "td").map((c) => c.attrs.class)).toEqual(["q-align-center q-valign-middle", "q-align-right"]);
+  });
+
   it("renders the cards view as cards with cover and target link", () => {
     const table = everyBlockDocument().nodes.filter((n: any) => n.type === "table")[1]!;
     const root = dom(render(doc(table)).html);
