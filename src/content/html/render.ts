@@ -301,7 +301,9 @@ export class HtmlRenderer {
 
   /** A light image with a dark variant: <picture> picks by prefers-color-scheme; content.js follows [data-theme]. */
   picture(darkUrl: string, img: SafeHtml): SafeHtml {
-    return html`<picture><source srcset="${darkUrl}" media="(prefers-color-scheme: dark)" data-q-dark>${img}</picture>`;
+    // srcset is a list: a space or comma in the URL would start another candidate.
+    const srcset = darkUrl.replace(/[\s,]/g, (c) => encodeURIComponent(c));
+    return html`<picture><source srcset="${srcset}" media="(prefers-color-scheme: dark)" data-q-dark>${img}</picture>`;
   }
 
   // ---------------------------------------------------------------- blocks
