@@ -386,6 +386,17 @@ describe("renderDocument: blocks", () => {
     expect(textOf(one(root, "div.q-openapi-schemas"))).toContain("Pet");
   });
 
+  it("renders integration blocks as a link card to their URL, or a note without one", () => {
+    const root = body(
+      block("integration", { integration: "runkit", block: "notebook", props: {}, url: "https://runkit.com/e/1" }),
+      block("integration", { integration: "mermaid", block: "diagram", props: { source: "x" } }),
+    );
+    const card = one(root, "a.q-integration");
+    expect(card.attrs.href).toBe("https://runkit.com/e/1");
+    expect(textOf(one(card, "span.q-card-hint"))).toBe("runkit / notebook");
+    expect(textOf(one(root, "div.q-integration"))).toBe("Integration mermaid / diagram: interactive content is not available here.");
+  });
+
   it("renders grid tables as a real <table> with every column type, rows in orderIndex order", () => {
     const document = everyBlockDocument();
     const table = document.nodes.find((n: any) => n.type === "table")!;
