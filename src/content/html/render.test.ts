@@ -301,6 +301,12 @@ describe("renderDocument: blocks", () => {
       render(doc(block("tabs", {}, [block("tabs-item", {}, [p("a")])]), block("tabs", {}, [block("tabs-item", {}, [p("b")])]))).html,
     );
     expect(new Set(all(two, "input").map((r) => r.attrs.name)).size).toBe(2);
+    // Two documents on one page keep apart with env.idPrefix (headings keep their anchors).
+    const prefixed = dom(
+      render(doc(h(2, "Title"), block("tabs", {}, [block("tabs-item", {}, [p("a")])])), { ...testEnv(), idPrefix: "side" }).html,
+    );
+    expect(one(prefixed, "input").attrs.name).toMatch(/^side-tabs-\d+$/);
+    expect(one(prefixed, "h3").attrs.id).toBe("title");
   });
 
   it("renders expandables as <details>, steppers as an ordered list, columns side by side", () => {
