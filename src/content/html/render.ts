@@ -470,7 +470,11 @@ export class HtmlRenderer {
     const body = fragmentNamed(node, "expandable-body");
     const inner: Ctx = { ...ctx, outline: false };
     const summary = title ? this.captionInlines(children(title), inner) : EMPTY;
-    const id = typeof node.meta?.id === "string" ? html` id="${node.meta.id}"` : EMPTY;
+    // Its id lets a link open it (content.js); it gives way to a heading that already has it.
+    const wanted = typeof node.meta?.id === "string" ? node.meta.id : "";
+    const free = wanted !== "" && !this.ids.has(wanted);
+    if (free) this.ids.add(wanted);
+    const id = free ? html` id="${wanted}"` : EMPTY;
     return html`<details class="q-expandable"${id}><summary>${summary.value ? summary : "Details"}</summary><div class="q-expandable-body">${this.blocks(children(body), inner)}</div></details>`;
   }
 
