@@ -1,0 +1,81 @@
+import hljs from "highlight.js";
+import { LRUCache } from "lru-cache";
+import { escapeHtml } from "./safe-html.js";
+
+/**
+ * Syntax highlighting on the server with highlight.js: synchronous and a few microseconds per line
+ * (shiki is nicer but async and needs a WASM regex engine; see bench/render.bench.ts for the cost).
+ * No language auto-detection: it runs every grammar over the text, which is what makes
+ * highlighting slow; an unknown or missing syntax renders escaped plain text.
+ */
+
+/**
+ * Highlighted blocks by language and source. Pages are rendered again and again with the same code
+ * (every visit to an uncached page, the member app's previews), and highlighting is most of a
+ * code-heavy page's render time. Bounded by the size of the HTML kept (~16 MB of UTF-16).
+ */
+const cache = new LRUCache<string, string[]>({
+  max: 5_000,
+  maxSize: 8_000_000,
+  sizeCalculation: (lines) => lines.reduce((n, l) => n + l.length, 1),
+});
+
+/** For benchmarks that measure a cold render. */
+export function clearHighlightCache(): void {
+  cache.clear();
+}
+
+/** Beyond this many characters a block is shown unhighlighted: a huge paste must not stall a page. */
+const MAX_HIGHLIGHT = 100_000;
+
+const ALIASES: Record<string, string> = { sh: "bash", shell: "bash", zsh: "bash", console: "bash", jsx: "javascript", tsx: "typescript" };
+
+export function languageOf(syntax: string | undefined): string | undefined {
+  if (!syntax) return undefined;
+  const name = syntax.trim().toLowerCase();
+  const candidate = ALIASES[name] ?? name;
+  return hljs.getLanguage(candidate) ? candidate : undefined;
+}
+
+/**
+ * The highlighted HTML of each line. highlight.js output is escaped text and `<span class="hljs-…">`
+ * tags whose spans may cross line breaks (comments, strings); each line closes the spans still open
+ * at its end and the next line reopens them, so every line is balanced on its own.
+ */
+export function highlightLines(lines: readonly string[], language: string | undefined): string[] {
+  const source = lines.join("\n");
+  if (!language || source.length > MAX_HIGHLIGHT) return lines.map(escapeHtml);
+  const key = `${language}\u0000${source}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const result = splitHighlighted(source, language, lines);
+  cache.set(key, result);
+  return result;
+}
+
+function splitHighlighted(source: string, language: string, lines: readonly string[]): string[] {
+  let highlighted: string;
+  try {
+    highlighted = hljs.highlight(source, { language, ignoreIllegals: true }).value;
+  } catch {
+    return lines.map(escapeHtml);
+  }
+  const out: string[] = [];
+  const open: string[] = [];
+  for (const line of highlighted.split("\n")) {
+    let text = open.join("");
+    const tag = /<span[^>]*>|<\/span>/g;
+    let last = 0;
+    let match: RegExpExecArray | null;
+    while ((match = tag.exec(line))) {
+      text += line.slice(last, match.index) + match[0];
+      last = tag.lastIndex;
+      if (match[0] === "</span>") open.pop();
+      else open.push(match[0]);
+    }
+    text += line.slice(last) + "</span>".repeat(open.length);
+    out.push(text);
+  }
+  // highlight.js keeps the text as given, so the line count matches; guard anyway.
+  return out.length === lines.length ? out : lines.map(escapeHtml);
+}
