@@ -18,11 +18,13 @@ import { DomainError } from "../../lib/errors.js";
 import { html } from "../web/web.html.js";
 import type { LayoutContext } from "./layout.js";
 import { siteHref } from "./layout.js";
+import { handleMcpRequest } from "./mcp.js";
 import { bodyAssets } from "./page-body.js";
 import { listSiteRedirects, loadSiteView, siteByBasename } from "./published.loader.js";
 import { decideReader, type Reader } from "./reader.js";
 import { buildSiteAssets } from "./site-assets.js";
 import { type SiteHosts, siteRequestOf } from "./site-hosts.js";
+import { siteMcpSource } from "./site-mcp.js";
 import {
   llmsFullTxt,
   llmsTxt,
@@ -147,6 +149,11 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
     const cacheControl = reader.indexable && !reader.member ? "public, max-age=0, must-revalidate" : "private, no-cache";
     const robots: Record<string, string> = reader.indexable ? {} : { "x-robots-tag": "noindex" };
     const cacheKey = `${site.id}|${versionOf(view)}|${readerKey(reader)}|${base}|${where.origin}|${path.join("/")}`;
+    if (path.length === 2 && path[0] === "~quire" && path[1] === "mcp") {
+      // The site's read-only MCP server, as this reader sees the site; never cached (each call is its own answer).
+      return handleMcpRequest(request, reply, siteMcpSource(deps, ctx, await listSiteRedirects(deps.db, site.id)));
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") return reply.code(405).header("allow", "GET, HEAD").send();
     const query = (request.query ?? {}) as Record<string, unknown>;
     const isSearch = path.length === 2 && path[0] === "~quire" && path[1] === "search";
     const cached = isSearch ? undefined : answers.get(cacheKey);
@@ -218,6 +225,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
     handle(request, reply, request.params.basename, ""),
   );
   app.get<{ Params: { basename: string; "*": string } }>("/s/:basename/*", { config: { public: true } }, (request, reply) =>
+    handle(request, reply, request.params.basename, request.params["*"]),
+  );
+  // POST only reaches the MCP server (`<site>/~quire/mcp`); anything else answers 405 after the access decision.
+  app.post<{ Params: { basename: string; "*": string } }>("/s/:basename/*", { config: { public: true } }, (request, reply) =>
     handle(request, reply, request.params.basename, request.params["*"]),
   );
 };

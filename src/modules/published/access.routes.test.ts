@@ -1,0 +1,184 @@
+/**
+ * Reader access through the real site routes: share links, visitor tokens (and their cookie),
+ * adaptive pages appearing with a claim, members with an API token, and the site's MCP server
+ * driven by the SDK's client over real HTTP.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SignJWT } from "jose";
+import { describe, expect, it } from "vitest";
+import { useListeningServer } from "../../../test/helpers/app.js";
+import { commitContent, type TestPage } from "../../../test/helpers/content.factories.js";
+import { createSite } from "../../../test/helpers/sites.factories.js";
+import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+
+const server = useListeningServer();
+
+const PAGES: TestPage[] = [
+  { title: "Welcome", slug: "welcome", paragraphs: ["Start here."] },
+  { title: "Install", slug: "install", paragraphs: ["Run the installer, then restart the gateway."] },
+  { title: "Beta program", slug: "beta", paragraphs: ["Beta features for testers."], extra: { condition: "visitor.claims.beta === true" } },
+  {
+    title: "French notes",
+    slug: "fr",
+    paragraphs: ["Notes en français."],
+    extra: { condition: 'visitor.claims.unsigned.language === "fr"' },
+  },
+];
+
+const SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    beta: { type: "boolean", description: "Beta tester" },
+    unsigned: {
+      type: "object",
+      description: "Unsigned claims of the site visitor.",
+      additionalProperties: false,
+      properties: { language: { type: "string", enum: ["en", "fr"], description: "Language" } },
+    },
+  },
+};
+
+async function scenario(visibility: string) {
+  const { ctx } = server;
+  const base = await createOrgWithSpace(ctx, { title: "Handbook" });
+  await commitContent(ctx, base.space.id, { pages: PAGES });
+  await ctx.worker.drain();
+  const site = await createSite(ctx, base.owner, base.org.id, { title: "Handbook", visibility, spaces: [base.space.id] });
+  const url = `/v1/orgs/${base.org.id}/sites/${site.id}`;
+  expect((await ctx.as(base.owner).put(`${url}/adaptive-schema`, { jsonSchema: SCHEMA })).status).toBe(200);
+  expect(
+    (await ctx.as(base.owner).patch(`${url}/publishing/auth`, { backend: "custom", fallbackURL: "https://login.example.com/docs" })).status,
+  ).toBe(200);
+  expect((await ctx.as(base.owner).post(`${url}/publish`)).status).toBe(200);
+  const key = (await ctx.as(base.owner).get(`${url}/publishing/auth`)).body.privateKey as string;
+  return { ...base, site, url, key, root: `/s/${site.basename}` };
+}
+
+const sign = (key: string, claims: Record<string, unknown>) =>
+  new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setIssuedAt().setExpirationTime("2h").sign(new TextEncoder().encode(key));
+
+const cookiesOf = (headers: Record<string, unknown>) =>
+  ([] as string[])
+    .concat((headers["set-cookie"] as string | string[] | undefined) ?? [])
+    .map((c) => c.split(";")[0])
+    .join("; ");
+
+describe("reading a share-link site", () => {
+  it("opens only with an active key, whose pages link with the key; a deactivated link answers 404 at once", async () => {
+    const { ctx } = server;
+    const s = await scenario("share-link");
+    expect((await ctx.anonymous.get(`${s.root}/`)).status).toBe(404);
+    const link = (await ctx.as(s.owner).post(`${s.url}/share-links`, { name: "Partners" })).body;
+    const key = link.urls.published.split("/").pop() as string;
+    const page = await ctx.anonymous.get(`${s.root}/${key}/`);
+    expect(page.status, page.text).toBe(200);
+    expect(page.text).toContain("Start here.");
+    expect(page.text).toContain(`href="${s.root}/${key}/install"`);
+    expect(page.headers["x-robots-tag"]).toBe("noindex");
+    expect(String(page.headers["cache-control"])).toContain("private");
+    const robots = await ctx.anonymous.get(`${s.root}/${key}/robots.txt`);
+    expect(robots.text).toContain("Disallow: /");
+    expect((await ctx.anonymous.get(`${s.root}/${key}/install.md`)).text).toContain("Run the installer");
+    await ctx.as(s.owner).patch(`${s.url}/share-links/${link.id}`, { active: false });
+    expect((await ctx.anonymous.get(`${s.root}/${key}/`)).status).toBe(404);
+    expect((await ctx.anonymous.get(`${s.root}/${key}/install.md`)).status).toBe(404);
+    // Members who may read the space read it without a key.
+    expect((await ctx.as(s.members.read).get(`${s.root}/install`)).status).toBe(200);
+  });
+});
+
+describe("reading a visitor-auth site", () => {
+  it("sends a visitor to the login URL, takes the token into a cookie, and shows pages their claims allow", async () => {
+    const { ctx } = server;
+    const s = await scenario("visitor-auth");
+    const refused = await ctx.anonymous.get(`${s.root}/install`);
+    expect(refused.status).toBe(302);
+    expect(refused.headers.location).toBe("https://login.example.com/docs?location=install");
+    const wrong = await ctx.anonymous.get(`${s.root}/install?jwt_token=${await sign("not-the-key", { beta: true })}`);
+    expect(wrong.status).toBe(302);
+    expect(wrong.headers.location).toBe("https://login.example.com/docs?location=install");
+
+    const token = await sign(s.key, { beta: true });
+    const landing = await ctx.anonymous.get(`${s.root}/install?jwt_token=${token}`);
+    expect(landing.status).toBe(302);
+    expect(landing.headers.location).toBe(`${s.root}/install`);
+    expect(String(landing.headers["set-cookie"])).toMatch(new RegExp(`Path=${s.root}; SameSite=Lax; HttpOnly`));
+    const cookie = cookiesOf(landing.headers);
+    const page = await ctx.anonymous.get(`${s.root}/install`, { headers: { cookie } });
+    expect(page.status, page.text).toBe(200);
+    expect(page.text).toContain("Run the installer");
+    // The claim shows the beta page in the navigation and opens it; without it, it is absent.
+    expect(page.text).toContain(`href="${s.root}/beta"`);
+    expect((await ctx.anonymous.get(`${s.root}/beta`, { headers: { cookie } })).status).toBe(200);
+    const plain = cookiesOf((await ctx.anonymous.get(`${s.root}/install?jwt_token=${await sign(s.key, {})}`)).headers);
+    const without = await ctx.anonymous.get(`${s.root}/install`, { headers: { cookie: plain } });
+    expect(without.status).toBe(200);
+    expect(without.text).not.toContain("Beta program");
+    expect((await ctx.anonymous.get(`${s.root}/beta`, { headers: { cookie: plain } })).status).toBe(404);
+    expect((await ctx.anonymous.get(`${s.root}/llms.txt`, { headers: { cookie: plain } })).text).not.toContain("beta");
+    expect((await ctx.anonymous.get(`${s.root}/llms.txt`, { headers: { cookie } })).text).toContain("Beta program");
+  });
+});
+
+describe("adaptive content on a public site", () => {
+  it("shows a page for a declared unsigned claim from the URL, kept in a cookie", async () => {
+    const { ctx } = server;
+    const s = await scenario("public");
+    expect((await ctx.anonymous.get(`${s.root}/fr`)).status).toBe(404);
+    const withClaim = await ctx.anonymous.get(`${s.root}/fr?visitor.language=fr`);
+    expect(withClaim.status, withClaim.text).toBe(200);
+    expect(withClaim.text).toContain("Notes en français.");
+    const cookie = cookiesOf(withClaim.headers);
+    expect((await ctx.anonymous.get(`${s.root}/fr`, { headers: { cookie } })).status).toBe(200);
+    expect((await ctx.anonymous.get(`${s.root}/fr?visitor.language=en`)).status).toBe(404);
+  });
+});
+
+describe("the site's MCP server", () => {
+  async function connect(url: string, headers: Record<string, string> = {}) {
+    const client = new Client({ name: "quire-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+    return client;
+  }
+  const textOf = (result: { content: unknown }) => (result.content as { text: string }[]).map((c) => c.text).join("\n");
+
+  it("lists, searches and reads what the reader may see, through the real routes", async () => {
+    const s = await scenario("visitor-auth");
+    const endpoint = `${server.endpoint}${s.root}/~quire/mcp`;
+    const visitor = await connect(endpoint, { authorization: `Bearer ${await sign(s.key, {})}` });
+    const listed = (await visitor.callTool({ name: "list_pages", arguments: {} })).structuredContent as {
+      pages: { title: string; url: string }[];
+    };
+    expect(listed.pages.map((p) => p.title)).toEqual(["Welcome", "Install"]);
+    expect(listed.pages[1]?.url).toBe(`http://quire.test${s.root}/install`);
+    const found = await visitor.callTool({ name: "search", arguments: { query: "installer gateway" } });
+    const hits = (found.structuredContent as { results: { url: string }[] }).results;
+    expect(hits[0]?.url).toBe(`http://quire.test${s.root}/install`);
+    const read = await visitor.callTool({ name: "read_page", arguments: { path: hits[0]?.url as string } });
+    expect(textOf(read)).toContain("# Install");
+    expect(textOf(read)).toContain("Run the installer");
+    const hidden = await visitor.callTool({ name: "read_page", arguments: { path: "beta" } });
+    expect(hidden.isError).toBe(true);
+    expect((await visitor.callTool({ name: "search", arguments: { query: "testers" } })).structuredContent).toBeUndefined();
+    await visitor.close();
+
+    const beta = await connect(endpoint, { authorization: `Bearer ${await sign(s.key, { beta: true })}` });
+    expect(textOf(await beta.callTool({ name: "read_page", arguments: { path: "beta" } }))).toContain("Beta features for testers.");
+    await beta.close();
+
+    const member = await connect(endpoint, { authorization: `Bearer ${s.members.read.token}` });
+    expect(textOf(await member.callTool({ name: "read_page", arguments: { path: "install.md" } }))).toContain("Run the installer");
+    await member.close();
+
+    // No token: the MCP endpoint is no more open than the site.
+    const anonymous = await fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      redirect: "manual",
+    });
+    expect(anonymous.status).toBe(302);
+  });
+});
