@@ -142,7 +142,7 @@ describe("the site's MCP server", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
     return client;
   }
-  const textOf = (result: { content: unknown }) => (result.content as { text: string }[]).map((c) => c.text).join("\n");
+  const textOf = (result: Awaited<ReturnType<Client["callTool"]>>) => (result.content as { text: string }[]).map((c) => c.text).join("\n");
 
   it("lists, searches and reads what the reader may see, through the real routes", async () => {
     const s = await scenario("visitor-auth");
