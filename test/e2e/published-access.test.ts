@@ -105,11 +105,11 @@ describe("published sites with access control, in a browser", () => {
     expect(closed?.status()).toBe(404);
     const opened = await page.goto(link.urls.published);
     expect(opened?.status()).toBe(200);
-    expect(await page.locator("body").innerText()).toContain("Start here.");
+    expect(await page.locator("body").textContent()).toContain("Start here.");
     await shot(page, "access-01-share-link");
     await page.getByRole("link", { name: "Install", exact: true }).first().click();
     await page.waitForURL(`${link.urls.published}/install`);
-    expect(await page.locator("body").innerText()).toContain("Run the installer");
+    expect(await page.locator("body").textContent()).toContain("Run the installer");
     await ctx.as(s.owner).patch(`${s.url}/share-links/${link.id}`, { active: false });
     expect((await page.reload())?.status()).toBe(404);
     await page.close();
@@ -133,7 +133,7 @@ describe("published sites with access control, in a browser", () => {
     expect(page.url()).not.toContain("jwt_token");
     const cookies = await context.cookies(siteUrl);
     expect(cookies).toEqual([expect.objectContaining({ path: `/s/${s.site.basename}`, httpOnly: true, sameSite: "Lax" })]);
-    const body = await page.locator("body").innerText();
+    const body = await page.locator("body").textContent();
     expect(body).toContain("Run the installer");
     expect(body).not.toContain("Beta program");
     await shot(page, "access-03-signed-in");
@@ -146,7 +146,7 @@ describe("published sites with access control, in a browser", () => {
     await page.waitForURL(`${siteUrl}/install`);
     await page.getByRole("link", { name: "Beta program" }).first().click();
     await page.waitForURL(`${siteUrl}/beta`);
-    expect(await page.locator("body").innerText()).toContain("Beta features for testers.");
+    expect(await page.locator("body").textContent()).toContain("Beta features for testers.");
     await shot(page, "access-04-beta-page");
 
     // Another browser without the cookie is still refused.
