@@ -179,6 +179,8 @@ describe("the site's MCP server", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
       redirect: "manual",
     });
-    expect(anonymous.status).toBe(302);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toBe('Bearer realm="site"');
+    expect((await anonymous.json()).error.message).toContain("Authorization: Bearer");
   });
 });

@@ -128,6 +128,19 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
 
     const decision = await decideReader(deps, site, request, segments, where.basePath);
     if (decision.kind === "not-found") return plainNotFound(reply);
+    const isMcp = segments.at(-2) === "~quire" && segments.at(-1) === "mcp";
+    if (decision.kind === "login" && isMcp) {
+      // A tool cannot follow a login page: it is told to bring a visitor token (or an API token) as a bearer.
+      return reply
+        .code(401)
+        .header("www-authenticate", 'Bearer realm="site"')
+        .header("cache-control", "no-store")
+        .send({
+          jsonrpc: "2.0",
+          error: { code: -32001, message: "This site needs a visitor token or an API token: send Authorization: Bearer <token>." },
+          id: null,
+        });
+    }
     if (decision.kind === "login") return reply.header("cache-control", "no-store").redirect(decision.location, 302);
     for (const cookie of decision.setCookies) reply.header("set-cookie", cookie);
     if (decision.redirect) return reply.header("cache-control", "no-store").redirect(decision.redirect, 302);
