@@ -6,13 +6,19 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { SignJWT } from "jose";
-import { describe, expect, it } from "vitest";
-import { useListeningServer } from "../../../test/helpers/app.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent, type TestPage } from "../../../test/helpers/content.factories.js";
 import { createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 
-const server = useListeningServer();
+// Listening for the MCP client; the setup gets room for a busy machine (PostgreSQL beside other tests).
+const server = {} as { ctx: TestContext; endpoint: string };
+beforeAll(async () => {
+  server.ctx = await createTestContext();
+  server.endpoint = await server.ctx.listen();
+}, 180_000);
+afterAll(() => server.ctx.close());
 
 const PAGES: TestPage[] = [
   { title: "Welcome", slug: "welcome", paragraphs: ["Start here."] },

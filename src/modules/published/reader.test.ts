@@ -31,7 +31,7 @@ beforeAll(async () => {
     },
   });
   await probe.ready();
-});
+}, 120_000);
 afterAll(async () => {
   await probe.close();
   await ctx.close();
