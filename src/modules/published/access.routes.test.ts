@@ -9,8 +9,10 @@ import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent, type TestPage } from "../../../test/helpers/content.factories.js";
+import { block, doc, p } from "../../../test/helpers/render-documents.js";
 import { createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+import { saveDocument } from "../../content/revision/storage.js";
 
 // Listening for the MCP client; the setup gets room for a busy machine (PostgreSQL beside other tests).
 const server = {} as { ctx: TestContext; endpoint: string };
@@ -125,6 +127,33 @@ describe("reading a visitor-auth site", () => {
     expect((await ctx.anonymous.get(`${s.root}/beta`, { headers: { cookie: plain } })).status).toBe(404);
     expect((await ctx.anonymous.get(`${s.root}/llms.txt`, { headers: { cookie: plain } })).text).not.toContain("beta");
     expect((await ctx.anonymous.get(`${s.root}/llms.txt`, { headers: { cookie } })).text).toContain("Beta program");
+  });
+});
+
+describe("conditional blocks", () => {
+  it("show a block in Markdown, llms-full.txt and MCP only to readers whose claims allow it", async () => {
+    const { ctx } = server;
+    const s = await scenario("public");
+    const documentHash = await saveDocument(
+      ctx.db,
+      doc(p("Everyone sees this."), block("if", { expression: "visitor.claims.beta === true" }, [p("Secret beta tip.")])),
+    );
+    await commitContent(ctx, s.space.id, { pages: [...PAGES, { title: "Plans", slug: "plans", extra: { documentHash } }] });
+    const token = await sign(s.key, { beta: true });
+    for (const path of ["plans.md", "llms-full.txt"]) {
+      const without = await ctx.anonymous.get(`${s.root}/${path}`);
+      expect(without.text, path).toContain("Everyone sees this.");
+      expect(without.text, path).not.toContain("Secret beta tip.");
+      expect((await ctx.anonymous.get(`${s.root}/${path}`, { headers: { authorization: `Bearer ${token}` } })).text, path).toContain(
+        "Secret beta tip.",
+      );
+    }
+    const client = new Client({ name: "quire-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.endpoint}${s.root}/~quire/mcp`)));
+    const read = await client.callTool({ name: "read_page", arguments: { path: "plans" } });
+    expect(JSON.stringify(read.content)).toContain("Everyone sees this.");
+    expect(JSON.stringify(read.content)).not.toContain("Secret beta tip.");
+    await client.close();
   });
 });
 

@@ -15,6 +15,7 @@ import type { Deps } from "../../deps.js";
 import { evaluate } from "../../expr/index.js";
 import { downloadUrl } from "../files/files.urls.js";
 import { html, type SafeHtml } from "../web/web.html.js";
+import { documentForReader } from "./conditions.js";
 import { type LayoutContext, type PageParts, pageHref, siteHref, sitePage } from "./layout.js";
 import { type BodyEnv, type RenderedFile, renderBody } from "./page-body.js";
 import { conditionHolds, type Reader } from "./reader.js";
@@ -230,7 +231,10 @@ export async function pageMarkdown(
   const page = variant.pages.get(pageId)?.page;
   if (!page) throw new Error(`pageMarkdown: no page ${pageId}`);
   const document = page.documentHash ? await loadDocument<JSONDocument>(deps.db, page.documentHash) : undefined;
-  const body = document ? markdownFromDocument(document, { pathFor: markdownPathFor(ctx, variant) }) : "";
+  // Conditional blocks resolved for the reader first: a hidden block must not reach Markdown, llms-full.txt or MCP.
+  const extra = pageContext(variant, page);
+  const visible = document && documentForReader(document, (expression) => conditionHolds(expression, ctx.reader, extra));
+  const body = visible ? markdownFromDocument(visible, { pathFor: markdownPathFor(ctx, variant) }) : "";
   const description = page.description ? `\n${page.description}\n` : "";
   return `# ${page.title}\n${description}\n${body}`;
 }
