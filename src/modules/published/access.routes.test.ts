@@ -20,7 +20,7 @@ beforeAll(async () => {
   server.ctx = await createTestContext();
   server.endpoint = await server.ctx.listen();
 }, 180_000);
-afterAll(() => server.ctx.close());
+afterAll(() => server.ctx.close(), 120_000);
 
 const PAGES: TestPage[] = [
   { title: "Welcome", slug: "welcome", paragraphs: ["Start here."] },
