@@ -14,6 +14,7 @@ import {
   pagePath,
   pageVisible,
   readablePage,
+  readerKey,
   type SiteView,
   type VariantView,
   visibleSections,
@@ -183,10 +184,31 @@ function linkPageHref(ctx: LayoutContext, page: PageNode): { href: string; exter
   return undefined;
 }
 
+/**
+ * The sidebar is the same on every page of a variant for one reader (and grows with the site), so it
+ * is built once per variant, reader key and base, and the current page is marked in the copy.
+ */
+const sidebarMemo = new WeakMap<VariantView, Map<string, string>>();
+
 function sidebar(ctx: LayoutContext): SafeHtml {
   const { variant } = ctx;
   if (!variant) return html`<nav class="q-sidebar" aria-label="Pages"></nav>`;
-  return html`<nav class="q-sidebar" aria-label="Pages"><ul>${sidebarItems(ctx, variant, variant.content.pages, 0)}</ul></nav>`;
+  let byKey = sidebarMemo.get(variant);
+  if (!byKey) sidebarMemo.set(variant, (byKey = new Map()));
+  const key = `${readerKey(ctx.reader)}|${ctx.base}`;
+  let built = byKey.get(key);
+  if (built === undefined) {
+    const withoutCurrent = { ...ctx, pageId: undefined };
+    built = html`<nav class="q-sidebar" aria-label="Pages"><ul>${sidebarItems(withoutCurrent, variant, variant.content.pages, 0)}</ul></nav>`.value;
+    if (byKey.size >= 256) byKey.clear();
+    byKey.set(key, built);
+  }
+  if (ctx.pageId && readablePage(variant, ctx.pageId, ctx.reader, true)) {
+    const link = html`<li><a href="${pageHref(ctx, variant, ctx.pageId)}">`.value;
+    const at = built.indexOf(link);
+    if (at >= 0) built = `${built.slice(0, at + link.length - 1)} aria-current="page">${built.slice(at + link.length)}`;
+  }
+  return raw(built);
 }
 
 // The page.

@@ -20,7 +20,7 @@ import type { LayoutContext } from "./layout.js";
 import { siteHref } from "./layout.js";
 import { bodyAssets } from "./page-body.js";
 import { listSiteRedirects, loadSiteView, siteByBasename } from "./published.loader.js";
-import { decideReader, type Reader } from "./reader.js";
+import { decideReader } from "./reader.js";
 import { buildSiteAssets } from "./site-assets.js";
 import { type SiteHosts, siteRequestOf } from "./site-hosts.js";
 import {
@@ -35,7 +35,7 @@ import {
   searchSite,
   sitemapXml,
 } from "./site-pages.js";
-import { resolvePath, type SiteView } from "./site-view.js";
+import { readerKey, resolvePath, type SiteView } from "./site-view.js";
 
 interface Answer {
   status: number;
@@ -48,13 +48,7 @@ interface Answer {
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 /** Memory for rendered answers (pages, Markdown, indexes), least recently used out first. */
-const CACHE_BYTES = 64 * 1024 * 1024;
-
-/** A short, stable key for a reader's variant of the site (claims change what they see). */
-export function readerKey(reader: Reader): string {
-  const variant = (reader as Reader & { variantKey?: string }).variantKey;
-  return `${reader.member ? "m" : "v"}${reader.indexable ? "i" : "n"}:${variant ?? JSON.stringify(reader.claims)}`;
-}
+const CACHE_BYTES = 256 * 1024 * 1024;
 
 function answer(status: number, type: string, text: string, headers: Record<string, string> = {}): Answer {
   const body = Buffer.from(text);
