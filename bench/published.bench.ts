@@ -71,7 +71,12 @@ async function main() {
 
   // A new primary revision (one page's title changed): every answer cached so far is stale.
   const changeRevision = async (title: string) => {
-    const row = await handle.db.selectFrom("spaces").innerJoin("revisions", "revisions.id", "spaces.revisionId").select(["spaces.revisionId", "revisions.treeHash"]).where("spaces.id", "=", spaceId).executeTakeFirstOrThrow();
+    const row = await handle.db
+      .selectFrom("spaces")
+      .innerJoin("revisions", "revisions.id", "spaces.revisionId")
+      .select(["spaces.revisionId", "revisions.treeHash"])
+      .where("spaces.id", "=", spaceId)
+      .executeTakeFirstOrThrow();
     const content = await loadContent(handle.db, row.treeHash);
     const [first, ...rest] = content.pages;
     const pages = [{ ...first!, title }, ...rest];
@@ -119,7 +124,9 @@ async function main() {
   console.log(
     `  cold render after a revision change, per page: p50 ${f(percentile(cold.times, 50))} ms, p99 ${f(percentile(cold.times, 99))} ms, max ${f(cold.times.at(-1)!)} ms; crawl of every page ${f(cold.total / 1000)} s`,
   );
-  console.log(`  warm pass over every page: p50 ${f(percentile(warm.times, 50))} ms, p90 ${f(percentile(warm.times, 90))} ms, p99 ${f(percentile(warm.times, 99))} ms; ${f(warm.total / 1000)} s`);
+  console.log(
+    `  warm pass over every page: p50 ${f(percentile(warm.times, 50))} ms, p90 ${f(percentile(warm.times, 90))} ms, p99 ${f(percentile(warm.times, 99))} ms; ${f(warm.total / 1000)} s`,
+  );
   console.log(`  cold Markdown of every page: p99 ${f(percentile(coldMd.times, 99))} ms; ${f(coldMd.total / 1000)} s`);
   console.log(`  a new revision shows on the next GET: ${f(freshMs)} ms from commit to answer`);
   await app.close();

@@ -199,7 +199,9 @@ function sidebar(ctx: LayoutContext): SafeHtml {
   let built = byKey.get(key);
   if (built === undefined) {
     const withoutCurrent = { ...ctx, pageId: undefined };
-    built = html`<nav class="q-sidebar" aria-label="Pages"><ul>${sidebarItems(withoutCurrent, variant, variant.content.pages, 0)}</ul></nav>`.value;
+    built =
+      html`<nav class="q-sidebar" aria-label="Pages"><ul>${sidebarItems(withoutCurrent, variant, variant.content.pages, 0)}</ul></nav>`
+        .value;
     if (byKey.size >= 256) byKey.clear();
     byKey.set(key, built);
   }

@@ -158,7 +158,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
           results = { error: error.message };
         }
       }
-      result = answer(200, "text/html; charset=utf-8", renderSearchPage(ctx, q, results), robots);
+      // The search page keeps the navigation of the site's home variant.
+      const home = resolvePath(view, [], reader, []);
+      const searchCtx = { ...ctx, variant: home.kind === "redirect" ? undefined : home.variant };
+      result = answer(200, "text/html; charset=utf-8", renderSearchPage(searchCtx, q, results), robots);
       return send(request, reply, result, "private, no-cache");
     }
     const only = path.length === 1 ? path[0] : undefined;

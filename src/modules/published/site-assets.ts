@@ -44,6 +44,7 @@ a:hover { text-decoration: underline; }
 .q-sidebar a { display: block; padding: .22rem .6rem; border-radius: 6px; color: var(--q-muted); }
 .q-sidebar a:hover { color: var(--q-fg); background: var(--q-panel); text-decoration: none; }
 .q-sidebar a[aria-current=page] { color: var(--q-accent); background: var(--q-accent-bg); font-weight: 600; }
+.q-sidebar ul.q-nav-top { margin-left: 0; padding-left: 0; border-left: none; }
 .q-nav-group { margin: 1.1rem 0 .3rem; padding: 0 .6rem; font-size: .78rem; font-weight: 650; text-transform: uppercase; letter-spacing: .05em; color: var(--q-fg); }
 .q-nav-ext::after { content: " \\2197"; font-size: .8em; }
 .q-nav-toggle { display: none; }
