@@ -5,8 +5,8 @@
  * this page" outline. Everything from content is escaped by `html`.
  */
 
+import { html, raw, type SafeHtml } from "../../content/html/index.js";
 import type { PageNode } from "../../content/revision/model.js";
-import { html, raw, type SafeHtml } from "../web/web.html.js";
 import type { Reader } from "./reader.js";
 import {
   encodePath,

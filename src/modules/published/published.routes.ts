@@ -13,9 +13,9 @@ import { createHash } from "node:crypto";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
+import { html } from "../../content/html/index.js";
 import type { Deps } from "../../deps.js";
 import { DomainError } from "../../lib/errors.js";
-import { html } from "../web/web.html.js";
 import type { LayoutContext } from "./layout.js";
 import { siteHref } from "./layout.js";
 import { bodyAssets } from "./page-body.js";
@@ -112,8 +112,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
       return plainNotFound(reply);
     }
 
-    if (segments[0] === "~quire" && segments[1] === "assets" && segments.length === 3) {
-      const asset = assets.files.get(segments[2] as string);
+    if (segments[0] === "~quire" && segments[1] === "assets" && segments.length >= 3) {
+      const asset = assets.files.get(segments.slice(2).join("/"));
       if (!asset) return plainNotFound(reply);
       return reply.header("cache-control", `public, max-age=${YEAR_SECONDS}, immutable`).type(asset.contentType).send(asset.body);
     }

@@ -107,11 +107,18 @@ export interface Asset {
   body: Buffer;
 }
 
-function fingerprint(name: string, body: Buffer, contentType: string): Asset {
-  const hash = createHash("sha256").update(body).digest("hex").slice(0, 12);
+const hashOf = (...bodies: Buffer[]) => {
+  const hash = createHash("sha256");
+  for (const body of bodies) hash.update(body);
+  return hash.digest("hex").slice(0, 12);
+};
+
+/** `name.<hash>.ext` for a file at the top; for a file in a directory, the directory carries the hash. */
+function fingerprintedName(name: string, hash: string): string {
+  const slash = name.indexOf("/");
+  if (slash > 0) return `${name.slice(0, slash)}.${hash}${name.slice(slash)}`;
   const dot = name.lastIndexOf(".");
-  const file = dot > 0 ? `${name.slice(0, dot)}.${hash}${name.slice(dot)}` : `${name}.${hash}`;
-  return { file, contentType, body };
+  return dot > 0 ? `${name.slice(0, dot)}.${hash}${name.slice(dot)}` : `${name}.${hash}`;
 }
 
 export interface SiteAssets {
@@ -121,17 +128,34 @@ export interface SiteAssets {
   files: Map<string, Asset>;
 }
 
-/** The site's assets plus those the content renderer lists (read once, kept in memory). */
+/**
+ * The site's assets plus those the content renderer lists (read once, kept in memory). Files in a
+ * directory (KaTeX's stylesheet and the fonts it loads by relative URL) are fingerprinted by their
+ * directory (`katex.<hash>/fonts/…`, the hash over every file of it), so relative references hold.
+ */
 export function buildSiteAssets(extra: ReadonlyArray<{ name: string; path: string; contentType: string }> = []): SiteAssets {
   const names = new Map<string, string>();
   const files = new Map<string, Asset>();
-  const add = (name: string, body: Buffer, contentType: string) => {
-    const asset = fingerprint(name, body, contentType);
-    names.set(name, asset.file);
-    files.set(asset.file, asset);
-  };
-  add("site.css", Buffer.from(SITE_CSS), "text/css; charset=utf-8");
-  add("site.js", Buffer.from(SITE_JS), "text/javascript; charset=utf-8");
-  for (const asset of extra) add(asset.name, readFileSync(asset.path), asset.contentType);
+  const all = [
+    { name: "site.css", body: Buffer.from(SITE_CSS), contentType: "text/css; charset=utf-8" },
+    { name: "site.js", body: Buffer.from(SITE_JS), contentType: "text/javascript; charset=utf-8" },
+    ...extra.map((a) => ({ name: a.name, body: readFileSync(a.path), contentType: a.contentType })),
+  ];
+  const directories = new Map<string, Buffer[]>();
+  for (const asset of all) {
+    const slash = asset.name.indexOf("/");
+    if (slash > 0) {
+      const dir = asset.name.slice(0, slash);
+      directories.set(dir, [...(directories.get(dir) ?? []), Buffer.from(asset.name), asset.body]);
+    }
+  }
+  const directoryHashes = new Map([...directories].map(([dir, bodies]) => [dir, hashOf(...bodies)]));
+  for (const asset of all) {
+    const slash = asset.name.indexOf("/");
+    const hash = slash > 0 ? (directoryHashes.get(asset.name.slice(0, slash)) as string) : hashOf(asset.body);
+    const file = fingerprintedName(asset.name, hash);
+    names.set(asset.name, file);
+    files.set(file, { file, contentType: asset.contentType, body: asset.body });
+  }
   return { names, files };
 }

@@ -5,6 +5,7 @@
  * these functions only build them.
  */
 import type { ContentRef, JSONDocument } from "../../content/document/types.js";
+import { html, type SafeHtml } from "../../content/html/index.js";
 import { markdownFromDocument } from "../../content/markdown/index.js";
 import type { PageNode } from "../../content/revision/model.js";
 import { loadDocument, loadDocuments } from "../../content/revision/storage.js";
@@ -14,7 +15,6 @@ import type { Executor } from "../../db/database.js";
 import type { Deps } from "../../deps.js";
 import { evaluate } from "../../expr/index.js";
 import { downloadUrl } from "../files/files.urls.js";
-import { html, type SafeHtml } from "../web/web.html.js";
 import { type LayoutContext, type PageParts, pageHref, siteHref, sitePage } from "./layout.js";
 import { type BodyEnv, type RenderedFile, renderBody } from "./page-body.js";
 import { conditionHolds, type Reader } from "./reader.js";
@@ -28,6 +28,10 @@ import {
   visibleSections,
   visibleVariants,
 } from "./site-view.js";
+
+function assetHref(ctx: LayoutContext, name: string): string {
+  return `${ctx.assetsBase}/${ctx.assets.get(name) ?? name}`;
+}
 
 // Links, files, expressions: the renderer's environment for one page of one reader.
 
@@ -167,12 +171,10 @@ export async function renderSitePage(
   const layout = page.layout;
   const { previous, next } = neighbours(ctx, variant, pageId);
   const noIndex = !ctx.reader.indexable || page.noIndex || page.noRobotsIndex;
-  const head = html`<link rel="alternate" type="text/markdown" href="${markdownHref}">${noIndex ? html`<meta name="robots" content="noindex">` : ""}${body.assets
-    .filter((a) => a.endsWith(".css"))
-    .map((a) => html`<link rel="stylesheet" href="${ctx.assetsBase}/${ctx.assets.get(a) ?? a}">`)}`;
-  const scripts = body.assets
-    .filter((a) => a.endsWith(".js"))
-    .map((a) => html`<script src="${ctx.assetsBase}/${ctx.assets.get(a) ?? a}" defer></script>`);
+  const head = html`<link rel="alternate" type="text/markdown" href="${markdownHref}">${noIndex ? html`<meta name="robots" content="noindex">` : ""}${body.styles.map(
+    (a) => html`<link rel="stylesheet" href="${assetHref(ctx, a)}">`,
+  )}`;
+  const scripts = body.scripts.map((a) => html`<script src="${assetHref(ctx, a)}" defer></script>`);
   return sitePage(ctx, {
     title: page.title,
     description: page.description,
