@@ -85,7 +85,7 @@ describe("a published site in Chromium", () => {
       expect(first?.status()).toBe(200);
       await shot(page, "01-home");
       await expect(page.locator("h1.q-page-title").textContent()).resolves.toBeTruthy();
-      expect(await page.locator(".q-tabs a").allTextContents()).toEqual(["Handbook", "Reference"]);
+      expect(await page.locator(".q-site-tabs a").allTextContents()).toEqual(["Handbook", "Reference"]);
 
       // Follow the sidebar to a nested page.
       const sidebarLinks = page.locator(".q-sidebar a:not(.q-nav-ext)");
@@ -102,13 +102,13 @@ describe("a published site in Chromium", () => {
       await expect(page.locator('.q-sidebar a[aria-current="page"]').count()).resolves.toBe(1);
 
       // Switch section.
-      await page.locator(".q-tabs a", { hasText: "Reference" }).click();
+      await page.locator(".q-site-tabs a", { hasText: "Reference" }).click();
       await page.waitForURL(/\/reference$/);
-      expect(await page.locator('.q-tabs a[aria-current="page"]').textContent()).toBe("Reference");
+      expect(await page.locator('.q-site-tabs a[aria-current="page"]').textContent()).toBe("Reference");
       await shot(page, "03-section");
 
       // Switch variant (back in the Handbook section).
-      await page.locator(".q-tabs a", { hasText: "Handbook" }).click();
+      await page.locator(".q-site-tabs a", { hasText: "Handbook" }).click();
       await page.locator("details[data-picker=variant] > summary").click();
       await page.locator("details[data-picker=variant] a", { hasText: "Handbook 1.x" }).click();
       await page.waitForURL(/\/v1$/);
@@ -167,7 +167,7 @@ describe("a published site in Chromium", () => {
     const page = await context.newPage();
     try {
       await page.goto(`${root}/`);
-      await page.locator(".q-tabs a", { hasText: "Reference" }).click();
+      await page.locator(".q-site-tabs a", { hasText: "Reference" }).click();
       await page.waitForURL(/\/reference$/);
       await page.locator(".q-search input").fill("quickstart");
       await page.locator(".q-search input").press("Enter");

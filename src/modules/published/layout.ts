@@ -28,6 +28,8 @@ export interface LayoutContext {
   base: string;
   /** Where the assets are served (`<site base without share key>/~quire/assets`). */
   assetsBase: string;
+  /** Where file download URLs start: the public URL's path on the server's own host, else its full address. */
+  filesBase: string;
   /** Fingerprinted asset names by plain name. */
   assets: ReadonlyMap<string, string>;
   /** The variant being read (absent on a site-wide page such as a 404 without a variant). */
@@ -91,7 +93,7 @@ function sectionTabs(ctx: LayoutContext): SafeHtml {
       )}</ul></details>`,
     );
   }
-  return html`<nav class="q-tabs" aria-label="Sections">${items}</nav>`;
+  return html`<nav class="q-site-tabs" aria-label="Sections">${items}</nav>`;
 }
 
 /** Variants of the current section: versions in one picker, translations (spaces with a language) in another. */
@@ -281,7 +283,7 @@ ${parts.breadcrumb?.length ? html`<div class="q-breadcrumb">${parts.breadcrumb.j
 ${cover(parts)}
 ${parts.layout.title ? html`<h1 class="q-page-title">${parts.title}</h1>` : ""}
 ${parts.layout.description && parts.description ? html`<p class="q-page-description">${parts.description}</p>` : ""}
-<div class="q-body">${parts.body}</div>
+<div class="q-body q-content">${parts.body}</div>
 ${pagination(parts)}
 </main>
 ${parts.layout.wide ? "" : outlineOf(parts)}

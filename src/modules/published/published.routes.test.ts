@@ -60,7 +60,7 @@ describe("published site routes", () => {
     expect(page).toContain("Welcome to the guide.");
     // Sections as tabs, the current one marked.
     expect(page).toMatch(
-      /<nav class="q-tabs"[^>]*><a href="\/s\/[^"]+\/" aria-current="page">Guide<\/a><a href="\/s\/[^"]+\/api">API<\/a>/,
+      /<nav class="q-site-tabs"[^>]*><a href="\/s\/[^"]+\/" aria-current="page">Guide<\/a><a href="\/s\/[^"]+\/api">API<\/a>/,
     );
     // Variant picker lists both variants of the section.
     expect(page).toContain(`href="${root}/v1"`);

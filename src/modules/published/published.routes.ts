@@ -134,6 +134,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
       base,
       assetsBase: `${where.basePath}/~quire/assets`,
       assets: assets.names,
+      filesBase: where.filesBase,
       variant: undefined,
       origin: where.origin,
     };

@@ -24,10 +24,10 @@ a:hover { text-decoration: underline; }
 .q-search { margin-left: auto; display: flex; }
 .q-search input { font: inherit; font-size: .9rem; padding: .35rem .6rem; border: 1px solid var(--q-border); border-radius: 6px; background: var(--q-panel); color: var(--q-fg); width: 14rem; max-width: 40vw; }
 .q-theme { font: inherit; font-size: .9rem; border: 1px solid var(--q-border); border-radius: 6px; background: var(--q-panel); color: var(--q-fg); padding: .3rem .55rem; cursor: pointer; }
-.q-tabs { display: flex; gap: .25rem; max-width: 90rem; margin: 0 auto; padding: 0 1rem; overflow-x: auto; }
-.q-tabs > a, .q-tabs summary { display: inline-block; padding: .45rem .75rem; color: var(--q-muted); border-bottom: 2px solid transparent; white-space: nowrap; cursor: pointer; list-style: none; }
-.q-tabs summary::-webkit-details-marker { display: none; }
-.q-tabs > a[aria-current=page], .q-tabs details.q-current > summary { color: var(--q-fg); border-bottom-color: var(--q-accent); }
+.q-site-tabs { display: flex; gap: .25rem; max-width: 90rem; margin: 0 auto; padding: 0 1rem; overflow-x: auto; }
+.q-site-tabs > a, .q-site-tabs summary { display: inline-block; padding: .45rem .75rem; color: var(--q-muted); border-bottom: 2px solid transparent; white-space: nowrap; cursor: pointer; list-style: none; }
+.q-site-tabs summary::-webkit-details-marker { display: none; }
+.q-site-tabs > a[aria-current=page], .q-site-tabs details.q-current > summary { color: var(--q-fg); border-bottom-color: var(--q-accent); }
 .q-menu { position: relative; }
 .q-menu > ul, .q-menu > div { position: absolute; z-index: 6; margin: 0; padding: .35rem 0; list-style: none; background: var(--q-bg); border: 1px solid var(--q-border); border-radius: 8px; box-shadow: 0 8px 24px rgba(0,0,0,.12); min-width: 12rem; }
 .q-menu li a { display: block; padding: .3rem .9rem; color: var(--q-fg); }

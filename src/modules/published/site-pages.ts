@@ -41,11 +41,11 @@ function variantOfSpace(ctx: LayoutContext, spaceId: string | undefined): Varian
   return visibleVariants(ctx.view, ctx.reader).find((v) => v.siteSpace.spaceId === spaceId);
 }
 
-export function fileUrl(deps: Pick<Deps, "urls" | "secret">, variant: VariantView, fileId: string): RenderedFile | undefined {
+export function fileUrl(deps: Pick<Deps, "secret">, filesBase: string, variant: VariantView, fileId: string): RenderedFile | undefined {
   const file = variant.content.files.find((f) => f.id === fileId);
   if (!file) return undefined;
   return {
-    url: downloadUrl(deps.urls.base, deps.secret, { blobHash: file.blobHash, name: file.name, contentType: file.contentType }),
+    url: downloadUrl(filesBase, deps.secret, { blobHash: file.blobHash, name: file.name, contentType: file.contentType }),
     name: file.name,
     contentType: file.contentType,
     size: file.size,
@@ -84,7 +84,7 @@ export function bodyEnv(
           return { href: `${pageHref(ctx, target, ref.page)}#${encodeURIComponent(ref.anchor)}` };
         }
         case "file": {
-          const file = fileUrl(deps, variant, ref.file);
+          const file = fileUrl(deps, ctx.filesBase, variant, ref.file);
           return file ? { href: file.url, title: file.name } : undefined;
         }
         case "space": {
@@ -95,7 +95,7 @@ export function bodyEnv(
           return undefined;
       }
     },
-    file: (fileId) => fileUrl(deps, variant, fileId),
+    file: (fileId) => fileUrl(deps, ctx.filesBase, variant, fileId),
     reusableContent: (id) => reusable.get(id),
     expression(expression) {
       try {
@@ -139,13 +139,13 @@ function neighbours(ctx: LayoutContext, variant: VariantView, pageId: string) {
   return { previous: link(order[at - 1]), next: link(order[at + 1]) };
 }
 
-function coverOf(deps: Pick<Deps, "urls" | "secret">, variant: VariantView, page: PageNode): PageParts["cover"] {
+function coverOf(deps: Pick<Deps, "secret">, ctx: LayoutContext, variant: VariantView, page: PageNode): PageParts["cover"] {
   const cover = page.cover;
   if (!cover?.ref) return undefined;
   const src = (ref: NonNullable<PageNode["cover"]>["ref"]) => {
     if (!ref) return undefined;
     if (ref.kind === "url") return /^https?:/i.test(ref.url) ? ref.url : undefined;
-    return fileUrl(deps, variant, ref.file)?.url;
+    return fileUrl(deps, ctx.filesBase, variant, ref.file)?.url;
   };
   const light = src(cover.ref);
   if (!light) return undefined;
@@ -178,7 +178,7 @@ export async function renderSitePage(
   return sitePage(ctx, {
     title: page.title,
     description: page.description,
-    cover: coverOf(deps, variant, page),
+    cover: coverOf(deps, ctx, variant, page),
     breadcrumb: location.ancestors.map((a) => a.title),
     body: body.html,
     outline: body.outline,
