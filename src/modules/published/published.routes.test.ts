@@ -3,6 +3,8 @@ import { createTestContext, type TestContext, type TestUser } from "../../../tes
 import { commitContent, type TestPage } from "../../../test/helpers/content.factories.js";
 import { addSection, createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
+import { siteMcpSource } from "./mcp-source.js";
+import { loadSiteView, siteByBasename } from "./published.loader.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -202,5 +204,45 @@ describe("published site routes", () => {
     const empty = await get(`${root}/~quire/search?q=%21%21`);
     expect(empty.status).toBe(200);
     expect(empty.text).toContain("no words");
+  });
+
+  it("gives the MCP server the reader's pages: list, read as Markdown by path, search", async () => {
+    const { site } = await scenario();
+    await ctx.worker.drain();
+    const row = await siteByBasename(ctx.db, site.basename);
+    const view = await loadSiteView(ctx.db, row!);
+    const reader = { claims: {}, member: false, indexable: true };
+    const source = siteMcpSource(ctx.deps, {
+      view,
+      reader,
+      base: `/s/${site.basename}`,
+      assetsBase: "",
+      assets: new Map(),
+      filesBase: "",
+      variant: undefined,
+      origin: "http://quire.test",
+    });
+    expect(source.site).toEqual({ title: "Acme Docs", url: `http://quire.test/s/${site.basename}/` });
+    const pages = await source.listPages();
+    expect(pages.map((p) => p.path)).toEqual([
+      "intro",
+      "getting-started",
+      "getting-started/install",
+      "reference/config",
+      "v1/old-intro",
+      "api/endpoints",
+    ]);
+    expect(pages[2]).toMatchObject({
+      title: "Install",
+      url: `http://quire.test/s/${site.basename}/getting-started/install`,
+      section: "Guide / Guide v2",
+    });
+    const page = await source.readPage("getting-started/install");
+    expect(page?.markdown).toContain("# Install");
+    expect(page?.markdown).toContain("Run the installer");
+    expect(await source.readPage("beta")).toBeUndefined();
+    expect(await source.readPage("no/such")).toBeUndefined();
+    const hits = await source.search("installer", 5);
+    expect(hits[0]).toMatchObject({ title: "Install", path: "getting-started/install" });
   });
 });

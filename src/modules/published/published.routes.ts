@@ -18,6 +18,7 @@ import type { Deps } from "../../deps.js";
 import { DomainError } from "../../lib/errors.js";
 import type { LayoutContext } from "./layout.js";
 import { siteHref } from "./layout.js";
+import { type SitePagesForMcp, siteMcpSource } from "./mcp-source.js";
 import { bodyAssets } from "./page-body.js";
 import { listSiteRedirects, loadSiteView, siteByBasename } from "./published.loader.js";
 import { decideReader } from "./reader.js";
@@ -75,7 +76,14 @@ function plainNotFound(reply: FastifyReply) {
     );
 }
 
-export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?: SiteHosts }> = async (app, { deps, siteHosts }) => {
+export interface PublishedRoutesOptions {
+  deps: Deps;
+  siteHosts?: SiteHosts;
+  /** The site's MCP endpoint (`<site>/~quire/mcp`): answers one request over the reader's pages. */
+  mcp?: (request: FastifyRequest, reply: FastifyReply, source: SitePagesForMcp) => Promise<void>;
+}
+
+export const publishedRoutes: FastifyPluginAsyncTypebox<PublishedRoutesOptions> = async (app, { deps, siteHosts, mcp }) => {
   if (siteHosts) {
     await siteHosts.start(deps.db, deps.log);
     app.addHook("onClose", async () => siteHosts.stop());
@@ -98,10 +106,15 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
     return reply.code(a.status).type(a.type).send(a.body);
   };
 
-  const handle = async (request: FastifyRequest, reply: FastifyReply, basename: string, rest: string) => {
+  /**
+   * The common start of every site request: the site, the reader (or the answer that refuses or
+   * redirects them), the path after the site's base and any share key, and the view. Undefined when
+   * an answer was already sent.
+   */
+  const prepare = async (request: FastifyRequest, reply: FastifyReply, basename: string, rest: string) => {
     const where = siteRequestOf(request, deps.urls, basename);
     const site = await siteByBasename(deps.db, basename);
-    if (!site) return plainNotFound(reply);
+    if (!site) return void plainNotFound(reply);
     let segments: string[];
     try {
       segments = rest
@@ -109,20 +122,20 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
         .filter((s) => s !== "")
         .map((s) => decodeURIComponent(s));
     } catch {
-      return plainNotFound(reply);
+      return void plainNotFound(reply);
     }
 
     if (segments[0] === "~quire" && segments[1] === "assets" && segments.length >= 3) {
       const asset = assets.files.get(segments.slice(2).join("/"));
-      if (!asset) return plainNotFound(reply);
-      return reply.header("cache-control", `public, max-age=${YEAR_SECONDS}, immutable`).type(asset.contentType).send(asset.body);
+      if (!asset) return void plainNotFound(reply);
+      return void reply.header("cache-control", `public, max-age=${YEAR_SECONDS}, immutable`).type(asset.contentType).send(asset.body);
     }
 
     const decision = await decideReader(deps, site, request, segments, where.basePath);
-    if (decision.kind === "not-found") return plainNotFound(reply);
-    if (decision.kind === "login") return reply.header("cache-control", "no-store").redirect(decision.location, 302);
+    if (decision.kind === "not-found") return void plainNotFound(reply);
+    if (decision.kind === "login") return void reply.header("cache-control", "no-store").redirect(decision.location, 302);
     for (const cookie of decision.setCookies) reply.header("set-cookie", cookie);
-    if (decision.redirect) return reply.header("cache-control", "no-store").redirect(decision.redirect, 302);
+    if (decision.redirect) return void reply.header("cache-control", "no-store").redirect(decision.redirect, 302);
 
     const { reader } = decision;
     const path = segments.slice(decision.prefix.length);
@@ -138,6 +151,17 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
       variant: undefined,
       origin: where.origin,
     };
+    return { site, where, reader, path, base, view, ctx };
+  };
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply, basename: string, rest: string) => {
+    const prepared = await prepare(request, reply, basename, rest);
+    if (!prepared) return reply;
+    const { site, where, reader, path, base, view, ctx } = prepared;
+    if (mcp && path.length === 2 && path[0] === "~quire" && path[1] === "mcp") {
+      await mcp(request, reply, siteMcpSource(deps, ctx));
+      return reply;
+    }
     // Readers of a share link or a visitor-auth site, and members, must not share caches with others.
     const cacheControl = reader.indexable && !reader.member ? "public, max-age=0, must-revalidate" : "private, no-cache";
     const robots: Record<string, string> = reader.indexable ? {} : { "x-robots-tag": "noindex" };
@@ -218,4 +242,17 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
   app.get<{ Params: { basename: string; "*": string } }>("/s/:basename/*", { config: { public: true } }, (request, reply) =>
     handle(request, reply, request.params.basename, request.params["*"]),
   );
+
+  // MCP clients POST JSON-RPC to `<site>/~quire/mcp` (GET and DELETE are answered by the handler).
+  const mcpRoute = async (request: FastifyRequest<{ Params: { basename: string; "*": string } }>, reply: FastifyReply) => {
+    const rest = request.params["*"];
+    if (!mcp || !/(^|\/)~quire\/mcp\/?$/.test(rest)) return plainNotFound(reply);
+    const prepared = await prepare(request, reply, request.params.basename, rest);
+    if (!prepared) return reply;
+    if (prepared.path.join("/") !== "~quire/mcp") return plainNotFound(reply);
+    await mcp(request, reply, siteMcpSource(deps, prepared.ctx));
+    return reply;
+  };
+  app.post<{ Params: { basename: string; "*": string } }>("/s/:basename/*", { config: { public: true } }, mcpRoute);
+  app.delete<{ Params: { basename: string; "*": string } }>("/s/:basename/*", { config: { public: true } }, mcpRoute);
 };
