@@ -124,6 +124,26 @@ describe("published site routes", () => {
     expect((await get(`${root}/reference-api/endpoints`)).text).toContain("GET /things lists things.");
   });
 
+  it("redirects the old path of a page moved in a later revision to its new place (by page id)", async () => {
+    const { root, space } = await scenario();
+    const id = "movedPage0000000001";
+    const intro = { title: "Introduction", slug: "intro", paragraphs: ["Welcome."] };
+    await commitContent(ctx, space.id, {
+      pages: [intro, { title: "Setup", slug: "setup", children: [{ id, title: "Linux", slug: "linux", paragraphs: ["Linux steps."] }] }],
+    });
+    expect((await get(`${root}/setup/linux`)).status).toBe(200);
+    await commitContent(ctx, space.id, {
+      pages: [intro, { title: "Install on Linux", slug: "install-linux", id, paragraphs: ["Linux steps."] }],
+    });
+    const old = await get(`${root}/setup/linux`);
+    expect(old.status).toBe(301);
+    expect(old.headers.location).toBe(`${root}/install-linux`);
+    const oldMd = await get(`${root}/setup/linux.md`);
+    expect(oldMd.status).toBe(301);
+    expect(oldMd.headers.location).toBe(`${root}/install-linux.md`);
+    expect((await get(`${root}/never/was`)).status).toBe(404);
+  });
+
   it("carries a strong ETag and answers 304; shows a merge at once", async () => {
     const { root, space } = await scenario();
     const first = await get(`${root}/getting-started`);

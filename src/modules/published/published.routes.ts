@@ -17,10 +17,10 @@ import { html } from "../../content/html/index.js";
 import type { Deps } from "../../deps.js";
 import { DomainError } from "../../lib/errors.js";
 import type { LayoutContext } from "./layout.js";
-import { siteHref } from "./layout.js";
+import { pageHref, siteHref } from "./layout.js";
 import { type SitePagesForMcp, siteMcpSource } from "./mcp-source.js";
 import { bodyAssets } from "./page-body.js";
-import { listSiteRedirects, loadSiteView, siteByBasename } from "./published.loader.js";
+import { findMovedPage, listSiteRedirects, loadSiteView, siteByBasename } from "./published.loader.js";
 import { decideReader } from "./reader.js";
 import { buildSiteAssets } from "./site-assets.js";
 import { type SiteHosts, siteRequestOf } from "./site-hosts.js";
@@ -36,7 +36,7 @@ import {
   searchSite,
   sitemapXml,
 } from "./site-pages.js";
-import { readerKey, resolvePath, type SiteView } from "./site-view.js";
+import { readablePage, readerKey, resolvePath, type SiteView } from "./site-view.js";
 
 interface Answer {
   status: number;
@@ -202,6 +202,15 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<PublishedRoutesOptions> 
         return reply
           .header("cache-control", "no-store")
           .redirect(siteHref(ctx, resolution.path) + search, resolution.permanent ? 308 : 302);
+      }
+      if (resolution.kind === "not-found" && resolution.variant && resolution.rest !== "") {
+        // An old path of a page that was renamed or moved: to where that page is now.
+        const { variant } = resolution;
+        const movedId = await findMovedPage(deps.db, variant.siteSpace.spaceId, variant.revisionId, resolution.rest);
+        if (movedId && variant.pages.has(movedId) && readablePage(variant, movedId, reader, false)) {
+          const target = resolution.markdown ? markdownHref(ctx, variant, movedId) : pageHref({ ...ctx, variant }, variant, movedId);
+          return reply.header("cache-control", "no-store").redirect(target, 301);
+        }
       }
       if (resolution.kind === "not-found") {
         result = answer(404, "text/html; charset=utf-8", renderNotFound({ ...ctx, variant: resolution.variant }), {

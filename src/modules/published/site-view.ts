@@ -210,7 +210,13 @@ export function encodePath(path: string): string {
 export type Resolution =
   | { kind: "page"; variant: VariantView; pageId: string; markdown: boolean }
   | { kind: "redirect"; path: string; permanent: boolean }
-  | { kind: "not-found"; variant: VariantView | undefined };
+  | {
+      kind: "not-found";
+      variant: VariantView | undefined;
+      /** The page path that was not found in the variant ("" when the variant has no page to show). */
+      rest: string;
+      markdown: boolean;
+    };
 
 /**
  * Where the path segments after the site's base lead: a section path first (the home section at
@@ -258,20 +264,20 @@ export function resolvePath(
   } else {
     variant = inSection.find((v) => v.siteSpace.id === defaultId) ?? inSection[0];
   }
-  if (!variant) return { kind: "not-found", variant: undefined };
+  if (!variant) return { kind: "not-found", variant: undefined, rest: "", markdown };
 
   const pagePathText = rest.join("/");
   if (pagePathText === "") {
     const first = firstPage(variant, reader);
     if (first) return { kind: "page", variant, pageId: first, markdown };
-    return { kind: "not-found", variant };
+    return { kind: "not-found", variant, rest: "", markdown };
   }
   const pageId = variant.byPath.get(pagePathText);
   // The variant's first page answers at the variant's root and at its own path (links use the root).
   if (pageId && readablePage(variant, pageId, reader, false)) return { kind: "page", variant, pageId, markdown };
   const moved = redirectFor(view, segments, redirects);
   if (moved !== undefined) return { kind: "redirect", path: moved, permanent: true };
-  return { kind: "not-found", variant };
+  return { kind: "not-found", variant, rest: pagePathText, markdown };
 }
 
 /** The new place of an old section or variant path (the longest recorded prefix wins). */
