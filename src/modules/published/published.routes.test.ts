@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
-import { commitContent, type TestPage } from "../../../test/helpers/content.factories.js";
+import { commitContent, type TestPage, testFile } from "../../../test/helpers/content.factories.js";
+import { block, code, doc, fileRef, h, inline, p, text } from "../../../test/helpers/render-documents.js";
 import { addSection, createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
+import { saveDocument } from "../../content/revision/storage.js";
 import { siteMcpSource } from "./mcp-source.js";
 import { loadSiteView, siteByBasename } from "./published.loader.js";
 
@@ -264,5 +266,68 @@ describe("published site routes", () => {
     expect(await source.readPage("no/such")).toBeUndefined();
     const hits = await source.search("installer", 5);
     expect(hits[0]).toMatchObject({ title: "Install", path: "getting-started/install" });
+  });
+
+  it("renders stored blocks with links rewritten to site URLs, signed file URLs, outline, and escaping", async () => {
+    const { root, space } = await scenario();
+    const targetId = "targetPage000000001";
+    const png = await testFile(ctx, "diagram.png", Buffer.from("not really a png"), "image/png", { id: "file0000000000000001" });
+    const body = doc(
+      h(2, "First part"),
+      p(
+        text("See "),
+        inline("link", { ref: { kind: "page", page: targetId } }, [text("the target")]),
+        text(", "),
+        inline("link", { ref: { kind: "page", page: "noSuchPage000000001" } }, [text("a missing page")]),
+        text(" and "),
+        inline("link", { ref: { kind: "url", url: "javascript:alert(1)" } }, [text("a script URL")]),
+        text("."),
+      ),
+      code("js", "const x = '<script>alert(1)</script>';"),
+      block("images", {}, [block("image", { ref: fileRef(png.id), alt: "Diagram" }, undefined, { isVoid: true, fragments: [] })]),
+      h(2, "Second <part>"),
+      p("Done."),
+    );
+    const documentHash = await saveDocument(ctx.db, body);
+    await commitContent(ctx, space.id, {
+      files: [png],
+      pages: [
+        { title: "Rich", slug: "rich", extra: { documentHash } },
+        { id: targetId, title: "Target", slug: "target", paragraphs: ["Target page."] },
+      ],
+    });
+    const res = await get(`${root}/rich`);
+    expect(res.status, res.text).toBe(200);
+    const page = res.text;
+    expect(page).toContain(`href="${root}/target"`);
+    expect(page).toContain("a missing page");
+    expect(page).not.toContain("javascript:alert");
+    expect(page).not.toContain("<script>alert(1)</script>");
+    expect(page).toMatch(/src="\/files\/[0-9a-f]+\/diagram\.png\?type=image%2Fpng&amp;expires=\d+&amp;sig=/);
+    expect(page).toContain('<aside class="q-outline" aria-label="On this page"><h2>On this page</h2>');
+    expect(page).toContain("Second &lt;part&gt;");
+    // The content renderer's stylesheet and script are linked, fingerprinted.
+    expect(page).toMatch(/\/~quire\/assets\/content\.[0-9a-f]{12}\.css/);
+    expect(page).toMatch(/\/~quire\/assets\/content\.[0-9a-f]{12}\.js/);
+    const md = await get(`${root}/rich.md`);
+    expect(md.status).toBe(200);
+    expect(md.text).toContain(`(http://quire.test${root}/target)`);
+  });
+
+  it("serves a site on its proxy host and path", async () => {
+    const { url, owner } = await scenario();
+    const host = `docs-${Date.now()}.acme.test`;
+    expect((await ctx.as(owner).patch(url, { proxy: `${host}/help` })).status).toBe(200);
+    // The host table is re-read every second.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const res = await get("/help/getting-started", undefined, { host });
+    expect(res.status, res.text).toBe(200);
+    expect(res.text).toContain('href="/help/getting-started/install"');
+    expect(res.text).toContain('href="/help/~quire/assets/site.');
+    const md = await get("/help/llms.txt", undefined, { host });
+    expect(md.text).toContain(`(http://${host}/help/getting-started/install.md)`);
+    expect((await get("/other", undefined, { host })).status).toBe(404);
+    // The server's own host still answers its own routes.
+    expect((await get("/healthz")).status).toBe(200);
   });
 });

@@ -4,6 +4,8 @@
  * robots.txt, and search results. Rendered answers are kept in memory (see published.routes.ts);
  * these functions only build them.
  */
+
+import { documentToPlainText } from "../../content/document/index.js";
 import type { ContentRef, JSONDocument } from "../../content/document/types.js";
 import { html, type SafeHtml } from "../../content/html/index.js";
 import { markdownFromDocument } from "../../content/markdown/index.js";
@@ -232,7 +234,21 @@ export async function pageMarkdown(
   const page = variant.pages.get(pageId)?.page;
   if (!page) throw new Error(`pageMarkdown: no page ${pageId}`);
   const document = page.documentHash ? await loadDocument<JSONDocument>(deps.db, page.documentHash) : undefined;
-  const body = document ? markdownFromDocument(document, { pathFor: markdownPathFor(ctx, variant) }) : "";
+  let body = "";
+  if (document) {
+    try {
+      body = markdownFromDocument(document, { pathFor: markdownPathFor(ctx, variant) });
+    } catch {
+      // A document the converter cannot write (malformed stored content) still answers, as its text.
+      body = documentToPlainText(document)
+        .map((section) =>
+          [section.heading ? `${"#".repeat(section.heading.level + 1)} ${section.heading.text}` : "", section.text]
+            .filter(Boolean)
+            .join("\n\n"),
+        )
+        .join("\n\n");
+    }
+  }
   const description = page.description ? `\n${page.description}\n` : "";
   return `# ${page.title}\n${description}\n${body}`;
 }
