@@ -97,6 +97,18 @@ describe("a published site in Chromium", () => {
       expect(await page.locator('.q-sidebar a[aria-current="page"]').textContent()).toBe("Linux");
       await shot(page, "02-nested-page");
 
+      // A page with a file download, an image and reusable content (an include) from the imported repository.
+      await page.locator(".q-sidebar a", { hasText: "Writing" }).click();
+      await expect(page.locator("h1.q-page-title").textContent()).resolves.toMatch(/Writing/);
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/02b-rich-page.png`, fullPage: true });
+      const download = await page.locator(".q-body a.q-file").getAttribute("href");
+      expect(download).toMatch(/^\/files\/[0-9a-f]+\/manual\.pdf\?/);
+      const pdf = await page.request.get(`${base}${download}`);
+      expect(pdf.status()).toBe(200);
+      await expect(page.locator(".q-body .q-hint").textContent()).resolves.toContain("Enterprise");
+      expect(await page.locator(".q-body img").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+      await page.goBack();
+
       // Previous/next.
       await page.locator(".q-pagination a[rel=next]").click();
       await expect(page.locator('.q-sidebar a[aria-current="page"]').count()).resolves.toBe(1);
