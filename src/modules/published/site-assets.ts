@@ -57,7 +57,8 @@ a:hover { text-decoration: underline; }
 .q-cover { margin: 0 0 1.5rem; } .q-cover img { width: 100%; max-height: 16rem; object-fit: cover; border-radius: 10px; display: block; }
 .q-cover-full img { max-height: 24rem; }
 .q-pagination { display: flex; gap: 1rem; margin-top: 3rem; }
-.q-pagination a { flex: 1; border: 1px solid var(--q-border); border-radius: 8px; padding: .7rem 1rem; color: var(--q-fg); }
+.q-pagination > * { flex: 1 1 0; min-width: 0; }
+.q-pagination a { border: 1px solid var(--q-border); border-radius: 8px; padding: .7rem 1rem; color: var(--q-fg); }
 .q-pagination a:hover { border-color: var(--q-accent); text-decoration: none; }
 .q-pagination small { display: block; color: var(--q-muted); }
 .q-pagination .q-next { text-align: right; }
