@@ -101,6 +101,28 @@ describe("published site routes", () => {
     expect(defaultVariant.headers.location).toBe(`${root}/getting-started`);
   });
 
+  it("leaves out a variant whose condition fails for the reader, and shows translations in a language picker", async () => {
+    const { root, url, owner, org } = await scenario();
+    const siteSpaces = await ctx.as(owner).get(`${url}/site-spaces`);
+    const v1 = siteSpaces.body.items.find((s: { path: string }) => s.path === "v1");
+    expect((await ctx.as(owner).patch(`${url}/site-spaces/${v1.id}`, { condition: "visitor.claims.beta === true" })).status).toBe(200);
+    const home = await get(`${root}/`);
+    expect(home.text).not.toContain(`href="${root}/v1"`);
+    expect((await get(`${root}/v1/old-intro`)).status).toBe(404);
+    expect((await get(`${root}/llms.txt`)).text).not.toContain("Old intro");
+    expect((await get(`${root}/sitemap.xml`)).text).not.toContain("old-intro");
+
+    const french = await createSpace(ctx, owner, org.id, { title: "Guide", language: "fr" });
+    await commitContent(ctx, french.id, { pages: [{ title: "Bienvenue", slug: "bienvenue", paragraphs: ["Bonjour."] }] });
+    const sections = await ctx.as(owner).get(`${url}/sections`);
+    const guide = sections.body.items.find((s: { title: string }) => s.title === "Guide");
+    const added = await ctx.as(owner).post(`${url}/site-spaces`, { spaceId: french.id, sectionId: guide.id });
+    expect(added.status).toBe(201);
+    const page = (await get(`${root}/`)).text;
+    expect(page).toMatch(/<details class="q-menu q-picker" data-picker="language">.*Guide \(fr\)/s);
+    expect((await get(`${root}/${added.body.path}/`)).text).toContain("Bonjour.");
+  });
+
   it("answers unknown pages with a 404 page that keeps the navigation; unknown or unpublished sites 404", async () => {
     const { root, url, owner } = await scenario();
     const missing = await get(`${root}/no/such/page`);

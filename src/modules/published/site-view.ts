@@ -243,7 +243,9 @@ export function resolvePath(
   const homeSection = defaultSectionId(model);
   let section: SiteSectionRow | null = null;
   if (hasSections(model)) {
-    const named = variants.find((v) => v.section && v.section.path === rest[0])?.section ?? null;
+    let named = variants.find((v) => v.section && v.section.path === rest[0])?.section ?? null;
+    // A variant of the home section may have the home section's path: the variant (a live page) wins.
+    if (named?.id === homeSection && variants.some((v) => v.section?.id === homeSection && v.siteSpace.path === rest[0])) named = null;
     if (named) {
       if (named.id === homeSection) return { kind: "redirect", path: rest.slice(1).join("/") + (markdown ? ".md" : ""), permanent: true };
       section = named;
