@@ -22,7 +22,7 @@ const GUIDE: TestPage[] = [
     paragraphs: ["Install it."],
     children: [{ title: "Install", slug: "install", paragraphs: ["Run the installer <script>alert(1)</script>."] }],
   },
-  { title: "Hidden one", slug: "hidden-one", paragraphs: ["Not listed."], extra: { hidden: true } },
+  { title: "Hidden one", slug: "hidden-one", paragraphs: ["Not listed, a zebra."], extra: { hidden: true } },
   { title: "Beta only", slug: "beta", paragraphs: ["Beta features."], extra: { condition: "visitor.claims.beta === true" } },
   { kind: "group", title: "Reference", slug: "reference", children: [{ title: "Config", slug: "config", paragraphs: ["Options here."] }] },
   { kind: "link", title: "Home page", href: "https://example.com/home" },
@@ -245,6 +245,9 @@ describe("published site routes", () => {
     expect(res.text).toContain(`href="${root}/getting-started/install"`);
     const beta = await get(`${root}/~quire/search?q=beta+features`);
     expect(beta.text).not.toContain(`${root}/beta"`);
+    const hidden = await get(`${root}/~quire/search?q=zebra`);
+    expect(hidden.text).not.toContain(`${root}/hidden-one"`);
+    expect(hidden.text).toContain("No results");
     const empty = await get(`${root}/~quire/search?q=%21%21`);
     expect(empty.status).toBe(200);
     expect(empty.text).toContain("no words");

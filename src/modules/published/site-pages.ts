@@ -331,7 +331,7 @@ export interface SiteSearchResult {
   sections: { title: string; href: string; snippet: string }[];
 }
 
-/** Search over the spaces this reader sees; results on pages they may not open are left out. */
+/** Search over the spaces this reader sees; results on pages they may not open, or hidden ones, are left out. */
 export async function searchSite(deps: Deps, ctx: LayoutContext, query: string, limit = 20): Promise<SiteSearchResult[]> {
   const variants = visibleVariants(ctx.view, ctx.reader);
   const bySpace = new Map<string, VariantView>();
@@ -343,7 +343,8 @@ export async function searchSite(deps: Deps, ctx: LayoutContext, query: string, 
   const out: SiteSearchResult[] = [];
   for (const result of results) {
     const variant = bySpace.get(result.spaceId);
-    if (!variant || !readablePage(variant, result.pageId, ctx.reader, false)) continue;
+    // Hidden pages open by URL but are not found by search, as they are not in the navigation.
+    if (!variant || !readablePage(variant, result.pageId, ctx.reader, true)) continue;
     const href = pageHref(ctx, variant, result.pageId);
     out.push({
       title: result.title,
