@@ -25,8 +25,8 @@ function keysOf(nodes: readonly DocumentBlock[], side: string): string[] {
 
 /**
  * The blocks of `after` in order, each marked added, changed, moved or unchanged, with the blocks
- * only in `before` (removed) placed where they stood: just before the first block that followed
- * them and is still in place.
+ * only in `before` (removed) placed where they stood: right after the block still in place that
+ * preceded them (so a replaced block reads as its removal, then the addition).
  */
 export function blockDiff(before: JSONDocument | undefined, after: JSONDocument | undefined): BlockChange[] {
   const was = (before?.nodes ?? []) as DocumentBlock[];
@@ -37,28 +37,26 @@ export function blockDiff(before: JSONDocument | undefined, after: JSONDocument 
   const nowSet = new Set(nowKeys);
   const kept = commonSubsequence(wasKeys, nowKeys);
 
-  // Removed blocks, grouped under the key of the next block (in `before`) that stays in place.
-  const removedBefore = new Map<string | null, BlockChange[]>();
-  let pending: BlockChange[] = [];
+  // Removed blocks, grouped after the block (in `before`) that stays in place before them (null: the start).
+  const removedAfter = new Map<string | null, BlockChange[]>();
+  let anchor: string | null = null;
   wasKeys.forEach((key, i) => {
-    if (!nowSet.has(key)) pending.push({ kind: "removed", key, before: was[i]! });
-    else if (kept.has(key) && pending.length > 0) {
-      removedBefore.set(key, pending);
-      pending = [];
-    }
+    if (kept.has(key)) anchor = key;
+    else if (!nowSet.has(key)) removedAfter.set(anchor, [...(removedAfter.get(anchor) ?? []), { kind: "removed", key, before: was[i]! }]);
   });
 
-  const out: BlockChange[] = [];
+  const out: BlockChange[] = [...(removedAfter.get(null) ?? [])];
   nowKeys.forEach((key, i) => {
     const block = now[i]!;
-    out.push(...(removedBefore.get(key) ?? []));
     const previous = wasByKey.get(key);
     if (!previous) out.push({ kind: "added", key, after: block });
     else if (!kept.has(key)) out.push({ kind: "moved", key, before: previous, after: block });
-    else if (JSON.stringify(previous) !== JSON.stringify(block)) out.push({ kind: "changed", key, before: previous, after: block });
-    else out.push({ kind: "unchanged", key, before: previous, after: block });
+    else {
+      const same = JSON.stringify(previous) === JSON.stringify(block);
+      out.push({ kind: same ? "unchanged" : "changed", key, before: previous, after: block });
+      out.push(...(removedAfter.get(key) ?? []));
+    }
   });
-  out.push(...pending);
   return out;
 }
 
