@@ -468,7 +468,7 @@ export const EDIT_SCRIPT = `(() => {
   const pane = document.getElementById("preview");
   const button = document.getElementById("preview-button");
   if (!form || !area || !pane) return;
-  if (button) button.hidden = true;
+  if (button) button.style.display = "none";
   let timer = 0;
   let latest = 0;
   const refresh = async () => {
