@@ -9,6 +9,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLoginLink } from "../../src/modules/web/web.queries.js";
 import { createTestContext, type TestContext, type TestUser } from "../helpers/app.js";
+import { createChangeRequest, editContent, mergeChangeRequest } from "../helpers/change-requests.factories.js";
 import { commitContent } from "../helpers/content.factories.js";
 import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
 import { freePort } from "../helpers/simplesamlphp.js";
@@ -155,4 +156,37 @@ describe("review and merge in Chromium", () => {
     await eda.context.close();
     await rey.context.close();
   }, 120_000);
+
+  it("shows a reader the change request without actions, and conflicts side by side", async () => {
+    const reader = await createUser(ctx, { displayName: "Rita Reader" });
+    await addMemberToOrg(ctx, orgId, reader, "read");
+    const cr = await createChangeRequest(ctx, editor, spaceId, { subject: "Cleaning schedule" });
+    await editContent(ctx, editor, spaceId, cr.id, [
+      { operation: "update_page", page: homeId, document: { markdown: "# Welcome\n\nLighthouses guide ships through the night.\n" } },
+    ]);
+    // Meanwhile the primary content changes the same paragraph.
+    const other = await createChangeRequest(ctx, reviewer, spaceId, { subject: "Wording" });
+    await editContent(ctx, reviewer, spaceId, other.id, [
+      { operation: "update_page", page: homeId, document: { markdown: "# Welcome\n\nLighthouses guide ships at night and in fog.\n" } },
+    ]);
+    await mergeChangeRequest(ctx, reviewer, spaceId, other.id);
+    const url = `${base}/app/o/${orgId}/s/${spaceId}/~/changes/${cr.number}`;
+
+    const rita = await signIn(reader);
+    await rita.page.goto(url);
+    await shot(rita.page, "08-reader-view");
+    await expect(rita.page.getByRole("button", { name: "Merge", exact: true }).count()).resolves.toBe(0);
+    await expect(rita.page.locator("#comment-form").count()).resolves.toBe(0);
+    expect(await rita.page.locator("#merge-box").textContent()).toContain("Merging needs the review level");
+
+    const rey = await signIn(reviewer);
+    await rey.page.goto(url);
+    await shot(rey.page, "09-conflicts");
+    const conflict = rey.page.locator(".conflict-item").first();
+    expect(await conflict.locator(".conflict > div").nth(1).textContent()).toContain("at night and in fog");
+    expect(await conflict.locator(".conflict > div").nth(2).textContent()).toContain("through the night");
+    await expect(rey.page.getByRole("button", { name: "Merge", exact: true }).isDisabled()).resolves.toBe(true);
+    await rita.context.close();
+    await rey.context.close();
+  }, 60_000);
 });

@@ -30,10 +30,13 @@ export const CHANGES_STYLE = raw(`<style>
   .block.removed > .content { text-decoration: line-through; text-decoration-color: #cf222e80; }
   .block .kind { position: absolute; right: .4rem; top: .2rem; font-size: .75rem; color: #59636e; }
   ins { background: #abf2bc; text-decoration: none; } del { background: #ffcecb; }
+  .textdiff ins, .textdiff del { padding: 0 1px; margin: 0 1px; border-radius: 2px; }
   .textdiff { white-space: pre-wrap; font-size: .9rem; border-top: 1px dashed #d0d7de; margin-top: .3rem; padding-top: .3rem; }
   .unchanged-run summary { color: #59636e; cursor: pointer; font-size: .9rem; }
   .comment { border: 1px solid #d0d7de; border-radius: 6px; padding: .4rem .75rem; margin: .4rem 0; background: #fff; }
-  .comment.resolved { opacity: .7; } .comment .meta { font-size: .85rem; color: #59636e; }
+  .comment.resolved { opacity: .7; } .comment .meta { font-size: .85rem; color: #59636e; margin: .3rem 0; }
+  div.meta { display: flex; justify-content: space-between; align-items: center; gap: .5rem; } div.meta button { font-size: .8rem; padding: .1rem .5rem; }
+  h3 a.button { font-size: .8rem; font-weight: normal; padding: .1rem .6rem; margin-left: .3rem; }
   .reply { margin-left: 1.25rem; border-left: 2px solid #d0d7de; padding-left: .6rem; margin-top: .4rem; }
   .reactions { display: flex; gap: .3rem; flex-wrap: wrap; align-items: center; margin: .3rem 0; }
   .reactions button { padding: 0 .4rem; font-size: .85rem; } .reactions button.mine { background: #ddf4ff; border-color: #54aeff; }
@@ -116,7 +119,7 @@ export function listPage(view: ListView): SafeHtml {
     ({ row, author, comments }) => html`<tr data-number="${row.number}">
       <td>#${row.number}</td>
       <td><a href="${base}/${row.number}">${row.subject || "Untitled change request"}</a></td>
-      <td>${statusBadge(row.status)}</td><td>${author}</td><td>${comments > 0 ? `💬 ${comments}` : ""}</td><td class="muted">${day(row.updatedAt)}</td></tr>`,
+      <td>${statusBadge(row.status)}</td><td>${author}</td><td>${comments > 0 ? `${comments} open comment${comments === 1 ? "" : "s"}` : ""}</td><td class="muted">${day(row.updatedAt)}</td></tr>`,
   );
   const create = view.mayCreate
     ? html`<form method="post" action="${base}" class="card">${csrfField(view.csrf)}
@@ -130,7 +133,7 @@ export function listPage(view: ListView): SafeHtml {
     <p class="filters">Show: ${who}</p>
     ${
       rows.length > 0
-        ? html`<table><thead><tr><th>#</th><th>Subject</th><th>Status</th><th>Author</th><th></th><th>Updated (UTC)</th></tr></thead><tbody>${rows}</tbody></table>`
+        ? html`<table><thead><tr><th>#</th><th>Subject</th><th>Status</th><th>Author</th><th>Comments</th><th>Updated (UTC)</th></tr></thead><tbody>${rows}</tbody></table>`
         : html`<p class="muted">No change requests here.</p>`
     }
     ${view.next ? html`<p><a href="${`${link({})}${link({}).includes("?") ? "&" : "?"}page=${encodeURIComponent(view.next)}`}">Older change requests →</a></p>` : ""}`;
@@ -231,15 +234,15 @@ function commentHtml(view: DetailView, base: string, comment: CommentView): Safe
         <textarea name="body" rows="3" required maxlength="20000" aria-label="Reply"></textarea><button type="submit">Reply</button></form></details>`
     : "";
   return html`<div class="comment ${comment.status}" id="comment-${comment.id}" data-comment="${comment.id}">
-    <p class="meta"><strong>${nameOf(view.users, comment.postedBy)}</strong> · ${day(comment.postedAt)}${
+    <div class="meta"><span><strong>${nameOf(view.users, comment.postedBy)}</strong> · ${day(comment.postedAt)}${
       review ? html` · ${statusBadge(review.status)}` : ""
-    }${comment.status === "resolved" ? html` · resolved by ${nameOf(view.users, comment.resolvedBy)}` : ""} ${resolveForm}</p>
+    }${comment.status === "resolved" ? html` · resolved by ${nameOf(view.users, comment.resolvedBy)}` : ""}</span> ${resolveForm}</div>
     ${renderBody(comment.body)}${reactionBar(view, base, comment)}${replies}${replyForm}</div>`;
 }
 
 function commentForm(view: DetailView, base: string, target: { page?: string; node?: string }, label: string): SafeHtml {
   if (!view.may.comment) return html``;
-  return html`<details class="comment-here"><summary>💬 ${label}</summary><form method="post" action="${base}/comments">${csrfField(view.csrf)}
+  return html`<details class="comment-here"><summary>${label}</summary><form method="post" action="${base}/comments">${csrfField(view.csrf)}
     ${target.page ? html`<input type="hidden" name="page" value="${target.page}">` : ""}${target.node ? html`<input type="hidden" name="node" value="${target.node}">` : ""}
     <textarea name="body" rows="3" required maxlength="20000" aria-label="${label}"></textarea><button type="submit">Comment</button></form></details>`;
 }
@@ -327,9 +330,7 @@ function conflictsHtml(view: DetailView): SafeHtml {
   return html`<section id="conflicts"><h2>Conflicts with the primary content (${view.conflicts.length})</h2>
     <p class="muted">The primary content changed the same things since this change request started. Edit the pages below in this change request (keep the version you want), then merge again.</p>
     ${view.conflicts.map(
-      (
-        c,
-      ) => html`<div class="card conflict-item"><p><strong>${c.pageTitle ?? c.kind}</strong>${c.field ? html` · ${c.field}` : ""}: ${c.message}</p>
+      (c) => html`<div class="card conflict-item"><p><strong>${c.pageTitle ?? c.kind}</strong>: ${c.message}</p>
         <div class="conflict"><div><h4>Before both (base)</h4>${conflictSide(c.base)}</div><div><h4>Primary content now</h4>${conflictSide(c.primary)}</div><div><h4>This change request</h4>${conflictSide(c.changeRequest)}</div></div></div>`,
     )}</section>`;
 }
