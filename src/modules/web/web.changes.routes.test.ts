@@ -8,6 +8,7 @@ import { createTestContext, type TestContext, type TestUser } from "../../../tes
 import { createChangeRequest, editContent, mergeChangeRequest } from "../../../test/helpers/change-requests.factories.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { createOrganization, createUser } from "../../../test/helpers/factories.js";
+import { createTestIdp } from "../../../test/helpers/saml-idp.js";
 import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
 import { WebClient } from "../../../test/helpers/web.js";
 import { createLoginLink } from "./web.queries.js";
@@ -307,5 +308,22 @@ describe("change requests in the web app", () => {
       const url = new URL(item.urls.app);
       expect((await reader.get(url.pathname)).status, url.pathname).toBe(200);
     }
+  });
+
+  it("keeps a member signed in without single sign-on out of an SSO-only organization's change requests; admins may come in", async () => {
+    const s = await setup();
+    await ctx.as(s.owner).post(`/v1/orgs/${s.org.id}/saml`, {
+      label: "Corp IdP",
+      entityID: "https://idp.corp.test",
+      ssoURL: "https://idp.corp.test/sso",
+      certificate: createTestIdp("corp").certificate,
+    });
+    expect((await ctx.as(s.owner).patch(`/v1/orgs/${s.org.id}`, { sso: true })).status).toBe(200);
+    const member = await signedIn(s.members.review);
+    const refused = await member.get(s.url);
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain("requires single sign-on");
+    expect((await member.get(s.base)).status).toBe(403);
+    expect((await (await signedIn(s.owner)).get(s.url)).status).toBe(200);
   });
 });
