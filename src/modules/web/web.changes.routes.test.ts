@@ -117,6 +117,33 @@ describe("change requests in the web app", () => {
     expect(res.text).not.toContain("/edit");
   });
 
+  it("lists added, removed, renamed and moved pages", async () => {
+    const s = await setup();
+    const cr = await createChangeRequest(ctx, s.members.edit, s.space.id, { subject: "Reorganize" });
+    await editContent(ctx, s.members.edit, s.space.id, cr.id, [
+      { operation: "insert_page", title: "Safety", document: { markdown: "Wear a harness." } },
+      { operation: "update_page", page: s.guide.id, title: "Keeper's guide", into: s.home.id },
+    ]);
+    const cr2 = await createChangeRequest(ctx, s.members.edit, s.space.id, { subject: "Remove" });
+    await editContent(ctx, s.members.edit, s.space.id, cr2.id, [{ operation: "delete_page", page: s.guide.id }]);
+    const reader = await signedIn(s.members.read);
+    const text = (await reader.get(`${s.base}/${cr.number}`)).text;
+    const badges = (pageId: string) => {
+      const section = new RegExp(`data-page="${pageId}">\\s*<h3>[\\s\\S]*?</h3>`).exec(text)?.[0] ?? "";
+      return [...section.matchAll(/class="badge [a-z]+">([a-z]+)</g)].map((m) => m[1]);
+    };
+    const safety = /data-page="([^"]+)">\s*<h3>Safety/.exec(text)?.[1];
+    expect(safety).toBeDefined();
+    expect(badges(safety!)).toEqual(["added"]);
+    expect(text).toContain("Wear a harness.");
+    expect(badges(s.guide.id)).toEqual(["renamed", "moved"]);
+    expect(text).toContain("<del>Guide</del> <ins>Keeper&#39;s guide</ins>");
+    expect(text).toContain("<ins>under “Home”</ins>");
+    const removed = (await reader.get(`${s.base}/${cr2.number}`)).text;
+    expect(/data-page="[^"]+">\s*<h3>Guide <span class="badge removed">removed<\/span>/.test(removed)).toBe(true);
+    expect(removed).toContain('data-kind="removed"');
+  });
+
   it("comments on a block, replies, reacts and resolves through the comment policies; a reader's forged post is a 403", async () => {
     const s = await setup();
     const commenter = await signedIn(s.members.comment);

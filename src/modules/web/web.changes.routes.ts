@@ -16,7 +16,7 @@ import type { ContentRef, JSONDocument } from "../../content/document/types.js";
 import { parseMarkdownPage, serializeMarkdownPage } from "../../content/markdown/index.js";
 import { indexPages } from "../../content/revision/model.js";
 import { loadDocuments } from "../../content/revision/storage.js";
-import type { CommentRow, UserRow } from "../../db/schema.js";
+import type { CommentReplyRow, CommentRow, UserRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import type { Actor } from "../../http/authenticate.js";
 import { DomainError, invalid, missing, notAllowed } from "../../lib/errors.js";
@@ -42,7 +42,7 @@ import { listChangeRequests, recordContribution } from "../change-requests/chang
 import { CHANGE_REQUEST_STATUSES, type ChangeRequestStatus, WRITABLE_STATUSES } from "../change-requests/change-requests.schemas.js";
 import { createChangeRequest, updateChangeRequest } from "../change-requests/change-requests.service.js";
 import { commentPermissions } from "../comments/comments.policy.js";
-import { getComment, getReply, listComments, listReplies, reactionsTo } from "../comments/comments.queries.js";
+import { getComment, getReply, listComments, reactionsTo } from "../comments/comments.queries.js";
 import type { CommentScope } from "../comments/comments.scope.js";
 import {
   checkReactions,
@@ -58,6 +58,7 @@ import { getOrganization } from "../organizations/organizations.queries.js";
 import { webAccessAllowed } from "../saml/saml.policy.js";
 import { requireLiveSpace } from "../spaces/spaces.loader.js";
 import { getUserById, getUsersByIds } from "../users/users.queries.js";
+import { repliesOfComments } from "./web.changes.queries.js";
 import {
   type CommentView,
   type ConflictView,
@@ -80,9 +81,9 @@ const PageParams = Type.Object({ ...CrParams.properties, pageId: Id });
 const Body = Type.String({ maxLength: 20_000 });
 const Markdown = Type.String({ maxLength: 2_000_000 });
 
-/** How many comments and replies one change request page shows at most. */
+/** How many comments, and replies to them in all, one change request page shows at most. */
 const MAX_COMMENTS = 500;
-const MAX_REPLIES = 200;
+const MAX_REPLIES = 5000;
 
 /**
  * Links in the Markdown a member edits use the paths the content operation reads back
@@ -268,9 +269,13 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         { order: "asc", status: "all", limit: MAX_COMMENTS },
       )
     ).rows;
-    const replies = new Map(
-      await Promise.all(rows.map(async (c) => [c.id, (await listReplies(db, c.id, { limit: MAX_REPLIES })).rows] as const)),
-    );
+    const replies = new Map<string, CommentReplyRow[]>();
+    for (const reply of await repliesOfComments(
+      db,
+      rows.map((c) => c.id),
+      MAX_REPLIES,
+    ))
+      replies.set(reply.commentId, [...(replies.get(reply.commentId) ?? []), reply]);
     const replyIds = [...replies.values()].flat().map((r) => r.id);
     const [commentReactions, replyReactions] = await Promise.all([
       reactionsTo(
