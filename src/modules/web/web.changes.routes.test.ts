@@ -117,6 +117,25 @@ describe("change requests in the web app", () => {
     expect(res.text).not.toContain("/edit");
   });
 
+  it("changes the subject and description as the creator; a reader's forged change is a 403", async () => {
+    const s = await setup();
+    const editor = await signedIn(s.members.edit);
+    const { csrf } = await csrfOf(editor, s.url);
+    const saved = await editor.post(`${s.url}/details`, { _csrf: csrf, subject: "Clearer home", description: "Why: **shorter**." });
+    expect(saved.status, saved.text).toBe(303);
+    const api = (await ctx.as(s.owner).get(s.api)).body;
+    expect(api.subject).toBe("Clearer home");
+    expect(JSON.stringify(api.description)).toContain("shorter");
+    const view = await editor.get(s.url);
+    expect(view.text).toContain('<div class="card" id="description">');
+    expect(view.text).toContain("Why: **shorter**.</textarea>");
+    const reader = await signedIn(s.members.read);
+    const { page, csrf: readerCsrf } = await csrfOf(reader, s.url);
+    expect(page.text).not.toContain("Edit subject and description");
+    expect((await reader.post(`${s.url}/details`, { _csrf: readerCsrf, subject: "Hijacked" })).status).toBe(403);
+    expect((await ctx.as(s.owner).get(s.api)).body.subject).toBe("Clearer home");
+  });
+
   it("lists added, removed, renamed and moved pages", async () => {
     const s = await setup();
     const cr = await createChangeRequest(ctx, s.members.edit, s.space.id, { subject: "Reorganize" });

@@ -13,7 +13,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import Type from "typebox";
 import { documentText } from "../../content/document/plain-text.js";
 import type { ContentRef, JSONDocument } from "../../content/document/types.js";
-import { parseMarkdownPage, serializeMarkdownPage } from "../../content/markdown/index.js";
+import { markdownFromDocument, parseMarkdownPage, serializeMarkdownPage } from "../../content/markdown/index.js";
 import { indexPages } from "../../content/revision/model.js";
 import { loadDocuments } from "../../content/revision/storage.js";
 import type { CommentReplyRow, CommentRow, UserRow } from "../../db/schema.js";
@@ -39,7 +39,12 @@ import { type LoadedChangeRequest, loadChangeRequestsContext, requireChangeReque
 import { assertWritable, refuseWrite } from "../change-requests/change-requests.policy.js";
 import { isOutdated } from "../change-requests/change-requests.presenter.js";
 import { listChangeRequests, recordContribution } from "../change-requests/change-requests.queries.js";
-import { CHANGE_REQUEST_STATUSES, type ChangeRequestStatus, WRITABLE_STATUSES } from "../change-requests/change-requests.schemas.js";
+import {
+  CHANGE_REQUEST_STATUSES,
+  type ChangeRequestStatus,
+  type UpdateChangeRequestValue,
+  WRITABLE_STATUSES,
+} from "../change-requests/change-requests.schemas.js";
 import { createChangeRequest, updateChangeRequest } from "../change-requests/change-requests.service.js";
 import { commentPermissions } from "../comments/comments.policy.js";
 import { getComment, getReply, listComments, reactionsTo } from "../comments/comments.queries.js";
@@ -120,6 +125,7 @@ const NOTICES: Record<string, string> = {
   "update-conflicts": "It was not updated: the primary content has conflicting changes (listed below).",
   saved: "Page saved in the change request.",
   status: "Status changed.",
+  details: "Subject and description saved.",
 };
 
 export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -484,7 +490,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         ...reviews.map((r) => r.reviewerId),
       ]);
       const users = new Map((await getUsersByIds(db, [...userIds])).map((u) => [u.id, u]));
-      const description = cr.description ? documentTextOf(cr.description) : "";
+      const description = cr.description ? parseJsonOrNull<JSONDocument>(cr.description, "change_requests.description") : undefined;
       const headPages = [...head.locations().values()]
         .filter((l) => l.page.kind === "document")
         .map((l) => ({ id: l.page.id, title: l.page.title, path: l.path }));
@@ -493,7 +499,8 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         org: { id: org.id, title: org.title },
         space: { id: loaded.space.id, title: loaded.space.title },
         changeRequest: cr,
-        description,
+        description: description ?? undefined,
+        descriptionMarkdown: description ? descriptionMarkdown(description) : "",
         users,
         actorId: actor.user.id,
         outdated: isOutdated(cr, loaded.space.revisionId),
@@ -699,6 +706,33 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
   );
 
   app.post(
+    "/app/o/:org/s/:space/~/changes/:number/details",
+    {
+      schema: {
+        params: CrParams,
+        body: Type.Object({ subject: Type.String({ maxLength: 100 }), description: Type.Optional(Body) }),
+      },
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const { loaded } = await loadCr(request, actor, request.params);
+      authorize(loaded.changeRequestPermissions, "update", {
+        notFound: `No change request "${request.params.number}".`,
+        forbidden: `Only the creator of change request #${loaded.changeRequest.number} or members with the review level on the space can change it.`,
+      });
+      const text = request.body.description?.trim() ?? "";
+      const description = text ? documentFromBody({ markdown: text }, "description") : { object: "document" as const, data: {}, nodes: [] };
+      await updateChangeRequest(db, loaded.changeRequest, {
+        subject: request.body.subject.trim(),
+        description: description as unknown as UpdateChangeRequestValue["description"],
+      });
+      return back(reply, loaded, "details");
+    },
+  );
+
+  app.post(
     "/app/o/:org/s/:space/~/changes/:number/merge",
     { schema: { params: CrParams }, preHandler: app.csrfProtection },
     async (request, reply) => {
@@ -851,7 +885,14 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
   );
 };
 
-/** A change request's description (a stored document, loosely checked) as text. */
-function documentTextOf(stored: string): string {
-  return documentText(parseJsonOrNull<unknown>(stored, "change_requests.description")).trim();
+/**
+ * A change request's description as Markdown for its edit form. Descriptions set through the API
+ * are only loosely checked documents; one the Markdown writer cannot read is offered as its text.
+ */
+function descriptionMarkdown(document: JSONDocument): string {
+  try {
+    return markdownFromDocument(document).trim();
+  } catch {
+    return documentText(document).trim();
+  }
 }

@@ -184,7 +184,9 @@ export interface DetailView {
   org: Named;
   space: Named;
   changeRequest: ChangeRequestRow;
-  description: string;
+  description: JSONDocument | undefined;
+  /** The description as Markdown, for its edit form. */
+  descriptionMarkdown: string;
   users: ReadonlyMap<string, UserRow>;
   actorId: string;
   outdated: boolean;
@@ -403,7 +405,16 @@ export function detailPage(view: DetailView): SafeHtml {
     <p class="muted">Opened by ${nameOf(view.users, cr.createdBy)} on ${day(cr.createdAt)} (UTC) · updated ${day(cr.updatedAt)}</p>
     ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ""}
     <div class="cr-grid"><div>
-      ${view.description ? html`<div class="card"><p>${view.description}</p></div>` : ""}
+      ${view.description && view.description.nodes.length > 0 ? html`<div class="card" id="description">${renderBody(view.description)}</div>` : ""}
+      ${
+        view.may.update && cr.status !== "merged"
+          ? html`<details id="edit-details"><summary class="muted">Edit subject and description</summary>
+            <form method="post" action="${base}/details" class="card">${csrfField(view.csrf)}
+              <label>Subject <input name="subject" value="${cr.subject}" maxlength="100" size="50"></label>
+              <textarea name="description" rows="5" maxlength="20000" aria-label="Description" placeholder="What and why, in Markdown">${view.descriptionMarkdown}</textarea>
+              <button type="submit">Save</button></form></details>`
+          : ""
+      }
       ${conflictsHtml(view)}
       <h2>Changes</h2>
       ${view.pages.length > 0 ? view.pages.map((p) => pageDiffHtml(view, base, p)) : html`<p class="muted">No page changes yet.</p>`}
