@@ -14,6 +14,7 @@ const shared = {
 const databaseFree = [
   "src/db/sqlite-statements.test.ts",
   "src/content/pdf/**",
+  "src/content/html/**",
   "src/content/markdown/**",
   "src/content/document/**",
   "src/content/translation/**",

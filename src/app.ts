@@ -40,6 +40,8 @@ import { openapiProcessJob, openapiRefreshJob, REFRESH_SCAN_EVERY_MS } from "./m
 import { openapiRoutes } from "./modules/openapi/openapi.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
+import { publishedRoutes } from "./modules/published/published.routes.js";
+import { SiteHosts } from "./modules/published/site-hosts.js";
 import { samlRoutes } from "./modules/saml/saml.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
 import { shareLinkRoutes } from "./modules/sites/share-links.routes.js";
@@ -86,7 +88,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   // Request ids: unique per process start, cheap to make (a counter, not random bytes per request).
   const requestIdPrefix = randomBase62(8);
   let requestCounter = 0;
+  // Published sites on their own host names (sites.proxy) are routed to /s/<basename>/...
+  const siteHosts = new SiteHosts(new URL(deps.config.publicUrl).host);
   const app = Fastify({
+    rewriteUrl: (req) => siteHosts.rewrite(req),
     // Request logs show URLs with their signatures and capability tokens redacted.
     loggerInstance: deps.log.child({}, { serializers: { req: serializeRequest } }) as FastifyBaseLogger,
     bodyLimit: deps.config.bodyLimit,
@@ -196,6 +201,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(samlRoutes, { deps });
   await app.register(webRoutes, { deps });
   await app.register(conversationRoutes, { deps });
+  await app.register(publishedRoutes, { deps, siteHosts });
 
   return app;
 }

@@ -17,7 +17,7 @@
  */
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { sql } from "kysely";
 import type { Logger } from "pino";
 import type { RateLimitConfig } from "../config.js";
@@ -98,6 +98,8 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
   if (!settings.enabled) return;
   let redis: Redis | undefined;
   if (settings.store === "redis" && settings.redisUrl) {
+    // Loaded only when counts live in Redis (~25 MB otherwise unused).
+    const { Redis } = await import("ioredis");
     const client = new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
     redis = client;
     let lastWarning = 0;

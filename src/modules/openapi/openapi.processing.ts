@@ -11,7 +11,6 @@
  */
 import { createHash } from "node:crypto";
 import { Worker } from "node:worker_threads";
-import SwaggerParser from "@apidevtools/swagger-parser";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { FetchRefused, fetchPublicFile, type PublicFetchOptions } from "../../lib/public-fetch.js";
 
@@ -203,6 +202,7 @@ async function bundle(base: string, document: Record<string, unknown>, options: 
   };
   try {
     const parserOptions = { continueOnError: true, resolve: { file: false, http: false, quireHttp: http, quireRefuse: refuse } };
+    const SwaggerParser = await loadSwaggerParser();
     return (await SwaggerParser.bundle(base, document as never, parserOptions as never)) as unknown as Record<string, unknown>;
   } catch (error) {
     if (fetchFailure) throw fetchFailure;
@@ -235,9 +235,15 @@ function referenceProblem(error: RefParserError, base: string, refusals: Map<str
   return { message: `${where}${message}`, code: error.code ?? "reference" };
 }
 
+/** The parser, loaded when a spec is first processed (it runs in its own thread; the server never needs it). */
+async function loadSwaggerParser() {
+  return (await import("@apidevtools/swagger-parser")).default;
+}
+
 /** Schema and specification checks; each problem names its place (JSON pointer, line and column). */
 async function validate(bundled: Record<string, unknown>, text: string): Promise<void> {
   try {
+    const SwaggerParser = await loadSwaggerParser();
     await SwaggerParser.validate(structuredClone(bundled) as never, { resolve: { external: false } } as never);
   } catch (error) {
     const details = (error as { details?: AjvError[] }).details;

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ContentRef } from "../../content/document/types.js";
-import { type JSONDocument, renderPdf } from "../../content/pdf/index.js";
+import type { JSONDocument } from "../../content/pdf/index.js";
 import { indexPages, type PageNode } from "../../content/revision/model.js";
 import { loadContent, loadDocuments } from "../../content/revision/storage.js";
 import { getBlob, putBlob } from "../../content/store/blobs.queries.js";
@@ -77,6 +77,8 @@ export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfR
     });
   const files = new Map(content.files.map((f) => [f.id, f]));
   const titles = new Map([...indexPages(content.pages).values()].map((l) => [l.page.id, l.page.title]));
+  // Loaded on first use: pdfkit and fontkit weigh ~50 MB that a server which never prints does not need.
+  const { renderPdf } = await import("../../content/pdf/index.js");
   const bytes = await renderPdf({
     title: request.title,
     ...(request.subtitle ? { subtitle: request.subtitle } : {}),

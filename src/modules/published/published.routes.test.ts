@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
+import { commitContent, type TestPage } from "../../../test/helpers/content.factories.js";
+import { addSection, createSite } from "../../../test/helpers/sites.factories.js";
+import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+const GUIDE: TestPage[] = [
+  { title: "Introduction", slug: "intro", paragraphs: ["Welcome to the guide.", "Second paragraph."] },
+  {
+    title: "Getting started",
+    slug: "getting-started",
+    paragraphs: ["Install it."],
+    children: [{ title: "Install", slug: "install", paragraphs: ["Run the installer <script>alert(1)</script>."] }],
+  },
+  { title: "Hidden one", slug: "hidden-one", paragraphs: ["Not listed."], extra: { hidden: true } },
+  { title: "Beta only", slug: "beta", paragraphs: ["Beta features."], extra: { condition: "visitor.claims.beta === true" } },
+  { kind: "group", title: "Reference", slug: "reference", children: [{ title: "Config", slug: "config", paragraphs: ["Options here."] }] },
+  { kind: "link", title: "Home page", href: "https://example.com/home" },
+];
+
+/** A published public site with two sections: "Guide" (home; two variants v2 default, v1) and "API". */
+async function scenario(options: { visibility?: string } = {}) {
+  const base = await createOrgWithSpace(ctx, { title: "Guide v2" });
+  const { org, owner } = base;
+  const v1 = await createSpace(ctx, owner, org.id, { title: "Guide v1" });
+  const api = await createSpace(ctx, owner, org.id, { title: "API" });
+  await commitContent(ctx, base.space.id, { pages: GUIDE });
+  await commitContent(ctx, v1.id, { pages: [{ title: "Old intro", slug: "old-intro", paragraphs: ["Version one."] }] });
+  await commitContent(ctx, api.id, { pages: [{ title: "Endpoints", slug: "endpoints", paragraphs: ["GET /things lists things."] }] });
+  const site = await createSite(ctx, owner, org.id, { title: "Acme Docs" });
+  const url = `/v1/orgs/${org.id}/sites/${site.id}`;
+  const guide = await addSection(ctx, owner, org.id, site.id, { spaceId: base.space.id, title: "Guide" });
+  const added = await ctx.as(owner).post(`${url}/site-spaces`, { spaceId: v1.id, sectionId: guide.id });
+  expect(added.status, JSON.stringify(added.body)).toBe(201);
+  await ctx.as(owner).patch(`${url}/site-spaces/${added.body.id}`, { path: "v1" });
+  await addSection(ctx, owner, org.id, site.id, { spaceId: api.id, title: "API" });
+  if (options.visibility) expect((await ctx.as(owner).patch(url, { visibility: options.visibility })).status).toBe(200);
+  expect((await ctx.as(owner).post(`${url}/publish`)).status).toBe(200);
+  return { ...base, v1, api, site, url, root: `/s/${site.basename}` };
+}
+
+async function get(path: string, user?: TestUser, headers: Record<string, string> = {}) {
+  return (user ? ctx.as(user) : ctx.anonymous).get(path, { headers });
+}
+
+describe("published site routes", () => {
+  it("serves the home section's default variant at the root, with layout, navigation and escaping", async () => {
+    const { root } = await scenario();
+    const res = await get(`${root}/`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers["content-type"]).toContain("text/html");
+    const page = res.text;
+    expect(page).toContain("<title>Introduction | Acme Docs</title>");
+    expect(page).toContain("Welcome to the guide.");
+    // Sections as tabs, the current one marked.
+    expect(page).toMatch(
+      /<nav class="q-tabs"[^>]*><a href="\/s\/[^"]+\/" aria-current="page">Guide<\/a><a href="\/s\/[^"]+\/api">API<\/a>/,
+    );
+    // Variant picker lists both variants of the section.
+    expect(page).toContain(`href="${root}/v1"`);
+    // Sidebar: nesting, group, link page; hidden and conditional pages left out.
+    expect(page).toContain(`href="${root}/getting-started/install"`);
+    expect(page).toContain('<div class="q-nav-group">Reference</div>');
+    expect(page).toContain('href="https://example.com/home"');
+    expect(page).not.toContain("Hidden one");
+    expect(page).not.toContain("Beta only");
+    // Next link.
+    expect(page).toMatch(/rel="next" href="\/s\/[^"]+\/getting-started"><small>Next<\/small>Getting started/);
+
+    const install = await get(`${root}/getting-started/install`);
+    expect(install.status).toBe(200);
+    expect(install.text).toContain("Run the installer &lt;script&gt;alert(1)&lt;/script&gt;.");
+    expect(install.text).not.toContain("<script>alert(1)");
+    expect(install.text).toContain('<div class="q-breadcrumb">Getting started</div>');
+  });
+
+  it("serves other sections and variants at their paths; a default's own path redirects to its root", async () => {
+    const { root } = await scenario();
+    const api = await get(`${root}/api/`);
+    expect(api.status).toBe(200);
+    expect(api.text).toContain("GET /things lists things.");
+    expect(api.text).toMatch(/<a href="\/s\/[^"]+\/api" aria-current="page">API<\/a>/);
+    const v1 = await get(`${root}/v1/`);
+    expect(v1.status).toBe(200);
+    expect(v1.text).toContain("Version one.");
+    const home = await get(`${root}/guide/getting-started`);
+    expect(home.status).toBe(308);
+    expect(home.headers.location).toBe(`${root}/getting-started`);
+    const defaultVariant = await get(`${root}/guide-v2/getting-started`);
+    expect(defaultVariant.status).toBe(308);
+    expect(defaultVariant.headers.location).toBe(`${root}/getting-started`);
+  });
+
+  it("answers unknown pages with a 404 page that keeps the navigation; unknown or unpublished sites 404", async () => {
+    const { root, url, owner } = await scenario();
+    const missing = await get(`${root}/no/such/page`);
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain("Page not found");
+    expect(missing.text).toContain(`href="${root}/getting-started"`);
+    // Hidden pages open by URL; conditional pages without the claim do not exist.
+    expect((await get(`${root}/hidden-one`)).status).toBe(200);
+    expect((await get(`${root}/beta`)).status).toBe(404);
+    expect((await get("/s/no-such-site/")).status).toBe(404);
+    await ctx.as(owner).post(`${url}/unpublish`);
+    expect((await get(`${root}/`)).status).toBe(404);
+  });
+
+  it("redirects a renamed section path to its new place", async () => {
+    const { root, url, owner } = await scenario();
+    const sections = await ctx.as(owner).get(`${url}/sections`);
+    const apiSection = sections.body.items.find((s: { title: string }) => s.title === "API");
+    expect((await ctx.as(owner).patch(`${url}/sections/${apiSection.id}`, { path: "reference-api" })).status).toBe(200);
+    const res = await get(`${root}/api/endpoints?x=1`);
+    expect(res.status).toBe(308);
+    expect(res.headers.location).toBe(`${root}/reference-api/endpoints?x=1`);
+    expect((await get(`${root}/reference-api/endpoints`)).text).toContain("GET /things lists things.");
+  });
+
+  it("carries a strong ETag and answers 304; shows a merge at once", async () => {
+    const { root, space } = await scenario();
+    const first = await get(`${root}/getting-started`);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const again = await get(`${root}/getting-started`, undefined, { "if-none-match": etag });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+    await commitContent(ctx, space.id, {
+      pages: [{ title: "Getting started", slug: "getting-started", paragraphs: ["Freshly merged text."] }],
+    });
+    const fresh = await get(`${root}/getting-started`, undefined, { "if-none-match": etag });
+    expect(fresh.status).toBe(200);
+    expect(fresh.text).toContain("Freshly merged text.");
+    expect(fresh.headers.etag).not.toBe(etag);
+  });
+
+  it("serves pages as Markdown, llms.txt and llms-full.txt with visible pages only", async () => {
+    const { root } = await scenario();
+    const md = await get(`${root}/getting-started/install.md`);
+    expect(md.status).toBe(200);
+    expect(md.headers["content-type"]).toContain("text/markdown");
+    expect(md.text).toContain("# Install");
+    expect(md.text).toContain("Run the installer");
+    expect((await get(`${root}/intro.md`)).text).toContain("Welcome to the guide.");
+    const llms = await get(`${root}/llms.txt`);
+    expect(llms.status).toBe(200);
+    expect(llms.text).toContain("# Acme Docs");
+    expect(llms.text).toContain(`- [Install](http://quire.test${root}/getting-started/install.md)`);
+    expect(llms.text).toContain(`- [Endpoints](http://quire.test${root}/api/endpoints.md)`);
+    expect(llms.text).toContain(`- [Old intro](http://quire.test${root}/v1/old-intro.md)`);
+    expect(llms.text).not.toContain("Hidden one");
+    expect(llms.text).not.toContain("Beta only");
+    const full = await get(`${root}/llms-full.txt`);
+    expect(full.text).toContain("Run the installer");
+    expect(full.text).toContain("GET /things lists things.");
+    expect(full.text).not.toContain("Beta features.");
+  });
+
+  it("sitemap.xml and robots.txt follow visibility", async () => {
+    const pub = await scenario();
+    const robots = await get(`${pub.root}/robots.txt`);
+    expect(robots.text).toBe(`User-agent: *\nAllow: /\n\nSitemap: http://quire.test${pub.root}/sitemap.xml\n`);
+    const sitemap = await get(`${pub.root}/sitemap.xml`);
+    expect(sitemap.text).toContain(`<loc>http://quire.test${pub.root}/getting-started/install</loc>`);
+    expect(sitemap.text).not.toContain("hidden-one");
+    expect(sitemap.text).not.toContain("/beta<");
+    expect((await get(`${pub.root}/`)).headers["x-robots-tag"]).toBeUndefined();
+
+    const unlisted = await scenario({ visibility: "unlisted" });
+    expect((await get(`${unlisted.root}/robots.txt`)).text).toBe("User-agent: *\nDisallow: /\n");
+    const page = await get(`${unlisted.root}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers["x-robots-tag"]).toBe("noindex");
+    expect(page.text).toContain('<meta name="robots" content="noindex">');
+  });
+
+  it("serves fingerprinted assets cached for a year", async () => {
+    const { root } = await scenario();
+    const page = (await get(`${root}/`)).text;
+    const css = /href="([^"]+\/~quire\/assets\/site\.[0-9a-f]{12}\.css)"/.exec(page)?.[1];
+    expect(css).toBeDefined();
+    const res = await get(css as string);
+    expect(res.status).toBe(200);
+    expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(res.headers["content-type"]).toContain("text/css");
+    expect((await get(`${root}/~quire/assets/site.000000000000.css`)).status).toBe(404);
+  });
+
+  it("searches what the reader may see and links results to site URLs", async () => {
+    const { root } = await scenario();
+    await ctx.worker.drain();
+    const res = await get(`${root}/~quire/search?q=installer`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`href="${root}/getting-started/install"`);
+    const beta = await get(`${root}/~quire/search?q=beta+features`);
+    expect(beta.text).not.toContain(`${root}/beta"`);
+    const empty = await get(`${root}/~quire/search?q=%21%21`);
+    expect(empty.status).toBe(200);
+    expect(empty.text).toContain("no words");
+  });
+});

@@ -1,0 +1,223 @@
+/**
+ * Published docs sites, served by Quire itself at `/s/<basename>/...` (and on a site's own host, see
+ * site-hosts.ts): HTML pages for readers, `<page>.md`, llms.txt, llms-full.txt, sitemap.xml and
+ * robots.txt for machines, search, and the fingerprinted assets.
+ *
+ * Every request first asks reader.ts who is reading (`decideReader`); answers are then built from
+ * the site's view (published.loader.ts) for that reader, and kept in memory keyed by the view's
+ * version (which changes with any revision or structure change), the reader's variant and the
+ * path. A warm page is one map lookup after the access decision; it carries a strong ETag and
+ * answers 304 to If-None-Match.
+ */
+import { createHash } from "node:crypto";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { LRUCache } from "lru-cache";
+import type { Deps } from "../../deps.js";
+import { DomainError } from "../../lib/errors.js";
+import { html } from "../web/web.html.js";
+import type { LayoutContext } from "./layout.js";
+import { siteHref } from "./layout.js";
+import { bodyAssets } from "./page-body.js";
+import { listSiteRedirects, loadSiteView, siteByBasename } from "./published.loader.js";
+import { decideReader, type Reader } from "./reader.js";
+import { buildSiteAssets } from "./site-assets.js";
+import { type SiteHosts, siteRequestOf } from "./site-hosts.js";
+import {
+  llmsFullTxt,
+  llmsTxt,
+  markdownHref,
+  pageMarkdown,
+  renderNotFound,
+  renderSearchPage,
+  renderSitePage,
+  robotsTxt,
+  searchSite,
+  sitemapXml,
+} from "./site-pages.js";
+import { resolvePath, type SiteView } from "./site-view.js";
+
+interface Answer {
+  status: number;
+  type: string;
+  body: Buffer;
+  etag: string;
+  /** Extra headers (X-Robots-Tag). */
+  headers: Record<string, string>;
+}
+
+const YEAR_SECONDS = 365 * 24 * 60 * 60;
+/** Memory for rendered answers (pages, Markdown, indexes), least recently used out first. */
+const CACHE_BYTES = 64 * 1024 * 1024;
+
+/** A short, stable key for a reader's variant of the site (claims change what they see). */
+export function readerKey(reader: Reader): string {
+  const variant = (reader as Reader & { variantKey?: string }).variantKey;
+  return `${reader.member ? "m" : "v"}${reader.indexable ? "i" : "n"}:${variant ?? JSON.stringify(reader.claims)}`;
+}
+
+function answer(status: number, type: string, text: string, headers: Record<string, string> = {}): Answer {
+  const body = Buffer.from(text);
+  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+  return { status, type, body, etag, headers };
+}
+
+const versions = new WeakMap<SiteView, number>();
+let nextVersion = 1;
+function versionOf(view: SiteView): number {
+  let version = versions.get(view);
+  if (version === undefined) versions.set(view, (version = nextVersion++));
+  return version;
+}
+
+function plainNotFound(reply: FastifyReply) {
+  return reply
+    .code(404)
+    .type("text/html; charset=utf-8")
+    .header("cache-control", "no-store")
+    .send(
+      html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title></head><body style="font:16px/1.5 system-ui,sans-serif;margin:3rem auto;max-width:36rem;padding:0 1rem"><h1>Not found</h1><p>There is no published site at this address.</p></body></html>`
+        .value,
+    );
+}
+
+export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?: SiteHosts }> = async (app, { deps, siteHosts }) => {
+  if (siteHosts) {
+    await siteHosts.start(deps.db, deps.log);
+    app.addHook("onClose", async () => siteHosts.stop());
+  }
+  // Site pages are not part of the API document.
+  app.addHook("onRoute", (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  const assets = buildSiteAssets(bodyAssets());
+  const answers = new LRUCache<string, Answer>({
+    maxSize: CACHE_BYTES,
+    sizeCalculation: (a) => a.body.length + 200,
+  });
+
+  const send = (request: FastifyRequest, reply: FastifyReply, a: Answer, cacheControl: string) => {
+    reply.header("etag", a.etag).header("cache-control", cacheControl).header("vary", "Cookie, Authorization");
+    for (const [name, value] of Object.entries(a.headers)) reply.header(name, value);
+    const match = request.headers["if-none-match"];
+    if (a.status === 200 && typeof match === "string" && match.split(/\s*,\s*/).includes(a.etag)) return reply.code(304).send();
+    return reply.code(a.status).type(a.type).send(a.body);
+  };
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply, basename: string, rest: string) => {
+    const where = siteRequestOf(request, deps.urls, basename);
+    const site = await siteByBasename(deps.db, basename);
+    if (!site) return plainNotFound(reply);
+    let segments: string[];
+    try {
+      segments = rest
+        .split("/")
+        .filter((s) => s !== "")
+        .map((s) => decodeURIComponent(s));
+    } catch {
+      return plainNotFound(reply);
+    }
+
+    if (segments[0] === "~quire" && segments[1] === "assets" && segments.length === 3) {
+      const asset = assets.files.get(segments[2] as string);
+      if (!asset) return plainNotFound(reply);
+      return reply.header("cache-control", `public, max-age=${YEAR_SECONDS}, immutable`).type(asset.contentType).send(asset.body);
+    }
+
+    const decision = await decideReader(deps, site, request, segments, where.basePath);
+    if (decision.kind === "not-found") return plainNotFound(reply);
+    if (decision.kind === "login") return reply.header("cache-control", "no-store").redirect(decision.location, 302);
+    for (const cookie of decision.setCookies) reply.header("set-cookie", cookie);
+    if (decision.redirect) return reply.header("cache-control", "no-store").redirect(decision.redirect, 302);
+
+    const { reader } = decision;
+    const path = segments.slice(decision.prefix.length);
+    const base = where.basePath + decision.prefix.map((s) => `/${encodeURIComponent(s)}`).join("");
+    const view = await loadSiteView(deps.db, site);
+    const ctx: LayoutContext & { origin: string } = {
+      view,
+      reader,
+      base,
+      assetsBase: `${where.basePath}/~quire/assets`,
+      assets: assets.names,
+      variant: undefined,
+      origin: where.origin,
+    };
+    // Readers of a share link or a visitor-auth site, and members, must not share caches with others.
+    const cacheControl = reader.indexable && !reader.member ? "public, max-age=0, must-revalidate" : "private, no-cache";
+    const robots: Record<string, string> = reader.indexable ? {} : { "x-robots-tag": "noindex" };
+    const cacheKey = `${site.id}|${versionOf(view)}|${readerKey(reader)}|${base}|${where.origin}|${path.join("/")}`;
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const isSearch = path.length === 2 && path[0] === "~quire" && path[1] === "search";
+    const cached = isSearch ? undefined : answers.get(cacheKey);
+    if (cached) return send(request, reply, cached, cacheControl);
+
+    let result: Answer;
+    if (isSearch) {
+      const q = typeof query.q === "string" ? query.q.slice(0, 500) : "";
+      let results: Awaited<ReturnType<typeof searchSite>> | { error: string } = [];
+      if (q.trim() !== "") {
+        try {
+          results = await searchSite(deps, ctx, q);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          results = { error: error.message };
+        }
+      }
+      result = answer(200, "text/html; charset=utf-8", renderSearchPage(ctx, q, results), robots);
+      return send(request, reply, result, "private, no-cache");
+    }
+    const only = path.length === 1 ? path[0] : undefined;
+    if (only === "llms.txt") result = answer(200, "text/plain; charset=utf-8", llmsTxt(ctx), robots);
+    else if (only === "llms-full.txt") result = answer(200, "text/plain; charset=utf-8", await llmsFullTxt(deps, ctx), robots);
+    else if (only === "sitemap.xml") result = answer(200, "application/xml; charset=utf-8", sitemapXml(ctx), robots);
+    else if (only === "robots.txt") result = answer(200, "text/plain; charset=utf-8", robotsTxt(ctx), robots);
+    else {
+      const redirects = await listSiteRedirects(deps.db, site.id);
+      const resolution = resolvePath(view, path, reader, redirects);
+      if (resolution.kind === "redirect") {
+        const search = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : "";
+        return reply
+          .header("cache-control", "no-store")
+          .redirect(siteHref(ctx, resolution.path) + search, resolution.permanent ? 308 : 302);
+      }
+      if (resolution.kind === "not-found") {
+        result = answer(404, "text/html; charset=utf-8", renderNotFound({ ...ctx, variant: resolution.variant }), {
+          "x-robots-tag": "noindex",
+        });
+      } else {
+        const pageCtx = { ...ctx, variant: resolution.variant, pageId: resolution.pageId };
+        const page = resolution.variant.pages.get(resolution.pageId)?.page;
+        const pageRobots = page?.noIndex || page?.noRobotsIndex ? { "x-robots-tag": "noindex" } : robots;
+        result = resolution.markdown
+          ? answer(
+              200,
+              "text/markdown; charset=utf-8",
+              await pageMarkdown(deps, pageCtx, resolution.variant, resolution.pageId),
+              pageRobots,
+            )
+          : answer(
+              200,
+              "text/html; charset=utf-8",
+              await renderSitePage(
+                deps,
+                pageCtx,
+                resolution.variant,
+                resolution.pageId,
+                markdownHref(ctx, resolution.variant, resolution.pageId),
+              ),
+              pageRobots,
+            );
+      }
+    }
+    answers.set(cacheKey, result);
+    return send(request, reply, result, cacheControl);
+  };
+
+  app.get<{ Params: { basename: string } }>("/s/:basename", { config: { public: true } }, (request, reply) =>
+    handle(request, reply, request.params.basename, ""),
+  );
+  app.get<{ Params: { basename: string; "*": string } }>("/s/:basename/*", { config: { public: true } }, (request, reply) =>
+    handle(request, reply, request.params.basename, request.params["*"]),
+  );
+};

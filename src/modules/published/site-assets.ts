@@ -1,0 +1,136 @@
+/**
+ * The published site's own stylesheet and script, and the content renderer's assets, served
+ * fingerprinted (`name.<hash>.ext`) and cached for a year: a new build changes the hash, so readers
+ * never keep a stale file. The site's CSS and JS live in this file (not beside it) so that the
+ * compiled build (dist/) carries them without a copy step.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+
+const SITE_CSS = `
+:root { --q-bg: #ffffff; --q-fg: #1f2328; --q-muted: #59636e; --q-border: #d8dee4; --q-accent: #0969da; --q-accent-bg: #ddf4ff; --q-panel: #f6f8fa; --q-header-h: 3.5rem; color-scheme: light; }
+@media (prefers-color-scheme: dark) { :root:not([data-theme=light]) { --q-bg: #0d1117; --q-fg: #e6edf3; --q-muted: #9198a1; --q-border: #30363d; --q-accent: #4493f8; --q-accent-bg: #122d4f; --q-panel: #161b22; color-scheme: dark; } }
+:root[data-theme=dark] { --q-bg: #0d1117; --q-fg: #e6edf3; --q-muted: #9198a1; --q-border: #30363d; --q-accent: #4493f8; --q-accent-bg: #122d4f; --q-panel: #161b22; color-scheme: dark; }
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body { margin: 0; background: var(--q-bg); color: var(--q-fg); font: 16px/1.6 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+a { color: var(--q-accent); text-decoration: none; }
+a:hover { text-decoration: underline; }
+.q-skip { position: absolute; left: -999px; } .q-skip:focus { left: 1rem; top: .5rem; z-index: 10; background: var(--q-bg); padding: .25rem .5rem; }
+.q-header { position: sticky; top: 0; z-index: 5; background: var(--q-bg); border-bottom: 1px solid var(--q-border); }
+.q-header-row { display: flex; align-items: center; gap: 1rem; max-width: 90rem; margin: 0 auto; padding: 0 1rem; min-height: var(--q-header-h); }
+.q-site-title { font-weight: 650; font-size: 1.1rem; color: var(--q-fg); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.q-site-title:hover { text-decoration: none; }
+.q-search { margin-left: auto; display: flex; }
+.q-search input { font: inherit; font-size: .9rem; padding: .35rem .6rem; border: 1px solid var(--q-border); border-radius: 6px; background: var(--q-panel); color: var(--q-fg); width: 14rem; max-width: 40vw; }
+.q-theme { font: inherit; font-size: .9rem; border: 1px solid var(--q-border); border-radius: 6px; background: var(--q-panel); color: var(--q-fg); padding: .3rem .55rem; cursor: pointer; }
+.q-tabs { display: flex; gap: .25rem; max-width: 90rem; margin: 0 auto; padding: 0 1rem; overflow-x: auto; }
+.q-tabs > a, .q-tabs summary { display: inline-block; padding: .45rem .75rem; color: var(--q-muted); border-bottom: 2px solid transparent; white-space: nowrap; cursor: pointer; list-style: none; }
+.q-tabs summary::-webkit-details-marker { display: none; }
+.q-tabs > a[aria-current=page], .q-tabs details.q-current > summary { color: var(--q-fg); border-bottom-color: var(--q-accent); }
+.q-menu { position: relative; }
+.q-menu > ul, .q-menu > div { position: absolute; z-index: 6; margin: 0; padding: .35rem 0; list-style: none; background: var(--q-bg); border: 1px solid var(--q-border); border-radius: 8px; box-shadow: 0 8px 24px rgba(0,0,0,.12); min-width: 12rem; }
+.q-menu li a { display: block; padding: .3rem .9rem; color: var(--q-fg); }
+.q-menu li a[aria-current=page] { color: var(--q-accent); font-weight: 600; }
+.q-menu li .q-menu-label { display: block; padding: .3rem .9rem; color: var(--q-muted); font-size: .8rem; text-transform: uppercase; letter-spacing: .04em; }
+.q-pickers { display: flex; gap: .5rem; }
+.q-picker > summary { font-size: .9rem; border: 1px solid var(--q-border); border-radius: 6px; padding: .25rem .6rem; cursor: pointer; list-style: none; white-space: nowrap; }
+.q-picker > summary::-webkit-details-marker { display: none; }
+.q-picker > summary::after { content: " \\25BE"; color: var(--q-muted); }
+.q-layout { display: grid; grid-template-columns: 17rem minmax(0, 1fr) 14rem; gap: 2rem; max-width: 90rem; margin: 0 auto; padding: 0 1rem; }
+.q-sidebar { position: sticky; top: calc(var(--q-header-h) + 2.5rem); align-self: start; max-height: calc(100vh - var(--q-header-h) - 3rem); overflow-y: auto; padding: 1.25rem 0 2rem; font-size: .93rem; }
+.q-sidebar ul { list-style: none; margin: 0; padding: 0; }
+.q-sidebar ul ul { margin-left: .75rem; padding-left: .5rem; border-left: 1px solid var(--q-border); }
+.q-sidebar a { display: block; padding: .22rem .6rem; border-radius: 6px; color: var(--q-muted); }
+.q-sidebar a:hover { color: var(--q-fg); background: var(--q-panel); text-decoration: none; }
+.q-sidebar a[aria-current=page] { color: var(--q-accent); background: var(--q-accent-bg); font-weight: 600; }
+.q-nav-group { margin: 1.1rem 0 .3rem; padding: 0 .6rem; font-size: .78rem; font-weight: 650; text-transform: uppercase; letter-spacing: .05em; color: var(--q-fg); }
+.q-nav-ext::after { content: " \\2197"; font-size: .8em; }
+.q-nav-toggle { display: none; }
+.q-nav-button { display: none; }
+.q-main { min-width: 0; padding: 1.5rem 0 4rem; }
+.q-main.q-wide { grid-column: 2 / 4; }
+.q-breadcrumb { font-size: .85rem; color: var(--q-muted); margin-bottom: .25rem; }
+.q-page-title { font-size: 2.1rem; line-height: 1.2; margin: .2rem 0 .5rem; }
+.q-page-description { font-size: 1.1rem; color: var(--q-muted); margin: 0 0 1.5rem; }
+.q-cover { margin: 0 0 1.5rem; } .q-cover img { width: 100%; max-height: 16rem; object-fit: cover; border-radius: 10px; display: block; }
+.q-cover-full img { max-height: 24rem; }
+.q-pagination { display: flex; gap: 1rem; margin-top: 3rem; }
+.q-pagination a { flex: 1; border: 1px solid var(--q-border); border-radius: 8px; padding: .7rem 1rem; color: var(--q-fg); }
+.q-pagination a:hover { border-color: var(--q-accent); text-decoration: none; }
+.q-pagination small { display: block; color: var(--q-muted); }
+.q-pagination .q-next { text-align: right; }
+.q-outline { position: sticky; top: calc(var(--q-header-h) + 2.5rem); align-self: start; padding: 1.5rem 0; font-size: .87rem; max-height: calc(100vh - var(--q-header-h) - 3rem); overflow-y: auto; }
+.q-outline h2 { font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; margin: 0 0 .5rem; }
+.q-outline ul { list-style: none; margin: 0; padding: 0; }
+.q-outline li a { display: block; padding: .15rem 0; color: var(--q-muted); }
+.q-outline li.q-l3 a { padding-left: .8rem; }
+.q-body-text p { margin: 0 0 1rem; }
+.q-results { list-style: none; padding: 0; }
+.q-results li { border-bottom: 1px solid var(--q-border); padding: .8rem 0; }
+.q-results .q-result-path { font-size: .8rem; color: var(--q-muted); }
+.q-results mark, .q-results .q-hit { background: var(--q-accent-bg); color: inherit; }
+.q-footer { border-top: 1px solid var(--q-border); color: var(--q-muted); font-size: .85rem; padding: 1.5rem 1rem; text-align: center; }
+@media (max-width: 1100px) { .q-layout { grid-template-columns: 15rem minmax(0, 1fr); } .q-outline { display: none; } .q-main.q-wide { grid-column: 2; } }
+@media (max-width: 760px) {
+  .q-layout { display: block; }
+  .q-nav-button { display: inline-block; font-size: .9rem; border: 1px solid var(--q-border); border-radius: 6px; padding: .25rem .6rem; cursor: pointer; }
+  .q-sidebar { display: none; position: static; max-height: none; border-bottom: 1px solid var(--q-border); }
+  .q-nav-toggle:checked ~ .q-layout .q-sidebar { display: block; }
+  .q-search input { width: 8rem; }
+  .q-page-title { font-size: 1.7rem; }
+  .q-header-row { gap: .5rem; flex-wrap: wrap; padding: .4rem 1rem; }
+  .q-pickers { order: 5; }
+}
+@media print { .q-header, .q-sidebar, .q-outline, .q-pagination { display: none; } .q-layout { display: block; } }
+`;
+
+/** Theme toggle (remembered per browser) and closing open menus; everything works without it. */
+const SITE_JS = `(function(){
+var root=document.documentElement;
+var stored=null;try{stored=localStorage.getItem("quire-theme");}catch(e){}
+if(stored==="dark"||stored==="light")root.setAttribute("data-theme",stored);
+function current(){var t=root.getAttribute("data-theme");if(t)return t;return matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light";}
+document.addEventListener("DOMContentLoaded",function(){
+  var b=document.querySelector(".q-theme");
+  if(b){b.hidden=false;b.addEventListener("click",function(){var next=current()==="dark"?"light":"dark";root.setAttribute("data-theme",next);try{localStorage.setItem("quire-theme",next);}catch(e){}});}
+  document.addEventListener("click",function(e){document.querySelectorAll("details.q-menu[open]").forEach(function(d){if(!d.contains(e.target))d.removeAttribute("open");});});
+  var cur=document.querySelector(".q-sidebar a[aria-current=page]");if(cur&&cur.scrollIntoView){var s=document.querySelector(".q-sidebar");if(s&&cur.offsetTop>s.clientHeight)s.scrollTop=cur.offsetTop-s.clientHeight/3;}
+});
+})();`;
+
+export interface Asset {
+  /** Fingerprinted file name, as served. */
+  file: string;
+  contentType: string;
+  body: Buffer;
+}
+
+function fingerprint(name: string, body: Buffer, contentType: string): Asset {
+  const hash = createHash("sha256").update(body).digest("hex").slice(0, 12);
+  const dot = name.lastIndexOf(".");
+  const file = dot > 0 ? `${name.slice(0, dot)}.${hash}${name.slice(dot)}` : `${name}.${hash}`;
+  return { file, contentType, body };
+}
+
+export interface SiteAssets {
+  /** Fingerprinted name of each asset by its plain name (`site.css` -> `site.3f2a….css`). */
+  names: Map<string, string>;
+  /** Assets by fingerprinted name. */
+  files: Map<string, Asset>;
+}
+
+/** The site's assets plus those the content renderer lists (read once, kept in memory). */
+export function buildSiteAssets(extra: ReadonlyArray<{ name: string; path: string; contentType: string }> = []): SiteAssets {
+  const names = new Map<string, string>();
+  const files = new Map<string, Asset>();
+  const add = (name: string, body: Buffer, contentType: string) => {
+    const asset = fingerprint(name, body, contentType);
+    names.set(name, asset.file);
+    files.set(asset.file, asset);
+  };
+  add("site.css", Buffer.from(SITE_CSS), "text/css; charset=utf-8");
+  add("site.js", Buffer.from(SITE_JS), "text/javascript; charset=utf-8");
+  for (const asset of extra) add(asset.name, readFileSync(asset.path), asset.contentType);
+  return { names, files };
+}
