@@ -81,7 +81,12 @@ describe("review and merge in Chromium", () => {
     const eda = await signIn(editor);
     eda.page.on("pageerror", (error) => scriptErrors.push(error.message));
     eda.page.on("console", (message) => {
-      if (message.type() === "error") scriptErrors.push(message.text());
+      // A missing resource is reported below with its address (the browser's own /favicon.ico aside).
+      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) scriptErrors.push(message.text());
+    });
+    eda.page.on("response", (response) => {
+      if (response.status() >= 400 && new URL(response.url()).pathname !== "/favicon.ico")
+        scriptErrors.push(`${response.status()} ${response.url()}`);
     });
     await eda.page.goto(changes);
     await shot(eda.page, "01-list-empty");
@@ -100,6 +105,8 @@ describe("review and merge in Chromium", () => {
     );
     await eda.page.locator("#preview p", { hasText: "Log every passing ship." }).waitFor({ timeout: 10_000 });
     expect(await eda.page.locator("#preview").textContent()).toContain("Keepers trim the wicks twice every evening.");
+    // Rendered by the published site's renderer: bold is bold.
+    expect(await eda.page.locator("#preview strong").allTextContents()).toEqual(["twice"]);
     await shot(eda.page, "02-edit-preview");
     await eda.page.getByRole("button", { name: "Save to the change request" }).click();
     await eda.page.waitForURL(/\?done=saved#page-/);

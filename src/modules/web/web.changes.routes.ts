@@ -64,11 +64,13 @@ import { webAccessAllowed } from "../saml/saml.policy.js";
 import { requireLiveSpace } from "../spaces/spaces.loader.js";
 import { getUserById, getUsersByIds } from "../users/users.queries.js";
 import { repliesOfComments } from "./web.changes.queries.js";
+import { contentView } from "./web.changes.render.js";
 import {
   type CommentView,
   type ConflictView,
   detailPage,
   EDIT_SCRIPT,
+  EDIT_SCRIPT_PATH,
   editPage,
   listPage,
   type PageChangeView,
@@ -130,6 +132,16 @@ const NOTICES: Record<string, string> = {
 
 export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db } = deps;
+
+  // Runs after the app's own onSend (a parent's hooks run first): these pages show rendered content
+  // (images of the space, signed file URLs) and the edit page runs its own script and its fetches.
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    reply.header(
+      "content-security-policy",
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'",
+    );
+    done(null, payload);
+  });
 
   function send(reply: FastifyReply, status: number, body: string) {
     return reply.status(status).type("text/html; charset=utf-8").send(body);
@@ -494,6 +506,17 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
       const headPages = [...head.locations().values()]
         .filter((l) => l.page.kind === "document")
         .map((l) => ({ id: l.page.id, title: l.page.title, path: l.path }));
+      const content = await contentView(db, deps, {
+        orgId: org.id,
+        spaceId: loaded.space.id,
+        contents: [head.content, ...(conflictsFound ? [conflictsFound.sides.primaryContent, conflictsFound.sides.baseContent] : [])],
+        documents: [
+          ...changes.pages.flatMap((p) => [p.before, p.after]),
+          ...comments.views.flatMap((c) => [c.body, ...c.replies.map((r) => r.body)]),
+          ...conflicts.flatMap((c) => [c.base, c.primary, c.changeRequest].map(asDocument)),
+          description ?? undefined,
+        ],
+      });
       const csrf = reply.generateCsrf();
       const body = detailPage({
         org: { id: org.id, title: org.title },
@@ -522,6 +545,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         comments: comments.views,
         headPages,
         notice: request.query.done ? NOTICES[request.query.done] : undefined,
+        content,
         csrf,
       });
       return send(reply, 200, page(`#${cr.number} ${cr.subject}`, body, { user: actor.user, csrf }));
@@ -778,15 +802,22 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     if (!location) throw missing(`No page "${params.pageId}" in change request #${loaded.changeRequest.number}.`);
     if (location.page.kind !== "document")
       throw invalid(`Page "${location.page.title}" is a ${location.page.kind}: it has no text to edit.`);
-    return { loaded, org, location };
+    return { loaded, org, location, content: view.content };
   }
 
-  function preview(markdown: string) {
+  /** The Markdown read as the content operation will read it, and how to render it in the change request. */
+  async function preview(context: Awaited<ReturnType<typeof editablePage>>, markdown: string) {
     const parsed = parseMarkdownPage(markdown);
-    return { title: parsed.title, document: parsed.document, warnings: parsed.warnings };
+    const content = await contentView(db, deps, {
+      orgId: context.loaded.space.orgId,
+      spaceId: context.loaded.space.id,
+      contents: [context.content],
+      documents: [parsed.document],
+    });
+    return { preview: { title: parsed.title, document: parsed.document, warnings: parsed.warnings }, content };
   }
 
-  function editResponse(
+  async function editResponse(
     reply: FastifyReply,
     actor: Actor,
     context: Awaited<ReturnType<typeof editablePage>>,
@@ -802,36 +833,21 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
       changeRequest: loaded.changeRequest,
       page: { id: location.page.id, title: location.page.title, path: location.path },
       markdown,
-      preview: preview(markdown),
+      ...(await preview(context, markdown)),
       csrf,
     });
     if (error) body = html`<p class="error" role="alert">${error}</p>${body}`;
     return send(reply, status, page(`Edit ${location.page.title}`, body, { user: actor.user, csrf }));
   }
 
-  // The layout's CSP forbids scripts; the edit page allows its own script file (and its fetches) only.
-  const editCsp = {
-    onSend: (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-      reply.header(
-        "content-security-policy",
-        "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'",
-      );
-      done(null, payload);
-    },
-  };
-
-  app.get(
-    "/app/o/:org/s/:space/~/changes/:number/p/:pageId/edit",
-    { schema: { params: PageParams }, ...editCsp },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const context = await editablePage(request, actor, request.params);
-      const document = (await pageDocument(db, context.location)) as JSONDocument;
-      const markdown = serializeMarkdownPage({ title: context.location.page.title, document }, { pathFor: editablePathFor });
-      return editResponse(reply, actor, context, markdown);
-    },
-  );
+  app.get("/app/o/:org/s/:space/~/changes/:number/p/:pageId/edit", { schema: { params: PageParams } }, async (request, reply) => {
+    const actor = await signedInActor(request, reply);
+    if (!actor) return reply;
+    const context = await editablePage(request, actor, request.params);
+    const document = (await pageDocument(db, context.location)) as JSONDocument;
+    const markdown = serializeMarkdownPage({ title: context.location.page.title, document }, { pathFor: editablePathFor });
+    return editResponse(reply, actor, context, markdown);
+  });
 
   app.post(
     "/app/o/:org/s/:space/~/changes/:number/p/:pageId/edit",
@@ -839,7 +855,6 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
       schema: { params: PageParams, body: Type.Object({ markdown: Markdown, action: Type.Optional(Type.Enum(["save", "preview"])) }) },
       preHandler: app.csrfProtection,
       bodyLimit: 4 * 1024 * 1024,
-      ...editCsp,
     },
     async (request, reply) => {
       const actor = await signedInActor(request, reply);
@@ -875,15 +890,25 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     async (request, reply) => {
       const actor = await signedInActor(request, reply);
       if (!actor) return reply;
-      await editablePage(request, actor, request.params);
-      return send(reply, 200, previewHtml(preview(request.body.markdown.replace(/\r\n?/g, "\n"))).value);
+      const context = await editablePage(request, actor, request.params);
+      const shown = await preview(context, request.body.markdown.replace(/\r\n?/g, "\n"));
+      return send(reply, 200, previewHtml(shown.preview, shown.content).value);
     },
   );
 
-  app.get("/app/assets/changes-edit.js", async (_request, reply) =>
+  app.get(EDIT_SCRIPT_PATH, async (_request, reply) =>
     reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(EDIT_SCRIPT),
   );
 };
+
+/** A conflict's version when it is a document or a block (what the content renderer is given). */
+function asDocument(value: unknown): JSONDocument | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const node = value as { object?: string };
+  if (node.object === "document") return value as JSONDocument;
+  if (node.object === "block") return { object: "document", data: {}, nodes: [value] } as JSONDocument;
+  return undefined;
+}
 
 /**
  * A change request's description as Markdown for its edit form. Descriptions set through the API

@@ -7,53 +7,56 @@
 import type { DocumentBlock, JSONDocument } from "../../content/document/types.js";
 import type { ChangeRequestReviewRow, ChangeRequestRow, RequestedReviewerRow, UserRow } from "../../db/schema.js";
 import { type BlockChange, blockDiff, movedAndChanged, textDiff } from "./web.changes.diff.js";
-import { renderBlock, renderBody } from "./web.changes.render.js";
+import { type ContentView, contentStyle } from "./web.changes.render.js";
 import { html, raw, type SafeHtml } from "./web.html.js";
 
 export const QUICK_REACTIONS = ["👍", "🎉", "❤️", "👀"] as const;
 
+// Colours come from the layout's variables when it has them; additions, removals and edits are
+// translucent tints, so they read on light and dark backgrounds alike.
 export const CHANGES_STYLE = raw(`<style>
-  body { max-width: 72rem; }
+  .cr-wide { width: min(72rem, calc(100vw - 2rem)); margin-left: 50%; transform: translateX(-50%); }
   .crumbs { font-size: .9rem; margin: 0 0 .5rem; } .crumbs a { text-decoration: none; }
-  .badge { display: inline-block; padding: 0 .5rem; border-radius: 1rem; font-size: .8rem; border: 1px solid #d0d7de; background: #f6f8fa; vertical-align: middle; }
-  .badge.open { background: #dafbe1; border-color: #4ac26b; } .badge.merged { background: #fbefff; border-color: #c297ff; }
-  .badge.draft { background: #f6f8fa; } .badge.archived { background: #fff1e5; border-color: #fb8f44; }
-  .badge.approved { background: #dafbe1; border-color: #4ac26b; } .badge.changes-requested { background: #ffebe9; border-color: #ff8182; }
-  .badge.added { background: #dafbe1; border-color: #4ac26b; } .badge.removed { background: #ffebe9; border-color: #ff8182; }
-  .badge.changed, .badge.moved, .badge.renamed { background: #fff8c5; border-color: #d4a72c; }
+  .badge { display: inline-block; padding: 0 .5rem; border-radius: 1rem; font-size: .8rem; border: 1px solid var(--line, #d0d7de); vertical-align: middle; }
+  .badge.open, .badge.approved, .badge.added { background: rgba(46, 160, 67, .15); border-color: #2da44e; }
+  .badge.merged { background: rgba(130, 80, 223, .15); border-color: #8250df; }
+  .badge.archived { background: rgba(251, 143, 68, .15); border-color: #fb8f44; }
+  .badge.changes-requested, .badge.removed { background: rgba(248, 81, 73, .15); border-color: #f85149; }
+  .badge.changed, .badge.moved, .badge.renamed { background: rgba(212, 167, 44, .18); border-color: #d4a72c; }
   .cr-grid { display: grid; grid-template-columns: minmax(0, 1fr) 18rem; gap: 1.5rem; align-items: start; }
   @media (max-width: 800px) { .cr-grid { grid-template-columns: minmax(0, 1fr); } }
   .side .card h3 { margin: 0 0 .4rem; font-size: 1rem; }
   .block { border-left: 4px solid transparent; padding: .1rem .75rem; margin: .3rem 0; position: relative; }
-  .block.added { border-color: #4ac26b; background: #f0fff4; } .block.removed { border-color: #ff8182; background: #fff5f5; }
-  .block.changed, .block.moved { border-color: #d4a72c; background: #fffdf0; }
-  .block.removed > .content { text-decoration: line-through; text-decoration-color: #cf222e80; }
-  .block .kind { position: absolute; right: .4rem; top: .2rem; font-size: .75rem; color: #59636e; }
-  ins { background: #abf2bc; text-decoration: none; } del { background: #ffcecb; }
+  .block.added { border-color: #2da44e; background: rgba(46, 160, 67, .08); } .block.removed { border-color: #f85149; background: rgba(248, 81, 73, .08); }
+  .block.changed, .block.moved { border-color: #d4a72c; background: rgba(212, 167, 44, .08); }
+  .block.removed > .content { text-decoration: line-through; text-decoration-color: rgba(207, 34, 46, .5); opacity: .8; }
+  .block .kind { position: absolute; right: .4rem; top: .2rem; font-size: .75rem; color: var(--muted, #59636e); }
+  .block .q-content { padding: 0; }
+  ins { background: rgba(46, 160, 67, .3); text-decoration: none; } del { background: rgba(248, 81, 73, .3); }
+  .textdiff { white-space: pre-wrap; font-size: .9rem; border-top: 1px dashed var(--line, #d0d7de); margin-top: .3rem; padding-top: .3rem; }
   .textdiff ins, .textdiff del { padding: 0 1px; margin: 0 1px; border-radius: 2px; }
-  .textdiff { white-space: pre-wrap; font-size: .9rem; border-top: 1px dashed #d0d7de; margin-top: .3rem; padding-top: .3rem; }
-  .unchanged-run summary { color: #59636e; cursor: pointer; font-size: .9rem; }
-  .comment { border: 1px solid #d0d7de; border-radius: 6px; padding: .4rem .75rem; margin: .4rem 0; background: #fff; }
-  .comment.resolved { opacity: .7; } .comment .meta { font-size: .85rem; color: #59636e; margin: .3rem 0; }
+  .unchanged-run summary { color: var(--muted, #59636e); cursor: pointer; font-size: .9rem; }
+  .comment { border: 1px solid var(--line, #d0d7de); border-radius: 6px; padding: .4rem .75rem; margin: .4rem 0; }
+  .comment.resolved { opacity: .7; } .comment .meta { font-size: .85rem; color: var(--muted, #59636e); margin: .3rem 0; }
   div.meta { display: flex; justify-content: space-between; align-items: center; gap: .5rem; } div.meta button { font-size: .8rem; padding: .1rem .5rem; }
   h3 a.button { font-size: .8rem; font-weight: normal; padding: .1rem .6rem; margin-left: .3rem; }
-  .reply { margin-left: 1.25rem; border-left: 2px solid #d0d7de; padding-left: .6rem; margin-top: .4rem; }
+  .reply { margin-left: 1.25rem; border-left: 2px solid var(--line, #d0d7de); padding-left: .6rem; margin-top: .4rem; }
   .reactions { display: flex; gap: .3rem; flex-wrap: wrap; align-items: center; margin: .3rem 0; }
-  .reactions button { padding: 0 .4rem; font-size: .85rem; } .reactions button.mine { background: #ddf4ff; border-color: #54aeff; }
-  details.comment-here > summary { font-size: .8rem; color: #0969da; cursor: pointer; list-style: none; }
+  .reactions button { padding: 0 .4rem; font-size: .85rem; } .reactions button.mine { background: rgba(84, 174, 255, .2); border-color: #54aeff; }
+  details.comment-here > summary { font-size: .8rem; color: var(--accent, #0969da); cursor: pointer; list-style: none; }
   textarea { width: 100%; box-sizing: border-box; font: inherit; }
   .conflict { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: .5rem; }
   @media (max-width: 800px) { .conflict { grid-template-columns: minmax(0, 1fr); } }
-  .conflict > div { border: 1px solid #d0d7de; border-radius: 6px; padding: .4rem .6rem; overflow-x: auto; }
-  .conflict h4 { margin: 0 0 .3rem; font-size: .85rem; color: #59636e; }
-  pre { overflow-x: auto; background: #f6f8fa; padding: .5rem; border-radius: 6px; }
-  .notice { background: #ddf4ff; border: 1px solid #54aeff; border-radius: 6px; padding: .5rem .75rem; }
-  .warn { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 6px; padding: .5rem .75rem; }
+  .conflict > div { border: 1px solid var(--line, #d0d7de); border-radius: 6px; padding: .4rem .6rem; overflow-x: auto; }
+  .conflict h4 { margin: 0 0 .3rem; font-size: .85rem; color: var(--muted, #59636e); }
+  .conflict pre { overflow-x: auto; padding: .5rem; border-radius: 6px; border: 1px solid var(--line, #d0d7de); }
+  .notice { background: rgba(84, 174, 255, .15); border: 1px solid #54aeff; border-radius: 6px; padding: .5rem .75rem; }
+  .warn { background: rgba(212, 167, 44, .15); border: 1px solid #d4a72c; border-radius: 6px; padding: .5rem .75rem; }
   .filters a { margin-right: .6rem; } .filters a.current { font-weight: 600; text-decoration: none; color: inherit; }
   .editor { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1rem; }
   @media (max-width: 800px) { .editor { grid-template-columns: minmax(0, 1fr); } }
   .editor textarea { min-height: 28rem; font-family: ui-monospace, monospace; font-size: .9rem; }
-  .preview { border: 1px solid #d0d7de; border-radius: 6px; padding: .5rem 1rem; min-height: 28rem; overflow-x: auto; }
+  .preview { border: 1px solid var(--line, #d0d7de); border-radius: 6px; padding: .5rem 1rem; min-height: 28rem; overflow-x: auto; }
   button.primary { background: #1f883d; color: #fff; border-color: #1f883d; } button.danger { color: #cf222e; }
   button[disabled] { opacity: .5; cursor: not-allowed; }
 </style>`);
@@ -126,7 +129,7 @@ export function listPage(view: ListView): SafeHtml {
         <label>New change request <input name="subject" maxlength="100" placeholder="What does it change?" size="40"></label>
         <button type="submit" class="primary">Create</button></form>`
     : "";
-  return html`${CHANGES_STYLE}${crumbs(view.org, view.space)}
+  return html`${CHANGES_STYLE}<div class="cr-wide">${crumbs(view.org, view.space)}
     <h1>Change requests</h1>
     ${create}
     <p class="filters">Status: ${statuses}</p>
@@ -136,7 +139,7 @@ export function listPage(view: ListView): SafeHtml {
         ? html`<table><thead><tr><th>#</th><th>Subject</th><th>Status</th><th>Author</th><th>Comments</th><th>Updated (UTC)</th></tr></thead><tbody>${rows}</tbody></table>`
         : html`<p class="muted">No change requests here.</p>`
     }
-    ${view.next ? html`<p><a href="${`${link({})}${link({}).includes("?") ? "&" : "?"}page=${encodeURIComponent(view.next)}`}">Older change requests →</a></p>` : ""}`;
+    ${view.next ? html`<p><a href="${`${link({})}${link({}).includes("?") ? "&" : "?"}page=${encodeURIComponent(view.next)}`}">Older change requests →</a></p>` : ""}</div>`;
 }
 
 // ---- detail ----------------------------------------------------------------------------------------
@@ -203,6 +206,8 @@ export interface DetailView {
   comments: CommentView[];
   headPages: { id: string; title: string; path: string }[];
   notice?: string | undefined;
+  /** Renders documents of this change request. */
+  content: ContentView;
   csrf: string;
 }
 
@@ -226,7 +231,7 @@ function commentHtml(view: DetailView, base: string, comment: CommentView): Safe
     (
       reply,
     ) => html`<div class="reply" id="reply-${reply.id}"><p class="meta"><strong>${nameOf(view.users, reply.postedBy)}</strong> · ${day(reply.postedAt)}</p>
-      ${renderBody(reply.body)}${reactionBar(view, base, comment, reply)}</div>`,
+      ${view.content.body(reply.body)}${reactionBar(view, base, comment, reply)}</div>`,
   );
   const resolveForm = comment.mayReply
     ? html`<form class="inline" method="post" action="${base}/comments/${comment.id}/resolve">${csrfField(view.csrf)}<input type="hidden" name="resolved" value="${comment.status === "resolved" ? "false" : "true"}"><button type="submit">${comment.status === "resolved" ? "Reopen" : "Resolve"}</button></form>`
@@ -239,7 +244,7 @@ function commentHtml(view: DetailView, base: string, comment: CommentView): Safe
     <div class="meta"><span><strong>${nameOf(view.users, comment.postedBy)}</strong> · ${day(comment.postedAt)}${
       review ? html` · ${statusBadge(review.status)}` : ""
     }${comment.status === "resolved" ? html` · resolved by ${nameOf(view.users, comment.resolvedBy)}` : ""}</span> ${resolveForm}</div>
-    ${renderBody(comment.body)}${reactionBar(view, base, comment)}${replies}${replyForm}</div>`;
+    ${view.content.body(comment.body)}${reactionBar(view, base, comment)}${replies}${replyForm}</div>`;
 }
 
 function commentForm(view: DetailView, base: string, target: { page?: string; node?: string }, label: string): SafeHtml {
@@ -262,7 +267,7 @@ function blockHtml(view: DetailView, base: string, page: PageChangeView, change:
   const mayTarget = change.kind !== "removed" && page.inHead;
   return html`<div class="block ${change.kind}" data-key="${change.key}" data-kind="${change.kind}">
     ${change.kind === "unchanged" ? "" : html`<span class="kind">${kind}</span>`}
-    <div class="content">${renderBlock(block)}</div>${detail}
+    <div class="content">${view.content.block(block, change.key)}</div>${detail}
     ${here.map((c) => commentHtml(view, base, c))}
     ${mayTarget ? commentForm(view, base, { page: page.pageId, node: change.key }, "Comment on this block") : ""}</div>`;
 }
@@ -316,12 +321,12 @@ function show(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function conflictSide(value: unknown): SafeHtml {
+function conflictSide(content: ContentView, value: unknown): SafeHtml {
   if (value === undefined) return html`<p class="muted">(absent)</p>`;
   if (typeof value === "object" && value !== null) {
     const record = value as { object?: string; nodes?: unknown[] };
-    if (record.object === "document") return renderBody(value as JSONDocument);
-    if (record.object === "block") return renderBlock(value as DocumentBlock);
+    if (record.object === "document") return content.body(value as JSONDocument);
+    if (record.object === "block") return content.block(value as DocumentBlock, "conflict");
     return html`<pre>${JSON.stringify(value, null, 2)}</pre>`;
   }
   return html`<p>${String(value)}</p>`;
@@ -333,7 +338,7 @@ function conflictsHtml(view: DetailView): SafeHtml {
     <p class="muted">The primary content changed the same things since this change request started. Edit the pages below in this change request (keep the version you want), then merge again.</p>
     ${view.conflicts.map(
       (c) => html`<div class="card conflict-item"><p><strong>${c.pageTitle ?? c.kind}</strong>: ${c.message}</p>
-        <div class="conflict"><div><h4>Before both (base)</h4>${conflictSide(c.base)}</div><div><h4>Primary content now</h4>${conflictSide(c.primary)}</div><div><h4>This change request</h4>${conflictSide(c.changeRequest)}</div></div></div>`,
+        <div class="conflict"><div><h4>Before both (base)</h4>${conflictSide(view.content, c.base)}</div><div><h4>Primary content now</h4>${conflictSide(view.content, c.primary)}</div><div><h4>This change request</h4>${conflictSide(view.content, c.changeRequest)}</div></div></div>`,
     )}</section>`;
 }
 
@@ -400,12 +405,12 @@ export function detailPage(view: DetailView): SafeHtml {
   const shownPages = new Set(view.pages.map((p) => p.pageId));
   const elsewhere = view.comments.filter((c) => c.pageId !== null && !shownPages.has(c.pageId));
   const titles = new Map(view.headPages.map((p) => [p.id, p.title]));
-  return html`${CHANGES_STYLE}${crumbs(view.org, view.space, cr)}
+  return html`${CHANGES_STYLE}${contentStyle()}<div class="cr-wide">${crumbs(view.org, view.space, cr)}
     <h1>${cr.subject || "Untitled change request"} <span class="muted">#${cr.number}</span> ${statusBadge(cr.status)}</h1>
     <p class="muted">Opened by ${nameOf(view.users, cr.createdBy)} on ${day(cr.createdAt)} (UTC) · updated ${day(cr.updatedAt)}</p>
     ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ""}
     <div class="cr-grid"><div>
-      ${view.description && view.description.nodes.length > 0 ? html`<div class="card" id="description">${renderBody(view.description)}</div>` : ""}
+      ${view.description && view.description.nodes.length > 0 ? html`<div class="card" id="description">${view.content.body(view.description)}</div>` : ""}
       ${
         view.may.update && cr.status !== "merged"
           ? html`<details id="edit-details"><summary class="muted">Edit subject and description</summary>
@@ -433,7 +438,7 @@ export function detailPage(view: DetailView): SafeHtml {
             <button type="submit">Comment</button></form>`
           : ""
       }
-    </div>${sidebar(view, base)}</div>`;
+    </div>${sidebar(view, base)}</div></div>`;
 }
 
 // ---- edit --------------------------------------------------------------------------------------------
@@ -445,11 +450,12 @@ export interface EditView {
   page: { id: string; title: string; path: string };
   markdown: string;
   preview: { title?: string | undefined; document: JSONDocument; warnings: string[] };
+  content: ContentView;
   csrf: string;
 }
 
-export function previewHtml(preview: EditView["preview"]): SafeHtml {
-  return html`${preview.title ? html`<h1>${preview.title}</h1>` : ""}${renderBody(preview.document)}${
+export function previewHtml(preview: EditView["preview"], content: ContentView): SafeHtml {
+  return html`${preview.title ? html`<h1>${preview.title}</h1>` : ""}${content.body(preview.document, "preview-")}${
     preview.warnings.length > 0
       ? html`<div class="warn"><p>Notes from reading the Markdown:</p><ul>${preview.warnings.map((w) => html`<li>${w}</li>`)}</ul></div>`
       : ""
@@ -458,20 +464,22 @@ export function previewHtml(preview: EditView["preview"]): SafeHtml {
 
 export function editPage(view: EditView): SafeHtml {
   const base = `/app/o/${view.org.id}/s/${view.space.id}/~/changes/${view.changeRequest.number}`;
-  return html`${CHANGES_STYLE}${crumbs(view.org, view.space, view.changeRequest)}
+  return html`${CHANGES_STYLE}${contentStyle()}<div class="cr-wide">${crumbs(view.org, view.space, view.changeRequest)}
     <h1>Edit “${view.page.title || "Untitled page"}”</h1>
     <p class="muted">In change request #${view.changeRequest.number} “${view.changeRequest.subject}”. ${view.page.path}. The first <code># heading</code> is the page title.</p>
     <form method="post" action="${base}/p/${view.page.id}/edit" id="edit-form" data-preview="${base}/p/${view.page.id}/preview">${csrfField(view.csrf)}
       <div class="editor">
         <div><textarea name="markdown" id="markdown" aria-label="Markdown" maxlength="2000000">${view.markdown}</textarea></div>
-        <div class="preview" id="preview" aria-live="polite">${previewHtml(view.preview)}</div>
+        <div class="preview" id="preview" aria-live="polite">${previewHtml(view.preview, view.content)}</div>
       </div>
       <p><button type="submit" name="action" value="save" class="primary">Save to the change request</button>
         <button type="submit" name="action" value="preview" id="preview-button">Preview</button>
         <a href="${base}#page-${view.page.id}">Cancel</a></p>
-    </form>
-    <script src="/app/assets/changes-edit.js" defer></script>`;
+    </form></div>
+    <script src="${EDIT_SCRIPT_PATH}" defer></script>`;
 }
+
+export const EDIT_SCRIPT_PATH = "/app/scripts/changes-edit.js";
 
 /** The edit page's live preview: posts the Markdown (debounced) and shows the server's rendering. */
 export const EDIT_SCRIPT = `(() => {
