@@ -185,6 +185,10 @@ describe("review and merge in Chromium", () => {
     await expect(rita.page.getByRole("button", { name: "Merge", exact: true }).count()).resolves.toBe(0);
     await expect(rita.page.locator("#comment-form").count()).resolves.toBe(0);
     expect(await rita.page.locator("#merge-box").textContent()).toContain("Merging needs the review level");
+    await rita.page.setViewportSize({ width: 390, height: 844 });
+    await shot(rita.page, "10-reader-phone");
+    // On a phone the side panel follows the changes, and nothing is wider than the screen.
+    expect(await rita.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     const rey = await signIn(reviewer);
     await rey.page.goto(url);

@@ -163,6 +163,25 @@ describe("change requests in the web app", () => {
     expect(removed).toContain('data-kind="removed"');
   });
 
+  it("shows hostile page content as text in the diff, never as markup", async () => {
+    const s = await setup();
+    const cr = await createChangeRequest(ctx, s.members.edit, s.space.id, { subject: "<img src=x onerror=alert(1)>" });
+    await editContent(ctx, s.members.edit, s.space.id, cr.id, [
+      {
+        operation: "update_page",
+        page: s.guide.id,
+        document: {
+          markdown: "Intro <script>alert(1)</script>\n\n[click](javascript:alert(2))\n\n```html\n</pre><script>alert(3)</script>\n```\n",
+        },
+      },
+    ]);
+    const text = (await (await signedIn(s.members.read)).get(`${s.base}/${cr.number}`)).text;
+    expect(text).not.toMatch(/<script>alert/);
+    expect(text).not.toContain("javascript:alert");
+    expect(text).not.toContain("<img src=x");
+    expect(text).toContain("&lt;img src=x onerror=alert(1)&gt;");
+  });
+
   it("comments on a block, replies, reacts and resolves through the comment policies; a reader's forged post is a 403", async () => {
     const s = await setup();
     const commenter = await signedIn(s.members.comment);

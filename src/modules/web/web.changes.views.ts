@@ -26,11 +26,11 @@ export const CHANGES_STYLE = raw(`<style>
   .cr-grid { display: grid; grid-template-columns: minmax(0, 1fr) 18rem; gap: 1.5rem; align-items: start; }
   @media (max-width: 800px) { .cr-grid { grid-template-columns: minmax(0, 1fr); } }
   .side .card h3 { margin: 0 0 .4rem; font-size: 1rem; }
-  .block { border-left: 4px solid transparent; padding: .1rem .75rem; margin: .3rem 0; position: relative; }
+  .block { border-left: 4px solid transparent; padding: .1rem .75rem; margin: .3rem 0; display: flow-root; }
   .block.added { border-color: #2da44e; background: rgba(46, 160, 67, .08); } .block.removed { border-color: #f85149; background: rgba(248, 81, 73, .08); }
   .block.changed, .block.moved { border-color: #d4a72c; background: rgba(212, 167, 44, .08); }
   .block.removed > .content { text-decoration: line-through; text-decoration-color: rgba(207, 34, 46, .5); opacity: .8; }
-  .block .kind { position: absolute; right: .4rem; top: .2rem; font-size: .75rem; color: var(--muted, #59636e); }
+  .block .kind { float: right; margin: .2rem 0 0 .5rem; font-size: .75rem; color: var(--muted, #59636e); }
   .block .q-content { padding: 0; }
   ins { background: rgba(46, 160, 67, .3); text-decoration: none; } del { background: rgba(248, 81, 73, .3); }
   .textdiff { white-space: pre-wrap; font-size: .9rem; border-top: 1px dashed var(--line, #d0d7de); margin-top: .3rem; padding-top: .3rem; }
