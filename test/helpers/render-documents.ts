@@ -278,6 +278,11 @@ export function everyBlockDocument(): JSONDocument {
       block("tabs-item", { title: "JavaScript" }, [code("javascript", "console.log(1);")]),
       block("tabs-item", { title: "Python" }, [code("python", "print(1)")]),
     ]),
+    block("tabs", {}, [
+      block("tabs-item", { title: "JavaScript" }, [p("Second group, JavaScript.")]),
+      block("tabs-item", { title: "Python" }, [h(3, "In the Python tab"), p("Second group, Python.")]),
+    ]),
+    code("text", "line 1\nline 2\nline 3\nline 4\nline 5\nline 6", { title: "Collapsible", expandable: true, collapsedLineCount: 2 }),
     block("expandable", {}, undefined, {
       isVoid: true,
       fragments: [

@@ -1,4 +1,5 @@
 import hljs from "highlight.js";
+import { LRUCache } from "lru-cache";
 import { escapeHtml } from "./safe-html.js";
 
 /**
@@ -7,6 +8,22 @@ import { escapeHtml } from "./safe-html.js";
  * No language auto-detection: it runs every grammar over the text, which is what makes
  * highlighting slow; an unknown or missing syntax renders escaped plain text.
  */
+
+/**
+ * Highlighted blocks by language and source. Pages are rendered again and again with the same code
+ * (every visit to an uncached page, the member app's previews), and highlighting is most of a
+ * code-heavy page's render time. Bounded by the size of the HTML kept (~16 MB of UTF-16).
+ */
+const cache = new LRUCache<string, string[]>({
+  max: 5_000,
+  maxSize: 8_000_000,
+  sizeCalculation: (lines) => lines.reduce((n, l) => n + l.length, 1),
+});
+
+/** For benchmarks that measure a cold render. */
+export function clearHighlightCache(): void {
+  cache.clear();
+}
 
 /** Beyond this many characters a block is shown unhighlighted: a huge paste must not stall a page. */
 const MAX_HIGHLIGHT = 100_000;
@@ -28,6 +45,15 @@ export function languageOf(syntax: string | undefined): string | undefined {
 export function highlightLines(lines: readonly string[], language: string | undefined): string[] {
   const source = lines.join("\n");
   if (!language || source.length > MAX_HIGHLIGHT) return lines.map(escapeHtml);
+  const key = `${language}\u0000${source}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const result = splitHighlighted(source, language, lines);
+  cache.set(key, result);
+  return result;
+}
+
+function splitHighlighted(source: string, language: string, lines: readonly string[]): string[] {
   let highlighted: string;
   try {
     highlighted = hljs.highlight(source, { language, ignoreIllegals: true }).value;

@@ -1,4 +1,12 @@
 import katex from "katex";
+import { LRUCache } from "lru-cache";
+
+/** Rendered formulas: KaTeX takes milliseconds per formula, and pages are rendered again and again. */
+const cache = new LRUCache<string, string>({ max: 5_000, maxSize: 8_000_000, sizeCalculation: (html) => html.length + 1 });
+
+export function clearMathCache(): void {
+  cache.clear();
+}
 
 /**
  * TeX to HTML+MathML with KaTeX, on the server. KaTeX escapes the formula's text itself, `trust`
@@ -7,6 +15,15 @@ import katex from "katex";
  * can cost (macro bombs).
  */
 export function renderMath(formula: string, displayMode: boolean): string {
+  const key = `${displayMode ? "D" : "I"}${formula}`;
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+  const html = renderUncached(formula, displayMode);
+  cache.set(key, html);
+  return html;
+}
+
+function renderUncached(formula: string, displayMode: boolean): string {
   try {
     return katex.renderToString(formula, {
       displayMode,

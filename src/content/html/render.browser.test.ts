@@ -123,18 +123,51 @@ describe("rendered document in Chromium", () => {
     await context.close();
   });
 
-  it("switches tabs without script, and syncs same-titled tabs with it", async () => {
+  it("switches tabs and opens expandables without script", async () => {
     const noScript = await open({ colorScheme: "light", javaScriptEnabled: false });
     const panels = noScript.page.locator(".q-tab-panel");
     expect(await panels.nth(0).isVisible()).toBe(true);
     expect(await panels.nth(1).isVisible()).toBe(false);
-    await noScript.page.locator(".q-tab-label", { hasText: "Python" }).click();
+    await noScript.page.locator(".q-tabs").first().locator(".q-tab-label", { hasText: "Python" }).click();
     expect(await panels.nth(0).isVisible()).toBe(false);
     expect(await panels.nth(1).isVisible()).toBe(true);
     // The expandable opens as a <details>, script or not.
     await noScript.page.locator(".q-expandable > summary").click();
     expect(await noScript.page.locator(".q-expandable-body").isVisible()).toBe(true);
     await noScript.context.close();
+  });
+
+  it("with script: copies code, syncs tabs, reveals linked headings in tabs, collapses code, pops notes up", async () => {
+    const { context, page } = await open({ colorScheme: "light" });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    // Copy gives the exact source.
+    const first = page.locator("figure.q-code").first();
+    await first.hover();
+    await first.locator(".q-copy").click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      'const greeting: string = "hello"; // say it\n/* a comment\n   over lines */\nexport function hi() {\n  return greeting;\n}',
+    );
+    // Choosing Python in one group chooses it in the other.
+    await page.locator(".q-tabs").first().locator(".q-tab-label", { hasText: "Python" }).click();
+    expect(await page.locator(".q-tab-panel", { hasText: "Second group, Python." }).isVisible()).toBe(true);
+    // Collapsible code starts collapsed and opens.
+    const collapsible = page.locator("figure.q-code-collapsible");
+    expect(await collapsible.getAttribute("class")).toContain("q-code-collapsed");
+    await collapsible.locator(".q-code-toggle").click();
+    expect(await collapsible.getAttribute("class")).not.toContain("q-code-collapsed");
+    // An annotation opens its note as a popover.
+    await page.locator("a.q-annotated").click();
+    expect(await page.locator(".q-popover").textContent()).toContain("The note explains the words.");
+    await page.keyboard.press("Escape");
+    expect(await page.locator(".q-popover").count()).toBe(0);
+    await context.close();
+
+    // A link to a heading inside a hidden tab opens that tab.
+    const fresh = await open({ colorScheme: "light" });
+    await fresh.page.goto(`${base}/#in-the-python-tab`);
+    await fresh.page.waitForFunction(() => document.getElementById("in-the-python-tab")?.checkVisibility());
+    await fresh.context.close();
+    expect(pageErrors).toEqual([]);
   });
 
   it("stays readable on a phone: wide tables and code scroll inside themselves, not the page", async () => {

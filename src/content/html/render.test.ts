@@ -185,6 +185,17 @@ describe("renderDocument: blocks", () => {
     expect(result.features.has("code")).toBe(true);
   });
 
+  it("evaluates expressions inside code lines and keeps annotated text", () => {
+    const line = block("code-line", {}, [
+      text("version = "),
+      inline("expression", { expression: "space.vars.version" }),
+      text(" # "),
+      { ...inline("annotation", {}, [text("note")]), fragments: [] },
+    ]);
+    const root = dom(render(doc(block("code", { syntax: "python" }, [line])), testEnv({}, { version: "2.4" })).html);
+    expect(textOf(one(root, "code"))).toBe("version = 2.4 # note");
+  });
+
   it("renders code of an unknown or missing language as escaped plain text", () => {
     const root = body(code("no-such-language", "a < b"), code(undefined, "plain"));
     expect(all(root, "code").map(textOf)).toEqual(["a < b", "plain"]);
@@ -290,6 +301,12 @@ describe("renderDocument: blocks", () => {
       render(doc(block("tabs", {}, [block("tabs-item", {}, [p("a")])]), block("tabs", {}, [block("tabs-item", {}, [p("b")])]))).html,
     );
     expect(new Set(all(two, "input").map((r) => r.attrs.name)).size).toBe(2);
+    // Two documents on one page keep apart with env.idPrefix (headings keep their anchors).
+    const prefixed = dom(
+      render(doc(h(2, "Title"), block("tabs", {}, [block("tabs-item", {}, [p("a")])])), { ...testEnv(), idPrefix: "side" }).html,
+    );
+    expect(one(prefixed, "input").attrs.name).toMatch(/^side-tabs-\d+$/);
+    expect(one(prefixed, "h3").attrs.id).toBe("title");
   });
 
   it("renders expandables as <details>, steppers as an ordered list, columns side by side", () => {
@@ -375,6 +392,17 @@ describe("renderDocument: blocks", () => {
     expect(textOf(one(root, "div.q-openapi-schemas"))).toContain("Pet");
   });
 
+  it("renders integration blocks as a link card to their URL, or a note without one", () => {
+    const root = body(
+      block("integration", { integration: "runkit", block: "notebook", props: {}, url: "https://runkit.com/e/1" }),
+      block("integration", { integration: "mermaid", block: "diagram", props: { source: "x" } }),
+    );
+    const card = one(root, "a.q-integration");
+    expect(card.attrs.href).toBe("https://runkit.com/e/1");
+    expect(textOf(one(card, "span.q-card-hint"))).toBe("runkit / notebook");
+    expect(textOf(one(root, "div.q-integration"))).toBe("Integration mermaid / diagram: interactive content is not available here.");
+  });
+
   it("renders grid tables as a real <table> with every column type, rows in orderIndex order", () => {
     const document = everyBlockDocument();
     const table = document.nodes.find((n: any) => n.type === "table")!;
@@ -392,6 +420,21 @@ describe("renderDocument: blocks", () => {
     expect(one(cells[5]!, "a").attrs.href).toBe("/users/u1");
     expect(one(cells[6]!, "a").attrs.href).toBe("/files/report.pdf");
     expect(one(cells[7]!, "a").attrs.href).toBe("https://example.com");
+  });
+
+  it("applies the grid view's column widths and text alignments", () => {
+    const table = block("table", {
+      view: { type: "grid", columns: ["a", "b"], hideHeader: true, columnWidths: { a: 240 } },
+      definition: {
+        a: { id: "a", title: "A", type: "text", textAlignment: "center", verticalAlignment: "middle" },
+        b: { id: "b", title: "B", type: "number" },
+      },
+      records: { r: { orderIndex: "a0", values: { b: 1 } } },
+    });
+    const root = dom(render(doc(table)).html);
+    expect(all(root, "th")).toHaveLength(0);
+    expect(all(root, "col").map((c) => c.attrs.style)).toEqual(["width:240px", undefined]);
+    expect(all(root, "td").map((c) => c.attrs.class)).toEqual(["q-align-center q-valign-middle", "q-align-right"]);
   });
 
   it("renders the cards view as cards with cover and target link", () => {

@@ -301,7 +301,9 @@ export class HtmlRenderer {
 
   /** A light image with a dark variant: <picture> picks by prefers-color-scheme; content.js follows [data-theme]. */
   picture(darkUrl: string, img: SafeHtml): SafeHtml {
-    return html`<picture><source srcset="${darkUrl}" media="(prefers-color-scheme: dark)" data-q-dark>${img}</picture>`;
+    // srcset is a list: a space or comma in the URL would start another candidate.
+    const srcset = darkUrl.replace(/[\s,]/g, (c) => encodeURIComponent(c));
+    return html`<picture><source srcset="${srcset}" media="(prefers-color-scheme: dark)" data-q-dark>${img}</picture>`;
   }
 
   // ---------------------------------------------------------------- blocks
@@ -468,7 +470,11 @@ export class HtmlRenderer {
     const body = fragmentNamed(node, "expandable-body");
     const inner: Ctx = { ...ctx, outline: false };
     const summary = title ? this.captionInlines(children(title), inner) : EMPTY;
-    const id = typeof node.meta?.id === "string" ? html` id="${node.meta.id}"` : EMPTY;
+    // Its id lets a link open it (content.js); it gives way to a heading that already has it.
+    const wanted = typeof node.meta?.id === "string" ? node.meta.id : "";
+    const free = wanted !== "" && !this.ids.has(wanted);
+    if (free) this.ids.add(wanted);
+    const id = free ? html` id="${wanted}"` : EMPTY;
     return html`<details class="q-expandable"${id}><summary>${summary.value ? summary : "Details"}</summary><div class="q-expandable-body">${this.blocks(children(body), inner)}</div></details>`;
   }
 
@@ -542,7 +548,7 @@ export class HtmlRenderer {
   private renderNotes(ctx: Ctx): SafeHtml {
     if (this.notes.length === 0) return EMPTY;
     const items: SafeHtml[] = [];
-    const inner: Ctx = { ...ctx, outline: false, depth: Math.max(ctx.depth, MAX_DEPTH - 8) };
+    const inner: Ctx = { ...ctx, outline: false };
     for (let i = 0; i < this.notes.length; i++) {
       const { id, body } = this.notes[i]!;
       const content = this.blocks(

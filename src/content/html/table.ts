@@ -65,10 +65,14 @@ export function renderTable(renderer: HtmlRenderer, node: Node, ctx: Ctx): SafeH
     view.hideHeader === true
       ? EMPTY
       : html`<thead><tr>${columnIds.map((id) => html`<th scope="col"${alignment(definitions[id]!)}>${definitions[id]!.title ?? ""}</th>`)}</tr></thead>`;
+  const widths = isNode(view.columnWidths) ? (view.columnWidths as Record<string, unknown>) : {};
+  const cols = columnIds.some((id) => validWidth(widths[id]))
+    ? html`<colgroup>${columnIds.map((id) => (validWidth(widths[id]) ? html`<col style="width:${Math.round(widths[id] as number)}px">` : raw("<col>")))}</colgroup>`
+    : EMPTY;
   const rows = records.map(
     ([, record]) => html`<tr>${columnIds.map((id) => html`<td${alignment(definitions[id]!)}>${cell(id, record)}</td>`)}</tr>`,
   );
-  return html`<div class="q-table-wrap${full}"><table class="q-table">${head}<tbody>${rows}</tbody></table></div>`;
+  return html`<div class="q-table-wrap${full}"><table class="q-table">${cols}${head}<tbody>${rows}</tbody></table></div>`;
 }
 
 function renderCell(renderer: HtmlRenderer, definition: Definition, value: unknown, byFragment: Map<string, Fragment>, ctx: Ctx): SafeHtml {
@@ -138,7 +142,15 @@ function coverImage(renderer: HtmlRenderer, value: unknown, darkValue: unknown):
 
 function alignment(definition: Definition): SafeHtml {
   const align = definition.type === "text" ? definition.textAlignment : definition.type === "number" ? "right" : undefined;
-  return align === "center" || align === "right" ? raw(` class="q-align-${align}"`) : EMPTY;
+  const classes: string[] = [];
+  if (align === "center" || align === "right") classes.push(`q-align-${align}`);
+  const vertical = definition.type === "text" ? definition.verticalAlignment : undefined;
+  if (vertical === "middle" || vertical === "bottom") classes.push(`q-valign-${vertical}`);
+  return classes.length > 0 ? raw(` class="${classes.join(" ")}"`) : EMPTY;
+}
+
+function validWidth(value: unknown): boolean {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 && value < 10_000;
 }
 
 function sortedRecords(value: unknown): Array<[string, TableRecord]> {

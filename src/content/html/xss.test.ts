@@ -180,6 +180,20 @@ describe("URLs: script URLs are refused and the text shown", () => {
     expect(all(root, "a")).toHaveLength(0);
   });
 
+  it("keeps a dark image URL one srcset candidate", () => {
+    const root = assertInert(
+      render(
+        block("images", {}, [
+          block("image", {
+            ref: urlRef("https://a.example/x.png"),
+            refDark: urlRef("https://a.example/d d.png 2x, https://evil.example/y.png"),
+          }),
+        ]),
+      ),
+    );
+    expect(all(root, "source")[0]!.attrs.srcset).toBe("https://a.example/d%20d.png%202x%2C%20https://evil.example/y.png");
+  });
+
   it("keeps web, mail, phone and relative links", () => {
     const urls = [
       "https://a.example/x?y=1&z=2",
