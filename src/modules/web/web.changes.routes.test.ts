@@ -287,6 +287,28 @@ describe("change requests in the web app", () => {
     expect(done.text).not.toContain(`${s.url}/merge"`);
   });
 
+  it("brings the primary content in with Update from primary; a reader's forged update is a 403", async () => {
+    const s = await setup();
+    const other = await createChangeRequest(ctx, s.owner, s.space.id);
+    await editContent(ctx, s.owner, s.space.id, other.id, [
+      { operation: "update_page", page: s.guide.id, document: { markdown: "Intro, from the primary\n" } },
+    ]);
+    await mergeChangeRequest(ctx, s.owner, s.space.id, other.id);
+    expect((await ctx.as(s.owner).get(s.api)).body.outdated).toBe(true);
+    const reader = await signedIn(s.members.read);
+    const { page: readerPage, csrf: readerCsrf } = await csrfOf(reader, s.url);
+    expect(readerPage.text).not.toContain(`${s.url}/update`);
+    expect((await reader.post(`${s.url}/update`, { _csrf: readerCsrf })).status).toBe(403);
+    expect((await ctx.as(s.owner).get(s.api)).body.outdated).toBe(true);
+    const editor = await signedIn(s.members.edit);
+    const { page, csrf } = await csrfOf(editor, s.url);
+    expect(page.text).toContain("Update from primary");
+    const updated = await editor.post(`${s.url}/update`, { _csrf: csrf });
+    expect(updated.location).toBe(`${s.url}?done=updated`);
+    expect((await ctx.as(s.owner).get(s.api)).body.outdated).toBe(false);
+    expect((await editor.get(updated.location!)).text).not.toContain("Update from primary");
+  });
+
   it("shows conflicts side by side and does not merge while they last", async () => {
     const s = await setup();
     // The primary content edits the same block meanwhile.
