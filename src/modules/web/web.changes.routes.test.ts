@@ -309,6 +309,18 @@ describe("change requests in the web app", () => {
     expect((await editor.get(updated.location!)).text).not.toContain("Update from primary");
   });
 
+  it("says a locked space merges nothing, and refuses a merge there with the API's message", async () => {
+    const s = await setup();
+    expect((await ctx.as(s.owner).patch(`/v1/spaces/${s.space.id}`, { editMode: "locked" })).status).toBe(200);
+    const reviewer = await signedIn(s.members.review);
+    const { page, csrf } = await csrfOf(reviewer, s.url);
+    expect(page.text).toContain("The space is locked");
+    expect(page.text).not.toContain(`${s.url}/p/`);
+    const refused = await reviewer.post(`${s.url}/merge`, { _csrf: csrf });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain("is locked");
+  });
+
   it("shows conflicts side by side and does not merge while they last", async () => {
     const s = await setup();
     // The primary content edits the same block meanwhile.

@@ -528,6 +528,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         actorId: actor.user.id,
         outdated: isOutdated(cr, loaded.space.revisionId),
         writable,
+        locked: loaded.space.editMode === "locked",
         may: {
           editContent: loaded.changeRequestPermissions.editContent,
           update: loaded.changeRequestPermissions.update,

@@ -194,6 +194,8 @@ export interface DetailView {
   actorId: string;
   outdated: boolean;
   writable: boolean;
+  /** The space's editMode is "locked": no content writes or merges. */
+  locked: boolean;
   may: { editContent: boolean; update: boolean; merge: boolean; review: boolean; comment: boolean };
   requested: RequestedReviewerRow[];
   reviews: ChangeRequestReviewRow[];
@@ -365,7 +367,7 @@ function sidebar(view: DetailView, base: string): SafeHtml {
       : !view.writable
         ? html`<p class="muted">Archived: reopen it to merge.</p>`
         : !view.may.merge
-          ? html`<p class="muted">Merging needs the review level on this space.</p>`
+          ? html`<p class="muted">${view.locked ? "The space is locked: nothing is merged until an admin unlocks it." : "Merging needs the review level on this space."}</p>`
           : html`${view.mergeBlocked ? html`<p class="error" id="merge-blocked">${view.mergeBlocked}</p>` : ""}
             ${view.conflicts.length > 0 ? html`<p class="error">${view.conflicts.length} conflict${view.conflicts.length === 1 ? "" : "s"} with the primary content: <a href="#conflicts">see them</a>.</p>` : ""}
             ${!view.mergeBlocked && view.conflicts.length === 0 ? html`<p>Ready to merge.</p>` : ""}
