@@ -18,13 +18,15 @@ import { getBlob } from "../../content/store/blobs.queries.js";
 import { blobHash } from "../../content/store/canonical.js";
 import { storeRepoFiles } from "../../content/store/import-files.js";
 import type { Db } from "../../db/database.js";
+import type { Deps } from "../../deps.js";
 import { GitError } from "../../git/errors.js";
-import { commitAndPush, type LocalRepo, withFetchedRef } from "../../git/index.js";
-import { createRedactor } from "../../git/url.js";
+import { assertValidRef, commitAndPush, type LocalRepo, unsafePathReason, withFetchedRef } from "../../git/index.js";
+import { createRedactor, parseRemoteUrl } from "../../git/url.js";
 import { enqueue } from "../../jobs/queue.js";
 import type { JobContext } from "../../jobs/registry.js";
+import { invalid } from "../../lib/errors.js";
 import { parseJsonOrNull } from "../../lib/json.js";
-import { unseal } from "../../lib/sealed.js";
+import { seal, unseal } from "../../lib/sealed.js";
 import { nowIso } from "../../lib/time.js";
 import { getSpace } from "../spaces/spaces.queries.js";
 import { getUserById } from "../users/users.queries.js";
@@ -35,6 +37,53 @@ import { type GitSyncRunValue, readGitSyncState, repoNameOf, updateGitSyncState 
 export const CREDENTIALS_PURPOSE = "git-credentials";
 
 type RunKey = "lastImport" | "lastExport";
+
+/** What an import or export request carries (the API's body; the web app's form fills the same fields). */
+export interface GitRunInput {
+  url: string;
+  ref: string;
+  repoProjectDirectory?: string | undefined;
+  timestamp?: string | undefined;
+  force?: boolean | undefined;
+  repoTreeURL?: string | undefined;
+  repoCommitURL?: string | undefined;
+}
+
+/** Checks an import or export request and turns it into a job payload (credentials sealed). Bad input is `invalid`. */
+export function gitJobBase(deps: Pick<Deps, "config" | "secret">, body: GitRunInput, spaceId: string, actorId: string): GitSyncJobBase {
+  let remote: ReturnType<typeof parseRemoteUrl>;
+  try {
+    remote = parseRemoteUrl(body.url, { allowFile: deps.config.gitAllowFileUrls });
+    assertValidRef(body.ref, ["heads", "tags"]);
+  } catch (error) {
+    if (error instanceof GitError) throw invalid(error.message);
+    throw error;
+  }
+  const projectDirectory = (body.repoProjectDirectory ?? "").replace(/^(\.\/)+|^\/+|\/+$/g, "");
+  const reason = projectDirectory ? unsafePathReason(projectDirectory) : undefined;
+  if (reason) throw invalid(`repoProjectDirectory ${JSON.stringify(body.repoProjectDirectory)} is refused: ${reason}.`);
+  const credentials = remote.credentials
+    ? seal(deps.secret, CREDENTIALS_PURPOSE, `${remote.credentials.username}:${remote.credentials.password}`)
+    : undefined;
+  return {
+    spaceId,
+    remote: remote.url,
+    ...(credentials ? { credentials } : {}),
+    ref: body.ref,
+    projectDirectory,
+    ...(body.timestamp ? { timestamp: body.timestamp } : {}),
+    force: body.force ?? false,
+    ...(body.repoTreeURL ? { repoTreeURL: body.repoTreeURL } : {}),
+    ...(body.repoCommitURL ? { repoCommitURL: body.repoCommitURL } : {}),
+    actorId,
+    requestedAt: nowIso(),
+  };
+}
+
+/** An export pushes to a branch. */
+export function assertExportRef(ref: string): void {
+  if (!ref.startsWith("refs/heads/")) throw invalid(`An export pushes to a branch: ref must be "refs/heads/<branch>", got "${ref}".`);
+}
 
 /** What an import or export request says about where the repository is shown (`gitInfo`, tree URL). */
 export interface GitRunRequest {

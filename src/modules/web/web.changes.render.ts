@@ -4,12 +4,11 @@
  * environment for a signed-in member reviewing a change request. Links to pages open their app
  * page, files are signed download URLs, the space's reusable content is rendered inline,
  * expressions see the space's variables, and every conditional block is shown (a review covers
- * what any reader could see). The content stylesheet is inlined: the pages' CSP allows inline
- * styles only.
+ * what any reader could see). The environment matches web.render.ts's (the browsing pages), which
+ * renders one whole page; these pages render many documents (each block of a diff) with one.
  */
-import { readFileSync } from "node:fs";
 import type { ContentRef, DocumentBlock, JSONDocument } from "../../content/document/types.js";
-import { contentAssets, documentReferences, type RenderEnv, type RenderedFile, renderDocument } from "../../content/html/index.js";
+import { documentReferences, type RenderEnv, type RenderedFile, renderDocument } from "../../content/html/index.js";
 import { indexPages, type RevisionContent } from "../../content/revision/model.js";
 import { loadDocuments } from "../../content/revision/storage.js";
 import type { Executor } from "../../db/database.js";
@@ -17,6 +16,7 @@ import type { Deps } from "../../deps.js";
 import { evaluate } from "../../expr/index.js";
 import { downloadUrl } from "../files/files.urls.js";
 import { html, raw, type SafeHtml } from "./web.html.js";
+import { appAssets } from "./web.render.js";
 
 export interface ContentView {
   /** One block, as it renders inside its page. */
@@ -122,15 +122,8 @@ export async function contentView(db: Executor, deps: Pick<Deps, "urls" | "secre
   };
 }
 
-let stylesheet: SafeHtml | undefined;
-
-/** The renderer's content.css, inline (read once). */
+/** The renderer's stylesheets and script, as the app serves them (web.render.ts, fingerprinted). */
 export function contentStyle(): SafeHtml {
-  if (!stylesheet) {
-    const css = contentAssets().find((a) => a.name === "content.css");
-    const text = css ? readFileSync(css.path, "utf8") : "";
-    // The file is ours (src/content/html/assets); a "</style" in it could only end the element early.
-    stylesheet = raw(`<style>${text.replace(/<\/style/gi, "<\\/style")}</style>`);
-  }
-  return stylesheet;
+  const { prefix } = appAssets();
+  return html`<link rel="stylesheet" href="${prefix}/content.css"><link rel="stylesheet" href="${prefix}/katex/katex.min.css"><script defer src="${prefix}/content.js"></script>`;
 }

@@ -133,13 +133,12 @@ const NOTICES: Record<string, string> = {
 export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db } = deps;
 
-  // Runs after the app's own onSend (a parent's hooks run first): these pages show rendered content
-  // (images of the space, signed file URLs) and the edit page runs its own script and its fetches.
+  // Runs after the app's own onSend (a parent's hooks run first): the edit page's live preview
+  // fetches from this origin, which the app's policy (no connect-src) would refuse.
   app.addHook("onSend", (_request, reply, payload, done) => {
-    reply.header(
-      "content-security-policy",
-      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'",
-    );
+    const policy = reply.getHeader("content-security-policy");
+    if (typeof policy === "string" && !policy.includes("connect-src"))
+      reply.header("content-security-policy", `${policy}; connect-src 'self'`);
     done(null, payload);
   });
 

@@ -78,3 +78,17 @@ export async function useLoginLink(db: Executor, token: string): Promise<string 
   const row = await db.selectFrom("loginLinks").select("userId").where("tokenHash", "=", tokenHash).executeTakeFirst();
   return row?.userId;
 }
+
+// --- page history ---
+
+/** A space's newest revisions, newest first (the history walk follows parents through them). */
+export function listRecentRevisions(db: Executor, spaceId: string, limit: number) {
+  return db
+    .selectFrom("revisions")
+    .select(["id", "parents", "type", "treeHash", "mergedFrom", "createdBy", "createdAt"])
+    .where("spaceId", "=", spaceId)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}

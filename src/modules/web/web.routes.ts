@@ -17,6 +17,7 @@ import { samlProviderStatus, serviceProviderUrls } from "../saml/saml.presenter.
 import { allSamlProviders } from "../saml/saml.queries.js";
 import { createApiToken, listApiTokens, revokeApiToken } from "../users/tokens.queries.js";
 import { getUserById } from "../users/users.queries.js";
+import { webBrowseRoutes } from "./web.browse.routes.js";
 import { webChangesRoutes } from "./web.changes.routes.js";
 import { html, page, type SafeHtml } from "./web.html.js";
 import { peekLoginLink, useLoginLink } from "./web.queries.js";
@@ -34,9 +35,16 @@ export const webRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
   await registerWebSessions(app, deps);
 
   app.addHook("onSend", (_request, reply, _payload, done) => {
-    reply.header("cache-control", "no-store");
+    // Pages are never cached; the fingerprinted assets set their own (immutable) caching.
+    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
     reply.header("x-frame-options", "DENY");
-    reply.header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
+    // Page content (web.render.ts) needs the renderer's own stylesheets, scripts and fonts, images
+    // from anywhere (as on the published site), and the players of the embeds it knows.
+    reply.header(
+      "content-security-policy",
+      "default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'; font-src 'self'; img-src 'self' https: http: data:; " +
+        "frame-src https://www.youtube-nocookie.com https://player.vimeo.com https://www.loom.com; form-action 'self'; frame-ancestors 'none'",
+    );
     done();
   });
 
@@ -64,6 +72,7 @@ export const webRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
   });
 
   await app.register(samlFlowRoutes, { deps });
+  await app.register(webBrowseRoutes, { deps });
   await app.register(webChangesRoutes, { deps });
 
   /** The signed-in user, or undefined (a session whose user was deleted counts as signed out). */
@@ -99,7 +108,8 @@ export const webRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
         detail = html`<p class="error">This organization requires single sign-on.</p>
           <p>${providers.map((p) => html`<a class="button" href="${serviceProviderUrls(urls, p.id).startURL}?next=/app">Sign in with ${p.label}</a> `)}</p>`;
       }
-      items.push(html`<div class="card" data-org="${org.id}"><strong>${org.title}</strong>${detail}</div>`);
+      const title = allowed ? html`<a href="/app/o/${encodeURIComponent(org.id)}">${org.title}</a>` : org.title;
+      items.push(html`<div class="card" data-org="${org.id}"><strong>${title}</strong>${detail}</div>`);
     }
     const viaText = via.method === "saml" ? "single sign-on" : "a sign-in link";
     const body = html`<h1>Welcome, ${user.displayName}</h1>
