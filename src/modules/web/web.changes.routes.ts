@@ -59,7 +59,7 @@ import {
   editReply,
 } from "../comments/comments.service.js";
 import { loadRevisionView, pageDocument } from "../content/content.loader.js";
-import { getOrganization } from "../organizations/organizations.queries.js";
+import { getOrganization, listOrganizationsOfUser } from "../organizations/organizations.queries.js";
 import { webAccessAllowed } from "../saml/saml.policy.js";
 import { requireLiveSpace } from "../spaces/spaces.loader.js";
 import { getUserById, getUsersByIds } from "../users/users.queries.js";
@@ -68,6 +68,7 @@ import { contentView } from "./web.changes.render.js";
 import {
   type CommentView,
   type ConflictView,
+  crumbTrail,
   detailPage,
   EDIT_SCRIPT,
   EDIT_SCRIPT_PATH,
@@ -76,7 +77,7 @@ import {
   type PageChangeView,
   previewHtml,
 } from "./web.changes.views.js";
-import { html, page, type SafeHtml } from "./web.html.js";
+import { html, type PageOptions, page, type SafeHtml } from "./web.html.js";
 import { safeNext } from "./web.session.js";
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
@@ -144,6 +145,22 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
 
   function send(reply: FastifyReply, status: number, body: string) {
     return reply.status(status).type("text/html; charset=utf-8").send(body);
+  }
+
+  /** A page in the app's layout: wide, with the organization switcher and breadcrumbs. */
+  async function sendPage(
+    reply: FastifyReply,
+    status: number,
+    actor: Actor,
+    org: { id: string; title: string },
+    title: string,
+    body: SafeHtml,
+    csrf: string,
+    crumbs: PageOptions["crumbs"],
+  ) {
+    const orgs = (await listOrganizationsOfUser(db, actor.user.id, { limit: 100 })).rows.map((o) => ({ id: o.id, title: o.title }));
+    const options: PageOptions = { user: actor.user, csrf, orgs, org: { id: org.id, title: org.title }, crumbs, wide: true };
+    return send(reply, status, page(title, body, options));
   }
 
   /** The signed-in member as an API actor (same access resolution as a token), or a redirect to sign in. */
@@ -252,7 +269,8 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         mayCreate: loaded.permissions.edit,
         csrf,
       });
-      return send(reply, 200, page("Change requests", body, { user: actor.user, csrf }));
+      const space = { id: loaded.space.id, title: loaded.space.title };
+      return sendPage(reply, 200, actor, org, "Change requests", body, csrf, crumbTrail(org, space));
     },
   );
 
@@ -548,7 +566,8 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         content,
         csrf,
       });
-      return send(reply, 200, page(`#${cr.number} ${cr.subject}`, body, { user: actor.user, csrf }));
+      const space = { id: loaded.space.id, title: loaded.space.title };
+      return sendPage(reply, 200, actor, org, `#${cr.number} ${cr.subject}`, body, csrf, crumbTrail(org, space, cr));
     },
   );
 
@@ -837,7 +856,9 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
       csrf,
     });
     if (error) body = html`<p class="error" role="alert">${error}</p>${body}`;
-    return send(reply, status, page(`Edit ${location.page.title}`, body, { user: actor.user, csrf }));
+    const space = { id: loaded.space.id, title: loaded.space.title };
+    const trail = crumbTrail(org, space, loaded.changeRequest, `Edit “${location.page.title}”`);
+    return sendPage(reply, status, actor, org, `Edit ${location.page.title}`, body, csrf, trail);
   }
 
   app.get("/app/o/:org/s/:space/~/changes/:number/p/:pageId/edit", { schema: { params: PageParams } }, async (request, reply) => {

@@ -15,8 +15,6 @@ export const QUICK_REACTIONS = ["👍", "🎉", "❤️", "👀"] as const;
 // Colours come from the layout's variables when it has them; additions, removals and edits are
 // translucent tints, so they read on light and dark backgrounds alike.
 export const CHANGES_STYLE = raw(`<style>
-  .cr-wide { width: min(72rem, calc(100vw - 2rem)); margin-left: 50%; transform: translateX(-50%); }
-  .crumbs { font-size: .9rem; margin: 0 0 .5rem; } .crumbs a { text-decoration: none; }
   .badge { display: inline-block; padding: 0 .5rem; border-radius: 1rem; font-size: .8rem; border: 1px solid var(--line, #d0d7de); vertical-align: middle; }
   .badge.open, .badge.approved, .badge.added { background: rgba(46, 160, 67, .15); border-color: #2da44e; }
   .badge.merged { background: rgba(130, 80, 223, .15); border-color: #8250df; }
@@ -71,11 +69,16 @@ export const nameOf = (users: ReadonlyMap<string, UserRow>, id: string | null | 
 
 const day = (iso: string) => iso.slice(0, 16).replace("T", " ");
 
-export function crumbs(org: Named, space: Named, changeRequest?: Pick<ChangeRequestRow, "number">): SafeHtml {
+/** The layout's breadcrumbs: organization, space, its change requests, and the change request. */
+export function crumbTrail(org: Named, space: Named, changeRequest?: Pick<ChangeRequestRow, "number">, last?: string) {
   const base = `/app/o/${org.id}/s/${space.id}`;
-  return html`<p class="crumbs"><a href="/app/o/${org.id}">${org.title}</a> › <a href="${base}">${space.title || "Untitled space"}</a> › <a href="${base}/~/changes">Change requests</a>${
-    changeRequest ? html` › #${changeRequest.number}` : ""
-  }</p>`;
+  return [
+    { label: org.title, href: `/app/o/${org.id}` },
+    { label: space.title || "Untitled space", href: base },
+    { label: "Change requests", href: `${base}/~/changes` },
+    ...(changeRequest ? [{ label: `#${changeRequest.number}`, href: `${base}/~/changes/${changeRequest.number}` }] : []),
+    ...(last ? [{ label: last }] : []),
+  ];
 }
 
 export const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
@@ -129,7 +132,7 @@ export function listPage(view: ListView): SafeHtml {
         <label>New change request <input name="subject" maxlength="100" placeholder="What does it change?" size="40"></label>
         <button type="submit" class="primary">Create</button></form>`
     : "";
-  return html`${CHANGES_STYLE}<div class="cr-wide">${crumbs(view.org, view.space)}
+  return html`${CHANGES_STYLE}<div class="cr-wide">
     <h1>Change requests</h1>
     ${create}
     <p class="filters">Status: ${statuses}</p>
@@ -407,7 +410,7 @@ export function detailPage(view: DetailView): SafeHtml {
   const shownPages = new Set(view.pages.map((p) => p.pageId));
   const elsewhere = view.comments.filter((c) => c.pageId !== null && !shownPages.has(c.pageId));
   const titles = new Map(view.headPages.map((p) => [p.id, p.title]));
-  return html`${CHANGES_STYLE}${contentStyle()}<div class="cr-wide">${crumbs(view.org, view.space, cr)}
+  return html`${CHANGES_STYLE}${contentStyle()}<div class="cr-wide">
     <h1>${cr.subject || "Untitled change request"} <span class="muted">#${cr.number}</span> ${statusBadge(cr.status)}</h1>
     <p class="muted">Opened by ${nameOf(view.users, cr.createdBy)} on ${day(cr.createdAt)} (UTC) · updated ${day(cr.updatedAt)}</p>
     ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ""}
@@ -466,7 +469,7 @@ export function previewHtml(preview: EditView["preview"], content: ContentView):
 
 export function editPage(view: EditView): SafeHtml {
   const base = `/app/o/${view.org.id}/s/${view.space.id}/~/changes/${view.changeRequest.number}`;
-  return html`${CHANGES_STYLE}${contentStyle()}<div class="cr-wide">${crumbs(view.org, view.space, view.changeRequest)}
+  return html`${CHANGES_STYLE}${contentStyle()}<div class="cr-wide">
     <h1>Edit “${view.page.title || "Untitled page"}”</h1>
     <p class="muted">In change request #${view.changeRequest.number} “${view.changeRequest.subject}”. ${view.page.path}. The first <code># heading</code> is the page title.</p>
     <form method="post" action="${base}/p/${view.page.id}/edit" id="edit-form" data-preview="${base}/p/${view.page.id}/preview">${csrfField(view.csrf)}
