@@ -112,6 +112,7 @@ async function main() {
     ["import.bench.ts", ["1000", "2000"]],
     ["merge.bench.ts", []],
     ["merge-api.bench.ts", []],
+    ["published.bench.ts", ["1000"]],
   ] as const) {
     const output = execFileSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, script), ...args], {
       encoding: "utf8",

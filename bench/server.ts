@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import fastifyStatic from "@fastify/static";
 import SQLite from "better-sqlite3";
 import Fastify from "fastify";
 import pino from "pino";
@@ -73,6 +74,25 @@ async function main() {
   const pages = (await app.inject({ method: "GET", url: `/v1/spaces/${contentSpace}/content/pages`, headers: auth })).json().pages;
   const pageId = pages[3].pages[2].id as string;
 
+  // The 1,000-page space as a published site, and the same bytes of one page (HTML and Markdown)
+  // on disk for @fastify/static (the baseline of a warm published page).
+  const site = await app.inject({
+    method: "POST",
+    url: `/v1/orgs/${organization.id}/sites`,
+    headers: auth,
+    payload: { title: "Bench Docs", spaces: [contentSpace] },
+  });
+  if (site.statusCode !== 201) throw new Error(`site: ${site.statusCode} ${site.body}`);
+  await app.inject({ method: "POST", url: `/v1/orgs/${organization.id}/sites/${site.json().id}/publish`, headers: auth });
+  const sitePath = `/s/${site.json().basename}/${pages[3].pages[2].path}`;
+  const pageHtml = await app.inject({ method: "GET", url: sitePath });
+  const pageMd = await app.inject({ method: "GET", url: `${sitePath}.md` });
+  if (pageHtml.statusCode !== 200 || pageMd.statusCode !== 200) throw new Error(`site page: ${pageHtml.statusCode} ${pageMd.statusCode}`);
+  const staticDir = path.join(dataDir, "static");
+  fs.mkdirSync(staticDir);
+  fs.writeFileSync(path.join(staticDir, "page.html"), pageHtml.rawPayload);
+  fs.writeFileSync(path.join(staticDir, "page.md"), pageMd.rawPayload);
+
   const real = await app.listen({ port: 0, host: "127.0.0.1" });
 
   // Baseline 1: the same response bytes from a bare route.
@@ -82,6 +102,8 @@ async function main() {
   // The same for the list: a fixed page of 100 spaces, as many bytes as the real one.
   const listSample = (await app.inject({ method: "GET", url: `/v1/orgs/${organization.id}/spaces?limit=100`, headers: auth })).json();
   bare.get("/fixed-list", async () => listSample);
+  // @fastify/static in the same process as the app, as the target asks.
+  await bare.register(fastifyStatic, { root: staticDir, prefix: "/static/" });
   const bareUrl = await bare.listen({ port: 0, host: "127.0.0.1" });
 
   // Baseline 2: a bare route with one primary-key read from the same SQLite file.
@@ -122,6 +144,20 @@ async function main() {
       url: `${real}/v1/spaces/${contentSpace}/search?query=lorem`,
       headers: auth,
       baseline: "bare route (fixed object)",
+    },
+    { name: "@fastify/static, published page HTML bytes", url: `${bareUrl}/static/page.html`, headers: {} },
+    {
+      name: "published page HTML, warm",
+      url: `${real}${sitePath}`,
+      headers: {},
+      baseline: "@fastify/static, published page HTML bytes",
+    },
+    { name: "@fastify/static, published page .md bytes", url: `${bareUrl}/static/page.md`, headers: {} },
+    {
+      name: "published page .md, warm",
+      url: `${real}${sitePath}.md`,
+      headers: {},
+      baseline: "@fastify/static, published page .md bytes",
     },
     {
       name: "search, selective, 1 connection (latency)",

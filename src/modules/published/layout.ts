@@ -5,8 +5,8 @@
  * this page" outline. Everything from content is escaped by `html`.
  */
 
+import { html, raw, type SafeHtml } from "../../content/html/index.js";
 import type { PageNode } from "../../content/revision/model.js";
-import { html, raw, type SafeHtml } from "../web/web.html.js";
 import type { Reader } from "./reader.js";
 import {
   encodePath,
@@ -14,6 +14,7 @@ import {
   pagePath,
   pageVisible,
   readablePage,
+  readerKey,
   type SiteView,
   type VariantView,
   visibleSections,
@@ -27,6 +28,8 @@ export interface LayoutContext {
   base: string;
   /** Where the assets are served (`<site base without share key>/~quire/assets`). */
   assetsBase: string;
+  /** Where file download URLs start: the public URL's path on the server's own host, else its full address. */
+  filesBase: string;
   /** Fingerprinted asset names by plain name. */
   assets: ReadonlyMap<string, string>;
   /** The variant being read (absent on a site-wide page such as a 404 without a variant). */
@@ -90,7 +93,7 @@ function sectionTabs(ctx: LayoutContext): SafeHtml {
       )}</ul></details>`,
     );
   }
-  return html`<nav class="q-tabs" aria-label="Sections">${items}</nav>`;
+  return html`<nav class="q-site-tabs" aria-label="Sections">${items}</nav>`;
 }
 
 /** Variants of the current section: versions in one picker, translations (spaces with a language) in another. */
@@ -183,10 +186,33 @@ function linkPageHref(ctx: LayoutContext, page: PageNode): { href: string; exter
   return undefined;
 }
 
+/**
+ * The sidebar is the same on every page of a variant for one reader (and grows with the site), so it
+ * is built once per variant, reader key and base, and the current page is marked in the copy.
+ */
+const sidebarMemo = new WeakMap<VariantView, Map<string, string>>();
+
 function sidebar(ctx: LayoutContext): SafeHtml {
   const { variant } = ctx;
   if (!variant) return html`<nav class="q-sidebar" aria-label="Pages"></nav>`;
-  return html`<nav class="q-sidebar" aria-label="Pages"><ul>${sidebarItems(ctx, variant, variant.content.pages, 0)}</ul></nav>`;
+  let byKey = sidebarMemo.get(variant);
+  if (!byKey) sidebarMemo.set(variant, (byKey = new Map()));
+  const key = `${readerKey(ctx.reader)}|${ctx.base}`;
+  let built = byKey.get(key);
+  if (built === undefined) {
+    const withoutCurrent = { ...ctx, pageId: undefined };
+    built =
+      html`<nav class="q-sidebar" aria-label="Pages"><ul>${sidebarItems(withoutCurrent, variant, variant.content.pages, 0)}</ul></nav>`
+        .value;
+    if (byKey.size >= 256) byKey.clear();
+    byKey.set(key, built);
+  }
+  if (ctx.pageId && readablePage(variant, ctx.pageId, ctx.reader, true)) {
+    const link = html`<li><a href="${pageHref(ctx, variant, ctx.pageId)}">`.value;
+    const at = built.indexOf(link);
+    if (at >= 0) built = `${built.slice(0, at + link.length - 1)} aria-current="page">${built.slice(at + link.length)}`;
+  }
+  return raw(built);
 }
 
 // The page.
@@ -257,7 +283,7 @@ ${parts.breadcrumb?.length ? html`<div class="q-breadcrumb">${parts.breadcrumb.j
 ${cover(parts)}
 ${parts.layout.title ? html`<h1 class="q-page-title">${parts.title}</h1>` : ""}
 ${parts.layout.description && parts.description ? html`<p class="q-page-description">${parts.description}</p>` : ""}
-<div class="q-body">${parts.body}</div>
+<div class="q-body q-content">${parts.body}</div>
 ${pagination(parts)}
 </main>
 ${parts.layout.wide ? "" : outlineOf(parts)}

@@ -5,6 +5,7 @@
  */
 
 import type { PageLocation, RevisionContent } from "../../content/revision/model.js";
+import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import { indexOfContent, loadContent } from "../../content/revision/storage.js";
 import type { Executor } from "../../db/database.js";
 import type { SiteRow } from "../../db/schema.js";
@@ -66,4 +67,28 @@ export async function loadSiteView(db: Executor, site: SiteRow): Promise<SiteVie
 /** The site a request names by basename, or undefined. */
 export async function siteByBasename(db: Executor, basename: string): Promise<SiteRow | undefined> {
   return findSiteByBasename(db, basename);
+}
+
+/** How many revisions back an old page path is looked for. */
+const MOVED_PAGE_DEPTH = 5;
+
+/**
+ * The id of the page that had `path` in one of the space's previous revisions (first parents, up to
+ * five back from `revisionId`), or undefined: an old URL of a renamed or moved page can then be
+ * sent to where that page is now.
+ */
+export async function findMovedPage(db: Executor, spaceId: string, revisionId: string, path: string): Promise<string | undefined> {
+  let current = await getSpaceRevision(db, spaceId, revisionId);
+  for (let depth = 0; current && depth < MOVED_PAGE_DEPTH; depth++) {
+    const parentId = (JSON.parse(current.parents) as string[])[0];
+    if (!parentId) return undefined;
+    const parent = await getSpaceRevision(db, spaceId, parentId);
+    if (!parent) return undefined;
+    const content = await loadContent(db, parent.treeHash);
+    for (const [id, location] of indexOfContent(parent.treeHash, content)) {
+      if (location.path === path && location.page.kind === "document") return id;
+    }
+    current = parent;
+  }
+  return undefined;
 }

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
-import { commitContent, type TestPage } from "../../../test/helpers/content.factories.js";
+import { commitContent, type TestPage, testFile } from "../../../test/helpers/content.factories.js";
+import { block, code, doc, fileRef, h, inline, p, text } from "../../../test/helpers/render-documents.js";
 import { addSection, createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
+import { saveDocument } from "../../content/revision/storage.js";
+import { siteMcpSource } from "./mcp-source.js";
+import { loadSiteView, siteByBasename } from "./published.loader.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -18,7 +22,7 @@ const GUIDE: TestPage[] = [
     paragraphs: ["Install it."],
     children: [{ title: "Install", slug: "install", paragraphs: ["Run the installer <script>alert(1)</script>."] }],
   },
-  { title: "Hidden one", slug: "hidden-one", paragraphs: ["Not listed."], extra: { hidden: true } },
+  { title: "Hidden one", slug: "hidden-one", paragraphs: ["Not listed, a zebra."], extra: { hidden: true } },
   { title: "Beta only", slug: "beta", paragraphs: ["Beta features."], extra: { condition: "visitor.claims.beta === true" } },
   { kind: "group", title: "Reference", slug: "reference", children: [{ title: "Config", slug: "config", paragraphs: ["Options here."] }] },
   { kind: "link", title: "Home page", href: "https://example.com/home" },
@@ -60,7 +64,7 @@ describe("published site routes", () => {
     expect(page).toContain("Welcome to the guide.");
     // Sections as tabs, the current one marked.
     expect(page).toMatch(
-      /<nav class="q-tabs"[^>]*><a href="\/s\/[^"]+\/" aria-current="page">Guide<\/a><a href="\/s\/[^"]+\/api">API<\/a>/,
+      /<nav class="q-site-tabs"[^>]*><a href="\/s\/[^"]+\/" aria-current="page">Guide<\/a><a href="\/s\/[^"]+\/api">API<\/a>/,
     );
     // Variant picker lists both variants of the section.
     expect(page).toContain(`href="${root}/v1"`);
@@ -97,6 +101,28 @@ describe("published site routes", () => {
     expect(defaultVariant.headers.location).toBe(`${root}/getting-started`);
   });
 
+  it("leaves out a variant whose condition fails for the reader, and shows translations in a language picker", async () => {
+    const { root, url, owner, org } = await scenario();
+    const siteSpaces = await ctx.as(owner).get(`${url}/site-spaces`);
+    const v1 = siteSpaces.body.items.find((s: { path: string }) => s.path === "v1");
+    expect((await ctx.as(owner).patch(`${url}/site-spaces/${v1.id}`, { condition: "visitor.claims.beta === true" })).status).toBe(200);
+    const home = await get(`${root}/`);
+    expect(home.text).not.toContain(`href="${root}/v1"`);
+    expect((await get(`${root}/v1/old-intro`)).status).toBe(404);
+    expect((await get(`${root}/llms.txt`)).text).not.toContain("Old intro");
+    expect((await get(`${root}/sitemap.xml`)).text).not.toContain("old-intro");
+
+    const french = await createSpace(ctx, owner, org.id, { title: "Guide", language: "fr" });
+    await commitContent(ctx, french.id, { pages: [{ title: "Bienvenue", slug: "bienvenue", paragraphs: ["Bonjour."] }] });
+    const sections = await ctx.as(owner).get(`${url}/sections`);
+    const guide = sections.body.items.find((s: { title: string }) => s.title === "Guide");
+    const added = await ctx.as(owner).post(`${url}/site-spaces`, { spaceId: french.id, sectionId: guide.id });
+    expect(added.status).toBe(201);
+    const page = (await get(`${root}/`)).text;
+    expect(page).toMatch(/<details class="q-menu q-picker" data-picker="language">.*Guide \(fr\)/s);
+    expect((await get(`${root}/${added.body.path}/`)).text).toContain("Bonjour.");
+  });
+
   it("answers unknown pages with a 404 page that keeps the navigation; unknown or unpublished sites 404", async () => {
     const { root, url, owner } = await scenario();
     const missing = await get(`${root}/no/such/page`);
@@ -120,6 +146,26 @@ describe("published site routes", () => {
     expect(res.status).toBe(308);
     expect(res.headers.location).toBe(`${root}/reference-api/endpoints?x=1`);
     expect((await get(`${root}/reference-api/endpoints`)).text).toContain("GET /things lists things.");
+  });
+
+  it("redirects the old path of a page moved in a later revision to its new place (by page id)", async () => {
+    const { root, space } = await scenario();
+    const id = "movedPage0000000001";
+    const intro = { title: "Introduction", slug: "intro", paragraphs: ["Welcome."] };
+    await commitContent(ctx, space.id, {
+      pages: [intro, { title: "Setup", slug: "setup", children: [{ id, title: "Linux", slug: "linux", paragraphs: ["Linux steps."] }] }],
+    });
+    expect((await get(`${root}/setup/linux`)).status).toBe(200);
+    await commitContent(ctx, space.id, {
+      pages: [intro, { title: "Install on Linux", slug: "install-linux", id, paragraphs: ["Linux steps."] }],
+    });
+    const old = await get(`${root}/setup/linux`);
+    expect(old.status).toBe(301);
+    expect(old.headers.location).toBe(`${root}/install-linux`);
+    const oldMd = await get(`${root}/setup/linux.md`);
+    expect(oldMd.status).toBe(301);
+    expect(oldMd.headers.location).toBe(`${root}/install-linux.md`);
+    expect((await get(`${root}/never/was`)).status).toBe(404);
   });
 
   it("carries a strong ETag and answers 304; shows a merge at once", async () => {
@@ -199,8 +245,114 @@ describe("published site routes", () => {
     expect(res.text).toContain(`href="${root}/getting-started/install"`);
     const beta = await get(`${root}/~quire/search?q=beta+features`);
     expect(beta.text).not.toContain(`${root}/beta"`);
+    const hidden = await get(`${root}/~quire/search?q=zebra`);
+    expect(hidden.text).not.toContain(`${root}/hidden-one"`);
+    expect(hidden.text).toContain("No results");
     const empty = await get(`${root}/~quire/search?q=%21%21`);
     expect(empty.status).toBe(200);
     expect(empty.text).toContain("no words");
+  });
+
+  it("gives the MCP server the reader's pages: list, read as Markdown by path, search", async () => {
+    const { site } = await scenario();
+    await ctx.worker.drain();
+    const row = await siteByBasename(ctx.db, site.basename);
+    const view = await loadSiteView(ctx.db, row!);
+    const reader = { claims: {}, member: false, indexable: true, variantKey: "v0", via: "anyone" as const };
+    const source = siteMcpSource(ctx.deps, {
+      view,
+      reader,
+      base: `/s/${site.basename}`,
+      assetsBase: "",
+      assets: new Map(),
+      filesBase: "",
+      variant: undefined,
+      origin: "http://quire.test",
+    });
+    expect(source.site).toEqual({ title: "Acme Docs", url: `http://quire.test/s/${site.basename}/` });
+    const pages = await source.listPages();
+    expect(pages.map((p) => p.path)).toEqual([
+      "intro",
+      "getting-started",
+      "getting-started/install",
+      "reference/config",
+      "v1/old-intro",
+      "api/endpoints",
+    ]);
+    expect(pages[2]).toMatchObject({
+      title: "Install",
+      url: `http://quire.test/s/${site.basename}/getting-started/install`,
+      section: "Guide / Guide v2",
+    });
+    const page = await source.readPage("getting-started/install");
+    expect(page?.markdown).toContain("# Install");
+    expect(page?.markdown).toContain("Run the installer");
+    expect(await source.readPage("beta")).toBeUndefined();
+    expect(await source.readPage("no/such")).toBeUndefined();
+    const hits = await source.search("installer", 5);
+    expect(hits[0]).toMatchObject({ title: "Install", path: "getting-started/install" });
+  });
+
+  it("renders stored blocks with links rewritten to site URLs, signed file URLs, outline, and escaping", async () => {
+    const { root, space } = await scenario();
+    const targetId = "targetPage000000001";
+    const png = await testFile(ctx, "diagram.png", Buffer.from("not really a png"), "image/png", { id: "file0000000000000001" });
+    const body = doc(
+      h(2, "First part"),
+      p(
+        text("See "),
+        inline("link", { ref: { kind: "page", page: targetId } }, [text("the target")]),
+        text(", "),
+        inline("link", { ref: { kind: "page", page: "noSuchPage000000001" } }, [text("a missing page")]),
+        text(" and "),
+        inline("link", { ref: { kind: "url", url: "javascript:alert(1)" } }, [text("a script URL")]),
+        text("."),
+      ),
+      code("js", "const x = '<script>alert(1)</script>';"),
+      block("images", {}, [block("image", { ref: fileRef(png.id), alt: "Diagram" }, undefined, { isVoid: true, fragments: [] })]),
+      h(2, "Second <part>"),
+      p("Done."),
+    );
+    const documentHash = await saveDocument(ctx.db, body);
+    await commitContent(ctx, space.id, {
+      files: [png],
+      pages: [
+        { title: "Rich", slug: "rich", extra: { documentHash } },
+        { id: targetId, title: "Target", slug: "target", paragraphs: ["Target page."] },
+      ],
+    });
+    const res = await get(`${root}/rich`);
+    expect(res.status, res.text).toBe(200);
+    const page = res.text;
+    expect(page).toContain(`href="${root}/target"`);
+    expect(page).toContain("a missing page");
+    expect(page).not.toContain("javascript:alert");
+    expect(page).not.toContain("<script>alert(1)</script>");
+    expect(page).toMatch(/src="\/files\/[0-9a-f]+\/diagram\.png\?type=image%2Fpng&amp;expires=\d+&amp;sig=/);
+    expect(page).toContain('<aside class="q-outline" aria-label="On this page"><h2>On this page</h2>');
+    expect(page).toContain("Second &lt;part&gt;");
+    // The content renderer's stylesheet and script are linked, fingerprinted.
+    expect(page).toMatch(/\/~quire\/assets\/content\.[0-9a-f]{12}\.css/);
+    expect(page).toMatch(/\/~quire\/assets\/content\.[0-9a-f]{12}\.js/);
+    const md = await get(`${root}/rich.md`);
+    expect(md.status).toBe(200);
+    expect(md.text).toContain(`(http://quire.test${root}/target)`);
+  });
+
+  it("serves a site on its proxy host and path", async () => {
+    const { url, owner } = await scenario();
+    const host = `docs-${Date.now()}.acme.test`;
+    expect((await ctx.as(owner).patch(url, { proxy: `${host}/help` })).status).toBe(200);
+    // The host table is re-read every second.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const res = await get("/help/getting-started", undefined, { host });
+    expect(res.status, res.text).toBe(200);
+    expect(res.text).toContain('href="/help/getting-started/install"');
+    expect(res.text).toContain('href="/help/~quire/assets/site.');
+    const md = await get("/help/llms.txt", undefined, { host });
+    expect(md.text).toContain(`(http://${host}/help/getting-started/install.md)`);
+    expect((await get("/other", undefined, { host })).status).toBe(404);
+    // The server's own host still answers its own routes.
+    expect((await get("/healthz")).status).toBe(200);
   });
 });

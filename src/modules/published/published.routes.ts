@@ -13,18 +13,17 @@ import { createHash } from "node:crypto";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
+import { html } from "../../content/html/index.js";
 import type { Deps } from "../../deps.js";
 import { DomainError } from "../../lib/errors.js";
-import { html } from "../web/web.html.js";
 import type { LayoutContext } from "./layout.js";
-import { siteHref } from "./layout.js";
-import { handleMcpRequest } from "./mcp.js";
+import { pageHref, siteHref } from "./layout.js";
+import { type SitePagesForMcp, siteMcpSource } from "./mcp-source.js";
 import { bodyAssets } from "./page-body.js";
-import { listSiteRedirects, loadSiteView, siteByBasename } from "./published.loader.js";
-import { decideReader, type Reader } from "./reader.js";
+import { findMovedPage, listSiteRedirects, loadSiteView, siteByBasename } from "./published.loader.js";
+import { decideReader } from "./reader.js";
 import { buildSiteAssets } from "./site-assets.js";
 import { type SiteHosts, siteRequestOf } from "./site-hosts.js";
-import { siteMcpSource } from "./site-mcp.js";
 import {
   llmsFullTxt,
   llmsTxt,
@@ -37,7 +36,7 @@ import {
   searchSite,
   sitemapXml,
 } from "./site-pages.js";
-import { resolvePath, type SiteView } from "./site-view.js";
+import { readablePage, readerKey, resolvePath, type SiteView } from "./site-view.js";
 
 interface Answer {
   status: number;
@@ -50,13 +49,7 @@ interface Answer {
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 /** Memory for rendered answers (pages, Markdown, indexes), least recently used out first. */
-const CACHE_BYTES = 64 * 1024 * 1024;
-
-/** A short, stable key for a reader's variant of the site (claims change what they see). */
-export function readerKey(reader: Reader): string {
-  const variant = (reader as Reader & { variantKey?: string }).variantKey;
-  return `${reader.member ? "m" : "v"}${reader.indexable ? "i" : "n"}:${variant ?? JSON.stringify(reader.claims)}`;
-}
+const CACHE_BYTES = 256 * 1024 * 1024;
 
 function answer(status: number, type: string, text: string, headers: Record<string, string> = {}): Answer {
   const body = Buffer.from(text);
@@ -83,7 +76,14 @@ function plainNotFound(reply: FastifyReply) {
     );
 }
 
-export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?: SiteHosts }> = async (app, { deps, siteHosts }) => {
+export interface PublishedRoutesOptions {
+  deps: Deps;
+  siteHosts?: SiteHosts;
+  /** The site's MCP endpoint (`<site>/~quire/mcp`): answers one request over the reader's pages. */
+  mcp?: (request: FastifyRequest, reply: FastifyReply, source: SitePagesForMcp) => Promise<void>;
+}
+
+export const publishedRoutes: FastifyPluginAsyncTypebox<PublishedRoutesOptions> = async (app, { deps, siteHosts, mcp }) => {
   if (siteHosts) {
     await siteHosts.start(deps.db, deps.log);
     app.addHook("onClose", async () => siteHosts.stop());
@@ -106,10 +106,15 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
     return reply.code(a.status).type(a.type).send(a.body);
   };
 
-  const handle = async (request: FastifyRequest, reply: FastifyReply, basename: string, rest: string) => {
+  /**
+   * The common start of every site request: the site, the reader (or the answer that refuses or
+   * redirects them), the path after the site's base and any share key, and the view. Undefined when
+   * an answer was already sent.
+   */
+  const prepare = async (request: FastifyRequest, reply: FastifyReply, basename: string, rest: string) => {
     const where = siteRequestOf(request, deps.urls, basename);
     const site = await siteByBasename(deps.db, basename);
-    if (!site) return plainNotFound(reply);
+    if (!site) return void plainNotFound(reply);
     let segments: string[];
     try {
       segments = rest
@@ -117,21 +122,20 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
         .filter((s) => s !== "")
         .map((s) => decodeURIComponent(s));
     } catch {
-      return plainNotFound(reply);
+      return void plainNotFound(reply);
     }
 
-    if (segments[0] === "~quire" && segments[1] === "assets" && segments.length === 3) {
-      const asset = assets.files.get(segments[2] as string);
-      if (!asset) return plainNotFound(reply);
-      return reply.header("cache-control", `public, max-age=${YEAR_SECONDS}, immutable`).type(asset.contentType).send(asset.body);
+    if (segments[0] === "~quire" && segments[1] === "assets" && segments.length >= 3) {
+      const asset = assets.files.get(segments.slice(2).join("/"));
+      if (!asset) return void plainNotFound(reply);
+      return void reply.header("cache-control", `public, max-age=${YEAR_SECONDS}, immutable`).type(asset.contentType).send(asset.body);
     }
 
     const decision = await decideReader(deps, site, request, segments, where.basePath);
-    if (decision.kind === "not-found") return plainNotFound(reply);
-    const isMcp = segments.at(-2) === "~quire" && segments.at(-1) === "mcp";
-    if (decision.kind === "login" && isMcp) {
+    if (decision.kind === "not-found") return void plainNotFound(reply);
+    if (decision.kind === "login" && segments.at(-2) === "~quire" && segments.at(-1) === "mcp") {
       // A tool cannot follow a login page: it is told to bring a visitor token (or an API token) as a bearer.
-      return reply
+      return void reply
         .code(401)
         .header("www-authenticate", 'Bearer realm="site"')
         .header("cache-control", "no-store")
@@ -141,9 +145,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
           id: null,
         });
     }
-    if (decision.kind === "login") return reply.header("cache-control", "no-store").redirect(decision.location, 302);
+    if (decision.kind === "login") return void reply.header("cache-control", "no-store").redirect(decision.location, 302);
     for (const cookie of decision.setCookies) reply.header("set-cookie", cookie);
-    if (decision.redirect) return reply.header("cache-control", "no-store").redirect(decision.redirect, 302);
+    if (decision.redirect) return void reply.header("cache-control", "no-store").redirect(decision.redirect, 302);
 
     const { reader } = decision;
     const path = segments.slice(decision.prefix.length);
@@ -155,18 +159,25 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
       base,
       assetsBase: `${where.basePath}/~quire/assets`,
       assets: assets.names,
+      filesBase: where.filesBase,
       variant: undefined,
       origin: where.origin,
     };
+    return { site, where, reader, path, base, view, ctx };
+  };
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply, basename: string, rest: string) => {
+    const prepared = await prepare(request, reply, basename, rest);
+    if (!prepared) return reply;
+    const { site, where, reader, path, base, view, ctx } = prepared;
+    if (mcp && path.length === 2 && path[0] === "~quire" && path[1] === "mcp") {
+      await mcp(request, reply, siteMcpSource(deps, ctx));
+      return reply;
+    }
     // Readers of a share link or a visitor-auth site, and members, must not share caches with others.
     const cacheControl = reader.indexable && !reader.member ? "public, max-age=0, must-revalidate" : "private, no-cache";
     const robots: Record<string, string> = reader.indexable ? {} : { "x-robots-tag": "noindex" };
     const cacheKey = `${site.id}|${versionOf(view)}|${readerKey(reader)}|${base}|${where.origin}|${path.join("/")}`;
-    if (path.length === 2 && path[0] === "~quire" && path[1] === "mcp") {
-      // The site's read-only MCP server, as this reader sees the site; never cached (each call is its own answer).
-      return handleMcpRequest(request, reply, siteMcpSource(deps, ctx, await listSiteRedirects(deps.db, site.id)));
-    }
-    if (request.method !== "GET" && request.method !== "HEAD") return reply.code(405).header("allow", "GET, HEAD").send();
     const query = (request.query ?? {}) as Record<string, unknown>;
     const isSearch = path.length === 2 && path[0] === "~quire" && path[1] === "search";
     const cached = isSearch ? undefined : answers.get(cacheKey);
@@ -184,7 +195,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
           results = { error: error.message };
         }
       }
-      result = answer(200, "text/html; charset=utf-8", renderSearchPage(ctx, q, results), robots);
+      // The search page keeps the navigation of the site's home variant.
+      const home = resolvePath(view, [], reader, []);
+      const searchCtx = { ...ctx, variant: home.kind === "redirect" ? undefined : home.variant };
+      result = answer(200, "text/html; charset=utf-8", renderSearchPage(searchCtx, q, results), robots);
       return send(request, reply, result, "private, no-cache");
     }
     const only = path.length === 1 ? path[0] : undefined;
@@ -200,6 +214,15 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
         return reply
           .header("cache-control", "no-store")
           .redirect(siteHref(ctx, resolution.path) + search, resolution.permanent ? 308 : 302);
+      }
+      if (resolution.kind === "not-found" && resolution.variant && resolution.rest !== "") {
+        // An old path of a page that was renamed or moved: to where that page is now.
+        const { variant } = resolution;
+        const movedId = await findMovedPage(deps.db, variant.siteSpace.spaceId, variant.revisionId, resolution.rest);
+        if (movedId && variant.pages.has(movedId) && readablePage(variant, movedId, reader, false)) {
+          const target = resolution.markdown ? markdownHref(ctx, variant, movedId) : pageHref({ ...ctx, variant }, variant, movedId);
+          return reply.header("cache-control", "no-store").redirect(target, 301);
+        }
       }
       if (resolution.kind === "not-found") {
         result = answer(404, "text/html; charset=utf-8", renderNotFound({ ...ctx, variant: resolution.variant }), {
@@ -240,8 +263,17 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; siteHosts?
   app.get<{ Params: { basename: string; "*": string } }>("/s/:basename/*", { config: { public: true } }, (request, reply) =>
     handle(request, reply, request.params.basename, request.params["*"]),
   );
-  // POST only reaches the MCP server (`<site>/~quire/mcp`); anything else answers 405 after the access decision.
-  app.post<{ Params: { basename: string; "*": string } }>("/s/:basename/*", { config: { public: true } }, (request, reply) =>
-    handle(request, reply, request.params.basename, request.params["*"]),
-  );
+
+  // MCP clients POST JSON-RPC to `<site>/~quire/mcp` (GET and DELETE are answered by the handler).
+  const mcpRoute = async (request: FastifyRequest<{ Params: { basename: string; "*": string } }>, reply: FastifyReply) => {
+    const rest = request.params["*"];
+    if (!mcp || !/(^|\/)~quire\/mcp\/?$/.test(rest)) return plainNotFound(reply);
+    const prepared = await prepare(request, reply, request.params.basename, rest);
+    if (!prepared) return reply;
+    if (prepared.path.join("/") !== "~quire/mcp") return plainNotFound(reply);
+    await mcp(request, reply, siteMcpSource(deps, prepared.ctx));
+    return reply;
+  };
+  app.post<{ Params: { basename: string; "*": string } }>("/s/:basename/*", { config: { public: true } }, mcpRoute);
+  app.delete<{ Params: { basename: string; "*": string } }>("/s/:basename/*", { config: { public: true } }, mcpRoute);
 };

@@ -24,10 +24,10 @@ a:hover { text-decoration: underline; }
 .q-search { margin-left: auto; display: flex; }
 .q-search input { font: inherit; font-size: .9rem; padding: .35rem .6rem; border: 1px solid var(--q-border); border-radius: 6px; background: var(--q-panel); color: var(--q-fg); width: 14rem; max-width: 40vw; }
 .q-theme { font: inherit; font-size: .9rem; border: 1px solid var(--q-border); border-radius: 6px; background: var(--q-panel); color: var(--q-fg); padding: .3rem .55rem; cursor: pointer; }
-.q-tabs { display: flex; gap: .25rem; max-width: 90rem; margin: 0 auto; padding: 0 1rem; overflow-x: auto; }
-.q-tabs > a, .q-tabs summary { display: inline-block; padding: .45rem .75rem; color: var(--q-muted); border-bottom: 2px solid transparent; white-space: nowrap; cursor: pointer; list-style: none; }
-.q-tabs summary::-webkit-details-marker { display: none; }
-.q-tabs > a[aria-current=page], .q-tabs details.q-current > summary { color: var(--q-fg); border-bottom-color: var(--q-accent); }
+.q-site-tabs { display: flex; gap: .25rem; max-width: 90rem; margin: 0 auto; padding: 0 1rem; overflow-x: auto; }
+.q-site-tabs > a, .q-site-tabs summary { display: inline-block; padding: .45rem .75rem; color: var(--q-muted); border-bottom: 2px solid transparent; white-space: nowrap; cursor: pointer; list-style: none; }
+.q-site-tabs summary::-webkit-details-marker { display: none; }
+.q-site-tabs > a[aria-current=page], .q-site-tabs details.q-current > summary { color: var(--q-fg); border-bottom-color: var(--q-accent); }
 .q-menu { position: relative; }
 .q-menu > ul, .q-menu > div { position: absolute; z-index: 6; margin: 0; padding: .35rem 0; list-style: none; background: var(--q-bg); border: 1px solid var(--q-border); border-radius: 8px; box-shadow: 0 8px 24px rgba(0,0,0,.12); min-width: 12rem; }
 .q-menu li a { display: block; padding: .3rem .9rem; color: var(--q-fg); }
@@ -44,6 +44,7 @@ a:hover { text-decoration: underline; }
 .q-sidebar a { display: block; padding: .22rem .6rem; border-radius: 6px; color: var(--q-muted); }
 .q-sidebar a:hover { color: var(--q-fg); background: var(--q-panel); text-decoration: none; }
 .q-sidebar a[aria-current=page] { color: var(--q-accent); background: var(--q-accent-bg); font-weight: 600; }
+.q-sidebar ul.q-nav-top { margin-left: 0; padding-left: 0; border-left: none; }
 .q-nav-group { margin: 1.1rem 0 .3rem; padding: 0 .6rem; font-size: .78rem; font-weight: 650; text-transform: uppercase; letter-spacing: .05em; color: var(--q-fg); }
 .q-nav-ext::after { content: " \\2197"; font-size: .8em; }
 .q-nav-toggle { display: none; }
@@ -56,7 +57,8 @@ a:hover { text-decoration: underline; }
 .q-cover { margin: 0 0 1.5rem; } .q-cover img { width: 100%; max-height: 16rem; object-fit: cover; border-radius: 10px; display: block; }
 .q-cover-full img { max-height: 24rem; }
 .q-pagination { display: flex; gap: 1rem; margin-top: 3rem; }
-.q-pagination a { flex: 1; border: 1px solid var(--q-border); border-radius: 8px; padding: .7rem 1rem; color: var(--q-fg); }
+.q-pagination > * { flex: 1 1 0; min-width: 0; }
+.q-pagination a { border: 1px solid var(--q-border); border-radius: 8px; padding: .7rem 1rem; color: var(--q-fg); }
 .q-pagination a:hover { border-color: var(--q-accent); text-decoration: none; }
 .q-pagination small { display: block; color: var(--q-muted); }
 .q-pagination .q-next { text-align: right; }
@@ -106,11 +108,18 @@ export interface Asset {
   body: Buffer;
 }
 
-function fingerprint(name: string, body: Buffer, contentType: string): Asset {
-  const hash = createHash("sha256").update(body).digest("hex").slice(0, 12);
+const hashOf = (...bodies: Buffer[]) => {
+  const hash = createHash("sha256");
+  for (const body of bodies) hash.update(body);
+  return hash.digest("hex").slice(0, 12);
+};
+
+/** `name.<hash>.ext` for a file at the top; for a file in a directory, the directory carries the hash. */
+function fingerprintedName(name: string, hash: string): string {
+  const slash = name.indexOf("/");
+  if (slash > 0) return `${name.slice(0, slash)}.${hash}${name.slice(slash)}`;
   const dot = name.lastIndexOf(".");
-  const file = dot > 0 ? `${name.slice(0, dot)}.${hash}${name.slice(dot)}` : `${name}.${hash}`;
-  return { file, contentType, body };
+  return dot > 0 ? `${name.slice(0, dot)}.${hash}${name.slice(dot)}` : `${name}.${hash}`;
 }
 
 export interface SiteAssets {
@@ -120,17 +129,34 @@ export interface SiteAssets {
   files: Map<string, Asset>;
 }
 
-/** The site's assets plus those the content renderer lists (read once, kept in memory). */
+/**
+ * The site's assets plus those the content renderer lists (read once, kept in memory). Files in a
+ * directory (KaTeX's stylesheet and the fonts it loads by relative URL) are fingerprinted by their
+ * directory (`katex.<hash>/fonts/…`, the hash over every file of it), so relative references hold.
+ */
 export function buildSiteAssets(extra: ReadonlyArray<{ name: string; path: string; contentType: string }> = []): SiteAssets {
   const names = new Map<string, string>();
   const files = new Map<string, Asset>();
-  const add = (name: string, body: Buffer, contentType: string) => {
-    const asset = fingerprint(name, body, contentType);
-    names.set(name, asset.file);
-    files.set(asset.file, asset);
-  };
-  add("site.css", Buffer.from(SITE_CSS), "text/css; charset=utf-8");
-  add("site.js", Buffer.from(SITE_JS), "text/javascript; charset=utf-8");
-  for (const asset of extra) add(asset.name, readFileSync(asset.path), asset.contentType);
+  const all = [
+    { name: "site.css", body: Buffer.from(SITE_CSS), contentType: "text/css; charset=utf-8" },
+    { name: "site.js", body: Buffer.from(SITE_JS), contentType: "text/javascript; charset=utf-8" },
+    ...extra.map((a) => ({ name: a.name, body: readFileSync(a.path), contentType: a.contentType })),
+  ];
+  const directories = new Map<string, Buffer[]>();
+  for (const asset of all) {
+    const slash = asset.name.indexOf("/");
+    if (slash > 0) {
+      const dir = asset.name.slice(0, slash);
+      directories.set(dir, [...(directories.get(dir) ?? []), Buffer.from(asset.name), asset.body]);
+    }
+  }
+  const directoryHashes = new Map([...directories].map(([dir, bodies]) => [dir, hashOf(...bodies)]));
+  for (const asset of all) {
+    const slash = asset.name.indexOf("/");
+    const hash = slash > 0 ? (directoryHashes.get(asset.name.slice(0, slash)) as string) : hashOf(asset.body);
+    const file = fingerprintedName(asset.name, hash);
+    names.set(asset.name, file);
+    files.set(file, { file, contentType: asset.contentType, body: asset.body });
+  }
   return { names, files };
 }

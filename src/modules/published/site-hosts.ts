@@ -89,9 +89,14 @@ export function parseProxy(proxy: string): { host: string; path: string } | unde
 }
 
 /** Where a site request is served: its base path on this host and the origin of absolute URLs. */
-export function siteRequestOf(request: FastifyRequest, urls: Urls, basename: string): { basePath: string; origin: string } {
+export function siteRequestOf(
+  request: FastifyRequest,
+  urls: Urls,
+  basename: string,
+): { basePath: string; origin: string; filesBase: string } {
   const marked = (request.raw as IncomingMessage & Marked)[SITE_HOST];
-  if (marked) return { basePath: marked.basePath, origin: `${request.protocol}://${marked.host}` };
+  // Downloads are served by Quire's own routes, which a site's host does not reach: full address there.
+  if (marked) return { basePath: marked.basePath, origin: `${request.protocol}://${marked.host}`, filesBase: urls.base };
   const url = new URL(urls.site(basename));
-  return { basePath: url.pathname.replace(/\/+$/, ""), origin: url.origin };
+  return { basePath: url.pathname.replace(/\/+$/, ""), origin: url.origin, filesBase: new URL(urls.base).pathname.replace(/\/+$/, "") };
 }

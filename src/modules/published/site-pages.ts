@@ -4,7 +4,10 @@
  * robots.txt, and search results. Rendered answers are kept in memory (see published.routes.ts);
  * these functions only build them.
  */
+
+import { documentToPlainText } from "../../content/document/index.js";
 import type { ContentRef, JSONDocument } from "../../content/document/types.js";
+import { html, type SafeHtml } from "../../content/html/index.js";
 import { markdownFromDocument } from "../../content/markdown/index.js";
 import type { PageNode } from "../../content/revision/model.js";
 import { loadDocument, loadDocuments } from "../../content/revision/storage.js";
@@ -14,7 +17,6 @@ import type { Executor } from "../../db/database.js";
 import type { Deps } from "../../deps.js";
 import { evaluate } from "../../expr/index.js";
 import { downloadUrl } from "../files/files.urls.js";
-import { html, type SafeHtml } from "../web/web.html.js";
 import { documentForReader } from "./conditions.js";
 import { type LayoutContext, type PageParts, pageHref, siteHref, sitePage } from "./layout.js";
 import { type BodyEnv, type RenderedFile, renderBody } from "./page-body.js";
@@ -30,6 +32,10 @@ import {
   visibleVariants,
 } from "./site-view.js";
 
+function assetHref(ctx: LayoutContext, name: string): string {
+  return `${ctx.assetsBase}/${ctx.assets.get(name) ?? name}`;
+}
+
 // Links, files, expressions: the renderer's environment for one page of one reader.
 
 /** The variant showing a space (the current one first), when this reader may see it. */
@@ -38,11 +44,11 @@ function variantOfSpace(ctx: LayoutContext, spaceId: string | undefined): Varian
   return visibleVariants(ctx.view, ctx.reader).find((v) => v.siteSpace.spaceId === spaceId);
 }
 
-export function fileUrl(deps: Pick<Deps, "urls" | "secret">, variant: VariantView, fileId: string): RenderedFile | undefined {
+export function fileUrl(deps: Pick<Deps, "secret">, filesBase: string, variant: VariantView, fileId: string): RenderedFile | undefined {
   const file = variant.content.files.find((f) => f.id === fileId);
   if (!file) return undefined;
   return {
-    url: downloadUrl(deps.urls.base, deps.secret, { blobHash: file.blobHash, name: file.name, contentType: file.contentType }),
+    url: downloadUrl(filesBase, deps.secret, { blobHash: file.blobHash, name: file.name, contentType: file.contentType }),
     name: file.name,
     contentType: file.contentType,
     size: file.size,
@@ -81,7 +87,7 @@ export function bodyEnv(
           return { href: `${pageHref(ctx, target, ref.page)}#${encodeURIComponent(ref.anchor)}` };
         }
         case "file": {
-          const file = fileUrl(deps, variant, ref.file);
+          const file = fileUrl(deps, ctx.filesBase, variant, ref.file);
           return file ? { href: file.url, title: file.name } : undefined;
         }
         case "space": {
@@ -92,7 +98,7 @@ export function bodyEnv(
           return undefined;
       }
     },
-    file: (fileId) => fileUrl(deps, variant, fileId),
+    file: (fileId) => fileUrl(deps, ctx.filesBase, variant, fileId),
     reusableContent: (id) => reusable.get(id),
     expression(expression) {
       try {
@@ -136,13 +142,13 @@ function neighbours(ctx: LayoutContext, variant: VariantView, pageId: string) {
   return { previous: link(order[at - 1]), next: link(order[at + 1]) };
 }
 
-function coverOf(deps: Pick<Deps, "urls" | "secret">, variant: VariantView, page: PageNode): PageParts["cover"] {
+function coverOf(deps: Pick<Deps, "secret">, ctx: LayoutContext, variant: VariantView, page: PageNode): PageParts["cover"] {
   const cover = page.cover;
   if (!cover?.ref) return undefined;
   const src = (ref: NonNullable<PageNode["cover"]>["ref"]) => {
     if (!ref) return undefined;
     if (ref.kind === "url") return /^https?:/i.test(ref.url) ? ref.url : undefined;
-    return fileUrl(deps, variant, ref.file)?.url;
+    return fileUrl(deps, ctx.filesBase, variant, ref.file)?.url;
   };
   const light = src(cover.ref);
   if (!light) return undefined;
@@ -168,16 +174,14 @@ export async function renderSitePage(
   const layout = page.layout;
   const { previous, next } = neighbours(ctx, variant, pageId);
   const noIndex = !ctx.reader.indexable || page.noIndex || page.noRobotsIndex;
-  const head = html`<link rel="alternate" type="text/markdown" href="${markdownHref}">${noIndex ? html`<meta name="robots" content="noindex">` : ""}${body.assets
-    .filter((a) => a.endsWith(".css"))
-    .map((a) => html`<link rel="stylesheet" href="${ctx.assetsBase}/${ctx.assets.get(a) ?? a}">`)}`;
-  const scripts = body.assets
-    .filter((a) => a.endsWith(".js"))
-    .map((a) => html`<script src="${ctx.assetsBase}/${ctx.assets.get(a) ?? a}" defer></script>`);
+  const head = html`<link rel="alternate" type="text/markdown" href="${markdownHref}">${noIndex ? html`<meta name="robots" content="noindex">` : ""}${body.styles.map(
+    (a) => html`<link rel="stylesheet" href="${assetHref(ctx, a)}">`,
+  )}`;
+  const scripts = body.scripts.map((a) => html`<script src="${assetHref(ctx, a)}" defer></script>`);
   return sitePage(ctx, {
     title: page.title,
     description: page.description,
-    cover: coverOf(deps, variant, page),
+    cover: coverOf(deps, ctx, variant, page),
     breadcrumb: location.ancestors.map((a) => a.title),
     body: body.html,
     outline: body.outline,
@@ -234,7 +238,21 @@ export async function pageMarkdown(
   // Conditional blocks resolved for the reader first: a hidden block must not reach Markdown, llms-full.txt or MCP.
   const extra = pageContext(variant, page);
   const visible = document && documentForReader(document, (expression) => conditionHolds(expression, ctx.reader, extra));
-  const body = visible ? markdownFromDocument(visible, { pathFor: markdownPathFor(ctx, variant) }) : "";
+  let body = "";
+  if (visible) {
+    try {
+      body = markdownFromDocument(visible, { pathFor: markdownPathFor(ctx, variant) });
+    } catch {
+      // A document the converter cannot write (malformed stored content) still answers, as its text.
+      body = documentToPlainText(visible)
+        .map((section) =>
+          [section.heading ? `${"#".repeat(section.heading.level + 1)} ${section.heading.text}` : "", section.text]
+            .filter(Boolean)
+            .join("\n\n"),
+        )
+        .join("\n\n");
+    }
+  }
   const description = page.description ? `\n${page.description}\n` : "";
   return `# ${page.title}\n${description}\n${body}`;
 }
@@ -317,7 +335,7 @@ export interface SiteSearchResult {
   sections: { title: string; href: string; snippet: string }[];
 }
 
-/** Search over the spaces this reader sees; results on pages they may not open are left out. */
+/** Search over the spaces this reader sees; results on pages they may not open, or hidden ones, are left out. */
 export async function searchSite(deps: Deps, ctx: LayoutContext, query: string, limit = 20): Promise<SiteSearchResult[]> {
   const variants = visibleVariants(ctx.view, ctx.reader);
   const bySpace = new Map<string, VariantView>();
@@ -329,7 +347,8 @@ export async function searchSite(deps: Deps, ctx: LayoutContext, query: string, 
   const out: SiteSearchResult[] = [];
   for (const result of results) {
     const variant = bySpace.get(result.spaceId);
-    if (!variant || !readablePage(variant, result.pageId, ctx.reader, false)) continue;
+    // Hidden pages open by URL but are not found by search, as they are not in the navigation.
+    if (!variant || !readablePage(variant, result.pageId, ctx.reader, true)) continue;
     const href = pageHref(ctx, variant, result.pageId);
     out.push({
       title: result.title,

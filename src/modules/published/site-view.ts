@@ -87,16 +87,53 @@ export function buildSiteView(
 
 // What one reader sees.
 
+/** A short, stable key for a reader's variant of the site (their claims change what they see). */
+export function readerKey(reader: Reader): string {
+  const variant = (reader as Reader & { variantKey?: string }).variantKey;
+  return `${reader.member ? "m" : "v"}${reader.indexable ? "i" : "n"}:${variant ?? JSON.stringify(reader.claims)}`;
+}
+
+/** The pages of a variant one reader's claims let through, computed once per variant and reader key. */
+interface ReaderPages {
+  /** Pages whose condition and every ancestor's condition hold. */
+  visible: Set<string>;
+  /** Visible document pages, not hidden (nor under a hidden page), in reading order. */
+  listed: string[];
+  listedSet: Set<string>;
+  first: string | undefined;
+}
+
+const readerPagesMemo = new WeakMap<VariantView, Map<string, ReaderPages>>();
+const MAX_READER_KEYS = 256;
+
+function readerPages(variant: VariantView, reader: Reader): ReaderPages {
+  let byKey = readerPagesMemo.get(variant);
+  if (!byKey) readerPagesMemo.set(variant, (byKey = new Map()));
+  const key = readerKey(reader);
+  const known = byKey.get(key);
+  if (known) return known;
+  const visible = new Set<string>();
+  const unlisted = new Set<string>();
+  const walk = (pages: readonly PageNode[], hiddenAbove: boolean) => {
+    for (const page of pages) {
+      if (!conditionHolds(page.condition, reader, pageContext(variant, page))) continue;
+      visible.add(page.id);
+      const hidden = hiddenAbove || page.hidden === true;
+      if (hidden) unlisted.add(page.id);
+      walk(page.children, hidden);
+    }
+  };
+  walk(variant.content.pages, false);
+  const listed = variant.readingOrder.filter((id) => visible.has(id) && !unlisted.has(id));
+  const result: ReaderPages = { visible, listed, listedSet: new Set(listed), first: listed[0] };
+  if (byKey.size >= MAX_READER_KEYS) byKey.clear();
+  byKey.set(key, result);
+  return result;
+}
+
 /** Whether a page and all its ancestors show for this reader (conditions hold). */
 export function pageVisible(variant: VariantView, pageId: string, reader: Reader): boolean {
-  const location = variant.pages.get(pageId);
-  if (!location) return false;
-  if (!conditionHolds(location.page.condition, reader, pageContext(variant, location.page))) return false;
-  for (const ancestor of location.ancestors) {
-    const page = variant.pages.get(ancestor.id)?.page;
-    if (page && !conditionHolds(page.condition, reader, pageContext(variant, page))) return false;
-  }
-  return true;
+  return readerPages(variant, reader).visible.has(pageId);
 }
 
 /** What conditions and expressions of a page see besides the visitor. */
@@ -130,20 +167,19 @@ export function groupOf(view: SiteView, section: SiteSectionRow): SiteSectionGro
  * `listed` also leaves out hidden pages (reachable by URL, not shown in navigation or indexes).
  */
 export function readablePage(variant: VariantView, pageId: string, reader: Reader, listed: boolean): boolean {
-  const location = variant.pages.get(pageId);
-  if (location?.page.kind !== "document") return false;
-  if (listed && (location.page.hidden || location.ancestors.some((a) => variant.pages.get(a.id)?.page.hidden))) return false;
-  return pageVisible(variant, pageId, reader);
+  if (variant.pages.get(pageId)?.page.kind !== "document") return false;
+  const pages = readerPages(variant, reader);
+  return listed ? pages.listedSet.has(pageId) : pages.visible.has(pageId);
 }
 
 /** The first page a reader may open in a variant: what its root shows. */
 export function firstPage(variant: VariantView, reader: Reader): string | undefined {
-  return variant.readingOrder.find((id) => readablePage(variant, id, reader, true));
+  return readerPages(variant, reader).first;
 }
 
 /** Page ids a reader sees listed in a variant, in reading order. */
-export function listedPages(variant: VariantView, reader: Reader): string[] {
-  return variant.readingOrder.filter((id) => readablePage(variant, id, reader, true));
+export function listedPages(variant: VariantView, reader: Reader): readonly string[] {
+  return readerPages(variant, reader).listed;
 }
 
 // URLs.
@@ -174,7 +210,13 @@ export function encodePath(path: string): string {
 export type Resolution =
   | { kind: "page"; variant: VariantView; pageId: string; markdown: boolean }
   | { kind: "redirect"; path: string; permanent: boolean }
-  | { kind: "not-found"; variant: VariantView | undefined };
+  | {
+      kind: "not-found";
+      variant: VariantView | undefined;
+      /** The page path that was not found in the variant ("" when the variant has no page to show). */
+      rest: string;
+      markdown: boolean;
+    };
 
 /**
  * Where the path segments after the site's base lead: a section path first (the home section at
@@ -201,7 +243,9 @@ export function resolvePath(
   const homeSection = defaultSectionId(model);
   let section: SiteSectionRow | null = null;
   if (hasSections(model)) {
-    const named = variants.find((v) => v.section && v.section.path === rest[0])?.section ?? null;
+    let named = variants.find((v) => v.section && v.section.path === rest[0])?.section ?? null;
+    // A variant of the home section may have the home section's path: the variant (a live page) wins.
+    if (named?.id === homeSection && variants.some((v) => v.section?.id === homeSection && v.siteSpace.path === rest[0])) named = null;
     if (named) {
       if (named.id === homeSection) return { kind: "redirect", path: rest.slice(1).join("/") + (markdown ? ".md" : ""), permanent: true };
       section = named;
@@ -222,20 +266,20 @@ export function resolvePath(
   } else {
     variant = inSection.find((v) => v.siteSpace.id === defaultId) ?? inSection[0];
   }
-  if (!variant) return { kind: "not-found", variant: undefined };
+  if (!variant) return { kind: "not-found", variant: undefined, rest: "", markdown };
 
   const pagePathText = rest.join("/");
   if (pagePathText === "") {
     const first = firstPage(variant, reader);
     if (first) return { kind: "page", variant, pageId: first, markdown };
-    return { kind: "not-found", variant };
+    return { kind: "not-found", variant, rest: "", markdown };
   }
   const pageId = variant.byPath.get(pagePathText);
   // The variant's first page answers at the variant's root and at its own path (links use the root).
   if (pageId && readablePage(variant, pageId, reader, false)) return { kind: "page", variant, pageId, markdown };
   const moved = redirectFor(view, segments, redirects);
   if (moved !== undefined) return { kind: "redirect", path: moved, permanent: true };
-  return { kind: "not-found", variant };
+  return { kind: "not-found", variant, rest: pagePathText, markdown };
 }
 
 /** The new place of an old section or variant path (the longest recorded prefix wins). */

@@ -18,6 +18,7 @@ import { allSamlProviders } from "../saml/saml.queries.js";
 import { createApiToken, listApiTokens, revokeApiToken } from "../users/tokens.queries.js";
 import { getUserById } from "../users/users.queries.js";
 import { webBrowseRoutes } from "./web.browse.routes.js";
+import { webChangesRoutes } from "./web.changes.routes.js";
 import { html, page, type SafeHtml } from "./web.html.js";
 import { peekLoginLink, useLoginLink } from "./web.queries.js";
 import { samlFlowRoutes } from "./web.saml.routes.js";
@@ -72,6 +73,7 @@ export const webRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
 
   await app.register(samlFlowRoutes, { deps });
   await app.register(webBrowseRoutes, { deps });
+  await app.register(webChangesRoutes, { deps });
 
   /** The signed-in user, or undefined (a session whose user was deleted counts as signed out). */
   async function currentUser(request: FastifyRequest): Promise<{ user: UserRow; via: SignedInWith } | undefined> {

@@ -1,0 +1,140 @@
+/**
+ * `npx tsx bench/published.bench.ts [pages]`: a published site over a space imported from a
+ * generated GitBook repository (default 1,000 pages, through the real Git import), in process.
+ *
+ * - cold render: every page requested once right after the space's primary revision changed (a
+ *   re-import that edits one page), so nothing is cached: p50/p99/max per page;
+ * - crawl: every page's HTML, then every page's Markdown, one after the other (total time);
+ * - freshness: a merge-like commit of new text, then the time until a GET shows it.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import pino from "pino";
+import { buildApp } from "../src/app.js";
+import { initOrganization, loadInstanceSecret } from "../src/bootstrap.js";
+import { loadConfig } from "../src/config.js";
+import { commitRevision } from "../src/content/revision/commit.js";
+import { loadContent } from "../src/content/revision/storage.js";
+import { openDatabase } from "../src/db/database.js";
+import { migrateToLatest } from "../src/db/migrate.js";
+import { Urls } from "../src/http/urls.js";
+import { importGeneratedRepo } from "./seed.js";
+
+const PAGES = Number(process.argv[2] ?? 1000);
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-site-"));
+  const config = loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "silent", PORT: "0", QUIRE_RATE_LIMIT: "false" });
+  const handle = openDatabase({ sqlitePath: path.join(dataDir, "quire.db") });
+  await migrateToLatest(handle.db);
+  const { organization, token } = await handle.db
+    .transaction()
+    .execute((trx) => initOrganization(trx, { orgTitle: "Bench", email: "bench@bench.test", name: "Bench" }));
+  const secret = await loadInstanceSecret(handle.db);
+  const app = await buildApp({
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    urls: new Urls("http://localhost:8080"),
+    log: pino({ level: "silent" }),
+    secret,
+    notifyJobs: () => {},
+  });
+  const auth = { authorization: `Bearer ${token}` };
+  const space = await app.inject({ method: "POST", url: `/v1/orgs/${organization.id}/spaces`, headers: auth, payload: { title: "Docs" } });
+  const spaceId = space.json().id as string;
+  const owner = await handle.db.selectFrom("users").select("id").executeTakeFirstOrThrow();
+  const { repo } = await importGeneratedRepo(
+    { db: handle.db, dialect: handle.dialect, config, secret },
+    { spaceId, actorId: owner.id, pages: PAGES, images: 50 },
+  );
+  repo.cleanup();
+  const site = await app.inject({
+    method: "POST",
+    url: `/v1/orgs/${organization.id}/sites`,
+    headers: auth,
+    payload: { title: "Bench Docs", spaces: [spaceId] },
+  });
+  const { id: siteId, basename } = site.json() as { id: string; basename: string };
+  await app.inject({ method: "POST", url: `/v1/orgs/${organization.id}/sites/${siteId}/publish`, headers: auth });
+  const root = `/s/${basename}`;
+
+  // Every page URL, as llms.txt lists them (their .md addresses).
+  const llms = await app.inject({ method: "GET", url: `${root}/llms.txt` });
+  const markdownUrls = [...llms.body.matchAll(/\]\(http:\/\/localhost:8080([^)]+\.md)\)/g)].map((m) => m[1]!);
+  const htmlUrls = markdownUrls.map((u) => u.slice(0, -3));
+  if (htmlUrls.length < PAGES * 0.9) throw new Error(`llms.txt lists ${htmlUrls.length} pages`);
+
+  // A new primary revision (one page's title changed): every answer cached so far is stale.
+  const changeRevision = async (title: string) => {
+    const row = await handle.db
+      .selectFrom("spaces")
+      .innerJoin("revisions", "revisions.id", "spaces.revisionId")
+      .select(["spaces.revisionId", "revisions.treeHash"])
+      .where("spaces.id", "=", spaceId)
+      .executeTakeFirstOrThrow();
+    const content = await loadContent(handle.db, row.treeHash);
+    const [first, ...rest] = content.pages;
+    const pages = [{ ...first!, title }, ...rest];
+    await handle.db.transaction().execute((trx) =>
+      commitRevision(trx, {
+        spaceId,
+        parents: [row.revisionId],
+        type: "edits",
+        content: { ...content, pages },
+        createdBy: null,
+        movePrimaryFrom: row.revisionId,
+      }),
+    );
+  };
+
+  const crawl = async (urls: string[]) => {
+    const times: number[] = [];
+    const started = performance.now();
+    for (const url of urls) {
+      const t = performance.now();
+      const res = await app.inject({ method: "GET", url });
+      times.push(performance.now() - t);
+      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+    }
+    return { total: performance.now() - started, times: times.sort((a, b) => a - b) };
+  };
+
+  // Warm-up (V8), then the measured cold pass after a revision change.
+  await crawl(htmlUrls.slice(0, 100));
+  await changeRevision("Warm-up change");
+  const cold = await crawl(htmlUrls);
+  const warm = await crawl(htmlUrls);
+  await changeRevision("Markdown change");
+  const coldMd = await crawl(markdownUrls);
+
+  // Freshness: time from the commit of a new revision to a GET that shows it.
+  const started = performance.now();
+  await changeRevision("Freshly changed title");
+  const after = await app.inject({ method: "GET", url: `${root}/` });
+  const freshMs = performance.now() - started;
+  if (!after.body.includes("Freshly changed title")) throw new Error("the change did not show");
+
+  const f = (n: number) => n.toFixed(1);
+  console.log(`published site over ${htmlUrls.length} pages (generated repository, imported through Git):`);
+  console.log(
+    `  cold render after a revision change, per page: p50 ${f(percentile(cold.times, 50))} ms, p99 ${f(percentile(cold.times, 99))} ms, max ${f(cold.times.at(-1)!)} ms; crawl of every page ${f(cold.total / 1000)} s`,
+  );
+  console.log(
+    `  warm pass over every page: p50 ${f(percentile(warm.times, 50))} ms, p90 ${f(percentile(warm.times, 90))} ms, p99 ${f(percentile(warm.times, 99))} ms; ${f(warm.total / 1000)} s`,
+  );
+  console.log(`  cold Markdown of every page: p99 ${f(percentile(coldMd.times, 99))} ms; ${f(coldMd.total / 1000)} s`);
+  console.log(`  a new revision shows on the next GET: ${f(freshMs)} ms from commit to answer`);
+  await app.close();
+  await handle.destroy?.();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

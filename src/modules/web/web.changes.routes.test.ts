@@ -1,0 +1,428 @@
+/**
+ * The web app's change-request pages and forms, signed in with sign-in links: what each role sees,
+ * that every form goes through the API's policies (a forged post gets the API's 403, another
+ * organization's address a 404), and that the actions really change the change request.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
+import { createChangeRequest, editContent, mergeChangeRequest } from "../../../test/helpers/change-requests.factories.js";
+import { commitContent } from "../../../test/helpers/content.factories.js";
+import { createOrganization, createUser } from "../../../test/helpers/factories.js";
+import { createTestIdp } from "../../../test/helpers/saml-idp.js";
+import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
+import { WebClient } from "../../../test/helpers/web.js";
+import { createLoginLink } from "./web.queries.js";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+async function signedIn(user: { id: string }) {
+  const browser = new WebClient(ctx);
+  const { token } = await createLoginLink(ctx.db, user.id);
+  const form = await browser.get(`/app/login/link/${token}`);
+  const res = await browser.post(`/app/login/link/${token}`, { _csrf: WebClient.csrfOf(form.text) });
+  expect(res.status, res.text).toBe(303);
+  return browser;
+}
+
+/** A space with three pages and a change request by the editor that edits, adds and removes blocks. */
+async function setup() {
+  const { space, ...roles } = await createOrgWithSpace(ctx, { title: "Docs" });
+  const { content } = await commitContent(ctx, space.id, {
+    pages: [
+      { title: "Home", slug: "home", paragraphs: ["The first paragraph", "The second paragraph", "The third paragraph"] },
+      { title: "Guide", slug: "guide", paragraphs: ["Intro"] },
+    ],
+  });
+  const [home, guide] = content.pages;
+  const cr = await createChangeRequest(ctx, roles.members.edit, space.id, { subject: "Better home" });
+  await editContent(ctx, roles.members.edit, space.id, cr.id, [
+    {
+      operation: "update_page",
+      page: home!.id,
+      document: { markdown: "The second paragraph, edited\n\nThe third paragraph\n\nA fourth one\n" },
+    },
+  ]);
+  const base = `/app/o/${roles.org.id}/s/${space.id}/~/changes`;
+  const api = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
+  return { ...roles, space, home: home!, guide: guide!, cr, base, url: `${base}/${cr.number}`, api };
+}
+
+async function csrfOf(browser: WebClient, url: string) {
+  const page = await browser.get(url);
+  expect(page.status, page.text).toBe(200);
+  return { page, csrf: WebClient.csrfOf(page.text) };
+}
+
+describe("change requests in the web app", () => {
+  it("sends a visitor without a session to sign in, keeping where they were going", async () => {
+    const s = await setup();
+    const res = await new WebClient(ctx).get(s.url);
+    expect(res.status).toBe(303);
+    expect(res.location).toBe(`/app/login?next=${encodeURIComponent(s.url)}`);
+  });
+
+  it("lists change requests with the API's filters, and offers creating one to editors only", async () => {
+    const s = await setup();
+    const other = await createChangeRequest(ctx, s.members.review, s.space.id, { subject: "Reviewer's draft" });
+    const reader = await signedIn(s.members.read);
+    // Drafts only by default? The API's default status is open: both are drafts, so "draft" lists them.
+    const drafts = await reader.get(`${s.base}?status=draft`);
+    expect(drafts.status).toBe(200);
+    expect(drafts.text).toContain("Better home");
+    expect(drafts.text).toContain("Reviewer&#39;s draft");
+    expect(drafts.text).not.toContain(`action="${s.base}"`);
+    const mine = await reader.get(`${s.base}?status=draft&creator=${s.members.review.id}`);
+    expect(mine.text).toContain("Reviewer&#39;s draft");
+    expect(mine.text).not.toContain("Better home");
+    expect((await reader.get(`${s.base}?status=merged`)).text).toContain("No change requests here.");
+    expect((await reader.get(`${s.base}?status=bogus`)).status).toBe(400);
+    expect(other.number).toBe(s.cr.number + 1);
+
+    const editor = await signedIn(s.members.edit);
+    const { page, csrf } = await csrfOf(editor, `${s.base}?status=draft`);
+    expect(page.text).toContain(`action="${s.base}"`);
+    const created = await editor.post(s.base, { _csrf: csrf, subject: "From the app" });
+    expect(created.status, created.text).toBe(303);
+    expect(created.location).toBe(`${s.base}/${s.cr.number + 2}?done=created`);
+    const api = await ctx.as(s.members.edit).get(`/v1/spaces/${s.space.id}/change-requests/${s.cr.number + 2}`);
+    expect(api.body).toMatchObject({ subject: "From the app", status: "draft" });
+    // A reader's forged creation is the API's 403.
+    const { csrf: readerCsrf } = await csrfOf(reader, s.base);
+    const forged = await reader.post(s.base, { _csrf: readerCsrf, subject: "Nope" });
+    expect(forged.status).toBe(403);
+    expect(forged.text).toContain("Only members with the edit level or higher");
+  });
+
+  it("shows the page-by-page and block-level diff against the change request's base", async () => {
+    const s = await setup();
+    const reader = await signedIn(s.members.read);
+    const res = await reader.get(s.url);
+    expect(res.status, res.text).toBe(200);
+    const section = /<section class="card" id="page-[^"]+" data-page="([^"]+)">[\s\S]*?<\/section>/.exec(res.text);
+    expect(section?.[1]).toBe(s.home.id);
+    const kinds = [...section![0].matchAll(/data-kind="([a-z]+)"/g)].map((m) => m[1]);
+    expect(kinds).toEqual(["removed", "changed", "unchanged", "added"]);
+    expect(section![0]).toContain("<ins>, edited</ins>");
+    expect(section![0]).toContain("A fourth one");
+    // The guide did not change: it is not listed.
+    expect(res.text).not.toContain(`data-page="${s.guide.id}"`);
+    // A reader sees no merge, review, edit or comment forms.
+    expect(res.text).toContain("Merging needs the review level on this space.");
+    expect(res.text).not.toContain(`${s.url}/merge`);
+    expect(res.text).not.toContain(`${s.url}/comments"`);
+    expect(res.text).not.toContain("/edit");
+  });
+
+  it("changes the subject and description as the creator; a reader's forged change is a 403", async () => {
+    const s = await setup();
+    const editor = await signedIn(s.members.edit);
+    const { csrf } = await csrfOf(editor, s.url);
+    const saved = await editor.post(`${s.url}/details`, { _csrf: csrf, subject: "Clearer home", description: "Why: **shorter**." });
+    expect(saved.status, saved.text).toBe(303);
+    const api = (await ctx.as(s.owner).get(s.api)).body;
+    expect(api.subject).toBe("Clearer home");
+    expect(JSON.stringify(api.description)).toContain("shorter");
+    const view = await editor.get(s.url);
+    expect(view.text).toContain('<div class="card" id="description">');
+    expect(view.text).toContain("Why: **shorter**.</textarea>");
+    const reader = await signedIn(s.members.read);
+    const { page, csrf: readerCsrf } = await csrfOf(reader, s.url);
+    expect(page.text).not.toContain("Edit subject and description");
+    expect((await reader.post(`${s.url}/details`, { _csrf: readerCsrf, subject: "Hijacked" })).status).toBe(403);
+    expect((await ctx.as(s.owner).get(s.api)).body.subject).toBe("Clearer home");
+  });
+
+  it("lists added, removed, renamed and moved pages", async () => {
+    const s = await setup();
+    const cr = await createChangeRequest(ctx, s.members.edit, s.space.id, { subject: "Reorganize" });
+    await editContent(ctx, s.members.edit, s.space.id, cr.id, [
+      { operation: "insert_page", title: "Safety", document: { markdown: "Wear a harness." } },
+      { operation: "update_page", page: s.guide.id, title: "Keeper's guide", into: s.home.id },
+    ]);
+    const cr2 = await createChangeRequest(ctx, s.members.edit, s.space.id, { subject: "Remove" });
+    await editContent(ctx, s.members.edit, s.space.id, cr2.id, [{ operation: "delete_page", page: s.guide.id }]);
+    const reader = await signedIn(s.members.read);
+    const text = (await reader.get(`${s.base}/${cr.number}`)).text;
+    const badges = (pageId: string) => {
+      const section = new RegExp(`data-page="${pageId}">\\s*<h3>[\\s\\S]*?</h3>`).exec(text)?.[0] ?? "";
+      return [...section.matchAll(/class="badge [a-z]+">([a-z]+)</g)].map((m) => m[1]);
+    };
+    const safety = /data-page="([^"]+)">\s*<h3>Safety/.exec(text)?.[1];
+    expect(safety).toBeDefined();
+    expect(badges(safety!)).toEqual(["added"]);
+    expect(text).toContain("Wear a harness.");
+    expect(badges(s.guide.id)).toEqual(["renamed", "moved"]);
+    expect(text).toContain("<del>Guide</del> <ins>Keeper&#39;s guide</ins>");
+    expect(text).toContain("<ins>under “Home”</ins>");
+    const removed = (await reader.get(`${s.base}/${cr2.number}`)).text;
+    expect(/data-page="[^"]+">\s*<h3>Guide <span class="badge removed">removed<\/span>/.test(removed)).toBe(true);
+    expect(removed).toContain('data-kind="removed"');
+  });
+
+  it("shows hostile page content as text in the diff, never as markup", async () => {
+    const s = await setup();
+    const cr = await createChangeRequest(ctx, s.members.edit, s.space.id, { subject: "<img src=x onerror=alert(1)>" });
+    await editContent(ctx, s.members.edit, s.space.id, cr.id, [
+      {
+        operation: "update_page",
+        page: s.guide.id,
+        document: {
+          markdown: "Intro <script>alert(1)</script>\n\n[click](javascript:alert(2))\n\n```html\n</pre><script>alert(3)</script>\n```\n",
+        },
+      },
+    ]);
+    const text = (await (await signedIn(s.members.read)).get(`${s.base}/${cr.number}`)).text;
+    expect(text).not.toMatch(/<script>alert/);
+    expect(text).not.toContain("javascript:alert");
+    expect(text).not.toContain("<img src=x");
+    expect(text).toContain("&lt;img src=x onerror=alert(1)&gt;");
+  });
+
+  it("comments on a block, replies, reacts and resolves through the comment policies; a reader's forged post is a 403", async () => {
+    const s = await setup();
+    const commenter = await signedIn(s.members.comment);
+    const { page, csrf } = await csrfOf(commenter, s.url);
+    const changedKey = /data-key="([^"]+)" data-kind="changed"/.exec(page.text)![1]!;
+    const posted = await commenter.post(`${s.url}/comments`, {
+      _csrf: csrf,
+      body: "Is **this** right? <script>x</script>",
+      page: s.home.id,
+      node: changedKey,
+    });
+    expect(posted.status, posted.text).toBe(303);
+    const comments = (await ctx.as(s.owner).get(`${s.api}/comments`)).body.items;
+    expect(comments).toHaveLength(1);
+    expect(comments[0].target).toMatchObject({ page: { id: s.home.id }, node: { id: changedKey } });
+    const commentId = comments[0].id as string;
+    expect(posted.location).toBe(`${s.url}?done=commented#comment-${commentId}`);
+
+    const view = await commenter.get(s.url);
+    // In place: inside the changed block, escaped.
+    const block = new RegExp(`data-key="${changedKey}" data-kind="changed">[\\s\\S]*?data-comment="${commentId}"`).exec(view.text);
+    expect(block).not.toBeNull();
+    expect(view.text).toContain("&lt;script&gt;x&lt;/script&gt;");
+    expect(view.text).not.toContain("<script>x</script>");
+
+    const editorBrowser = await signedIn(s.members.edit);
+    const { csrf: editorCsrf } = await csrfOf(editorBrowser, s.url);
+    expect((await editorBrowser.post(`${s.url}/comments/${commentId}/replies`, { _csrf: editorCsrf, body: "Yes, it is." })).status).toBe(
+      303,
+    );
+    expect(
+      (await editorBrowser.post(`${s.url}/comments/${commentId}/react`, { _csrf: editorCsrf, emoji: "👍", action: "add" })).status,
+    ).toBe(303);
+    expect(
+      (await editorBrowser.post(`${s.url}/comments/${commentId}/react`, { _csrf: editorCsrf, emoji: "nice", action: "add" })).status,
+    ).toBe(400);
+    expect((await editorBrowser.post(`${s.url}/comments/${commentId}/resolve`, { _csrf: editorCsrf, resolved: "true" })).status).toBe(303);
+    const after = (await ctx.as(s.owner).get(`${s.api}/comments/${commentId}`)).body;
+    expect(after.status).toBe("resolved");
+    expect(after.replies).toBe(1);
+    expect(after.reactions).toEqual([expect.objectContaining({ emoji: "👍", count: 1 })]);
+    const shown = await commenter.get(s.url);
+    expect(shown.text).toContain("Yes, it is.");
+    expect(shown.text).toMatch(/resolved by Member edit/);
+
+    // A reader may not comment, react or resolve: the API's 403, nothing changes.
+    const reader = await signedIn(s.members.read);
+    const { csrf: readerCsrf } = await csrfOf(reader, s.url);
+    const forged = await reader.post(`${s.url}/comments`, { _csrf: readerCsrf, body: "forged" });
+    expect(forged.status).toBe(403);
+    expect(forged.text).toContain("not comment on it");
+    expect((await reader.post(`${s.url}/comments/${commentId}/resolve`, { _csrf: readerCsrf, resolved: "false" })).status).toBe(403);
+    expect((await ctx.as(s.owner).get(`${s.api}/comments`)).body.items).toHaveLength(1);
+    // Without the session's CSRF token: refused before anything is read.
+    expect((await commenter.post(`${s.url}/comments`, { body: "no token" })).status).toBe(403);
+    expect((await commenter.post(`${s.url}/comments`, { _csrf: readerCsrf, body: "someone else's token" })).status).toBe(403);
+  });
+
+  it("requests a review, shows the merge rules' verdict, approves as a reviewer and merges; a reader's forged merge is a 403", async () => {
+    const s = await setup();
+    const patched = await ctx.as(s.owner).patch(`/v1/spaces/${s.space.id}`, {
+      mergeRules: { type: "rules", rules: [{ rule: "require_at_least_one_review" }] },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const editor = await signedIn(s.members.edit);
+    const { page, csrf } = await csrfOf(editor, s.url);
+    expect(page.text).toContain(`value="${s.members.review.id}"`);
+    expect(page.text).not.toContain(`value="${s.members.read.id}"`); // not a possible reviewer
+    const requested = await editor.post(`${s.url}/reviewers`, { _csrf: csrf, users: s.members.review.id });
+    expect(requested.status, requested.text).toBe(303);
+    expect((await ctx.as(s.owner).get(`${s.api}/requested-reviewers`)).body.items).toEqual([
+      expect.objectContaining({ user: expect.objectContaining({ id: s.members.review.id }) }),
+    ]);
+    // The creator cannot review their own change request: no form, and a forged post is the API's 403.
+    expect(page.text).not.toContain('id="review-form"');
+    expect((await editor.post(`${s.url}/reviews`, { _csrf: csrf, status: "approved" })).status).toBe(403);
+
+    const reviewer = await signedIn(s.members.review);
+    const before = await reviewer.get(s.url);
+    expect(before.text).toContain('id="merge-blocked"');
+    expect(before.text).toMatch(/require_at_least_one_review\): it has no review yet/);
+    expect(before.text).toMatch(/<button type="submit" class="primary" disabled>Merge<\/button>/);
+    const reviewerCsrf = WebClient.csrfOf(before.text);
+
+    const reader = await signedIn(s.members.read);
+    const { page: readerPage, csrf: readerCsrf } = await csrfOf(reader, s.url);
+    expect(readerPage.text).not.toContain(`${s.url}/merge`);
+    const forged = await reader.post(`${s.url}/merge`, { _csrf: readerCsrf });
+    expect(forged.status).toBe(403);
+    expect(forged.text).toContain("Only members with the review level or higher");
+
+    const reviewed = await reviewer.post(`${s.url}/reviews`, { _csrf: reviewerCsrf, status: "approved", comment: "Looks good" });
+    expect(reviewed.status, reviewed.text).toBe(303);
+    const ready = await reviewer.get(s.url);
+    expect(ready.text).toContain("Ready to merge.");
+    expect(ready.text).toContain("Looks good");
+    const merged = await reviewer.post(`${s.url}/merge`, { _csrf: WebClient.csrfOf(ready.text) });
+    expect(merged.status, merged.text).toBe(303);
+    expect(merged.location).toBe(`${s.url}?done=merged`);
+    expect((await ctx.as(s.owner).get(s.api)).body.status).toBe("merged");
+    const done = await reviewer.get(merged.location!);
+    expect(done.text).toContain("Merged into the primary content.");
+    expect(done.text).not.toContain(`${s.url}/merge"`);
+  });
+
+  it("brings the primary content in with Update from primary; a reader's forged update is a 403", async () => {
+    const s = await setup();
+    const other = await createChangeRequest(ctx, s.owner, s.space.id);
+    await editContent(ctx, s.owner, s.space.id, other.id, [
+      { operation: "update_page", page: s.guide.id, document: { markdown: "Intro, from the primary\n" } },
+    ]);
+    await mergeChangeRequest(ctx, s.owner, s.space.id, other.id);
+    expect((await ctx.as(s.owner).get(s.api)).body.outdated).toBe(true);
+    const reader = await signedIn(s.members.read);
+    const { page: readerPage, csrf: readerCsrf } = await csrfOf(reader, s.url);
+    expect(readerPage.text).not.toContain(`${s.url}/update`);
+    expect((await reader.post(`${s.url}/update`, { _csrf: readerCsrf })).status).toBe(403);
+    expect((await ctx.as(s.owner).get(s.api)).body.outdated).toBe(true);
+    const editor = await signedIn(s.members.edit);
+    const { page, csrf } = await csrfOf(editor, s.url);
+    expect(page.text).toContain("Update from primary");
+    const updated = await editor.post(`${s.url}/update`, { _csrf: csrf });
+    expect(updated.location).toBe(`${s.url}?done=updated`);
+    expect((await ctx.as(s.owner).get(s.api)).body.outdated).toBe(false);
+    expect((await editor.get(updated.location!)).text).not.toContain("Update from primary");
+  });
+
+  it("says a locked space merges nothing, and refuses a merge there with the API's message", async () => {
+    const s = await setup();
+    expect((await ctx.as(s.owner).patch(`/v1/spaces/${s.space.id}`, { editMode: "locked" })).status).toBe(200);
+    const reviewer = await signedIn(s.members.review);
+    const { page, csrf } = await csrfOf(reviewer, s.url);
+    expect(page.text).toContain("The space is locked");
+    expect(page.text).not.toContain(`${s.url}/p/`);
+    const refused = await reviewer.post(`${s.url}/merge`, { _csrf: csrf });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain("is locked");
+  });
+
+  it("shows conflicts side by side and does not merge while they last", async () => {
+    const s = await setup();
+    // The primary content edits the same block meanwhile.
+    const primaryCr = await createChangeRequest(ctx, s.owner, s.space.id);
+    await editContent(ctx, s.owner, s.space.id, primaryCr.id, [
+      {
+        operation: "update_page",
+        page: s.home.id,
+        document: { markdown: "The first paragraph\n\nThe second paragraph, primary\n\nThe third paragraph\n" },
+      },
+    ]);
+    await mergeChangeRequest(ctx, s.owner, s.space.id, primaryCr.id);
+    const owner = await signedIn(s.owner);
+    const page = await owner.get(s.url);
+    expect(page.text).toContain('id="conflicts"');
+    const conflict = /<div class="card conflict-item">[\s\S]*?<\/div><\/div><\/div>/.exec(page.text)![0];
+    expect(conflict).toContain("Before both (base)");
+    expect(conflict).toContain("The second paragraph, primary");
+    expect(conflict).toContain("The second paragraph, edited");
+    expect(page.text).toContain("Update from primary");
+    const merged = await owner.post(`${s.url}/merge`, { _csrf: WebClient.csrfOf(page.text) });
+    expect(merged.location).toBe(`${s.url}?done=conflicts#conflicts`);
+    expect((await ctx.as(s.owner).get(s.api)).body.status).toBe("draft");
+  });
+
+  it("edits a page's Markdown with a preview (without JavaScript too) and saves it through the content operation", async () => {
+    const s = await setup();
+    const editor = await signedIn(s.members.edit);
+    const editUrl = `${s.url}/p/${s.guide.id}/edit`;
+    const form = await editor.get(editUrl);
+    expect(form.status, form.text).toBe(200);
+    expect(form.text).toContain("# Guide");
+    expect(form.text).toContain("Intro");
+    expect(String(form.headers["content-security-policy"])).toContain("script-src 'self'");
+    const csrf = WebClient.csrfOf(form.text);
+    const markdown = "# Guide\n\nIntro, longer.\n\n<script>alert(1)</script>\n";
+    const preview = await editor.post(`${s.url}/p/${s.guide.id}/preview`, { _csrf: csrf, markdown });
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.text).toContain("Intro, longer.");
+    expect(preview.text).not.toContain("<script>alert(1)</script>");
+    const noJs = await editor.post(editUrl, { _csrf: csrf, markdown, action: "preview" });
+    expect(noJs.status).toBe(200);
+    expect(noJs.text).toContain("Intro, longer.");
+    const saved = await editor.post(editUrl, { _csrf: csrf, markdown: "# Guide\n\nIntro, longer.\n", action: "save" });
+    expect(saved.status, saved.text).toBe(303);
+    expect(saved.location).toBe(`${s.url}?done=saved#page-${s.guide.id}`);
+    const page = await ctx.as(s.owner).get(`${s.api}/content/page/${s.guide.id}?format=markdown`);
+    expect(page.body.markdown).toContain("Intro, longer.");
+    const view = await editor.get(s.url);
+    expect(view.text).toContain(`data-page="${s.guide.id}"`);
+
+    // A commenter may not edit: the content operation's 403, for the form and the save.
+    const commenter = await signedIn(s.members.comment);
+    expect((await commenter.get(editUrl)).status).toBe(403);
+    const { csrf: commenterCsrf } = await csrfOf(commenter, s.url);
+    expect((await commenter.post(editUrl, { _csrf: commenterCsrf, markdown: "# Guide\n\nHacked\n", action: "save" })).status).toBe(403);
+    expect((await editor.get(`${s.url}/p/nope/edit`)).status).toBe(404);
+  });
+
+  it("answers 404 for another organization's address, an outsider, and an unknown number", async () => {
+    const s = await setup();
+    const stranger = await createUser(ctx);
+    const otherOrg = await createOrganization(ctx, stranger, "Other");
+    await createSpace(ctx, stranger, otherOrg.id);
+    const owner = await signedIn(s.owner);
+    expect((await owner.get(`/app/o/${otherOrg.id}/s/${s.space.id}/~/changes/${s.cr.number}`)).status).toBe(404);
+    expect((await owner.get(`/app/o/${otherOrg.id}/s/${s.space.id}/~/changes`)).status).toBe(404);
+    expect((await owner.get(`${s.base}/999`)).status).toBe(404);
+    const outsider = await signedIn(s.outsider as TestUser);
+    expect((await outsider.get(s.url)).status).toBe(404);
+    expect((await outsider.get(s.base)).status).toBe(404);
+    // A forged post into another organization's address is a 404 too, before any change.
+    const { csrf } = await csrfOf(owner, s.url);
+    expect((await owner.post(`/app/o/${otherOrg.id}/s/${s.space.id}/~/changes/${s.cr.number}/merge`, { _csrf: csrf })).status).toBe(404);
+    expect((await ctx.as(s.owner).get(s.api)).body.status).toBe("draft");
+  });
+
+  it("every change request's urls.app from the API answers 200", async () => {
+    const s = await setup();
+    const listed = await ctx.as(s.members.read).get(`/v1/spaces/${s.space.id}/change-requests?status=draft`);
+    const reader = await signedIn(s.members.read);
+    expect(listed.body.items.length).toBeGreaterThan(0);
+    for (const item of listed.body.items) {
+      const url = new URL(item.urls.app);
+      expect((await reader.get(url.pathname)).status, url.pathname).toBe(200);
+    }
+  });
+
+  it("keeps a member signed in without single sign-on out of an SSO-only organization's change requests; admins may come in", async () => {
+    const s = await setup();
+    await ctx.as(s.owner).post(`/v1/orgs/${s.org.id}/saml`, {
+      label: "Corp IdP",
+      entityID: "https://idp.corp.test",
+      ssoURL: "https://idp.corp.test/sso",
+      certificate: createTestIdp("corp").certificate,
+    });
+    expect((await ctx.as(s.owner).patch(`/v1/orgs/${s.org.id}`, { sso: true })).status).toBe(200);
+    const member = await signedIn(s.members.review);
+    const refused = await member.get(s.url);
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain("requires single sign-on");
+    expect((await member.get(s.base)).status).toBe(403);
+    expect((await (await signedIn(s.owner)).get(s.url)).status).toBe(200);
+  });
+});

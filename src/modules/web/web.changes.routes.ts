@@ -1,0 +1,944 @@
+/**
+ * The web app's change requests: the list with the API's filters, one change request (its
+ * page-by-page and block-level diff against its base, comments in place, reviews, conflicts and
+ * the merge verdict), the actions on it as forms, and editing a page's Markdown with a preview.
+ *
+ * Every page and form loads the change request with the same loader as the API
+ * (`requireChangeRequest`: 404 for what the member may not see) and every action calls the same
+ * service and policy as its API operation, so a form forged by someone without the right gets
+ * the API's 403 with the API's message.
+ */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import Type from "typebox";
+import { documentText } from "../../content/document/plain-text.js";
+import type { ContentRef, JSONDocument } from "../../content/document/types.js";
+import { markdownFromDocument, parseMarkdownPage, serializeMarkdownPage } from "../../content/markdown/index.js";
+import { indexPages } from "../../content/revision/model.js";
+import { loadDocuments } from "../../content/revision/storage.js";
+import type { CommentReplyRow, CommentRow, UserRow } from "../../db/schema.js";
+import type { Deps } from "../../deps.js";
+import type { Actor } from "../../http/authenticate.js";
+import { DomainError, invalid, missing, notAllowed } from "../../lib/errors.js";
+import { parseJson, parseJsonOrNull } from "../../lib/json.js";
+import { AccessCache, contentLevel, loadMembersAccess } from "../../permissions/access.js";
+import { authorize } from "../../permissions/authorize.js";
+import { atLeast } from "../../permissions/roles.js";
+import { editChangeRequestContent } from "../change-request-content/change-request-content.service.js";
+import { conflictDocumentHashes, presentConflict } from "../change-request-merge/change-request-merge.presenter.js";
+import {
+  assertMergeAllowed,
+  changesOf,
+  currentConflicts,
+  mergeChangeRequest,
+  updateFromPrimary,
+} from "../change-request-merge/change-request-merge.service.js";
+import { currentReviews, listRequestedReviewers } from "../change-request-reviews/change-request-reviews.queries.js";
+import { requestReviewers, submitReview } from "../change-request-reviews/change-request-reviews.service.js";
+import { type LoadedChangeRequest, loadChangeRequestsContext, requireChangeRequest } from "../change-requests/change-requests.loader.js";
+import { assertWritable, refuseWrite } from "../change-requests/change-requests.policy.js";
+import { isOutdated } from "../change-requests/change-requests.presenter.js";
+import { listChangeRequests, recordContribution } from "../change-requests/change-requests.queries.js";
+import {
+  CHANGE_REQUEST_STATUSES,
+  type ChangeRequestStatus,
+  type UpdateChangeRequestValue,
+  WRITABLE_STATUSES,
+} from "../change-requests/change-requests.schemas.js";
+import { createChangeRequest, updateChangeRequest } from "../change-requests/change-requests.service.js";
+import { commentPermissions } from "../comments/comments.policy.js";
+import { getComment, getReply, listComments, reactionsTo } from "../comments/comments.queries.js";
+import type { CommentScope } from "../comments/comments.scope.js";
+import {
+  checkReactions,
+  checkTarget,
+  createComment,
+  createReply,
+  documentFromBody,
+  editComment,
+  editReply,
+} from "../comments/comments.service.js";
+import { loadRevisionView, pageDocument } from "../content/content.loader.js";
+import { getOrganization, listOrganizationsOfUser } from "../organizations/organizations.queries.js";
+import { webAccessAllowed } from "../saml/saml.policy.js";
+import { requireLiveSpace } from "../spaces/spaces.loader.js";
+import { getUserById, getUsersByIds } from "../users/users.queries.js";
+import { repliesOfComments } from "./web.changes.queries.js";
+import { contentView } from "./web.changes.render.js";
+import {
+  type CommentView,
+  type ConflictView,
+  crumbTrail,
+  detailPage,
+  EDIT_SCRIPT,
+  EDIT_SCRIPT_PATH,
+  editPage,
+  listPage,
+  type PageChangeView,
+  previewHtml,
+} from "./web.changes.views.js";
+import { html, type PageOptions, page, type SafeHtml } from "./web.html.js";
+import { safeNext } from "./web.session.js";
+
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+const SpaceParams = Type.Object({ org: Id, space: Id });
+const CrParams = Type.Object({ org: Id, space: Id, number: Type.String({ pattern: "^[0-9]{1,9}$" }) });
+const CommentParams = Type.Object({ ...CrParams.properties, commentId: Id });
+const ReplyParams = Type.Object({ ...CommentParams.properties, replyId: Id });
+const PageParams = Type.Object({ ...CrParams.properties, pageId: Id });
+const Body = Type.String({ maxLength: 20_000 });
+const Markdown = Type.String({ maxLength: 2_000_000 });
+
+/** How many comments, and replies to them in all, one change request page shows at most. */
+const MAX_COMMENTS = 500;
+const MAX_REPLIES = 5000;
+
+/**
+ * Links in the Markdown a member edits use the paths the content operation reads back
+ * (`/pages/<id>`, `/files/<id>`), like the API's `format=markdown`.
+ */
+function editablePathFor(ref: ContentRef): string | undefined {
+  switch (ref.kind) {
+    case "page":
+      return `/pages/${ref.page}`;
+    case "anchor":
+      return ref.page ? `/pages/${ref.page}#${ref.anchor}` : `#${ref.anchor}`;
+    case "file":
+      return `/files/${ref.file}`;
+    case "reusable-content":
+      return `/reusable-contents/${ref.reusableContent}`;
+    default:
+      return undefined;
+  }
+}
+
+/** Post-action notices, by the `done` query value the redirect carries (never text from the URL). */
+const NOTICES: Record<string, string> = {
+  created: "Change request created. Edit pages from the panel on the right.",
+  commented: "Comment posted.",
+  replied: "Reply posted.",
+  resolved: "Comment resolved.",
+  reopened: "Comment reopened.",
+  reacted: "Reaction saved.",
+  reviewers: "Review requested.",
+  reviewed: "Review submitted.",
+  merged: "Merged into the primary content.",
+  conflicts: "It was not merged: the primary content has conflicting changes (listed below).",
+  updated: "Updated from the primary content.",
+  "update-conflicts": "It was not updated: the primary content has conflicting changes (listed below).",
+  saved: "Page saved in the change request.",
+  status: "Status changed.",
+  details: "Subject and description saved.",
+};
+
+export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const { db } = deps;
+
+  // Runs after the app's own onSend (a parent's hooks run first): the edit page's live preview
+  // fetches from this origin, which the app's policy (no connect-src) would refuse.
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    const policy = reply.getHeader("content-security-policy");
+    if (typeof policy === "string" && !policy.includes("connect-src"))
+      reply.header("content-security-policy", `${policy}; connect-src 'self'`);
+    done(null, payload);
+  });
+
+  function send(reply: FastifyReply, status: number, body: string) {
+    return reply.status(status).type("text/html; charset=utf-8").send(body);
+  }
+
+  /** A page in the app's layout: wide, with the organization switcher and breadcrumbs. */
+  async function sendPage(
+    reply: FastifyReply,
+    status: number,
+    actor: Actor,
+    org: { id: string; title: string },
+    title: string,
+    body: SafeHtml,
+    csrf: string,
+    crumbs: PageOptions["crumbs"],
+  ) {
+    const orgs = (await listOrganizationsOfUser(db, actor.user.id, { limit: 100 })).rows.map((o) => ({ id: o.id, title: o.title }));
+    const options: PageOptions = { user: actor.user, csrf, orgs, org: { id: org.id, title: org.title }, crumbs, wide: true };
+    return send(reply, status, page(title, body, options));
+  }
+
+  /** The signed-in member as an API actor (same access resolution as a token), or a redirect to sign in. */
+  async function signedInActor(request: FastifyRequest, reply: FastifyReply): Promise<Actor | undefined> {
+    const userId = request.session.get("userId");
+    const via = request.session.get("signedInWith");
+    const user = userId && via ? await getUserById(db, userId) : undefined;
+    if (!user) {
+      // A form posted without a session goes back to where the form was.
+      const next = request.method === "GET" ? request.url : request.url.replace(/\/~\/changes\/([0-9]+)\/.*$/, "/~/changes/$1");
+      await reply.redirect(`/app/login?next=${encodeURIComponent(safeNext(next))}`, 303);
+      return undefined;
+    }
+    return { user, tokenId: "web-session", access: new AccessCache(db, user.id) };
+  }
+
+  /**
+   * The organization in the address must be the space's (another organization's id is a 404, as
+   * for a space one cannot see), and the session must be one the organization admits (`sso: true`).
+   */
+  async function checkOrganization(request: FastifyRequest, actor: Actor, orgId: string, spaceOrgId: string, what: string) {
+    if (orgId !== spaceOrgId) throw missing(`No ${what} in this organization.`);
+    const org = await getOrganization(db, orgId);
+    if (!org) throw missing(`No ${what} in this organization.`);
+    const access = await actor.access.forOrg(orgId);
+    const via = request.session.get("signedInWith")!;
+    if (!webAccessAllowed(org, access.membership ? { role: access.membership.role } : undefined, via)) {
+      throw notAllowed(`${org.title} requires single sign-on: sign out, then sign in with your organization's single sign-on.`);
+    }
+    return org;
+  }
+
+  async function loadCr(request: FastifyRequest, actor: Actor, params: { org: string; space: string; number: string }) {
+    const loaded = await requireChangeRequest(db, actor, params.space, params.number);
+    const org = await checkOrganization(request, actor, params.org, loaded.space.orgId, `change request #${params.number}`);
+    return { loaded, org };
+  }
+
+  const crPath = (loaded: LoadedChangeRequest) =>
+    `/app/o/${loaded.space.orgId}/s/${loaded.space.id}/~/changes/${loaded.changeRequest.number}`;
+  const back = (reply: FastifyReply, loaded: LoadedChangeRequest, done: keyof typeof NOTICES, anchor = "") =>
+    reply.redirect(`${crPath(loaded)}?done=${done}${anchor}`, 303);
+
+  /** Comments of the change request, as the API's comment routes scope them. */
+  const commentScope = (loaded: LoadedChangeRequest): CommentScope => ({
+    space: loaded.space,
+    changeRequestId: loaded.changeRequest.id,
+    revision: loaded.changeRequest.revisionId,
+    permissions: loaded.permissions,
+  });
+
+  const mayComment = (loaded: LoadedChangeRequest) => ({
+    notFound: `No change request "${loaded.changeRequest.id}".`,
+    forbidden: `You may read change request #${loaded.changeRequest.number} but not comment on it: that needs the comment permission.`,
+  });
+
+  // ---- list and create ------------------------------------------------------------------------------
+
+  app.get(
+    "/app/o/:org/s/:space/~/changes",
+    {
+      schema: {
+        params: SpaceParams,
+        querystring: Type.Object({
+          status: Type.Optional(Type.Enum([...CHANGE_REQUEST_STATUSES])),
+          creator: Type.Optional(Id),
+          contributor: Type.Optional(Id),
+          requestedReviewer: Type.Optional(Id),
+          page: Type.Optional(Type.String({ maxLength: 500 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const loaded = await requireLiveSpace(db, actor, request.params.space);
+      const org = await checkOrganization(request, actor, request.params.org, loaded.space.orgId, `space "${request.params.space}"`);
+      const query = request.query;
+      const status = (query.status ?? "open") as ChangeRequestStatus;
+      const listed = await listChangeRequests(
+        db,
+        {
+          scope: "space",
+          spaceIds: [loaded.space.id],
+          status,
+          creator: query.creator,
+          contributor: query.contributor,
+          requestedReviewer: query.requestedReviewer,
+        },
+        { page: query.page, limit: 50 },
+      );
+      const context = await loadChangeRequestsContext(db, listed.rows);
+      const csrf = reply.generateCsrf();
+      const body = listPage({
+        org: { id: org.id, title: org.title },
+        space: { id: loaded.space.id, title: loaded.space.title },
+        status,
+        mine: { id: actor.user.id },
+        rows: listed.rows.map((row) => ({
+          row,
+          author: context.users.get(row.createdBy)?.displayName ?? "a former member",
+          comments: context.comments.get(row.id) ?? 0,
+        })),
+        next: listed.next?.page,
+        query: { status: query.status, creator: query.creator, contributor: query.contributor, requestedReviewer: query.requestedReviewer },
+        mayCreate: loaded.permissions.edit,
+        csrf,
+      });
+      const space = { id: loaded.space.id, title: loaded.space.title };
+      return sendPage(reply, 200, actor, org, "Change requests", body, csrf, crumbTrail(org, space));
+    },
+  );
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes",
+    {
+      schema: { params: SpaceParams, body: Type.Object({ subject: Type.Optional(Type.String({ maxLength: 100 })) }) },
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const loaded = await requireLiveSpace(db, actor, request.params.space);
+      await checkOrganization(request, actor, request.params.org, loaded.space.orgId, `space "${request.params.space}"`);
+      refuseWrite(loaded, loaded.permissions.edit, "edit", "create change requests in it");
+      const subject = request.body.subject?.trim() || undefined;
+      const row = await db
+        .transaction()
+        .execute((trx) => createChangeRequest(trx, { space: loaded.space, actorId: actor.user.id, subject }));
+      return reply.redirect(`/app/o/${loaded.space.orgId}/s/${loaded.space.id}/~/changes/${row.number}?done=created`, 303);
+    },
+  );
+
+  // ---- one change request --------------------------------------------------------------------------
+
+  async function commentViews(loaded: LoadedChangeRequest, actorId: string): Promise<{ views: CommentView[]; userIds: string[] }> {
+    const rows = (
+      await listComments(
+        db,
+        { spaceId: loaded.space.id, changeRequestId: loaded.changeRequest.id },
+        { order: "asc", status: "all", limit: MAX_COMMENTS },
+      )
+    ).rows;
+    const replies = new Map<string, CommentReplyRow[]>();
+    for (const reply of await repliesOfComments(
+      db,
+      rows.map((c) => c.id),
+      MAX_REPLIES,
+    ))
+      replies.set(reply.commentId, [...(replies.get(reply.commentId) ?? []), reply]);
+    const replyIds = [...replies.values()].flat().map((r) => r.id);
+    const [commentReactions, replyReactions] = await Promise.all([
+      reactionsTo(
+        db,
+        "comment",
+        rows.map((c) => c.id),
+      ),
+      reactionsTo(db, "reply", replyIds),
+    ]);
+    const group = (list: typeof commentReactions, id: string) => {
+      const byEmoji = new Map<string, string[]>();
+      for (const r of list) if (r.subjectId === id) byEmoji.set(r.emoji, [...(byEmoji.get(r.emoji) ?? []), r.userId]);
+      return [...byEmoji].map(([emoji, userIds]) => ({ emoji, userIds }));
+    };
+    const userIds = new Set<string>();
+    const views = rows.map((c): CommentView => {
+      userIds.add(c.postedBy);
+      if (c.resolvedBy) userIds.add(c.resolvedBy);
+      const own = replies.get(c.id) ?? [];
+      for (const r of own) userIds.add(r.postedBy);
+      return {
+        id: c.id,
+        pageId: c.pageId,
+        nodeKey: c.nodeKey,
+        reviewId: c.reviewId,
+        postedBy: c.postedBy,
+        postedAt: c.postedAt,
+        status: c.status,
+        resolvedBy: c.resolvedBy,
+        body: parseJson<JSONDocument>(c.body, "comments.body"),
+        reactions: group(commentReactions, c.id),
+        replies: own.map((r) => ({
+          id: r.id,
+          postedBy: r.postedBy,
+          postedAt: r.postedAt,
+          body: parseJson<JSONDocument>(r.body, "comment_replies.body"),
+          reactions: group(replyReactions, r.id),
+        })),
+        mayReply: commentPermissions(actorId, c, loaded.permissions).reply,
+      };
+    });
+    return { views, userIds: [...userIds] };
+  }
+
+  /** The pages the change request changes, with their documents before and after (for the block diff). */
+  async function pageChanges(loaded: LoadedChangeRequest): Promise<{ pages: PageChangeView[]; other: string[] }> {
+    const { before, after, changes } = await changesOf(db, loaded);
+    const was = indexPages(before.pages);
+    const now = indexPages(after.pages);
+    const byPage = new Map<string, PageChangeView>();
+    const other: string[] = [];
+    const entry = (id: string, title: string, path: string): PageChangeView => {
+      let view = byPage.get(id);
+      if (!view) {
+        const location = now.get(id) ?? was.get(id);
+        view = {
+          pageId: id,
+          title,
+          path,
+          kinds: [],
+          fields: [],
+          inHead: now.has(id),
+          isDocument: (location?.page.kind ?? "document") === "document",
+        };
+        byPage.set(id, view);
+      }
+      return view;
+    };
+    for (const change of changes) {
+      switch (change.type) {
+        case "page_created":
+          entry(change.page.id, change.page.title, change.page.path).kinds.push("added");
+          break;
+        case "page_deleted":
+          entry(change.page.id, change.page.title, change.page.path).kinds.push("removed");
+          break;
+        case "page_moved": {
+          const view = entry(change.page.id, change.page.title, change.page.path);
+          view.kinds.push("moved");
+          view.fields.push({
+            name: "place",
+            before: change.parent.before ? `under “${change.parent.before.title}”` : "at the top level",
+            after: change.parent.after ? `under “${change.parent.after.title}”` : "at the top level",
+          });
+          break;
+        }
+        case "page_edited": {
+          const view = entry(change.page.id, change.page.title, change.page.path);
+          for (const [name, value] of Object.entries(change.attributes)) {
+            if (name === "document") {
+              if (!view.kinds.includes("edited")) view.kinds.push("edited");
+              continue;
+            }
+            if ((name === "title" || name === "slug") && !view.kinds.includes("renamed")) view.kinds.push("renamed");
+            else if (name !== "title" && name !== "slug" && !view.kinds.includes("edited")) view.kinds.push("edited");
+            view.fields.push({ name, before: value.before, after: value.after });
+          }
+          break;
+        }
+        case "file_created":
+          other.push(`File “${change.file.name}” added`);
+          break;
+        case "file_deleted":
+          other.push(`File “${change.file.name}” removed`);
+          break;
+        case "file_edited":
+          other.push(`File “${change.file.name}” changed`);
+          break;
+        case "variables_edited":
+          other.push(`Variables changed: ${Object.keys(change.variables).join(", ")}`);
+          break;
+        case "reusable_content_created":
+          other.push(`Reusable content “${change.reusableContent.title}” added`);
+          break;
+        case "reusable_content_edited":
+          other.push(`Reusable content “${change.reusableContent.title}” changed`);
+          break;
+        case "reusable_content_deleted":
+          other.push(`Reusable content “${change.reusableContent.title}” removed`);
+          break;
+      }
+    }
+    const pages = [...byPage.values()];
+    const hashes = new Set<string>();
+    for (const view of pages) {
+      const b = was.get(view.pageId)?.page.documentHash;
+      const a = now.get(view.pageId)?.page.documentHash;
+      if (b) hashes.add(b);
+      if (a) hashes.add(a);
+    }
+    const documents = await loadDocuments(db, [...hashes]);
+    for (const view of pages) {
+      const b = was.get(view.pageId)?.page.documentHash;
+      const a = now.get(view.pageId)?.page.documentHash;
+      view.before = b ? (documents.get(b) as JSONDocument | undefined) : undefined;
+      view.after = a ? (documents.get(a) as JSONDocument | undefined) : undefined;
+    }
+    return { pages, other };
+  }
+
+  /** Members the change request may ask for a review: the review level on the space, not the creator, not already asked. */
+  async function reviewCandidates(loaded: LoadedChangeRequest, alreadyAsked: ReadonlySet<string>): Promise<UserRow[]> {
+    const accesses = await loadMembersAccess(db, loaded.space.orgId);
+    const ids = [...accesses]
+      .filter(
+        ([id, access]) =>
+          id !== loaded.changeRequest.createdBy && !alreadyAsked.has(id) && atLeast(contentLevel(access, loaded.space), "review"),
+      )
+      .map(([id]) => id);
+    return (await getUsersByIds(db, ids)).sort((a, b) => a.displayName.localeCompare(b.displayName));
+  }
+
+  /** Why a merge by this actor would be refused now, by the service's own check; undefined when allowed. */
+  async function mergeVerdict(loaded: LoadedChangeRequest, actor: Actor): Promise<string | undefined> {
+    try {
+      await assertMergeAllowed(db, { loaded, actor });
+      return undefined;
+    } catch (error) {
+      if (error instanceof DomainError) return error.message;
+      throw error;
+    }
+  }
+
+  app.get(
+    "/app/o/:org/s/:space/~/changes/:number",
+    { schema: { params: CrParams, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) }) } },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const { loaded, org } = await loadCr(request, actor, request.params);
+      const cr = loaded.changeRequest;
+      const writable = (WRITABLE_STATUSES as readonly string[]).includes(cr.status);
+      const [comments, changes, requested, reviews, conflictsFound, head] = await Promise.all([
+        commentViews(loaded, actor.user.id),
+        pageChanges(loaded),
+        listRequestedReviewers(db, cr.id, { limit: 100 }),
+        currentReviews(db, cr.id),
+        writable ? currentConflicts(db, loaded) : undefined,
+        loadRevisionView(db, loaded.space, cr.revisionId),
+      ]);
+      const conflicts: ConflictView[] = [];
+      if (conflictsFound && conflictsFound.conflicts.length > 0) {
+        const { sides } = conflictsFound;
+        const documents = await loadDocuments(db, conflictDocumentHashes(conflictsFound.conflicts));
+        const contents = { base: sides.baseContent, primary: sides.primaryContent, changeRequest: sides.headContent };
+        for (const conflict of conflictsFound.conflicts) {
+          const presented = presentConflict(conflict, contents, documents);
+          conflicts.push({
+            message: presented.message,
+            kind: presented.kind,
+            pageTitle: presented.page?.title,
+            field: presented.field,
+            base: presented.base,
+            primary: presented.primary,
+            changeRequest: presented.changeRequest,
+          });
+        }
+      }
+      const asked = new Set(requested.rows.map((r) => r.userId));
+      const candidates = writable && loaded.changeRequestPermissions.update ? await reviewCandidates(loaded, asked) : [];
+      const mergeBlocked = writable && loaded.changeRequestPermissions.merge ? await mergeVerdict(loaded, actor) : undefined;
+      const userIds = new Set([
+        cr.createdBy,
+        ...comments.userIds,
+        ...requested.rows.map((r) => r.userId),
+        ...reviews.map((r) => r.reviewerId),
+      ]);
+      const users = new Map((await getUsersByIds(db, [...userIds])).map((u) => [u.id, u]));
+      const description = cr.description ? parseJsonOrNull<JSONDocument>(cr.description, "change_requests.description") : undefined;
+      const headPages = [...head.locations().values()]
+        .filter((l) => l.page.kind === "document")
+        .map((l) => ({ id: l.page.id, title: l.page.title, path: l.path }));
+      const content = await contentView(db, deps, {
+        orgId: org.id,
+        spaceId: loaded.space.id,
+        contents: [head.content, ...(conflictsFound ? [conflictsFound.sides.primaryContent, conflictsFound.sides.baseContent] : [])],
+        documents: [
+          ...changes.pages.flatMap((p) => [p.before, p.after]),
+          ...comments.views.flatMap((c) => [c.body, ...c.replies.map((r) => r.body)]),
+          ...conflicts.flatMap((c) => [c.base, c.primary, c.changeRequest].map(asDocument)),
+          description ?? undefined,
+        ],
+      });
+      const csrf = reply.generateCsrf();
+      const body = detailPage({
+        org: { id: org.id, title: org.title },
+        space: { id: loaded.space.id, title: loaded.space.title },
+        changeRequest: cr,
+        description: description ?? undefined,
+        descriptionMarkdown: description ? descriptionMarkdown(description) : "",
+        users,
+        actorId: actor.user.id,
+        outdated: isOutdated(cr, loaded.space.revisionId),
+        writable,
+        locked: loaded.space.editMode === "locked",
+        may: {
+          editContent: loaded.changeRequestPermissions.editContent,
+          update: loaded.changeRequestPermissions.update,
+          merge: loaded.changeRequestPermissions.merge,
+          review: loaded.permissions.review && cr.createdBy !== actor.user.id,
+          comment: loaded.permissions.comment,
+        },
+        requested: requested.rows,
+        reviews,
+        candidates,
+        mergeBlocked,
+        conflicts,
+        pages: changes.pages,
+        otherChanges: changes.other,
+        comments: comments.views,
+        headPages,
+        notice: request.query.done ? NOTICES[request.query.done] : undefined,
+        content,
+        csrf,
+      });
+      const space = { id: loaded.space.id, title: loaded.space.title };
+      return sendPage(reply, 200, actor, org, `#${cr.number} ${cr.subject}`, body, csrf, crumbTrail(org, space, cr));
+    },
+  );
+
+  // ---- comments --------------------------------------------------------------------------------------
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes/:number/comments",
+    {
+      schema: { params: CrParams, body: Type.Object({ body: Body, page: Type.Optional(Id), node: Type.Optional(Id) }) },
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const { loaded } = await loadCr(request, actor, request.params);
+      const scope = commentScope(loaded);
+      authorize(scope.permissions, "comment", mayComment(loaded));
+      const document = documentFromBody({ markdown: request.body.body }, "body");
+      const target = await checkTarget(db, scope, { page: request.body.page || undefined, node: request.body.node || undefined });
+      const comment = await db.transaction().execute((trx) =>
+        createComment(trx, {
+          scope,
+          target,
+          postedBy: actor.user.id,
+          document,
+          onPosted: (t) =>
+            recordContribution(t, { changeRequestId: loaded.changeRequest.id, userId: actor.user.id, actionType: "comment" }),
+        }),
+      );
+      return back(reply, loaded, "commented", `#comment-${comment.id}`);
+    },
+  );
+
+  async function requireComment(loaded: LoadedChangeRequest, id: string): Promise<CommentRow> {
+    const comment = await getComment(db, { spaceId: loaded.space.id, changeRequestId: loaded.changeRequest.id }, id);
+    if (!comment) throw missing(`No comment with id "${id}" in change request #${loaded.changeRequest.number}.`);
+    return comment;
+  }
+
+  const reactMessages = (kind: string, id: string, loaded: LoadedChangeRequest) => ({
+    notFound: `No change request "${loaded.changeRequest.id}".`,
+    forbidden: `Reacting to, resolving or reopening ${kind} "${id}" needs the comment permission on change request "${loaded.changeRequest.id}".`,
+  });
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes/:number/comments/:commentId/replies",
+    { schema: { params: CommentParams, body: Type.Object({ body: Body }) }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const { loaded } = await loadCr(request, actor, request.params);
+      const comment = await requireComment(loaded, request.params.commentId);
+      authorize(commentPermissions(actor.user.id, comment, loaded.permissions), "reply", mayComment(loaded));
+      const document = documentFromBody({ markdown: request.body.body }, "body");
+      await db.transaction().execute((trx) =>
+        createReply(trx, {
+          comment,
+          postedBy: actor.user.id,
+          document,
+          onPosted: (t) =>
+            recordContribution(t, { changeRequestId: loaded.changeRequest.id, userId: actor.user.id, actionType: "comment" }),
+        }),
+      );
+      return back(reply, loaded, "replied", `#comment-${comment.id}`);
+    },
+  );
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes/:number/comments/:commentId/resolve",
+    { schema: { params: CommentParams, body: Type.Object({ resolved: Type.Enum(["true", "false"]) }) }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const { loaded } = await loadCr(request, actor, request.params);
+      const comment = await requireComment(loaded, request.params.commentId);
+      authorize(commentPermissions(actor.user.id, comment, loaded.permissions), "reply", reactMessages("comment", comment.id, loaded));
+      const resolved = request.body.resolved === "true";
+      await db.transaction().execute((trx) => editComment(trx, { comment, actorId: actor.user.id, resolved }));
+      return back(reply, loaded, resolved ? "resolved" : "reopened", `#comment-${comment.id}`);
+    },
+  );
+
+  const ReactBody = Type.Object({ emoji: Type.String({ minLength: 1, maxLength: 50 }), action: Type.Enum(["add", "remove"]) });
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes/:number/comments/:commentId/react",
+    { schema: { params: CommentParams, body: ReactBody }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const { loaded } = await loadCr(request, actor, request.params);
+      const comment = await requireComment(loaded, request.params.commentId);
+      authorize(commentPermissions(actor.user.id, comment, loaded.permissions), "reply", reactMessages("comment", comment.id, loaded));
+      checkReactions("emoji", [request.body.emoji]);
+      const change = request.body.action === "add" ? { addedReactions: [request.body.emoji] } : { removedReactions: [request.body.emoji] };
+      await db.transaction().execute((trx) => editComment(trx, { comment, actorId: actor.user.id, ...change }));
+      return back(reply, loaded, "reacted", `#comment-${comment.id}`);
+    },
+  );
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes/:number/comments/:commentId/replies/:replyId/react",
+    { schema: { params: ReplyParams, body: ReactBody }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const { loaded } = await loadCr(request, actor, request.params);
+      const comment = await requireComment(loaded, request.params.commentId);
+      const existing = await getReply(db, comment.id, request.params.replyId);
+      if (!existing) throw missing(`No reply with id "${request.params.replyId}" to comment "${comment.id}".`);
+      authorize(commentPermissions(actor.user.id, existing, loaded.permissions), "reply", reactMessages("reply", existing.id, loaded));
+      checkReactions("emoji", [request.body.emoji]);
+      const change = request.body.action === "add" ? { addedReactions: [request.body.emoji] } : { removedReactions: [request.body.emoji] };
+      await db.transaction().execute((trx) => editReply(trx, { comment, reply: existing, actorId: actor.user.id, ...change }));
+      return back(reply, loaded, "reacted", `#reply-${existing.id}`);
+    },
+  );
+
+  // ---- reviews, status, merge, update ------------------------------------------------------------------
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes/:number/reviewers",
+    {
+      schema: { params: CrParams, body: Type.Object({ users: Type.Union([Id, Type.Array(Id, { minItems: 1, maxItems: 50 })]) }) },
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const { loaded } = await loadCr(request, actor, request.params);
+      const users = Array.isArray(request.body.users) ? request.body.users : [request.body.users];
+      await db.transaction().execute((trx) => requestReviewers(trx, { loaded, actor, body: { users } }));
+      return back(reply, loaded, "reviewers", "#reviews");
+    },
+  );
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes/:number/reviews",
+    {
+      schema: {
+        params: CrParams,
+        body: Type.Object({ status: Type.Enum(["approved", "changes-requested"]), comment: Type.Optional(Body) }),
+      },
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const { loaded } = await loadCr(request, actor, request.params);
+      const comment = request.body.comment?.trim();
+      await db.transaction().execute((trx) =>
+        submitReview(trx, {
+          loaded,
+          actor,
+          body: { status: request.body.status, ...(comment ? { comment: { markdown: comment } } : {}) },
+        }),
+      );
+      return back(reply, loaded, "reviewed", "#reviews");
+    },
+  );
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes/:number/status",
+    {
+      schema: { params: CrParams, body: Type.Object({ status: Type.Enum(["draft", "open", "archived"]) }) },
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const { loaded } = await loadCr(request, actor, request.params);
+      authorize(loaded.changeRequestPermissions, "update", {
+        notFound: `No change request "${request.params.number}".`,
+        forbidden: `Only the creator of change request #${loaded.changeRequest.number} or members with the review level on the space can change it.`,
+      });
+      await updateChangeRequest(db, loaded.changeRequest, { status: request.body.status });
+      return back(reply, loaded, "status");
+    },
+  );
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes/:number/details",
+    {
+      schema: {
+        params: CrParams,
+        body: Type.Object({ subject: Type.String({ maxLength: 100 }), description: Type.Optional(Body) }),
+      },
+      preHandler: app.csrfProtection,
+    },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const { loaded } = await loadCr(request, actor, request.params);
+      authorize(loaded.changeRequestPermissions, "update", {
+        notFound: `No change request "${request.params.number}".`,
+        forbidden: `Only the creator of change request #${loaded.changeRequest.number} or members with the review level on the space can change it.`,
+      });
+      const text = request.body.description?.trim() ?? "";
+      const description = text ? documentFromBody({ markdown: text }, "description") : { object: "document" as const, data: {}, nodes: [] };
+      await updateChangeRequest(db, loaded.changeRequest, {
+        subject: request.body.subject.trim(),
+        description: description as unknown as UpdateChangeRequestValue["description"],
+      });
+      return back(reply, loaded, "details");
+    },
+  );
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes/:number/merge",
+    { schema: { params: CrParams }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const { loaded } = await loadCr(request, actor, request.params);
+      const outcome = await mergeChangeRequest(db, { loaded, actor, notifyJobs: deps.notifyJobs });
+      return back(reply, loaded, outcome.result === "merge" ? "merged" : "conflicts", outcome.result === "merge" ? "" : "#conflicts");
+    },
+  );
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes/:number/update",
+    { schema: { params: CrParams }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const { loaded } = await loadCr(request, actor, request.params);
+      refuseWrite(loaded, loaded.changeRequestPermissions.editContent, "edit", "update its change requests");
+      const outcome = await updateFromPrimary(db, { loaded, actor });
+      return back(
+        reply,
+        loaded,
+        outcome.result === "update" ? "updated" : "update-conflicts",
+        outcome.result === "update" ? "" : "#conflicts",
+      );
+    },
+  );
+
+  // ---- editing a page --------------------------------------------------------------------------------
+
+  /** The page in the change request's head, for editing: the same checks as the content operation. */
+  async function editablePage(
+    request: FastifyRequest,
+    actor: Actor,
+    params: { org: string; space: string; number: string; pageId: string },
+  ) {
+    const { loaded, org } = await loadCr(request, actor, params);
+    refuseWrite(loaded, loaded.changeRequestPermissions.editContent, "edit", "edit its change requests");
+    assertWritable(loaded.changeRequest);
+    const view = await loadRevisionView(db, loaded.space, loaded.changeRequest.revisionId);
+    const location = view.locations().get(params.pageId);
+    if (!location) throw missing(`No page "${params.pageId}" in change request #${loaded.changeRequest.number}.`);
+    if (location.page.kind !== "document")
+      throw invalid(`Page "${location.page.title}" is a ${location.page.kind}: it has no text to edit.`);
+    return { loaded, org, location, content: view.content };
+  }
+
+  /** The Markdown read as the content operation will read it, and how to render it in the change request. */
+  async function preview(context: Awaited<ReturnType<typeof editablePage>>, markdown: string) {
+    const parsed = parseMarkdownPage(markdown);
+    const content = await contentView(db, deps, {
+      orgId: context.loaded.space.orgId,
+      spaceId: context.loaded.space.id,
+      contents: [context.content],
+      documents: [parsed.document],
+    });
+    return { preview: { title: parsed.title, document: parsed.document, warnings: parsed.warnings }, content };
+  }
+
+  async function editResponse(
+    reply: FastifyReply,
+    actor: Actor,
+    context: Awaited<ReturnType<typeof editablePage>>,
+    markdown: string,
+    status = 200,
+    error?: string,
+  ) {
+    const { loaded, org, location } = context;
+    const csrf = reply.generateCsrf();
+    let body: SafeHtml = editPage({
+      org: { id: org.id, title: org.title },
+      space: { id: loaded.space.id, title: loaded.space.title },
+      changeRequest: loaded.changeRequest,
+      page: { id: location.page.id, title: location.page.title, path: location.path },
+      markdown,
+      ...(await preview(context, markdown)),
+      csrf,
+    });
+    if (error) body = html`<p class="error" role="alert">${error}</p>${body}`;
+    const space = { id: loaded.space.id, title: loaded.space.title };
+    const trail = crumbTrail(org, space, loaded.changeRequest, `Edit “${location.page.title}”`);
+    return sendPage(reply, status, actor, org, `Edit ${location.page.title}`, body, csrf, trail);
+  }
+
+  app.get("/app/o/:org/s/:space/~/changes/:number/p/:pageId/edit", { schema: { params: PageParams } }, async (request, reply) => {
+    const actor = await signedInActor(request, reply);
+    if (!actor) return reply;
+    const context = await editablePage(request, actor, request.params);
+    const document = (await pageDocument(db, context.location)) as JSONDocument;
+    const markdown = serializeMarkdownPage({ title: context.location.page.title, document }, { pathFor: editablePathFor });
+    return editResponse(reply, actor, context, markdown);
+  });
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes/:number/p/:pageId/edit",
+    {
+      schema: { params: PageParams, body: Type.Object({ markdown: Markdown, action: Type.Optional(Type.Enum(["save", "preview"])) }) },
+      preHandler: app.csrfProtection,
+      bodyLimit: 4 * 1024 * 1024,
+    },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const context = await editablePage(request, actor, request.params);
+      const markdown = request.body.markdown.replace(/\r\n?/g, "\n");
+      if (request.body.action === "preview") return editResponse(reply, actor, context, markdown);
+      const { loaded, location } = context;
+      try {
+        await editChangeRequestContent(db, {
+          loaded,
+          actor,
+          changes: [{ operation: "update_page", page: location.page.id, document: { markdown } }],
+          pageLocation: (pageId) => `/app/o/${loaded.space.orgId}/s/${loaded.space.id}/p/${pageId}`,
+        });
+      } catch (error) {
+        // A Markdown problem is shown over the editor, with the text kept.
+        if (error instanceof DomainError && error.kind === "invalid")
+          return editResponse(reply, actor, context, markdown, 400, error.message);
+        throw error;
+      }
+      return back(reply, loaded, "saved", `#page-${location.page.id}`);
+    },
+  );
+
+  app.post(
+    "/app/o/:org/s/:space/~/changes/:number/p/:pageId/preview",
+    {
+      schema: { params: PageParams, body: Type.Object({ markdown: Markdown }) },
+      preHandler: app.csrfProtection,
+      bodyLimit: 4 * 1024 * 1024,
+    },
+    async (request, reply) => {
+      const actor = await signedInActor(request, reply);
+      if (!actor) return reply;
+      const context = await editablePage(request, actor, request.params);
+      const shown = await preview(context, request.body.markdown.replace(/\r\n?/g, "\n"));
+      return send(reply, 200, previewHtml(shown.preview, shown.content).value);
+    },
+  );
+
+  app.get(EDIT_SCRIPT_PATH, async (_request, reply) =>
+    reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(EDIT_SCRIPT),
+  );
+};
+
+/** A conflict's version when it is a document or a block (what the content renderer is given). */
+function asDocument(value: unknown): JSONDocument | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const node = value as { object?: string };
+  if (node.object === "document") return value as JSONDocument;
+  if (node.object === "block") return { object: "document", data: {}, nodes: [value] } as JSONDocument;
+  return undefined;
+}
+
+/**
+ * A change request's description as Markdown for its edit form. Descriptions set through the API
+ * are only loosely checked documents; one the Markdown writer cannot read is offered as its text.
+ */
+function descriptionMarkdown(document: JSONDocument): string {
+  try {
+    return markdownFromDocument(document).trim();
+  } catch {
+    return documentText(document).trim();
+  }
+}

@@ -1,0 +1,513 @@
+/**
+ * The change-request pages of the web app as HTML, from what web.changes.routes.ts loaded: pure
+ * functions, every value escaped by `html`. Forms post to the routes of that file with the
+ * session's CSRF token; a button is only shown when the same policy the API applies would allow
+ * the action (the routes check again on post).
+ */
+import type { DocumentBlock, JSONDocument } from "../../content/document/types.js";
+import type { ChangeRequestReviewRow, ChangeRequestRow, RequestedReviewerRow, UserRow } from "../../db/schema.js";
+import { type BlockChange, blockDiff, movedAndChanged, textDiff } from "./web.changes.diff.js";
+import { type ContentView, contentStyle } from "./web.changes.render.js";
+import { html, raw, type SafeHtml } from "./web.html.js";
+
+export const QUICK_REACTIONS = ["👍", "🎉", "❤️", "👀"] as const;
+
+// Colours come from the layout's variables when it has them; additions, removals and edits are
+// translucent tints, so they read on light and dark backgrounds alike.
+export const CHANGES_STYLE = raw(`<style>
+  .badge { display: inline-block; padding: 0 .5rem; border-radius: 1rem; font-size: .8rem; border: 1px solid var(--line, #d0d7de); vertical-align: middle; }
+  .badge.open, .badge.approved, .badge.added { background: rgba(46, 160, 67, .15); border-color: #2da44e; }
+  .badge.merged { background: rgba(130, 80, 223, .15); border-color: #8250df; }
+  .badge.archived { background: rgba(251, 143, 68, .15); border-color: #fb8f44; }
+  .badge.changes-requested, .badge.removed { background: rgba(248, 81, 73, .15); border-color: #f85149; }
+  .badge.changed, .badge.moved, .badge.renamed { background: rgba(212, 167, 44, .18); border-color: #d4a72c; }
+  .cr-grid { display: grid; grid-template-columns: minmax(0, 1fr) 18rem; gap: 1.5rem; align-items: start; }
+  @media (max-width: 800px) { .cr-grid { grid-template-columns: minmax(0, 1fr); } }
+  .side .card h3 { margin: 0 0 .4rem; font-size: 1rem; }
+  .block { border-left: 4px solid transparent; padding: .1rem .75rem; margin: .3rem 0; display: flow-root; }
+  .block.added { border-color: #2da44e; background: rgba(46, 160, 67, .08); } .block.removed { border-color: #f85149; background: rgba(248, 81, 73, .08); }
+  .block.changed, .block.moved { border-color: #d4a72c; background: rgba(212, 167, 44, .08); }
+  .block.removed > .content { text-decoration: line-through; text-decoration-color: rgba(207, 34, 46, .5); opacity: .8; }
+  .block .kind { float: right; margin: .2rem 0 0 .5rem; font-size: .75rem; color: var(--muted, #59636e); }
+  .block .q-content { padding: 0; }
+  ins { background: rgba(46, 160, 67, .3); text-decoration: none; } del { background: rgba(248, 81, 73, .3); }
+  .textdiff { white-space: pre-wrap; font-size: .9rem; border-top: 1px dashed var(--line, #d0d7de); margin-top: .3rem; padding-top: .3rem; }
+  .textdiff ins, .textdiff del { padding: 0 1px; margin: 0 1px; border-radius: 2px; }
+  .unchanged-run summary { color: var(--muted, #59636e); cursor: pointer; font-size: .9rem; }
+  .comment { border: 1px solid var(--line, #d0d7de); border-radius: 6px; padding: .4rem .75rem; margin: .4rem 0; }
+  .comment.resolved { opacity: .7; } .comment .meta { font-size: .85rem; color: var(--muted, #59636e); margin: .3rem 0; }
+  div.meta { display: flex; justify-content: space-between; align-items: center; gap: .5rem; } div.meta button { font-size: .8rem; padding: .1rem .5rem; }
+  h3 a.button { font-size: .8rem; font-weight: normal; padding: .1rem .6rem; margin-left: .3rem; }
+  .reply { margin-left: 1.25rem; border-left: 2px solid var(--line, #d0d7de); padding-left: .6rem; margin-top: .4rem; }
+  .reactions { display: flex; gap: .3rem; flex-wrap: wrap; align-items: center; margin: .3rem 0; }
+  .reactions button { padding: 0 .4rem; font-size: .85rem; } .reactions button.mine { background: rgba(84, 174, 255, .2); border-color: #54aeff; }
+  details.comment-here > summary { font-size: .8rem; color: var(--accent, #0969da); cursor: pointer; list-style: none; }
+  textarea { width: 100%; box-sizing: border-box; font: inherit; }
+  .conflict { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: .5rem; }
+  @media (max-width: 800px) { .conflict { grid-template-columns: minmax(0, 1fr); } }
+  .conflict > div { border: 1px solid var(--line, #d0d7de); border-radius: 6px; padding: .4rem .6rem; overflow-x: auto; }
+  .conflict h4 { margin: 0 0 .3rem; font-size: .85rem; color: var(--muted, #59636e); }
+  .conflict pre { overflow-x: auto; padding: .5rem; border-radius: 6px; border: 1px solid var(--line, #d0d7de); }
+  .notice { background: rgba(84, 174, 255, .15); border: 1px solid #54aeff; border-radius: 6px; padding: .5rem .75rem; }
+  .warn { background: rgba(212, 167, 44, .15); border: 1px solid #d4a72c; border-radius: 6px; padding: .5rem .75rem; }
+  .filters a { margin-right: .6rem; } .filters a.current { font-weight: 600; text-decoration: none; color: inherit; }
+  .editor { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1rem; }
+  @media (max-width: 800px) { .editor { grid-template-columns: minmax(0, 1fr); } }
+  .editor textarea { min-height: 28rem; font-family: ui-monospace, monospace; font-size: .9rem; }
+  .preview { border: 1px solid var(--line, #d0d7de); border-radius: 6px; padding: .5rem 1rem; min-height: 28rem; overflow-x: auto; }
+  button.primary { background: #1f883d; color: #fff; border-color: #1f883d; } button.danger { color: #cf222e; }
+  button[disabled] { opacity: .5; cursor: not-allowed; }
+</style>`);
+
+export interface Named {
+  id: string;
+  title: string;
+}
+
+export const nameOf = (users: ReadonlyMap<string, UserRow>, id: string | null | undefined) =>
+  (id && users.get(id)?.displayName) ?? "a former member";
+
+const day = (iso: string) => iso.slice(0, 16).replace("T", " ");
+
+/** The layout's breadcrumbs: organization, space, its change requests, and the change request. */
+export function crumbTrail(org: Named, space: Named, changeRequest?: Pick<ChangeRequestRow, "number">, last?: string) {
+  const base = `/app/o/${org.id}/s/${space.id}`;
+  return [
+    { label: org.title, href: `/app/o/${org.id}` },
+    { label: space.title || "Untitled space", href: base },
+    { label: "Change requests", href: `${base}/~/changes` },
+    ...(changeRequest ? [{ label: `#${changeRequest.number}`, href: `${base}/~/changes/${changeRequest.number}` }] : []),
+    ...(last ? [{ label: last }] : []),
+  ];
+}
+
+export const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
+
+export function statusBadge(status: string): SafeHtml {
+  const label = status === "open" ? "in review" : status;
+  return html`<span class="badge ${status}">${label}</span>`;
+}
+
+// ---- list ------------------------------------------------------------------------------------------
+
+export interface ListView {
+  org: Named;
+  space: Named;
+  status: string;
+  creator?: string | undefined;
+  mine: { id: string };
+  rows: { row: ChangeRequestRow; author: string; comments: number }[];
+  next?: string | undefined;
+  query: Record<string, string | undefined>;
+  mayCreate: boolean;
+  csrf: string;
+}
+
+export function listPage(view: ListView): SafeHtml {
+  const base = `/app/o/${view.org.id}/s/${view.space.id}/~/changes`;
+  const link = (changes: Record<string, string | undefined>) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...view.query, page: undefined, ...changes })) if (v) params.set(k, v);
+    const text = params.toString();
+    return text ? `${base}?${text}` : base;
+  };
+  const statuses = ["open", "draft", "merged", "archived"].map(
+    (s) =>
+      html`<a class="${view.status === s ? "current" : ""}" href="${link({ status: s })}">${s === "open" ? "In review" : s[0]!.toUpperCase() + s.slice(1)}</a>`,
+  );
+  const who = [
+    html`<a class="${!view.query.creator && !view.query.requestedReviewer && !view.query.contributor ? "current" : ""}" href="${link({ creator: undefined, requestedReviewer: undefined, contributor: undefined })}">Everyone's</a>`,
+    html`<a class="${view.query.creator === view.mine.id ? "current" : ""}" href="${link({ creator: view.mine.id, requestedReviewer: undefined, contributor: undefined })}">Created by me</a>`,
+    html`<a class="${view.query.requestedReviewer === view.mine.id ? "current" : ""}" href="${link({ requestedReviewer: view.mine.id, creator: undefined, contributor: undefined })}">Waiting for my review</a>`,
+    html`<a class="${view.query.contributor === view.mine.id ? "current" : ""}" href="${link({ contributor: view.mine.id, creator: undefined, requestedReviewer: undefined })}">I contributed to</a>`,
+  ];
+  const rows = view.rows.map(
+    ({ row, author, comments }) => html`<tr data-number="${row.number}">
+      <td>#${row.number}</td>
+      <td><a href="${base}/${row.number}">${row.subject || "Untitled change request"}</a></td>
+      <td>${statusBadge(row.status)}</td><td>${author}</td><td>${comments > 0 ? `${comments} open comment${comments === 1 ? "" : "s"}` : ""}</td><td class="muted">${day(row.updatedAt)}</td></tr>`,
+  );
+  const create = view.mayCreate
+    ? html`<form method="post" action="${base}" class="card">${csrfField(view.csrf)}
+        <label>New change request <input name="subject" maxlength="100" placeholder="What does it change?" size="40"></label>
+        <button type="submit" class="primary">Create</button></form>`
+    : "";
+  return html`${CHANGES_STYLE}<div class="cr-wide">
+    <h1>Change requests</h1>
+    ${create}
+    <p class="filters">Status: ${statuses}</p>
+    <p class="filters">Show: ${who}</p>
+    ${
+      rows.length > 0
+        ? html`<table><thead><tr><th>#</th><th>Subject</th><th>Status</th><th>Author</th><th>Comments</th><th>Updated (UTC)</th></tr></thead><tbody>${rows}</tbody></table>`
+        : html`<p class="muted">No change requests here.</p>`
+    }
+    ${view.next ? html`<p><a href="${`${link({})}${link({}).includes("?") ? "&" : "?"}page=${encodeURIComponent(view.next)}`}">Older change requests →</a></p>` : ""}</div>`;
+}
+
+// ---- detail ----------------------------------------------------------------------------------------
+
+export interface CommentView {
+  id: string;
+  pageId: string | null;
+  nodeKey: string | null;
+  reviewId: string | null;
+  postedBy: string;
+  postedAt: string;
+  status: string;
+  resolvedBy: string | null;
+  body: JSONDocument;
+  reactions: { emoji: string; userIds: string[] }[];
+  replies: { id: string; postedBy: string; postedAt: string; body: JSONDocument; reactions: { emoji: string; userIds: string[] }[] }[];
+  mayReply: boolean;
+}
+
+export interface PageChangeView {
+  pageId: string;
+  title: string;
+  path: string;
+  kinds: ("added" | "removed" | "moved" | "renamed" | "edited")[];
+  /** Field changes other than the document (title before/after, slug ...). */
+  fields: { name: string; before?: unknown; after?: unknown }[];
+  before?: JSONDocument | undefined;
+  after?: JSONDocument | undefined;
+  /** The page exists in the change request (comments and edits can target it). */
+  inHead: boolean;
+  isDocument: boolean;
+}
+
+export interface ConflictView {
+  message: string;
+  kind: string;
+  pageTitle?: string | undefined;
+  field?: string | undefined;
+  base?: unknown;
+  primary?: unknown;
+  changeRequest?: unknown;
+}
+
+export interface DetailView {
+  org: Named;
+  space: Named;
+  changeRequest: ChangeRequestRow;
+  description: JSONDocument | undefined;
+  /** The description as Markdown, for its edit form. */
+  descriptionMarkdown: string;
+  users: ReadonlyMap<string, UserRow>;
+  actorId: string;
+  outdated: boolean;
+  writable: boolean;
+  /** The space's editMode is "locked": no content writes or merges. */
+  locked: boolean;
+  may: { editContent: boolean; update: boolean; merge: boolean; review: boolean; comment: boolean };
+  requested: RequestedReviewerRow[];
+  reviews: ChangeRequestReviewRow[];
+  candidates: UserRow[];
+  /** Why merging is refused now (merge rules, locked space ...); undefined when it is allowed. */
+  mergeBlocked?: string | undefined;
+  conflicts: ConflictView[];
+  pages: PageChangeView[];
+  otherChanges: string[];
+  comments: CommentView[];
+  headPages: { id: string; title: string; path: string }[];
+  notice?: string | undefined;
+  /** Renders documents of this change request. */
+  content: ContentView;
+  csrf: string;
+}
+
+function reactionBar(view: DetailView, base: string, comment: CommentView, reply?: CommentView["replies"][number]): SafeHtml {
+  const reactions = (reply ?? comment).reactions;
+  const target = reply ? `${base}/comments/${comment.id}/replies/${reply.id}/react` : `${base}/comments/${comment.id}/react`;
+  const shown = new Set(reactions.map((r) => r.emoji));
+  const button = (emoji: string, count: number, mine: boolean) =>
+    comment.mayReply
+      ? html`<form class="inline" method="post" action="${target}">${csrfField(view.csrf)}<input type="hidden" name="emoji" value="${emoji}"><input type="hidden" name="action" value="${mine ? "remove" : "add"}"><button type="submit" class="${mine ? "mine" : ""}" title="${mine ? "Remove your reaction" : "React"}">${emoji}${count > 0 ? ` ${count}` : ""}</button></form>`
+      : html`<span class="badge">${emoji} ${count}</span>`;
+  const existing = reactions.map((r) => button(r.emoji, r.userIds.length, r.userIds.includes(view.actorId)));
+  const more = comment.mayReply ? QUICK_REACTIONS.filter((e) => !shown.has(e)).map((e) => button(e, 0, false)) : [];
+  if (existing.length === 0 && more.length === 0) return html``;
+  return html`<div class="reactions">${existing}${more}</div>`;
+}
+
+function commentHtml(view: DetailView, base: string, comment: CommentView): SafeHtml {
+  const review = comment.reviewId ? view.reviews.find((r) => r.id === comment.reviewId) : undefined;
+  const replies = comment.replies.map(
+    (
+      reply,
+    ) => html`<div class="reply" id="reply-${reply.id}"><p class="meta"><strong>${nameOf(view.users, reply.postedBy)}</strong> · ${day(reply.postedAt)}</p>
+      ${view.content.body(reply.body)}${reactionBar(view, base, comment, reply)}</div>`,
+  );
+  const resolveForm = comment.mayReply
+    ? html`<form class="inline" method="post" action="${base}/comments/${comment.id}/resolve">${csrfField(view.csrf)}<input type="hidden" name="resolved" value="${comment.status === "resolved" ? "false" : "true"}"><button type="submit">${comment.status === "resolved" ? "Reopen" : "Resolve"}</button></form>`
+    : "";
+  const replyForm = comment.mayReply
+    ? html`<details><summary class="muted">Reply</summary><form method="post" action="${base}/comments/${comment.id}/replies">${csrfField(view.csrf)}
+        <textarea name="body" rows="3" required maxlength="20000" aria-label="Reply"></textarea><button type="submit">Reply</button></form></details>`
+    : "";
+  return html`<div class="comment ${comment.status}" id="comment-${comment.id}" data-comment="${comment.id}">
+    <div class="meta"><span><strong>${nameOf(view.users, comment.postedBy)}</strong> · ${day(comment.postedAt)}${
+      review ? html` · ${statusBadge(review.status)}` : ""
+    }${comment.status === "resolved" ? html` · resolved by ${nameOf(view.users, comment.resolvedBy)}` : ""}</span> ${resolveForm}</div>
+    ${view.content.body(comment.body)}${reactionBar(view, base, comment)}${replies}${replyForm}</div>`;
+}
+
+function commentForm(view: DetailView, base: string, target: { page?: string; node?: string }, label: string): SafeHtml {
+  if (!view.may.comment) return html``;
+  return html`<details class="comment-here"><summary>${label}</summary><form method="post" action="${base}/comments">${csrfField(view.csrf)}
+    ${target.page ? html`<input type="hidden" name="page" value="${target.page}">` : ""}${target.node ? html`<input type="hidden" name="node" value="${target.node}">` : ""}
+    <textarea name="body" rows="3" required maxlength="20000" aria-label="${label}"></textarea><button type="submit">Comment</button></form></details>`;
+}
+
+function blockHtml(view: DetailView, base: string, page: PageChangeView, change: BlockChange, comments: CommentView[]): SafeHtml {
+  const block = (change.after ?? change.before) as DocumentBlock;
+  const kind = change.kind === "moved" && movedAndChanged(change) ? "moved and changed" : change.kind;
+  const detail =
+    change.kind === "changed" || (change.kind === "moved" && movedAndChanged(change))
+      ? html`<div class="textdiff" aria-label="What changed in the text">${textDiff(change.before, change.after).map((part) =>
+          part.added ? html`<ins>${part.text}</ins>` : part.removed ? html`<del>${part.text}</del>` : part.text,
+        )}</div>`
+      : "";
+  const here = comments.filter((c) => c.nodeKey === change.key);
+  const mayTarget = change.kind !== "removed" && page.inHead;
+  return html`<div class="block ${change.kind}" data-key="${change.key}" data-kind="${change.kind}">
+    ${change.kind === "unchanged" ? "" : html`<span class="kind">${kind}</span>`}
+    <div class="content">${view.content.block(block, change.key)}</div>${detail}
+    ${here.map((c) => commentHtml(view, base, c))}
+    ${mayTarget ? commentForm(view, base, { page: page.pageId, node: change.key }, "Comment on this block") : ""}</div>`;
+}
+
+function pageDiffHtml(view: DetailView, base: string, page: PageChangeView): SafeHtml {
+  const comments = view.comments.filter((c) => c.pageId === page.pageId);
+  const diff = page.isDocument ? blockDiff(page.before, page.after) : [];
+  const parts: SafeHtml[] = [];
+  let run: BlockChange[] = [];
+  const flush = () => {
+    if (run.length === 0) return;
+    const blocks = run.map((c) => blockHtml(view, base, page, c, comments));
+    parts.push(
+      run.length <= 2
+        ? html`${blocks}`
+        : html`<details class="unchanged-run"><summary>${run.length} unchanged blocks</summary>${blocks}</details>`,
+    );
+    run = [];
+  };
+  for (const change of diff) {
+    const commented = comments.some((c) => c.nodeKey === change.key);
+    if (change.kind === "unchanged" && !commented) run.push(change);
+    else {
+      flush();
+      parts.push(blockHtml(view, base, page, change, comments));
+    }
+  }
+  flush();
+  const keys = new Set(diff.map((c) => c.key));
+  const pageComments = comments.filter((c) => !c.nodeKey || !keys.has(c.nodeKey));
+  const fields = page.fields.map(
+    (f) =>
+      html`<li>${f.name}: ${f.before !== undefined ? html`<del>${show(f.before)}</del>` : ""} ${f.after !== undefined ? html`<ins>${show(f.after)}</ins>` : ""}</li>`,
+  );
+  const edit =
+    view.may.editContent && view.writable && page.inHead && page.isDocument
+      ? html`<a class="button" href="${base}/p/${page.pageId}/edit">Edit</a>`
+      : "";
+  return html`<section class="card" id="page-${page.pageId}" data-page="${page.pageId}">
+    <h3>${page.title || "Untitled page"} ${page.kinds.map((k) => html`<span class="badge ${k === "edited" ? "changed" : k}">${k}</span> `)} ${edit}</h3>
+    <p class="muted">${page.path}</p>
+    ${fields.length > 0 ? html`<ul>${fields}</ul>` : ""}
+    ${page.isDocument ? (diff.some((c) => c.kind !== "unchanged") ? parts : html`<p class="muted">The text of this page did not change.</p>${parts}`) : html`<p class="muted">Not a document page.</p>`}
+    ${pageComments.map((c) => commentHtml(view, base, c))}
+    ${page.inHead ? commentForm(view, base, { page: page.pageId }, "Comment on this page") : ""}
+  </section>`;
+}
+
+function show(value: unknown): string {
+  if (typeof value === "string") return value;
+  return JSON.stringify(value);
+}
+
+function conflictSide(content: ContentView, value: unknown): SafeHtml {
+  if (value === undefined) return html`<p class="muted">(absent)</p>`;
+  if (typeof value === "object" && value !== null) {
+    const record = value as { object?: string; nodes?: unknown[] };
+    if (record.object === "document") return content.body(value as JSONDocument);
+    if (record.object === "block") return content.block(value as DocumentBlock, "conflict");
+    return html`<pre>${JSON.stringify(value, null, 2)}</pre>`;
+  }
+  return html`<p>${String(value)}</p>`;
+}
+
+function conflictsHtml(view: DetailView): SafeHtml {
+  if (view.conflicts.length === 0) return html``;
+  return html`<section id="conflicts"><h2>Conflicts with the primary content (${view.conflicts.length})</h2>
+    <p class="muted">The primary content changed the same things since this change request started. Edit the pages below in this change request (keep the version you want), then merge again.</p>
+    ${view.conflicts.map(
+      (c) => html`<div class="card conflict-item"><p><strong>${c.pageTitle ?? c.kind}</strong>: ${c.message}</p>
+        <div class="conflict"><div><h4>Before both (base)</h4>${conflictSide(view.content, c.base)}</div><div><h4>Primary content now</h4>${conflictSide(view.content, c.primary)}</div><div><h4>This change request</h4>${conflictSide(view.content, c.changeRequest)}</div></div></div>`,
+    )}</section>`;
+}
+
+function sidebar(view: DetailView, base: string): SafeHtml {
+  const cr = view.changeRequest;
+  const reviews = view.reviews.map((r) => html`<li>${nameOf(view.users, r.reviewerId)} ${statusBadge(r.status)}</li>`);
+  const requested = view.requested.map((r) => html`<li>${nameOf(view.users, r.userId)} <span class="muted">(waiting)</span></li>`);
+  const requestForm =
+    view.may.update && view.writable && view.candidates.length > 0
+      ? html`<details><summary>Request reviewers</summary><form method="post" action="${base}/reviewers">${csrfField(view.csrf)}
+          ${view.candidates.map((u) => html`<label style="display:block"><input type="checkbox" name="users" value="${u.id}"> ${u.displayName}</label>`)}
+          <button type="submit">Request review</button></form></details>`
+      : "";
+  const reviewForm =
+    view.may.review && view.writable
+      ? html`<form method="post" action="${base}/reviews" id="review-form">${csrfField(view.csrf)}
+          <textarea name="comment" rows="3" maxlength="20000" placeholder="Leave a comment (optional)" aria-label="Review comment"></textarea>
+          <button type="submit" name="status" value="approved" class="primary">Approve</button>
+          <button type="submit" name="status" value="changes-requested">Request changes</button></form>`
+      : "";
+  const merge =
+    cr.status === "merged"
+      ? html`<p>Merged ${cr.mergedAt ? day(cr.mergedAt) : ""}.</p>`
+      : !view.writable
+        ? html`<p class="muted">Archived: reopen it to merge.</p>`
+        : !view.may.merge
+          ? html`<p class="muted">${view.locked ? "The space is locked: nothing is merged until an admin unlocks it." : "Merging needs the review level on this space."}</p>`
+          : html`${view.mergeBlocked ? html`<p class="error" id="merge-blocked">${view.mergeBlocked}</p>` : ""}
+            ${view.conflicts.length > 0 ? html`<p class="error">${view.conflicts.length} conflict${view.conflicts.length === 1 ? "" : "s"} with the primary content: <a href="#conflicts">see them</a>.</p>` : ""}
+            ${!view.mergeBlocked && view.conflicts.length === 0 ? html`<p>Ready to merge.</p>` : ""}
+            <form method="post" action="${base}/merge">${csrfField(view.csrf)}<button type="submit" class="primary" ${view.mergeBlocked || view.conflicts.length > 0 ? raw("disabled") : ""}>Merge</button></form>`;
+  const update =
+    view.outdated && view.writable && view.may.editContent
+      ? html`<form method="post" action="${base}/update">${csrfField(view.csrf)}<button type="submit">Update from primary</button></form>`
+      : "";
+  const statusForms: SafeHtml[] = [];
+  if (view.may.update && cr.status !== "merged") {
+    const to = (status: string, label: string, cls = "") =>
+      html`<form class="inline" method="post" action="${base}/status">${csrfField(view.csrf)}<input type="hidden" name="status" value="${status}"><button type="submit" class="${cls}">${label}</button></form> `;
+    if (cr.status === "draft") statusForms.push(to("open", "Ready for review"));
+    if (cr.status === "open") statusForms.push(to("draft", "Back to draft"));
+    if (cr.status !== "archived") statusForms.push(to("archived", "Archive", "danger"));
+    else statusForms.push(to("open", "Reopen"));
+  }
+  return html`<aside class="side">
+    <div class="card" id="merge-box"><h3>Merge</h3>${merge}</div>
+    ${view.outdated && view.writable ? html`<div class="card warn"><p>The primary content changed since this change request started.</p>${update}</div>` : ""}
+    <div class="card" id="reviews"><h3>Reviews</h3>
+      ${reviews.length + requested.length > 0 ? html`<ul>${reviews}${requested}</ul>` : html`<p class="muted">No reviews yet.</p>`}
+      ${requestForm}${reviewForm}</div>
+    ${statusForms.length > 0 ? html`<div class="card"><h3>Status</h3>${statusForms}</div>` : ""}
+    ${
+      view.may.editContent && view.writable && view.headPages.length > 0
+        ? html`<div class="card"><h3>Edit a page</h3><ul>${view.headPages.map((p) => html`<li><a href="${base}/p/${p.id}/edit">${p.title || "Untitled page"}</a></li>`)}</ul></div>`
+        : ""
+    }
+  </aside>`;
+}
+
+export function detailPage(view: DetailView): SafeHtml {
+  const cr = view.changeRequest;
+  const base = `/app/o/${view.org.id}/s/${view.space.id}/~/changes/${cr.number}`;
+  const general = view.comments.filter((c) => c.pageId === null);
+  const shownPages = new Set(view.pages.map((p) => p.pageId));
+  const elsewhere = view.comments.filter((c) => c.pageId !== null && !shownPages.has(c.pageId));
+  const titles = new Map(view.headPages.map((p) => [p.id, p.title]));
+  return html`${CHANGES_STYLE}${contentStyle()}<div class="cr-wide">
+    <h1>${cr.subject || "Untitled change request"} <span class="muted">#${cr.number}</span> ${statusBadge(cr.status)}</h1>
+    <p class="muted">Opened by ${nameOf(view.users, cr.createdBy)} on ${day(cr.createdAt)} (UTC) · updated ${day(cr.updatedAt)}</p>
+    ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ""}
+    <div class="cr-grid"><div>
+      ${view.description && view.description.nodes.length > 0 ? html`<div class="card" id="description">${view.content.body(view.description)}</div>` : ""}
+      ${
+        view.may.update && cr.status !== "merged"
+          ? html`<details id="edit-details"><summary class="muted">Edit subject and description</summary>
+            <form method="post" action="${base}/details" class="card">${csrfField(view.csrf)}
+              <label>Subject <input name="subject" value="${cr.subject}" maxlength="100" size="50"></label>
+              <textarea name="description" rows="5" maxlength="20000" aria-label="Description" placeholder="What and why, in Markdown">${view.descriptionMarkdown}</textarea>
+              <button type="submit">Save</button></form></details>`
+          : ""
+      }
+      ${conflictsHtml(view)}
+      <h2>Changes</h2>
+      ${view.pages.length > 0 ? view.pages.map((p) => pageDiffHtml(view, base, p)) : html`<p class="muted">No page changes yet.</p>`}
+      ${view.otherChanges.length > 0 ? html`<div class="card"><h3>Other changes</h3><ul>${view.otherChanges.map((c) => html`<li>${c}</li>`)}</ul></div>` : ""}
+      ${
+        elsewhere.length > 0
+          ? html`<h2>Comments on unchanged pages</h2>${elsewhere.map((c) => html`<p class="muted">${titles.get(c.pageId ?? "") ?? "A page"}</p>${commentHtml(view, base, c)}`)}`
+          : ""
+      }
+      <h2>Conversation</h2>
+      ${general.length > 0 ? general.map((c) => commentHtml(view, base, c)) : html`<p class="muted">No comments yet.</p>`}
+      ${
+        view.may.comment
+          ? html`<form method="post" action="${base}/comments" id="comment-form">${csrfField(view.csrf)}
+            <textarea name="body" rows="4" required maxlength="20000" placeholder="Comment in Markdown" aria-label="Comment"></textarea>
+            <button type="submit">Comment</button></form>`
+          : ""
+      }
+    </div>${sidebar(view, base)}</div></div>`;
+}
+
+// ---- edit --------------------------------------------------------------------------------------------
+
+export interface EditView {
+  org: Named;
+  space: Named;
+  changeRequest: ChangeRequestRow;
+  page: { id: string; title: string; path: string };
+  markdown: string;
+  preview: { title?: string | undefined; document: JSONDocument; warnings: string[] };
+  content: ContentView;
+  csrf: string;
+}
+
+export function previewHtml(preview: EditView["preview"], content: ContentView): SafeHtml {
+  return html`${preview.title ? html`<h1>${preview.title}</h1>` : ""}${content.body(preview.document, "preview-")}${
+    preview.warnings.length > 0
+      ? html`<div class="warn"><p>Notes from reading the Markdown:</p><ul>${preview.warnings.map((w) => html`<li>${w}</li>`)}</ul></div>`
+      : ""
+  }`;
+}
+
+export function editPage(view: EditView): SafeHtml {
+  const base = `/app/o/${view.org.id}/s/${view.space.id}/~/changes/${view.changeRequest.number}`;
+  return html`${CHANGES_STYLE}${contentStyle()}<div class="cr-wide">
+    <h1>Edit “${view.page.title || "Untitled page"}”</h1>
+    <p class="muted">In change request #${view.changeRequest.number} “${view.changeRequest.subject}”. ${view.page.path}. The first <code># heading</code> is the page title.</p>
+    <form method="post" action="${base}/p/${view.page.id}/edit" id="edit-form" data-preview="${base}/p/${view.page.id}/preview">${csrfField(view.csrf)}
+      <div class="editor">
+        <div><textarea name="markdown" id="markdown" aria-label="Markdown" maxlength="2000000">${view.markdown}</textarea></div>
+        <div class="preview" id="preview" aria-live="polite">${previewHtml(view.preview, view.content)}</div>
+      </div>
+      <p><button type="submit" name="action" value="save" class="primary">Save to the change request</button>
+        <button type="submit" name="action" value="preview" id="preview-button">Preview</button>
+        <a href="${base}#page-${view.page.id}">Cancel</a></p>
+    </form></div>
+    <script src="${EDIT_SCRIPT_PATH}" defer></script>`;
+}
+
+export const EDIT_SCRIPT_PATH = "/app/scripts/changes-edit.js";
+
+/** The edit page's live preview: posts the Markdown (debounced) and shows the server's rendering. */
+export const EDIT_SCRIPT = `(() => {
+  const form = document.getElementById("edit-form");
+  const area = document.getElementById("markdown");
+  const pane = document.getElementById("preview");
+  const button = document.getElementById("preview-button");
+  if (!form || !area || !pane) return;
+  if (button) button.style.display = "none";
+  let timer = 0;
+  let latest = 0;
+  const refresh = async () => {
+    const ticket = ++latest;
+    const body = new URLSearchParams({ _csrf: form.elements._csrf.value, markdown: area.value });
+    try {
+      const res = await fetch(form.dataset.preview, { method: "POST", body, credentials: "same-origin" });
+      if (ticket !== latest) return;
+      if (res.ok) pane.innerHTML = await res.text();
+    } catch {}
+  };
+  area.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 250);
+  });
+})();
+`;
