@@ -139,7 +139,19 @@ describe("conditional blocks", () => {
       doc(p("Everyone sees this."), block("if", { expression: "visitor.claims.beta === true" }, [p("Secret beta tip.")])),
     );
     await commitContent(ctx, s.space.id, { pages: [...PAGES, { title: "Plans", slug: "plans", extra: { documentHash } }] });
+    await ctx.worker.drain();
     const token = await sign(s.key, { beta: true });
+    // Search: the index holds the hidden block's text, but neither the result nor its snippet reaches a reader who may not see it.
+    const hidden = await ctx.anonymous.get(`${s.root}/~quire/search?q=secret+beta+tip`);
+    expect(hidden.status).toBe(200);
+    expect(hidden.text).not.toContain("Secret beta tip");
+    expect(hidden.text).not.toContain('class="q-results"');
+    const shown = await ctx.anonymous.get(`${s.root}/~quire/search?q=secret+beta+tip`, { headers: { authorization: `Bearer ${token}` } });
+    expect(shown.text).toContain('class="q-results"');
+    expect(shown.text.replace(/<\/?mark>/g, "")).toContain("Secret beta tip");
+    const everyone = await ctx.anonymous.get(`${s.root}/~quire/search?q=everyone+sees`);
+    expect(everyone.text).toContain('class="q-results"');
+    expect(everyone.text).not.toContain("Secret beta tip");
     for (const path of ["plans.md", "llms-full.txt"]) {
       const without = await ctx.anonymous.get(`${s.root}/${path}`);
       expect(without.text, path).toContain("Everyone sees this.");

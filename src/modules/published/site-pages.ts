@@ -12,7 +12,7 @@ import { markdownFromDocument } from "../../content/markdown/index.js";
 import type { PageNode } from "../../content/revision/model.js";
 import { loadDocument, loadDocuments } from "../../content/revision/storage.js";
 import { fullTextIndex } from "../../content/search/engine.js";
-import { searchPages } from "../../content/search/search.service.js";
+import { type PageResult, searchPages } from "../../content/search/search.service.js";
 import type { Executor } from "../../db/database.js";
 import type { Deps } from "../../deps.js";
 import { evaluate } from "../../expr/index.js";
@@ -349,6 +349,8 @@ export async function searchSite(deps: Deps, ctx: LayoutContext, query: string, 
     const variant = bySpace.get(result.spaceId);
     // Hidden pages open by URL but are not found by search, as they are not in the navigation.
     if (!variant || !readablePage(variant, result.pageId, ctx.reader, true)) continue;
+    const visible = await visibleSearchSections(deps, ctx, variant, result, query);
+    if (!visible) continue;
     const href = pageHref(ctx, variant, result.pageId);
     out.push({
       title: result.title,
@@ -357,7 +359,7 @@ export async function searchSite(deps: Deps, ctx: LayoutContext, query: string, 
         ...(visibleSections(ctx.view, ctx.reader).length > 1 && variant.section ? [variant.section.title] : []),
         ...result.ancestors.map((a) => a.title),
       ],
-      sections: result.sections.map((s) => {
+      sections: visible.map((s) => {
         const anchor = s.path.includes("#") ? s.path.slice(s.path.indexOf("#")) : "";
         return { title: s.title, href: `${href}${anchor}`, snippet: s.body };
       }),
@@ -365,6 +367,46 @@ export async function searchSite(deps: Deps, ctx: LayoutContext, query: string, 
     if (out.length >= limit) break;
   }
   return out;
+}
+
+const whitespace = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase();
+
+/**
+ * The matching sections of a result that this reader may see. The index holds every block's text,
+ * conditional ones included, so on a page with conditional blocks each snippet is checked against
+ * the text the reader sees (the document with their conditions applied): a snippet from a hidden
+ * block is dropped, and a page that matched only through hidden text is not a result at all
+ * (undefined). Pages without conditional blocks, nearly all of them, are taken as indexed.
+ */
+async function visibleSearchSections(
+  deps: Deps,
+  ctx: LayoutContext,
+  variant: VariantView,
+  result: PageResult,
+  query: string,
+): Promise<PageResult["sections"] | undefined> {
+  const page = variant.pages.get(result.pageId)?.page;
+  const document = page?.documentHash ? await loadDocument<JSONDocument>(deps.db, page.documentHash) : undefined;
+  if (!page || !document || !JSON.stringify(document).includes('"type":"if"')) return result.sections;
+  const extra = pageContext(variant, page);
+  const visible = documentForReader(document, (expression) => conditionHolds(expression, ctx.reader, extra));
+  const text = whitespace(
+    documentToPlainText(visible)
+      .map((section) => `${section.heading?.text ?? ""} ${section.text}`)
+      .join(" "),
+  );
+  const shown = (snippet: string) =>
+    snippet
+      .split("…")
+      .map(whitespace)
+      .every((fragment) => fragment === "" || text.includes(fragment));
+  const sections = result.sections.filter((section) => shown(section.body));
+  if (sections.length > 0) return sections;
+  const words = whitespace(query)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 1);
+  const title = whitespace(result.title);
+  return words.length > 0 && words.every((w) => title.includes(w) || text.includes(w)) ? [] : undefined;
 }
 
 /** A search snippet with the query's words marked; the text is escaped like everything else. */
