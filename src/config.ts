@@ -26,6 +26,8 @@ export interface Config {
   gitLimits: GitLimits;
   /** Largest Markdown page (or include) an import converts; a larger one is left out with a warning. */
   importMaxPageBytes: number;
+  /** Memory for published sites' rendered answers (pages, Markdown, indexes), least recently used out first. */
+  siteCacheBytes: number;
   /** Threads that parse Markdown, render PDFs and build search entries off the request thread (0: inline). */
   workerThreads: number;
   /** Trust X-Forwarded-* headers (set when running behind a reverse proxy). */
@@ -219,6 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxTreeEntries: readInt(env, "QUIRE_GIT_MAX_TREE_ENTRIES", DEFAULT_GIT_LIMITS.maxTreeEntries, 1, 100_000_000),
       timeoutMs: readInt(env, "QUIRE_GIT_TIMEOUT_MS", DEFAULT_GIT_LIMITS.timeoutMs, 1000, 24 * 3600_000),
     },
+    siteCacheBytes: readInt(env, "QUIRE_SITE_CACHE_MB", 128, 1, 65_536) * 1024 * 1024,
     importMaxPageBytes: readInt(env, "QUIRE_IMPORT_MAX_PAGE_BYTES", DEFAULT_READ_LIMITS.maxPageBytes, 1024, 1024 * 1024 * 1024),
     workerThreads: readInt(env, "QUIRE_WORKER_THREADS", DEFAULT_WORKER_THREADS, 0, 64),
     secretKey: readSecretKey(env),

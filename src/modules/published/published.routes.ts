@@ -48,8 +48,6 @@ interface Answer {
 }
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
-/** Memory for rendered answers (pages, Markdown, indexes), least recently used out first. */
-const CACHE_BYTES = 256 * 1024 * 1024;
 
 function answer(status: number, type: string, text: string, headers: Record<string, string> = {}): Answer {
   const body = Buffer.from(text);
@@ -94,7 +92,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<PublishedRoutesOptions> 
   });
   const assets = buildSiteAssets(bodyAssets());
   const answers = new LRUCache<string, Answer>({
-    maxSize: CACHE_BYTES,
+    maxSize: deps.config.siteCacheBytes,
     sizeCalculation: (a) => a.body.length + 200,
   });
 
