@@ -617,6 +617,14 @@ export interface SitePublishingAuthTable {
   updatedAt: string;
 }
 
+/** `.gitbook.yaml` redirects of a space's last Git import (migration 0017). */
+export interface GitRedirectsTable {
+  spaceId: string;
+  /** Old path from the space's root, without a leading slash ("old/quickstart"). */
+  fromPath: string;
+  pageId: string;
+}
+
 export interface SitePathRedirectsTable {
   id: string;
   siteId: string;
@@ -678,6 +686,7 @@ export interface Database {
   siteAdaptiveSchemas: SiteAdaptiveSchemasTable;
   sitePublishingAuth: SitePublishingAuthTable;
   sitePathRedirects: SitePathRedirectsTable;
+  gitRedirects: GitRedirectsTable;
 }
 
 export interface SamlProvidersTable {

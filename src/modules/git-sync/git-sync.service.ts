@@ -30,6 +30,7 @@ import { seal, unseal } from "../../lib/sealed.js";
 import { nowIso } from "../../lib/time.js";
 import { getSpace } from "../spaces/spaces.queries.js";
 import { getUserById } from "../users/users.queries.js";
+import { redirectsToPages, replaceGitRedirects } from "./git-redirects.queries.js";
 import type { GitExportPayload, GitImportPayload, GitSyncJobBase } from "./git-sync.jobs.js";
 import { type GitSyncRunValue, readGitSyncState, repoNameOf, updateGitSyncState } from "./git-sync.state.js";
 
@@ -247,6 +248,8 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
         },
         nowIso(),
       );
+      const redirects = redirectsToPages(repository.redirects, imported.content.pages);
+      const warnings = [...imported.warnings, ...redirects.unresolved];
       const revision = await ctx.db.transaction().execute(async (trx) => {
         const created = await commitRevision(trx, {
           spaceId: space.id,
@@ -263,7 +266,10 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
           createdBy: payload.actorId,
           ...(payload.standalone ? {} : { movePrimaryFrom: space.revisionId }),
         });
-        if (!payload.standalone) await requestSearchIndex(trx, space.id);
+        if (!payload.standalone) {
+          await requestSearchIndex(trx, space.id);
+          await replaceGitRedirects(trx, space.id, redirects.kept);
+        }
         await updateGitSyncState(trx, space.id, (state) => ({
           ...state,
           ...(payload.timestamp && !payload.standalone ? { lastTimestamp: payload.timestamp } : {}),
@@ -273,7 +279,7 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
             finishedAt: nowIso(),
             commit: repo.commit.oid,
             revision: created.id,
-            ...(imported.warnings.length ? { warnings: imported.warnings.slice(0, 100).map(redact) } : {}),
+            ...(warnings.length ? { warnings: warnings.slice(0, 100).map(redact) } : {}),
           },
         }));
         return created;

@@ -9,6 +9,7 @@ import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import { indexOfContent, loadContent } from "../../content/revision/storage.js";
 import type { Executor } from "../../db/database.js";
 import type { SiteRow } from "../../db/schema.js";
+import { findGitRedirect } from "../git-sync/git-redirects.queries.js";
 import type { SiteModel } from "../sites/structure.model.js";
 import { findSiteByBasename, listSiteRedirects, loadSiteRows, type SiteRows } from "./published.queries.js";
 import { buildSiteView, type SiteView } from "./site-view.js";
@@ -73,11 +74,15 @@ export async function siteByBasename(db: Executor, basename: string): Promise<Si
 const MOVED_PAGE_DEPTH = 5;
 
 /**
- * The id of the page that had `path` in one of the space's previous revisions (first parents, up to
+ * The id of the page an old `path` leads to: by the redirects of the space's last Git import
+ * (`.gitbook.yaml`), else the page that had `path` in one of the space's previous revisions (first parents, up to
  * five back from `revisionId`), or undefined: an old URL of a renamed or moved page can then be
  * sent to where that page is now.
  */
 export async function findMovedPage(db: Executor, spaceId: string, revisionId: string, path: string): Promise<string | undefined> {
+  // The repository's own redirects (`.gitbook.yaml`) first: its authors said where an old path goes.
+  const redirected = await findGitRedirect(db, spaceId, path);
+  if (redirected) return redirected;
   let current = await getSpaceRevision(db, spaceId, revisionId);
   for (let depth = 0; current && depth < MOVED_PAGE_DEPTH; depth++) {
     const parentId = (JSON.parse(current.parents) as string[])[0];

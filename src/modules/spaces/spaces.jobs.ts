@@ -29,6 +29,7 @@ export const purgeDeletedSpacesJob = defineJob({
       // collections), so they go explicitly; revisions follow through their foreign key.
       await trx.deleteFrom("grants").where("targetType", "=", "space").where("targetId", "in", ids).execute();
       await trx.deleteFrom("linkInvites").where("targetType", "=", "space").where("targetId", "in", ids).execute();
+      await trx.deleteFrom("gitRedirects").where("spaceId", "in", ids).execute();
       await trx.deleteFrom("spaces").where("id", "in", ids).execute();
       return ids.length;
     });
