@@ -340,7 +340,9 @@ class Reconciler {
   }
 
   private placeUnmatched(node: AnyNode, pool: Map<string, AnyNode[]>): void {
-    const candidates = pool.get(this.sigs.of(node));
+    // Without leftovers (a new page: no previous document) no signature can match; skipping them
+    // saved ~10% of a first import's conversion CPU (a SHA-1 of every subtree).
+    const candidates = pool.size > 0 ? pool.get(this.sigs.of(node)) : undefined;
     while (candidates?.length) {
       const candidate = candidates.shift()!;
       if (this.subtreeKeysFree(candidate)) {
