@@ -3,11 +3,13 @@
  * documents by id. Change requests register the same reads under their own prefix with
  * `registerRevisionReads`.
  */
+
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import Type, { type TObject } from "typebox";
 import { evaluateDocument } from "../../content/document/evaluate.js";
-import type { ContentRef, JSONDocument } from "../../content/document/types.js";
+import type { JSONDocument } from "../../content/document/types.js";
+import { editablePathFor } from "../../content/markdown/api-paths.js";
 import { markdownFromDocument } from "../../content/markdown/index.js";
 import { loadDocument } from "../../content/revision/storage.js";
 import type { ChangeRequestRow } from "../../db/schema.js";
@@ -73,25 +75,6 @@ export interface RevisionReadSet {
   resolve(request: FastifyRequest): Promise<RevisionView>;
 }
 
-/**
- * Links in Markdown served by the API use the paths the content-editing API accepts back
- * (`/pages/<id>`, `/files/<id>`), so a page read as Markdown can be edited and sent back.
- */
-function apiPathFor(ref: ContentRef): string | undefined {
-  switch (ref.kind) {
-    case "page":
-      return `/pages/${ref.page}`;
-    case "anchor":
-      return ref.page ? `/pages/${ref.page}#${ref.anchor}` : `#${ref.anchor}`;
-    case "file":
-      return `/files/${ref.file}`;
-    case "reusable-content":
-      return `/reusable-contents/${ref.reusableContent}`;
-    default:
-      return undefined;
-  }
-}
-
 type Query = { metadata?: boolean; computed?: boolean; format?: "document" | "markdown"; evaluated?: boolean | "deterministic-only" };
 
 /** Registers the read routes of one revision source (primary content, a revision, a change request). */
@@ -131,7 +114,7 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
       document = evaluateDocument(document, context, query.evaluated === true ? "all" : "deterministic-only");
     }
     if (query.format === "markdown") {
-      return presentPage(location.page, location.path, ctx, { markdown: markdownFromDocument(document, { pathFor: apiPathFor }) });
+      return presentPage(location.page, location.path, ctx, { markdown: markdownFromDocument(document, { pathFor: editablePathFor }) });
     }
     return presentPage(location.page, location.path, ctx, { document });
   }

@@ -8,11 +8,13 @@
  * service and policy as its API operation, so a form forged by someone without the right gets
  * the API's 403 with the API's message.
  */
+
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import Type from "typebox";
 import { documentText } from "../../content/document/plain-text.js";
-import type { ContentRef, JSONDocument } from "../../content/document/types.js";
+import type { JSONDocument } from "../../content/document/types.js";
+import { editablePathFor } from "../../content/markdown/api-paths.js";
 import { markdownFromDocument, parseMarkdownPage, serializeMarkdownPage } from "../../content/markdown/index.js";
 import { indexPages } from "../../content/revision/model.js";
 import { loadDocuments } from "../../content/revision/storage.js";
@@ -92,25 +94,6 @@ const Markdown = Type.String({ maxLength: 2_000_000 });
 /** How many comments, and replies to them in all, one change request page shows at most. */
 const MAX_COMMENTS = 500;
 const MAX_REPLIES = 5000;
-
-/**
- * Links in the Markdown a member edits use the paths the content operation reads back
- * (`/pages/<id>`, `/files/<id>`), like the API's `format=markdown`.
- */
-function editablePathFor(ref: ContentRef): string | undefined {
-  switch (ref.kind) {
-    case "page":
-      return `/pages/${ref.page}`;
-    case "anchor":
-      return ref.page ? `/pages/${ref.page}#${ref.anchor}` : `#${ref.anchor}`;
-    case "file":
-      return `/files/${ref.file}`;
-    case "reusable-content":
-      return `/reusable-contents/${ref.reusableContent}`;
-    default:
-      return undefined;
-  }
-}
 
 /** Post-action notices, by the `done` query value the redirect carries (never text from the URL). */
 const NOTICES: Record<string, string> = {

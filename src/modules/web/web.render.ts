@@ -8,8 +8,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { ContentRef, JSONDocument } from "../../content/document/types.js";
-import { contentAssets, documentReferences, type RenderedFile, renderDocument } from "../../content/html/index.js";
-import type { PageNode, RevisionContent } from "../../content/revision/model.js";
+import { contentAssets, documentReferences, type RenderEnv, type RenderedFile, renderDocument } from "../../content/html/index.js";
+import type { FileEntry, PageNode, RevisionContent } from "../../content/revision/model.js";
 import { loadDocuments } from "../../content/revision/storage.js";
 import type { Executor } from "../../db/database.js";
 import type { Deps } from "../../deps.js";
@@ -39,15 +39,81 @@ function textOf(value: unknown): string {
   return String(value);
 }
 
-function fileOf(deps: Pick<Deps, "urls" | "secret">, content: RevisionContent, fileId: string): RenderedFile | undefined {
-  const file = content.files.find((f) => f.id === fileId);
-  if (!file) return undefined;
+/** A stored file as the renderer shows it: a signed download URL, its name, type, size and dimensions. */
+function renderedFile(deps: Pick<Deps, "urls" | "secret">, file: FileEntry): RenderedFile {
   return {
     url: downloadUrl(deps.urls.base, deps.secret, { blobHash: file.blobHash, name: file.name, contentType: file.contentType }),
     name: file.name,
     contentType: file.contentType,
     size: file.size,
     ...(file.dimensions ? { width: file.dimensions.width, height: file.dimensions.height } : {}),
+  };
+}
+
+export interface AppRenderSource {
+  orgId: string;
+  spaceId: string;
+  /** Page ids of the revision, to link only to pages that exist. */
+  pageIds: ReadonlySet<string>;
+  files: ReadonlyMap<string, FileEntry>;
+  /** The space's reusable contents the documents use, loaded. */
+  reusable: ReadonlyMap<string, JSONDocument>;
+  /** What expressions see. */
+  vars: { space: Record<string, string>; page: Record<string, string> };
+}
+
+/**
+ * The renderer's environment for a signed-in member, shared by the browsing and the change-request
+ * pages: page links open their app page, files are signed download URLs, the space's reusable
+ * content renders inline, and every conditional block is shown.
+ */
+export function appRenderEnv(deps: Pick<Deps, "urls" | "secret">, source: AppRenderSource): RenderEnv {
+  const { orgId, spaceId, pageIds, files, reusable } = source;
+  const context = { space: { vars: source.vars.space }, page: { vars: source.vars.page } };
+  const pageHref = (space: string | undefined, pageId: string) => {
+    if (space && space !== spaceId) return appPath.page(orgId, space, pageId);
+    return pageIds.has(pageId) ? appPath.page(orgId, spaceId, pageId) : undefined;
+  };
+  const file = (fileId: string) => {
+    const entry = files.get(fileId);
+    return entry ? renderedFile(deps, entry) : undefined;
+  };
+  return {
+    link(ref: ContentRef) {
+      switch (ref.kind) {
+        case "url":
+          return { href: ref.url };
+        case "page": {
+          const href = pageHref(ref.space, ref.page);
+          return href ? { href } : undefined;
+        }
+        case "anchor": {
+          if (!ref.page) return { href: `#${ref.anchor}` };
+          const href = pageHref(ref.space, ref.page);
+          return href ? { href: `${href}#${encodeURIComponent(ref.anchor)}` } : undefined;
+        }
+        case "file": {
+          const found = file(ref.file);
+          return found ? { href: found.url, title: found.name } : undefined;
+        }
+        case "space":
+          return { href: appPath.space(orgId, ref.space) };
+        case "collection":
+          return { href: appPath.collection(orgId, ref.collection) };
+        default:
+          return undefined;
+      }
+    },
+    file,
+    reusableContent: (id, otherSpace) => (otherSpace && otherSpace !== spaceId ? undefined : reusable.get(id)),
+    expression(expression) {
+      try {
+        return textOf(evaluate(expression, context));
+      } catch {
+        return "";
+      }
+    },
+    condition: () => true,
   };
 }
 
@@ -71,48 +137,17 @@ export async function renderAppPage(
   const reusable = new Map(
     entries.flatMap((r) => (documents.has(r.documentHash as string) ? [[r.id, documents.get(r.documentHash as string)!]] : [])),
   );
-  const context = { space: { vars: content.variables }, page: { vars: page.variables ?? {} } };
-  const pageHref = (space: string | undefined, pageId: string) => {
-    if (space && space !== spaceId) return appPath.page(orgId, space, pageId);
-    return pageIds.has(pageId) ? appPath.page(orgId, spaceId, pageId) : undefined;
-  };
-  const rendered = renderDocument(document, {
-    link(ref: ContentRef) {
-      switch (ref.kind) {
-        case "url":
-          return { href: ref.url };
-        case "page": {
-          const href = pageHref(ref.space, ref.page);
-          return href ? { href } : undefined;
-        }
-        case "anchor": {
-          if (!ref.page) return { href: `#${ref.anchor}` };
-          const href = pageHref(ref.space, ref.page);
-          return href ? { href: `${href}#${encodeURIComponent(ref.anchor)}` } : undefined;
-        }
-        case "file": {
-          const file = fileOf(deps, content, ref.file);
-          return file ? { href: file.url, title: file.name } : undefined;
-        }
-        case "space":
-          return { href: appPath.space(orgId, ref.space) };
-        case "collection":
-          return { href: appPath.collection(orgId, ref.collection) };
-        default:
-          return undefined;
-      }
-    },
-    file: (fileId) => fileOf(deps, content, fileId),
-    reusableContent: (id, otherSpace) => (otherSpace && otherSpace !== spaceId ? undefined : reusable.get(id)),
-    expression(expression) {
-      try {
-        return textOf(evaluate(expression, context));
-      } catch {
-        return "";
-      }
-    },
-    condition: () => true,
-  });
+  const rendered = renderDocument(
+    document,
+    appRenderEnv(deps, {
+      orgId,
+      spaceId,
+      pageIds,
+      files: new Map(content.files.map((f) => [f.id, f])),
+      reusable,
+      vars: { space: content.variables, page: page.variables ?? {} },
+    }),
+  );
   const assets = appAssets();
   const href = (name: string) => `${assets.prefix}/${name}`;
   const head = html`<link rel="stylesheet" href="${href("content.css")}">${
