@@ -40,7 +40,6 @@ import { openapiProcessJob, openapiRefreshJob, REFRESH_SCAN_EVERY_MS } from "./m
 import { openapiRoutes } from "./modules/openapi/openapi.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
-import { handleMcpRequest } from "./modules/published/mcp.js";
 import { publishedRoutes } from "./modules/published/published.routes.js";
 import { SiteHosts } from "./modules/published/site-hosts.js";
 import { samlRoutes } from "./modules/saml/saml.routes.js";
@@ -202,7 +201,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(samlRoutes, { deps });
   await app.register(webRoutes, { deps });
   await app.register(conversationRoutes, { deps });
-  await app.register(publishedRoutes, { deps, siteHosts, mcp: handleMcpRequest });
+  // The MCP SDK (with zod) is ~25 MB resident: loaded by the first MCP request, not at startup.
+  const mcp = async (...args: Parameters<typeof import("./modules/published/mcp.js").handleMcpRequest>) =>
+    (await import("./modules/published/mcp.js")).handleMcpRequest(...args);
+  await app.register(publishedRoutes, { deps, siteHosts, mcp });
 
   return app;
 }

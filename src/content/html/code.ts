@@ -1,4 +1,5 @@
-import hljs from "highlight.js";
+import { createRequire } from "node:module";
+import type { HLJSApi } from "highlight.js";
 import { LRUCache } from "lru-cache";
 import { escapeHtml } from "./safe-html.js";
 
@@ -8,6 +9,16 @@ import { escapeHtml } from "./safe-html.js";
  * No language auto-detection: it runs every grammar over the text, which is what makes
  * highlighting slow; an unknown or missing syntax renders escaped plain text.
  */
+
+/**
+ * highlight.js with its grammars is ~17 MB resident: required on the first code block rendered,
+ * not when the server starts (most processes never render a page). Synchronous, as rendering is.
+ */
+let loaded: HLJSApi | undefined;
+function hljs(): HLJSApi {
+  loaded ??= createRequire(import.meta.url)("highlight.js") as HLJSApi;
+  return loaded;
+}
 
 /**
  * Highlighted blocks by language and source. Pages are rendered again and again with the same code
@@ -34,7 +45,7 @@ export function languageOf(syntax: string | undefined): string | undefined {
   if (!syntax) return undefined;
   const name = syntax.trim().toLowerCase();
   const candidate = ALIASES[name] ?? name;
-  return hljs.getLanguage(candidate) ? candidate : undefined;
+  return hljs().getLanguage(candidate) ? candidate : undefined;
 }
 
 /**
@@ -56,7 +67,7 @@ export function highlightLines(lines: readonly string[], language: string | unde
 function splitHighlighted(source: string, language: string, lines: readonly string[]): string[] {
   let highlighted: string;
   try {
-    highlighted = hljs.highlight(source, { language, ignoreIllegals: true }).value;
+    highlighted = hljs().highlight(source, { language, ignoreIllegals: true }).value;
   } catch {
     return lines.map(escapeHtml);
   }

@@ -1,8 +1,16 @@
-import katex from "katex";
+import { createRequire } from "node:module";
+import type Katex from "katex";
 import { LRUCache } from "lru-cache";
 
 /** Rendered formulas: KaTeX takes milliseconds per formula, and pages are rendered again and again. */
 const cache = new LRUCache<string, string>({ max: 5_000, maxSize: 8_000_000, sizeCalculation: (html) => html.length + 1 });
+
+/** KaTeX is ~11 MB resident: required on the first formula rendered, not when the server starts. */
+let loaded: typeof Katex | undefined;
+function katex(): typeof Katex {
+  loaded ??= createRequire(import.meta.url)("katex") as typeof Katex;
+  return loaded;
+}
 
 export function clearMathCache(): void {
   cache.clear();
@@ -25,7 +33,7 @@ export function renderMath(formula: string, displayMode: boolean): string {
 
 function renderUncached(formula: string, displayMode: boolean): string {
   try {
-    return katex.renderToString(formula, {
+    return katex().renderToString(formula, {
       displayMode,
       throwOnError: false,
       trust: false,

@@ -15,9 +15,11 @@ import { conflicting, invalid, missing, notAllowed } from "../../lib/errors.js";
 import { samlProviderStatus } from "../saml/saml.presenter.js";
 import { getSamlProviderById } from "../saml/saml.queries.js";
 import { signInWithSaml } from "../saml/saml.service.js";
-import { consumeResponse, serviceProviderMetadata, startSignIn } from "../saml/saml.sp.js";
 import { openTicket, sealTicket } from "../saml/saml.ticket.js";
 import { safeNext, startSession } from "./web.session.js";
+
+/** node-saml and its XML signature stack are ~15 MB resident: loaded by the first SAML request. */
+const samlServiceProvider = () => import("../saml/saml.sp.js");
 
 const ProviderParams = Type.Object({ providerId: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -37,7 +39,9 @@ export const samlFlowRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
   app.get("/saml/:providerId/metadata", { schema: { hide: true, params: ProviderParams } }, async (request, reply) => {
     const provider = await getSamlProviderById(db, request.params.providerId);
     if (!provider) throw missing(`No SAML provider with id "${request.params.providerId}".`);
-    return reply.type("application/samlmetadata+xml; charset=utf-8").send(serviceProviderMetadata(urls, provider.id));
+    return reply
+      .type("application/samlmetadata+xml; charset=utf-8")
+      .send((await samlServiceProvider()).serviceProviderMetadata(urls, provider.id));
   });
 
   app.get(
@@ -45,7 +49,7 @@ export const samlFlowRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     { schema: { hide: true, params: ProviderParams, querystring: Type.Object({ next: Type.Optional(Type.String({ maxLength: 2000 })) }) } },
     async (request, reply) => {
       const provider = await activeProvider(request.params.providerId);
-      const { url, requestId } = await startSignIn(db, urls, provider, safeNext(request.query.next));
+      const { url, requestId } = await (await samlServiceProvider()).startSignIn(db, urls, provider, safeNext(request.query.next));
       // This browser started this request: only it may complete the sign-in that answers it.
       request.session.set("samlRequest", { providerId: provider.id, requestId });
       return reply.header("cache-control", "no-store").redirect(url, 302);
@@ -69,7 +73,7 @@ export const samlFlowRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
       const { user, requestId } = await db
         .transaction()
         .execute(async (trx) => {
-          const identity = await consumeResponse(trx, urls, provider, request.body.SAMLResponse);
+          const identity = await (await samlServiceProvider()).consumeResponse(trx, urls, provider, request.body.SAMLResponse);
           return { ...(await signInWithSaml(trx, provider, identity)), requestId: identity.requestId };
         })
         .catch((err: unknown) => {
