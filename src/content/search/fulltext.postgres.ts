@@ -14,8 +14,7 @@ function tsQuery(terms: string[]): string {
 }
 
 export const postgresFullText: FullTextIndex = {
-  async replaceSpace(db, spaceId, sections) {
-    await this.removeSpace(db, spaceId);
+  async addSections(db, spaceId, sections) {
     for (let i = 0; i < sections.length; i += 100) {
       await db
         .insertInto("searchSections")

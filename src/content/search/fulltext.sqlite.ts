@@ -43,8 +43,7 @@ export const sqliteFullText: FullTextIndex = {
   // SQLite runs on the thread that answers requests, and FTS5 tokenizes inside one statement: the
   // index is written (and emptied) in chunks of sections, so a large space never holds the thread
   // for the whole of its text at once.
-  async replaceSpace(db, spaceId, sections) {
-    await this.removeSpace(db, spaceId);
+  async addSections(db, spaceId, sections) {
     for (const chunk of chunksOf(sections)) {
       const before = await maxSectionId(db);
       await db

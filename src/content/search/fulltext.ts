@@ -41,8 +41,8 @@ export interface SectionDetails {
 }
 
 export interface FullTextIndex {
-  /** Replaces every indexed section of a space (call inside a transaction). */
-  replaceSpace(db: Executor, spaceId: string, sections: SearchSectionInput[]): Promise<void>;
+  /** Adds sections to a space's index (call inside a transaction, after removeSpace to replace them). */
+  addSections(db: Executor, spaceId: string, sections: readonly SearchSectionInput[]): Promise<void>;
   removeSpace(db: Executor, spaceId: string): Promise<void>;
   /** Best-first matching sections in the given spaces, at most `limit` (ids only: see below). */
   search(db: Executor, spaceIds: string[], terms: string[], limit: number): Promise<SearchHit[]>;
@@ -51,6 +51,17 @@ export interface FullTextIndex {
    * only for the sections of the results actually returned.
    */
   snippets(db: Executor, rowIds: number[], terms: string[]): Promise<Map<number, string>>;
+}
+
+/** Replaces every indexed section of a space with `sections` (call inside a transaction). */
+export async function replaceSpace(
+  index: FullTextIndex,
+  db: Executor,
+  spaceId: string,
+  sections: readonly SearchSectionInput[],
+): Promise<void> {
+  await index.removeSpace(db, spaceId);
+  await index.addSections(db, spaceId, sections);
 }
 
 /**

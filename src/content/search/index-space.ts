@@ -22,70 +22,69 @@ export function headingAnchor(text: string): string {
     .replace(/\s+/g, "-");
 }
 
-/** Documents whose text is extracted per worker task (and at most this many characters of JSON). */
-const TEXT_BATCH_DOCUMENTS = 100;
-const TEXT_BATCH_CHARS = 8 * 1024 * 1024;
+/**
+ * Documents per batch, and their JSON in characters at most (a larger document goes alone). A
+ * batch is loaded, its text extracted in a worker thread and its sections written before the next
+ * one is loaded: indexing holds one batch at a time, not the text of the whole space (an 800-page
+ * space was +90 MB of resident memory when every section was built first).
+ */
+const TEXT_BATCH_DOCUMENTS = 25;
+const TEXT_BATCH_CHARS = 2 * 1024 * 1024;
 
-/** The sections of text of each document, extracted in a worker thread a batch at a time. */
-async function plainTextsOf(db: Executor, hashes: string[]): Promise<Map<string, PlainTextSection[]>> {
-  const texts = new Map<string, PlainTextSection[]>();
-  const unique = [...new Set(hashes)];
-  for (let start = 0; start < unique.length; start += TEXT_BATCH_DOCUMENTS) {
-    const json = await getObjectsJson(db, unique.slice(start, start + TEXT_BATCH_DOCUMENTS));
-    let batch: [string, string][] = [];
+type PageLocation = ReturnType<typeof indexPages> extends Map<string, infer L> ? L : never;
+
+/** The sections of one page, given the text sections of its document. */
+function pageSections(location: PageLocation, parts: readonly PlainTextSection[]): SearchSectionInput[] {
+  const { page } = location;
+  const base = {
+    pageId: page.id,
+    path: location.path,
+    ancestors: location.ancestors.map((a) => ({ title: a.title })),
+    pageTitle: page.title,
+  };
+  if (parts.length === 0) return [{ ...base, sectionKey: "", position: 0, anchor: "", sectionTitle: "", body: page.description ?? "" }];
+  return parts.map((part, position) => ({
+    ...base,
+    sectionKey: part.heading?.key ?? "",
+    position,
+    anchor: part.heading ? headingAnchor(part.heading.text) : "",
+    sectionTitle: part.heading?.text ?? "",
+    body: position === 0 && page.description ? `${page.description}\n${part.text}` : part.text,
+  }));
+}
+
+/** The sections of the indexed pages of a revision, a batch of pages at a time, in page order. */
+async function* searchSectionBatches(db: Executor, treeHash: string | null): AsyncGenerator<SearchSectionInput[]> {
+  const content = await loadContent(db, treeHash);
+  const locations = [...indexPages(content.pages).values()].filter((l) => l.page.kind === "document" && !l.page.noIndex);
+  for (let start = 0; start < locations.length; start += TEXT_BATCH_DOCUMENTS) {
+    const batch = locations.slice(start, start + TEXT_BATCH_DOCUMENTS);
+    const json = await getObjectsJson(
+      db,
+      batch.flatMap((l) => (l.page.documentHash ? [l.page.documentHash] : [])),
+    );
+    const texts = new Map<string, PlainTextSection[]>();
+    // Within the batch, the worker is given at most TEXT_BATCH_CHARS of JSON per task.
+    let pending: [string, string][] = [];
     let chars = 0;
     const flush = async () => {
-      if (batch.length === 0) return;
-      const results = await runInWorker("plainTexts", { documents: batch.map(([, text]) => text) });
-      batch.forEach(([hash], i) => {
+      if (pending.length === 0) return;
+      const results = await runInWorker("plainTexts", { documents: pending.map(([, text]) => text) });
+      pending.forEach(([hash], i) => {
         texts.set(hash, results[i] ?? []);
       });
-      batch = [];
+      pending = [];
       chars = 0;
     };
     for (const entry of json) {
       if (chars + entry[1].length > TEXT_BATCH_CHARS) await flush();
-      batch.push(entry);
+      pending.push(entry);
       chars += entry[1].length;
     }
     await flush();
+    json.clear();
+    yield batch.flatMap((location) => pageSections(location, (location.page.documentHash && texts.get(location.page.documentHash)) || []));
   }
-  return texts;
-}
-
-export async function buildSearchSections(db: Executor, treeHash: string | null): Promise<SearchSectionInput[]> {
-  const content = await loadContent(db, treeHash);
-  const locations = [...indexPages(content.pages).values()].filter((l) => l.page.kind === "document" && !l.page.noIndex);
-  const texts = await plainTextsOf(
-    db,
-    locations.flatMap((l) => (l.page.documentHash ? [l.page.documentHash] : [])),
-  );
-  const sections: SearchSectionInput[] = [];
-  for (const location of locations) {
-    const { page } = location;
-    const parts = (page.documentHash ? texts.get(page.documentHash) : undefined) ?? [];
-    const base = {
-      pageId: page.id,
-      path: location.path,
-      ancestors: location.ancestors.map((a) => ({ title: a.title })),
-      pageTitle: page.title,
-    };
-    if (parts.length === 0) {
-      sections.push({ ...base, sectionKey: "", position: 0, anchor: "", sectionTitle: "", body: page.description ?? "" });
-      continue;
-    }
-    parts.forEach((part, position) => {
-      sections.push({
-        ...base,
-        sectionKey: part.heading?.key ?? "",
-        position,
-        anchor: part.heading ? headingAnchor(part.heading.text) : "",
-        sectionTitle: part.heading?.text ?? "",
-        body: position === 0 && page.description ? `${page.description}\n${part.text}` : part.text,
-      });
-    });
-  }
-  return sections;
 }
 
 /** Replaces the space's index with its current primary revision, unless it is already indexed. */
@@ -100,8 +99,8 @@ export async function indexSpace(db: Executor, dialect: DialectName, spaceId: st
   const state = await db.selectFrom("searchIndexState").select("revisionId").where("spaceId", "=", spaceId).executeTakeFirst();
   if (state?.revisionId === space.revisionId) return "current";
   const revision = await db.selectFrom("revisions").select("treeHash").where("id", "=", space.revisionId).executeTakeFirstOrThrow();
-  const sections = await buildSearchSections(db, revision.treeHash);
-  await index.replaceSpace(db, spaceId, sections);
+  await index.removeSpace(db, spaceId);
+  for await (const sections of searchSectionBatches(db, revision.treeHash)) await index.addSections(db, spaceId, sections);
   await db
     .insertInto("searchIndexState")
     .values({ spaceId, revisionId: space.revisionId, indexedAt: nowIso() })

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/helpers/db.js";
 import { fullTextIndex } from "./engine.js";
-import { type SearchSectionInput, searchTerms, sectionDetails } from "./fulltext.js";
+import { replaceSpace, type SearchSectionInput, searchTerms, sectionDetails } from "./fulltext.js";
 import { searchOrganization, searchPages } from "./search.service.js";
 
 let db: TestDatabase;
@@ -28,7 +28,7 @@ function section(pageId: string, over: Partial<SearchSectionInput> = {}): Search
 describe("full-text index", () => {
   it("finds stemmed words and prefixes, ranks title matches first, and returns snippets", async () => {
     const index = fullTextIndex(db.dialect);
-    await index.replaceSpace(db.db, "s1", [
+    await replaceSpace(index, db.db, "s1", [
       section("body-match", { body: "Before deploying, you should be installing the command line tools on every machine." }),
       section("title-match", { pageTitle: "Installation guide", body: "Everything about setup." }),
       section("other", { body: "Nothing relevant here at all." }),
@@ -62,10 +62,10 @@ describe("full-text index", () => {
 
   it("only searches the given spaces and replaces a space's rows", async () => {
     const index = fullTextIndex(db.dialect);
-    await index.replaceSpace(db.db, "a", [section("pa", { body: "zebra crossing" })]);
-    await index.replaceSpace(db.db, "b", [section("pb", { body: "zebra stripes" })]);
+    await replaceSpace(index, db.db, "a", [section("pa", { body: "zebra crossing" })]);
+    await replaceSpace(index, db.db, "b", [section("pb", { body: "zebra stripes" })]);
     expect((await index.search(db.db, ["a"], ["zebra"], 10)).map((h) => h.pageId)).toEqual(["pa"]);
-    await index.replaceSpace(db.db, "a", [section("pa2", { body: "giraffe" })]);
+    await replaceSpace(index, db.db, "a", [section("pa2", { body: "giraffe" })]);
     expect(await index.search(db.db, ["a"], ["zebra"], 10)).toEqual([]);
     expect((await index.search(db.db, ["a", "b"], ["zebra"], 10)).map((h) => h.pageId)).toEqual(["pb"]);
     await index.removeSpace(db.db, "b");
@@ -77,10 +77,10 @@ describe("full-text index", () => {
     const many = Array.from({ length: 250 }, (_, i) =>
       section(`big${i}`, { body: `${i === 249 ? "okapi " : ""}${"filler ".repeat(2000)}` }),
     );
-    await index.replaceSpace(db.db, "big", many);
+    await replaceSpace(index, db.db, "big", many);
     expect((await index.search(db.db, ["big"], ["okapi"], 10)).map((h) => h.pageId)).toEqual(["big249"]);
     expect((await index.search(db.db, ["big"], ["filler"], 300)).length).toBe(250);
-    await index.replaceSpace(db.db, "big", [section("small", { body: "tapir" })]);
+    await replaceSpace(index, db.db, "big", [section("small", { body: "tapir" })]);
     expect(await index.search(db.db, ["big"], ["okapi"], 10)).toEqual([]);
     expect(await index.search(db.db, ["big"], ["filler"], 10)).toEqual([]);
     expect((await index.search(db.db, ["big"], ["tapir"], 10)).map((h) => h.pageId)).toEqual(["small"]);
@@ -90,7 +90,7 @@ describe("full-text index", () => {
 
   it("treats query syntax as plain words", async () => {
     const index = fullTextIndex(db.dialect);
-    await index.replaceSpace(db.db, "syntax", [section("p", { body: "quoted NEAR text and stars" })]);
+    await replaceSpace(index, db.db, "syntax", [section("p", { body: "quoted NEAR text and stars" })]);
     for (const hostile of ['"unterminated', "a* OR b", "NEAR(x y)", "-minus", "col:value", "')); drop table x; --", "&|!:*"]) {
       await expect(index.search(db.db, ["syntax"], searchTerms(hostile), 10)).resolves.toBeInstanceOf(Array);
     }
@@ -100,7 +100,7 @@ describe("full-text index", () => {
 
   it("matches accented and non-Latin words", async () => {
     const index = fullTextIndex(db.dialect);
-    await index.replaceSpace(db.db, "intl", [section("fr", { body: "Le café est prêt" }), section("ja", { body: "東京 タワー" })]);
+    await replaceSpace(index, db.db, "intl", [section("fr", { body: "Le café est prêt" }), section("ja", { body: "東京 タワー" })]);
     expect((await index.search(db.db, ["intl"], searchTerms("café"), 10)).map((h) => h.pageId)).toEqual(["fr"]);
     expect((await index.search(db.db, ["intl"], searchTerms("東京"), 10)).map((h) => h.pageId)).toEqual(["ja"]);
   });
@@ -114,7 +114,7 @@ describe("searchPages", () => {
       sections.push(section(`p${p}`, { body: `kangaroo fact number ${p}` }));
       sections.push(section(`p${p}`, { sectionKey: `k${p}`, position: 1, anchor: "more", sectionTitle: "More", body: "another kangaroo" }));
     }
-    await index.replaceSpace(db.db, "grouped", sections);
+    await replaceSpace(index, db.db, "grouped", sections);
     const seen: string[] = [];
     let page: string | undefined;
     do {
@@ -146,12 +146,12 @@ describe("searchPages", () => {
 describe("searchOrganization", () => {
   it("groups pages by space, spaces in the order of their best page, and pages through spaces", async () => {
     const index = fullTextIndex(db.dialect);
-    await index.replaceSpace(db.db, "org-a", [
+    await replaceSpace(index, db.db, "org-a", [
       section("a1", { body: "walrus" }),
       section("a2", { pageTitle: "Walrus", body: "walrus walrus" }),
     ]);
-    await index.replaceSpace(db.db, "org-b", [section("b1", { pageTitle: "Walrus facts", body: "walrus" })]);
-    await index.replaceSpace(db.db, "org-c", [section("c1", { body: "walrus" })]);
+    await replaceSpace(index, db.db, "org-b", [section("b1", { pageTitle: "Walrus facts", body: "walrus" })]);
+    await replaceSpace(index, db.db, "org-c", [section("c1", { body: "walrus" })]);
     const ranked = (await searchPages(index, db.db, ["org-a", "org-b"], "walrus", { limit: 100 })).results;
     const spaceOrder = [...new Set(ranked.map((r) => r.spaceId))];
     const all = await searchOrganization(index, db.db, ["org-a", "org-b"], "walrus", {});
