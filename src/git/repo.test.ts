@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BareRepo, createBareRepo, git, serveGitOverHttp } from "../../test/helpers/git.js";
 import { GitError } from "./errors.js";
-import { assertValidRef, type FetchOptions, fetchRef, withFetchedRef } from "./repo.js";
+import { assertValidRef, type FetchOptions, fetchRef, READ_WINDOW_BYTES, withFetchedRef } from "./repo.js";
 import { MODE_SYMLINK } from "./tree.js";
 
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), "quire-repo-test-"));
@@ -118,6 +118,57 @@ describe("fetchRef over file://", () => {
 
   it("accepts branch names with slashes and unicode", () => {
     expect(() => assertValidRef("refs/heads/feature/ünï-1.2")).not.toThrow();
+  });
+});
+
+describe("forEachBlob", () => {
+  it("hands each blob in order, small ones in one reused buffer and one larger than a window on its own, across windows", async () => {
+    const big = randomBytes(READ_WINDOW_BYTES + 1000);
+    const files: Record<string, string | Buffer> = { "big.bin": big };
+    // More than a window of medium files, so several windows are written and read in turn.
+    for (let i = 0; i < 12; i++) files[`medium-${i}.bin`] = randomBytes(600_000 + i);
+    files["tiny.txt"] = "tiny\n";
+    const source = createBareRepo(files);
+    const local = await fetchRef(source.url, "refs/heads/main", fileOptions({ limits: { maxFileBytes: 10 * 1024 * 1024 } }));
+    try {
+      const entries = (await local.listTree()).filter((e) => e.path !== "big.bin");
+      entries.push((await local.listTree()).find((e) => e.path === "big.bin")!);
+      const seen: { oid: string; same: boolean; buffer: ArrayBufferLike }[] = [];
+      await local.forEachBlob(entries, async (oid, bytes) => {
+        const path = entries.find((e) => e.oid === oid)!.path;
+        const expected = files[path] as string | Buffer;
+        seen.push({ oid, same: bytes.equals(Buffer.from(expected)), buffer: bytes.buffer });
+      });
+      expect(seen.map((s) => s.oid)).toEqual(entries.map((e) => e.oid));
+      expect(seen.every((s) => s.same)).toBe(true);
+      // Every blob up to a window shares one buffer: nothing is allocated per blob.
+      const small = seen.slice(0, -1);
+      expect(new Set(small.map((s) => s.buffer)).size).toBe(1);
+      expect(seen.at(-1)!.buffer).not.toBe(small[0]!.buffer);
+    } finally {
+      await local.dispose();
+      source.cleanup();
+    }
+  });
+
+  it("refuses a blob over the per-file limit, and an object that is not in the repository", async () => {
+    const source = createBareRepo({ "a.bin": Buffer.alloc(5000, 1), "b.txt": "b\n" });
+    const local = await fetchRef(source.url, "refs/heads/main", fileOptions({ limits: { maxFileBytes: 1000 } }));
+    try {
+      const entries = await local.listTree();
+      const a = entries.find((e) => e.path === "a.bin")!;
+      const b = entries.find((e) => e.path === "b.txt")!;
+      const visited: string[] = [];
+      const over = await failure(local.forEachBlob([b, a], async (oid) => void visited.push(oid)));
+      expect(over.code).toBe("limit_exceeded");
+      expect(over.message).toMatch(/over the limit of 1000 bytes \(maxFileBytes\)/);
+      expect(visited).toEqual([b.oid]);
+      const missing = await failure(local.forEachBlob([{ oid: "1".repeat(40), size: 10 }], async () => undefined));
+      expect(missing.message).toMatch(/is not in the repository/);
+    } finally {
+      await local.dispose();
+      source.cleanup();
+    }
   });
 });
 

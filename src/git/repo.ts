@@ -3,11 +3,13 @@
  * straight from the object database (no checkout: no file of the repository is ever written to
  * disk under its own name, so paths and symlinks in it cannot touch our filesystem).
  */
+import fs from "node:fs/promises";
+import path from "node:path";
 import { GitError } from "./errors.js";
 import { directorySize, type GitLimits, type OperationHandle, type OperationOptions, openOperation } from "./operation.js";
 import { assertSafePath } from "./paths.js";
 import { killGroup, lastLines, runGit, runGitChecked, spawnGit } from "./run.js";
-import { type BlobReader, MODE_SUBMODULE, type TreeEntry } from "./tree.js";
+import { type BlobReader, MODE_SUBMODULE, readWindows, type TreeEntry } from "./tree.js";
 import { parseRemoteUrl } from "./url.js";
 
 export interface FetchOptions extends OperationOptions {
@@ -244,6 +246,67 @@ export class LocalRepo implements BlobReader {
     return Promise.all(oids.map((oid) => (this.catFile as CatFile).read(oid, options.maxBytes)));
   }
 
+  /**
+   * `BlobReader.forEachBlob`: git writes a window of blobs (`READ_WINDOW_BYTES`) to a file of the
+   * operation's temp directory, and they are read back one by one into one buffer that is reused
+   * (a blob larger than it gets its own). The next window is written while this one is read.
+   *
+   * Why not the cat-file pipe: every read from a pipe allocates a new buffer, and so does every
+   * blob, and that memory is given back only by a garbage collection, which V8 starts after some
+   * 64 MB of it. Storing a repository's images through the pipe held that much garbage at a time,
+   * and the process kept the pages (measured: 60 MB more peak RSS on an import of 800 images).
+   * Here nothing is allocated per read or per blob.
+   */
+  async forEachBlob(blobs: readonly { oid: string; size: number }[], fn: (oid: string, bytes: Buffer) => Promise<void>): Promise<void> {
+    for (const { oid } of blobs) if (!OID.test(oid)) throw new GitError("git_failed", `Invalid object id ${JSON.stringify(oid)}`);
+    const windows = readWindows(blobs, READ_WINDOW_BYTES);
+    // Sized for the largest blob up to a window; a larger one is read into a buffer of its own.
+    const reused = Buffer.allocUnsafe(
+      Math.min(
+        READ_WINDOW_BYTES,
+        blobs.reduce((n, b) => Math.max(n, b.size), 0),
+      ),
+    );
+    const write = (index: number) => {
+      const window = windows[index];
+      if (!window) return undefined;
+      const file = path.join(this.op.dir, `blobs-${index % 2}`);
+      const written = writeBlobsFile(this.op, window, file);
+      // Awaited on a later turn; until then a failure must not count as unhandled.
+      written.catch(() => undefined);
+      return { window, file, written };
+    };
+    let next = write(0);
+    for (let i = 0; next; i++) {
+      const { window, file, written } = next;
+      await written;
+      next = write(i + 1);
+      const handle = await fs.open(file, "r");
+      try {
+        let position = 0;
+        for (const { oid } of window) {
+          const header = await readHeader(handle, position, oid);
+          position += header.length;
+          if (header.type !== "blob") throw new GitError("git_failed", `Object ${oid} is a ${header.type}, not a file`);
+          if (header.size > this.op.limits.maxFileBytes) {
+            throw new GitError(
+              "limit_exceeded",
+              `Object ${oid} is ${header.size} bytes, over the limit of ${this.op.limits.maxFileBytes} bytes (maxFileBytes)`,
+            );
+          }
+          const target = header.size <= reused.length ? reused : Buffer.allocUnsafe(header.size);
+          await readExactly(handle, target, header.size, position);
+          // The content is followed by one LF.
+          position += header.size + 1;
+          if (this.op.signal.aborted) throw this.op.abortError();
+          await fn(oid, target.subarray(0, header.size));
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+  }
+
   /** Stops the reader and, unless the repository belongs to a larger operation, removes the temp directory. */
   async dispose(): Promise<void> {
     this.catFile?.close();
@@ -284,6 +347,45 @@ export async function withFetchedRef<T>(url: string, ref: string, options: Fetch
 export async function readCommit(op: OperationHandle, oid: string): Promise<CommitInfo> {
   const raw = await runGitChecked(op, ["cat-file", "commit", oid], { cwd: op.repoDir });
   return parseCommit(oid, raw.toString("utf8"));
+}
+
+/** Bytes of blobs git writes to a file at once for `forEachBlob` (a larger blob is written alone). */
+export const READ_WINDOW_BYTES = 4 * 1024 * 1024;
+
+/** Writes the `git cat-file --batch` output for `blobs` to `file`. */
+async function writeBlobsFile(op: OperationHandle, blobs: readonly { oid: string }[], file: string): Promise<void> {
+  const handle = await fs.open(file, "w", 0o600);
+  try {
+    const result = await runGit(op, ["cat-file", "--batch"], {
+      cwd: op.repoDir,
+      stdin: blobs.map((b) => `${b.oid}\n`).join(""),
+      stdoutFd: handle.fd,
+    });
+    if (result.code !== 0) throw new GitError("git_failed", `git cat-file failed: ${lastLines(result.stderr)}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads the `<oid> <type> <size>\n` line at `position` (or `<oid> missing`). */
+async function readHeader(handle: fs.FileHandle, position: number, oid: string): Promise<{ type: string; size: number; length: number }> {
+  const bytes = Buffer.alloc(160);
+  const { bytesRead } = await handle.read(bytes, 0, bytes.length, position);
+  const newline = bytes.subarray(0, bytesRead).indexOf(10);
+  const [name, type, sizeText] = bytes.subarray(0, Math.max(newline, 0)).toString("latin1").split(" ");
+  if (newline < 0 || name !== oid || type === "missing" || type === undefined || sizeText === undefined) {
+    throw new GitError("git_failed", `Object ${oid} is not in the repository`);
+  }
+  return { type, size: Number(sizeText), length: newline + 1 };
+}
+
+/** Fills `target` with `size` bytes of the file from `position`. */
+async function readExactly(handle: fs.FileHandle, target: Buffer, size: number, position: number): Promise<void> {
+  for (let done = 0; done < size; ) {
+    const { bytesRead } = await handle.read(target, done, size - done, position + done);
+    if (bytesRead === 0) throw new GitError("git_failed", "git cat-file's output ended early");
+    done += bytesRead;
+  }
 }
 
 interface BlobRequest {

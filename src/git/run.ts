@@ -3,7 +3,7 @@
  * deadline and abort signal. All output that reaches an error message goes through the operation's
  * redactor first.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { GitError } from "./errors.js";
 import type { RemoteUrl } from "./url.js";
 
@@ -129,6 +129,8 @@ export interface RunOptions {
   stdin?: Buffer | string;
   /** Called with each stdout chunk instead of collecting it (for large, streamed outputs). */
   onStdout?: (chunk: Buffer) => void;
+  /** A file descriptor git writes its stdout to, instead of a pipe to this process. */
+  stdoutFd?: number;
   /** Largest stdout collected; more kills the process with this error. */
   maxStdout?: { bytes: number; error: () => GitError };
 }
@@ -154,10 +156,15 @@ export function killGroup(pid: number | undefined): void {
 
 /** Starts `git <configArgs> <args>` (no shell) in its own process group. */
 export function spawnGit(op: GitOperation, args: string[], cwd?: string): ChildProcessWithoutNullStreams {
+  return spawnGitTo(op, args, cwd, "pipe") as ChildProcessWithoutNullStreams;
+}
+
+/** spawnGit with stdout to a pipe or to a file descriptor of ours. */
+function spawnGitTo(op: GitOperation, args: string[], cwd: string | undefined, stdout: "pipe" | number): ChildProcess {
   return spawn("git", [...op.configArgs, ...args], {
     cwd,
     env: op.env,
-    stdio: ["pipe", "pipe", "pipe"],
+    stdio: ["pipe", stdout, "pipe"],
     // Own process group, so a timeout or abort can kill git's helpers (remote-https, index-pack) too.
     detached: true,
     windowsHide: true,
@@ -168,7 +175,7 @@ export function spawnGit(op: GitOperation, args: string[], cwd?: string): ChildP
 export function runGit(op: GitOperation, args: string[], options: RunOptions = {}): Promise<RunResult> {
   if (op.signal.aborted) return Promise.reject(op.abortError());
   return new Promise<RunResult>((resolve, reject) => {
-    const child = spawnGit(op, args, options.cwd);
+    const child = spawnGitTo(op, args, options.cwd, options.stdoutFd ?? "pipe");
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = "";
@@ -180,7 +187,7 @@ export function runGit(op: GitOperation, args: string[], options: RunOptions = {
     const onAbort = () => fail(op.abortError());
     op.signal.addEventListener("abort", onAbort, { once: true });
 
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
       if (failure) return;
       if (options.onStdout) {
         try {
@@ -197,11 +204,11 @@ export function runGit(op: GitOperation, args: string[], options: RunOptions = {
       }
       stdout.push(chunk);
     });
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => {
       if (stderr.length < MAX_STDERR) stderr += chunk;
     });
-    child.stdin.on("error", () => {
+    child.stdin?.on("error", () => {
       // EPIPE when git exits before reading all input; the exit code tells what happened.
     });
     child.on("error", (error) => {
@@ -216,8 +223,8 @@ export function runGit(op: GitOperation, args: string[], options: RunOptions = {
       }
       resolve({ code: code ?? -1, stdout: Buffer.concat(stdout), stderr: op.redact(stderr.slice(0, MAX_STDERR)) });
     });
-    if (options.stdin !== undefined) child.stdin.end(options.stdin);
-    else child.stdin.end();
+    if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+    else child.stdin?.end();
   });
 }
 

@@ -25,6 +25,30 @@ export const MODE_SUBMODULE = "160000";
 export interface BlobReader {
   /** Contents in the order of `oids`; with `maxBytes`, only the first bytes of each blob. */
   readBlobs(oids: readonly string[], options?: { maxBytes?: number }): Promise<Buffer[]>;
+  /**
+   * Calls `fn` with the bytes of each blob in turn, in the order given, one at a time. The bytes
+   * may be a view of a buffer that is reused for the next blob: `fn` must be done with them when
+   * its promise settles (copy what it keeps). For reading many large files with bounded memory.
+   */
+  forEachBlob(blobs: readonly { oid: string; size: number }[], fn: (oid: string, bytes: Buffer) => Promise<void>): Promise<void>;
+}
+
+/** Splits `files` into consecutive windows of at most `windowBytes` (a larger file is a window of its own). */
+export function readWindows<T extends { size: number }>(files: readonly T[], windowBytes: number): T[][] {
+  const windows: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    if (current.length > 0 && bytes + file.size > windowBytes) {
+      windows.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(file);
+    bytes += file.size;
+  }
+  if (current.length > 0) windows.push(current);
+  return windows;
 }
 
 /** The git blob id (SHA-1) of a content, as `git hash-object` computes it. */
@@ -47,15 +71,19 @@ export function memoryTree(files: ReadonlyMap<string, Buffer | { symlink: string
     entries.push({ path, mode: isLink ? MODE_SYMLINK : MODE_FILE, size: content.length, oid });
   }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const blob = (oid: string) => {
+    const content = blobs.get(oid);
+    if (!content) throw new GitError("git_failed", `Blob ${oid} is not in the tree`);
+    return content;
+  };
   return {
     entries,
     reader: {
       async readBlobs(oids, options) {
-        return oids.map((oid) => {
-          const blob = blobs.get(oid);
-          if (!blob) throw new GitError("git_failed", `Blob ${oid} is not in the tree`);
-          return options?.maxBytes !== undefined ? blob.subarray(0, options.maxBytes) : blob;
-        });
+        return oids.map((oid) => (options?.maxBytes !== undefined ? blob(oid).subarray(0, options.maxBytes) : blob(oid)));
+      },
+      async forEachBlob(list, fn) {
+        for (const { oid } of list) await fn(oid, blob(oid));
       },
     },
   };

@@ -350,7 +350,17 @@ export async function readRepository(
       isWithin(path, join(root, INCLUDES_DIR)) && isMarkdown(path) && !tooLarge(root ? path.slice(root.length + 1) : path, entry),
   );
   const withBlob = documents.filter((d) => d.oid !== null);
-  const sources = await readText([...withBlob.map((d) => d.oid as string), ...includeEntries.map(([, e]) => e.oid)]);
+  // Read one by one through a reused buffer (forEachBlob): only the decoded text is kept.
+  const sources: string[] = [];
+  await reader.forEachBlob(
+    [
+      ...withBlob.map((d) => ({ oid: d.oid as string, size: documentEntries.get(d)?.size ?? 0 })),
+      ...includeEntries.map(([, e]) => ({ oid: e.oid, size: e.size })),
+    ],
+    async (_oid, bytes) => {
+      sources.push(bytes.toString("utf8").replace(/^\uFEFF/, ""));
+    },
+  );
   withBlob.forEach((doc, i) => {
     doc.source = sources[i] as string;
   });
