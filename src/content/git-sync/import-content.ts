@@ -68,6 +68,10 @@ const newId = () => randomBase62(20);
 const CONVERT_BATCH_PAGES = 20;
 const CONVERT_BATCH_CHARS = 256 * 1024;
 
+/**
+ * Converts `repo` into revision content keeping the identities of `previous`. Consumes `repo`: the
+ * Markdown sources of its pages and includes are emptied as they are converted.
+ */
 export async function importContent(
   repo: RepositoryContent,
   previous: RevisionContent,
@@ -158,15 +162,28 @@ export async function importContent(
   // 3. Every page and include converted in worker threads, in batches of bounded size (a batch's
   // sources, previous documents and results are what is in flight at once).
   const table: ResolveTable = { pages: pageIdByPath, files: fileIdByPath, includes: includeIdByPath, readme: repo.config.readme };
-  const toConvert: { source: string; fromPath: string; previousHash: string | undefined }[] = [];
+  // `from` is the page or include whose Markdown is converted: its source is let go once sent to
+  // the worker (all of a repository's Markdown, as UTF-16 strings, was ~20 MB of the heap until the
+  // end of the import).
+  const toConvert: { from: { source: string }; length: number; fromPath: string; previousHash: string | undefined }[] = [];
   for (const include of repo.reusableContents) {
-    toConvert.push({ source: include.source, fromPath: include.path, previousHash: previousIncludes.get(include.path)?.documentHash });
+    toConvert.push({
+      from: include,
+      length: include.source.length,
+      fromPath: include.path,
+      previousHash: previousIncludes.get(include.path)?.documentHash,
+    });
   }
   const walk = (pages: RepoPage[]) => {
     for (const page of pages) {
       if (page.kind === "document") {
         const id = ids.get(page) as string;
-        toConvert.push({ source: page.source, fromPath: page.path, previousHash: previousPages.get(id)?.page.documentHash });
+        toConvert.push({
+          from: page,
+          length: page.source.length,
+          fromPath: page.path,
+          previousHash: previousPages.get(id)?.page.documentHash,
+        });
       }
       if (page.kind !== "link") walk(page.children);
     }
@@ -177,12 +194,12 @@ export async function importContent(
   let batchBytes = 0;
   for (const item of toConvert) {
     const last = batches.at(-1);
-    if (!last || last.length >= CONVERT_BATCH_PAGES || batchBytes + item.source.length > CONVERT_BATCH_CHARS) {
+    if (!last || last.length >= CONVERT_BATCH_PAGES || batchBytes + item.length > CONVERT_BATCH_CHARS) {
       batches.push([item]);
-      batchBytes = item.source.length;
+      batchBytes = item.length;
     } else {
       last.push(item);
-      batchBytes += item.source.length;
+      batchBytes += item.length;
     }
   }
   // Two batches at a time keep a thread busy while the next one's previous documents load.
@@ -193,7 +210,8 @@ export async function importContent(
       const pages: PageToParse[] = [];
       for (const item of batch) {
         const previousJson = item.previousHash ? await sources.loadDocumentJson(item.previousHash) : undefined;
-        pages.push({ source: item.source, fromPath: item.fromPath, previousJson });
+        pages.push({ source: item.from.source, fromPath: item.fromPath, previousJson });
+        item.from.source = "";
       }
       const results = await runInWorker("parsePages", { table, pages });
       if (sources.storeDocuments) {
