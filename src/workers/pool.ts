@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { TaskName, Tasks } from "./tasks.js";
 
@@ -42,14 +43,31 @@ function startPool(): Piscina {
   });
 }
 
+export interface RunOptions {
+  /** Objects moved to the thread rather than copied (a MessagePort the task talks over). */
+  transferList?: readonly (MessagePort | ArrayBuffer)[];
+  /** Abort: a queued task is dropped, a running one stops with its thread. */
+  signal?: AbortSignal;
+}
+
 /** Runs the task `name` of tasks.ts with `input` in a worker thread (inline when configured with 0 threads). */
-export async function runInWorker<K extends TaskName>(name: K, input: TaskInput<K>): Promise<TaskOutput<K>> {
+export async function runInWorker<K extends TaskName>(name: K, input: TaskInput<K>, options: RunOptions = {}): Promise<TaskOutput<K>> {
+  const { signal } = options;
+  signal?.throwIfAborted();
   if (threads === 0) {
     const { default: runTask } = await import("./tasks.js");
-    return runTask({ name, input }) as TaskOutput<K>;
+    return runTask({ name, input }, signal) as TaskOutput<K>;
   }
   pool ??= startPool();
-  return (await pool.run({ name, input })) as TaskOutput<K>;
+  try {
+    type PiscinaRunOptions = NonNullable<Parameters<Piscina["run"]>[1]>;
+    const run: PiscinaRunOptions = { transferList: options.transferList as PiscinaRunOptions["transferList"], signal: signal ?? null };
+    return (await pool.run({ name, input }, run)) as TaskOutput<K>;
+  } catch (error) {
+    // The same error as a task aborted inline (the signal's reason), not piscina's own AbortError.
+    signal?.throwIfAborted();
+    throw error;
+  }
 }
 
 /** Stops the threads (at shutdown); a later task starts a new pool. */

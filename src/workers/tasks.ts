@@ -1,14 +1,17 @@
 /**
- * The CPU-heavy work that runs in worker threads (pool.ts): converting Markdown pages of an import
- * and extracting the searchable text of documents. Inputs and outputs are plain data, and
+ * The CPU-heavy work that runs in worker threads (pool.ts): converting Markdown pages of an import,
+ * extracting the searchable text of documents and rendering PDFs. Inputs and outputs are plain data, and
  * documents travel as JSON text: a string is copied between threads in one piece, where an object
  * graph of a large document would be cloned node by node on the calling thread.
  */
+
+import { isWorkerThread, move } from "piscina";
 import { documentToPlainText, type PlainTextSection } from "../content/document/plain-text.js";
 import type { JSONDocument } from "../content/document/types.js";
 import { type ResolveTable, resolverFor } from "../content/git-sync/resolve.js";
 import { extractReferences } from "../content/gitbook-repo/references.js";
 import { type PageFrontmatter, parseMarkdownPage } from "../content/markdown/index.js";
+import type { PdfRenderTask } from "../content/pdf/render-task.js";
 import { canonicalJson, objectHash } from "../content/store/canonical.js";
 
 export interface PageToParse {
@@ -48,12 +51,30 @@ export function pageReferences(input: { sources: string[] }): string[][] {
   return input.sources.map((source) => extractReferences(source));
 }
 
-const TASKS = { parsePages, plainTexts, pageReferences };
+/**
+ * A PDF of a space or change request (the task's `host` port must be in the run's transfer list).
+ * The file's bytes are moved back to the calling thread rather than copied.
+ */
+export async function renderPdf(input: PdfRenderTask, signal?: AbortSignal): Promise<Uint8Array> {
+  // Loaded on first use: pdfkit and fontkit weigh ~50 MB that a thread which never prints does not need.
+  const { renderPdfTask } = await import("../content/pdf/render-task.js");
+  const { ownArrayBuffer } = await import("../content/pdf/render-port.js");
+  const bytes = await renderPdfTask(input, signal);
+  return isWorkerThread ? (move(new Uint8Array(ownArrayBuffer(bytes))) as Uint8Array) : bytes;
+}
+
+const TASKS = { parsePages, plainTexts, pageReferences, renderPdf };
 export type Tasks = typeof TASKS;
 export type TaskName = keyof Tasks;
 
-/** The entry piscina calls in each thread: one of the tasks above by name. */
-export default function runTask<K extends TaskName>(task: { name: K; input: Parameters<Tasks[K]>[0] }): ReturnType<Tasks[K]> {
-  const fn = TASKS[task.name] as (input: Parameters<Tasks[K]>[0]) => ReturnType<Tasks[K]>;
-  return fn(task.input);
+/**
+ * The entry piscina calls in each thread: one of the tasks above by name. `signal` is only given
+ * when a task runs inline; in a thread, piscina stops the thread itself on abort.
+ */
+export default function runTask<K extends TaskName>(
+  task: { name: K; input: Parameters<Tasks[K]>[0] },
+  signal?: AbortSignal,
+): ReturnType<Tasks[K]> {
+  const fn = TASKS[task.name] as (input: Parameters<Tasks[K]>[0], signal?: AbortSignal) => ReturnType<Tasks[K]>;
+  return fn(task.input, signal);
 }

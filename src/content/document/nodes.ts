@@ -4,7 +4,15 @@
  * in one canonical shape: equal content gives deep-equal JSON, which the round-trip tests and the
  * key reconciliation rely on.
  */
-import type { DocumentBlock, DocumentBlockParagraph, DocumentMark, DocumentText, DocumentTextLeaf, InlineContent } from "./types.js";
+import type {
+  DocumentBlock,
+  DocumentBlockParagraph,
+  DocumentMark,
+  DocumentText,
+  DocumentTextLeaf,
+  InlineContent,
+  TextColor,
+} from "./types.js";
 
 const MARK_ORDER: Record<DocumentMark["type"], number> = {
   bold: 0,
@@ -100,6 +108,26 @@ export function inlineText(nodes: readonly InlineContent[]): string {
     else if (node.type === "button") out += node.data.label;
   }
   return out;
+}
+
+/** The schema's colours (`TextColor`): text and background of the color mark, icons. */
+const TEXT_COLORS: Record<TextColor, true> = {
+  default: true,
+  green: true,
+  blue: true,
+  red: true,
+  orange: true,
+  yellow: true,
+  purple: true,
+  $primary: true,
+  $info: true,
+  $success: true,
+  $warning: true,
+  $danger: true,
+};
+
+export function isTextColor(value: unknown): value is TextColor {
+  return typeof value === "string" && Object.hasOwn(TEXT_COLORS, value);
 }
 
 // ---- nesting rules of the 0.146 schema ---------------------------------------------------------

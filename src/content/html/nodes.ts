@@ -1,9 +1,21 @@
 /**
- * Loose reading of stored documents. Documents come from storage, imports and API clients, so the
- * renderer reads every field through these accessors: a malformed node degrades to its text
- * instead of throwing halfway through a page.
+ * The HTML renderer's loose view of stored documents: its node types and walkers, and the
+ * accessors it shares with the PDF renderer (content/document/loose.ts). Documents come from
+ * storage, imports and API clients, so a malformed node degrades to its text instead of throwing
+ * halfway through a page.
  */
-import type { ContentRef } from "../document/types.js";
+import { dataString, emojiText, fragmentsOf, isObject, type LooseFragment } from "../document/loose.js";
+
+export {
+  asContentRef,
+  dataFlag,
+  dataNumber,
+  dataRef,
+  dataString,
+  emojiText,
+  fragmentNamed,
+  fragmentsOf,
+} from "../document/loose.js";
 
 export interface Leaf {
   text?: unknown;
@@ -21,16 +33,9 @@ export interface Node {
   fragments?: unknown;
 }
 
-export interface Fragment {
-  object: "fragment";
-  fragment?: unknown;
-  type?: unknown;
-  nodes?: unknown;
-}
+export type Fragment = LooseFragment;
 
-export function isNode(value: unknown): value is Node {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export const isNode = isObject as (value: unknown) => value is Node;
 
 export function isText(node: Node): boolean {
   return node.object === "text";
@@ -46,40 +51,6 @@ export function children(node: { nodes?: unknown } | undefined): Node[] {
 
 export function leaves(node: Node): Leaf[] {
   return Array.isArray(node.leaves) ? (node.leaves.filter(isNode) as Leaf[]) : [];
-}
-
-export function fragments(node: Node): Fragment[] {
-  return Array.isArray(node.fragments) ? (node.fragments.filter(isNode) as Fragment[]) : [];
-}
-
-/** The fragment named `name` (its `fragment` field), or the first of that `type`. */
-export function fragmentNamed(node: Node, name: string): Fragment | undefined {
-  const all = fragments(node);
-  return all.find((f) => f.fragment === name) ?? all.find((f) => f.type === name);
-}
-
-export function str(node: Node, key: string): string | undefined {
-  const value = node.data?.[key];
-  return typeof value === "string" ? value : undefined;
-}
-
-export function num(node: Node, key: string): number | undefined {
-  const value = node.data?.[key];
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-export function bool(node: Node, key: string): boolean {
-  return node.data?.[key] === true;
-}
-
-export function asRef(value: unknown): ContentRef | undefined {
-  if (!isNode(value)) return undefined;
-  const kind = (value as { kind?: unknown }).kind;
-  return typeof kind === "string" ? (value as unknown as ContentRef) : undefined;
-}
-
-export function ref(node: Node, key = "ref"): ContentRef | undefined {
-  return asRef(node.data?.[key]);
 }
 
 /**
@@ -101,26 +72,17 @@ export function textOf(root: unknown): string {
       continue;
     }
     const type = typeOf(node);
-    if (type === "emoji") out.push(emojiText(str(node, "code") ?? ""));
-    else if (type === "inline-math" || type === "math") out.push(str(node, "formula") ?? "");
-    else if (type === "button") out.push(str(node, "label") ?? "");
+    if (type === "emoji") out.push(emojiText(dataString(node, "code") ?? ""));
+    else if (type === "inline-math" || type === "math") out.push(dataString(node, "formula") ?? "");
+    else if (type === "button") out.push(dataString(node, "label") ?? "");
     if (node.object === "block") stack.push("\n");
     const nodes = Array.isArray(node.nodes) ? node.nodes : [];
     for (let i = nodes.length - 1; i >= 0; i--) stack.push(nodes[i]);
     // Annotation bodies are notes about the text, not part of it.
     if (type !== "annotation") {
-      const frags = fragments(node);
+      const frags = fragmentsOf(node);
       for (let i = frags.length - 1; i >= 0; i--) stack.push(frags[i]);
     }
   }
   return out.join("");
-}
-
-/** GitBook stores emoji as hex code points joined by "-" (e.g. "1f468-200d-1f469"). */
-export function emojiText(code: string): string {
-  const points = code
-    .split("-")
-    .map((part) => Number.parseInt(part, 16))
-    .filter((cp) => Number.isInteger(cp) && cp > 0 && cp <= 0x10ffff);
-  return points.length > 0 ? String.fromCodePoint(...points) : "";
 }

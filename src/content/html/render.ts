@@ -4,21 +4,22 @@
  * `html` template; the only markup inserted as is comes from highlight.js and KaTeX, which escape
  * the text they are given.
  */
+import { isTextColor } from "../document/nodes.js";
 import type { ContentRef, JSONDocument } from "../document/types.js";
 import { highlightLines, languageOf } from "./code.js";
 import { renderMath } from "./math.js";
 import {
-  bool,
   children,
+  dataFlag,
+  dataNumber,
+  dataRef,
+  dataString,
   emojiText,
   type Fragment,
   fragmentNamed,
   isNode,
   leaves,
   type Node,
-  num,
-  ref,
-  str,
   textOf,
   typeOf,
 } from "./nodes.js";
@@ -46,20 +47,6 @@ const EMPTY = raw("");
 const TAG_LINE = /^\{%.*%\}$/s;
 const join = (parts: readonly SafeHtml[]) => raw(parts.map((part) => part.value).join(""));
 
-const COLORS = new Set([
-  "default",
-  "green",
-  "blue",
-  "red",
-  "orange",
-  "yellow",
-  "purple",
-  "$primary",
-  "$info",
-  "$success",
-  "$warning",
-  "$danger",
-]);
 const HINTS: Record<string, string> = { info: "ℹ", success: "✓", warning: "⚠", danger: "✖" };
 
 export class HtmlRenderer {
@@ -127,7 +114,7 @@ export class HtmlRenderer {
         return this.code({ object: "block", type: "code", data: {} }, [node]);
       case "math":
         this.features.add("math");
-        return html`<div class="q-math">${raw(renderMath(str(node, "formula") ?? "", true))}</div>`;
+        return html`<div class="q-math">${raw(renderMath(dataString(node, "formula") ?? "", true))}</div>`;
       case "divider":
         return raw(`<hr class="q-divider">`);
       case "images":
@@ -155,7 +142,7 @@ export class HtmlRenderer {
       case "columns":
         return this.columns(node, inner);
       case "if": {
-        const expression = str(node, "expression");
+        const expression = dataString(node, "expression");
         return expression !== undefined && this.env.condition(expression) ? this.blocks(children(node), inner) : EMPTY;
       }
       case "content-ref":
@@ -192,32 +179,32 @@ export class HtmlRenderer {
     switch (typeOf(node)) {
       case "link": {
         const content = this.inlines(children(node), { ...inner, inLink: true });
-        const target = ctx.inLink ? undefined : this.link(ref(node));
+        const target = ctx.inLink ? undefined : this.link(dataRef(node));
         return target ? html`<a class="q-link" href="${target.href}">${content}</a>` : content;
       }
       case "emoji":
-        return html`<span class="q-emoji">${emojiText(str(node, "code") ?? "")}</span>`;
+        return html`<span class="q-emoji">${emojiText(dataString(node, "code") ?? "")}</span>`;
       case "icon": {
-        const name = (str(node, "icon") ?? "").replace(/[^a-z0-9-]/gi, "");
-        return html`<span class="q-icon${colorClass("text", str(node, "color"))}" data-icon="${name}" aria-hidden="true"></span>`;
+        const name = (dataString(node, "icon") ?? "").replace(/[^a-z0-9-]/gi, "");
+        return html`<span class="q-icon${colorClass("text", dataString(node, "color"))}" data-icon="${name}" aria-hidden="true"></span>`;
       }
       case "expression":
-        return html`<span class="q-expression">${this.env.expression(str(node, "expression") ?? "")}</span>`;
+        return html`<span class="q-expression">${this.env.expression(dataString(node, "expression") ?? "")}</span>`;
       case "inline-math":
         this.features.add("math");
-        return html`<span class="q-math-inline">${raw(renderMath(str(node, "formula") ?? "", false))}</span>`;
+        return html`<span class="q-math-inline">${raw(renderMath(dataString(node, "formula") ?? "", false))}</span>`;
       case "inline-image":
         return this.inlineImage(node);
       case "mention": {
-        const reference = ref(node);
+        const reference = dataRef(node);
         const target = ctx.inLink ? undefined : this.link(reference);
         const label = target?.title ?? (reference ? fallbackLabel(reference) : "");
         return target ? html`<a class="q-mention" href="${target.href}">${label}</a>` : html`<span class="q-mention">${label}</span>`;
       }
       case "button": {
-        const kind = str(node, "kind") === "secondary" ? "secondary" : "primary";
-        const label = str(node, "label") ?? "";
-        const target = ctx.inLink ? undefined : this.link(ref(node));
+        const kind = dataString(node, "kind") === "secondary" ? "secondary" : "primary";
+        const label = dataString(node, "label") ?? "";
+        const target = ctx.inLink ? undefined : this.link(dataRef(node));
         return target
           ? html`<a class="q-button q-button-${kind}" href="${target.href}">${label}</a>`
           : html`<span class="q-button q-button-${kind} q-unavailable">${label}</span>`;
@@ -255,11 +242,11 @@ export class HtmlRenderer {
   }
 
   private inlineImage(node: Node): SafeHtml {
-    const src = this.imageSource(ref(node));
-    const alt = str(node, "alt") ?? str(node, "caption") ?? "";
+    const src = this.imageSource(dataRef(node));
+    const alt = dataString(node, "alt") ?? dataString(node, "caption") ?? "";
     if (!src) return alt ? html`<span class="q-unavailable">${alt}</span>` : EMPTY;
-    const dark = this.imageSource(ref(node, "refDark"));
-    const size = str(node, "size") === "line" ? " q-inline-image-line" : "";
+    const dark = this.imageSource(dataRef(node, "refDark"));
+    const size = dataString(node, "size") === "line" ? " q-inline-image-line" : "";
     const img = html`<img class="q-inline-image${size}" src="${src.url}" alt="${alt}" loading="lazy" decoding="async"${dimensions(src)}>`;
     return dark ? this.picture(dark.url, img) : img;
   }
@@ -313,7 +300,7 @@ export class HtmlRenderer {
     const title = textOf({ nodes: children(node) })
       .replace(/\s+/g, " ")
       .trim();
-    const wanted = str(node, "id") || (typeof node.meta?.id === "string" ? node.meta.id : "") || slugify(title);
+    const wanted = dataString(node, "id") || (typeof node.meta?.id === "string" ? node.meta.id : "") || slugify(title);
     const id = this.uniqueId(wanted);
     if (ctx.outline) this.outline.push({ id, title, level });
     // The page title is the page's <h1>, so a document's heading-1 is an <h2>.
@@ -334,24 +321,24 @@ export class HtmlRenderer {
     const items = children(node).map((item) => {
       const body = typeOf(item) === "list-item" ? this.blocks(children(item), ctx) : this.block(item, ctx);
       if (type !== "list-tasks") return html`<li>${body}</li>`;
-      const checked = bool(item, "checked");
+      const checked = dataFlag(item, "checked");
       return html`<li class="q-task${checked ? " q-task-done" : ""}"><input type="checkbox" disabled${checked ? raw(" checked") : EMPTY} aria-label="${checked ? "Done" : "Not done"}"><div class="q-task-body">${body}</div></li>`;
     });
     if (type === "list-ordered") {
-      const start = Math.trunc(num(node, "start") ?? 1);
+      const start = Math.trunc(dataNumber(node, "start") ?? 1);
       return html`<ol class="q-list"${start !== 1 ? html` start="${start}"` : EMPTY}>${items}</ol>`;
     }
     return html`<ul class="q-list${type === "list-tasks" ? " q-tasks" : ""}">${items}</ul>`;
   }
 
   private hint(node: Node, ctx: Ctx): SafeHtml {
-    const requested = str(node, "style") ?? "info";
+    const requested = dataString(node, "style") ?? "info";
     const style = Object.hasOwn(HINTS, requested) ? requested : "info";
     return html`<div class="q-hint q-hint-${style}" role="note"><span class="q-hint-icon" aria-hidden="true">${HINTS[style]}</span><div class="q-hint-body">${this.blocks(children(node), ctx)}</div></div>`;
   }
 
   private code(node: Node, lineNodes: readonly Node[]): SafeHtml {
-    const syntax = str(node, "syntax");
+    const syntax = dataString(node, "syntax");
     const lines = lineNodes.map((line) => this.codeLineText(line));
     if (syntax?.trim().toLowerCase() === "mermaid") {
       this.features.add("mermaid");
@@ -365,16 +352,16 @@ export class HtmlRenderer {
     // <code> is the source, with or without CSS.
     const last = highlighted.length - 1;
     const body = highlighted.map((line, index) => {
-      const marked = bool(lineNodes[index]!, "highlighted") ? " q-line-highlighted" : "";
+      const marked = dataFlag(lineNodes[index]!, "highlighted") ? " q-line-highlighted" : "";
       return `<span class="q-line${marked}">${line}${index < last ? "\n" : ""}</span>`;
     });
-    const title = str(node, "title");
+    const title = dataString(node, "title");
     const classes = ["q-code"];
-    if (str(node, "overflow") === "wrap") classes.push("q-code-wrap");
-    if (bool(node, "lineNumbers")) classes.push("q-code-numbered");
-    if (bool(node, "fullWidth")) classes.push("q-full-width");
-    const collapsed = num(node, "collapsedLineCount");
-    const collapsible = bool(node, "expandable") && collapsed !== undefined && collapsed > 0 && lines.length > collapsed;
+    if (dataString(node, "overflow") === "wrap") classes.push("q-code-wrap");
+    if (dataFlag(node, "lineNumbers")) classes.push("q-code-numbered");
+    if (dataFlag(node, "fullWidth")) classes.push("q-full-width");
+    const collapsed = dataNumber(node, "collapsedLineCount");
+    const collapsible = dataFlag(node, "expandable") && collapsed !== undefined && collapsed > 0 && lines.length > collapsed;
     if (collapsible) classes.push("q-code-collapsible");
     const pre = html`<pre><code class="hljs${language ? ` language-${language}` : ""}">${raw(body.join(""))}</code></pre>`;
     return html`<figure class="${classes.join(" ")}"${language ? html` data-language="${language}"` : EMPTY}${collapsible ? html` data-collapsed-lines="${collapsed}"` : EMPTY}>${title ? html`<figcaption class="q-code-title">${title}</figcaption>` : EMPTY}<div class="q-code-body"><button type="button" class="q-copy" hidden>Copy</button>${pre}</div></figure>`;
@@ -385,32 +372,32 @@ export class HtmlRenderer {
     if (line.object === "text") return textOf(line);
     let out = "";
     for (const child of children(line)) {
-      if (typeOf(child) === "expression") out += this.env.expression(str(child, "expression") ?? "");
+      if (typeOf(child) === "expression") out += this.env.expression(dataString(child, "expression") ?? "");
       else out += textOf(child.object === "text" ? child : { nodes: children(child) });
     }
     return out.replace(/\n/g, " ");
   }
 
   private images(node: Node, ctx: Ctx): SafeHtml {
-    const align = str(node, "align");
+    const align = dataString(node, "align");
     const classes = ["q-images", `q-align-${align === "left" || align === "right" ? align : "center"}`];
-    if (bool(node, "withFrame")) classes.push("q-images-framed");
-    if (bool(node, "fullWidth")) classes.push("q-full-width");
+    if (dataFlag(node, "withFrame")) classes.push("q-images-framed");
+    if (dataFlag(node, "fullWidth")) classes.push("q-full-width");
     return html`<div class="${classes.join(" ")}">${children(node).map((image) => (typeOf(image) === "image" ? this.image(image, ctx) : this.block(image, ctx)))}</div>`;
   }
 
   image(node: Node, ctx: Ctx): SafeHtml {
-    const source = this.imageSource(ref(node));
+    const source = this.imageSource(dataRef(node));
     const captionFragment = fragmentNamed(node, "caption");
     const captionNodes = captionFragment ? children(captionFragment) : [];
     const caption = captionNodes.length > 0 ? this.captionInlines(captionNodes, ctx) : EMPTY;
     const captionText = captionFragment ? textOf(captionFragment).trim() : "";
-    const alt = str(node, "alt") ?? captionText;
+    const alt = dataString(node, "alt") ?? captionText;
     if (!source) {
       return html`<figure class="q-image q-unavailable"><span>${alt ? `Image not available: ${alt}` : "Image not available"}</span></figure>`;
     }
     const width = lengthOf(node.data?.width);
-    const dark = this.imageSource(ref(node, "refDark"));
+    const dark = this.imageSource(dataRef(node, "refDark"));
     const sizeStyle = width ? html` style="width:${width}"` : EMPTY;
     const img = html`<img src="${source.url}" alt="${alt}" loading="lazy" decoding="async"${dimensions(source)}${sizeStyle}>`;
     return html`<figure class="q-image">${dark ? this.picture(dark.url, img) : img}${captionText ? html`<figcaption>${caption}</figcaption>` : EMPTY}</figure>`;
@@ -423,13 +410,13 @@ export class HtmlRenderer {
   }
 
   private drawing(node: Node): SafeHtml {
-    const source = this.imageSource(ref(node));
+    const source = this.imageSource(dataRef(node));
     if (!source) return html`<figure class="q-drawing q-unavailable"><span>Drawing not available</span></figure>`;
     return html`<figure class="q-drawing"><img src="${source.url}" alt="Drawing" loading="lazy" decoding="async"${dimensions(source)}></figure>`;
   }
 
   private file(node: Node): SafeHtml {
-    const reference = ref(node);
+    const reference = dataRef(node);
     const file = reference?.kind === "file" && typeof reference.file === "string" ? this.env.file(reference.file) : undefined;
     const href = safeMediaUrl(file?.url);
     if (!file || !href) return html`<div class="q-file q-unavailable">File not available</div>`;
@@ -437,7 +424,7 @@ export class HtmlRenderer {
   }
 
   private embed(node: Node): SafeHtml {
-    const url = str(node, "url") ?? "";
+    const url = dataString(node, "url") ?? "";
     const known = knownEmbed(url);
     if (known) {
       this.features.add("embed");
@@ -458,11 +445,11 @@ export class HtmlRenderer {
     // Radio buttons + CSS switch tabs without script: each radio's label is the tab, the panel follows it.
     const parts = items.map((item, index) => {
       const id = `${group}-${index}`;
-      const title = str(item, "title") || `Tab ${index + 1}`;
+      const title = dataString(item, "title") || `Tab ${index + 1}`;
       const body = typeOf(item) === "tabs-item" ? this.blocks(children(item), inner) : this.block(item, inner);
       return html`<input type="radio" class="q-tab-radio" name="${group}" id="${id}"${index === 0 ? raw(" checked") : EMPTY}><label class="q-tab-label" for="${id}">${title}</label><div class="q-tab-panel">${body}</div>`;
     });
-    return html`<div class="q-tabs${bool(node, "fullWidth") ? " q-full-width" : ""}">${parts}</div>`;
+    return html`<div class="q-tabs${dataFlag(node, "fullWidth") ? " q-full-width" : ""}">${parts}</div>`;
   }
 
   private expandable(node: Node, ctx: Ctx): SafeHtml {
@@ -488,16 +475,16 @@ export class HtmlRenderer {
   private columns(node: Node, ctx: Ctx): SafeHtml {
     const columns = children(node).map((column) => {
       const width = lengthOf(column.data?.width);
-      const valign = str(column, "verticalAlignment");
+      const valign = dataString(column, "verticalAlignment");
       const cls = valign === "middle" || valign === "bottom" ? ` q-valign-${valign}` : "";
       const body = typeOf(column) === "column" ? this.blocks(children(column), ctx) : this.block(column, ctx);
       return html`<div class="q-column${cls}"${width ? html` style="--q-col:${width}"` : EMPTY}>${body}</div>`;
     });
-    return html`<div class="q-columns${bool(node, "fullWidth") ? " q-full-width" : ""}">${columns}</div>`;
+    return html`<div class="q-columns${dataFlag(node, "fullWidth") ? " q-full-width" : ""}">${columns}</div>`;
   }
 
   private contentRef(node: Node): SafeHtml {
-    const reference = ref(node);
+    const reference = dataRef(node);
     const target = this.link(reference);
     const label = target?.title ?? (reference ? fallbackLabel(reference) : "");
     const hint = reference?.kind === "url" ? "" : kindLabel(reference?.kind);
@@ -507,7 +494,7 @@ export class HtmlRenderer {
   }
 
   private reusableContent(node: Node, ctx: Ctx): SafeHtml {
-    const reference = ref(node);
+    const reference = dataRef(node);
     if (reference?.kind !== "reusable-content" || typeof reference.reusableContent !== "string") return EMPTY;
     const key = `${reference.space ?? ""}/${reference.reusableContent}`;
     if (ctx.reusable.includes(key) || ctx.reusable.length >= MAX_REUSABLE_DEPTH) {
@@ -520,13 +507,13 @@ export class HtmlRenderer {
 
   private openApi(node: Node): SafeHtml {
     const type = typeOf(node);
-    const reference = ref(node);
+    const reference = dataRef(node);
     if (type === "openapi-schemas") {
       const schemas = Array.isArray(node.data?.schemas) ? node.data.schemas.filter((s): s is string => typeof s === "string") : [];
       return html`<div class="q-openapi q-openapi-schemas"><span class="q-openapi-label">Schemas</span> ${schemas.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s}</code>`)}</div>`;
     }
-    const method = (type === "openapi-webhook" ? (str(node, "method") ?? "post") : (str(node, "method") ?? "")).toLowerCase();
-    const path = type === "openapi-webhook" ? (str(node, "name") ?? "") : (str(node, "path") ?? "");
+    const method = (type === "openapi-webhook" ? (dataString(node, "method") ?? "post") : (dataString(node, "method") ?? "")).toLowerCase();
+    const path = type === "openapi-webhook" ? (dataString(node, "name") ?? "") : (dataString(node, "path") ?? "");
     const spec = reference?.kind === "openapi" && typeof reference.spec === "string" ? reference.spec : undefined;
     const operation = spec && type === "openapi-operation" ? this.env.operation?.(spec, method, path) : undefined;
     const href = safeLinkUrl(operation?.href) ?? this.link(reference)?.href;
@@ -537,8 +524,8 @@ export class HtmlRenderer {
   }
 
   private integration(node: Node): SafeHtml {
-    const name = [str(node, "integration"), str(node, "block")].filter(Boolean).join(" / ");
-    const href = safeLinkUrl(str(node, "url"));
+    const name = [dataString(node, "integration"), dataString(node, "block")].filter(Boolean).join(" / ");
+    const href = safeLinkUrl(dataString(node, "url"));
     return href
       ? html`<a class="q-card-link q-integration" href="${href}" rel="noopener"><span class="q-card-title">${href}</span><span class="q-card-hint">${name || "Integration"}</span></a>`
       : html`<div class="q-integration q-unavailable">Integration${name ? ` ${name}` : ""}: interactive content is not available here.</div>`;
@@ -593,12 +580,12 @@ function wrapMark(mark: { type?: unknown; data?: Record<string, unknown> }, inne
 
 /** " q-text-green", " q-bg-info"… for the spec's colors only (anything else adds no class). */
 function colorClass(kind: "text" | "bg", value: unknown): string {
-  if (typeof value !== "string" || !COLORS.has(value) || value === "default") return "";
+  if (!isTextColor(value) || value === "default") return "";
   return ` q-${kind}-${value.replace("$", "")}`;
 }
 
 function alignClass(node: Node, attribute = true): SafeHtml {
-  const align = str(node, "align");
+  const align = dataString(node, "align");
   if (align !== "center" && align !== "end") return EMPTY;
   return attribute ? raw(` class="q-align-${align}"`) : raw(` q-align-${align}`);
 }

@@ -4,7 +4,7 @@
  * id the record's value names.
  */
 import type { ContentRef } from "../document/types.js";
-import { asRef, children, type Fragment, fragments, isNode, type Node } from "./nodes.js";
+import { asContentRef, children, type Fragment, fragmentsOf, isNode, type Node } from "./nodes.js";
 import type { Ctx, HtmlRenderer } from "./render.js";
 import { html, raw, type SafeHtml } from "./safe-html.js";
 
@@ -33,7 +33,7 @@ export function renderTable(renderer: HtmlRenderer, node: Node, ctx: Ctx): SafeH
     (id): id is string => typeof id === "string" && isNode(definitions[id]),
   );
   const byFragment = new Map<string, Fragment>();
-  for (const fragment of fragments(node)) if (typeof fragment.fragment === "string") byFragment.set(fragment.fragment, fragment);
+  for (const fragment of fragmentsOf(node)) if (typeof fragment.fragment === "string") byFragment.set(fragment.fragment, fragment);
   const records = sortedRecords(data.records);
   const cell = (id: string, record: TableRecord) => renderCell(renderer, definitions[id]!, record.values?.[id], byFragment, ctx);
   const full = data.fullWidth === true ? " q-full-width" : "";
@@ -45,7 +45,7 @@ export function renderTable(renderer: HtmlRenderer, node: Node, ctx: Ctx): SafeH
     const hideTitles = view.hideColumnTitle === true;
     const size = view.cardSize === "large" ? "large" : "medium";
     const cards = records.map(([, record]) => {
-      const link = target ? renderer.link(asRef(record.values?.[target])) : undefined;
+      const link = target ? renderer.link(asContentRef(record.values?.[target])) : undefined;
       const coverHtml = cover ? coverImage(renderer, record.values?.[cover], coverDark ? record.values?.[coverDark] : undefined) : EMPTY;
       const fields = columnIds
         .filter((id) => id !== target && id !== cover && id !== coverDark)
@@ -106,7 +106,7 @@ function renderCell(renderer: HtmlRenderer, definition: Definition, value: unkno
     case "content-ref": {
       const refs: Array<ContentRef | undefined> =
         definition.type === "content-ref"
-          ? [asRef(value)]
+          ? [asContentRef(value)]
           : (Array.isArray(value) ? value : []).map((id) =>
               typeof id !== "string" ? undefined : definition.type === "users" ? { kind: "user", user: id } : { kind: "file", file: id },
             );
@@ -121,7 +121,7 @@ function renderCell(renderer: HtmlRenderer, definition: Definition, value: unkno
       return html`${parts}`;
     }
     case "image": {
-      const reference = asRef(value) ?? (isNode(value) ? asRef((value as { ref?: unknown }).ref) : undefined);
+      const reference = asContentRef(value) ?? (isNode(value) ? asContentRef((value as { ref?: unknown }).ref) : undefined);
       const alt = isNode(value) && typeof (value as { alt?: unknown }).alt === "string" ? (value as { alt: string }).alt : "";
       const source = renderer.imageSource(reference);
       return source ? html`<img class="q-cell-image" src="${source.url}" alt="${alt}" loading="lazy" decoding="async">` : EMPTY;
@@ -132,7 +132,7 @@ function renderCell(renderer: HtmlRenderer, definition: Definition, value: unkno
 }
 
 function coverImage(renderer: HtmlRenderer, value: unknown, darkValue: unknown): SafeHtml {
-  const refOf = (v: unknown) => asRef(v) ?? (isNode(v) ? asRef((v as { ref?: unknown }).ref) : undefined);
+  const refOf = (v: unknown) => asContentRef(v) ?? (isNode(v) ? asContentRef((v as { ref?: unknown }).ref) : undefined);
   const source = renderer.imageSource(refOf(value));
   if (!source) return EMPTY;
   const dark = darkValue === undefined ? undefined : renderer.imageSource(refOf(darkValue));

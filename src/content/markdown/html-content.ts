@@ -4,25 +4,10 @@
  * captions, summaries and cards cells, and the `<figure>`/`<picture>` form of images.
  */
 
-import { leaf, normalizeInlines, textNode } from "../document/nodes.js";
+import { isTextColor, leaf, normalizeInlines, textNode } from "../document/nodes.js";
 import type { DocumentInline, DocumentMark, InlineContent, TextColor } from "../document/types.js";
 import { emojiCharacters } from "./emoji.js";
 import { elementChildren, escapeAttribute, escapeHtmlText, type HtmlElement, type HtmlNode } from "./html.js";
-
-const COLORS: ReadonlySet<string> = new Set([
-  "default",
-  "green",
-  "blue",
-  "red",
-  "orange",
-  "yellow",
-  "purple",
-  "$primary",
-  "$info",
-  "$success",
-  "$warning",
-  "$danger",
-]);
 
 /** `<mark style="color:red;background-color:yellow;">` → a color mark (plain `<mark>`: yellow background). */
 export function colorMarkFromStyle(style: string | undefined): DocumentMark {
@@ -32,9 +17,9 @@ export function colorMarkFromStyle(style: string | undefined): DocumentMark {
     const [property, rawValue] = declaration.split(":").map((s) => s?.trim().toLowerCase());
     if (!property || !rawValue) continue;
     const value = rawValue.replace(/^var\(--?(.*)\)$/, "$1");
-    if (!COLORS.has(value)) continue;
-    if (property === "color") text = value as TextColor;
-    else if (property === "background-color" || property === "background") background = value as TextColor;
+    if (!isTextColor(value)) continue;
+    if (property === "color") text = value;
+    else if (property === "background-color" || property === "background") background = value;
   }
   return { object: "mark", type: "color", data: { text, background } };
 }

@@ -4,7 +4,7 @@ import {
   childNodes,
   type DocumentElement,
   type DocumentNode,
-  dataBoolean,
+  dataFlag,
   dataNumber,
   dataRef,
   dataString,
@@ -95,7 +95,7 @@ export class BlockRenderer {
         await this.hint(node, inner, sink);
         return;
       case "code":
-        await this.code(childNodes(node), dataString(node, "title"), dataBoolean(node, "lineNumbers") === true, inner, sink);
+        await this.code(childNodes(node), dataString(node, "title"), dataFlag(node, "lineNumbers"), inner, sink);
         return;
       case "code-line":
         await this.code([node], undefined, false, inner, sink);

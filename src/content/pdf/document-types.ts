@@ -2,9 +2,14 @@
  * The slice of GitBook's document model (`JSONDocument` in the OpenAPI spec) that the PDF renderer reads.
  *
  * Kept deliberately loose: documents come from storage and from clients, so every field the renderer
- * touches is optional here and read through the helpers below. A malformed node degrades to its text
- * content instead of throwing halfway through a 1,000-page export.
+ * touches is optional here and read through the accessors shared with the HTML renderer
+ * (content/document/loose.ts) and the helpers below. A malformed node degrades to its text content
+ * instead of throwing halfway through a 1,000-page export.
  */
+import * as loose from "../document/loose.js";
+import { dataString, emojiText } from "../document/loose.js";
+
+export { dataFlag, dataNumber, dataString, emojiText } from "../document/loose.js";
 
 /** A content reference (`ContentRef`): url, file, page, anchor, user, space, reusable-content, openapi… */
 export interface ContentRef {
@@ -94,41 +99,11 @@ export function childNodes(node: { nodes?: unknown }): DocumentNode[] {
   return Array.isArray(node.nodes) ? (node.nodes as DocumentNode[]) : [];
 }
 
-export function fragmentsOf(node: DocumentElement): DocumentFragment[] {
-  return Array.isArray(node.fragments) ? node.fragments.filter((f) => typeof f === "object" && f !== null) : [];
-}
-
-/** The fragment named `name` (`fragment` field), or the first with that `type`. */
-export function fragmentNamed(node: DocumentElement, name: string): DocumentFragment | undefined {
-  const all = fragmentsOf(node);
-  return all.find((f) => f.fragment === name) ?? all.find((f) => f.type === name);
-}
-
-export function dataString(node: DocumentElement, key: string): string | undefined {
-  const value = node.data?.[key];
-  return typeof value === "string" ? value : undefined;
-}
-
-export function dataNumber(node: DocumentElement, key: string): number | undefined {
-  const value = node.data?.[key];
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-export function dataBoolean(node: DocumentElement, key: string): boolean | undefined {
-  const value = node.data?.[key];
-  return typeof value === "boolean" ? value : undefined;
-}
-
-export function dataRef(node: DocumentElement, key = "ref"): ContentRef | undefined {
-  const value = node.data?.[key];
-  return asContentRef(value);
-}
-
-export function asContentRef(value: unknown): ContentRef | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const kind = (value as { kind?: unknown }).kind;
-  return typeof kind === "string" ? (value as ContentRef) : undefined;
-}
+// The shared accessors, typed with this file's (loose) references and fragments.
+export const asContentRef: (value: unknown) => ContentRef | undefined = loose.asContentRef;
+export const dataRef: (node: DocumentElement, key?: string) => ContentRef | undefined = loose.dataRef;
+export const fragmentsOf: (node: DocumentElement) => DocumentFragment[] = loose.fragmentsOf;
+export const fragmentNamed: (node: DocumentElement, name: string) => DocumentFragment | undefined = loose.fragmentNamed;
 
 /**
  * Plain text of any node, walked with an explicit stack so a pathologically deep document cannot
@@ -189,13 +164,4 @@ function voidText(node: DocumentElement): string | undefined {
     default:
       return undefined;
   }
-}
-
-/** GitBook stores emoji as hex code points joined by "-" (e.g. "1f468-200d-1f469"). */
-export function emojiText(code: string): string {
-  const points = code
-    .split("-")
-    .map((part) => Number.parseInt(part, 16))
-    .filter((cp) => Number.isInteger(cp) && cp > 0 && cp <= 0x10ffff);
-  return points.length > 0 ? String.fromCodePoint(...points) : "";
 }

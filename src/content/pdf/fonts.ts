@@ -75,6 +75,7 @@ function loadFaces(): Promise<Record<FontFace, LoadedFace>> {
         const bytes = await readFile(path.join(dir, FILES[face]));
         const parsed = fontkit.create(bytes);
         if (!("layout" in parsed)) throw new Error(`${FILES[face]} is a font collection, expected a single font`);
+        keepCharactersOfGlyphs(parsed);
         return [face, { font: parsed }] as const;
       }),
     );
@@ -85,6 +86,22 @@ function loadFaces(): Promise<Record<FontFace, LoadedFace>> {
     loading = undefined;
   });
   return loading;
+}
+
+/**
+ * fontkit keeps one glyph object per glyph id, with the characters of the call that created it,
+ * and pdfkit maps glyphs back to text (copy, search) from those characters. Subsetting a composite
+ * glyph creates its parts without characters (Cyrillic "р" is drawn from Latin "p"); since the
+ * parsed fonts are shared by every render of the thread, every later PDF would lose those letters'
+ * text. A glyph created without characters takes those of its first use as text.
+ */
+function keepCharactersOfGlyphs(font: fontkit.Font): void {
+  const getGlyph = font.getGlyph.bind(font);
+  font.getGlyph = (id, codePoints = []) => {
+    const glyph = getGlyph(id, codePoints);
+    if (glyph && glyph.codePoints.length === 0 && codePoints.length > 0) glyph.codePoints = codePoints;
+    return glyph;
+  };
 }
 
 /**

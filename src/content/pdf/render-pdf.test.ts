@@ -340,6 +340,14 @@ describe("renderPdf", () => {
     expect(streams).toContain(utf16Literal("日本語のページ"));
   });
 
+  it("keeps the text of letters that an earlier render drew as part of another glyph (Cyrillic р is drawn from Latin p)", async () => {
+    const render = (text: string) =>
+      renderPdf({ title: "Letters", pages: [page("p", "Letters", doc(paragraph(text)))], loadImage: async () => undefined });
+    expect((await readPdf(await render("Кириллица"))).text).toContain("Кириллица");
+    // The fonts are parsed once per thread and shared by every render that follows.
+    expect((await readPdf(await render("plain paper, upper deck"))).text).toContain("plain paper, upper deck");
+  });
+
   it("keeps headings with the block after them and table headers with their first row", async () => {
     // Fillers of growing length put each heading at a different height on the page.
     const nodes = Array.from({ length: 24 }, (_, i) => [

@@ -3,10 +3,10 @@
  * is imported (by the worker loop of the same process, as `quire serve` runs it), /healthz keeps
  * answering quickly. Converting that page takes seconds of CPU; it happens in a worker thread.
  */
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { createBareRepo } from "../../../test/helpers/git.js";
+import { startLatencyProbe } from "../../../test/helpers/latency-probe.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 
 let ctx: TestContext;
@@ -16,27 +16,6 @@ beforeAll(async () => {
   endpoint = await ctx.listen();
 });
 afterAll(() => ctx.close());
-
-/**
- * Requests the URL every 20 ms until its stdin closes, printing each answer's latency in ms (a
- * request not answered counts from when it was sent, and the next waits for it).
- */
-const PROBE = `
-const url = process.argv[1];
-let done = false;
-process.stdin.on("end", () => { done = true; });
-process.stdin.resume();
-(async () => {
-  while (!done) {
-    const started = performance.now();
-    const res = await fetch(url);
-    await res.text();
-    if (res.status !== 200) throw new Error("healthz answered " + res.status);
-    process.stdout.write((performance.now() - started).toFixed(1) + "\\n");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-})().catch((e) => { console.error(e); process.exit(1); });
-`;
 
 /** About `bytes` of ordinary Markdown: headings, paragraphs with marks and links, lists, hints, code, tables. */
 function largeMarkdown(bytes: number): string {
@@ -62,23 +41,14 @@ describe("a large import and /healthz", () => {
       const res = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { url: repo.url, ref: "refs/heads/main" });
       expect(res.status).toBe(204);
 
-      // The probe runs in its own process, like a load balancer's health check: a client in this
-      // process would be held by a stalled event loop too, and would not see the stall.
-      const probe = spawn(process.execPath, ["-e", PROBE, `${endpoint}/healthz`], { stdio: ["pipe", "pipe", "inherit"] });
-      let output = "";
-      probe.stdout.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
-      });
-      const exited = new Promise((resolve) => probe.on("close", resolve));
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the probe's first answers
+      const probe = await startLatencyProbe(`${endpoint}/healthz`);
       const started = performance.now();
+      let latencies: number[];
       try {
         await ctx.worker.drain();
       } finally {
-        probe.stdin.end();
-        await exited;
+        latencies = await probe.stop();
       }
-      const latencies = output.split("\n").filter(Boolean).map(Number);
       const importMs = performance.now() - started;
 
       const info = (await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body;

@@ -1,10 +1,14 @@
 /** PDF export through the API: a signed URL that serves a real PDF of the content, in page order. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { typicalPage } from "../../../test/fixtures/pdf/documents.js";
 import { readPdf } from "../../../test/fixtures/pdf/pdf-reader.js";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent, testFile } from "../../../test/helpers/content.factories.js";
 import { contractClient } from "../../../test/helpers/contract.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+import { saveDocument } from "../../content/revision/storage.js";
+import { configureWorkerThreads } from "../../workers/pool.js";
+import { pdfBytes } from "./pdf.service.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -104,9 +108,41 @@ describe("GET /v1/spaces/{spaceId}/pdf", () => {
   });
 });
 
+describe("references in PDFs", () => {
+  it("names referenced files with their download link, and pages outside the export by title", async () => {
+    const { owner, space } = await createOrgWithSpace(ctx, { title: "Refs" });
+    const report = await testFile(ctx, "quarterly-report.txt", Buffer.from("numbers"), "text/plain");
+    const unused = await testFile(ctx, "unused.txt", Buffer.from("nothing"), "text/plain");
+    const body = {
+      object: "document",
+      data: {},
+      nodes: [
+        { object: "block", type: "file", isVoid: true, data: { ref: { kind: "file", file: report.id } } },
+        { object: "block", type: "content-ref", isVoid: true, data: { ref: { kind: "page", page: "second-page-id" } } },
+      ],
+    };
+    const { content } = await commitContent(ctx, space.id, {
+      pages: [
+        { title: "Refs page", extra: { documentHash: await saveDocument(ctx.db, body) } },
+        { id: "second-page-id", title: "The second page", paragraphs: ["Not exported."] },
+      ],
+      files: [report, unused],
+    });
+    const url = (await ctx.as(owner).get(`/v1/spaces/${space.id}/pdf?page=${content.pages[0]!.id}&only=true`)).body.url as string;
+    const pdf = await ctx.anonymous.get(pathOf(url));
+    const text = (await readPdf(pdf.raw)).text;
+    expect(text, text).toContain("File: quarterly-report.txt");
+    expect(text).toContain("The second page");
+    expect(text).not.toContain("Not exported.");
+    const raw = pdf.raw.toString("latin1");
+    expect(raw).toContain(`/files/${report.blobHash}/quarterly-report.txt?`);
+    expect(raw).not.toContain("unused.txt");
+  });
+});
+
 describe("reusable content in PDFs", () => {
   it("prints included reusable content in place", async () => {
-    const { inlineReusableContents } = await import("./pdf.service.js");
+    const { inlineReusableContents } = await import("../../content/pdf/render-task.js");
     const block = (text: string) => ({
       object: "block",
       type: "paragraph",
@@ -134,4 +170,38 @@ describe("reusable content in PDFs", () => {
     const missing = inlineReusableContents(page as never, () => undefined);
     expect(missing.nodes).toHaveLength(3);
   });
+});
+
+describe("aborting a PDF export", () => {
+  it.each([
+    ["in a worker thread", 1],
+    ["inline", 0],
+  ])(
+    "stops the render %s and caches nothing",
+    async (_, threads) => {
+      const { space } = await createOrgWithSpace(ctx, { title: "Long" });
+      const pages = [];
+      for (let n = 0; n < 40; n++) pages.push({ title: `Page ${n}`, extra: { documentHash: await saveDocument(ctx.db, typicalPage(n)) } });
+      const { revisionId } = await commitContent(ctx, space.id, { pages });
+      const revision = await ctx.db.selectFrom("revisions").select("treeHash").where("id", "=", revisionId).executeTakeFirstOrThrow();
+      const request = { spaceId: space.id, revisionId, treeHash: revision.treeHash, title: "Long" };
+      configureWorkerThreads(threads);
+      try {
+        // 40 pages take a second or more to render; the client goes away long before.
+        const abort = new AbortController();
+        const reason = new Error("client went away");
+        setTimeout(() => abort.abort(reason), 100);
+        await expect(pdfBytes(ctx.db, ctx.urls, ctx.deps.secret, request, abort.signal)).rejects.toBe(reason);
+        // Had the render gone on to the end, its file would be in the cache.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(await ctx.db.selectFrom("pdfExports").select("key").where("spaceId", "=", space.id).execute()).toEqual([]);
+        // The next export renders (a new thread replaces the one stopped).
+        const pdf = await pdfBytes(ctx.db, ctx.urls, ctx.deps.secret, request);
+        expect((await readPdf(pdf)).text).toContain("Page 39");
+      } finally {
+        configureWorkerThreads(1);
+      }
+    },
+    60_000,
+  );
 });

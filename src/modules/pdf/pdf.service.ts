@@ -4,15 +4,18 @@
  * neither does its PDF).
  */
 import { createHash } from "node:crypto";
-import type { ContentRef } from "../../content/document/types.js";
-import type { JSONDocument } from "../../content/pdf/index.js";
+import { MessageChannel } from "node:worker_threads";
+import { type RenderHost, serveRenderHost } from "../../content/pdf/render-port.js";
+import type { PdfRenderTask } from "../../content/pdf/render-task.js";
 import { indexPages, type PageNode } from "../../content/revision/model.js";
-import { loadContent, loadDocuments } from "../../content/revision/storage.js";
+import { loadContent } from "../../content/revision/storage.js";
 import { getBlob, putBlob } from "../../content/store/blobs.queries.js";
+import { getObjectsJson } from "../../content/store/objects.queries.js";
 import type { Db } from "../../db/database.js";
 import type { Urls } from "../../http/urls.js";
 import { missing } from "../../lib/errors.js";
 import { nowIso } from "../../lib/time.js";
+import { runInWorker } from "../../workers/pool.js";
 import { downloadUrl } from "../files/files.urls.js";
 
 /** Bump when the renderer's output changes, so cached PDFs are rendered again. */
@@ -65,58 +68,46 @@ export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfR
   }
   const content = await loadContent(db, request.treeHash);
   const selected = selectPages(content.pages, request.pageId, request.only);
-  const reusable = new Map(content.reusableContents.map((r) => [r.id, r.documentHash]));
-  const documents = await loadDocuments<JSONDocument>(db, [
+  const documents = await getObjectsJson(db, [
     ...selected.flatMap(({ node }) => (node.documentHash ? [node.documentHash] : [])),
     ...content.reusableContents.flatMap((r) => (r.documentHash ? [r.documentHash] : [])),
   ]);
-  const withIncludes = (document: JSONDocument): JSONDocument =>
-    inlineReusableContents(document, (id) => {
-      const hash = reusable.get(id);
-      return hash ? documents.get(hash) : undefined;
-    });
   const files = new Map(content.files.map((f) => [f.id, f]));
-  const titles = new Map([...indexPages(content.pages).values()].map((l) => [l.page.id, l.page.title]));
-  // Loaded on first use: pdfkit and fontkit weigh ~50 MB that a server which never prints does not need.
-  const { renderPdf } = await import("../../content/pdf/index.js");
-  const bytes = await renderPdf({
-    title: request.title,
-    ...(request.subtitle ? { subtitle: request.subtitle } : {}),
-    pages: selected.map(({ node, depth }) => ({
-      id: node.id,
-      title: node.title,
-      depth,
-      ...(node.description ? { description: node.description } : {}),
-      document:
-        node.kind === "document" && node.documentHash && documents.get(node.documentHash)
-          ? withIncludes(documents.get(node.documentHash)!)
-          : null,
-    })),
-    // Only files of this revision are embedded; the renderer never fetches URLs.
-    loadImage: async (ref) => {
-      if (ref.kind !== "file") return undefined;
-      const file = files.get(ref.file);
-      const data = file ? await getBlob(db, file.blobHash) : undefined;
-      return file && data ? { bytes: data, contentType: file.contentType } : undefined;
+  const bytes = await renderOffThread(
+    {
+      title: request.title,
+      ...(request.subtitle ? { subtitle: request.subtitle } : {}),
+      pages: selected.map(({ node, depth }) => ({
+        id: node.id,
+        title: node.title,
+        depth,
+        ...(node.description ? { description: node.description } : {}),
+        document: node.kind === "document" && node.documentHash && documents.has(node.documentHash) ? node.documentHash : null,
+      })),
+      documents,
+      reusableContents: new Map(content.reusableContents.flatMap((r) => (r.documentHash ? [[r.id, r.documentHash] as const] : []))),
+      pageTitles: new Map([...indexPages(content.pages).values()].map((l) => [l.page.id, l.page.title])),
     },
-    describeRef: (ref) => {
-      if (ref.kind === "file") {
-        const file = files.get((ref as Extract<ContentRef, { kind: "file" }>).file);
-        return file
-          ? {
-              text: file.name,
-              url: downloadUrl(urls.base, secret, { blobHash: file.blobHash, name: file.name, contentType: file.contentType }),
-            }
-          : undefined;
-      }
-      if (ref.kind === "page") {
-        const title = titles.get((ref as Extract<ContentRef, { kind: "page" }>).page);
-        return title ? { text: title } : undefined;
-      }
-      return undefined;
+    {
+      // Only files of this revision are embedded; the renderer never fetches URLs.
+      loadImage: async (ref) => {
+        if (ref.kind !== "file") return undefined;
+        const file = files.get(ref.file);
+        const data = file ? await getBlob(db, file.blobHash) : undefined;
+        return file && data ? { bytes: data, contentType: file.contentType } : undefined;
+      },
+      describeFiles: async (ids) =>
+        new Map(
+          ids.flatMap((id) => {
+            const file = files.get(id);
+            if (!file) return [];
+            const target = { blobHash: file.blobHash, name: file.name, contentType: file.contentType };
+            return [[id, { text: file.name, url: downloadUrl(urls.base, secret, target) }] as const];
+          }),
+        ),
     },
-    ...(signal ? { signal } : {}),
-  });
+    signal,
+  );
   await db.transaction().execute(async (trx) => {
     const { hash } = await putBlob(trx, bytes);
     await trx
@@ -128,14 +119,22 @@ export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfR
   return bytes;
 }
 
-/** Replaces each reusable-content block by the blocks of that reusable content (one level deep). */
-export function inlineReusableContents(document: JSONDocument, body: (id: string) => JSONDocument | undefined): JSONDocument {
-  type Block = { type?: string; data?: { ref?: { kind?: string; reusableContent?: string } } };
-  const nodes = (document.nodes as unknown as Block[]).flatMap((block) => {
-    const id =
-      block.type === "reusable-content" && block.data?.ref?.kind === "reusable-content" ? block.data.ref.reusableContent : undefined;
-    const included = id ? body(id) : undefined;
-    return included ? (included.nodes as unknown as Block[]) : [block];
-  });
-  return { ...document, nodes: nodes as unknown as JSONDocument["nodes"] };
+/**
+ * Renders in a worker thread (inline with QUIRE_WORKER_THREADS=0), answering the renderer's requests
+ * for images and files here, where the database is: a large export costs the request thread only
+ * those reads.
+ */
+async function renderOffThread(task: Omit<PdfRenderTask, "host">, host: RenderHost, signal: AbortSignal | undefined): Promise<Buffer> {
+  const channel = new MessageChannel();
+  serveRenderHost(channel.port1, host);
+  try {
+    const bytes = await runInWorker(
+      "renderPdf",
+      { ...task, host: channel.port2 },
+      { transferList: [channel.port2], ...(signal ? { signal } : {}) },
+    );
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  } finally {
+    channel.port1.close();
+  }
 }

@@ -1,0 +1,103 @@
+/**
+ * A large PDF export does not hold the server: while a 160-page space with an image on every page
+ * is rendered, /healthz keeps answering quickly and the thread that answers requests stays mostly
+ * idle. The rendering (seconds of CPU) happens in a worker thread; the request thread only reads
+ * the content and answers the renderer's requests for images. The same export rendered inline
+ * (QUIRE_WORKER_THREADS=0) is measured too, so the test shows the difference it is about.
+ */
+import { performance } from "node:perf_hooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { doc, image, makePng, typicalPage } from "../../../test/fixtures/pdf/documents.js";
+import { readPdf } from "../../../test/fixtures/pdf/pdf-reader.js";
+import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
+import { commitContent, testFile } from "../../../test/helpers/content.factories.js";
+import { startLatencyProbe } from "../../../test/helpers/latency-probe.js";
+import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+import { saveDocument } from "../../content/revision/storage.js";
+import { configureWorkerThreads } from "../../workers/pool.js";
+
+const PAGES = 160;
+
+let ctx: TestContext;
+let endpoint: string;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  endpoint = await ctx.listen();
+});
+afterAll(() => ctx.close());
+
+/** A space of typical pages, each showing an image of its own (stored files, read one at a time). */
+async function largeSpace() {
+  const { owner, space } = await createOrgWithSpace(ctx, { title: "Large handbook" });
+  const files = [];
+  const pages = [];
+  for (let n = 0; n < PAGES; n++) {
+    const file = await testFile(
+      ctx,
+      `figure-${n}.png`,
+      makePng(48, 32, (x, y) => [(x * 5 + n) % 256, (y * 7) % 256, n % 256, 255]),
+      "image/png",
+    );
+    files.push(file);
+    const body = typicalPage(n);
+    const withImage = doc(...body.nodes.slice(0, 3), image({ kind: "file", file: file.id }, `Figure ${n}`), ...body.nodes.slice(3));
+    pages.push({ title: `Feature ${n}`, extra: { documentHash: await saveDocument(ctx.db, withImage) } });
+  }
+  await commitContent(ctx, space.id, { pages, files });
+  const { url } = (await ctx.as(owner).get(`/v1/spaces/${space.id}/pdf`)).body as { url: string };
+  const u = new URL(url);
+  return `${endpoint}${u.pathname}${u.search}`;
+}
+
+/** Downloads the PDF while probing /healthz; the latencies and the request thread's event-loop utilization meanwhile. */
+async function exportWhileProbing(url: string) {
+  const probe = await startLatencyProbe(`${endpoint}/healthz`);
+  const started = performance.now();
+  const loop = performance.eventLoopUtilization();
+  let bytes: Buffer;
+  let latencies: number[];
+  try {
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    bytes = Buffer.from(await res.arrayBuffer());
+  } finally {
+    latencies = await probe.stop();
+  }
+  const busy = performance.eventLoopUtilization(loop).utilization;
+  return { bytes, latencies, busy, ms: performance.now() - started };
+}
+
+describe("a large PDF export and /healthz", () => {
+  it("keeps /healthz under 200 ms and the request thread mostly idle while 160 pages are rendered", async () => {
+    const url = await largeSpace();
+
+    const worker = await exportWhileProbing(url);
+    const pdf = await readPdf(worker.bytes);
+    expect(pdf.pages.length).toBeGreaterThan(PAGES);
+    expect(pdf.text).toContain(`Feature ${PAGES - 1}`);
+    // Every page's image came over the port and was embedded (each a distinct file, written as two
+    // image objects: an RGBA PNG's colours and its alpha mask).
+    expect(worker.bytes.toString("latin1").match(/\/Subtype \/Image/g)?.length).toBe(2 * PAGES);
+
+    // For comparison, the same export rendered on the request thread (the cached file put aside).
+    await ctx.db.deleteFrom("pdfExports").execute();
+    configureWorkerThreads(0);
+    let inline: Awaited<ReturnType<typeof exportWhileProbing>>;
+    try {
+      inline = await exportWhileProbing(url);
+    } finally {
+      configureWorkerThreads(1);
+    }
+    expect((await readPdf(inline.bytes)).pages.length).toBe(pdf.pages.length);
+
+    const report = (name: string, run: typeof worker) =>
+      `${name}: ${run.ms.toFixed(0)} ms, request thread busy ${(run.busy * 100).toFixed(0)}%, worst /healthz ${Math.max(...run.latencies).toFixed(0)} ms over ${run.latencies.length} requests`;
+    const figures = `${report("worker thread", worker)}; ${report("inline", inline)}`;
+    console.log(figures);
+
+    expect(worker.latencies.length, figures).toBeGreaterThan(10);
+    expect(Math.max(...worker.latencies), figures).toBeLessThan(200);
+    expect(worker.busy, figures).toBeLessThan(0.5);
+    expect(inline.busy, figures).toBeGreaterThan(0.8);
+  }, 180_000);
+});
