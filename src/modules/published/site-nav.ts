@@ -197,7 +197,7 @@ export function sidebar(ctx: LayoutContext): SafeHtml {
 export function navBranch(ctx: LayoutContext, variant: VariantView, pageId: string): { html: string; fingerprint: string } | undefined {
   const tree = navTree(ctx, variant);
   const item = tree.byId.get(pageId);
-  if (!item || item.kind !== "page" || item.children.length === 0) return undefined;
+  if (item?.kind !== "page" || item.children.length === 0) return undefined;
   return {
     html: html`<ul id="q-nav-${item.id}">${raw(item.children.map((c) => c.collapsed).join(""))}</ul>`.value,
     fingerprint: tree.fingerprint,
