@@ -142,6 +142,8 @@ document.addEventListener("DOMContentLoaded",function(){
     });
   }
   var cur=document.querySelector(".q-sidebar a[aria-current=page]");if(cur&&cur.scrollIntoView){var s=document.querySelector(".q-sidebar");if(s&&cur.offsetTop>s.clientHeight)s.scrollTop=cur.offsetTop-s.clientHeight/3;}
+  var menu=document.getElementById("q-nav-toggle");
+  if(menu&&cur)menu.addEventListener("change",function(){if(menu.checked)cur.scrollIntoView({block:"center"});});
 });
 })();`;
 
