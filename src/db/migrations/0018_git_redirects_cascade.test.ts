@@ -25,6 +25,7 @@ describe("migration 0018: git_redirects deleted with their space", () => {
       id,
       orgId: organization.id,
       title: id,
+      emoji: "",
       visibility: "private",
       editMode: "live",
       mergeRules: "{}",
