@@ -382,6 +382,12 @@ describe("POST /v1/spaces/{spaceId}/git/export", () => {
       expect(await keptBy(copy.id)).toEqual(kept);
 
       // Back to the branch it came from: the pages stay under docs/ and .gitbook.yaml keeps saying so.
+      // Redirects the import could not keep stay while their target does (notes.txt is no page).
+      commitFiles(source.dir, {
+        "docs/notes.txt": "Notes, not a page.",
+        ".gitbook.yaml":
+          "root: ./docs/\nredirects:\n  help: getting-started/support.md\n  /old/quickstart.md: ./getting-started/quickstart.md\n  legacy/notes: notes.txt\n  gone: no-such-file.md\n",
+      });
       await ctx.as(owner).post(`/v1/spaces/${space.id}/git/export`, { url: source.url, ref: "refs/heads/main", commitMessage: "Back" });
       await ctx.worker.drain();
       expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body.lastExport.status).not.toBe("failed");
@@ -389,8 +395,9 @@ describe("POST /v1/spaces/{spaceId}/git/export", () => {
       expect(parseYaml(String(back.get(".gitbook.yaml")))).toEqual({
         root: "./docs/",
         structure: { readme: "README.md", summary: "SUMMARY.md" },
-        redirects: { help: "getting-started/support.md", "old/quickstart": "getting-started/quickstart.md" },
+        redirects: { help: "getting-started/support.md", "old/quickstart": "getting-started/quickstart.md", "legacy/notes": "notes.txt" },
       });
+      expect(String(back.get("docs/notes.txt"))).toBe("Notes, not a page.");
       expect(back.has("docs/README.md")).toBe(true);
       expect(back.has("docs/getting-started/support.md")).toBe(true);
       expect(back.has("README.md")).toBe(false);

@@ -30,7 +30,7 @@ import { seal, unseal } from "../../lib/sealed.js";
 import { nowIso } from "../../lib/time.js";
 import { getSpace } from "../spaces/spaces.queries.js";
 import { getUserById } from "../users/users.queries.js";
-import { listGitRedirects, redirectsToPages, replaceGitRedirects } from "./git-redirects.queries.js";
+import { listGitRedirects, redirectPath, redirectsToPages, replaceGitRedirects } from "./git-redirects.queries.js";
 import type { GitExportPayload, GitImportPayload, GitSyncJobBase } from "./git-sync.jobs.js";
 import { type GitSyncRunValue, readGitSyncState, repoNameOf, updateGitSyncState } from "./git-sync.state.js";
 
@@ -304,6 +304,8 @@ interface BranchLayout {
   taken: string[];
   /** The branch's `.gitbook.yaml` settings (root, structure), kept by the export. */
   config?: ContentConfig;
+  /** The branch's `.gitbook.yaml` redirects (old path -> file relative to the root). */
+  redirects?: Record<string, string>;
 }
 
 /** The paths of a fetched branch, the ones Quire manages there, and its content settings. */
@@ -312,12 +314,14 @@ async function branchLayout(base: LocalRepo, projectDirectory: string, maxPageBy
   let managed: string[] = [];
   let root = projectDirectory;
   let config: ContentConfig | undefined;
+  let redirects: Record<string, string> | undefined;
   try {
     // The same page size limit as imports: a page an import leaves out is not Quire's to rewrite.
     const previous = await readRepository(entries, base, { projectDirectory, limits: { maxPageBytes }, measureImages: false });
     managed = repositoryPaths(previous);
     root = previous.root;
     config = previous.config;
+    redirects = previous.redirects;
   } catch (error) {
     // A branch that is not GitBook content yet: Quire manages nothing there.
     if (!(error instanceof RepositoryFormatError)) throw error;
@@ -325,7 +329,13 @@ async function branchLayout(base: LocalRepo, projectDirectory: string, maxPageBy
   const strip = (path: string) => (root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : root ? undefined : path);
   const managedSet = new Set(managed);
   const others = entries.filter((e) => !managedSet.has(e.path)).map((e) => e.path);
-  return { managed, others, taken: others.flatMap((path) => strip(path) ?? []), ...(config ? { config } : {}) };
+  return {
+    managed,
+    others,
+    taken: others.flatMap((path) => strip(path) ?? []),
+    ...(config ? { config } : {}),
+    ...(redirects ? { redirects } : {}),
+  };
 }
 
 export async function runGitExport(ctx: JobContext, payload: GitExportPayload): Promise<void> {
@@ -358,7 +368,17 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
         // The content goes back under the branch's own root and structure, which .gitbook.yaml keeps
         // saying (it is rewritten when there is a redirect or a setting that is not the default).
         if (layout.config) writable.config = layout.config;
-        const files = writeRepository(writable, { projectDirectory: payload.projectDirectory, previousPaths: layout.others });
+        // The space's redirects win over the branch's for the same old path (a page Quire knows is
+        // gone drops its redirect); the branch's others stay while their target does.
+        const ownPaths = new Set(redirects.map((r) => r.fromPath));
+        const branchRedirects = Object.fromEntries(
+          Object.entries(layout.redirects ?? {}).filter(([from]) => !ownPaths.has(redirectPath(from))),
+        );
+        const files = writeRepository(writable, {
+          projectDirectory: payload.projectDirectory,
+          previousPaths: layout.others,
+          branchRedirects,
+        });
         const deletions = layout.managed.filter((path) => !files.has(path));
         return { files, deletions };
       },
