@@ -94,14 +94,20 @@ async function main() {
 
   const crawl = async (urls: string[]) => {
     const times: number[] = [];
+    const bytes: number[] = [];
+    const sidebarBytes: number[] = [];
     const started = performance.now();
     for (const url of urls) {
       const t = performance.now();
       const res = await app.inject({ method: "GET", url });
       times.push(performance.now() - t);
       if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+      bytes.push(res.rawPayload.length);
+      const nav = /<nav class="q-sidebar"[\s\S]*?<\/nav>/.exec(res.body);
+      sidebarBytes.push(nav ? Buffer.byteLength(nav[0]) : 0);
     }
-    return { total: performance.now() - started, times: times.sort((a, b) => a - b) };
+    const sort = (list: number[]) => list.sort((a, b) => a - b);
+    return { total: performance.now() - started, times: sort(times), bytes: sort(bytes), sidebarBytes: sort(sidebarBytes) };
   };
 
   // Warm-up (V8), then the measured cold pass after a revision change.
@@ -126,6 +132,10 @@ async function main() {
   );
   console.log(
     `  warm pass over every page: p50 ${f(percentile(warm.times, 50))} ms, p90 ${f(percentile(warm.times, 90))} ms, p99 ${f(percentile(warm.times, 99))} ms; ${f(warm.total / 1000)} s`,
+  );
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  console.log(
+    `  HTML page size: p50 ${kb(percentile(cold.bytes, 50))}, max ${kb(cold.bytes.at(-1)!)}; of which sidebar: p50 ${kb(percentile(cold.sidebarBytes, 50))}, max ${kb(cold.sidebarBytes.at(-1)!)}`,
   );
   console.log(`  cold Markdown of every page: p99 ${f(percentile(coldMd.times, 99))} ms; ${f(coldMd.total / 1000)} s`);
   console.log(`  a new revision shows on the next GET: ${f(freshMs)} ms from commit to answer`);

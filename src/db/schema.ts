@@ -617,7 +617,7 @@ export interface SitePublishingAuthTable {
   updatedAt: string;
 }
 
-/** `.gitbook.yaml` redirects of a space's last Git import (migration 0017). */
+/** `.gitbook.yaml` redirects of a space's last Git import (migration 0017; deleted with their space since 0018). */
 export interface GitRedirectsTable {
   spaceId: string;
   /** Old path from the space's root, without a leading slash ("old/quickstart"). */

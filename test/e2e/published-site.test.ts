@@ -1,7 +1,8 @@
 /**
  * A published site read in a real browser (Debian's chromium, driven by playwright-core): a site
  * over repositories imported through Git (the gitbook-docs fixture and a generated 60-page one),
- * opened at its root; follow the sidebar, switch section and variant, search and open a result,
+ * opened at its root; follow the sidebar (through a collapsed branch, by its toggle and, without
+ * JavaScript, by its link), switch section and variant, search and open a result,
  * see a merge show on the next load; on a phone-sized screen the sidebar opens from the menu.
  * Screenshots go to QUIRE_SCREENSHOTS (a directory) when it is set.
  */
@@ -87,17 +88,40 @@ describe("a published site in Chromium", () => {
       await expect(page.locator("h1.q-page-title").textContent()).resolves.toBeTruthy();
       expect(await page.locator(".q-site-tabs a").allTextContents()).toEqual(["Handbook", "Reference"]);
 
-      // Follow the sidebar to a nested page.
+      // Follow the sidebar to a nested page, through a collapsed branch opened by its toggle.
       const sidebarLinks = page.locator(".q-sidebar a:not(.q-nav-ext)");
       expect(await sidebarLinks.count()).toBeGreaterThan(5);
-      const target = page.locator(".q-sidebar a", { hasText: "Linux" }).first();
-      await target.click();
+      expect(await page.locator(".q-sidebar a", { hasText: "Linux" }).count()).toBe(0);
+      const toggle = page.getByRole("button", { name: "Pages under Installation" });
+      expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+      const fragment = page.waitForResponse((r) => r.url().includes("/~quire/nav/"));
+      await toggle.click();
+      expect((await fragment).status()).toBe(200);
+      expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+      const controlled = await toggle.getAttribute("aria-controls");
+      expect(await page.locator(`#${controlled} a`).allTextContents()).toEqual(["Linux", "Mac"]);
+      await shot(page, "02a-branch-opened");
+      // The keyboard closes and opens it again (from the fetched list, without another request).
+      await toggle.focus();
+      await page.keyboard.press("Enter");
+      expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+      expect(await page.locator(".q-sidebar a", { hasText: "Linux" }).isVisible()).toBe(false);
+      await page.keyboard.press("Space");
+      expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+      await page.locator(".q-sidebar a", { hasText: "Linux" }).click();
       await page.waitForURL(/installation\/linux$/);
       await expect(page.locator("h1.q-page-title").textContent()).resolves.toBe("Linux");
       expect(await page.locator('.q-sidebar a[aria-current="page"]').textContent()).toBe("Linux");
+      // The new page has the way to it expanded, the other branches collapsed.
+      expect(await page.getByRole("button", { name: "Pages under Installation" }).getAttribute("aria-expanded")).toBe("true");
+      expect(await page.getByRole("button", { name: "Pages under Guides" }).getAttribute("aria-expanded")).toBe("false");
       await shot(page, "02-nested-page");
 
-      // A page with a file download, an image and reusable content (an include) from the imported repository.
+      // A page with a file download, an image and reusable content (an include) from the imported
+      // repository, reached through a collapsed branch by following its link.
+      expect(await page.locator(".q-sidebar a", { hasText: "Writing" }).count()).toBe(0);
+      await page.locator(".q-sidebar").getByRole("link", { name: "Guides", exact: true }).click();
+      await page.waitForURL(/\/guides$/);
       await page.locator(".q-sidebar a", { hasText: "Writing" }).click();
       await expect(page.locator("h1.q-page-title").textContent()).resolves.toMatch(/Writing/);
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/02b-rich-page.png`, fullPage: true });
@@ -179,6 +203,14 @@ describe("a published site in Chromium", () => {
     const page = await context.newPage();
     try {
       await page.goto(`${root}/`);
+      // A collapsed branch has no toggle without JavaScript; its link opens it.
+      expect(await page.locator(".q-nav-expand").count()).toBe(0);
+      expect(await page.locator(".q-sidebar a", { hasText: "Linux" }).count()).toBe(0);
+      await page.locator(".q-sidebar a", { hasText: "Installation" }).click();
+      await page.waitForURL(/\/installation$/);
+      await page.locator(".q-sidebar a", { hasText: "Linux" }).click();
+      await page.waitForURL(/installation\/linux$/);
+      expect(await page.locator('.q-sidebar a[aria-current="page"]').textContent()).toBe("Linux");
       await page.locator(".q-site-tabs a", { hasText: "Reference" }).click();
       await page.waitForURL(/\/reference$/);
       await page.locator(".q-search input").fill("quickstart");

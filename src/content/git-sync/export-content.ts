@@ -28,11 +28,13 @@ const EMPTY: JSONDocument = { object: "document", data: {}, nodes: [] };
 /**
  * The repository content for `content`. `taken` lists root-relative paths that exist in the branch
  * but are not Quire's (new pages and assets avoid them, so an export never overwrites them).
+ * `redirects` are the old paths the space keeps from its last import's `.gitbook.yaml`, each
+ * written back to the file of its page now (a redirect whose page is gone is dropped).
  */
 export async function exportContent(
   content: RevisionContent,
   sources: ExportSources,
-  options: { taken?: string[] } = {},
+  options: { taken?: string[]; redirects?: readonly { fromPath: string; pageId: string }[] } = {},
 ): Promise<WritableContent> {
   // Writable pages, with their Markdown filled in below once every path is known.
   const nodeOf = new Map<WritablePage, PageNode>();
@@ -62,6 +64,12 @@ export async function exportContent(
     if (writable.kind === "document") writable.path = path;
     const node = nodeOf.get(writable);
     if (node) pagePath.set(node.id, path);
+  }
+  // Like GitBook's, both sides are relative to the content root: the old path and the page's file.
+  const redirects: Record<string, string> = {};
+  for (const { fromPath, pageId } of options.redirects ?? []) {
+    const target = pagePath.get(pageId);
+    if (target && fromPath) redirects[fromPath] = target;
   }
 
   // Assets keep their imported path; new ones go to .gitbook/assets/ without clobbering anything.
@@ -149,5 +157,11 @@ export async function exportContent(
     reusableContents.push({ path, title: include.title, source: serializeMarkdownPage({ document }, { pathFor: pathFor(path) }) });
   }
 
-  return { pages, files, reusableContents, variables: content.variables };
+  return {
+    pages,
+    files,
+    reusableContents,
+    variables: content.variables,
+    ...(Object.keys(redirects).length > 0 ? { redirects } : {}),
+  };
 }

@@ -222,6 +222,19 @@ describe("writeRepository for content created in Quire", () => {
     ).toThrow(/\.git/);
   });
 
+  it("keeps the branch's redirects the content does not define while their target is in the repository", () => {
+    const written = writeRepository(
+      { pages: [doc("Home"), doc("Guide", { path: "guide.md" })], redirects: { old: "guide.md" } },
+      {
+        previousPaths: ["files/manual.pdf"],
+        branchRedirects: { old: "README.md", manual: "files/manual.pdf", start: "README.md", gone: "removed.md" },
+      },
+    );
+    expect(written.get(".gitbook.yaml")?.toString()).toBe(
+      "root: ./\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\nredirects:\n  old: guide.md\n  manual: files/manual.pdf\n  start: README.md\n",
+    );
+  });
+
   it("writes .gitbook.yaml only when it says something", () => {
     const written = writeRepository({ pages: [doc("Home")], config: { root: "docs" }, redirects: { old: "README.md" } });
     expect(written.get(".gitbook.yaml")?.toString()).toBe(

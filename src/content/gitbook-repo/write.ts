@@ -56,6 +56,12 @@ export interface WriteOptions {
   previousPaths?: Iterable<string>;
   /** Overrides content.projectDirectory. */
   projectDirectory?: string;
+  /**
+   * Redirects of the branch's `.gitbook.yaml` that the content does not define (old path -> file,
+   * relative to the root): each stays while its target is still in the repository, written or left
+   * untouched, so an export drops no redirect it knows nothing about (to an image, say).
+   */
+  branchRedirects?: Record<string, string>;
 }
 
 const join = (dir: string, path: string) => (dir ? (path ? `${dir}/${path}` : dir) : path);
@@ -195,7 +201,10 @@ export function writeRepository(content: WritableContent, options: WriteOptions 
 
   if (content.variables && Object.keys(content.variables).length > 0) put(VARS_FILE, stringifyYaml(content.variables));
 
-  const redirects = content.redirects ?? {};
+  const redirects = { ...(content.redirects ?? {}) };
+  for (const [from, target] of Object.entries(options.branchRedirects ?? {})) {
+    if (!(from in redirects) && used.has(target.toLowerCase())) redirects[from] = target;
+  }
   const nonDefault = config.root !== "" || config.readme !== DEFAULT_README || config.summary !== DEFAULT_SUMMARY;
   if (nonDefault || Object.keys(redirects).length > 0) {
     const yaml: Record<string, unknown> = { root: config.root ? `./${config.root}/` : "./" };

@@ -20,6 +20,7 @@ import * as m0014 from "./0014_translations.js";
 import * as m0015 from "./0015_conversations.js";
 import * as m0016 from "./0016_saml_sessions.js";
 import * as m0017 from "./0017_git_redirects.js";
+import * as m0018 from "./0018_git_redirects_cascade.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "0015_conversations": m0015,
   "0016_saml_sessions": m0016,
   "0017_git_redirects": m0017,
+  "0018_git_redirects_cascade": m0018,
 };

@@ -1,6 +1,7 @@
 /**
  * The `.gitbook.yaml` redirects of a space's last Git import (table git_redirects): replaced as a
- * whole by each import, read by the published site for a path no page has.
+ * whole by each import, read by the published site for a path no page has, and written back into
+ * `.gitbook.yaml` by each export.
  */
 
 import { indexPages, type PageNode } from "../../content/revision/model.js";
@@ -55,4 +56,9 @@ export async function findGitRedirect(db: Executor, spaceId: string, path: strin
     .where("fromPath", "=", redirectPath(path))
     .executeTakeFirst();
   return row?.pageId;
+}
+
+/** Every redirect the space keeps, by old path: what an export writes back. */
+export async function listGitRedirects(db: Executor, spaceId: string): Promise<{ fromPath: string; pageId: string }[]> {
+  return db.selectFrom("gitRedirects").select(["fromPath", "pageId"]).where("spaceId", "=", spaceId).orderBy("fromPath").execute();
 }

@@ -3,6 +3,7 @@
  * `git http-backend`), the import and export jobs run by the worker, and the content read back.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { contractClient } from "../../../test/helpers/contract.js";
@@ -11,6 +12,7 @@ import { makePng } from "../../../test/helpers/generate-repo.js";
 import { commitFiles, createBareRepo, loadFixture, logOf, readRepoFiles, serveGitOverHttp } from "../../../test/helpers/git.js";
 import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
 import { stripKeys } from "../../content/document/keys.js";
+import { listGitRedirects } from "./git-redirects.queries.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -342,6 +344,66 @@ describe("POST /v1/spaces/{spaceId}/git/export", () => {
         const docB = (await ctx.as(owner).get(`/v1/spaces/${copy.id}/content/page/${b.id}`)).body.document;
         expect(normalizeRefs(stripKeys(docB)), a.title).toEqual(normalizeRefs(stripKeys(docA)));
       }
+    } finally {
+      source.cleanup();
+      target.cleanup();
+    }
+  });
+
+  it("writes the kept .gitbook.yaml redirects back: a round trip keeps them, and the branch keeps its root", async () => {
+    const { owner, org, space } = await setup();
+    // The fixture's content lives under docs/ (.gitbook.yaml: root ./docs/) and has two redirects.
+    const source = createBareRepo(loadFixture("gitbook-docs"));
+    const target = createBareRepo({});
+    const keptBy = async (spaceId: string) => {
+      const { pages } = (await ctx.as(owner).get(`/v1/spaces/${spaceId}/content`)).body as { pages: Page[] };
+      const pathOf = new Map(flatten(pages).map((p) => [p.id, p.path]));
+      return (await listGitRedirects(ctx.db, spaceId)).map((r) => `${r.fromPath} -> ${pathOf.get(r.pageId)}`);
+    };
+    try {
+      await importNow(owner, space.id, { url: source.url, ref: "refs/heads/main" });
+      const kept = await keptBy(space.id);
+      expect(kept).toEqual(["help -> start/support", "old/quickstart -> start/quickstart"]);
+
+      // To a new branch: the redirects, relative to the root, with the root and structure GitBook reads.
+      await ctx.as(owner).post(`/v1/spaces/${space.id}/git/export`, { url: target.url, ref: "refs/heads/main", commitMessage: "Export" });
+      await ctx.worker.drain();
+      expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body.lastExport.status).toBe("succeeded");
+      const exported = readRepoFiles(target.dir);
+      expect(parseYaml(String(exported.get(".gitbook.yaml")))).toEqual({
+        root: "./",
+        structure: { readme: "README.md", summary: "SUMMARY.md" },
+        redirects: { help: "getting-started/support.md", "old/quickstart": "getting-started/quickstart.md" },
+      });
+      // Imported again, the redirects are the same, to the same pages.
+      const copy = await createSpace(ctx, owner, org.id, { title: "Round trip" });
+      const copied = await importNow(owner, copy.id, { url: target.url, ref: "refs/heads/main" });
+      expect(copied.lastImport.warnings ?? []).toEqual([]);
+      expect(await keptBy(copy.id)).toEqual(kept);
+
+      // Back to the branch it came from: the pages stay under docs/ and .gitbook.yaml keeps saying so.
+      // Redirects the import could not keep stay while their target does (notes.txt is no page).
+      commitFiles(source.dir, {
+        "docs/notes.txt": "Notes, not a page.",
+        ".gitbook.yaml":
+          "root: ./docs/\nredirects:\n  help: getting-started/support.md\n  /old/quickstart.md: ./getting-started/quickstart.md\n  legacy/notes: notes.txt\n  gone: no-such-file.md\n",
+      });
+      await ctx.as(owner).post(`/v1/spaces/${space.id}/git/export`, { url: source.url, ref: "refs/heads/main", commitMessage: "Back" });
+      await ctx.worker.drain();
+      expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body.lastExport.status).not.toBe("failed");
+      const back = readRepoFiles(source.dir);
+      expect(parseYaml(String(back.get(".gitbook.yaml")))).toEqual({
+        root: "./docs/",
+        structure: { readme: "README.md", summary: "SUMMARY.md" },
+        redirects: { help: "getting-started/support.md", "old/quickstart": "getting-started/quickstart.md", "legacy/notes": "notes.txt" },
+      });
+      expect(String(back.get("docs/notes.txt"))).toBe("Notes, not a page.");
+      expect(back.has("docs/README.md")).toBe(true);
+      expect(back.has("docs/getting-started/support.md")).toBe(true);
+      expect(back.has("README.md")).toBe(false);
+      const again = await createSpace(ctx, owner, org.id, { title: "Back again" });
+      await importNow(owner, again.id, { url: source.url, ref: "refs/heads/main" });
+      expect(await keptBy(again.id)).toEqual(kept);
     } finally {
       source.cleanup();
       target.cleanup();

@@ -8,7 +8,7 @@ import type { JSONDocument } from "../../content/document/types.js";
 import { exportContent } from "../../content/git-sync/export-content.js";
 import { importContent } from "../../content/git-sync/import-content.js";
 import { readRepository, repositoryPaths } from "../../content/gitbook-repo/index.js";
-import { RepositoryFormatError } from "../../content/gitbook-repo/types.js";
+import { type ContentConfig, RepositoryFormatError } from "../../content/gitbook-repo/types.js";
 import { writeRepository } from "../../content/gitbook-repo/write.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import { getSpaceRevision, setRevisionGit } from "../../content/revision/revisions.queries.js";
@@ -30,7 +30,7 @@ import { seal, unseal } from "../../lib/sealed.js";
 import { nowIso } from "../../lib/time.js";
 import { getSpace } from "../spaces/spaces.queries.js";
 import { getUserById } from "../users/users.queries.js";
-import { redirectsToPages, replaceGitRedirects } from "./git-redirects.queries.js";
+import { listGitRedirects, redirectPath, redirectsToPages, replaceGitRedirects } from "./git-redirects.queries.js";
 import type { GitExportPayload, GitImportPayload, GitSyncJobBase } from "./git-sync.jobs.js";
 import { type GitSyncRunValue, readGitSyncState, repoNameOf, updateGitSyncState } from "./git-sync.state.js";
 
@@ -295,24 +295,47 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
   }
 }
 
-/** Root-relative paths of a fetched branch, and the ones Quire manages there (from its last content). */
-async function branchLayout(base: LocalRepo, projectDirectory: string, maxPageBytes: number) {
+interface BranchLayout {
+  /** Repository paths Quire manages in the branch (from its last content): rewritten or deleted. */
+  managed: string[];
+  /** Repository paths of everything else: never overwritten. */
+  others: string[];
+  /** The same, relative to the content root (those inside it). */
+  taken: string[];
+  /** The branch's `.gitbook.yaml` settings (root, structure), kept by the export. */
+  config?: ContentConfig;
+  /** The branch's `.gitbook.yaml` redirects (old path -> file relative to the root). */
+  redirects?: Record<string, string>;
+}
+
+/** The paths of a fetched branch, the ones Quire manages there, and its content settings. */
+async function branchLayout(base: LocalRepo, projectDirectory: string, maxPageBytes: number): Promise<BranchLayout> {
   const entries = await base.listTree(projectDirectory);
   let managed: string[] = [];
   let root = projectDirectory;
+  let config: ContentConfig | undefined;
+  let redirects: Record<string, string> | undefined;
   try {
     // The same page size limit as imports: a page an import leaves out is not Quire's to rewrite.
     const previous = await readRepository(entries, base, { projectDirectory, limits: { maxPageBytes }, measureImages: false });
     managed = repositoryPaths(previous);
     root = previous.root;
+    config = previous.config;
+    redirects = previous.redirects;
   } catch (error) {
     // A branch that is not GitBook content yet: Quire manages nothing there.
     if (!(error instanceof RepositoryFormatError)) throw error;
   }
   const strip = (path: string) => (root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : root ? undefined : path);
   const managedSet = new Set(managed);
-  const taken = entries.filter((e) => !managedSet.has(e.path)).flatMap((e) => strip(e.path) ?? []);
-  return { managed, taken };
+  const others = entries.filter((e) => !managedSet.has(e.path)).map((e) => e.path);
+  return {
+    managed,
+    others,
+    taken: others.flatMap((path) => strip(path) ?? []),
+    ...(config ? { config } : {}),
+    ...(redirects ? { redirects } : {}),
+  };
 }
 
 export async function runGitExport(ctx: JobContext, payload: GitExportPayload): Promise<void> {
@@ -324,6 +347,7 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
   try {
     const primary = await getSpaceRevision(ctx.db, space.id, revisionId);
     const content = await loadContent(ctx.db, primary?.treeHash ?? null);
+    const redirects = await listGitRedirects(ctx.db, space.id);
     const result = await commitAndPush({
       url,
       ref: payload.ref,
@@ -333,15 +357,28 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
       signal: ctx.signal,
       limits: ctx.config.gitLimits,
       prepare: async (base) => {
-        const layout = base
+        const layout: BranchLayout = base
           ? await branchLayout(base, payload.projectDirectory, ctx.config.importMaxPageBytes)
-          : { managed: [], taken: [] };
+          : { managed: [], others: [], taken: [] };
         const writable = await exportContent(
           content,
           { loadDocument: (hash) => loadDocument<JSONDocument>(ctx.db, hash), loadBlob: (hash) => getBlob(ctx.db, hash) },
-          { taken: layout.taken },
+          { taken: layout.taken, redirects },
         );
-        const files = writeRepository(writable, { projectDirectory: payload.projectDirectory, previousPaths: layout.taken });
+        // The content goes back under the branch's own root and structure, which .gitbook.yaml keeps
+        // saying (it is rewritten when there is a redirect or a setting that is not the default).
+        if (layout.config) writable.config = layout.config;
+        // The space's redirects win over the branch's for the same old path (a page Quire knows is
+        // gone drops its redirect); the branch's others stay while their target does.
+        const ownPaths = new Set(redirects.map((r) => r.fromPath));
+        const branchRedirects = Object.fromEntries(
+          Object.entries(layout.redirects ?? {}).filter(([from]) => !ownPaths.has(redirectPath(from))),
+        );
+        const files = writeRepository(writable, {
+          projectDirectory: payload.projectDirectory,
+          previousPaths: layout.others,
+          branchRedirects,
+        });
         const deletions = layout.managed.filter((path) => !files.has(path));
         return { files, deletions };
       },

@@ -89,6 +89,18 @@ describe("reading a share-link site", () => {
     const robots = await ctx.anonymous.get(`${s.root}/${key}/robots.txt`);
     expect(robots.text).toContain("Disallow: /");
     expect((await ctx.anonymous.get(`${s.root}/${key}/install.md`)).text).toContain("Run the installer");
+    // The sidebar's branch fragments answer under the key only, and are kept privately.
+    await commitContent(ctx, s.space.id, {
+      pages: [...PAGES, { id: "shareBranch00000001", title: "Guides", slug: "guides", children: [{ title: "Upgrade", slug: "upgrade" }] }],
+    });
+    const withBranch = await ctx.anonymous.get(`${s.root}/${key}/`);
+    const fragmentBase = /data-nav="([^"]+)"/.exec(withBranch.text)?.[1] as string;
+    expect(fragmentBase.startsWith(`${s.root}/${key}/~quire/nav/`)).toBe(true);
+    const branch = await ctx.anonymous.get(`${fragmentBase}shareBranch00000001`);
+    expect(branch.status).toBe(200);
+    expect(branch.text).toContain(`href="${s.root}/${key}/guides/upgrade"`);
+    expect(branch.headers["cache-control"]).toBe("private, max-age=31536000, immutable");
+    expect((await ctx.anonymous.get(`${fragmentBase.replace(`/${key}/`, "/")}shareBranch00000001`)).status).toBe(404);
     await ctx.as(s.owner).patch(`${s.url}/share-links/${link.id}`, { active: false });
     expect((await ctx.anonymous.get(`${s.root}/${key}/`)).status).toBe(404);
     expect((await ctx.anonymous.get(`${s.root}/${key}/install.md`)).status).toBe(404);

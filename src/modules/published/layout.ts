@@ -2,24 +2,16 @@
  * The published site's page layout, server-rendered and working without JavaScript: a header with
  * the site title, sections as tabs (groups as menus), variant and language pickers and search; a
  * sidebar table of contents; the page (title, description, cover, body, previous/next); an "on
- * this page" outline. Everything from content is escaped by `html`.
+ * this page" outline (the sidebar is site-nav.ts). Everything from content is escaped by `html`.
  */
 
 import { html, raw, type SafeHtml } from "../../content/html/index.js";
-import type { PageNode } from "../../content/revision/model.js";
 import type { Reader } from "./reader.js";
-import {
-  encodePath,
-  groupOf,
-  pagePath,
-  pageVisible,
-  readablePage,
-  readerKey,
-  type SiteView,
-  type VariantView,
-  visibleSections,
-  visibleVariants,
-} from "./site-view.js";
+import { sidebar } from "./site-nav.js";
+import { siteHref } from "./site-urls.js";
+import { groupOf, type SiteView, type VariantView, visibleSections, visibleVariants } from "./site-view.js";
+
+export { pageHref, siteHref } from "./site-urls.js";
 
 export interface LayoutContext {
   view: SiteView;
@@ -42,16 +34,6 @@ export interface OutlineItem {
   id: string;
   title: string;
   level: 1 | 2 | 3;
-}
-
-/** The URL of a path from the site's base. */
-export function siteHref(ctx: Pick<LayoutContext, "base">, path: string): string {
-  const encoded = encodePath(path);
-  return encoded ? `${ctx.base}/${encoded}` : `${ctx.base}/`;
-}
-
-export function pageHref(ctx: LayoutContext, variant: VariantView, pageId: string): string {
-  return siteHref(ctx, pagePath(variant, pageId, ctx.reader));
 }
 
 function variantRootHref(ctx: LayoutContext, variant: VariantView): string {
@@ -132,87 +114,6 @@ ${pickers(ctx)}
 </div>
 ${sectionTabs(ctx)}
 </header>`;
-}
-
-// Sidebar.
-
-function sidebarItems(ctx: LayoutContext, variant: VariantView, pages: readonly PageNode[], depth: number): SafeHtml[] {
-  const out: SafeHtml[] = [];
-  for (const page of pages) {
-    if (page.hidden) continue;
-    if (!pageVisible(variant, page.id, ctx.reader)) continue;
-    const label = page.label ?? page.title;
-    if (page.kind === "group") {
-      const children = sidebarItems(ctx, variant, page.children, depth + 1);
-      if (children.length === 0) continue;
-      out.push(
-        depth === 0
-          ? html`<li><div class="q-nav-group">${label}</div><ul class="q-nav-top">${children}</ul></li>`
-          : html`<li><span class="q-nav-group">${label}</span><ul>${children}</ul></li>`,
-      );
-      continue;
-    }
-    if (page.kind === "link") {
-      const href = linkPageHref(ctx, page);
-      if (!href) continue;
-      out.push(
-        html`<li><a class="${href.external ? "q-nav-ext" : ""}" href="${href.href}"${href.external ? raw(' rel="noopener"') : ""}>${page.emoji ? `${page.emoji} ` : ""}${label}</a></li>`,
-      );
-      continue;
-    }
-    if (!readablePage(variant, page.id, ctx.reader, true)) continue;
-    const children = sidebarItems(ctx, variant, page.children, depth + 1);
-    const current = ctx.pageId === page.id;
-    out.push(
-      html`<li><a href="${pageHref(ctx, variant, page.id)}"${current ? raw(' aria-current="page"') : ""}>${page.emoji ? `${page.emoji} ` : ""}${label}</a>${
-        children.length ? html`<ul>${children}</ul>` : ""
-      }</li>`,
-    );
-  }
-  return out;
-}
-
-/** Where a link page points: a page of a variant of this site, or an outside URL (only http(s) and mailto). */
-function linkPageHref(ctx: LayoutContext, page: PageNode): { href: string; external: boolean } | undefined {
-  const target = page.target;
-  if (target?.kind === "page" && ctx.variant) {
-    const variant = target.space ? [...ctx.view.variants.values()].find((v) => v.siteSpace.spaceId === target.space) : ctx.variant;
-    if (variant && readablePage(variant, target.page, ctx.reader, false))
-      return { href: pageHref(ctx, variant, target.page), external: false };
-    return undefined;
-  }
-  const url = target?.kind === "url" ? target.url : page.href;
-  if (url && /^(https?:|mailto:)/i.test(url)) return { href: url, external: true };
-  return undefined;
-}
-
-/**
- * The sidebar is the same on every page of a variant for one reader (and grows with the site), so it
- * is built once per variant, reader key and base, and the current page is marked in the copy.
- */
-const sidebarMemo = new WeakMap<VariantView, Map<string, string>>();
-
-function sidebar(ctx: LayoutContext): SafeHtml {
-  const { variant } = ctx;
-  if (!variant) return html`<nav class="q-sidebar" aria-label="Pages"></nav>`;
-  let byKey = sidebarMemo.get(variant);
-  if (!byKey) sidebarMemo.set(variant, (byKey = new Map()));
-  const key = `${readerKey(ctx.reader)}|${ctx.base}`;
-  let built = byKey.get(key);
-  if (built === undefined) {
-    const withoutCurrent = { ...ctx, pageId: undefined };
-    built =
-      html`<nav class="q-sidebar" aria-label="Pages"><ul>${sidebarItems(withoutCurrent, variant, variant.content.pages, 0)}</ul></nav>`
-        .value;
-    if (byKey.size >= 256) byKey.clear();
-    byKey.set(key, built);
-  }
-  if (ctx.pageId && readablePage(variant, ctx.pageId, ctx.reader, true)) {
-    const link = html`<li><a href="${pageHref(ctx, variant, ctx.pageId)}">`.value;
-    const at = built.indexOf(link);
-    if (at >= 0) built = `${built.slice(0, at + link.length - 1)} aria-current="page">${built.slice(at + link.length)}`;
-  }
-  return raw(built);
 }
 
 // The page.

@@ -1,7 +1,8 @@
 /**
  * Published docs sites, served by Quire itself at `/s/<basename>/...` (and on a site's own host, see
  * site-hosts.ts): HTML pages for readers, `<page>.md`, llms.txt, llms-full.txt, sitemap.xml and
- * robots.txt for machines, search, and the fingerprinted assets.
+ * robots.txt for machines, search, the fingerprinted assets, and the sidebar's branches for its
+ * toggles (site-nav.ts).
  *
  * Every request first asks reader.ts who is reading (`decideReader`); answers are then built from
  * the site's view (published.loader.ts) for that reader, and kept in memory keyed by the view's
@@ -24,6 +25,7 @@ import { findMovedPage, listSiteRedirects, loadSiteView, siteByBasename } from "
 import { decideReader } from "./reader.js";
 import { buildSiteAssets } from "./site-assets.js";
 import { type SiteHosts, siteRequestOf } from "./site-hosts.js";
+import { navBranch } from "./site-nav.js";
 import {
   llmsFullTxt,
   llmsTxt,
@@ -36,7 +38,7 @@ import {
   searchSite,
   sitemapXml,
 } from "./site-pages.js";
-import { readablePage, readerKey, resolvePath, type SiteView } from "./site-view.js";
+import { readablePage, readerKey, resolvePath, type SiteView, variantVisible } from "./site-view.js";
 
 interface Answer {
   status: number;
@@ -175,6 +177,17 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<PublishedRoutesOptions> 
     // Readers of a share link or a visitor-auth site, and members, must not share caches with others.
     const cacheControl = reader.indexable && !reader.member ? "public, max-age=0, must-revalidate" : "private, no-cache";
     const robots: Record<string, string> = reader.indexable ? {} : { "x-robots-tag": "noindex" };
+    if (path.length === 5 && path[0] === "~quire" && path[1] === "nav") {
+      // A sidebar branch for the toggle: built for this reader like the page it came from. Its URL's
+      // fingerprint names the tree's content, so while it matches the answer never changes.
+      const variant = view.variants.get(path[2] as string);
+      if (!variant || !variantVisible(view, variant, reader)) return plainNotFound(reply);
+      const branch = navBranch({ ...ctx, variant }, variant, path[4] as string);
+      if (!branch) return plainNotFound(reply);
+      const lasting = `${reader.indexable && !reader.member ? "public" : "private"}, max-age=${YEAR_SECONDS}, immutable`;
+      const fragment = answer(200, "text/html; charset=utf-8", branch.html, { "x-robots-tag": "noindex" });
+      return send(request, reply, fragment, branch.fingerprint === path[3] ? lasting : "private, no-cache");
+    }
     const cacheKey = `${site.id}|${versionOf(view)}|${readerKey(reader)}|${base}|${where.origin}|${path.join("/")}`;
     const query = (request.query ?? {}) as Record<string, unknown>;
     const isSearch = path.length === 2 && path[0] === "~quire" && path[1] === "search";

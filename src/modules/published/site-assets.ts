@@ -46,6 +46,15 @@ a:hover { text-decoration: underline; }
 .q-sidebar a[aria-current=page] { color: var(--q-accent); background: var(--q-accent-bg); font-weight: 600; }
 .q-sidebar ul.q-nav-top { margin-left: 0; padding-left: 0; border-left: none; }
 .q-nav-group { margin: 1.1rem 0 .3rem; padding: 0 .6rem; font-size: .78rem; font-weight: 650; text-transform: uppercase; letter-spacing: .05em; color: var(--q-fg); }
+.q-sidebar li[data-id] { display: grid; grid-template-columns: minmax(0, 1fr) auto; align-items: center; }
+.q-sidebar li[data-id] > ul { grid-column: 1 / -1; }
+.q-nav-expand { display: inline-flex; align-items: center; justify-content: center; width: 1.7rem; height: 1.7rem; margin-left: .1rem; padding: 0; border: 0; border-radius: 6px; background: none; color: var(--q-muted); cursor: pointer; }
+.q-nav-expand:hover { color: var(--q-fg); background: var(--q-panel); }
+.q-nav-expand:focus-visible, .q-sidebar a:focus-visible { outline: 2px solid var(--q-accent); outline-offset: -2px; }
+.q-nav-expand::before { content: ""; width: .4rem; height: .4rem; border-right: 2px solid currentColor; border-bottom: 2px solid currentColor; transform: translateX(-.1rem) rotate(-45deg); transition: transform .12s; }
+.q-nav-expand[aria-expanded=true]::before { transform: translateY(-.1rem) rotate(45deg); }
+.q-nav-expand[aria-busy=true] { opacity: .5; cursor: progress; }
+html:not(.q-js) .q-sidebar li[data-id]:not(.q-open) > a::after { content: " \\203A"; color: var(--q-muted); }
 .q-nav-ext::after { content: " \\2197"; font-size: .8em; }
 .q-nav-toggle { display: none; }
 .q-nav-button { display: none; }
@@ -87,9 +96,14 @@ a:hover { text-decoration: underline; }
 @media print { .q-header, .q-sidebar, .q-outline, .q-pagination { display: none; } .q-layout { display: block; } }
 `;
 
-/** Theme toggle (remembered per browser) and closing open menus; everything works without it. */
+/**
+ * Theme toggle (remembered per browser), closing open menus, and the sidebar's branch toggles (a
+ * collapsed branch's children are fetched once; if that fails, its link is followed). Everything
+ * works without it: then there are no toggles and a branch opens by following its link.
+ */
 const SITE_JS = `(function(){
 var root=document.documentElement;
+root.classList.add("q-js");
 var stored=null;try{stored=localStorage.getItem("quire-theme");}catch(e){}
 if(stored==="dark"||stored==="light")root.setAttribute("data-theme",stored);
 function current(){var t=root.getAttribute("data-theme");if(t)return t;return matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light";}
@@ -97,7 +111,39 @@ document.addEventListener("DOMContentLoaded",function(){
   var b=document.querySelector(".q-theme");
   if(b){b.hidden=false;b.addEventListener("click",function(){var next=current()==="dark"?"light":"dark";root.setAttribute("data-theme",next);try{localStorage.setItem("quire-theme",next);}catch(e){}});}
   document.addEventListener("click",function(e){document.querySelectorAll("details.q-menu[open]").forEach(function(d){if(!d.contains(e.target))d.removeAttribute("open");});});
+  var nav=document.querySelector(".q-sidebar[data-nav]");
+  if(nav){
+    var listOf=function(li){for(var c=li.lastElementChild;c;c=c.previousElementSibling)if(c.tagName==="UL")return c;return null;};
+    var addToggles=function(scope){scope.querySelectorAll("li[data-id]").forEach(function(li){
+      var a=li.firstElementChild;if(!a||a.tagName!=="A"||li.querySelector(":scope > .q-nav-expand"))return;
+      var t=document.createElement("button");t.type="button";t.className="q-nav-expand";
+      t.setAttribute("aria-label","Pages under "+a.textContent);
+      var open=li.classList.contains("q-open");t.setAttribute("aria-expanded",open?"true":"false");
+      var list=listOf(li);if(list)t.setAttribute("aria-controls",list.id);
+      a.insertAdjacentElement("afterend",t);
+    });};
+    addToggles(nav);
+    nav.addEventListener("click",function(e){
+      var t=e.target&&e.target.closest?e.target.closest(".q-nav-expand"):null;if(!t)return;
+      var li=t.parentElement,list=listOf(li);
+      var show=function(open){t.setAttribute("aria-expanded",open?"true":"false");li.classList.toggle("q-open",open);if(list)list.hidden=!open;};
+      if(t.getAttribute("aria-expanded")==="true")return show(false);
+      if(list)return show(true);
+      if(t.getAttribute("aria-busy")==="true")return;
+      t.setAttribute("aria-busy","true");
+      var link=li.firstElementChild;
+      fetch(nav.getAttribute("data-nav")+encodeURIComponent(li.getAttribute("data-id")),{credentials:"same-origin"})
+        .then(function(r){if(!r.ok)throw new Error(String(r.status));return r.text();})
+        .then(function(text){
+          li.insertAdjacentHTML("beforeend",text);list=listOf(li);addToggles(list);
+          t.removeAttribute("aria-busy");t.setAttribute("aria-controls",list.id);show(true);
+        })
+        .catch(function(){t.removeAttribute("aria-busy");location.href=link.href;});
+    });
+  }
   var cur=document.querySelector(".q-sidebar a[aria-current=page]");if(cur&&cur.scrollIntoView){var s=document.querySelector(".q-sidebar");if(s&&cur.offsetTop>s.clientHeight)s.scrollTop=cur.offsetTop-s.clientHeight/3;}
+  var menu=document.getElementById("q-nav-toggle");
+  if(menu&&cur)menu.addEventListener("change",function(){if(menu.checked)cur.scrollIntoView({block:"center"});});
 });
 })();`;
 

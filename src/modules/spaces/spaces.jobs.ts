@@ -26,10 +26,10 @@ export const purgeDeletedSpacesJob = defineJob({
       ).map((r) => r.id);
       if (ids.length === 0) return 0;
       // Grants and invite links point at spaces without a foreign key (they target spaces or
-      // collections), so they go explicitly; revisions follow through their foreign key.
+      // collections), so they go explicitly; revisions and everything else of the space follow
+      // through their foreign keys.
       await trx.deleteFrom("grants").where("targetType", "=", "space").where("targetId", "in", ids).execute();
       await trx.deleteFrom("linkInvites").where("targetType", "=", "space").where("targetId", "in", ids).execute();
-      await trx.deleteFrom("gitRedirects").where("spaceId", "in", ids).execute();
       await trx.deleteFrom("spaces").where("id", "in", ids).execute();
       return ids.length;
     });
