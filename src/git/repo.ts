@@ -183,6 +183,8 @@ export function parseCommit(oid: string, raw: string): CommitInfo {
 /** A fetched commit, read from the object database. Holds a temp directory until dispose(). */
 export class LocalRepo implements BlobReader {
   private catFile: CatFile | undefined;
+  /** Numbers the temp files of forEachBlob (calls may overlap). */
+  private blobFiles = 0;
 
   constructor(
     private readonly op: OperationHandle,
@@ -270,7 +272,7 @@ export class LocalRepo implements BlobReader {
     const write = (index: number) => {
       const window = windows[index];
       if (!window) return undefined;
-      const file = path.join(this.op.dir, `blobs-${index % 2}`);
+      const file = path.join(this.op.dir, `blobs-${this.blobFiles++}`);
       const written = writeBlobsFile(this.op, window, file);
       // Awaited on a later turn; until then a failure must not count as unhandled.
       written.catch(() => undefined);
@@ -303,6 +305,7 @@ export class LocalRepo implements BlobReader {
         }
       } finally {
         await handle.close();
+        await fs.rm(file, { force: true });
       }
     }
   }
