@@ -4,6 +4,7 @@ import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { describe, expect, it } from "vitest";
 import { schemaErrors } from "../../../test/helpers/contract.js";
+import type { JSONDocument } from "../document/types.js";
 import { parseChunked, parseMarkdownPage } from "./parse.js";
 
 const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singleDollarTextMath: false });
@@ -89,5 +90,20 @@ describe("hostile input", () => {
       const { parsed } = run(markdown);
       expect(schemaErrors("JSONDocument", parsed.document)).toEqual([]);
     }
+  });
+
+  it("writes a paragraph of 200,000 differently marked pieces of text", () => {
+    const leaves = Array.from({ length: 200_000 }, (_, i) => ({
+      object: "leaf" as const,
+      text: `t${i} `,
+      marks: i % 2 ? [{ object: "mark" as const, type: "bold" as const }] : [],
+    }));
+    const document = {
+      object: "document",
+      data: {},
+      nodes: [{ object: "block", type: "paragraph", data: {}, nodes: [{ object: "text", leaves }] }],
+    } as JSONDocument;
+    const written = serializeMarkdownPage({ frontmatter: {}, document });
+    expect(written).toContain("t199999");
   });
 });
