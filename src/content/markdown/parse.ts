@@ -97,6 +97,7 @@ import {
   markForElement,
   normalizeLinkNodes,
 } from "./html-content.js";
+import { remarkInlinePieces, takeInlinePieceCounts } from "./inline-pieces.js";
 import {
   type ContentReferenceFound,
   type ReferenceKind,
@@ -125,7 +126,7 @@ export interface ParsedMarkdownPage {
 
 const MAX_WARNINGS = 200;
 
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singleDollarTextMath: false });
+const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singleDollarTextMath: false }).use(remarkInlinePieces);
 
 /** Parses one Markdown page of a GitBook repository. Never throws on any input string. */
 export function parseMarkdownPage(markdown: string, options: ParseMarkdownOptions = {}): ParsedMarkdownPage {
@@ -140,7 +141,13 @@ export function parseMarkdownPage(markdown: string, options: ParseMarkdownOption
   const { yaml, body, bodyLineOffset } = splitFrontmatter(source);
   const frontmatter = yaml === undefined ? {} : parseFrontmatter(yaml, warnings);
 
+  takeInlinePieceCounts();
   const prepared = prepareSource(limitNesting(body, warn));
+  const { forcedCuts } = takeInlinePieceCounts();
+  if (forcedCuts)
+    warn(
+      `${forcedCuts} times, emphasis or strikethrough markers of a very long paragraph were paired only within pieces of it (a marker left open was not paired with one far after it)`,
+    );
   const converter = new Converter(prepared.text, prepared.lineMap, bodyLineOffset, options.resolve, warn);
   const { title, nodes } = converter.convertRoot(prepared.tree);
 
