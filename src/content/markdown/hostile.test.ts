@@ -4,6 +4,8 @@ import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { describe, expect, it } from "vitest";
 import { schemaErrors } from "../../../test/helpers/contract.js";
+import type { JSONDocument } from "../document/types.js";
+import { takeInlinePieceCounts } from "./inline-pieces.js";
 import { parseChunked, parseMarkdownPage } from "./parse.js";
 
 const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singleDollarTextMath: false });
@@ -89,5 +91,48 @@ describe("hostile input", () => {
       const { parsed } = run(markdown);
       expect(schemaErrors("JSONDocument", parsed.document)).toEqual([]);
     }
+  });
+
+  it("pairs the emphasis of a long paragraph in pieces exactly as micromark pairs it whole", () => {
+    // Markers of every kind; each `*open` is closed by a `close*` about 200 characters later, often in the next piece.
+    const unit = (i: number) => (i % 97 === 0 ? `*open ${i} ` : i % 97 === 5 ? `close* ${i} ` : `_a${i}_ __b__ ~~d~~ ~e~ ***f*** g_h `);
+    let text = "";
+    for (let i = 0; text.length < 120_000; i++) text += unit(i) + (i % 7 === 0 ? "\n" : "");
+    takeInlinePieceCounts();
+    const tree = parseChunked(text);
+    // Each piece is about 2,000 micromark events; one pass over all of them is quadratic.
+    const counts = takeInlinePieceCounts();
+    expect(counts.forcedCuts).toBe(0);
+    expect(counts.resolvedPieces).toBeGreaterThan(20);
+    expect(tree).toEqual(processor.parse(text));
+  }, 120_000);
+
+  it("counts a long paragraph's emphasis in pieces, linear in its length", () => {
+    takeInlinePieceCounts();
+    const tree = parseChunked("*a* **b** _c_ ".repeat(20_000));
+    expect(takeInlinePieceCounts().resolvedPieces).toBeGreaterThan(20);
+    expect((tree.children[0] as { children: unknown[] }).children.length).toBeGreaterThan(100_000);
+    const { parsed } = run("*a* **b** _c_ ".repeat(20_000));
+    expect(parsed.warnings).toEqual([]);
+  }, 60_000);
+
+  it("warns when a marker left open is too far from any closer to be paired", () => {
+    const { parsed } = run(`*open ${"**b** ".repeat(20_000)}close*`);
+    expect(parsed.warnings.join("\n")).toMatch(/paired only within pieces/);
+  }, 60_000);
+
+  it("writes a paragraph of 200,000 differently marked pieces of text", () => {
+    const leaves = Array.from({ length: 200_000 }, (_, i) => ({
+      object: "leaf" as const,
+      text: `t${i} `,
+      marks: i % 2 ? [{ object: "mark" as const, type: "bold" as const }] : [],
+    }));
+    const document = {
+      object: "document",
+      data: {},
+      nodes: [{ object: "block", type: "paragraph", data: {}, nodes: [{ object: "text", leaves }] }],
+    } as JSONDocument;
+    const written = serializeMarkdownPage({ frontmatter: {}, document });
+    expect(written).toContain("t199999");
   });
 });

@@ -6,6 +6,7 @@
 
 import { isTextColor, leaf, normalizeInlines, textNode } from "../document/nodes.js";
 import type { DocumentInline, DocumentMark, InlineContent, TextColor } from "../document/types.js";
+import { appendAll } from "./arrays.js";
 import { emojiCharacters } from "./emoji.js";
 import { elementChildren, escapeAttribute, escapeHtmlText, type HtmlElement, type HtmlNode } from "./html.js";
 
@@ -77,9 +78,9 @@ export interface HtmlInlineContext {
 export function htmlToInlines(nodes: readonly HtmlNode[], ctx: HtmlInlineContext, marks: DocumentMark[] = []): InlineContent[] {
   const out: InlineContent[] = [];
   for (const node of nodes) {
-    if (node.type === "text") out.push(...ctx.text(node.value.replace(/\s*\n\s*/g, " "), marks));
+    if (node.type === "text") appendAll(out, ctx.text(node.value.replace(/\s*\n\s*/g, " "), marks));
     else if (node.type === "comment") ctx.warn("an HTML comment inside inline HTML was dropped");
-    else out.push(...elementToInlines(node, ctx, marks));
+    else appendAll(out, elementToInlines(node, ctx, marks));
   }
   return out;
 }

@@ -84,6 +84,7 @@ import type {
   JSONDocument,
   TableRecordValue,
 } from "../document/types.js";
+import { appendAll } from "./arrays.js";
 import { emojiCodeForShortcode, SHORTCODE_PATTERN } from "./emoji.js";
 import { type PageFrontmatter, parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
 import { elementChildren, type HtmlElement, type HtmlNode, htmlText, isBlankHtml, parseHtml, tokenizeHtml } from "./html.js";
@@ -96,6 +97,7 @@ import {
   markForElement,
   normalizeLinkNodes,
 } from "./html-content.js";
+import { remarkInlinePieces, takeInlinePieceCounts } from "./inline-pieces.js";
 import {
   type ContentReferenceFound,
   type ReferenceKind,
@@ -124,7 +126,7 @@ export interface ParsedMarkdownPage {
 
 const MAX_WARNINGS = 200;
 
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singleDollarTextMath: false });
+const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singleDollarTextMath: false }).use(remarkInlinePieces);
 
 /** Parses one Markdown page of a GitBook repository. Never throws on any input string. */
 export function parseMarkdownPage(markdown: string, options: ParseMarkdownOptions = {}): ParsedMarkdownPage {
@@ -139,7 +141,13 @@ export function parseMarkdownPage(markdown: string, options: ParseMarkdownOption
   const { yaml, body, bodyLineOffset } = splitFrontmatter(source);
   const frontmatter = yaml === undefined ? {} : parseFrontmatter(yaml, warnings);
 
+  takeInlinePieceCounts();
   const prepared = prepareSource(limitNesting(body, warn));
+  const { forcedCuts } = takeInlinePieceCounts();
+  if (forcedCuts)
+    warn(
+      `${forcedCuts} times, emphasis or strikethrough markers of a very long paragraph were paired only within pieces of it (a marker left open was not paired with one far after it)`,
+    );
   const converter = new Converter(prepared.text, prepared.lineMap, bodyLineOffset, options.resolve, warn);
   const { title, nodes } = converter.convertRoot(prepared.tree);
 
@@ -462,7 +470,7 @@ class Converter {
     for (const [id, def] of this.footnotes) {
       if (this.usedFootnotes.has(id)) continue;
       this.warn(def, `footnote [^${def.label ?? id}] is never referenced; its text is kept at the end of the page`);
-      nodes.push(...(this.flow(def.children, "document") as DocumentBlockTopLevel[]));
+      appendAll(nodes, this.flow(def.children, "document") as DocumentBlockTopLevel[]);
     }
     for (const [id, def] of this.definitions) {
       if (!this.usedDefinitions.has(id)) this.warn(def, `link definition [${def.label ?? id}] is never used; it was dropped`);
@@ -562,24 +570,24 @@ class Converter {
     for (let i = from; i < to; i++) {
       const token = tokens[i]!;
       if (token.kind === "node") {
-        out.push(...this.block(token.node, context));
+        appendAll(out, this.block(token.node, context));
         continue;
       }
       const close = pairs.get(i);
       if (token.kind === "tag") {
         if (close !== undefined && close < to) {
-          out.push(...this.container(token.tag, token.node, tokens, pairs, i + 1, close, context));
+          appendAll(out, this.container(token.tag, token.node, tokens, pairs, i + 1, close, context));
           i = close;
-        } else out.push(...this.singleTag(token.tag, token.node));
+        } else appendAll(out, this.singleTag(token.tag, token.node));
         continue;
       }
       if (token.kind === "details-open" && close !== undefined && close < to) {
-        out.push(...this.expandable(token, tokens, pairs, i + 1, close));
+        appendAll(out, this.expandable(token, tokens, pairs, i + 1, close));
         i = close;
         continue;
       }
       this.warn(token.node, `unmatched ${this.raw(token.node).trim()} kept as HTML code`);
-      out.push(...this.unknownHtml(token.node as Html));
+      appendAll(out, this.unknownHtml(token.node as Html));
     }
     return out;
   }
@@ -1637,16 +1645,16 @@ class Converter {
       switch (node.type) {
         case "text":
           // A soft line break renders as a space (CommonMark); "\n" in GitBook text is a hard break.
-          out.push(...this.text(node.value.replace(/[ \t]*\n[ \t]*/g, " "), current(), node));
+          appendAll(out, this.text(node.value.replace(/[ \t]*\n[ \t]*/g, " "), current(), node));
           break;
         case "emphasis":
-          out.push(...this.phrasing(node.children, [...current(), { object: "mark", type: "italic" }]));
+          appendAll(out, this.phrasing(node.children, [...current(), { object: "mark", type: "italic" }]));
           break;
         case "strong":
-          out.push(...this.phrasing(node.children, [...current(), { object: "mark", type: "bold" }]));
+          appendAll(out, this.phrasing(node.children, [...current(), { object: "mark", type: "bold" }]));
           break;
         case "delete":
-          out.push(...this.phrasing(node.children, [...current(), { object: "mark", type: "strikethrough" }]));
+          appendAll(out, this.phrasing(node.children, [...current(), { object: "mark", type: "strikethrough" }]));
           break;
         case "inlineCode":
           out.push(textNode([leaf(node.value, [...current(), { object: "mark", type: "code" }])]));
@@ -1665,7 +1673,7 @@ class Converter {
           if (def) {
             this.usedDefinitions.add(node.identifier);
             out.push(this.link(def.url, def.title, node.children, current()));
-          } else out.push(...this.phrasing(node.children, current()));
+          } else appendAll(out, this.phrasing(node.children, current()));
           break;
         }
         case "image":
@@ -1797,7 +1805,7 @@ class Converter {
       const converted = this.collectTargets(() =>
         htmlToInlines([{ type: "element", name, attrs, children: [] }], this.htmlContext(node as unknown as RootContent)),
       );
-      out.push(...converted);
+      appendAll(out, converted);
       return index;
     }
     if (name === "picture") {
@@ -1807,7 +1815,10 @@ class Converter {
         .slice(index, close + 1)
         .map((n) => (n.type === "html" ? n.value : ""))
         .join("");
-      out.push(...this.collectTargets(() => htmlToInlines(parseHtml(html), this.htmlContext(node as unknown as RootContent), current())));
+      appendAll(
+        out,
+        this.collectTargets(() => htmlToInlines(parseHtml(html), this.htmlContext(node as unknown as RootContent), current())),
+      );
       return close;
     }
     const captureSpecial = name === "a" || name === "code" || (name === "i" && iconFromClass(attrs.class) !== undefined);
@@ -1826,7 +1837,7 @@ class Converter {
         const href = attrs.href;
         const classes = (attrs.class ?? "").split(/\s+/);
         if (href === undefined) {
-          if (inner.length) out.push(...this.phrasing(inner, current()));
+          if (inner.length) appendAll(out, this.phrasing(inner, current()));
           else if (attrs.id === undefined && attrs.name === undefined) this.warn(node, "an empty <a> was dropped");
           else this.warn(node, `the anchor <a id="${attrs.id ?? attrs.name}"> is only kept at the end of a heading; it was dropped`);
         } else if (classes.includes("button")) {

@@ -27,6 +27,7 @@ import type {
   JSONDocument,
   TableRecordValue,
 } from "../document/types.js";
+import { appendAll } from "./arrays.js";
 import { emojiCharacters, shortcodeForEmojiCode } from "./emoji.js";
 import { type PageFrontmatter, serializeFrontmatter } from "./frontmatter.js";
 import { escapeAttribute, escapeHtmlText } from "./html.js";
@@ -561,7 +562,7 @@ class Writer {
     const out: PhrasingContent[] = [];
     for (const node of nodes) {
       if (node.object === "text") {
-        out.push(...this.leaves(node.leaves, inTableCell));
+        appendAll(out, this.leaves(node.leaves, inTableCell));
         continue;
       }
       switch (node.type) {
@@ -616,7 +617,7 @@ class Writer {
           break;
         }
         case "annotation": {
-          out.push(...this.phrasing(node.nodes, inTableCell));
+          appendAll(out, this.phrasing(node.nodes, inTableCell));
           const identifier = String(this.footnotes.length + 1);
           out.push({ type: "footnoteReference", identifier, label: identifier });
           const body = node.fragments[0]?.nodes ?? [];
@@ -647,7 +648,7 @@ class Writer {
       const l = leaves[i]!;
       const pending = l.marks.filter((m) => m.type !== "code" && !has(active, m));
       if (!pending.length) {
-        out.push(...this.leafContent(l, inTableCell));
+        appendAll(out, this.leafContent(l, inTableCell));
         i++;
         continue;
       }
@@ -661,7 +662,7 @@ class Writer {
           bestEnd = j;
         }
       }
-      out.push(...wrapMark(best, this.group(leaves, i, bestEnd, [...active, best], inTableCell)));
+      appendAll(out, wrapMark(best, this.group(leaves, i, bestEnd, [...active, best], inTableCell)));
       i = bestEnd;
     }
     return out;
