@@ -45,7 +45,7 @@ import type {
 } from "mdast";
 import { toString as mdastToString } from "mdast-util-to-string";
 import remarkGfm from "remark-gfm";
-import remarkMath from "remark-math";
+import { remarkMathSyntax } from "./math-syntax.js";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { reconcileKeysInPlace } from "../document/keys.js";
@@ -126,7 +126,7 @@ export interface ParsedMarkdownPage {
 
 const MAX_WARNINGS = 200;
 
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singleDollarTextMath: false }).use(remarkInlinePieces);
+const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMathSyntax, { singleDollarTextMath: false }).use(remarkInlinePieces);
 
 /** Parses one Markdown page of a GitBook repository. Never throws on any input string. */
 export function parseMarkdownPage(markdown: string, options: ParseMarkdownOptions = {}): ParsedMarkdownPage {

@@ -11,7 +11,7 @@
  */
 import type { Html, List, ListItem, PhrasingContent, Root, RootContent, TableCell, TableRow } from "mdast";
 import remarkGfm from "remark-gfm";
-import remarkMath from "remark-math";
+import { remarkMathSyntax } from "./math-syntax.js";
 import remarkStringify from "remark-stringify";
 import { unified } from "unified";
 import { inlineText } from "../document/nodes.js";
@@ -84,7 +84,7 @@ const processor = unified()
     ] as never,
   })
   .use(remarkGfm)
-  .use(remarkMath, { singleDollarTextMath: false });
+  .use(remarkMathSyntax, { singleDollarTextMath: false });
 
 /** A whole page file: front matter, `# title`, body. */
 export function serializeMarkdownPage(page: MarkdownPage, options: SerializeMarkdownOptions = {}): string {
