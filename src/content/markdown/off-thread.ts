@@ -13,11 +13,13 @@ import type { PageFrontmatter } from "./frontmatter.js";
 import { parseMarkdownPage } from "./parse.js";
 
 /**
- * Below this many characters Markdown is converted inline. Measured (bench/markdown-api.bench.ts):
- * 16 KB of typical Markdown converts in ~4 ms on this machine's threads, about the cost of a round
- * trip to a warm worker thread (copying the input, the link table and the JSON back, parsing it).
+ * Below this many characters Markdown is converted inline. Measured (bench/markdown-api.bench.ts,
+ * 2 shared cores): converting costs ~5-7 ms per KB of ordinary Markdown, a round trip to a warm
+ * worker thread (copying the input and the link table of 1,000 pages, the JSON back) ~1-5 ms,
+ * what 0.5-1 KB costs to convert. So all but small pages go to the thread: inline, a page under
+ * 2 KB holds the request thread ~15 ms at most; a 16 KB page would hold it ~100 ms.
  */
-export const INLINE_MARKDOWN_CHARS = 16 * 1024;
+export const INLINE_MARKDOWN_CHARS = 2 * 1024;
 
 export interface MarkdownConversion {
   markdown: string;
