@@ -10,7 +10,9 @@ import { documentToPlainText, type PlainTextSection } from "../content/document/
 import type { JSONDocument } from "../content/document/types.js";
 import { type ResolveTable, resolverFor } from "../content/git-sync/resolve.js";
 import { extractReferences } from "../content/gitbook-repo/references.js";
+import type { ContentLinkTable } from "../content/markdown/content-links.js";
 import { type PageFrontmatter, parseMarkdownPage } from "../content/markdown/index.js";
+import { type ConvertedMarkdown, convertMarkdownNow } from "../content/markdown/off-thread.js";
 import type { PdfRenderTask } from "../content/pdf/render-task.js";
 import { canonicalJson, objectHash } from "../content/store/canonical.js";
 
@@ -41,6 +43,12 @@ export function parsePages(input: { table: ResolveTable; pages: PageToParse[] })
   });
 }
 
+/** Converts one page of Markdown given to the API (off-thread.ts); the same as convertMarkdownNow on the calling thread. */
+export function convertMarkdown(input: { markdown: string; previousJson?: string; links?: ContentLinkTable }): ConvertedMarkdown {
+  const previous = input.previousJson ? (JSON.parse(input.previousJson) as JSONDocument) : undefined;
+  return convertMarkdownNow({ markdown: input.markdown, previous, links: input.links });
+}
+
 /** The sections of text of documents given as JSON (search indexing). */
 export function plainTexts(input: { documents: string[] }): PlainTextSection[][] {
   return input.documents.map((json) => documentToPlainText(JSON.parse(json) as JSONDocument));
@@ -63,7 +71,7 @@ export async function renderPdf(input: PdfRenderTask, signal?: AbortSignal): Pro
   return isWorkerThread ? (move(new Uint8Array(ownArrayBuffer(bytes))) as Uint8Array) : bytes;
 }
 
-const TASKS = { parsePages, plainTexts, pageReferences, renderPdf };
+const TASKS = { parsePages, convertMarkdown, plainTexts, pageReferences, renderPdf };
 export type Tasks = typeof TASKS;
 export type TaskName = keyof Tasks;
 

@@ -19,18 +19,14 @@
 import { reconcileKeys } from "../../content/document/keys.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { slugify } from "../../content/gitbook-repo/text.js";
-import {
-  type PageFrontmatter,
-  pageMetadataFromFrontmatter,
-  parseMarkdownPage,
-  type ReferenceKind,
-  type ResolvedReference,
-} from "../../content/markdown/index.js";
+import { type ContentLinkTable, contentLinkResolver } from "../../content/markdown/content-links.js";
+import { type PageFrontmatter, pageMetadataFromFrontmatter } from "../../content/markdown/index.js";
+import { convertMarkdown } from "../../content/markdown/off-thread.js";
 import { type FileEntry, indexPages, type PageNode, type RevisionContent } from "../../content/revision/model.js";
-import { documentHashOf } from "../../content/revision/storage.js";
+import { canonicalJson, objectHash } from "../../content/store/canonical.js";
 import { invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
-import { revertBlocks, unwrapUnresolvedLinks } from "./block-level-edits.js";
+import { revertBlocks } from "./block-level-edits.js";
 import type { ContentChangeResultValue, ContentChangeValue } from "./change-request-content.schemas.js";
 
 export interface PreparedFile {
@@ -57,7 +53,8 @@ export interface ApplyInput {
 
 export interface ApplyOutput {
   content: RevisionContent;
-  documents: Map<string, JSONDocument>;
+  /** The new documents as canonical JSON, by object hash (ready to store). */
+  documents: Map<string, string>;
   results: ContentChangeResultValue[];
   insertedFiles: FileEntry[];
   /** Pages whose own fields, document or existence the batch changed (or whose deletion it confirmed). */
@@ -73,7 +70,6 @@ interface Located {
 
 type Touch = "created" | "updated" | "deleted";
 
-const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i;
 const EMPTY_DOCUMENT: JSONDocument = { object: "document", data: {}, nodes: [] };
 
 export async function applyContentChanges(input: ApplyInput): Promise<ApplyOutput> {
@@ -82,7 +78,7 @@ export async function applyContentChanges(input: ApplyInput): Promise<ApplyOutpu
 
 class ContentEditor {
   private readonly content: RevisionContent;
-  private readonly documents = new Map<string, JSONDocument>();
+  private readonly documents = new Map<string, string>();
   private readonly pageRefs = new Map<string, string>();
   private readonly fileRefs = new Map<string, string>();
   private readonly touches = new Map<string, { kind: Touch; ref?: string }>();
@@ -221,7 +217,7 @@ class ContentEditor {
       if (now.page.kind !== "document") throw invalid(`${at}.block: page "${id}" is a ${now.page.kind}, it has no blocks.`);
       const current = now.page.documentHash ? await this.input.loadDocument(now.page.documentHash) : EMPTY_DOCUMENT;
       const old = then?.page.documentHash ? await this.input.loadDocument(then.page.documentHash) : EMPTY_DOCUMENT;
-      this.setDocument(now.page, revertBlocks(current, old, change.block, `${at}.block`, id));
+      this.setDocument(now.page, stored(revertBlocks(current, old, change.block, `${at}.block`, id)));
       now.page.updatedAt = this.input.now;
       this.touch(id, "updated");
       return;
@@ -350,10 +346,9 @@ class ContentEditor {
 
   // ---- documents --------------------------------------------------------------------------------
 
-  private setDocument(page: PageNode, document: JSONDocument): void {
-    const hash = documentHashOf(document);
-    this.documents.set(hash, document);
-    page.documentHash = hash;
+  private setDocument(page: PageNode, document: StoredDocument): void {
+    this.documents.set(document.hash, document.json);
+    page.documentHash = document.hash;
   }
 
   private async readDocument(
@@ -361,11 +356,12 @@ class ContentEditor {
     field: string,
     where: { pageId: string; directory: string },
     previous: JSONDocument | undefined,
-  ): Promise<{ document: JSONDocument; title?: string; frontmatter?: PageFrontmatter; resolveCover: (target: string) => ResolvedCover }> {
+  ): Promise<{ document: StoredDocument; title?: string; frontmatter?: PageFrontmatter; resolveCover: (target: string) => ResolvedCover }> {
     const hasMarkdown = input.markdown !== undefined;
     const hasDocument = input.document !== undefined;
     if (hasMarkdown === hasDocument) throw invalid(`${field} must have exactly one of markdown or document.`);
-    const resolve = this.resolverFor(where.directory);
+    const links = this.linkTable(where.directory);
+    const resolve = contentLinkResolver(links);
     const resolveCover = (target: string): ResolvedCover => {
       const ref = resolve(target, "cover");
       return ref?.kind === "file" ? ref : { kind: "url", url: target };
@@ -373,77 +369,66 @@ class ContentEditor {
     if (hasDocument) {
       const document = input.document as unknown as JSONDocument;
       if (document.object !== "document") throw invalid(`${field}.document.object must be "document".`);
-      return { document: reconcileKeys(previous, { object: "document", data: document.data ?? {}, nodes: document.nodes }), resolveCover };
+      return {
+        document: stored(reconcileKeys(previous, { object: "document", data: document.data ?? {}, nodes: document.nodes })),
+        resolveCover,
+      };
     }
-    const parsed = parseMarkdownPage(input.markdown!, { resolve, ...(previous ? { previous } : {}) });
-    unwrapUnresolvedLinks(parsed.document);
+    const parsed = await convertMarkdown({ markdown: input.markdown!, previous, links });
     return {
-      document: parsed.document,
+      document: { hash: parsed.hash, json: parsed.json },
       ...(parsed.title ? { title: parsed.title } : {}),
       ...(Object.keys(parsed.frontmatter).length > 0 ? { frontmatter: parsed.frontmatter } : {}),
       resolveCover,
     };
   }
 
-  /** Turns a link target written in a page whose Git directory is `directory` into a ref. */
-  private resolverFor(directory: string): (target: string, kind: ReferenceKind) => ResolvedReference | undefined {
+  /**
+   * What links in a page whose Git directory is `directory` can point at. The parts that walk the
+   * whole content are built on first use: a small page converted inline with no link to a path
+   * never builds them.
+   */
+  private linkTable(directory: string): ContentLinkTable {
+    const { pages, files } = this.content;
     let byPath: Map<string, string> | undefined;
-    const pageAt = (path: string): string | undefined => {
-      if (!byPath) {
-        byPath = new Map();
-        for (const [id, location] of indexPages(this.content.pages)) if (!byPath.has(location.path)) byPath.set(location.path, id);
-      }
-      const clean = path.replace(/^\/+|\/+$/g, "");
-      if (clean === "" || clean === "README.md" || clean === "README") return this.content.pages[0]?.id;
-      const stripped = clean.replace(/\/README(\.md)?$/i, "").replace(/\.md$/i, "");
-      return byPath.get(stripped);
-    };
-    const pageById = (id: string) => this.pageRefs.get(id) ?? (this.locate(id) ? id : undefined);
-    const fileById = (id: string) => this.fileRefs.get(id) ?? this.content.files.find((f) => f.id === id)?.id;
-    return (target, kind) => {
-      if (EXTERNAL.test(target) || target.startsWith("//") || kind === "include") return undefined;
-      const raw = decode(target.replace(/[?#].*$/, ""));
-      if (!raw) return undefined;
-      const page = (id: string | undefined): ResolvedReference | undefined => (id ? { kind: "page", page: id } : undefined);
-      const file = (id: string | undefined): ResolvedReference | undefined => (id ? { kind: "file", file: id } : undefined);
-      if (raw.startsWith("/files/")) return file(fileById(raw.slice(7)));
-      if (raw.startsWith("/pages/")) {
-        const rest = raw.slice(7);
-        return page(pageById(rest) ?? pageAt(rest));
-      }
-      if (raw.startsWith("/")) return undefined;
-      const relative = raw.replace(/^\.\//, "");
-      const ref = relative.replace(/\/$/, "");
-      if (this.pageRefs.has(ref)) return page(this.pageRefs.get(ref));
-      if (this.fileRefs.has(ref)) return file(this.fileRefs.get(ref));
-      const joined = joinPath(directory, raw);
-      return joined === undefined ? undefined : page(pageAt(joined));
+    let pageIds: Set<string> | undefined;
+    let fileIds: Set<string> | undefined;
+    return {
+      directory,
+      firstPage: pages[0]?.id,
+      get pagesByPath() {
+        if (!byPath) {
+          byPath = new Map();
+          for (const [id, location] of indexPages(pages)) if (!byPath.has(location.path)) byPath.set(location.path, id);
+        }
+        return byPath;
+      },
+      get pageIds() {
+        pageIds ??= new Set(indexPages(pages).keys());
+        return pageIds;
+      },
+      get fileIds() {
+        fileIds ??= new Set(files.map((f) => f.id));
+        return fileIds;
+      },
+      pageRefs: this.pageRefs,
+      fileRefs: this.fileRefs,
     };
   }
+}
+
+/** A document as it is stored: its object hash and canonical JSON. */
+interface StoredDocument {
+  hash: string;
+  json: string;
+}
+
+function stored(document: JSONDocument): StoredDocument {
+  const json = canonicalJson(document);
+  return { hash: objectHash("document", json), json };
 }
 
 type ResolvedCover = { kind: "file"; file: string } | { kind: "url"; url: string };
-
-function decode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
-/** `directory` + a relative path, normalized; undefined when it climbs above the root. */
-function joinPath(directory: string, relative: string): string | undefined {
-  const parts = directory ? directory.split("/") : [];
-  for (const part of relative.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join("/");
-}
 
 function clampIndex(at: number | undefined, length: number): number {
   return at === undefined ? length : Math.min(at, length);

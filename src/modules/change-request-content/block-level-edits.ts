@@ -1,44 +1,12 @@
 /**
- * Block-level edits of a document for content batches: unresolved Markdown links become text, and
- * `revert_page` with `block` puts chosen blocks back as a revision had them.
+ * Block-level edits of a document for content batches: `revert_page` with `block` puts chosen
+ * blocks back as a revision had them. (Unresolved Markdown links become text in
+ * content/markdown/content-links.ts, which a worker thread can load.)
  */
 import { type AnyNode, indexKeyedNodes } from "../../content/document/find.js";
 import { newKey } from "../../content/document/keys.js";
-import { normalizeInlines } from "../../content/document/nodes.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { invalid } from "../../lib/errors.js";
-
-const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i;
-
-/** Unresolved internal links (the parser keeps them as URL refs) become their plain text. */
-export function unwrapUnresolvedLinks(document: JSONDocument): void {
-  const visit = (node: AnyNode) => {
-    for (const field of ["nodes", "fragments"] as const) {
-      const list = node[field];
-      if (!Array.isArray(list)) continue;
-      let unwrapped = false;
-      const out: AnyNode[] = [];
-      for (const child of list) {
-        const ref = (child.data as { ref?: { kind?: string; url?: string } } | undefined)?.ref;
-        const internal =
-          ref?.kind === "url" &&
-          typeof ref.url === "string" &&
-          !EXTERNAL.test(ref.url) &&
-          !ref.url.startsWith("//") &&
-          !ref.url.startsWith("#");
-        if (child.object === "inline" && child.type === "link" && internal) {
-          out.push(...((child.nodes as AnyNode[]) ?? []));
-          unwrapped = true;
-        } else {
-          visit(child);
-          out.push(child);
-        }
-      }
-      node[field] = unwrapped ? (normalizeInlines(out as never) as unknown as AnyNode[]) : out;
-    }
-  };
-  visit(document as unknown as AnyNode);
-}
 
 /** The current document with the listed blocks as they were in `old` (restored, replaced or removed). */
 export function revertBlocks(

@@ -3,7 +3,7 @@ import type { JSONDocument, MergeConflict } from "../../content/merge/index.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import { type FileEntry, indexPages, type PageMeta, type RevisionContent } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
-import { documentHashOf, loadContent, saveDocument } from "../../content/revision/storage.js";
+import { documentHashOf, loadContent, saveDocument, saveDocumentsJson } from "../../content/revision/storage.js";
 import { putBlob } from "../../content/store/blobs.queries.js";
 import { blobHash } from "../../content/store/canonical.js";
 import type { Db, Executor } from "../../db/database.js";
@@ -70,7 +70,7 @@ export async function editChangeRequestContent(db: Db, input: ContentEditInput):
       const resolutions = seen ? await resolutionsFor(db, seen, applied.touched) : [];
       const updated = await db.transaction().execute(async (trx) => {
         for (const list of files.values()) for (const file of list) await putBlob(trx, file.bytes);
-        for (const document of applied.documents.values()) await saveDocument(trx, document);
+        await saveDocumentsJson(trx, applied.documents);
         for (const resolution of resolutions) if (resolution.document) await saveDocument(trx, resolution.document);
         const revision = await commitRevision(trx, {
           spaceId: space.id,

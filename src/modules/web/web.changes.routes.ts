@@ -15,7 +15,8 @@ import Type from "typebox";
 import { documentText } from "../../content/document/plain-text.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { editablePathFor } from "../../content/markdown/api-paths.js";
-import { markdownFromDocument, parseMarkdownPage, serializeMarkdownPage } from "../../content/markdown/index.js";
+import { markdownFromDocument, serializeMarkdownPage } from "../../content/markdown/index.js";
+import { markdownDocument } from "../../content/markdown/off-thread.js";
 import { indexPages } from "../../content/revision/model.js";
 import { loadDocuments } from "../../content/revision/storage.js";
 import type { CommentReplyRow, CommentRow, UserRow } from "../../db/schema.js";
@@ -809,7 +810,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
 
   /** The Markdown read as the content operation will read it, and how to render it in the change request. */
   async function preview(context: Awaited<ReturnType<typeof editablePage>>, markdown: string) {
-    const parsed = parseMarkdownPage(markdown);
+    const parsed = await markdownDocument(markdown);
     const content = await contentView(db, deps, {
       orgId: context.loaded.space.orgId,
       spaceId: context.loaded.space.id,

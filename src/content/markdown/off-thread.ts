@@ -1,0 +1,78 @@
+/**
+ * Markdown given to the API (a change request's content edits, the web editor's preview) converted
+ * to a document off the thread that answers requests: a 1 MB page holds a thread for a second or
+ * more. Small pages are converted inline, where the round trip to a worker thread would cost more
+ * than the conversion itself.
+ */
+
+import { runInWorker } from "../../workers/pool.js";
+import type { JSONDocument } from "../document/types.js";
+import { canonicalJson, objectHash } from "../store/canonical.js";
+import { type ContentLinkTable, contentLinkResolver, unwrapUnresolvedLinks } from "./content-links.js";
+import type { PageFrontmatter } from "./frontmatter.js";
+import { parseMarkdownPage } from "./parse.js";
+
+/**
+ * Below this many characters Markdown is converted inline. Measured (bench/markdown-api.bench.ts,
+ * 2 shared cores): converting costs ~5-7 ms per KB of ordinary Markdown, a round trip to a warm
+ * worker thread (copying the input and the link table of 1,000 pages, the JSON back) ~1-5 ms,
+ * what 0.5-1 KB costs to convert. So all but small pages go to the thread: inline, a page under
+ * 2 KB holds the request thread ~15 ms at most; a 16 KB page would hold it ~100 ms.
+ */
+export const INLINE_MARKDOWN_CHARS = 2 * 1024;
+
+export interface MarkdownConversion {
+  markdown: string;
+  /** The page's previous document, whose block keys unchanged blocks keep. */
+  previous?: JSONDocument | undefined;
+  /** Links resolve against it and those resolving to nothing become text; none: links stay as written. */
+  links?: ContentLinkTable | undefined;
+}
+
+export interface ConvertedMarkdown {
+  title?: string | undefined;
+  frontmatter: PageFrontmatter;
+  warnings: string[];
+  /** The document's object hash (kind "document") and canonical JSON, ready to store. */
+  hash: string;
+  json: string;
+}
+
+/** The conversion itself, the same on either thread. */
+export function convertMarkdownNow(input: MarkdownConversion): ConvertedMarkdown {
+  const parsed = parseMarkdownPage(input.markdown, {
+    ...(input.links ? { resolve: contentLinkResolver(input.links) } : {}),
+    ...(input.previous ? { previous: input.previous } : {}),
+  });
+  if (input.links) unwrapUnresolvedLinks(parsed.document);
+  const json = canonicalJson(parsed.document);
+  return { title: parsed.title, frontmatter: parsed.frontmatter, warnings: parsed.warnings, hash: objectHash("document", json), json };
+}
+
+/**
+ * Converts the Markdown, in a worker thread when it is large enough to be worth it. The document
+ * comes back as the JSON to store: a large document is never rebuilt as objects on this thread
+ * (parsing, canonicalizing and hashing 8 MB of JSON took ~500 ms here).
+ */
+export async function convertMarkdown(input: MarkdownConversion): Promise<ConvertedMarkdown> {
+  if (input.markdown.length < INLINE_MARKDOWN_CHARS) return convertMarkdownNow(input);
+  const { links, previous } = input;
+  return runInWorker("convertMarkdown", {
+    markdown: input.markdown,
+    ...(previous ? { previousJson: JSON.stringify(previous) } : {}),
+    // A plain copy: the table's lazily built parts are built here, once, for the copy to the thread.
+    ...(links ? { links: { ...links } } : {}),
+  });
+}
+
+/** The document of Markdown read without a content to resolve links against (the web editor's preview), as objects. */
+export async function markdownDocument(
+  markdown: string,
+): Promise<{ document: JSONDocument; title?: string | undefined; warnings: string[] }> {
+  if (markdown.length < INLINE_MARKDOWN_CHARS) {
+    const parsed = parseMarkdownPage(markdown);
+    return { document: parsed.document, title: parsed.title, warnings: parsed.warnings };
+  }
+  const converted = await convertMarkdown({ markdown });
+  return { document: JSON.parse(converted.json) as JSONDocument, title: converted.title, warnings: converted.warnings };
+}

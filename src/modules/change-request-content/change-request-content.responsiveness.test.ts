@@ -1,0 +1,127 @@
+/**
+ * A large page of Markdown sent to the content API does not hold the server: while ~900 KB of
+ * Markdown is converted to a document (seconds of CPU), /healthz keeps answering quickly and the
+ * thread that answers requests stays mostly idle; the conversion runs in a worker thread, with its
+ * links resolved from a plain-data table of the content. The same batch applied with the conversion
+ * inline (QUIRE_WORKER_THREADS=0) is measured too, and must store the same document.
+ */
+import { performance } from "node:perf_hooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
+import { createChangeRequest } from "../../../test/helpers/change-requests.factories.js";
+import { commitContent } from "../../../test/helpers/content.factories.js";
+import { startLatencyProbe } from "../../../test/helpers/latency-probe.js";
+import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+import { configureWorkerThreads } from "../../workers/pool.js";
+
+let ctx: TestContext;
+let endpoint: string;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  endpoint = await ctx.listen();
+});
+afterAll(() => ctx.close());
+
+/** About `bytes` of ordinary Markdown whose links point at pages by id, by path, relatively, at nothing and outside. */
+function largeMarkdown(bytes: number, ids: { install: string }): string {
+  const section = (i: number) =>
+    `## Section ${i}\n\nSome *emphasis*, **bold** and \`code\` with [the install page](/pages/${ids.install}), ` +
+    `[by path](/pages/guides/install.md), [relative](./guides/install.md), [home](/pages/README.md) and [nothing](./missing-${i}.md).\n` +
+    "A second line of the paragraph, with more words to fill the line up to a usual length.\n\n" +
+    `* item one ${i}\n* item two with [a link](https://example.com/${i})\n  * nested item\n\n` +
+    `{% hint style="info" %}\nA hint ${i}\n{% endhint %}\n\n\`\`\`js\nconst x = ${i};\n\`\`\`\n\n| a | b |\n|---|---|\n| ${i} | two |\n\n`;
+  let text = "---\ndescription: A very large page\n---\n# A very large page\n\n";
+  for (let i = 0; text.length < bytes; i++) text += section(i);
+  return text;
+}
+
+/** The document without its block keys (new blocks take fresh random keys on each run). */
+function withoutKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutKeys);
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (k === "key" ? [] : [[k, withoutKeys(v)]])));
+  return value;
+}
+
+function linksOf(document: any): { text: string; ref: any }[] {
+  const out: { text: string; ref: any }[] = [];
+  const text = (node: any): string => (node.leaves ? node.leaves.map((l: any) => l.text).join("") : (node.nodes ?? []).map(text).join(""));
+  const walk = (node: any) => {
+    if (node.object === "inline" && node.type === "link") out.push({ text: text(node), ref: node.data.ref });
+    for (const child of node.nodes ?? []) walk(child);
+  };
+  walk(document);
+  return out;
+}
+
+describe("a large Markdown page sent to the content API and /healthz", () => {
+  it("keeps /healthz under 200 ms and the request thread mostly idle while ~900 KB of Markdown is converted", async () => {
+    const { owner, space } = await createOrgWithSpace(ctx, { title: "Large" });
+    const { content } = await commitContent(ctx, space.id, {
+      pages: [
+        { title: "Home", slug: "home", paragraphs: ["One", "Two"] },
+        {
+          title: "Guides",
+          slug: "guides",
+          paragraphs: ["Intro"],
+          children: [{ title: "Install", slug: "install", paragraphs: ["Steps"] }],
+        },
+      ],
+    });
+    const home = content.pages[0]!;
+    const install = content.pages[1]!.children[0]!;
+    const markdown = largeMarkdown(900_000, { install: install.id });
+
+    /** Replaces Home's text with the Markdown in a new change request while probing /healthz. */
+    const editWhileProbing = async (user: TestUser) => {
+      const cr = await createChangeRequest(ctx, user, space.id, { subject: "Large edit" });
+      const prefix = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
+      const probe = await startLatencyProbe(`${endpoint}/healthz`);
+      const started = performance.now();
+      const loop = performance.eventLoopUtilization();
+      let latencies: number[];
+      try {
+        const res = await ctx
+          .as(user)
+          .post(`${prefix}/content?compat=false`, { changes: [{ operation: "update_page", page: home.id, document: { markdown } }] });
+        expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
+      } finally {
+        latencies = await probe.stop();
+      }
+      const busy = performance.eventLoopUtilization(loop).utilization;
+      const ms = performance.now() - started;
+      const page = await ctx.as(user).get(`${prefix}/content/page/${home.id}`);
+      expect(page.status).toBe(200);
+      return { page: page.body, latencies, busy, ms };
+    };
+
+    const worker = await editWhileProbing(owner);
+    expect(worker.page.title).toBe("A very large page");
+    expect(worker.page.description).toBe("A very large page");
+    const links = linksOf(worker.page.document);
+    // Per section: three links to Install, one to Home, one external; the missing page's link became text.
+    expect(links.filter((l) => l.ref.kind === "page" && l.ref.page === install.id).length).toBeGreaterThan(1000);
+    expect(links.some((l) => l.ref.kind === "page" && l.ref.page === home.id)).toBe(true);
+    expect(links.some((l) => l.text === "nothing")).toBe(false);
+
+    configureWorkerThreads(0);
+    let inline: Awaited<ReturnType<typeof editWhileProbing>>;
+    try {
+      inline = await editWhileProbing(owner);
+    } finally {
+      configureWorkerThreads(1);
+    }
+    const stored = (page: any) => withoutKeys({ title: page.title, description: page.description, document: page.document });
+    expect(stored(worker.page)).toEqual(stored(inline.page));
+
+    const report = (name: string, run: typeof worker) =>
+      `${name}: ${run.ms.toFixed(0)} ms, request thread busy ${(run.busy * 100).toFixed(0)}%, worst /healthz ${Math.max(...run.latencies).toFixed(0)} ms over ${run.latencies.length} requests`;
+    const figures = `${report("worker thread", worker)}; ${report("inline", inline)}`;
+    console.log(figures);
+
+    expect(worker.latencies.length, figures).toBeGreaterThan(10);
+    expect(Math.max(...worker.latencies), figures).toBeLessThan(200);
+    expect(worker.busy, figures).toBeLessThan(0.5);
+    expect(inline.busy, figures).toBeGreaterThan(0.8);
+  }, 180_000);
+});
