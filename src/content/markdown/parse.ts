@@ -45,7 +45,6 @@ import type {
 } from "mdast";
 import { toString as mdastToString } from "mdast-util-to-string";
 import remarkGfm from "remark-gfm";
-import { remarkMathSyntax } from "./math-syntax.js";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { reconcileKeysInPlace } from "../document/keys.js";
@@ -98,6 +97,7 @@ import {
   normalizeLinkNodes,
 } from "./html-content.js";
 import { remarkInlinePieces, takeInlinePieceCounts } from "./inline-pieces.js";
+import { remarkMathSyntax } from "./math-syntax.js";
 import {
   type ContentReferenceFound,
   type ReferenceKind,

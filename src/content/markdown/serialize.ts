@@ -11,7 +11,6 @@
  */
 import type { Html, List, ListItem, PhrasingContent, Root, RootContent, TableCell, TableRow } from "mdast";
 import remarkGfm from "remark-gfm";
-import { remarkMathSyntax } from "./math-syntax.js";
 import remarkStringify from "remark-stringify";
 import { unified } from "unified";
 import { inlineText } from "../document/nodes.js";
@@ -32,6 +31,7 @@ import { emojiCharacters, shortcodeForEmojiCode } from "./emoji.js";
 import { type PageFrontmatter, serializeFrontmatter } from "./frontmatter.js";
 import { escapeAttribute, escapeHtmlText } from "./html.js";
 import { inlineFallbackText, inlinesToHtml, styleForColorMark } from "./html-content.js";
+import { remarkMathSyntax } from "./math-syntax.js";
 import { pathForRef, type ReferencePathResolver } from "./references.js";
 import { CONTAINER_TAGS, formatTag, OPTIONAL_END_TAGS, PASS_THROUGH_TAGS, parseTag } from "./tags.js";
 
