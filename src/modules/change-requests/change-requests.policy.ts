@@ -1,5 +1,6 @@
 import type { ChangeRequestRow, SpaceRow } from "../../db/schema.js";
 import { conflicting, notAllowed } from "../../lib/errors.js";
+import { authorize } from "../../permissions/authorize.js";
 import { atLeast, type Role } from "../../permissions/roles.js";
 import type { SpacePermissionsValue } from "../spaces/spaces.schemas.js";
 import { WRITABLE_STATUSES } from "./change-requests.schemas.js";
@@ -50,6 +51,21 @@ export function refuseWrite(
     );
   }
   throw notAllowed(`Only members with the ${needs} level or higher on space "${loaded.space.id}" can ${action}.`);
+}
+
+/**
+ * 404 unless the caller sees the change request, 403 unless they may change its subject,
+ * description or status (its creator, or the review level on the space). The API's PATCH and the
+ * web app's forms ask the same.
+ */
+export function authorizeUpdate(
+  loaded: { changeRequest: Pick<ChangeRequestRow, "number">; changeRequestPermissions: ChangeRequestPermissions },
+  notFound: string,
+): void {
+  authorize(loaded.changeRequestPermissions, "update", {
+    notFound,
+    forbidden: `Only the creator of change request #${loaded.changeRequest.number} or members with the review level on the space can change it.`,
+  });
 }
 
 /** 409 for a write to a change request whose content can no longer change. */

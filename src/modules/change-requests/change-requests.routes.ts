@@ -5,7 +5,6 @@ import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { listOf, type Page } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf } from "../../http/schemas.js";
-import { authorize } from "../../permissions/authorize.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { readableSpaceNodes, requireLiveSpace } from "../spaces/spaces.loader.js";
@@ -14,7 +13,7 @@ import { SpaceParams } from "../spaces/spaces.schemas.js";
 import { presentUser } from "../users/users.presenter.js";
 import { getUsersByIds } from "../users/users.queries.js";
 import { loadChangeRequestsContext, requireChangeRequest } from "./change-requests.loader.js";
-import { refuseWrite } from "./change-requests.policy.js";
+import { authorizeUpdate, refuseWrite } from "./change-requests.policy.js";
 import { presentChangeRequests } from "./change-requests.presenter.js";
 import { type ChangeRequestFilter, getChangeRequest, listChangeRequests, listContributors } from "./change-requests.queries.js";
 import {
@@ -166,10 +165,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     async (request) => {
       const actor = actorOf(request);
       const loaded = await requireChangeRequest(db, actor, request.params.spaceId, request.params.changeRequestId);
-      authorize(loaded.changeRequestPermissions, "update", {
-        notFound: `No change request "${request.params.changeRequestId}" in space "${request.params.spaceId}".`,
-        forbidden: `Only the creator of change request #${loaded.changeRequest.number} or members with the review level on the space can change it.`,
-      });
+      authorizeUpdate(loaded, `No change request "${request.params.changeRequestId}" in space "${request.params.spaceId}".`);
       await updateChangeRequest(db, loaded.changeRequest, request.body);
       return presentOne((await getChangeRequest(db, loaded.space.id, loaded.changeRequest.id))!);
     },

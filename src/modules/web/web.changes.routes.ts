@@ -39,7 +39,7 @@ import {
 import { currentReviews, listRequestedReviewers } from "../change-request-reviews/change-request-reviews.queries.js";
 import { requestReviewers, submitReview } from "../change-request-reviews/change-request-reviews.service.js";
 import { type LoadedChangeRequest, loadChangeRequestsContext, requireChangeRequest } from "../change-requests/change-requests.loader.js";
-import { assertWritable, refuseWrite } from "../change-requests/change-requests.policy.js";
+import { assertWritable, authorizeUpdate, refuseWrite } from "../change-requests/change-requests.policy.js";
 import { isOutdated } from "../change-requests/change-requests.presenter.js";
 import { listChangeRequests, recordContribution } from "../change-requests/change-requests.queries.js";
 import {
@@ -723,10 +723,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
       const actor = await signedInActor(request, reply);
       if (!actor) return reply;
       const { loaded } = await loadCr(request, actor, request.params);
-      authorize(loaded.changeRequestPermissions, "update", {
-        notFound: `No change request "${request.params.number}".`,
-        forbidden: `Only the creator of change request #${loaded.changeRequest.number} or members with the review level on the space can change it.`,
-      });
+      authorizeUpdate(loaded, `No change request "${request.params.number}".`);
       await updateChangeRequest(db, loaded.changeRequest, { status: request.body.status });
       return back(reply, loaded, "status");
     },
@@ -745,10 +742,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
       const actor = await signedInActor(request, reply);
       if (!actor) return reply;
       const { loaded } = await loadCr(request, actor, request.params);
-      authorize(loaded.changeRequestPermissions, "update", {
-        notFound: `No change request "${request.params.number}".`,
-        forbidden: `Only the creator of change request #${loaded.changeRequest.number} or members with the review level on the space can change it.`,
-      });
+      authorizeUpdate(loaded, `No change request "${request.params.number}".`);
       const text = request.body.description?.trim() ?? "";
       const description = text ? documentFromBody({ markdown: text }, "description") : { object: "document" as const, data: {}, nodes: [] };
       await updateChangeRequest(db, loaded.changeRequest, {
