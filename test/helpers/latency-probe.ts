@@ -3,6 +3,8 @@
  * own process would be held by a stalled event loop too, and would not see the stall.
  */
 import { spawn } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { expect } from "vitest";
 
 /**
  * Requests the URL every 20 ms until its stdin closes, printing each answer's latency in ms (a
@@ -41,4 +43,45 @@ export async function startLatencyProbe(url: string): Promise<{ stop(): Promise<
       return output.split("\n").filter(Boolean).map(Number);
     },
   };
+}
+
+/** What a piece of work cost the server's request thread, measured by `whileProbing`. */
+export interface ProbedRun<T> {
+  result: T;
+  /** Latency of each /healthz answer while the work ran, in ms. */
+  latencies: number[];
+  /** Share of the time this process's event loop (the server's request thread) was busy. */
+  busy: number;
+  ms: number;
+}
+
+/** Runs `work` while probing `healthUrl` from another process, and measures the request thread meanwhile. */
+export async function whileProbing<T>(healthUrl: string, work: () => Promise<T>): Promise<ProbedRun<T>> {
+  const probe = await startLatencyProbe(healthUrl);
+  const started = performance.now();
+  const loop = performance.eventLoopUtilization();
+  let result: T;
+  let latencies: number[];
+  try {
+    result = await work();
+  } finally {
+    latencies = await probe.stop();
+  }
+  return { result, latencies, busy: performance.eventLoopUtilization(loop).utilization, ms: performance.now() - started };
+}
+
+/**
+ * The work ran in a worker thread (`worker`): /healthz stayed under 200 ms and the request thread
+ * mostly free; the same work forced onto the request thread (`inline`) kept it busy, which shows the
+ * measure can tell the two apart. Prints the figures.
+ */
+export function expectOffTheRequestThread(worker: ProbedRun<unknown>, inline: ProbedRun<unknown>): void {
+  const report = (name: string, run: ProbedRun<unknown>) =>
+    `${name}: ${run.ms.toFixed(0)} ms, request thread busy ${(run.busy * 100).toFixed(0)}%, worst /healthz ${Math.max(...run.latencies).toFixed(0)} ms over ${run.latencies.length} requests`;
+  const figures = `${report("worker thread", worker)}; ${report("inline", inline)}`;
+  console.log(figures);
+  expect(worker.latencies.length, figures).toBeGreaterThan(10);
+  expect(Math.max(...worker.latencies), figures).toBeLessThan(200);
+  expect(worker.busy, figures).toBeLessThan(0.5);
+  expect(inline.busy, figures).toBeGreaterThan(0.8);
 }
