@@ -7,15 +7,15 @@
  */
 import { createServer, type Server } from "node:http";
 import { SignJWT } from "jose";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../helpers/app.js";
+import { launchChromium } from "../helpers/browser.js";
 import { commitContent } from "../helpers/content.factories.js";
 import { freePort } from "../helpers/simplesamlphp.js";
 import { createSite } from "../helpers/sites.factories.js";
 import { createOrgWithSpace } from "../helpers/spaces.factories.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS_DIR;
 
 let ctx: TestContext;
@@ -70,10 +70,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => login.listen(loginPort, "127.0.0.1", resolve));
   // Another host name than the site's, as a customer's login service would be.
   loginUrl = `http://localhost:${loginPort}/login`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

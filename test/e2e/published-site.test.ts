@@ -7,16 +7,16 @@
  * Screenshots go to QUIRE_SCREENSHOTS (a directory) when it is set.
  */
 import fs from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../helpers/app.js";
+import { launchChromium } from "../helpers/browser.js";
 import { commitContent } from "../helpers/content.factories.js";
 import { generateRepo } from "../helpers/generate-repo.js";
 import { type BareRepo, createBareRepo, loadFixture } from "../helpers/git.js";
 import { addSection, createSite } from "../helpers/sites.factories.js";
 import { createOrgWithSpace, createSpace } from "../helpers/spaces.factories.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS;
 
 let ctx: TestContext;
@@ -35,7 +35,6 @@ async function importInto(spaceId: string, token: string, files: Parameters<type
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM}: run .ci/run's apt-get line (chromium).`);
   if (SCREENSHOTS) fs.mkdirSync(SCREENSHOTS, { recursive: true });
   ctx = await createTestContext({ config: { gitAllowFileUrls: true } });
   const { org, owner, space } = await createOrgWithSpace(ctx, { title: "Handbook" });
@@ -59,10 +58,7 @@ beforeAll(async () => {
 
   base = await ctx.listen();
   root = `${base}/s/${site.basename}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {

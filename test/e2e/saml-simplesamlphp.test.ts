@@ -5,14 +5,14 @@
  * as in production: the SameSite=Lax session cookie of the browser that started the sign-in is
  * not sent with it, and must be with the completion step that follows.
  */
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../helpers/app.js";
+import { launchChromium } from "../helpers/browser.js";
 import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
 import { freePort, type SimpleSamlPhp, simpleSamlPhpMissing, startSimpleSamlPhp } from "../helpers/simplesamlphp.js";
 import { createTeam } from "../helpers/teams.factories.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS_DIR;
 
 let ctx: TestContext;
@@ -57,10 +57,7 @@ beforeAll(async () => {
   });
   expect(configured.body.status).toBe("active");
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -5,18 +5,18 @@
  * dark mode. QUIRE_SCREENSHOTS_DIR=<dir> keeps a screenshot of each page.
  */
 import { mkdirSync } from "node:fs";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseMarkdownPage } from "../../src/content/markdown/index.js";
 import { saveDocument } from "../../src/content/revision/storage.js";
 import { createLoginLink } from "../../src/modules/web/web.queries.js";
 import { createTestContext, type TestContext, type TestUser } from "../helpers/app.js";
+import { launchChromium } from "../helpers/browser.js";
 import { commitContent, paragraphDoc } from "../helpers/content.factories.js";
 import { createOrgWithRoles } from "../helpers/factories.js";
 import { freePort } from "../helpers/simplesamlphp.js";
 import { createCollection, createSpace } from "../helpers/spaces.factories.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS_DIR;
 
 let ctx: TestContext;
@@ -109,10 +109,7 @@ beforeAll(async () => {
   await ctx.app.listen({ port, host: "127.0.0.1" });
   seeded = await seed();
   if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -5,17 +5,17 @@
  * replies, reacts, approves and merges; the merged text is the space's primary content.
  * QUIRE_SCREENSHOTS_DIR=<dir> keeps a screenshot of each step.
  */
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLoginLink } from "../../src/modules/web/web.queries.js";
 import { createTestContext, type TestContext, type TestUser } from "../helpers/app.js";
+import { launchChromium } from "../helpers/browser.js";
 import { createChangeRequest, editContent, mergeChangeRequest } from "../helpers/change-requests.factories.js";
 import { commitContent } from "../helpers/content.factories.js";
 import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
 import { freePort } from "../helpers/simplesamlphp.js";
 import { createSpace } from "../helpers/spaces.factories.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS_DIR;
 
 let ctx: TestContext;
@@ -46,10 +46,7 @@ beforeAll(async () => {
     ],
   });
   homeId = content.pages[0]!.id;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

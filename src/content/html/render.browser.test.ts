@@ -3,16 +3,16 @@
  * content.css and content.js, light and dark, with and without script. Screenshots go to
  * QUIRE_SCREENSHOTS_DIR when it is set.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../../../test/helpers/browser.js";
 import { everyBlockDocument, everyBlockReusable, SVG_FILES, testEnv } from "../../../test/helpers/render-documents.js";
 import { contentAssets, html, raw, renderDocument } from "./index.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS_DIR;
 
 let server: Server;
@@ -34,7 +34,6 @@ function pageHtml(origin: string): string {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install chromium (apt-get install chromium).`);
   const assets = new Map(contentAssets().map((asset) => [`/assets/${asset.name}`, asset]));
   server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://x").pathname;
@@ -51,10 +50,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
