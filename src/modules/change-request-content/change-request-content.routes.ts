@@ -9,7 +9,7 @@ import { RESOLUTION_NOTE } from "../change-request-merge/change-request-merge.sc
 import { loadChangeRequestsContext, requireChangeRequest } from "../change-requests/change-requests.loader.js";
 import { assertWritable, refuseWrite } from "../change-requests/change-requests.policy.js";
 import { presentChangeRequests } from "../change-requests/change-requests.presenter.js";
-import { recordContribution } from "../change-requests/change-requests.queries.js";
+import { commentContribution } from "../change-requests/change-requests.queries.js";
 import { ChangeRequestParams, ChangeRequestSchema } from "../change-requests/change-requests.schemas.js";
 import { CHANGE_REQUEST_COMMENT_OPERATION_IDS, registerCommentRoutes } from "../comments/comments.routes.js";
 import { loadRevisionView } from "../content/content.loader.js";
@@ -85,7 +85,7 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps 
       const { space, changeRequest, permissions } = await requireChangeRequest(db, actorOf(request), spaceId, changeRequestId);
       return { space, changeRequestId: changeRequest.id, revision: changeRequest.revisionId, permissions };
     },
-    onPosted: (trx, scope, userId) => recordContribution(trx, { changeRequestId: scope.changeRequestId!, userId, actionType: "comment" }),
+    onPosted: (trx, scope, userId) => commentContribution(scope.changeRequestId!, userId)(trx),
   });
 
   registerPdfRoute(app, deps, {

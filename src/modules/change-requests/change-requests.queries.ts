@@ -155,6 +155,11 @@ export async function listChangeRequests(
   return paginate(query, keys, options);
 }
 
+/** A comment or reply posted on a change request: one more contribution of its author (`createComment`'s `onPosted`). */
+export function commentContribution(changeRequestId: string, userId: string): (db: Executor) => Promise<void> {
+  return (db) => recordContribution(db, { changeRequestId, userId, actionType: "comment" });
+}
+
 /** Counts one more contribution of a kind by a user (an edit batch, a comment). */
 export async function recordContribution(
   db: Executor,

@@ -41,7 +41,7 @@ import { requestReviewers, submitReview } from "../change-request-reviews/change
 import { type LoadedChangeRequest, loadChangeRequestsContext, requireChangeRequest } from "../change-requests/change-requests.loader.js";
 import { assertWritable, authorizeUpdate, refuseWrite } from "../change-requests/change-requests.policy.js";
 import { isOutdated } from "../change-requests/change-requests.presenter.js";
-import { listChangeRequests, recordContribution } from "../change-requests/change-requests.queries.js";
+import { commentContribution, listChangeRequests } from "../change-requests/change-requests.queries.js";
 import {
   CHANGE_REQUEST_STATUSES,
   type ChangeRequestStatus,
@@ -577,8 +577,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
           target,
           postedBy: actor.user.id,
           document,
-          onPosted: (t) =>
-            recordContribution(t, { changeRequestId: loaded.changeRequest.id, userId: actor.user.id, actionType: "comment" }),
+          onPosted: commentContribution(loaded.changeRequest.id, actor.user.id),
         }),
       );
       return back(reply, loaded, "commented", `#comment-${comment.id}`);
@@ -611,8 +610,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
           comment,
           postedBy: actor.user.id,
           document,
-          onPosted: (t) =>
-            recordContribution(t, { changeRequestId: loaded.changeRequest.id, userId: actor.user.id, actionType: "comment" }),
+          onPosted: commentContribution(loaded.changeRequest.id, actor.user.id),
         }),
       );
       return back(reply, loaded, "replied", `#comment-${comment.id}`);
