@@ -9,9 +9,10 @@
  * the API's 403 with the API's message.
  */
 
-import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import type { FastifyReply, FastifyRequest } from "fastify";
-import Type from "typebox";
+import type { IncomingMessage } from "node:http";
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { FastifyReply, FastifyRequest, FastifySchema, RawServerDefault, RouteGenericInterface } from "fastify";
+import Type, { type Static, type TObject } from "typebox";
 import { documentText } from "../../content/document/plain-text.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { editablePathFor } from "../../content/markdown/api-paths.js";
@@ -19,7 +20,7 @@ import { markdownFromDocument, serializeMarkdownPage } from "../../content/markd
 import { markdownDocument } from "../../content/markdown/off-thread.js";
 import { indexPages } from "../../content/revision/model.js";
 import { loadDocuments } from "../../content/revision/storage.js";
-import type { CommentReplyRow, CommentRow, UserRow } from "../../db/schema.js";
+import type { CommentReplyRow, CommentRow, OrganizationRow, UserRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import type { Actor } from "../../http/authenticate.js";
 import { DomainError, invalid, missing, notAllowed } from "../../lib/errors.js";
@@ -91,6 +92,22 @@ const ReplyParams = Type.Object({ ...CommentParams.properties, replyId: Id });
 const PageParams = Type.Object({ ...CrParams.properties, pageId: Id });
 const Body = Type.String({ maxLength: 20_000 });
 const Markdown = Type.String({ maxLength: 2_000_000 });
+
+/** A request as a route with schema S receives it: params, query and body typed from the schema. */
+type SchemaRequest<S extends FastifySchema> = FastifyRequest<
+  RouteGenericInterface,
+  RawServerDefault,
+  IncomingMessage,
+  S,
+  TypeBoxTypeProvider
+>;
+
+/** What a change request's page or form starts from (see `changeRequestRoute`). */
+interface ChangeRequestContext {
+  actor: Actor;
+  loaded: LoadedChangeRequest;
+  org: OrganizationRow;
+}
 
 /** How many comments, and replies to them in all, one change request page shows at most. */
 const MAX_COMMENTS = 500;
@@ -177,10 +194,37 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     return org;
   }
 
-  async function loadCr(request: FastifyRequest, actor: Actor, params: { org: string; space: string; number: string }) {
-    const loaded = await requireChangeRequest(db, actor, params.space, params.number);
-    const org = await checkOrganization(request, actor, params.org, loaded.space.orgId, `change request #${params.number}`);
-    return { loaded, org };
+  /**
+   * Registers a page or a form of one change request with what every one of them starts from: the
+   * signed-in member (or the redirect to sign in), the change request as the API loads it (404 for
+   * what the member may not see) and its organization, checked against the address. A form (POST)
+   * always goes through the CSRF check first. The handler's request is typed from the route's
+   * schema, as `app.get`/`app.post` would type it.
+   */
+  function changeRequestRoute<const S extends FastifySchema & { params: TObject<typeof CrParams.properties> }>(
+    method: "GET" | "POST",
+    url: string,
+    options: { schema: S; bodyLimit?: number },
+    handler: (request: SchemaRequest<S>, reply: FastifyReply, cr: ChangeRequestContext) => Promise<unknown>,
+  ) {
+    // Registered as an untyped route: the handler below reads only the params every schema S has.
+    const schema: FastifySchema = options.schema;
+    app.route({
+      method,
+      url,
+      schema,
+      ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+      ...(method === "POST" ? { preHandler: app.csrfProtection } : {}),
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const actor = await signedInActor(request, reply);
+        if (!actor) return reply;
+        const params = request.params as Static<typeof CrParams>;
+        const loaded = await requireChangeRequest(db, actor, params.space, params.number);
+        const org = await checkOrganization(request, actor, params.org, loaded.space.orgId, `change request #${params.number}`);
+        // Fastify validated the request against `options.schema` before calling this.
+        return handler(request as SchemaRequest<S>, reply, { actor, loaded, org });
+      },
+    });
   }
 
   const crPath = (loaded: LoadedChangeRequest) =>
@@ -458,13 +502,11 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     }
   }
 
-  app.get(
+  changeRequestRoute(
+    "GET",
     "/app/o/:org/s/:space/~/changes/:number",
     { schema: { params: CrParams, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) }) } },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const { loaded, org } = await loadCr(request, actor, request.params);
+    async (request, reply, { actor, loaded, org }) => {
       const cr = loaded.changeRequest;
       const writable = (WRITABLE_STATUSES as readonly string[]).includes(cr.status);
       const [comments, changes, requested, reviews, conflictsFound, head] = await Promise.all([
@@ -557,16 +599,13 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
 
   // ---- comments --------------------------------------------------------------------------------------
 
-  app.post(
+  changeRequestRoute(
+    "POST",
     "/app/o/:org/s/:space/~/changes/:number/comments",
     {
       schema: { params: CrParams, body: Type.Object({ body: Body, page: Type.Optional(Id), node: Type.Optional(Id) }) },
-      preHandler: app.csrfProtection,
     },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const { loaded } = await loadCr(request, actor, request.params);
+    async (request, reply, { actor, loaded }) => {
       const scope = commentScope(loaded);
       authorize(scope.permissions, "comment", mayComment(loaded));
       const document = documentFromBody({ markdown: request.body.body }, "body");
@@ -595,13 +634,11 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     forbidden: `Reacting to, resolving or reopening ${kind} "${id}" needs the comment permission on change request "${loaded.changeRequest.id}".`,
   });
 
-  app.post(
+  changeRequestRoute(
+    "POST",
     "/app/o/:org/s/:space/~/changes/:number/comments/:commentId/replies",
-    { schema: { params: CommentParams, body: Type.Object({ body: Body }) }, preHandler: app.csrfProtection },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const { loaded } = await loadCr(request, actor, request.params);
+    { schema: { params: CommentParams, body: Type.Object({ body: Body }) } },
+    async (request, reply, { actor, loaded }) => {
       const comment = await requireComment(loaded, request.params.commentId);
       authorize(commentPermissions(actor.user.id, comment, loaded.permissions), "reply", mayComment(loaded));
       const document = documentFromBody({ markdown: request.body.body }, "body");
@@ -617,13 +654,11 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     },
   );
 
-  app.post(
+  changeRequestRoute(
+    "POST",
     "/app/o/:org/s/:space/~/changes/:number/comments/:commentId/resolve",
-    { schema: { params: CommentParams, body: Type.Object({ resolved: Type.Enum(["true", "false"]) }) }, preHandler: app.csrfProtection },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const { loaded } = await loadCr(request, actor, request.params);
+    { schema: { params: CommentParams, body: Type.Object({ resolved: Type.Enum(["true", "false"]) }) } },
+    async (request, reply, { actor, loaded }) => {
       const comment = await requireComment(loaded, request.params.commentId);
       authorize(commentPermissions(actor.user.id, comment, loaded.permissions), "reply", reactMessages("comment", comment.id, loaded));
       const resolved = request.body.resolved === "true";
@@ -634,13 +669,11 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
 
   const ReactBody = Type.Object({ emoji: Type.String({ minLength: 1, maxLength: 50 }), action: Type.Enum(["add", "remove"]) });
 
-  app.post(
+  changeRequestRoute(
+    "POST",
     "/app/o/:org/s/:space/~/changes/:number/comments/:commentId/react",
-    { schema: { params: CommentParams, body: ReactBody }, preHandler: app.csrfProtection },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const { loaded } = await loadCr(request, actor, request.params);
+    { schema: { params: CommentParams, body: ReactBody } },
+    async (request, reply, { actor, loaded }) => {
       const comment = await requireComment(loaded, request.params.commentId);
       authorize(commentPermissions(actor.user.id, comment, loaded.permissions), "reply", reactMessages("comment", comment.id, loaded));
       checkReactions("emoji", [request.body.emoji]);
@@ -650,13 +683,11 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     },
   );
 
-  app.post(
+  changeRequestRoute(
+    "POST",
     "/app/o/:org/s/:space/~/changes/:number/comments/:commentId/replies/:replyId/react",
-    { schema: { params: ReplyParams, body: ReactBody }, preHandler: app.csrfProtection },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const { loaded } = await loadCr(request, actor, request.params);
+    { schema: { params: ReplyParams, body: ReactBody } },
+    async (request, reply, { actor, loaded }) => {
       const comment = await requireComment(loaded, request.params.commentId);
       const existing = await getReply(db, comment.id, request.params.replyId);
       if (!existing) throw missing(`No reply with id "${request.params.replyId}" to comment "${comment.id}".`);
@@ -670,35 +701,29 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
 
   // ---- reviews, status, merge, update ------------------------------------------------------------------
 
-  app.post(
+  changeRequestRoute(
+    "POST",
     "/app/o/:org/s/:space/~/changes/:number/reviewers",
     {
       schema: { params: CrParams, body: Type.Object({ users: Type.Union([Id, Type.Array(Id, { minItems: 1, maxItems: 50 })]) }) },
-      preHandler: app.csrfProtection,
     },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const { loaded } = await loadCr(request, actor, request.params);
+    async (request, reply, { actor, loaded }) => {
       const users = Array.isArray(request.body.users) ? request.body.users : [request.body.users];
       await db.transaction().execute((trx) => requestReviewers(trx, { loaded, actor, body: { users } }));
       return back(reply, loaded, "reviewers", "#reviews");
     },
   );
 
-  app.post(
+  changeRequestRoute(
+    "POST",
     "/app/o/:org/s/:space/~/changes/:number/reviews",
     {
       schema: {
         params: CrParams,
         body: Type.Object({ status: Type.Enum(["approved", "changes-requested"]), comment: Type.Optional(Body) }),
       },
-      preHandler: app.csrfProtection,
     },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const { loaded } = await loadCr(request, actor, request.params);
+    async (request, reply, { actor, loaded }) => {
       const comment = request.body.comment?.trim();
       await db.transaction().execute((trx) =>
         submitReview(trx, {
@@ -711,35 +736,29 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     },
   );
 
-  app.post(
+  changeRequestRoute(
+    "POST",
     "/app/o/:org/s/:space/~/changes/:number/status",
     {
       schema: { params: CrParams, body: Type.Object({ status: Type.Enum(["draft", "open", "archived"]) }) },
-      preHandler: app.csrfProtection,
     },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const { loaded } = await loadCr(request, actor, request.params);
+    async (request, reply, { loaded }) => {
       authorizeUpdate(loaded, `No change request "${request.params.number}".`);
       await updateChangeRequest(db, loaded.changeRequest, { status: request.body.status });
       return back(reply, loaded, "status");
     },
   );
 
-  app.post(
+  changeRequestRoute(
+    "POST",
     "/app/o/:org/s/:space/~/changes/:number/details",
     {
       schema: {
         params: CrParams,
         body: Type.Object({ subject: Type.String({ maxLength: 100 }), description: Type.Optional(Body) }),
       },
-      preHandler: app.csrfProtection,
     },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const { loaded } = await loadCr(request, actor, request.params);
+    async (request, reply, { loaded }) => {
       authorizeUpdate(loaded, `No change request "${request.params.number}".`);
       const text = request.body.description?.trim() ?? "";
       const description = text ? documentFromBody({ markdown: text }, "description") : { object: "document" as const, data: {}, nodes: [] };
@@ -751,25 +770,21 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     },
   );
 
-  app.post(
+  changeRequestRoute(
+    "POST",
     "/app/o/:org/s/:space/~/changes/:number/merge",
-    { schema: { params: CrParams }, preHandler: app.csrfProtection },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const { loaded } = await loadCr(request, actor, request.params);
+    { schema: { params: CrParams } },
+    async (_request, reply, { actor, loaded }) => {
       const outcome = await mergeChangeRequest(db, { loaded, actor, notifyJobs: deps.notifyJobs });
       return back(reply, loaded, outcome.result === "merge" ? "merged" : "conflicts", outcome.result === "merge" ? "" : "#conflicts");
     },
   );
 
-  app.post(
+  changeRequestRoute(
+    "POST",
     "/app/o/:org/s/:space/~/changes/:number/update",
-    { schema: { params: CrParams }, preHandler: app.csrfProtection },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const { loaded } = await loadCr(request, actor, request.params);
+    { schema: { params: CrParams } },
+    async (_request, reply, { actor, loaded }) => {
       refuseWrite(loaded, loaded.changeRequestPermissions.editContent, "edit", "update its change requests");
       const outcome = await updateFromPrimary(db, { loaded, actor });
       return back(
@@ -784,17 +799,12 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
   // ---- editing a page --------------------------------------------------------------------------------
 
   /** The page in the change request's head, for editing: the same checks as the content operation. */
-  async function editablePage(
-    request: FastifyRequest,
-    actor: Actor,
-    params: { org: string; space: string; number: string; pageId: string },
-  ) {
-    const { loaded, org } = await loadCr(request, actor, params);
+  async function editablePage({ loaded, org }: ChangeRequestContext, pageId: string) {
     refuseWrite(loaded, loaded.changeRequestPermissions.editContent, "edit", "edit its change requests");
     assertWritable(loaded.changeRequest);
     const view = await loadRevisionView(db, loaded.space, loaded.changeRequest.revisionId);
-    const location = view.locations().get(params.pageId);
-    if (!location) throw missing(`No page "${params.pageId}" in change request #${loaded.changeRequest.number}.`);
+    const location = view.locations().get(pageId);
+    if (!location) throw missing(`No page "${pageId}" in change request #${loaded.changeRequest.number}.`);
     if (location.page.kind !== "document")
       throw invalid(`Page "${location.page.title}" is a ${location.page.kind}: it has no text to edit.`);
     return { loaded, org, location, content: view.content };
@@ -837,26 +847,28 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     return sendPage(reply, status, actor, org, `Edit ${location.page.title}`, body, csrf, trail);
   }
 
-  app.get("/app/o/:org/s/:space/~/changes/:number/p/:pageId/edit", { schema: { params: PageParams } }, async (request, reply) => {
-    const actor = await signedInActor(request, reply);
-    if (!actor) return reply;
-    const context = await editablePage(request, actor, request.params);
-    const document = (await pageDocument(db, context.location)) as JSONDocument;
-    const markdown = serializeMarkdownPage({ title: context.location.page.title, document }, { pathFor: editablePathFor });
-    return editResponse(reply, actor, context, markdown);
-  });
+  changeRequestRoute(
+    "GET",
+    "/app/o/:org/s/:space/~/changes/:number/p/:pageId/edit",
+    { schema: { params: PageParams } },
+    async (request, reply, cr) => {
+      const context = await editablePage(cr, request.params.pageId);
+      const document = (await pageDocument(db, context.location)) as JSONDocument;
+      const markdown = serializeMarkdownPage({ title: context.location.page.title, document }, { pathFor: editablePathFor });
+      return editResponse(reply, cr.actor, context, markdown);
+    },
+  );
 
-  app.post(
+  changeRequestRoute(
+    "POST",
     "/app/o/:org/s/:space/~/changes/:number/p/:pageId/edit",
     {
       schema: { params: PageParams, body: Type.Object({ markdown: Markdown, action: Type.Optional(Type.Enum(["save", "preview"])) }) },
-      preHandler: app.csrfProtection,
       bodyLimit: 4 * 1024 * 1024,
     },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const context = await editablePage(request, actor, request.params);
+    async (request, reply, cr) => {
+      const { actor } = cr;
+      const context = await editablePage(cr, request.params.pageId);
       const markdown = request.body.markdown.replace(/\r\n?/g, "\n");
       if (request.body.action === "preview") return editResponse(reply, actor, context, markdown);
       const { loaded, location } = context;
@@ -877,17 +889,15 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     },
   );
 
-  app.post(
+  changeRequestRoute(
+    "POST",
     "/app/o/:org/s/:space/~/changes/:number/p/:pageId/preview",
     {
       schema: { params: PageParams, body: Type.Object({ markdown: Markdown }) },
-      preHandler: app.csrfProtection,
       bodyLimit: 4 * 1024 * 1024,
     },
-    async (request, reply) => {
-      const actor = await signedInActor(request, reply);
-      if (!actor) return reply;
-      const context = await editablePage(request, actor, request.params);
+    async (request, reply, cr) => {
+      const context = await editablePage(cr, request.params.pageId);
       const shown = await preview(context, request.body.markdown.replace(/\r\n?/g, "\n"));
       return send(reply, 200, previewHtml(shown.preview, shown.content).value);
     },
