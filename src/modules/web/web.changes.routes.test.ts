@@ -287,6 +287,65 @@ describe("change requests in the web app", () => {
     expect(done.text).not.toContain(`${s.url}/merge"`);
   });
 
+  it("withdraws a review request as the creator, and lets the reviewer decline theirs; a reader's forged withdrawal is a 403", async () => {
+    const s = await setup();
+    const reviewers = `${s.api}/requested-reviewers`;
+    const asked = await ctx.as(s.members.edit).post(reviewers, { users: [s.members.review.id, s.owner.id] });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    const requestedIds = async () =>
+      ((await ctx.as(s.owner).get(reviewers)).body.items as { user: { id: string } }[]).map((r) => r.user.id).sort();
+    const withdrawUrl = (userId: string) => `${s.url}/reviewers/${userId}/withdraw`;
+
+    // A reader sees no button, and a forged post is the API's 403 with the API's message.
+    const reader = await signedIn(s.members.read);
+    const { page: readerPage, csrf: readerCsrf } = await csrfOf(reader, s.url);
+    expect(readerPage.text).not.toContain("/withdraw");
+    const forged = await reader.post(withdrawUrl(s.members.review.id), { _csrf: readerCsrf });
+    expect(forged.status).toBe(403);
+    expect(forged.text).toContain("can withdraw a review request");
+    // Without the session's CSRF token: refused, nothing withdrawn.
+    const editor = await signedIn(s.members.edit);
+    const { page, csrf } = await csrfOf(editor, s.url);
+    expect((await editor.post(withdrawUrl(s.members.review.id), {})).status).toBe(403);
+    expect((await editor.post(withdrawUrl(s.members.review.id), { _csrf: readerCsrf })).status).toBe(403);
+    expect(await requestedIds()).toEqual([s.members.review.id, s.owner.id].sort());
+
+    // The creator sees a Remove button per waiting reviewer and withdraws one request.
+    const item = new RegExp(`<li data-requested="${s.members.review.id}">[\\s\\S]*?</li>`).exec(page.text)?.[0] ?? "";
+    expect(item).toContain(`action="${withdrawUrl(s.members.review.id)}"`);
+    expect(item).toContain(">Remove</button>");
+    const withdrawn = await editor.post(withdrawUrl(s.members.review.id), { _csrf: csrf });
+    expect(withdrawn.status, withdrawn.text).toBe(303);
+    expect(withdrawn.location).toBe(`${s.url}?done=withdrawn#reviews`);
+    expect(await requestedIds()).toEqual([s.owner.id]);
+    const after = await editor.get(withdrawn.location!);
+    expect(after.text).toContain("Review request withdrawn.");
+    expect(after.text).not.toContain(`data-requested="${s.members.review.id}"`);
+    // They can be asked again.
+    expect(after.text).toContain(`name="users" value="${s.members.review.id}"`);
+
+    // The owner, asked for a review, declines it.
+    const owner = await signedIn(s.owner);
+    const { page: ownerPage, csrf: ownerCsrf } = await csrfOf(owner, s.url);
+    expect(new RegExp(`<li data-requested="${s.owner.id}">[\\s\\S]*?>Decline</button>`).test(ownerPage.text)).toBe(true);
+    const declined = await owner.post(withdrawUrl(s.owner.id), { _csrf: ownerCsrf });
+    expect(declined.location).toBe(`${s.url}?done=declined#reviews`);
+    expect(await requestedIds()).toEqual([]);
+
+    // Another organization's address is a 404 before anything is read.
+    const stranger = await createUser(ctx);
+    const otherOrg = await createOrganization(ctx, stranger, "Other");
+    await ctx.as(s.members.edit).post(reviewers, { users: [s.members.review.id] });
+    const elsewhere = await editor.post(
+      `/app/o/${otherOrg.id}/s/${s.space.id}/~/changes/${s.cr.number}/reviewers/${s.members.review.id}/withdraw`,
+      {
+        _csrf: csrf,
+      },
+    );
+    expect(elsewhere.status).toBe(404);
+    expect(await requestedIds()).toEqual([s.members.review.id]);
+  });
+
   it("brings the primary content in with Update from primary; a reader's forged update is a 403", async () => {
     const s = await setup();
     const other = await createChangeRequest(ctx, s.owner, s.space.id);

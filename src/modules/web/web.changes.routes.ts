@@ -38,7 +38,7 @@ import {
   updateFromPrimary,
 } from "../change-request-merge/change-request-merge.service.js";
 import { currentReviews, listRequestedReviewers } from "../change-request-reviews/change-request-reviews.queries.js";
-import { requestReviewers, submitReview } from "../change-request-reviews/change-request-reviews.service.js";
+import { requestReviewers, submitReview, withdrawReviewRequest } from "../change-request-reviews/change-request-reviews.service.js";
 import { type LoadedChangeRequest, loadChangeRequestsContext, requireChangeRequest } from "../change-requests/change-requests.loader.js";
 import { assertWritable, authorizeUpdate, refuseWrite } from "../change-requests/change-requests.policy.js";
 import { isOutdated } from "../change-requests/change-requests.presenter.js";
@@ -122,6 +122,8 @@ const NOTICES: Record<string, string> = {
   reopened: "Comment reopened.",
   reacted: "Reaction saved.",
   reviewers: "Review requested.",
+  withdrawn: "Review request withdrawn.",
+  declined: "You declined the review request.",
   reviewed: "Review submitted.",
   merged: "Merged into the primary content.",
   conflicts: "It was not merged: the primary content has conflicting changes (listed below).",
@@ -711,6 +713,18 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
       const users = Array.isArray(request.body.users) ? request.body.users : [request.body.users];
       await db.transaction().execute((trx) => requestReviewers(trx, { loaded, actor, body: { users } }));
       return back(reply, loaded, "reviewers", "#reviews");
+    },
+  );
+
+  // The API's DELETE .../requested-reviewers/{userId}: the creator or a reviewer-level member
+  // withdraws a request, or the requested reviewer declines it.
+  changeRequestRoute(
+    "POST",
+    "/app/o/:org/s/:space/~/changes/:number/reviewers/:userId/withdraw",
+    { schema: { params: Type.Object({ ...CrParams.properties, userId: Id }) } },
+    async (request, reply, { actor, loaded }) => {
+      await withdrawReviewRequest(db, { loaded, actor, userId: request.params.userId });
+      return back(reply, loaded, request.params.userId === actor.user.id ? "declined" : "withdrawn", "#reviews");
     },
   );
 

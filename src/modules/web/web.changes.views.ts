@@ -56,7 +56,7 @@ export const CHANGES_STYLE = raw(`<style>
   .editor textarea { min-height: 28rem; font-family: ui-monospace, monospace; font-size: .9rem; }
   .preview { border: 1px solid var(--line, #d0d7de); border-radius: 6px; padding: .5rem 1rem; min-height: 28rem; overflow-x: auto; }
   button.primary { background: #1f883d; color: #fff; border-color: #1f883d; } button.danger { color: #cf222e; }
-  button[disabled] { opacity: .5; cursor: not-allowed; }
+  button[disabled] { opacity: .5; cursor: not-allowed; } button.small { font-size: .8rem; padding: .05rem .5rem; }
 </style>`);
 
 export interface Named {
@@ -350,7 +350,15 @@ function conflictsHtml(view: DetailView): SafeHtml {
 function sidebar(view: DetailView, base: string): SafeHtml {
   const cr = view.changeRequest;
   const reviews = view.reviews.map((r) => html`<li>${nameOf(view.users, r.reviewerId)} ${statusBadge(r.status)}</li>`);
-  const requested = view.requested.map((r) => html`<li>${nameOf(view.users, r.userId)} <span class="muted">(waiting)</span></li>`);
+  // The same rule as the service: the creator and reviewer-level members withdraw, the reviewer declines.
+  const withdraw = (userId: string) =>
+    view.writable && (view.may.update || userId === view.actorId)
+      ? html` <form class="inline" method="post" action="${base}/reviewers/${userId}/withdraw">${csrfField(view.csrf)}<button type="submit" class="small" title="${userId === view.actorId ? "Decline this review request" : `Withdraw the review request to ${nameOf(view.users, userId)}`}">${userId === view.actorId ? "Decline" : "Remove"}</button></form>`
+      : "";
+  const requested = view.requested.map(
+    (r) =>
+      html`<li data-requested="${r.userId}">${nameOf(view.users, r.userId)} <span class="muted">(waiting)</span>${withdraw(r.userId)}</li>`,
+  );
   const requestForm =
     view.may.update && view.writable && view.candidates.length > 0
       ? html`<details><summary>Request reviewers</summary><form method="post" action="${base}/reviewers">${csrfField(view.csrf)}
