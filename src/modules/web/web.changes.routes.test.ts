@@ -439,6 +439,95 @@ describe("change requests in the web app", () => {
     expect((await editor.get(`${s.url}/p/nope/edit`)).status).toBe(404);
   });
 
+  it("adds, moves and deletes pages through the content operation; the merge brings the new structure into the primary content", async () => {
+    const s = await setup();
+    type Tree = { id: string; title: string; pages?: Tree[] }[];
+    const outline = (pages: Tree): string[] =>
+      pages.map((p) => (p.pages?.length ? `${p.title} [${outline(p.pages).join(", ")}]` : p.title));
+    const crPages = async () => (await ctx.as(s.owner).get(`${s.api}/content/pages`)).body.pages as Tree;
+    const editor = await signedIn(s.members.edit);
+    const pagesUrl = `${s.url}/pages`;
+    expect((await editor.get(s.url)).text).toContain(`href="${pagesUrl}"`);
+    const { page, csrf } = await csrfOf(editor, pagesUrl);
+    expect(page.text).toContain('id="add-page"');
+    expect(page.text).toContain(`data-page="${s.home.id}"`);
+
+    const added = await editor.post(pagesUrl, { _csrf: csrf, title: "Safety", parent: "" });
+    expect(added.status, added.text).toBe(303);
+    const safety = (await crPages()).find((p) => p.title === "Safety")!;
+    expect(added.location).toBe(`${pagesUrl}?done=page-added#tree-${safety.id}`);
+    expect((await editor.post(pagesUrl, { _csrf: csrf, title: "Ropes", parent: s.home.id })).status).toBe(303);
+    expect(outline(await crPages())).toEqual(["Home [Ropes]", "Guide", "Safety"]);
+    const ropes = (await crPages())[0]!.pages![0]!;
+    expect((await editor.post(pagesUrl, { _csrf: csrf, title: "  " })).status).toBe(400);
+
+    const move = (pageId: string, form: Record<string, string>) => editor.post(`${s.url}/p/${pageId}/move`, { _csrf: csrf, ...form });
+    const up = await move(safety.id, { to: "up" });
+    expect(up.location).toBe(`${pagesUrl}?done=page-moved#tree-${safety.id}`);
+    expect(outline(await crPages())).toEqual(["Home [Ropes]", "Safety", "Guide"]);
+    expect((await move(s.home.id, { to: "down" })).status).toBe(303);
+    expect(outline(await crPages())).toEqual(["Safety", "Home [Ropes]", "Guide"]);
+    expect((await move(s.guide.id, { to: "parent", parent: s.home.id })).status).toBe(303);
+    expect(outline(await crPages())).toEqual(["Safety", "Home [Ropes, Guide]"]);
+    const last = await move(s.guide.id, { to: "down" });
+    expect(last.status).toBe(400);
+    expect(last.text).toContain("already the last page at its level");
+    expect((await move(s.home.id, { to: "parent", parent: ropes.id })).status).toBe(400); // under its own subpage
+    expect((await move(ropes.id, { to: "parent", parent: "" })).status).toBe(303);
+    expect(outline(await crPages())).toEqual(["Safety", "Home [Guide]", "Ropes"]);
+    const deleted = await editor.post(`${s.url}/p/${ropes.id}/delete`, { _csrf: csrf });
+    expect(deleted.location).toBe(`${pagesUrl}?done=page-deleted`);
+    expect(outline(await crPages())).toEqual(["Safety", "Home [Guide]"]);
+    const shown = await editor.get(deleted.location!);
+    expect(shown.text).toContain("Page deleted from the change request.");
+    expect(shown.text).not.toContain("Ropes");
+
+    // Each change is a revision of the change request, listed as a change and merged like the API's.
+    const detail = (await editor.get(s.url)).text;
+    expect(/data-page="[^"]+">\s*<h3>Safety <span class="badge added">added<\/span>/.test(detail)).toBe(true);
+    expect(detail).toContain("<ins>under “Home”</ins>");
+    const merged = await ctx.as(s.owner).post(`${s.api}/merge`, {});
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    const primary = (await ctx.as(s.owner).get(`/v1/spaces/${s.space.id}/content/pages`)).body.pages as Tree;
+    expect(outline(primary)).toEqual(["Safety", "Home [Guide]"]);
+  });
+
+  it("refuses adding, moving and deleting pages to a reader (403), without the CSRF token (403) and in another organization (404)", async () => {
+    const s = await setup();
+    const before = JSON.stringify((await ctx.as(s.owner).get(`${s.api}/content/pages`)).body.pages);
+    const pagesUrl = `${s.url}/pages`;
+    const reader = await signedIn(s.members.read);
+    const { page: readerPage, csrf: readerCsrf } = await csrfOf(reader, s.url);
+    expect(readerPage.text).not.toContain(`href="${pagesUrl}"`);
+    const refusedPage = await reader.get(pagesUrl);
+    expect(refusedPage.status).toBe(403);
+    expect(refusedPage.text).toContain("edit its change requests");
+    for (const [url, form] of [
+      [pagesUrl, { title: "Forged" }],
+      [`${s.url}/p/${s.guide.id}/move`, { to: "up" }],
+      [`${s.url}/p/${s.guide.id}/delete`, {}],
+    ] as const) {
+      expect((await reader.post(url, { _csrf: readerCsrf, ...form })).status, url).toBe(403);
+    }
+
+    const editor = await signedIn(s.members.edit);
+    const { csrf } = await csrfOf(editor, pagesUrl);
+    expect((await editor.post(pagesUrl, { title: "No token" })).status).toBe(403);
+    expect((await editor.post(`${s.url}/p/${s.guide.id}/move`, { _csrf: readerCsrf, to: "up" })).status).toBe(403);
+    expect((await editor.post(`${s.url}/p/${s.guide.id}/delete`, {})).status).toBe(403);
+
+    const stranger = await createUser(ctx);
+    const otherOrg = await createOrganization(ctx, stranger, "Other");
+    const elsewhere = `/app/o/${otherOrg.id}/s/${s.space.id}/~/changes/${s.cr.number}`;
+    expect((await editor.get(`${elsewhere}/pages`)).status).toBe(404);
+    expect((await editor.post(`${elsewhere}/pages`, { _csrf: csrf, title: "Elsewhere" })).status).toBe(404);
+    expect((await editor.post(`${elsewhere}/p/${s.guide.id}/move`, { _csrf: csrf, to: "up" })).status).toBe(404);
+    expect((await editor.post(`${elsewhere}/p/${s.guide.id}/delete`, { _csrf: csrf })).status).toBe(404);
+    // An unknown page of this change request is a 404 too.
+    expect((await editor.post(`${s.url}/p/nope/delete`, { _csrf: csrf })).status).toBe(404);
+    expect(JSON.stringify((await ctx.as(s.owner).get(`${s.api}/content/pages`)).body.pages)).toBe(before);
+  });
+
   it("answers 404 for another organization's address, an outsider, and an unknown number", async () => {
     const s = await setup();
     const stranger = await createUser(ctx);

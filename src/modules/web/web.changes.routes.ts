@@ -28,6 +28,7 @@ import { parseJson, parseJsonOrNull } from "../../lib/json.js";
 import { AccessCache, contentLevel, loadMembersAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
 import { atLeast } from "../../permissions/roles.js";
+import type { ContentChangeValue } from "../change-request-content/change-request-content.schemas.js";
 import { editChangeRequestContent } from "../change-request-content/change-request-content.service.js";
 import { conflictDocumentHashes, presentConflict } from "../change-request-merge/change-request-merge.presenter.js";
 import {
@@ -80,6 +81,7 @@ import {
   listPage,
   type PageChangeView,
   previewHtml,
+  structurePage,
 } from "./web.changes.views.js";
 import { html, type PageOptions, page, type SafeHtml } from "./web.html.js";
 import { safeNext } from "./web.session.js";
@@ -132,6 +134,13 @@ const NOTICES: Record<string, string> = {
   saved: "Page saved in the change request.",
   status: "Status changed.",
   details: "Subject and description saved.",
+};
+
+/** Notices of the pages editor, by the `done` query value. */
+const STRUCTURE_NOTICES: Record<string, string> = {
+  "page-added": "Page added to the change request.",
+  "page-moved": "Page moved in the change request.",
+  "page-deleted": "Page deleted from the change request.",
 };
 
 export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -914,6 +923,119 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
       const context = await editablePage(cr, request.params.pageId);
       const shown = await preview(context, request.body.markdown.replace(/\r\n?/g, "\n"));
       return send(reply, 200, previewHtml(shown.preview, shown.content).value);
+    },
+  );
+
+  // ---- adding, moving and deleting pages ----------------------------------------------------------
+
+  /** The change request's head for its page structure: the same checks as the content operation. */
+  async function structureContext({ loaded }: ChangeRequestContext) {
+    refuseWrite(loaded, loaded.changeRequestPermissions.editContent, "edit", "edit its change requests");
+    assertWritable(loaded.changeRequest);
+    return loadRevisionView(db, loaded.space, loaded.changeRequest.revisionId);
+  }
+
+  /** One change through the content operation, as the API's POST .../content stores it (a new revision of the change request). */
+  function applyChange(cr: ChangeRequestContext, change: ContentChangeValue) {
+    const { loaded, actor } = cr;
+    return editChangeRequestContent(db, {
+      loaded,
+      actor,
+      changes: [change],
+      pageLocation: (pageId) => `/app/o/${loaded.space.orgId}/s/${loaded.space.id}/p/${pageId}`,
+    });
+  }
+
+  const pagesPath = (loaded: LoadedChangeRequest, done: keyof typeof STRUCTURE_NOTICES, pageId?: string) =>
+    `${crPath(loaded)}/pages?done=${done}${pageId ? `#tree-${pageId}` : ""}`;
+
+  changeRequestRoute(
+    "GET",
+    "/app/o/:org/s/:space/~/changes/:number/pages",
+    { schema: { params: CrParams, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) }) } },
+    async (request, reply, cr) => {
+      const view = await structureContext(cr);
+      const { loaded, org } = cr;
+      const csrf = reply.generateCsrf();
+      const body = structurePage({
+        org: { id: org.id, title: org.title },
+        space: { id: loaded.space.id, title: loaded.space.title },
+        changeRequest: loaded.changeRequest,
+        pages: view.content.pages,
+        notice: request.query.done ? STRUCTURE_NOTICES[request.query.done] : undefined,
+        csrf,
+      });
+      const space = { id: loaded.space.id, title: loaded.space.title };
+      const trail = crumbTrail(org, space, loaded.changeRequest, "Pages");
+      return sendPage(reply, 200, cr.actor, org, `Pages of #${loaded.changeRequest.number}`, body, csrf, trail);
+    },
+  );
+
+  changeRequestRoute(
+    "POST",
+    "/app/o/:org/s/:space/~/changes/:number/pages",
+    {
+      schema: {
+        params: CrParams,
+        body: Type.Object({ title: Type.String({ maxLength: 256 }), parent: Type.Optional(Type.String({ maxLength: 100 })) }),
+      },
+    },
+    async (request, reply, cr) => {
+      await structureContext(cr);
+      const title = request.body.title.trim();
+      if (!title) throw invalid("A new page needs a title.");
+      const outcome = await applyChange(cr, {
+        operation: "insert_page",
+        title,
+        document: { markdown: "" },
+        into: request.body.parent || null,
+      });
+      const created = outcome.results.find((r) => r.object === "created_page");
+      const id = created && typeof created.page === "object" ? created.page.id : undefined;
+      return reply.redirect(pagesPath(cr.loaded, "page-added", id), 303);
+    },
+  );
+
+  changeRequestRoute(
+    "POST",
+    "/app/o/:org/s/:space/~/changes/:number/p/:pageId/move",
+    {
+      schema: {
+        params: PageParams,
+        body: Type.Object({ to: Type.Enum(["up", "down", "parent"]), parent: Type.Optional(Type.String({ maxLength: 100 })) }),
+      },
+    },
+    async (request, reply, cr) => {
+      const view = await structureContext(cr);
+      const { pageId } = request.params;
+      const location = view.locations().get(pageId);
+      if (!location) throw missing(`No page "${pageId}" in change request #${cr.loaded.changeRequest.number}.`);
+      const title = location.page.title || "Untitled page";
+      let place: Pick<ContentChangeValue, "into" | "at">;
+      if (request.body.to === "parent") {
+        place = { into: request.body.parent || null };
+      } else {
+        const siblings = location.parentId === null ? view.content.pages : view.locations().get(location.parentId)!.page.children;
+        const at = location.index + (request.body.to === "up" ? -1 : 1);
+        if (at < 0) throw invalid(`“${title}” is already the first page at its level.`);
+        if (at >= siblings.length) throw invalid(`“${title}” is already the last page at its level.`);
+        place = { at };
+      }
+      await applyChange(cr, { operation: "update_page", page: pageId, ...place });
+      return reply.redirect(pagesPath(cr.loaded, "page-moved", pageId), 303);
+    },
+  );
+
+  changeRequestRoute(
+    "POST",
+    "/app/o/:org/s/:space/~/changes/:number/p/:pageId/delete",
+    { schema: { params: PageParams } },
+    async (request, reply, cr) => {
+      const view = await structureContext(cr);
+      const { pageId } = request.params;
+      if (!view.locations().has(pageId)) throw missing(`No page "${pageId}" in change request #${cr.loaded.changeRequest.number}.`);
+      await applyChange(cr, { operation: "delete_page", page: pageId });
+      return reply.redirect(pagesPath(cr.loaded, "page-deleted"), 303);
     },
   );
 

@@ -5,6 +5,7 @@
  * the action (the routes check again on post).
  */
 import type { DocumentBlock, JSONDocument } from "../../content/document/types.js";
+import type { PageNode } from "../../content/revision/model.js";
 import type { ChangeRequestReviewRow, ChangeRequestRow, RequestedReviewerRow, UserRow } from "../../db/schema.js";
 import { type BlockChange, blockDiff, movedAndChanged, textDiff } from "./web.changes.diff.js";
 import { type ContentView, contentStyle } from "./web.changes.render.js";
@@ -56,7 +57,10 @@ export const CHANGES_STYLE = raw(`<style>
   .editor textarea { min-height: 28rem; font-family: ui-monospace, monospace; font-size: .9rem; }
   .preview { border: 1px solid var(--line, #d0d7de); border-radius: 6px; padding: .5rem 1rem; min-height: 28rem; overflow-x: auto; }
   button.primary { background: #1f883d; color: #fff; border-color: #1f883d; } button.danger { color: #cf222e; }
-  button[disabled] { opacity: .5; cursor: not-allowed; } button.small { font-size: .8rem; padding: .05rem .5rem; }
+  button[disabled] { opacity: .5; cursor: not-allowed; } button.small, a.button.small { font-size: .8rem; padding: .05rem .5rem; }
+  .page-tree, .page-tree ul { list-style: none; padding-left: 0; } .page-tree ul { margin-left: 1.5rem; border-left: 2px solid var(--line, #d0d7de); padding-left: .5rem; }
+  .tree-row { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .4rem; padding: .3rem .5rem; border-bottom: 1px solid var(--line, #d0d7de); }
+  .tree-row:hover { background: rgba(84, 174, 255, .08); } .tree-actions { display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; } .tree-actions select { max-width: 14rem; }
 </style>`);
 
 export interface Named {
@@ -405,8 +409,10 @@ function sidebar(view: DetailView, base: string): SafeHtml {
     ${statusForms.length > 0 ? html`<div class="card"><h3>Status</h3>${statusForms}</div>` : ""}
     ${
       view.may.editContent && view.writable && view.headPages.length > 0
-        ? html`<div class="card"><h3>Edit a page</h3><ul>${view.headPages.map((p) => html`<li><a href="${base}/p/${p.id}/edit">${p.title || "Untitled page"}</a></li>`)}</ul></div>`
-        : ""
+        ? html`<div class="card"><h3>Edit a page</h3><ul>${view.headPages.map((p) => html`<li><a href="${base}/p/${p.id}/edit">${p.title || "Untitled page"}</a></li>`)}</ul><p><a href="${base}/pages" id="pages-link">Add, move or delete pages</a></p></div>`
+        : view.may.editContent && view.writable
+          ? html`<div class="card"><h3>Pages</h3><p><a href="${base}/pages" id="pages-link">Add, move or delete pages</a></p></div>`
+          : ""
     }
   </aside>`;
 }
@@ -490,6 +496,75 @@ export function editPage(view: EditView): SafeHtml {
         <a href="${base}#page-${view.page.id}">Cancel</a></p>
     </form></div>
     <script src="${EDIT_SCRIPT_PATH}" defer></script>`;
+}
+
+// ---- pages (add, move, delete) -----------------------------------------------------------------------
+
+export interface StructureView {
+  org: Named;
+  space: Named;
+  changeRequest: ChangeRequestRow;
+  pages: PageNode[];
+  notice?: string | undefined;
+  csrf: string;
+}
+
+/** Every page with its depth, in tree order (for the parent choices). */
+function flatten(pages: PageNode[], depth = 0): { page: PageNode; depth: number }[] {
+  return pages.flatMap((page) => [{ page, depth }, ...flatten(page.children, depth + 1)]);
+}
+
+const subtreeIds = (page: PageNode): string[] => [page.id, ...page.children.flatMap(subtreeIds)];
+
+/** A choice of parent, indented by depth; pages that cannot take children (links, `excluded`) are left out. */
+function parentOptions(all: { page: PageNode; depth: number }[], excluded: ReadonlySet<string>, selected: string | null): SafeHtml {
+  const top = html`<option value="" ${selected === null ? raw("selected") : ""}>At the top level</option>`;
+  const options = all
+    .filter(({ page }) => page.kind !== "link" && !excluded.has(page.id))
+    .map(
+      ({ page, depth }) =>
+        html`<option value="${page.id}" ${selected === page.id ? raw("selected") : ""}>${"\u00a0\u00a0".repeat(depth)}${page.title || "Untitled page"}</option>`,
+    );
+  return html`${top}${options}`;
+}
+
+export function structurePage(view: StructureView): SafeHtml {
+  const base = `/app/o/${view.org.id}/s/${view.space.id}/~/changes/${view.changeRequest.number}`;
+  const all = flatten(view.pages);
+  const row = (page: PageNode, index: number, siblings: PageNode[], parentId: string | null): SafeHtml => {
+    const title = page.title || "Untitled page";
+    const form = (
+      action: string,
+      fields: SafeHtml | string,
+      label: string,
+      hint: string,
+      options: { cls?: string; disabled?: boolean } = {},
+    ) =>
+      html`<form class="inline" method="post" action="${base}/p/${page.id}/${action}">${csrfField(view.csrf)}${fields}<button type="submit" class="small ${options.cls ?? ""}" title="${hint}" aria-label="${hint}" ${options.disabled ? raw("disabled") : ""}>${label}</button></form>`;
+    const below = subtreeIds(page).length - 1;
+    const moveTo = html`<form class="inline" method="post" action="${base}/p/${page.id}/move">${csrfField(view.csrf)}<input type="hidden" name="to" value="parent"><select name="parent" aria-label="New place for “${title}”">${parentOptions(all, new Set(subtreeIds(page)), parentId)}</select> <button type="submit" class="small">Move</button></form>`;
+    return html`<li id="tree-${page.id}" data-page="${page.id}"><div class="tree-row">
+      <span class="tree-title">${title}${page.kind === "document" ? "" : html` <span class="badge">${page.kind}</span>`}</span>
+      <span class="tree-actions">
+        ${page.kind === "document" ? html`<a class="button small" href="${base}/p/${page.id}/edit">Edit</a>` : ""}
+        ${form("move", html`<input type="hidden" name="to" value="up">`, "↑", index === 0 ? "Already the first at its level" : `Move “${title}” up`, { disabled: index === 0 })}
+        ${form("move", html`<input type="hidden" name="to" value="down">`, "↓", index === siblings.length - 1 ? "Already the last at its level" : `Move “${title}” down`, { disabled: index === siblings.length - 1 })}
+        ${moveTo}
+        ${form("delete", "", below > 0 ? `Delete with ${below} subpage${below === 1 ? "" : "s"}` : "Delete", `Delete “${title}” in this change request`, { cls: "danger" })}
+      </span></div>
+      ${page.children.length > 0 ? html`<ul>${page.children.map((child, i) => row(child, i, page.children, page.id))}</ul>` : ""}</li>`;
+  };
+  return html`${CHANGES_STYLE}<div class="cr-wide">
+    <h1>Pages of “${view.changeRequest.subject || "Untitled change request"}” <span class="muted">#${view.changeRequest.number}</span></h1>
+    <p class="muted">Each change is saved to the change request at once, as a page edit is; the space's primary content changes when the change request is merged. <a href="${base}">Back to the change request</a></p>
+    ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ""}
+    <form method="post" action="${base}/pages" class="card" id="add-page">${csrfField(view.csrf)}
+      <h3>Add a page</h3>
+      <label>Title <input name="title" required maxlength="256" size="30"></label>
+      <label>Place <select name="parent">${parentOptions(all, new Set(), null)}</select></label>
+      <button type="submit" class="primary">Add page</button></form>
+    ${view.pages.length > 0 ? html`<ul class="page-tree">${view.pages.map((page, i) => row(page, i, view.pages, null))}</ul>` : html`<p class="muted">This change request has no pages.</p>`}
+  </div>`;
 }
 
 export const EDIT_SCRIPT_PATH = "/app/scripts/changes-edit.js";
