@@ -441,7 +441,7 @@ describe("change requests in the web app", () => {
 
   it("adds, moves and deletes pages through the content operation; the merge brings the new structure into the primary content", async () => {
     const s = await setup();
-    type Tree = { id: string; title: string; pages?: Tree[] }[];
+    type Tree = { id: string; title: string; pages?: Tree }[];
     const outline = (pages: Tree): string[] =>
       pages.map((p) => (p.pages?.length ? `${p.title} [${outline(p.pages).join(", ")}]` : p.title));
     const crPages = async () => (await ctx.as(s.owner).get(`${s.api}/content/pages`)).body.pages as Tree;

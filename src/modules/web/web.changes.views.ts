@@ -60,7 +60,7 @@ export const CHANGES_STYLE = raw(`<style>
   button[disabled] { opacity: .5; cursor: not-allowed; } button.small, a.button.small { font-size: .8rem; padding: .05rem .5rem; }
   .page-tree, .page-tree ul { list-style: none; padding-left: 0; } .page-tree ul { margin-left: 1.5rem; border-left: 2px solid var(--line, #d0d7de); padding-left: .5rem; }
   .tree-row { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .4rem; padding: .3rem .5rem; border-bottom: 1px solid var(--line, #d0d7de); }
-  .tree-row:hover { background: rgba(84, 174, 255, .08); } .tree-actions { display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; } .tree-actions select { max-width: 14rem; }
+  .tree-row:hover { background: rgba(84, 174, 255, .08); } .tree-actions { display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; } .tree-actions select { width: 11rem; font-size: .8rem; padding: .1rem .3rem; }
 </style>`);
 
 export interface Named {
