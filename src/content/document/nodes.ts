@@ -146,7 +146,8 @@ const TAB_CHILDREN = [
   "math",
   "integration",
 ] as const;
-const TOP_LEVEL = [
+/** The blocks a document may hold at its top level (`DocumentBlocksTopLevels` of @gitbook/api). */
+export const TOP_LEVEL_BLOCK_TYPES = [
   ...ESSENTIALS,
   "blockquote",
   "hint",
@@ -182,7 +183,7 @@ export type BlockContext =
   | "column";
 
 const ALLOWED: Record<BlockContext, ReadonlySet<string>> = {
-  document: new Set(TOP_LEVEL),
+  document: new Set(TOP_LEVEL_BLOCK_TYPES),
   hint: new Set(ESSENTIALS),
   blockquote: new Set([...ESSENTIALS, "blockquote"]),
   "list-item": new Set([...ESSENTIALS, "code", "hint", "blockquote", "math", "table"]),

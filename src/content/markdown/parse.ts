@@ -96,6 +96,7 @@ import {
   markForElement,
   normalizeLinkNodes,
 } from "./html-content.js";
+import "./micromark-linear.js"; // two of micromark's quadratic steps made linear (see there)
 import { remarkInlinePieces, takeInlinePieceCounts } from "./inline-pieces.js";
 import { remarkMathSyntax } from "./math-syntax.js";
 import {

@@ -3,38 +3,8 @@
  * `PostCommentSchema`, `UpdateCommentSchema` and `UpdateCommentReplySchema` of @gitbook/api 0.146.
  */
 import Type, { type Static } from "typebox";
+import { TOP_LEVEL_BLOCK_TYPES } from "../../content/document/nodes.js";
 import { Id, ListQuery, Order, Timestamp, UserSchema } from "../../http/schemas.js";
-
-/** The blocks a document may hold at its top level (`DocumentBlocksTopLevels`). */
-export const TOP_LEVEL_BLOCK_TYPES = [
-  "paragraph",
-  "heading-1",
-  "heading-2",
-  "heading-3",
-  "list-ordered",
-  "list-unordered",
-  "list-tasks",
-  "divider",
-  "blockquote",
-  "hint",
-  "images",
-  "file",
-  "drawing",
-  "embed",
-  "code",
-  "math",
-  "expandable",
-  "tabs",
-  "table",
-  "swagger",
-  "openapi-operation",
-  "openapi-schemas",
-  "openapi-webhook",
-  "content-ref",
-  "integration",
-  "reusable-content",
-  "stepper",
-] as const;
 
 /** A comment body given as a JSON document: top-level blocks are checked, their insides are kept as sent. */
 export const CommentDocument = Type.Object(
