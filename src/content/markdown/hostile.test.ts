@@ -34,17 +34,16 @@ describe("hostile input", () => {
     expect(run(`${"* ".repeat(1000)}deep`).written).toContain("deep");
   });
 
-  it("handles a 5 MB page", () => {
+  it("handles a page of 2 MiB, the import's limit per page", () => {
     const section = (i: number) =>
       `## Section ${i}\n\nSome **bold** text with a [link](page-${i}.md) and \`code\`.\n\n{% hint style="info" %}\nA hint ${i}.\n{% endhint %}\n\n* item one\n* item two\n\n\`\`\`js\nconsole.log(${i});\n\`\`\`\n\n| a | b |\n|---|---|\n| ${i} | x |\n\n`;
     let markdown = "# Big page\n\n";
-    for (let i = 0; markdown.length < 5 * 1024 * 1024; i++) markdown += section(i);
-    const { parsed, written, ms } = run(markdown);
-    expect(parsed.document.nodes.length).toBeGreaterThan(30_000);
-    expect(written.length).toBeGreaterThan(4 * 1024 * 1024);
-    // Measured about 80 s on the shared 2-core machine under load; the bound catches superlinear regressions.
-    expect(ms).toBeLessThan(240_000);
-  }, 300_000);
+    for (let i = 0; markdown.length < 2 * 1024 * 1024; i++) markdown += section(i);
+    const { parsed, written } = run(markdown);
+    expect(parsed.document.nodes.length).toBeGreaterThan(12_000);
+    expect(written.length).toBeGreaterThan(1.6 * 1024 * 1024);
+    // Growth with size is tested by counting work (micromark-linear.test.ts, inline-pieces), not by time.
+  }, 240_000);
 
   it("parses a long page in pieces exactly as it would parse it whole", () => {
     const piece = (i: number) =>
