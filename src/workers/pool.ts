@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
+import { DomainError } from "../lib/errors.js";
 import type { TaskName, Tasks } from "./tasks.js";
 
 export type TaskInput<K extends TaskName> = Parameters<Tasks[K]>[0];
@@ -18,12 +19,56 @@ const here = fileURLToPath(import.meta.url);
 const tasksFile = path.join(path.dirname(here), path.extname(here) === ".ts" ? "tasks.source.mjs" : "tasks.js");
 
 let threads = 1;
+let heapMb: number | undefined;
 let pool: Piscina | undefined;
 
 /** Sets the number of threads (config `workerThreads`); takes effect for the next pool started. */
 export function configureWorkerThreads(count: number): void {
   threads = count;
 }
+
+/**
+ * Caps each thread's old generation at `mb` MiB (config `workerHeapMb`, QUIRE_WORKER_HEAP_MB);
+ * undefined leaves it to V8. Takes effect for the next pool started; tasks run inline (0 threads)
+ * share the process's heap and are not capped.
+ */
+export function configureWorkerHeap(mb: number | undefined): void {
+  heapMb = mb;
+}
+
+/**
+ * A task whose thread ran out of heap. piscina rejects the task with ERR_WORKER_OUT_OF_MEMORY and
+ * starts another thread for the next one, so only this task fails: it becomes a "too-large" domain
+ * error (413 for a request, a failed import for a job) naming the setting that would let it through.
+ */
+export class WorkerOutOfMemoryError extends DomainError {
+  constructor(
+    readonly task: TaskName,
+    readonly heapLimitMb: number | undefined,
+  ) {
+    const limit =
+      heapLimitMb === undefined ? "V8's default heap limit (QUIRE_WORKER_HEAP_MB is not set)" : `QUIRE_WORKER_HEAP_MB=${heapLimitMb}`;
+    super("too-large", `${WORK_OF_TASK[task]} ran out of memory in a worker thread (${limit}): ${REMEDY_OF_TASK[task]}`);
+    this.name = "WorkerOutOfMemoryError";
+  }
+}
+
+const WORK_OF_TASK: Record<TaskName, string> = {
+  parsePages: "Converting Markdown pages",
+  convertMarkdown: "Converting the Markdown",
+  plainTexts: "Extracting the searchable text of pages",
+  pageReferences: "Finding the files that pages refer to",
+  renderPdf: "Rendering the PDF",
+};
+
+const RAISE = "raise QUIRE_WORKER_HEAP_MB";
+const REMEDY_OF_TASK: Record<TaskName, string> = {
+  parsePages: `${RAISE} or split the largest pages (QUIRE_IMPORT_MAX_PAGE_BYTES leaves larger pages out of imports).`,
+  convertMarkdown: `send a smaller document, or ${RAISE}.`,
+  plainTexts: `${RAISE}, or split the largest pages.`,
+  pageReferences: `${RAISE} or split the largest pages (QUIRE_IMPORT_MAX_PAGE_BYTES leaves larger pages out of imports).`,
+  renderPdf: `print fewer pages (one page or a section instead of the whole space), or ${RAISE}.`,
+};
 
 /**
  * Young generation of each thread. Converting Markdown allocates fast and briefly (micromark's
@@ -39,7 +84,10 @@ function startPool(): Piscina {
     minThreads: 0,
     maxThreads: threads,
     idleTimeout: 30_000,
-    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    resourceLimits: {
+      maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
+      ...(heapMb === undefined ? {} : { maxOldGenerationSizeMb: heapMb }),
+    },
   });
 }
 
@@ -66,9 +114,11 @@ export async function runInWorker<K extends TaskName>(name: K, input: TaskInput<
   } catch (error) {
     // The same error as a task aborted inline (the signal's reason), not piscina's own AbortError.
     signal?.throwIfAborted();
+    if ((error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY") throw new WorkerOutOfMemoryError(name, heapMb);
     throw error;
   }
 }
+
 
 /** Stops the threads (at shutdown); a later task starts a new pool. */
 export async function closeWorkerThreads(): Promise<void> {
