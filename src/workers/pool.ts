@@ -106,8 +106,9 @@ export async function runInWorker<K extends TaskName>(name: K, input: TaskInput<
     const { default: runTask } = await import("./tasks.js");
     return runTask({ name, input }, signal) as TaskOutput<K>;
   }
-  pool ??= startPool();
+  await takeThread(signal);
   try {
+    pool ??= startPool();
     type PiscinaRunOptions = NonNullable<Parameters<Piscina["run"]>[1]>;
     const run: PiscinaRunOptions = { transferList: options.transferList as PiscinaRunOptions["transferList"], signal: signal ?? null };
     return (await pool.run({ name, input }, run)) as TaskOutput<K>;
@@ -116,9 +117,44 @@ export async function runInWorker<K extends TaskName>(name: K, input: TaskInput<
     signal?.throwIfAborted();
     if ((error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY") throw new WorkerOutOfMemoryError(name, heapMb);
     throw error;
+  } finally {
+    releaseThread();
   }
 }
 
+/**
+ * Tasks wait here for a thread rather than in piscina's queue. With `minThreads: 0`, piscina does
+ * not replace a thread that died (out of memory, or stopped by an abort) while tasks were queued:
+ * they waited until some later task started a thread, for ever if none came (an import's second
+ * batch did). Given at most one task per thread, piscina starts a thread for each task it lacks one for.
+ */
+let inFlight = 0;
+const waiting: (() => void)[] = [];
+
+function takeThread(signal: AbortSignal | undefined): Promise<void> {
+  if (inFlight < threads) {
+    inFlight++;
+    return Promise.resolve();
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      waiting.splice(waiting.indexOf(start), 1);
+      reject(signal?.reason);
+    };
+    const start = () => {
+      signal?.removeEventListener("abort", onAbort);
+      inFlight++;
+      resolve();
+    };
+    waiting.push(start);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function releaseThread(): void {
+  inFlight--;
+  while (inFlight < threads && waiting.length > 0) waiting.shift()?.();
+}
 
 /** Stops the threads (at shutdown); a later task starts a new pool. */
 export async function closeWorkerThreads(): Promise<void> {
