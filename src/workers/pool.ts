@@ -73,8 +73,9 @@ const REMEDY_OF_TASK: Record<TaskName, string> = {
 /**
  * Young generation of each thread. Converting Markdown allocates fast and briefly (micromark's
  * events): with V8's default (48 MB) the thread's heap grew ~120 MB more during the import of an
- * 800-page repository; 16 MB kept it down for ~5% more CPU. Capping the old generation instead
- * (160-256 MB) cost 50-100% more CPU and would fail a large page, so it is left to V8.
+ * 800-page repository; 16 MB kept it down for ~5% more CPU. The old generation is left to V8
+ * unless QUIRE_WORKER_HEAP_MB caps it: any cap, even 512 MB, made V8 collect more often (25-50%
+ * more CPU for 35-50 MB less peak RSS on that import, docs/git-import.md), and a cap fails a large page.
  */
 const WORKER_YOUNG_GENERATION_MB = 16;
 
