@@ -36,6 +36,7 @@ describe("loadConfig: Git import limits and worker threads", () => {
     expect(config.gitLimits).toMatchObject({ maxFileBytes: 104_857_600, maxRepoBytes: 1_073_741_824, maxFiles: 50_000 });
     expect(config.importMaxPageBytes).toBe(2 * 1024 * 1024);
     expect(config.workerThreads).toBe(1);
+    expect(config.workerHeapMb).toBeUndefined();
   });
 
   it("reads each from its variable", () => {
@@ -48,6 +49,7 @@ describe("loadConfig: Git import limits and worker threads", () => {
       QUIRE_GIT_TIMEOUT_MS: "60000",
       QUIRE_IMPORT_MAX_PAGE_BYTES: "4096",
       QUIRE_WORKER_THREADS: "0",
+      QUIRE_WORKER_HEAP_MB: "256",
     });
     expect(config.gitLimits).toEqual({
       maxFileBytes: 1000,
@@ -59,6 +61,7 @@ describe("loadConfig: Git import limits and worker threads", () => {
     });
     expect(config.importMaxPageBytes).toBe(4096);
     expect(config.workerThreads).toBe(0);
+    expect(config.workerHeapMb).toBe(256);
   });
 
   it("refuses a value that is not a positive integer, naming the variable", () => {
@@ -67,5 +70,9 @@ describe("loadConfig: Git import limits and worker threads", () => {
       'QUIRE_GIT_MAX_IMPORT_BYTES must be an integer between 1 and 9007199254740991, got "1GB"',
     );
     expect(() => loadConfig({ QUIRE_WORKER_THREADS: "-1" })).toThrow(/QUIRE_WORKER_THREADS must be an integer between 0 and 64/);
+    expect(() => loadConfig({ QUIRE_WORKER_HEAP_MB: "32" })).toThrow(
+      'QUIRE_WORKER_HEAP_MB must be an integer between 64 and 65536, got "32"',
+    );
+    expect(() => loadConfig({ QUIRE_WORKER_HEAP_MB: "256MB" })).toThrow(/QUIRE_WORKER_HEAP_MB must be an integer/);
   });
 });

@@ -30,6 +30,11 @@ export interface Config {
   siteCacheBytes: number;
   /** Threads that parse Markdown, render PDFs and build search entries off the request thread (0: inline). */
   workerThreads: number;
+  /**
+   * Old-generation heap of each worker thread, in MiB (`resourceLimits.maxOldGenerationSizeMb`);
+   * undefined leaves it to V8. A task that needs more fails (an import, a PDF) rather than the process.
+   */
+  workerHeapMb: number | undefined;
   /** Trust X-Forwarded-* headers (set when running behind a reverse proxy). */
   trustProxy: boolean;
   /**
@@ -103,6 +108,13 @@ function readInt(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return value;
+}
+
+/** An integer setting whose absence means "not set" (the component's own default applies). */
+function readOptionalInt(env: Env, name: string, min: number, max: number): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  return readInt(env, name, 0, min, max);
 }
 
 function readBool(env: Env, name: string, fallback: boolean): boolean {
@@ -224,6 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
     siteCacheBytes: readInt(env, "QUIRE_SITE_CACHE_MB", 128, 1, 65_536) * 1024 * 1024,
     importMaxPageBytes: readInt(env, "QUIRE_IMPORT_MAX_PAGE_BYTES", DEFAULT_READ_LIMITS.maxPageBytes, 1024, 1024 * 1024 * 1024),
     workerThreads: readInt(env, "QUIRE_WORKER_THREADS", DEFAULT_WORKER_THREADS, 0, 64),
+    workerHeapMb: readOptionalInt(env, "QUIRE_WORKER_HEAP_MB", 64, 65_536),
     secretKey: readSecretKey(env),
     translator: readTranslator(env),
     fetchAllowNetworks: readNetworks(env, "QUIRE_FETCH_ALLOW_NETWORKS"),

@@ -18,7 +18,7 @@ import { createOrganization } from "./modules/organizations/organizations.servic
 import { createApiToken, revokeApiToken } from "./modules/users/tokens.queries.js";
 import { getUserByEmail, getUserById, updateUser } from "./modules/users/users.queries.js";
 import { createLoginLink } from "./modules/web/web.queries.js";
-import { closeWorkerThreads, configureWorkerThreads } from "./workers/pool.js";
+import { closeWorkerThreads, configureWorkerHeap, configureWorkerThreads } from "./workers/pool.js";
 
 export interface Io {
   out: (line: string) => void;
@@ -70,6 +70,7 @@ async function serve(io: Io): Promise<number> {
   const config = loadConfig();
   const log = createLogger(config);
   configureWorkerThreads(config.workerThreads);
+  configureWorkerHeap(config.workerHeapMb);
   const handle = openFromConfig(config);
   const applied = await migrateToLatest(handle.db);
   if (applied.length) log.info({ migrations: applied }, "database migrated");
@@ -115,6 +116,7 @@ async function runWorker(once: boolean): Promise<number> {
   const config = loadConfig();
   const log = createLogger(config);
   configureWorkerThreads(config.workerThreads);
+  configureWorkerHeap(config.workerHeapMb);
   const handle = openFromConfig(config);
   await migrateToLatest(handle.db);
   const worker = new Worker(

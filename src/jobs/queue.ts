@@ -144,9 +144,9 @@ export function retryDelayMs(attempt: number): number {
   return Math.min(5_000 * 2 ** Math.max(0, attempt - 1), 600_000);
 }
 
-/** Records a failed attempt; returns true when the job will be retried. */
-export async function markJobFailed(db: Executor, job: JobRow, error: Error): Promise<boolean> {
-  const retry = job.attempts < job.maxAttempts;
+/** Records a failed attempt; returns true when the job will be retried (never when `final`: a retry cannot help). */
+export async function markJobFailed(db: Executor, job: JobRow, error: Error, final = false): Promise<boolean> {
+  const retry = !final && job.attempts < job.maxAttempts;
   const now = Date.now();
   await db
     .updateTable("jobs")

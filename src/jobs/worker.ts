@@ -15,6 +15,7 @@ import type { Config } from "../config.js";
 import type { Db, DialectName } from "../db/database.js";
 import type { Urls } from "../http/urls.js";
 import { newId } from "../lib/ids.js";
+import { WorkerOutOfMemoryError } from "../workers/pool.js";
 import { claimNextJob, enqueue, markJobFailed, markJobSucceeded, releaseJobsOf, renewLease } from "./queue.js";
 import type { JobDefinition, JobKind, PeriodicJob } from "./registry.js";
 
@@ -223,7 +224,9 @@ export class Worker {
       log.info({ ms: Date.now() - started }, "job succeeded");
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
-      const retry = await markJobFailed(this.deps.db, job, error).catch((e) => {
+      // A task that ran out of a worker thread's heap would run out of it again: the job fails now.
+      const final = error instanceof WorkerOutOfMemoryError;
+      const retry = await markJobFailed(this.deps.db, job, error, final).catch((e) => {
         log.error({ err: e }, "could not record job failure");
         return true;
       });

@@ -204,8 +204,18 @@ export async function importContent(
   }
   // Two batches at a time keep a thread busy while the next one's previous documents load.
   let index = 0;
+  // The first failure (a batch that ran out of the worker's heap, a database error) stops both
+  // runners, and the import fails only once neither is still converting or storing.
+  let failure: { error: unknown } | undefined;
   const runBatches = async () => {
-    while (index < batches.length) {
+    try {
+      await convertBatches();
+    } catch (error) {
+      failure ??= { error };
+    }
+  };
+  const convertBatches = async () => {
+    while (index < batches.length && !failure) {
       const batch = batches[index++] as typeof toConvert;
       const pages: PageToParse[] = [];
       for (const item of batch) {
@@ -225,6 +235,7 @@ export async function importContent(
     }
   };
   await Promise.all([runBatches(), runBatches()]);
+  if (failure) throw failure.error;
 
   const convert = (fromPath: string) => {
     const parsed = converted.get(fromPath);

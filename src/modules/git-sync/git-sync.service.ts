@@ -28,6 +28,7 @@ import { invalid } from "../../lib/errors.js";
 import { parseJsonOrNull } from "../../lib/json.js";
 import { seal, unseal } from "../../lib/sealed.js";
 import { nowIso } from "../../lib/time.js";
+import { WorkerOutOfMemoryError } from "../../workers/pool.js";
 import { getSpace } from "../spaces/spaces.queries.js";
 import { getUserById } from "../users/users.queries.js";
 import { listGitRedirects, redirectPath, redirectsToPages, replaceGitRedirects } from "./git-redirects.queries.js";
@@ -158,6 +159,8 @@ async function isOutdated(ctx: JobContext, payload: GitSyncJobBase): Promise<boo
 function permanentFailure(error: unknown): boolean {
   if (error instanceof RepositoryFormatError) return true;
   if (error instanceof GitError) return !error.retryable;
+  // A page that does not fit in the worker's heap does not fit on the next attempt either.
+  if (error instanceof WorkerOutOfMemoryError) return true;
   return false;
 }
 
