@@ -133,6 +133,7 @@ let inFlight = 0;
 const waiting: (() => void)[] = [];
 
 function takeThread(signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
   if (inFlight < threads) {
     inFlight++;
     return Promise.resolve();
