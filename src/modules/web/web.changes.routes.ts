@@ -39,7 +39,12 @@ import {
   updateFromPrimary,
 } from "../change-request-merge/change-request-merge.service.js";
 import { currentReviews, listRequestedReviewers } from "../change-request-reviews/change-request-reviews.queries.js";
-import { requestReviewers, submitReview, withdrawReviewRequest } from "../change-request-reviews/change-request-reviews.service.js";
+import {
+  prepareReview,
+  requestReviewers,
+  submitReview,
+  withdrawReviewRequest,
+} from "../change-request-reviews/change-request-reviews.service.js";
 import { type LoadedChangeRequest, loadChangeRequestsContext, requireChangeRequest } from "../change-requests/change-requests.loader.js";
 import { assertWritable, authorizeUpdate, refuseWrite } from "../change-requests/change-requests.policy.js";
 import { isOutdated } from "../change-requests/change-requests.presenter.js";
@@ -619,7 +624,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     async (request, reply, { actor, loaded }) => {
       const scope = commentScope(loaded);
       authorize(scope.permissions, "comment", mayComment(loaded));
-      const document = documentFromBody({ markdown: request.body.body }, "body");
+      const document = await documentFromBody({ markdown: request.body.body }, "body");
       const target = await checkTarget(db, scope, { page: request.body.page || undefined, node: request.body.node || undefined });
       const comment = await db.transaction().execute((trx) =>
         createComment(trx, {
@@ -652,7 +657,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     async (request, reply, { actor, loaded }) => {
       const comment = await requireComment(loaded, request.params.commentId);
       authorize(commentPermissions(actor.user.id, comment, loaded.permissions), "reply", mayComment(loaded));
-      const document = documentFromBody({ markdown: request.body.body }, "body");
+      const document = await documentFromBody({ markdown: request.body.body }, "body");
       await db.transaction().execute((trx) =>
         createReply(trx, {
           comment,
@@ -748,13 +753,12 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     },
     async (request, reply, { actor, loaded }) => {
       const comment = request.body.comment?.trim();
-      await db.transaction().execute((trx) =>
-        submitReview(trx, {
-          loaded,
-          actor,
-          body: { status: request.body.status, ...(comment ? { comment: { markdown: comment } } : {}) },
-        }),
-      );
+      const prepared = await prepareReview({
+        loaded,
+        actor,
+        body: { status: request.body.status, ...(comment ? { comment: { markdown: comment } } : {}) },
+      });
+      await db.transaction().execute((trx) => submitReview(trx, prepared));
       return back(reply, loaded, "reviewed", "#reviews");
     },
   );
@@ -784,7 +788,9 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     async (request, reply, { loaded }) => {
       authorizeUpdate(loaded, `No change request "${request.params.number}".`);
       const text = request.body.description?.trim() ?? "";
-      const description = text ? documentFromBody({ markdown: text }, "description") : { object: "document" as const, data: {}, nodes: [] };
+      const description = text
+        ? await documentFromBody({ markdown: text }, "description")
+        : { object: "document" as const, data: {}, nodes: [] };
       await updateChangeRequest(db, loaded.changeRequest, {
         subject: request.body.subject.trim(),
         description: description as unknown as UpdateChangeRequestValue["description"],
