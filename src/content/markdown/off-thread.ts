@@ -72,15 +72,3 @@ export async function convertMarkdown(input: MarkdownConversion): Promise<Conver
     ...(links ? { links: { ...links } } : {}),
   });
 }
-
-/** The document of Markdown read without a content to resolve links against (the web editor's preview), as objects. */
-export async function markdownDocument(
-  markdown: string,
-): Promise<{ document: JSONDocument; title?: string | undefined; warnings: string[] }> {
-  if (markdown.length < INLINE_MARKDOWN_CHARS) {
-    const parsed = parseMarkdownPage(markdown);
-    return { document: parsed.document, title: parsed.title, warnings: parsed.warnings };
-  }
-  const converted = await convertMarkdown({ markdown });
-  return { document: JSON.parse(converted.json) as JSONDocument, title: converted.title, warnings: converted.warnings };
-}

@@ -17,7 +17,7 @@ import { documentText } from "../../content/document/plain-text.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { editablePathFor } from "../../content/markdown/api-paths.js";
 import { markdownFromDocument, serializeMarkdownPage } from "../../content/markdown/index.js";
-import { markdownDocument } from "../../content/markdown/off-thread.js";
+import { convertMarkdown } from "../../content/markdown/off-thread.js";
 import { indexPages } from "../../content/revision/model.js";
 import { loadDocuments } from "../../content/revision/storage.js";
 import type { CommentReplyRow, CommentRow, OrganizationRow, UserRow } from "../../db/schema.js";
@@ -88,7 +88,8 @@ import {
   previewHtml,
   structurePage,
 } from "./web.changes.views.js";
-import { html, type PageOptions, page, type SafeHtml } from "./web.html.js";
+import { html, type PageOptions, page, raw, type SafeHtml } from "./web.html.js";
+import { renderAppDocument } from "./web.render.js";
 import { safeNext } from "./web.session.js";
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
@@ -839,16 +840,28 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     return { loaded, org, location, content: view.content };
   }
 
-  /** The Markdown read as the content operation will read it, and how to render it in the change request. */
+  /**
+   * The Markdown read as the content operation will read it, rendered in the change request. A
+   * large page is read and rendered in worker threads; its document is never parsed here.
+   */
   async function preview(context: Awaited<ReturnType<typeof editablePage>>, markdown: string) {
-    const parsed = await markdownDocument(markdown);
-    const content = await contentView(db, deps, {
-      orgId: context.loaded.space.orgId,
-      spaceId: context.loaded.space.id,
-      contents: [context.content],
-      documents: [parsed.document],
-    });
-    return { preview: { title: parsed.title, document: parsed.document, warnings: parsed.warnings }, content };
+    const converted = await convertMarkdown({ markdown });
+    const { space } = context.loaded;
+    const rendered = await renderAppDocument(
+      db,
+      deps,
+      {
+        orgId: space.orgId,
+        spaceId: space.id,
+        content: context.content,
+        pageIds: new Set(indexPages(context.content.pages).keys()),
+        pageVars: {},
+      },
+      converted.json,
+      "preview-",
+    );
+    const body = rendered.blocks > 0 ? html`<div class="q-content">${raw(rendered.html)}</div>` : html`<p class="muted">(empty)</p>`;
+    return { preview: { title: converted.title, body, warnings: converted.warnings } };
   }
 
   async function editResponse(
@@ -928,7 +941,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     async (request, reply, cr) => {
       const context = await editablePage(cr, request.params.pageId);
       const shown = await preview(context, request.body.markdown.replace(/\r\n?/g, "\n"));
-      return send(reply, 200, previewHtml(shown.preview, shown.content).value);
+      return send(reply, 200, previewHtml(shown.preview).value);
     },
   );
 
