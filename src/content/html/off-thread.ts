@@ -25,6 +25,9 @@ import type { ContentFeature, RenderEnv, RenderedFile } from "./types.js";
  */
 export const INLINE_HTML_JSON_CHARS = 64 * 1024;
 
+/** Levels of reusable contents inside reusable contents loaded (the renderer shows up to 4). */
+const MAX_REUSABLE_LEVELS = 4;
+
 /** What the renderer's links and expressions need, as plain data (a member's view: every conditional block shown). */
 export interface HtmlEnvData {
   spaceId: string;
@@ -119,14 +122,24 @@ export function dataRenderEnv(
 export async function renderHtmlNow(task: HtmlRender, host: HtmlRenderHost): Promise<RenderedHtml> {
   const document = JSON.parse(task.documentJson) as JSONDocument;
   const references = documentReferences(document);
-  const reusable = new Map<string, JSONDocument>();
-  if (references.reusableContents.size > 0) {
-    for (const [id, json] of await host.reusableContents([...references.reusableContents]))
-      reusable.set(id, JSON.parse(json) as JSONDocument);
-  }
-  // The files of the reusable contents are shown inside this document too.
   const fileIds = new Set(references.files);
-  for (const included of reusable.values()) for (const id of documentReferences(included).files) fileIds.add(id);
+  // Reusable contents may include others (the renderer goes a few levels deep): one question per level.
+  const reusable = new Map<string, JSONDocument>();
+  const asked = new Set<string>();
+  let wanted = [...references.reusableContents];
+  for (let level = 0; wanted.length > 0 && level < MAX_REUSABLE_LEVELS; level++) {
+    for (const id of wanted) asked.add(id);
+    const next = new Set<string>();
+    for (const [id, json] of await host.reusableContents(wanted)) {
+      const included = JSON.parse(json) as JSONDocument;
+      reusable.set(id, included);
+      // Its files are shown inside this document too.
+      const inner = documentReferences(included);
+      for (const fileId of inner.files) fileIds.add(fileId);
+      for (const other of inner.reusableContents) if (!asked.has(other)) next.add(other);
+    }
+    wanted = [...next];
+  }
   const files = fileIds.size > 0 ? await host.files([...fileIds]) : new Map<string, RenderedFile>();
   const env = dataRenderEnv(
     task.env,
