@@ -1,8 +1,8 @@
 /**
  * A JSON document given to the API (a change request's content edits) made ready to store off the
  * thread that answers requests: taking the block keys of the page's previous document costs
- * ~0.4 ms per KB of JSON (bench/document-costs.bench.ts: ~500 ms for a 1.2 MB document, seconds
- * for 9 MB), and canonicalizing and hashing as much again. Small documents are done inline.
+ * ~0.5 ms per KB of JSON (bench/document-costs.bench.ts: ~500 ms for a 1.2 MB document, seconds
+ * for 9 MB), and canonicalizing and hashing ~0.07 ms per KB more. Small documents are done inline.
  */
 
 import { runInWorker } from "../../workers/pool.js";
@@ -12,11 +12,12 @@ import type { JSONDocument } from "./types.js";
 
 /**
  * Below this many characters of JSON (the document and its previous version together) the work
- * is done inline. Measured (bench/document-costs.bench.ts, 2 shared cores): a 22 KB document
- * costs ~1 ms to canonicalize and a few ms to reconcile, what a round trip to a warm worker thread
- * costs; at 300 KB, ~100 ms.
+ * is done inline. Measured (bench/document-costs.bench.ts, 2 cores shared with other work): a
+ * 22 KB document and its previous version cost 10-20 ms inline (mostly reconcileKeys), 80 ms at
+ * 300 KB; handing the JSON to a warm worker thread costs the request thread ~1 ms. So all but
+ * small documents go to the thread: at 8 KB the request thread is held ~4 ms.
  */
-export const INLINE_DOCUMENT_JSON_CHARS = 32 * 1024;
+export const INLINE_DOCUMENT_JSON_CHARS = 8 * 1024;
 
 export interface DocumentPreparation {
   /** The document given, as JSON text (`{object, data, nodes}`). */

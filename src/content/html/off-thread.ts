@@ -19,9 +19,10 @@ import type { ContentFeature, RenderEnv, RenderedFile } from "./types.js";
 
 /**
  * Below this many characters of document JSON the document is rendered inline. Measured
- * (bench/document-costs.bench.ts, 2 shared cores): a 78 KB document takes ~4 ms to parse and
- * render, about a round trip to a warm worker thread (copying the JSON there, the HTML back, two
- * questions over the port); a 300 KB one ~20 ms.
+ * (bench/document-costs.bench.ts, 2 cores shared with other work): parsing and rendering a 78 KB
+ * document inline takes ~5 ms, the same in a warm worker thread ~7 ms in all (the JSON copied
+ * there, the HTML back); 300 KB takes ~30 ms inline. Under 64 KB the request thread is held a
+ * few ms at most.
  */
 export const INLINE_HTML_JSON_CHARS = 64 * 1024;
 
