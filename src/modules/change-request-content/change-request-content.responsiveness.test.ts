@@ -173,8 +173,8 @@ describe("a page whose document is large, edited through the content API, and /h
     expectOffTheRequestThread(worker, inline);
   }, 180_000);
 
-  it("takes the block keys of the previous document for a ~1 MB JSON document off the request thread", async () => {
-    const setup = await spaceWithLargePage(100_000);
+  it("takes the block keys of the previous document for a ~2 MB JSON document off the request thread", async () => {
+    const setup = await spaceWithLargePage(200_000);
     // The same document with one paragraph edited and the keys left out: each block takes its previous key.
     const edited = withoutKeys(setup.document) as any;
     const paragraph = edited.nodes.findIndex((node: any) => node.type === "paragraph");
