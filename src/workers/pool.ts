@@ -56,6 +56,8 @@ export class WorkerOutOfMemoryError extends DomainError {
 const WORK_OF_TASK: Record<TaskName, string> = {
   parsePages: "Converting Markdown pages",
   convertMarkdown: "Converting the Markdown",
+  prepareDocument: "Preparing the JSON document",
+  renderHtml: "Rendering the page to HTML",
   plainTexts: "Extracting the searchable text of pages",
   pageReferences: "Finding the files that pages refer to",
   renderPdf: "Rendering the PDF",
@@ -65,6 +67,8 @@ const RAISE = "raise QUIRE_WORKER_HEAP_MB";
 const REMEDY_OF_TASK: Record<TaskName, string> = {
   parsePages: `${RAISE} or split the largest pages (QUIRE_IMPORT_MAX_PAGE_BYTES leaves larger pages out of imports).`,
   convertMarkdown: `send a smaller document, or ${RAISE}.`,
+  prepareDocument: `send a smaller document, or ${RAISE}.`,
+  renderHtml: `split the page, or ${RAISE}.`,
   plainTexts: `${RAISE}, or split the largest pages.`,
   pageReferences: `${RAISE} or split the largest pages (QUIRE_IMPORT_MAX_PAGE_BYTES leaves larger pages out of imports).`,
   renderPdf: `print fewer pages (one page or a section instead of the whole space), or ${RAISE}.`,

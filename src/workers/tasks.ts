@@ -1,15 +1,19 @@
 /**
- * The CPU-heavy work that runs in worker threads (pool.ts): converting Markdown pages of an import,
- * extracting the searchable text of documents and rendering PDFs. Inputs and outputs are plain data, and
+ * The CPU-heavy work that runs in worker threads (pool.ts): converting Markdown pages of an import or
+ * given to the API, preparing JSON documents given to the API, extracting the searchable text of
+ * documents, rendering PDFs and rendering large documents to HTML for the web app. Inputs and outputs are plain data, and
  * documents travel as JSON text: a string is copied between threads in one piece, where an object
  * graph of a large document would be cloned node by node on the calling thread.
  */
 
+import type { MessagePort } from "node:worker_threads";
 import { isWorkerThread, move } from "piscina";
+import { type DocumentPreparation, type PreparedDocument, prepareDocumentNow } from "../content/document/off-thread.js";
 import { documentToPlainText, type PlainTextSection } from "../content/document/plain-text.js";
 import type { JSONDocument } from "../content/document/types.js";
 import { type ResolveTable, resolverFor } from "../content/git-sync/resolve.js";
 import { extractReferences } from "../content/gitbook-repo/references.js";
+import type { HtmlRender, RenderedHtml } from "../content/html/off-thread.js";
 import type { ContentLinkTable } from "../content/markdown/content-links.js";
 import { type PageFrontmatter, parseMarkdownPage } from "../content/markdown/index.js";
 import { type ConvertedMarkdown, convertMarkdownNow } from "../content/markdown/off-thread.js";
@@ -45,8 +49,12 @@ export function parsePages(input: { table: ResolveTable; pages: PageToParse[] })
 
 /** Converts one page of Markdown given to the API (off-thread.ts); the same as convertMarkdownNow on the calling thread. */
 export function convertMarkdown(input: { markdown: string; previousJson?: string; links?: ContentLinkTable }): ConvertedMarkdown {
-  const previous = input.previousJson ? (JSON.parse(input.previousJson) as JSONDocument) : undefined;
-  return convertMarkdownNow({ markdown: input.markdown, previous, links: input.links });
+  return convertMarkdownNow(input);
+}
+
+/** A JSON document given to the API with its previous version's block keys, ready to store (document/off-thread.ts). */
+export function prepareDocument(input: DocumentPreparation): PreparedDocument {
+  return prepareDocumentNow(input);
 }
 
 /** The sections of text of documents given as JSON (search indexing). */
@@ -71,7 +79,22 @@ export async function renderPdf(input: PdfRenderTask, signal?: AbortSignal): Pro
   return isWorkerThread ? (move(new Uint8Array(ownArrayBuffer(bytes))) as Uint8Array) : bytes;
 }
 
-const TASKS = { parsePages, convertMarkdown, plainTexts, pageReferences, renderPdf };
+/**
+ * A document rendered to HTML for the web app (html/off-thread.ts); the files and reusable contents
+ * it uses are asked for over the task's `host` port, which must be in the run's transfer list.
+ */
+export async function renderHtml(input: HtmlRender & { host: MessagePort }): Promise<RenderedHtml> {
+  // Loaded on first use, like the PDF renderer: a thread that never renders HTML does not need it.
+  const { htmlHostOver, renderHtmlNow } = await import("../content/html/off-thread.js");
+  const host = htmlHostOver(input.host);
+  try {
+    return await renderHtmlNow(input, host);
+  } finally {
+    host.close();
+  }
+}
+
+const TASKS = { parsePages, convertMarkdown, prepareDocument, plainTexts, pageReferences, renderPdf, renderHtml };
 export type Tasks = typeof TASKS;
 export type TaskName = keyof Tasks;
 

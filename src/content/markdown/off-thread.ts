@@ -6,6 +6,7 @@
  */
 
 import { runInWorker } from "../../workers/pool.js";
+import { INLINE_DOCUMENT_JSON_CHARS } from "../document/off-thread.js";
 import type { JSONDocument } from "../document/types.js";
 import { canonicalJson, objectHash } from "../store/canonical.js";
 import { type ContentLinkTable, contentLinkResolver, unwrapUnresolvedLinks } from "./content-links.js";
@@ -23,8 +24,11 @@ export const INLINE_MARKDOWN_CHARS = 2 * 1024;
 
 export interface MarkdownConversion {
   markdown: string;
-  /** The page's previous document, whose block keys unchanged blocks keep. */
-  previous?: JSONDocument | undefined;
+  /**
+   * The stored JSON of the page's previous document, whose block keys unchanged blocks keep: as
+   * text, so that a large one is parsed only by the thread that converts.
+   */
+  previousJson?: string | undefined;
   /** Links resolve against it and those resolving to nothing become text; none: links stay as written. */
   links?: ContentLinkTable | undefined;
 }
@@ -40,9 +44,10 @@ export interface ConvertedMarkdown {
 
 /** The conversion itself, the same on either thread. */
 export function convertMarkdownNow(input: MarkdownConversion): ConvertedMarkdown {
+  const previous = input.previousJson === undefined ? undefined : (JSON.parse(input.previousJson) as JSONDocument);
   const parsed = parseMarkdownPage(input.markdown, {
     ...(input.links ? { resolve: contentLinkResolver(input.links) } : {}),
-    ...(input.previous ? { previous: input.previous } : {}),
+    ...(previous ? { previous } : {}),
   });
   if (input.links) unwrapUnresolvedLinks(parsed.document);
   const json = canonicalJson(parsed.document);
@@ -50,29 +55,20 @@ export function convertMarkdownNow(input: MarkdownConversion): ConvertedMarkdown
 }
 
 /**
- * Converts the Markdown, in a worker thread when it is large enough to be worth it. The document
- * comes back as the JSON to store: a large document is never rebuilt as objects on this thread
- * (parsing, canonicalizing and hashing 8 MB of JSON took ~500 ms here).
+ * Converts the Markdown, in a worker thread when it is large enough to be worth it: when the
+ * Markdown is, or the previous document is (a small edit of a large page still parses the page's
+ * JSON and matches its blocks, ~0.4 ms per KB). The document comes back as the JSON to store: a
+ * large document is never rebuilt as objects on this thread (parsing, canonicalizing and hashing
+ * 8 MB of JSON took ~500 ms here).
  */
 export async function convertMarkdown(input: MarkdownConversion): Promise<ConvertedMarkdown> {
-  if (input.markdown.length < INLINE_MARKDOWN_CHARS) return convertMarkdownNow(input);
-  const { links, previous } = input;
+  const { links, previousJson } = input;
+  if (input.markdown.length < INLINE_MARKDOWN_CHARS && (previousJson?.length ?? 0) < INLINE_DOCUMENT_JSON_CHARS)
+    return convertMarkdownNow(input);
   return runInWorker("convertMarkdown", {
     markdown: input.markdown,
-    ...(previous ? { previousJson: JSON.stringify(previous) } : {}),
+    ...(previousJson !== undefined ? { previousJson } : {}),
     // A plain copy: the table's lazily built parts are built here, once, for the copy to the thread.
     ...(links ? { links: { ...links } } : {}),
   });
-}
-
-/** The document of Markdown read without a content to resolve links against (the web editor's preview), as objects. */
-export async function markdownDocument(
-  markdown: string,
-): Promise<{ document: JSONDocument; title?: string | undefined; warnings: string[] }> {
-  if (markdown.length < INLINE_MARKDOWN_CHARS) {
-    const parsed = parseMarkdownPage(markdown);
-    return { document: parsed.document, title: parsed.title, warnings: parsed.warnings };
-  }
-  const converted = await convertMarkdown({ markdown });
-  return { document: JSON.parse(converted.json) as JSONDocument, title: converted.title, warnings: converted.warnings };
 }

@@ -10,7 +10,15 @@
 
 import { LRUCache } from "lru-cache";
 import type { Executor } from "../../db/database.js";
-import { getObject, getObjectJson, getObjects, type PreparedObject, prepareObject, putObjects } from "../store/objects.queries.js";
+import {
+  getObject,
+  getObjectJson,
+  getObjects,
+  getObjectsJson,
+  type PreparedObject,
+  prepareObject,
+  putObjects,
+} from "../store/objects.queries.js";
 import type { FileEntry, PageLocation, PageMeta, PageNode, ReusableContentEntry, RevisionContent } from "./model.js";
 import { emptyContent, indexPages } from "./model.js";
 
@@ -165,6 +173,11 @@ export async function saveDocumentsJson(db: Executor, documents: ReadonlyMap<str
     }
   }
   if (chunk.length > 0) await putObjects(db, chunk);
+}
+
+/** The stored JSON of documents (unparsed), by hash; missing ones are left out. */
+export function loadDocumentsJson(db: Executor, hashes: Iterable<string>): Promise<Map<string, string>> {
+  return getObjectsJson(db, hashes);
 }
 
 /** The stored JSON of a document (unparsed). */

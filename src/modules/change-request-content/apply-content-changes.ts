@@ -16,7 +16,7 @@
  * external URLs are kept.
  */
 
-import { reconcileKeys } from "../../content/document/keys.js";
+import { prepareDocument } from "../../content/document/off-thread.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { slugify } from "../../content/gitbook-repo/text.js";
 import { type ContentLinkTable, contentLinkResolver } from "../../content/markdown/content-links.js";
@@ -43,6 +43,11 @@ export interface ApplyInput {
   files: ReadonlyMap<number, PreparedFile[]>;
   now: string;
   loadDocument(hash: string): Promise<JSONDocument>;
+  /**
+   * The stored JSON of a document, unparsed: the previous document of an updated page goes to the
+   * worker thread that makes the new one as text, never parsed or cloned on the request thread.
+   */
+  loadDocumentJson(hash: string): Promise<string>;
   /** Content of a revision of the space (undefined: the change request's base); 400 when unknown. */
   loadRevision(revisionId: string | undefined, field: string): Promise<RevisionContent>;
   /** API address of a page of the change request. */
@@ -175,7 +180,7 @@ class ContentEditor {
     const before = JSON.stringify({ ...page, children: undefined });
     if (change.document) {
       if (page.kind !== "document") throw invalid(`${at}.document: page "${page.id}" is a ${page.kind}, it has no document.`);
-      const previous = page.documentHash ? await this.input.loadDocument(page.documentHash) : undefined;
+      const previous = page.documentHash ? await this.input.loadDocumentJson(page.documentHash) : undefined;
       const directory = page.children.length > 0 ? this.pathOf(page.id) : located.parent ? this.pathOf(located.parent.id) : "";
       const body = await this.readDocument(change.document, `${at}.document`, { pageId: page.id, directory }, previous);
       if (body.title !== undefined && change.title === undefined) page.title = body.title;
@@ -355,7 +360,7 @@ class ContentEditor {
     input: NonNullable<ContentChangeValue["document"]>,
     field: string,
     where: { pageId: string; directory: string },
-    previous: JSONDocument | undefined,
+    previousJson: string | undefined,
   ): Promise<{ document: StoredDocument; title?: string; frontmatter?: PageFrontmatter; resolveCover: (target: string) => ResolvedCover }> {
     const hasMarkdown = input.markdown !== undefined;
     const hasDocument = input.document !== undefined;
@@ -369,12 +374,9 @@ class ContentEditor {
     if (hasDocument) {
       const document = input.document as unknown as JSONDocument;
       if (document.object !== "document") throw invalid(`${field}.document.object must be "document".`);
-      return {
-        document: stored(reconcileKeys(previous, { object: "document", data: document.data ?? {}, nodes: document.nodes })),
-        resolveCover,
-      };
+      return { document: await prepareDocument(document, previousJson), resolveCover };
     }
-    const parsed = await convertMarkdown({ markdown: input.markdown!, previous, links });
+    const parsed = await convertMarkdown({ markdown: input.markdown!, previousJson, links });
     return {
       document: { hash: parsed.hash, json: parsed.json },
       ...(parsed.title ? { title: parsed.title } : {}),

@@ -4,6 +4,10 @@
  * thread that answers requests stays mostly idle; the conversion runs in a worker thread, with its
  * links resolved from a plain-data table of the content. The same batch applied with the conversion
  * inline (QUIRE_WORKER_THREADS=0) is measured too, and must store the same document.
+ *
+ * The same holds for the page's previous document, whose block keys the new one takes: a short
+ * Markdown edit of a page whose document is megabytes of JSON, or a JSON document sent in place of
+ * it, is matched against it in the worker thread, which is given the stored JSON text.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
@@ -11,6 +15,8 @@ import { createChangeRequest } from "../../../test/helpers/change-requests.facto
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { expectOffTheRequestThread, whileProbing } from "../../../test/helpers/latency-probe.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+import { parseMarkdownPage } from "../../content/markdown/index.js";
+import { saveDocument } from "../../content/revision/storage.js";
 import { configureWorkerThreads } from "../../workers/pool.js";
 
 let ctx: TestContext;
@@ -105,6 +111,77 @@ describe("a large Markdown page sent to the content API and /healthz", () => {
     const stored = (page: any) => withoutKeys({ title: page.title, description: page.description, document: page.document });
     expect(stored(worker.page)).toEqual(stored(inline.page));
 
+    expectOffTheRequestThread(worker, inline);
+  }, 180_000);
+});
+
+/** Runs `work` with the worker threads, then again inline (QUIRE_WORKER_THREADS=0). */
+async function bothWays<T>(work: () => Promise<T>): Promise<{ worker: T; inline: T }> {
+  const worker = await work();
+  configureWorkerThreads(0);
+  try {
+    return { worker, inline: await work() };
+  } finally {
+    configureWorkerThreads(1);
+  }
+}
+
+describe("a page whose document is large, edited through the content API, and /healthz", () => {
+  /** A space whose first page's document is the Markdown page of ~`bytes` read, and its JSON. */
+  async function spaceWithLargePage(bytes: number) {
+    const { owner, space } = await createOrgWithSpace(ctx, { title: "Large document" });
+    const document = parseMarkdownPage(largeMarkdown(bytes, { install: "install" })).document;
+    const documentHash = await saveDocument(ctx.db, document);
+    const { content } = await commitContent(ctx, space.id, {
+      pages: [{ title: "Large", slug: "large", extra: { documentHash } }],
+    });
+    return { owner, space, page: content.pages[0]!, document };
+  }
+
+  /** Sends the change to the page in a new change request while probing /healthz; returns the stored page. */
+  async function editWhileProbing(
+    setup: Awaited<ReturnType<typeof spaceWithLargePage>>,
+    document: { markdown: string } | { document: unknown },
+  ) {
+    const { owner, space, page } = setup;
+    const cr = await createChangeRequest(ctx, owner, space.id, { subject: "Edit of a large page" });
+    const prefix = `/v1/spaces/${space.id}/change-requests/${cr.id}`;
+    const run = await whileProbing(`${endpoint}/healthz`, async () => {
+      const res = await ctx
+        .as(owner)
+        .post(`${prefix}/content?compat=false`, { changes: [{ operation: "update_page", page: page.id, document }] });
+      expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
+    });
+    const stored = await ctx.as(owner).get(`${prefix}/content/page/${page.id}`);
+    expect(stored.status).toBe(200);
+    return { ...run, page: stored.body };
+  }
+
+  const keysOf = (document: any): string[] => (document.nodes as any[]).map((node) => node.key);
+
+  it("matches a short Markdown page against a ~4 MB previous document off the request thread", async () => {
+    const setup = await spaceWithLargePage(400_000);
+    // The page cut down to its first section: the section's heading keeps its key, so the previous
+    // document was read.
+    const markdown = largeMarkdown(100, { install: "install" });
+    const { worker, inline } = await bothWays(() => editWhileProbing(setup, { markdown }));
+    for (const run of [worker, inline]) {
+      expect(run.page.document.nodes.length).toBeLessThan(10);
+      expect(keysOf(run.page.document)[0]).toBe(keysOf(setup.document)[0]);
+    }
+    expect(withoutKeys(worker.page.document)).toEqual(withoutKeys(inline.page.document));
+    expectOffTheRequestThread(worker, inline);
+  }, 180_000);
+
+  it("takes the block keys of the previous document for a ~2 MB JSON document off the request thread", async () => {
+    const setup = await spaceWithLargePage(200_000);
+    // The same document with one paragraph edited and the keys left out: each block takes its previous key.
+    const edited = withoutKeys(setup.document) as any;
+    const paragraph = edited.nodes.findIndex((node: any) => node.type === "paragraph");
+    edited.nodes[paragraph].nodes = [{ object: "text", leaves: [{ object: "leaf", text: "An edited paragraph.", marks: [] }] }];
+    const { worker, inline } = await bothWays(() => editWhileProbing(setup, { document: edited }));
+    for (const run of [worker, inline]) expect(keysOf(run.page.document)).toEqual(keysOf(setup.document));
+    expect(worker.page.document).toEqual(inline.page.document);
     expectOffTheRequestThread(worker, inline);
   }, 180_000);
 });

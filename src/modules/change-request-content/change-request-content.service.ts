@@ -3,7 +3,7 @@ import type { JSONDocument, MergeConflict } from "../../content/merge/index.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import { type FileEntry, indexPages, type PageMeta, type RevisionContent } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
-import { documentHashOf, loadContent, saveDocument, saveDocumentsJson } from "../../content/revision/storage.js";
+import { documentHashOf, loadContent, loadDocumentJson, saveDocument, saveDocumentsJson } from "../../content/revision/storage.js";
 import { putBlob } from "../../content/store/blobs.queries.js";
 import { blobHash } from "../../content/store/canonical.js";
 import type { Db, Executor } from "../../db/database.js";
@@ -59,6 +59,11 @@ export async function editChangeRequestContent(db: Db, input: ContentEditInput):
         files,
         now: nowIso(),
         loadDocument: documentLoader(db) as ApplyInput["loadDocument"],
+        loadDocumentJson: async (hash) => {
+          const json = await loadDocumentJson(db, hash);
+          if (json === undefined) throw new Error(`Document ${hash} is missing`);
+          return json;
+        },
         loadRevision: async (revisionId, field) => {
           const revision = await getSpaceRevision(db, space.id, revisionId ?? baseRevisionOf(changeRequest));
           if (!revision) throw invalid(`${field}: no revision "${revisionId}" in space "${space.id}".`);

@@ -21,7 +21,7 @@ import {
   ReviewSchema,
   SubmitReviewBody,
 } from "./change-request-reviews.schemas.js";
-import { requestReviewers, submitReview, withdrawReviewRequest } from "./change-request-reviews.service.js";
+import { prepareReview, requestReviewers, submitReview, withdrawReviewRequest } from "./change-request-reviews.service.js";
 
 const reviewTags = ["change-requests-reviews"];
 const reviewerTags = ["change-request-reviewers"];
@@ -74,7 +74,8 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     async (request, reply) => {
       const actor = actorOf(request);
       const loaded = await requireChangeRequest(db, actor, request.params.spaceId, request.params.changeRequestId);
-      const row = await db.transaction().execute((trx) => submitReview(trx, { loaded, actor, body: request.body }));
+      const prepared = await prepareReview({ loaded, actor, body: request.body });
+      const row = await db.transaction().execute((trx) => submitReview(trx, prepared));
       const [review] = presentReviews(await loadReviewsContext(db, loaded, [row]), urls, {
         loaded,
         actor,

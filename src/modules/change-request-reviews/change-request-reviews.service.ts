@@ -13,6 +13,7 @@
  * - a review's comment is a comment of the change request (`target.review`), with replies,
  *   reactions and resolution like any other.
  */
+import type { JSONDocument } from "../../content/document/types.js";
 import type { Executor, Trx } from "../../db/database.js";
 import type { ChangeRequestReviewRow, RequestedReviewerRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
@@ -37,12 +38,30 @@ import {
 } from "./change-request-reviews.queries.js";
 import type { RequestReviewersValue, SubmitReviewValue } from "./change-request-reviews.schemas.js";
 
-/** Submits the caller's review: their earlier review becomes outdated, their pending request answered. */
-export async function submitReview(
-  trx: Trx,
-  input: { loaded: LoadedChangeRequest; actor: Actor; body: SubmitReviewValue },
-): Promise<ChangeRequestReviewRow> {
-  const { loaded, actor, body } = input;
+/** A review checked and its comment read, ready to submit (`submitReview`). */
+export interface PreparedReview {
+  loaded: LoadedChangeRequest;
+  actor: Actor;
+  body: SubmitReviewValue;
+  comment: JSONDocument | undefined;
+}
+
+/**
+ * Checks that the actor may review (403 otherwise) and reads the comment's body, before the
+ * transaction that submits it: a long comment is converted in a worker thread, which no open
+ * transaction should wait for.
+ */
+export async function prepareReview(input: {
+  loaded: LoadedChangeRequest;
+  actor: Actor;
+  body: SubmitReviewValue;
+}): Promise<PreparedReview> {
+  assertMayReview(input.loaded, input.actor);
+  const comment = input.body.comment ? await documentFromBody(input.body.comment, "body.comment") : undefined;
+  return { ...input, comment };
+}
+
+function assertMayReview(loaded: LoadedChangeRequest, actor: Actor): void {
   const { changeRequest, space } = loaded;
   if (changeRequest.createdBy === actor.user.id) {
     throw notAllowed(`You created change request #${changeRequest.number}: ask someone else to review it.`);
@@ -52,7 +71,12 @@ export async function submitReview(
     forbidden: `Only members with the review level or higher on space "${space.id}" can review its change requests.`,
   });
   assertWritable(changeRequest);
-  const comment = body.comment ? documentFromBody(body.comment, "body.comment") : undefined;
+}
+
+/** Submits the caller's review: their earlier review becomes outdated, their pending request answered. */
+export async function submitReview(trx: Trx, input: PreparedReview): Promise<ChangeRequestReviewRow> {
+  const { loaded, actor, body, comment } = input;
+  const { changeRequest, space } = loaded;
   // The reviewer's reviews are read, outdated and added under the change request's row lock, so
   // that two submissions at once (a double click) follow each other instead of colliding.
   await lockChangeRequestRow(trx, changeRequest.id);

@@ -15,7 +15,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import Type, { type TObject } from "typebox";
-import type { JSONDocument } from "../../content/document/types.js";
 import type { Trx } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
@@ -23,7 +22,6 @@ import { type Actor, actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
 import { errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
-import { parseJson } from "../../lib/json.js";
 import { authorize } from "../../permissions/authorize.js";
 import { presentMember } from "../members/members.presenter.js";
 import { memberCounts } from "../members/members.queries.js";
@@ -164,7 +162,7 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
       const { actor, scope } = await scopeOf(request);
       authorize(scope.permissions, "comment", mayComment(scope));
       const body = request.body as PostCommentValue;
-      const document = documentFromBody(body.body, "body.body");
+      const document = await documentFromBody(body.body, "body.body");
       const target = await checkTarget(db, scope, body);
       const comment = await db
         .transaction()
@@ -219,10 +217,7 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
       }
       checkReactions("body.addedReactions", body.addedReactions);
       checkReactions("body.removedReactions", body.removedReactions);
-      const document =
-        body.body !== undefined
-          ? documentFromBody(body.body, "body.body", parseJson<JSONDocument>(comment.body, "comments.body"))
-          : undefined;
+      const document = body.body !== undefined ? await documentFromBody(body.body, "body.body", comment.body) : undefined;
       await db.transaction().execute((trx) =>
         editComment(trx, {
           comment,
@@ -295,7 +290,7 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
       const { actor, scope } = await scopeOf(request);
       const comment = await requireComment(scope, (request.params as { commentId: string }).commentId);
       authorize(commentPermissions(actor.user.id, comment, scope.permissions), "reply", mayComment(scope));
-      const document = documentFromBody((request.body as { body: BodyInputValue }).body, "body.body");
+      const document = await documentFromBody((request.body as { body: BodyInputValue }).body, "body.body");
       const reply = await db
         .transaction()
         .execute((trx) => createReply(trx, { comment, postedBy: actor.user.id, document, onPosted: onPosted(scope, actor) }));
@@ -354,10 +349,7 @@ export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: Com
       }
       checkReactions("body.addedReactions", body.addedReactions);
       checkReactions("body.removedReactions", body.removedReactions);
-      const document =
-        body.body !== undefined
-          ? documentFromBody(body.body, "body.body", parseJson<JSONDocument>(reply.body, "comment_replies.body"))
-          : undefined;
+      const document = body.body !== undefined ? await documentFromBody(body.body, "body.body", reply.body) : undefined;
       await db.transaction().execute((trx) =>
         editReply(trx, {
           comment,

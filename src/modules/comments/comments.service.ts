@@ -6,7 +6,8 @@
  */
 import { indexKeyedNodes } from "../../content/document/find.js";
 import type { JSONDocument } from "../../content/document/types.js";
-import { markdownFromDocument, parseMarkdownPage } from "../../content/markdown/index.js";
+import { markdownFromDocument } from "../../content/markdown/index.js";
+import { convertMarkdown } from "../../content/markdown/off-thread.js";
 import type { Executor, Trx } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow, CommentsTable, SpaceRow } from "../../db/schema.js";
 import { invalid } from "../../lib/errors.js";
@@ -21,18 +22,20 @@ import type { CommentScope } from "./comments.scope.js";
  * A comment body parsed as the body of a page would be, except that it has no title and no front
  * matter: a `# heading` is a heading and a leading `---` is a divider. Parsing behind a title line
  * of our own gives exactly that (the parser takes the first `#` heading as the page title).
+ * Bodies may be up to 100,000 characters, ~0.5 s of conversion: those over 2 KB are converted in
+ * a worker thread, as page Markdown given to the API is (off-thread.ts).
  */
-function documentFromMarkdown(markdown: string, previous: JSONDocument | undefined): JSONDocument {
-  const parsed = parseMarkdownPage(`# Comment\n\n${markdown}`, previous ? { previous } : {});
-  return parsed.document;
+async function documentFromMarkdown(markdown: string, previousJson: string | undefined): Promise<JSONDocument> {
+  const converted = await convertMarkdown({ markdown: `# Comment\n\n${markdown}`, previousJson });
+  return JSON.parse(converted.json) as JSONDocument;
 }
 
 /**
  * The JSON document to store for a body given as `{markdown}` or `{document}`. `field` names the
- * body in messages (`body.body`); `previous` (the body being edited) lets unchanged blocks keep
- * their keys.
+ * body in messages (`body.body`); `previousJson` (the stored body being edited) lets unchanged
+ * blocks keep their keys.
  */
-export function documentFromBody(input: BodyInputValue, field: string, previous?: JSONDocument): JSONDocument {
+export async function documentFromBody(input: BodyInputValue, field: string, previousJson?: string): Promise<JSONDocument> {
   const hasMarkdown = input.markdown !== undefined;
   const hasDocument = input.document !== undefined;
   if (hasMarkdown === hasDocument) {
@@ -44,7 +47,7 @@ export function documentFromBody(input: BodyInputValue, field: string, previous?
   }
   if (hasMarkdown) {
     if (input.markdown!.trim() === "") throw invalid(`${field}.markdown must not be empty.`);
-    const document = documentFromMarkdown(input.markdown!, previous);
+    const document = await documentFromMarkdown(input.markdown!, previousJson);
     if (document.nodes.length === 0) throw invalid(`${field}.markdown has no content once read as Markdown.`);
     return document;
   }

@@ -1,6 +1,6 @@
 import type { PageLocation, RevisionContent } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
-import { indexOfContent, loadContent, loadDocument } from "../../content/revision/storage.js";
+import { indexOfContent, loadContent, loadDocument, loadDocumentJson } from "../../content/revision/storage.js";
 import type { Executor } from "../../db/database.js";
 import type { RevisionRow, SpaceRow } from "../../db/schema.js";
 import { missing } from "../../lib/errors.js";
@@ -53,6 +53,18 @@ export async function pageDocument(db: Executor, location: PageLocation): Promis
   const document = await loadDocument(db, hash);
   if (!document) throw new Error(`Document ${hash} of page ${location.page.id} is missing`);
   return document;
+}
+
+/**
+ * A page's stored document as JSON text, unparsed: a large one is handed to a worker thread as it
+ * is (rendering it for the web app), never parsed on the request thread.
+ */
+export async function pageDocumentJson(db: Executor, location: PageLocation): Promise<string> {
+  const hash = location.page.documentHash;
+  if (!hash) return JSON.stringify(EMPTY_DOCUMENT);
+  const json = await loadDocumentJson(db, hash);
+  if (json === undefined) throw new Error(`Document ${hash} of page ${location.page.id} is missing`);
+  return json;
 }
 
 /** True when the document is the body of a page or reusable content of this revision. */

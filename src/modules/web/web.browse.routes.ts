@@ -9,7 +9,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import Type, { type Static } from "typebox";
-import type { JSONDocument } from "../../content/document/types.js";
 import type { PageLocation, PageNode } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import type { SpaceRow } from "../../db/schema.js";
@@ -20,7 +19,7 @@ import { getChangeRequest } from "../change-requests/change-requests.queries.js"
 import { requireCollection } from "../collections/collections.loader.js";
 import { collectionPermissions } from "../collections/collections.policy.js";
 import { getCollectionsByIds, listCollectionNodes } from "../collections/collections.queries.js";
-import { loadRevisionView, pageDocument, type RevisionView } from "../content/content.loader.js";
+import { loadRevisionView, pageDocumentJson, type RevisionView } from "../content/content.loader.js";
 import { loadConversations, readableSpaceIds } from "../conversations/conversations.loader.js";
 import { conversationsPermissions } from "../conversations/conversations.policy.js";
 import { getCluster, listClusters, listIssues } from "../conversations/conversations.queries.js";
@@ -352,9 +351,7 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
         : request.query.git === "export"
           ? "Export requested: it runs in the background."
           : undefined;
-    const rendered = first
-      ? await renderAppPage(db, deps, sourceOf(org, view, first.page), (await pageDocument(db, first)) as JSONDocument)
-      : undefined;
+    const rendered = first ? await renderAppPage(db, deps, sourceOf(org, view, first.page), await pageDocumentJson(db, first)) : undefined;
     const firstPage =
       first && rendered
         ? html`<section class="first-page"><h2><a href="${appPath.page(org, space.id, first.page.id)}">${first.page.title}</a></h2>${rendered.body}</section>`
@@ -418,7 +415,7 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       const href = location.page.href && /^https?:\/\//i.test(location.page.href) ? location.page.href : undefined;
       return { body: href ? html`<p>A link to <a href="${href}">${href}</a>.</p>` : emptyNote("A link page.") };
     }
-    return renderAppPage(db, deps, source, (await pageDocument(db, location)) as JSONDocument);
+    return renderAppPage(db, deps, source, await pageDocumentJson(db, location));
   }
 
   app.get(

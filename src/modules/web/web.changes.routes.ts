@@ -17,7 +17,7 @@ import { documentText } from "../../content/document/plain-text.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { editablePathFor } from "../../content/markdown/api-paths.js";
 import { markdownFromDocument, serializeMarkdownPage } from "../../content/markdown/index.js";
-import { markdownDocument } from "../../content/markdown/off-thread.js";
+import { convertMarkdown } from "../../content/markdown/off-thread.js";
 import { indexPages } from "../../content/revision/model.js";
 import { loadDocuments } from "../../content/revision/storage.js";
 import type { CommentReplyRow, CommentRow, OrganizationRow, UserRow } from "../../db/schema.js";
@@ -39,7 +39,12 @@ import {
   updateFromPrimary,
 } from "../change-request-merge/change-request-merge.service.js";
 import { currentReviews, listRequestedReviewers } from "../change-request-reviews/change-request-reviews.queries.js";
-import { requestReviewers, submitReview, withdrawReviewRequest } from "../change-request-reviews/change-request-reviews.service.js";
+import {
+  prepareReview,
+  requestReviewers,
+  submitReview,
+  withdrawReviewRequest,
+} from "../change-request-reviews/change-request-reviews.service.js";
 import { type LoadedChangeRequest, loadChangeRequestsContext, requireChangeRequest } from "../change-requests/change-requests.loader.js";
 import { assertWritable, authorizeUpdate, refuseWrite } from "../change-requests/change-requests.policy.js";
 import { isOutdated } from "../change-requests/change-requests.presenter.js";
@@ -83,7 +88,8 @@ import {
   previewHtml,
   structurePage,
 } from "./web.changes.views.js";
-import { html, type PageOptions, page, type SafeHtml } from "./web.html.js";
+import { html, type PageOptions, page, raw, type SafeHtml } from "./web.html.js";
+import { renderAppDocument } from "./web.render.js";
 import { safeNext } from "./web.session.js";
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
@@ -619,7 +625,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     async (request, reply, { actor, loaded }) => {
       const scope = commentScope(loaded);
       authorize(scope.permissions, "comment", mayComment(loaded));
-      const document = documentFromBody({ markdown: request.body.body }, "body");
+      const document = await documentFromBody({ markdown: request.body.body }, "body");
       const target = await checkTarget(db, scope, { page: request.body.page || undefined, node: request.body.node || undefined });
       const comment = await db.transaction().execute((trx) =>
         createComment(trx, {
@@ -652,7 +658,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     async (request, reply, { actor, loaded }) => {
       const comment = await requireComment(loaded, request.params.commentId);
       authorize(commentPermissions(actor.user.id, comment, loaded.permissions), "reply", mayComment(loaded));
-      const document = documentFromBody({ markdown: request.body.body }, "body");
+      const document = await documentFromBody({ markdown: request.body.body }, "body");
       await db.transaction().execute((trx) =>
         createReply(trx, {
           comment,
@@ -748,13 +754,12 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     },
     async (request, reply, { actor, loaded }) => {
       const comment = request.body.comment?.trim();
-      await db.transaction().execute((trx) =>
-        submitReview(trx, {
-          loaded,
-          actor,
-          body: { status: request.body.status, ...(comment ? { comment: { markdown: comment } } : {}) },
-        }),
-      );
+      const prepared = await prepareReview({
+        loaded,
+        actor,
+        body: { status: request.body.status, ...(comment ? { comment: { markdown: comment } } : {}) },
+      });
+      await db.transaction().execute((trx) => submitReview(trx, prepared));
       return back(reply, loaded, "reviewed", "#reviews");
     },
   );
@@ -784,7 +789,9 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     async (request, reply, { loaded }) => {
       authorizeUpdate(loaded, `No change request "${request.params.number}".`);
       const text = request.body.description?.trim() ?? "";
-      const description = text ? documentFromBody({ markdown: text }, "description") : { object: "document" as const, data: {}, nodes: [] };
+      const description = text
+        ? await documentFromBody({ markdown: text }, "description")
+        : { object: "document" as const, data: {}, nodes: [] };
       await updateChangeRequest(db, loaded.changeRequest, {
         subject: request.body.subject.trim(),
         description: description as unknown as UpdateChangeRequestValue["description"],
@@ -833,16 +840,28 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     return { loaded, org, location, content: view.content };
   }
 
-  /** The Markdown read as the content operation will read it, and how to render it in the change request. */
+  /**
+   * The Markdown read as the content operation will read it, rendered in the change request. A
+   * large page is read and rendered in worker threads; its document is never parsed here.
+   */
   async function preview(context: Awaited<ReturnType<typeof editablePage>>, markdown: string) {
-    const parsed = await markdownDocument(markdown);
-    const content = await contentView(db, deps, {
-      orgId: context.loaded.space.orgId,
-      spaceId: context.loaded.space.id,
-      contents: [context.content],
-      documents: [parsed.document],
-    });
-    return { preview: { title: parsed.title, document: parsed.document, warnings: parsed.warnings }, content };
+    const converted = await convertMarkdown({ markdown });
+    const { space } = context.loaded;
+    const rendered = await renderAppDocument(
+      db,
+      deps,
+      {
+        orgId: space.orgId,
+        spaceId: space.id,
+        content: context.content,
+        pageIds: new Set(indexPages(context.content.pages).keys()),
+        pageVars: {},
+      },
+      converted.json,
+      "preview-",
+    );
+    const body = rendered.blocks > 0 ? html`<div class="q-content">${raw(rendered.html)}</div>` : html`<p class="muted">(empty)</p>`;
+    return { preview: { title: converted.title, body, warnings: converted.warnings } };
   }
 
   async function editResponse(
@@ -922,7 +941,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     async (request, reply, cr) => {
       const context = await editablePage(cr, request.params.pageId);
       const shown = await preview(context, request.body.markdown.replace(/\r\n?/g, "\n"));
-      return send(reply, 200, previewHtml(shown.preview, shown.content).value);
+      return send(reply, 200, previewHtml(shown.preview).value);
     },
   );
 

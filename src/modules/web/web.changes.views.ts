@@ -468,13 +468,13 @@ export interface EditView {
   changeRequest: ChangeRequestRow;
   page: { id: string; title: string; path: string };
   markdown: string;
-  preview: { title?: string | undefined; document: JSONDocument; warnings: string[] };
-  content: ContentView;
+  /** The Markdown read and rendered: its title, its document's HTML, notes from reading it. */
+  preview: { title?: string | undefined; body: SafeHtml; warnings: string[] };
   csrf: string;
 }
 
-export function previewHtml(preview: EditView["preview"], content: ContentView): SafeHtml {
-  return html`${preview.title ? html`<h1>${preview.title}</h1>` : ""}${content.body(preview.document, "preview-")}${
+export function previewHtml(preview: EditView["preview"]): SafeHtml {
+  return html`${preview.title ? html`<h1>${preview.title}</h1>` : ""}${preview.body}${
     preview.warnings.length > 0
       ? html`<div class="warn"><p>Notes from reading the Markdown:</p><ul>${preview.warnings.map((w) => html`<li>${w}</li>`)}</ul></div>`
       : ""
@@ -489,7 +489,7 @@ export function editPage(view: EditView): SafeHtml {
     <form method="post" action="${base}/p/${view.page.id}/edit" id="edit-form" data-preview="${base}/p/${view.page.id}/preview">${csrfField(view.csrf)}
       <div class="editor">
         <div><textarea name="markdown" id="markdown" aria-label="Markdown" maxlength="2000000">${view.markdown}</textarea></div>
-        <div class="preview" id="preview" aria-live="polite">${previewHtml(view.preview, view.content)}</div>
+        <div class="preview" id="preview" aria-live="polite">${previewHtml(view.preview)}</div>
       </div>
       <p><button type="submit" name="action" value="save" class="primary">Save to the change request</button>
         <button type="submit" name="action" value="preview" id="preview-button">Preview</button>

@@ -7,13 +7,13 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { ContentRef, JSONDocument } from "../../content/document/types.js";
-import { contentAssets, documentReferences, type RenderEnv, type RenderedFile, renderDocument } from "../../content/html/index.js";
+import type { JSONDocument } from "../../content/document/types.js";
+import { contentAssets, type RenderEnv, type RenderedFile } from "../../content/html/index.js";
+import { dataRenderEnv, type HtmlEnvData, type HtmlRenderHost, type RenderedHtml, renderHtml } from "../../content/html/off-thread.js";
 import type { FileEntry, PageNode, RevisionContent } from "../../content/revision/model.js";
-import { loadDocuments } from "../../content/revision/storage.js";
+import { loadDocumentsJson } from "../../content/revision/storage.js";
 import type { Executor } from "../../db/database.js";
 import type { Deps } from "../../deps.js";
-import { evaluate } from "../../expr/index.js";
 import { downloadUrl } from "../files/files.urls.js";
 import { appPath } from "./web.browse.views.js";
 import { html, raw, type SafeHtml } from "./web.html.js";
@@ -33,12 +33,6 @@ export interface RenderedAppPage {
   head: SafeHtml;
 }
 
-function textOf(value: unknown): string {
-  if (value === undefined || value === null) return "";
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
-}
-
 /** A stored file as the renderer shows it: a signed download URL, its name, type, size and dimensions. */
 function renderedFile(deps: Pick<Deps, "urls" | "secret">, file: FileEntry): RenderedFile {
   return {
@@ -47,6 +41,32 @@ function renderedFile(deps: Pick<Deps, "urls" | "secret">, file: FileEntry): Ren
     contentType: file.contentType,
     size: file.size,
     ...(file.dimensions ? { width: file.dimensions.width, height: file.dimensions.height } : {}),
+  };
+}
+
+/** Stands for an id in an address template (letters and underscores: encodeURIComponent keeps them). */
+const ID = { space: "__space__", page: "__page__", collection: "__collection__" };
+
+/**
+ * What the renderer's links and expressions need in the app, as plain data: page links open their
+ * app page, and expressions see the space's and the page's variables.
+ */
+export function appEnvData(source: {
+  orgId: string;
+  spaceId: string;
+  pageIds: Iterable<string>;
+  vars: { space: Record<string, string>; page: Record<string, string> };
+}): HtmlEnvData {
+  const template = (address: string) => address.replace(/__(space|page|collection)__/g, "{$1}");
+  return {
+    spaceId: source.spaceId,
+    pageIds: [...source.pageIds],
+    hrefs: {
+      page: template(appPath.page(source.orgId, ID.space, ID.page)),
+      space: template(appPath.space(source.orgId, ID.space)),
+      collection: template(appPath.collection(source.orgId, ID.collection)),
+    },
+    vars: source.vars,
   };
 }
 
@@ -65,94 +85,86 @@ export interface AppRenderSource {
 /**
  * The renderer's environment for a signed-in member, shared by the browsing and the change-request
  * pages: page links open their app page, files are signed download URLs, the space's reusable
- * content renders inline, and every conditional block is shown.
+ * content renders inline, and every conditional block is shown. The same as a render in a worker
+ * thread gets (appRenderHost, html/off-thread.ts).
  */
 export function appRenderEnv(deps: Pick<Deps, "urls" | "secret">, source: AppRenderSource): RenderEnv {
-  const { orgId, spaceId, pageIds, files, reusable } = source;
-  const context = { space: { vars: source.vars.space }, page: { vars: source.vars.page } };
-  const pageHref = (space: string | undefined, pageId: string) => {
-    if (space && space !== spaceId) return appPath.page(orgId, space, pageId);
-    return pageIds.has(pageId) ? appPath.page(orgId, spaceId, pageId) : undefined;
-  };
-  const file = (fileId: string) => {
-    const entry = files.get(fileId);
-    return entry ? renderedFile(deps, entry) : undefined;
-  };
+  const { files, reusable } = source;
+  return dataRenderEnv(
+    appEnvData(source),
+    (fileId) => {
+      const entry = files.get(fileId);
+      return entry ? renderedFile(deps, entry) : undefined;
+    },
+    (id) => reusable.get(id),
+  );
+}
+
+/**
+ * The database's side of a render for the app: the files of the contents (the first holding an id
+ * wins) with signed URLs, and the stored JSON of their reusable contents.
+ */
+export function appRenderHost(db: Executor, deps: Pick<Deps, "urls" | "secret">, contents: readonly RevisionContent[]): HtmlRenderHost {
   return {
-    link(ref: ContentRef) {
-      switch (ref.kind) {
-        case "url":
-          return { href: ref.url };
-        case "page": {
-          const href = pageHref(ref.space, ref.page);
-          return href ? { href } : undefined;
-        }
-        case "anchor": {
-          if (!ref.page) return { href: `#${ref.anchor}` };
-          const href = pageHref(ref.space, ref.page);
-          return href ? { href: `${href}#${encodeURIComponent(ref.anchor)}` } : undefined;
-        }
-        case "file": {
-          const found = file(ref.file);
-          return found ? { href: found.url, title: found.name } : undefined;
-        }
-        case "space":
-          return { href: appPath.space(orgId, ref.space) };
-        case "collection":
-          return { href: appPath.collection(orgId, ref.collection) };
-        default:
-          return undefined;
-      }
+    async files(ids) {
+      const wanted = new Set(ids);
+      const found = new Map<string, RenderedFile>();
+      for (const content of contents)
+        for (const file of content.files) if (wanted.has(file.id) && !found.has(file.id)) found.set(file.id, renderedFile(deps, file));
+      return found;
     },
-    file,
-    reusableContent: (id, otherSpace) => (otherSpace && otherSpace !== spaceId ? undefined : reusable.get(id)),
-    expression(expression) {
-      try {
-        return textOf(evaluate(expression, context));
-      } catch {
-        return "";
+    async reusableContents(ids) {
+      const wanted = new Set(ids);
+      const hashes = new Map<string, string>();
+      for (const content of contents)
+        for (const r of content.reusableContents)
+          if (wanted.has(r.id) && r.documentHash && !hashes.has(r.id)) hashes.set(r.id, r.documentHash);
+      const stored = hashes.size > 0 ? await loadDocumentsJson(db, hashes.values()) : new Map<string, string>();
+      const out = new Map<string, string>();
+      for (const [id, hash] of hashes) {
+        const json = stored.get(hash);
+        if (json !== undefined) out.set(id, json);
       }
+      return out;
     },
-    condition: () => true,
   };
 }
 
-/** Renders a page's document for the app, loading the reusable contents it uses first. */
+/**
+ * Renders a document (its stored JSON) for the app, in a worker thread when it is large; `page`
+ * gives the page's variables to expressions.
+ */
+export async function renderAppDocument(
+  db: Executor,
+  deps: Pick<Deps, "urls" | "secret">,
+  source: { orgId: string; spaceId: string; content: RevisionContent; pageIds: ReadonlySet<string>; pageVars: Record<string, string> },
+  documentJson: string,
+  idPrefix?: string,
+): Promise<RenderedHtml> {
+  const env = appEnvData({
+    orgId: source.orgId,
+    spaceId: source.spaceId,
+    pageIds: source.pageIds,
+    vars: { space: source.content.variables, page: source.pageVars },
+  });
+  return renderHtml({ documentJson, env, idPrefix }, appRenderHost(db, deps, [source.content]));
+}
+
+/** Renders a page's document (its stored JSON) for the app, with the stylesheets and scripts it needs. */
 export async function renderAppPage(
   db: Executor,
   deps: Pick<Deps, "urls" | "secret">,
   source: AppPageSource,
-  document: JSONDocument,
+  documentJson: string,
 ): Promise<RenderedAppPage> {
   const { orgId, spaceId, content, pageIds, page } = source;
-  const wanted = documentReferences(document).reusableContents;
-  const entries = content.reusableContents.filter((r) => r.documentHash && wanted.has(r.id));
-  const documents =
-    entries.length > 0
-      ? await loadDocuments<JSONDocument>(
-          db,
-          entries.map((r) => r.documentHash as string),
-        )
-      : new Map<string, JSONDocument>();
-  const reusable = new Map(
-    entries.flatMap((r) => (documents.has(r.documentHash as string) ? [[r.id, documents.get(r.documentHash as string)!]] : [])),
-  );
-  const rendered = renderDocument(
-    document,
-    appRenderEnv(deps, {
-      orgId,
-      spaceId,
-      pageIds,
-      files: new Map(content.files.map((f) => [f.id, f])),
-      reusable,
-      vars: { space: content.variables, page: page.variables ?? {} },
-    }),
-  );
+  const rendered = await renderAppDocument(db, deps, { orgId, spaceId, content, pageIds, pageVars: page.variables ?? {} }, documentJson);
+  const features = new Set(rendered.features);
   const assets = appAssets();
   const href = (name: string) => `${assets.prefix}/${name}`;
   const head = html`<link rel="stylesheet" href="${href("content.css")}">${
-    rendered.features.has("math") ? html`<link rel="stylesheet" href="${href("katex/katex.min.css")}">` : ""
-  }${rendered.features.has("mermaid") ? html`<script defer src="${href("mermaid.min.js")}"></script>` : ""}<script defer src="${href("content.js")}"></script>`;
+    features.has("math") ? html`<link rel="stylesheet" href="${href("katex/katex.min.css")}">` : ""
+  }${features.has("mermaid") ? html`<script defer src="${href("mermaid.min.js")}"></script>` : ""}<script defer src="${href("content.js")}"></script>`;
   return { body: html`<div class="q-content">${raw(rendered.html)}</div>`, head };
 }
 
