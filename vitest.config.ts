@@ -29,22 +29,46 @@ const databaseFree = [
   "src/modules/conversations/conversations.analysis.test.ts",
 ];
 
+// Responsiveness tests assert that /healthz answers within 200 ms while heavy work runs in a worker
+// thread: they run last, one file at a time, so that other test files do not take the cores they
+// measure. The request thread's share of work does not depend on the database, so SQLite only.
+const responsiveness = ["**/*.responsiveness.test.ts"];
+
 export default defineConfig({
   test: {
     projects: [
-      { test: { ...shared, name: "sqlite", env: { QUIRE_TEST_DIALECT: "sqlite" } } },
+      {
+        test: {
+          ...shared,
+          exclude: [...responsiveness, "**/node_modules/**"],
+          name: "sqlite",
+          env: { QUIRE_TEST_DIALECT: "sqlite" },
+          sequence: { groupOrder: 0 },
+        },
+      },
       ...(postgresUrl
         ? [
             {
               test: {
                 ...shared,
-                exclude: [...databaseFree, "**/node_modules/**"],
+                exclude: [...databaseFree, ...responsiveness, "**/node_modules/**"],
                 name: "postgres",
                 env: { QUIRE_TEST_DIALECT: "postgres" },
+                sequence: { groupOrder: 0 },
               },
             },
           ]
         : []),
+      {
+        test: {
+          ...shared,
+          include: responsiveness,
+          name: "responsiveness",
+          env: { QUIRE_TEST_DIALECT: "sqlite" },
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });
