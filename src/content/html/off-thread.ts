@@ -11,6 +11,7 @@
  */
 import type { MessagePort } from "node:worker_threads";
 import { evaluate } from "../../expr/index.js";
+import { answerOn, askOver } from "../../lib/port-questions.js";
 import { runInWorker } from "../../workers/pool.js";
 import type { ContentRef, JSONDocument } from "../document/types.js";
 import { renderDocument } from "./index.js";
@@ -169,49 +170,22 @@ export async function renderHtml(task: HtmlRender, host: HtmlRenderHost): Promis
 
 // ---- the port between the render and the database's side ------------------------------------------
 
-type HostRequest = { id: number; files: string[] } | { id: number; reusableContents: string[] };
-type HostAnswer =
-  | { id: number; files: Map<string, RenderedFile> }
-  | { id: number; reusableContents: Map<string, string> }
-  | { id: number; error: string };
+type HostQuestion = { files: string[] } | { reusableContents: string[] };
+type HostAnswer = { files: Map<string, RenderedFile> } | { reusableContents: Map<string, string> };
 
 /** The database's side: answers each question on `port` from `host`, until the port closes. */
 function serveHtmlHost(port: MessagePort, host: HtmlRenderHost): void {
-  port.on("message", async (request: HostRequest) => {
-    let answer: HostAnswer;
-    try {
-      answer =
-        "files" in request
-          ? { id: request.id, files: await host.files(request.files) }
-          : { id: request.id, reusableContents: await host.reusableContents(request.reusableContents) };
-    } catch (error) {
-      answer = { id: request.id, error: error instanceof Error ? error.message : String(error) };
-    }
-    port.postMessage(answer);
-  });
+  answerOn<HostQuestion, HostAnswer>(port, async (question) => ({
+    answer:
+      "files" in question
+        ? { files: await host.files(question.files) }
+        : { reusableContents: await host.reusableContents(question.reusableContents) },
+  }));
 }
 
 /** The renderer's side (in the worker thread): asks over `port`. `close()` once the render is over. */
 export function htmlHostOver(port: MessagePort): HtmlRenderHost & { close(): void } {
-  let next = 0;
-  const pending = new Map<number, { resolve: (answer: HostAnswer) => void; reject: (error: Error) => void }>();
-  port.on("message", (answer: HostAnswer) => {
-    const waiting = pending.get(answer.id);
-    if (!waiting) return;
-    pending.delete(answer.id);
-    if ("error" in answer) waiting.reject(new Error(answer.error));
-    else waiting.resolve(answer);
-  });
-  port.on("close", () => {
-    for (const waiting of pending.values()) waiting.reject(new Error("the render's channel closed"));
-    pending.clear();
-  });
-  const ask = (request: { files: string[] } | { reusableContents: string[] }) =>
-    new Promise<HostAnswer>((resolve, reject) => {
-      const id = next++;
-      pending.set(id, { resolve, reject });
-      port.postMessage({ ...request, id });
-    });
+  const { ask, close } = askOver<HostQuestion, HostAnswer>(port);
   return {
     files: async (ids) => {
       const answer = await ask({ files: [...ids] });
@@ -221,6 +195,6 @@ export function htmlHostOver(port: MessagePort): HtmlRenderHost & { close(): voi
       const answer = await ask({ reusableContents: [...ids] });
       return "reusableContents" in answer ? answer.reusableContents : new Map();
     },
-    close: () => port.close(),
+    close,
   };
 }

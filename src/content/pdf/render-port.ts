@@ -1,4 +1,5 @@
 import type { MessagePort } from "node:worker_threads";
+import { answerOn, askOver } from "../../lib/port-questions.js";
 import type { ImageRef, LoadImage } from "./images.js";
 
 /**
@@ -22,35 +23,13 @@ export interface RenderHost {
   describeFiles(ids: readonly string[]): Promise<Map<string, FileDescription>>;
 }
 
-type Request = { id: number; image: ImageRef } | { id: number; files: string[] };
+type Question = { image: ImageRef } | { files: string[] };
 
-type Answer =
-  | { id: number; found: false }
-  | { id: number; found: true; bytes: ArrayBuffer; contentType: string }
-  | { id: number; files: Map<string, FileDescription> }
-  | { id: number; error: string };
+type Answer = { found: false } | { found: true; bytes: ArrayBuffer; contentType: string } | { files: Map<string, FileDescription> };
 
 /** The renderer's side: asks over `port`. `close()` once the render is over. */
 export function renderHostOver(port: MessagePort): RenderHost & { close(): void } {
-  let next = 0;
-  const pending = new Map<number, { resolve: (answer: Answer) => void; reject: (error: Error) => void }>();
-  port.on("message", (answer: Answer) => {
-    const waiting = pending.get(answer.id);
-    if (!waiting) return;
-    pending.delete(answer.id);
-    if ("error" in answer) waiting.reject(new Error(answer.error));
-    else waiting.resolve(answer);
-  });
-  port.on("close", () => {
-    for (const waiting of pending.values()) waiting.reject(new Error("the render's channel closed"));
-    pending.clear();
-  });
-  const ask = (request: Omit<Request, "id">) =>
-    new Promise<Answer>((resolve, reject) => {
-      const id = next++;
-      pending.set(id, { resolve, reject });
-      port.postMessage({ ...request, id });
-    });
+  const { ask, close } = askOver<Question, Answer>(port);
   return {
     loadImage: async (image) => {
       const answer = await ask({ image });
@@ -62,7 +41,7 @@ export function renderHostOver(port: MessagePort): RenderHost & { close(): void 
       const answer = await ask({ files: [...ids] });
       return "files" in answer ? answer.files : new Map();
     },
-    close: () => port.close(),
+    close,
   };
 }
 
@@ -72,27 +51,12 @@ export function renderHostOver(port: MessagePort): RenderHost & { close(): void 
  * it must return bytes nothing else keeps, as a fresh read from the blob store is.
  */
 export function serveRenderHost(port: MessagePort, host: RenderHost): void {
-  port.on("message", async (request: Request) => {
-    let answer: Answer;
-    const transfer: ArrayBuffer[] = [];
-    try {
-      if ("files" in request) {
-        answer = { id: request.id, files: await host.describeFiles(request.files) };
-      } else {
-        const loaded = await host.loadImage(request.image);
-        if (loaded) {
-          const bytes = ownArrayBuffer(loaded.bytes);
-          transfer.push(bytes);
-          answer = { id: request.id, found: true, bytes, contentType: loaded.contentType };
-        } else {
-          answer = { id: request.id, found: false };
-        }
-      }
-    } catch (error) {
-      answer = { id: request.id, error: error instanceof Error ? error.message : String(error) };
-    }
-    // Once the render is over (or aborted) the port is closed and the answer goes nowhere.
-    port.postMessage(answer, transfer);
+  answerOn<Question, Answer>(port, async (question) => {
+    if ("files" in question) return { answer: { files: await host.describeFiles(question.files) } };
+    const loaded = await host.loadImage(question.image);
+    if (!loaded) return { answer: { found: false } };
+    const bytes = ownArrayBuffer(loaded.bytes);
+    return { answer: { found: true, bytes, contentType: loaded.contentType }, transfer: [bytes] };
   });
 }
 
