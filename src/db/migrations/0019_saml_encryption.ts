@@ -6,7 +6,7 @@
  * accepted is the provider's `require_encrypted_assertions` (1 = refuse it); existing ones accept both.
  */
 import type { Kysely } from "kysely";
-import { generateServiceProviderKeys } from "../../modules/saml/saml.keys.js";
+import { generateServiceProviderKeys } from "../../lib/self-signed.js";
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

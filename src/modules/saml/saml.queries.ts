@@ -2,8 +2,8 @@ import type { Executor } from "../../db/database.js";
 import type { SamlProviderRow } from "../../db/schema.js";
 import { type Page, paginate } from "../../http/pagination.js";
 import { newId } from "../../lib/ids.js";
+import { generateServiceProviderKeys } from "../../lib/self-signed.js";
 import { nowIso } from "../../lib/time.js";
-import { generateServiceProviderKeys } from "./saml.keys.js";
 
 /** A provider of this organization; another organization's id finds nothing. */
 export function getSamlProvider(db: Executor, orgId: string, id: string): Promise<SamlProviderRow | undefined> {
@@ -38,7 +38,7 @@ export function allSamlProviders(db: Executor, orgId: string): Promise<SamlProvi
 
 export type NewSamlProvider = Omit<SamlProviderRow, "id" | "spPrivateKey" | "spCertificate" | "createdAt" | "updatedAt">;
 
-/** Inserts a provider with a new key pair of this service for it (see saml.keys.ts). */
+/** Inserts a provider with a new key pair of this service for it (see lib/self-signed.ts). */
 export async function insertSamlProvider(db: Executor, input: NewSamlProvider): Promise<SamlProviderRow> {
   const now = nowIso();
   const id = newId();
