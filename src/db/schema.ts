@@ -703,6 +703,12 @@ export interface SamlProvidersTable {
   defaultTeamId: string | null;
   /** Role of members created at their first sign-in; null = guest. */
   defaultRole: string | null;
+  /** PKCS#8 PEM of this service's key for this provider (decrypts assertions); never sent out. */
+  spPrivateKey: string;
+  /** PEM of this service's self-signed certificate for that key, published in the SP metadata. */
+  spCertificate: string;
+  /** 1: an assertion that is not encrypted to spCertificate is refused; 0: both are accepted. */
+  requireEncryptedAssertions: number;
   createdAt: string;
   updatedAt: string;
 }

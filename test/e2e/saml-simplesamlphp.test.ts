@@ -3,7 +3,9 @@
  * SimpleSAMLphp from Debian's package, served by `php -S`, and Chromium driven by playwright-core.
  * Quire listens on 127.0.0.1 and the IdP is reached as `localhost`, so the ACS post is cross-site
  * as in production: the SameSite=Lax session cookie of the browser that started the sign-in is
- * not sent with it, and must be with the completion step that follows.
+ * not sent with it, and must be with the completion step that follows. SimpleSAMLphp encrypts the
+ * assertions to the provider's own certificate and the provider requires it, so every sign-in here
+ * goes through the decryption.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -47,13 +49,19 @@ beforeAll(async () => {
     .post(`/v1/orgs/${org.id}/saml`, { label: "SimpleSAMLphp", defaultTeam: teamId, defaultRole: "comment" });
   expect(created.status).toBe(201);
   ssp = await startSimpleSamlPhp({
-    sp: { entityId: created.body.service.entityID, acsUrl: created.body.service.acsURL },
+    sp: {
+      entityId: created.body.service.entityID,
+      acsUrl: created.body.service.acsURL,
+      encryptionCertificate: created.body.service.encryptionCertificate,
+    },
     users: [ada, bea],
   });
   const configured = await ctx.as(owner).patch(`/v1/orgs/${org.id}/saml/${created.body.id}`, {
     entityID: ssp.entityId,
     ssoURL: ssp.ssoUrl,
     certificate: ssp.certificate,
+    // SimpleSAMLphp encrypts to the provider's certificate: a plain assertion would be refused.
+    requireEncryptedAssertions: true,
   });
   expect(configured.body.status).toBe("active");
 

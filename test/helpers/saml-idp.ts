@@ -4,12 +4,13 @@
  * that tests can post hostile answers to the ACS.
  */
 import { execFileSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomUUID, X509Certificate } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inflateRawSync } from "node:zlib";
 import { SignedXml } from "xml-crypto";
+import { encrypt } from "xml-encryption";
 
 export interface TestIdp {
   entityId: string;
@@ -139,6 +140,32 @@ export function buildResponse(o: ResponseOptions): string {
   let assertion = assertionXml(o);
   if (sign === "assertion" || sign === "both") assertion = signElement(assertion, "Assertion", key, o.idp.certificate);
   let response = wrapInResponse(o, assertion);
+  if (sign === "response" || sign === "both") response = signElement(response, "Response", key, o.idp.certificate);
+  return Buffer.from(response).toString("base64");
+}
+
+/**
+ * A SAMLResponse whose (signed) assertion is encrypted to `certificate`, as an IdP with assertion
+ * encryption turned on sends it: AES-256-GCM content key, RSA-OAEP key transport.
+ */
+export async function buildEncryptedResponse(o: ResponseOptions, certificate: string): Promise<string> {
+  const sign = o.sign ?? "assertion";
+  const key = o.signingKey ?? o.idp.privateKey;
+  let assertion = assertionXml(o);
+  if (sign === "assertion" || sign === "both") assertion = signElement(assertion, "Assertion", key, o.idp.certificate);
+  const encryptedData = await new Promise<string>((resolve, reject) =>
+    encrypt(
+      assertion,
+      {
+        rsa_pub: new X509Certificate(certificate).publicKey.export({ type: "spki", format: "pem" }).toString(),
+        pem: certificate,
+        encryptionAlgorithm: "http://www.w3.org/2009/xmlenc11#aes256-gcm",
+        keyEncryptionAlgorithm: "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p",
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    ),
+  );
+  let response = wrapInResponse(o, `<saml:EncryptedAssertion>${encryptedData}</saml:EncryptedAssertion>`);
   if (sign === "response" || sign === "both") response = signElement(response, "Response", key, o.idp.certificate);
   return Buffer.from(response).toString("base64");
 }

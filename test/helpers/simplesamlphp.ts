@@ -61,7 +61,8 @@ const php = (value: string) => `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\
  * Quire on 127.0.0.1).
  */
 export async function startSimpleSamlPhp(options: {
-  sp: { entityId: string; acsUrl: string };
+  /** Quire as the remote SP; with `encryptionCertificate`, assertions are encrypted to it. */
+  sp: { entityId: string; acsUrl: string; encryptionCertificate?: string };
   users: IdpUser[];
   host?: string;
 }): Promise<SimpleSamlPhp> {
@@ -141,7 +142,11 @@ $metadata[${php(options.sp.entityId)}] = [
   'NameIDFormat' => 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
   'saml20.sign.assertion' => true,
   'saml20.sign.response' => true,
-  'authproc' => [
+${
+  options.sp.encryptionCertificate
+    ? `  'assertion.encryption' => true,\n  'certData' => ${php(options.sp.encryptionCertificate.replace(/-----[A-Z ]+-----|\s/g, ""))},\n`
+    : ""
+}  'authproc' => [
     10 => ['class' => 'saml:AttributeNameID', 'attribute' => 'email', 'Format' => 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'],
   ],
 ];

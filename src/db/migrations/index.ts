@@ -21,6 +21,7 @@ import * as m0015 from "./0015_conversations.js";
 import * as m0016 from "./0016_saml_sessions.js";
 import * as m0017 from "./0017_git_redirects.js";
 import * as m0018 from "./0018_git_redirects_cascade.js";
+import * as m0019 from "./0019_saml_encryption.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   "0016_saml_sessions": m0016,
   "0017_git_redirects": m0017,
   "0018_git_redirects_cascade": m0018,
+  "0019_saml_encryption": m0019,
 };

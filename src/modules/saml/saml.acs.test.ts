@@ -10,6 +10,7 @@ import { addMemberToOrg, createOrganization, createUser } from "../../../test/he
 import {
   assertionXml,
   authnRequestOf,
+  buildEncryptedResponse,
   buildResponse,
   createTestIdp,
   type ResponseOptions,
@@ -39,6 +40,7 @@ interface Provider {
   orgId: string;
   acsURL: string;
   audience: string;
+  encryptionCertificate: string;
 }
 
 async function orgWithProvider(options: { defaultRole?: string | null } = {}) {
@@ -54,7 +56,13 @@ async function orgWithProvider(options: { defaultRole?: string | null } = {}) {
     defaultRole: options.defaultRole === undefined ? "edit" : options.defaultRole,
   });
   expect(res.status).toBe(201);
-  const provider: Provider = { id: res.body.id, orgId: org.id, acsURL: res.body.service.acsURL, audience: res.body.service.entityID };
+  const provider: Provider = {
+    id: res.body.id,
+    orgId: org.id,
+    acsURL: res.body.service.acsURL,
+    audience: res.body.service.entityID,
+    encryptionCertificate: res.body.service.encryptionCertificate,
+  };
   return { owner, org, team, provider };
 }
 
@@ -432,5 +440,85 @@ describe("SAML sign-in", () => {
     expect(started.status).toBe(400);
     expect(started.text).toContain("This SAML provider is not fully configured yet");
     expect((await browser.get("/saml/nope/start")).status).toBe(404);
+  });
+});
+
+describe("encrypted assertions", () => {
+  it("publishes the provider's own encryption certificate, never its key, and decrypts an assertion encrypted to it", async () => {
+    const { owner, org, provider } = await orgWithProvider();
+    const fetched = await ctx.as(owner).get(`/v1/orgs/${org.id}/saml/${provider.id}`);
+    expect(fetched.body.service.encryptionCertificate).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
+    expect(fetched.body.requireEncryptedAssertions).toBe(false);
+    expect(fetched.text).not.toMatch(/PRIVATE KEY/);
+    const metadata = await new WebClient(ctx).get(`/saml/${provider.id}/metadata`);
+    const body = provider.encryptionCertificate.replace(/-----[A-Z ]+-----|\s/g, "");
+    expect(metadata.text).toMatch(/<KeyDescriptor use="encryption">/);
+    expect(metadata.text.replace(/\s/g, "")).toContain(body);
+    expect(metadata.text).not.toMatch(/PRIVATE KEY/);
+
+    for (const sign of ["assertion", "response"] as const) {
+      const browser = new WebClient(ctx);
+      const request = await start(browser, provider);
+      const email = uniqueEmail(`sealed-${sign}`);
+      const res = await post(
+        browser,
+        provider,
+        await buildEncryptedResponse(options(provider, request.id, email, { sign, firstName: "Enc" }), provider.encryptionCertificate),
+      );
+      expect(res.status, res.text).toBe(303);
+      expect(await userByEmailOrFail(email)).toMatchObject({ displayName: "Enc" });
+    }
+  });
+
+  it("refuses an assertion encrypted to another key with a 400 that says what to fix", async () => {
+    const { provider } = await orgWithProvider();
+    const other = await orgWithProvider();
+    const browser = new WebClient(ctx);
+    const email = uniqueEmail("misaddressed");
+    // Encrypted to another provider's certificate (as an IdP holding stale or wrong metadata would).
+    const request = await start(browser, provider);
+    const wrong = await buildEncryptedResponse(options(provider, request.id, email), other.provider.encryptionCertificate);
+    await expectRefused(await post(browser, provider, wrong), /could not be decrypted with this provider.{1,8}s key.*SP metadata/, email);
+    // Encrypted to an unrelated certificate.
+    const again = await start(browser, provider);
+    const unrelated = await buildEncryptedResponse(options(provider, again.id, email), intruder.certificate);
+    await expectRefused(await post(browser, provider, unrelated), /could not be decrypted/, email);
+  });
+
+  it("still checks the signature of a decrypted assertion", async () => {
+    const { provider } = await orgWithProvider();
+    const browser = new WebClient(ctx);
+    const email = uniqueEmail("sealed-forged");
+    const request = await start(browser, provider);
+    const forged = await buildEncryptedResponse(
+      options(provider, request.id, email, { signingKey: intruder.privateKey }),
+      provider.encryptionCertificate,
+    );
+    await expectRefused(await post(browser, provider, forged), /signature/i, email);
+    const again = await start(browser, provider);
+    const unsigned = await buildEncryptedResponse(options(provider, again.id, email, { sign: "none" }), provider.encryptionCertificate);
+    await expectRefused(await post(browser, provider, unsigned), /signature/i, email);
+  });
+
+  it("refuses an unencrypted assertion when the provider requires encryption", async () => {
+    const { owner, org, provider } = await orgWithProvider();
+    const patched = await ctx.as(owner).patch(`/v1/orgs/${org.id}/saml/${provider.id}`, { requireEncryptedAssertions: true });
+    expect(patched.status).toBe(200);
+    expect(patched.body.requireEncryptedAssertions).toBe(true);
+    const browser = new WebClient(ctx);
+    const email = uniqueEmail("plain");
+    const request = await start(browser, provider);
+    await expectRefused(
+      await post(browser, provider, buildResponse(options(provider, request.id, email))),
+      /requires encrypted assertions/,
+      email,
+    );
+    const sealed = await start(browser, provider);
+    const res = await post(
+      browser,
+      provider,
+      await buildEncryptedResponse(options(provider, sealed.id, email), provider.encryptionCertificate),
+    );
+    expect(res.status, res.text).toBe(303);
   });
 });

@@ -30,7 +30,8 @@ export function presentSamlProvider(provider: SamlProviderRow, defaults: Default
     defaultRole: isRole(provider.defaultRole) ? provider.defaultRole : null,
     createdAt: provider.createdAt,
     status: samlProviderStatus(provider),
-    service: serviceProviderUrls(urls, provider.id),
+    service: { ...serviceProviderUrls(urls, provider.id), encryptionCertificate: provider.spCertificate },
+    requireEncryptedAssertions: provider.requireEncryptedAssertions === 1,
     urls: { location: urls.api(`/orgs/${provider.orgId}/saml/${provider.id}`) },
   };
 }

@@ -2,6 +2,7 @@ import type { Executor } from "../../db/database.js";
 import type { SamlProviderRow } from "../../db/schema.js";
 import { type Page, paginate } from "../../http/pagination.js";
 import { newId } from "../../lib/ids.js";
+import { generateServiceProviderKeys } from "../../lib/self-signed.js";
 import { nowIso } from "../../lib/time.js";
 
 /** A provider of this organization; another organization's id finds nothing. */
@@ -35,11 +36,21 @@ export function allSamlProviders(db: Executor, orgId: string): Promise<SamlProvi
   return db.selectFrom("samlProviders").selectAll().where("orgId", "=", orgId).orderBy("createdAt").orderBy("id").execute();
 }
 
-export type NewSamlProvider = Omit<SamlProviderRow, "id" | "createdAt" | "updatedAt">;
+export type NewSamlProvider = Omit<SamlProviderRow, "id" | "spPrivateKey" | "spCertificate" | "createdAt" | "updatedAt">;
 
+/** Inserts a provider with a new key pair of this service for it (see lib/self-signed.ts). */
 export async function insertSamlProvider(db: Executor, input: NewSamlProvider): Promise<SamlProviderRow> {
   const now = nowIso();
-  const row: SamlProviderRow = { ...input, id: newId(), createdAt: now, updatedAt: now };
+  const id = newId();
+  const keys = await generateServiceProviderKeys(`Quire SAML SP ${id}`);
+  const row: SamlProviderRow = {
+    ...input,
+    id,
+    spPrivateKey: keys.privateKey,
+    spCertificate: keys.certificate,
+    createdAt: now,
+    updatedAt: now,
+  };
   await db.insertInto("samlProviders").values(row).execute();
   return row;
 }

@@ -51,7 +51,13 @@ describe("SAML providers API", () => {
       defaultRole: "edit",
       createdAt: expect.any(String),
       status: "active",
-      service: { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: `${base}/metadata` },
+      service: {
+        acsURL: `${base}/acs`,
+        startURL: `${base}/start`,
+        entityID: `${base}/metadata`,
+        encryptionCertificate: expect.stringMatching(/^-----BEGIN CERTIFICATE-----\n[\s\S]+-----END CERTIFICATE-----\n$/),
+      },
+      requireEncryptedAssertions: false,
       urls: { location: `${TEST_PUBLIC_URL}/v1/orgs/${org.id}/saml/${id}` },
     });
     expect(created.headers.location).toBe(created.body.urls.location);

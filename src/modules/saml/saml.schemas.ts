@@ -35,6 +35,13 @@ export const SamlProviderSchema = Type.Object({
     acsURL: Type.String({ format: "uri", description: "Assertion Consumer Service URL to enter in the identity provider" }),
     startURL: Type.String({ format: "uri", description: "Where a member starts signing in with this provider" }),
     entityID: Type.String({ description: "This service provider's entity ID (the audience of the assertions)" }),
+    encryptionCertificate: Type.String({
+      description:
+        "PEM certificate the identity provider encrypts assertions to (also in the SP metadata at entityID); its private key never leaves this server",
+    }),
+  }),
+  requireEncryptedAssertions: Type.Boolean({
+    description: "Quire extension: when true, an assertion that is not encrypted to service.encryptionCertificate is refused",
   }),
   urls: Type.Object({ location: Type.String() }),
 });
@@ -47,6 +54,7 @@ export const CreateSamlProviderBody = Type.Object({
   ssoURL: Type.Optional(SamlUrl),
   defaultTeam: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Id of a team of the organization" })),
   defaultRole: Type.Optional(RoleOrGuest),
+  requireEncryptedAssertions: Type.Optional(Type.Boolean({ description: "Quire extension; false when omitted" })),
 });
 export type CreateSamlProviderValue = Static<typeof CreateSamlProviderBody>;
 
@@ -57,6 +65,7 @@ export const UpdateSamlProviderBody = Type.Object({
   ssoURL: Type.Optional(SamlUrl),
   defaultTeam: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()])),
   defaultRole: Type.Optional(RoleOrGuest),
+  requireEncryptedAssertions: Type.Optional(Type.Boolean({ description: "Quire extension" })),
 });
 export type UpdateSamlProviderValue = Static<typeof UpdateSamlProviderBody>;
 

@@ -35,6 +35,7 @@ export async function createSamlProvider(db: Executor, orgId: string, body: Crea
     certificate: body.certificate ? parseCertificate(body.certificate).pem : "",
     defaultTeamId: body.defaultTeam !== undefined ? await checkTeam(db, orgId, body.defaultTeam) : null,
     defaultRole: body.defaultRole !== undefined ? body.defaultRole : DEFAULT_SSO_ROLE,
+    requireEncryptedAssertions: body.requireEncryptedAssertions ? 1 : 0,
   });
 }
 
@@ -48,6 +49,7 @@ export async function changeSamlProvider(db: Executor, provider: SamlProviderRow
   if (body.defaultTeam !== undefined)
     change.defaultTeamId = body.defaultTeam === null ? null : await checkTeam(db, provider.orgId, body.defaultTeam);
   if (body.defaultRole !== undefined) change.defaultRole = body.defaultRole;
+  if (body.requireEncryptedAssertions !== undefined) change.requireEncryptedAssertions = body.requireEncryptedAssertions ? 1 : 0;
   if (Object.keys(change).length > 0) await updateSamlProvider(db, provider.orgId, provider.id, change);
   return (await getSamlProvider(db, provider.orgId, provider.id)) ?? provider;
 }

@@ -83,17 +83,24 @@ export function samlFor(db: Executor, urls: Urls, provider: SamlProviderRow, cac
     acceptedClockSkewMs: CLOCK_SKEW_MS,
     disableRequestedAuthnContext: true,
     signatureAlgorithm: "sha256",
+    // An EncryptedAssertion is decrypted with this provider's key; a plain signed one is accepted too.
+    decryptionPvk: provider.spPrivateKey,
   });
 }
 
-/** This service provider's SAML metadata for one provider: entity ID, ACS URL (HTTP-POST), NameID format. */
-export function serviceProviderMetadata(urls: Urls, providerId: string): string {
-  const sp = serviceProviderUrls(urls, providerId);
+/**
+ * This service provider's SAML metadata for one provider: entity ID, ACS URL (HTTP-POST), NameID
+ * format, and the certificate to encrypt assertions to (KeyDescriptor use="encryption").
+ */
+export function serviceProviderMetadata(urls: Urls, provider: SamlProviderRow): string {
+  const sp = serviceProviderUrls(urls, provider.id);
   return generateServiceProviderMetadata({
     issuer: sp.entityID,
     callbackUrl: sp.acsURL,
     identifierFormat: EMAIL_FORMAT,
     wantAssertionsSigned: true,
+    decryptionPvk: provider.spPrivateKey,
+    decryptionCert: provider.spCertificate,
   });
 }
 
@@ -175,6 +182,24 @@ function checkDestination(samlResponse: string, acsUrl: string): void {
   }
 }
 
+/** The Response's direct children that node-saml takes its assertion from. */
+function assertionChildren(samlResponse: string): { plain: number; encrypted: number } {
+  const xml = Buffer.from(samlResponse, "base64").toString("utf8");
+  const root = new DOMParser({ errorHandler: () => {} }).parseFromString(xml, "text/xml").documentElement;
+  const children = Array.from(root?.childNodes ?? []).filter((n): n is Element => n.nodeType === 1);
+  return {
+    plain: children.filter((n) => n.localName === "Assertion").length,
+    encrypted: children.filter((n) => n.localName === "EncryptedAssertion").length,
+  };
+}
+
+const hasEncryptedAssertion = (samlResponse: string) => assertionChildren(samlResponse).encrypted > 0;
+
+/** Errors that node-saml raises after decrypting: they keep their own message. */
+function isSignatureOrTimeError(reason: string): boolean {
+  return /signature|subject confirmation|audience|issuer|expired|not yet valid|InResponseTo|NotBefore|NotOnOrAfter/i.test(reason);
+}
+
 /**
  * Validates a posted SAMLResponse for this provider and consumes it: its request and its
  * assertion can never be used again. Throws `invalid` with the reason when anything is wrong.
@@ -182,12 +207,29 @@ function checkDestination(samlResponse: string, acsUrl: string): void {
 export async function consumeResponse(db: Executor, urls: Urls, provider: SamlProviderRow, samlResponse: string): Promise<SamlIdentity> {
   const { acsURL } = serviceProviderUrls(urls, provider.id);
   checkDestination(samlResponse, acsURL);
+  if (provider.requireEncryptedAssertions === 1) {
+    // node-saml reads the assertion from these same children: with no plain one, it used the encrypted one.
+    const { plain, encrypted } = assertionChildren(samlResponse);
+    if (plain > 0 || encrypted === 0) {
+      throw invalid(
+        "This SAML provider requires encrypted assertions, and the response holds an unencrypted one. " +
+          "Turn on assertion encryption in the identity provider, with the certificate of this provider's SP metadata.",
+      );
+    }
+  }
   let profile: Profile | null;
   const requests = new DatabaseRequestCache(db, provider.id);
   try {
     ({ profile } = await samlFor(db, urls, provider, requests).validatePostResponseAsync({ SAMLResponse: samlResponse }));
   } catch (err) {
     const reason = (err as Error).message;
+    if (hasEncryptedAssertion(samlResponse) && !isSignatureOrTimeError(reason)) {
+      throw invalid(
+        `The SAML response was refused: its encrypted assertion could not be decrypted with this provider's key (${reason}). ` +
+          'The identity provider must encrypt to the certificate in this provider\'s SP metadata (KeyDescriptor use="encryption"); ' +
+          "reload that metadata into the identity provider.",
+      );
+    }
     // node-saml says this when every SubjectConfirmation is outside its time window (or names no bearer).
     const hint = /subject confirmation/i.test(reason) ? " (the assertion has expired, or is not yet valid)" : "";
     throw invalid(`The SAML response was refused: ${reason}${hint}.`);

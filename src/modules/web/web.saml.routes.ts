@@ -41,7 +41,7 @@ export const samlFlowRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     if (!provider) throw missing(`No SAML provider with id "${request.params.providerId}".`);
     return reply
       .type("application/samlmetadata+xml; charset=utf-8")
-      .send((await samlServiceProvider()).serviceProviderMetadata(urls, provider.id));
+      .send((await samlServiceProvider()).serviceProviderMetadata(urls, provider));
   });
 
   app.get(
