@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { expect } from "vitest";
+import { configureWorkerThreads } from "../../src/workers/pool.js";
 
 /**
  * Requests the URL every 20 ms until its stdin closes, printing each answer's latency in ms (a
@@ -84,4 +85,23 @@ export function expectOffTheRequestThread(worker: ProbedRun<unknown>, inline: Pr
   expect(Math.max(...worker.latencies), figures).toBeLessThan(200);
   expect(worker.busy, figures).toBeLessThan(0.5);
   expect(inline.busy, figures).toBeGreaterThan(0.8);
+}
+
+/**
+ * Runs `work` with the worker threads, then again forced onto the request thread
+ * (QUIRE_WORKER_THREADS=0), for tests that compare the two runs' results and their latencies.
+ */
+export async function bothWays<T>(work: () => Promise<T>): Promise<{ worker: T; inline: T }> {
+  const worker = await work();
+  return { worker, inline: await onTheRequestThread(work) };
+}
+
+/** Runs `work` with the worker threads off (QUIRE_WORKER_THREADS=0), as a comparison for the threaded run. */
+export async function onTheRequestThread<T>(work: () => Promise<T>): Promise<T> {
+  configureWorkerThreads(0);
+  try {
+    return await work();
+  } finally {
+    configureWorkerThreads(1);
+  }
 }

@@ -2,6 +2,7 @@
  * A cookie-keeping client for the web app over app.inject: what a browser does with Set-Cookie,
  * forms (urlencoded) and CSRF tokens read from the page, without following redirects.
  */
+import { createLoginLink } from "../../src/modules/web/web.queries.js";
 import type { TestContext } from "./app.js";
 
 export interface WebResponse {
@@ -52,6 +53,17 @@ export class WebClient {
 
   post(url: string, form: Record<string, string> = {}) {
     return this.request("POST", url, form);
+  }
+
+  /** A client signed in as `user` with a one-time link, as the operator's `quire users login-link` gives it. */
+  static async signedIn(ctx: TestContext, user: { id: string }): Promise<WebClient> {
+    const browser = new WebClient(ctx);
+    const { token } = await createLoginLink(ctx.db, user.id);
+    const form = await browser.get(`/app/login/link/${token}`);
+    if (form.status !== 200) throw new Error(`the login link page answered ${form.status}: ${form.text.slice(0, 300)}`);
+    const res = await browser.post(`/app/login/link/${token}`, { _csrf: WebClient.csrfOf(form.text) });
+    if (res.status !== 303) throw new Error(`signing in with the login link answered ${res.status}: ${res.text.slice(0, 300)}`);
+    return browser;
   }
 
   /** The CSRF token of the first form on a page. */

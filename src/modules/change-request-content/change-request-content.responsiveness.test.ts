@@ -13,11 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { createChangeRequest } from "../../../test/helpers/change-requests.factories.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
-import { expectOffTheRequestThread, whileProbing } from "../../../test/helpers/latency-probe.js";
+import { bothWays, expectOffTheRequestThread, onTheRequestThread, whileProbing } from "../../../test/helpers/latency-probe.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { parseMarkdownPage } from "../../content/markdown/index.js";
 import { saveDocument } from "../../content/revision/storage.js";
-import { configureWorkerThreads } from "../../workers/pool.js";
 
 let ctx: TestContext;
 let endpoint: string;
@@ -101,30 +100,13 @@ describe("a large Markdown page sent to the content API and /healthz", () => {
     expect(links.some((l) => l.ref.kind === "page" && l.ref.page === home.id)).toBe(true);
     expect(links.some((l) => l.text === "nothing")).toBe(false);
 
-    configureWorkerThreads(0);
-    let inline: Awaited<ReturnType<typeof editWhileProbing>>;
-    try {
-      inline = await editWhileProbing(owner);
-    } finally {
-      configureWorkerThreads(1);
-    }
+    const inline = await onTheRequestThread(() => editWhileProbing(owner));
     const stored = (page: any) => withoutKeys({ title: page.title, description: page.description, document: page.document });
     expect(stored(worker.page)).toEqual(stored(inline.page));
 
     expectOffTheRequestThread(worker, inline);
   }, 180_000);
 });
-
-/** Runs `work` with the worker threads, then again inline (QUIRE_WORKER_THREADS=0). */
-async function bothWays<T>(work: () => Promise<T>): Promise<{ worker: T; inline: T }> {
-  const worker = await work();
-  configureWorkerThreads(0);
-  try {
-    return { worker, inline: await work() };
-  } finally {
-    configureWorkerThreads(1);
-  }
-}
 
 describe("a page whose document is large, edited through the content API, and /healthz", () => {
   /** A space whose first page's document is the Markdown page of ~`bytes` read, and its JSON. */

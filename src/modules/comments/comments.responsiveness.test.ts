@@ -8,9 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
-import { expectOffTheRequestThread, whileProbing } from "../../../test/helpers/latency-probe.js";
+import { expectOffTheRequestThread, onTheRequestThread, whileProbing } from "../../../test/helpers/latency-probe.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
-import { configureWorkerThreads } from "../../workers/pool.js";
 
 let ctx: TestContext;
 let endpoint: string;
@@ -61,13 +60,7 @@ describe("a comment of the longest Markdown allowed and /healthz", () => {
 
     const worker = await postWhileProbing();
     expect(worker.body.document.nodes.length).toBeGreaterThan(1000);
-    configureWorkerThreads(0);
-    let inline: Awaited<ReturnType<typeof postWhileProbing>>;
-    try {
-      inline = await postWhileProbing();
-    } finally {
-      configureWorkerThreads(1);
-    }
+    const inline = await onTheRequestThread(() => postWhileProbing());
     expect(withoutKeys(worker.body)).toEqual(withoutKeys(inline.body));
     expectOffTheRequestThread(worker, inline);
   }, 180_000);

@@ -10,10 +10,9 @@ import { doc, image, makePng, typicalPage } from "../../../test/fixtures/pdf/doc
 import { readPdf } from "../../../test/fixtures/pdf/pdf-reader.js";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent, testFile } from "../../../test/helpers/content.factories.js";
-import { expectOffTheRequestThread, whileProbing } from "../../../test/helpers/latency-probe.js";
+import { expectOffTheRequestThread, onTheRequestThread, whileProbing } from "../../../test/helpers/latency-probe.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { saveDocument } from "../../content/revision/storage.js";
-import { configureWorkerThreads } from "../../workers/pool.js";
 
 const PAGES = 160;
 
@@ -71,13 +70,7 @@ describe("a large PDF export and /healthz", () => {
 
     // For comparison, the same export rendered on the request thread (the cached file put aside).
     await ctx.db.deleteFrom("pdfExports").execute();
-    configureWorkerThreads(0);
-    let inline: Awaited<ReturnType<typeof exportWhileProbing>>;
-    try {
-      inline = await exportWhileProbing(url);
-    } finally {
-      configureWorkerThreads(1);
-    }
+    const inline = await onTheRequestThread(() => exportWhileProbing(url));
     expect((await readPdf(inline.result)).pages.length).toBe(pdf.pages.length);
 
     expectOffTheRequestThread(worker, inline);

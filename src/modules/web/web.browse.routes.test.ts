@@ -7,7 +7,6 @@ import { createTestIdp } from "../../../test/helpers/saml-idp.js";
 import { createCollection, createSpace, setDefaultLevel } from "../../../test/helpers/spaces.factories.js";
 import { WebClient } from "../../../test/helpers/web.js";
 import { saveDocument } from "../../content/revision/storage.js";
-import { createLoginLink } from "./web.queries.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -15,15 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** A browser signed in with a one-time link, as the operator's `quire users login-link` gives it. */
-async function signedIn(user: { id: string }) {
-  const browser = new WebClient(ctx);
-  const { token } = await createLoginLink(ctx.db, user.id);
-  const form = await browser.get(`/app/login/link/${token}`);
-  const res = await browser.post(`/app/login/link/${token}`, { _csrf: WebClient.csrfOf(form.text) });
-  expect(res.status, res.text).toBe(303);
-  return browser;
-}
+const signedIn = (user: { id: string }) => WebClient.signedIn(ctx, user);
 
 async function ok(browser: WebClient, url: string) {
   const res = await browser.get(url);

@@ -11,7 +11,6 @@ import { createOrganization, createUser } from "../../../test/helpers/factories.
 import { createTestIdp } from "../../../test/helpers/saml-idp.js";
 import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
 import { WebClient } from "../../../test/helpers/web.js";
-import { createLoginLink } from "./web.queries.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -19,14 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function signedIn(user: { id: string }) {
-  const browser = new WebClient(ctx);
-  const { token } = await createLoginLink(ctx.db, user.id);
-  const form = await browser.get(`/app/login/link/${token}`);
-  const res = await browser.post(`/app/login/link/${token}`, { _csrf: WebClient.csrfOf(form.text) });
-  expect(res.status, res.text).toBe(303);
-  return browser;
-}
+const signedIn = (user: { id: string }) => WebClient.signedIn(ctx, user);
 
 /** A space with three pages and a change request by the editor that edits, adds and removes blocks. */
 async function setup() {

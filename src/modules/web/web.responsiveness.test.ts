@@ -9,13 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { createChangeRequest } from "../../../test/helpers/change-requests.factories.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
-import { expectOffTheRequestThread, whileProbing } from "../../../test/helpers/latency-probe.js";
+import { bothWays, expectOffTheRequestThread, whileProbing } from "../../../test/helpers/latency-probe.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { WebClient } from "../../../test/helpers/web.js";
 import { parseMarkdownPage } from "../../content/markdown/index.js";
 import { saveDocument } from "../../content/revision/storage.js";
-import { configureWorkerThreads } from "../../workers/pool.js";
-import { createLoginLink } from "./web.queries.js";
 
 let ctx: TestContext;
 let endpoint: string;
@@ -25,14 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function signedIn(user: { id: string }) {
-  const browser = new WebClient(ctx);
-  const { token } = await createLoginLink(ctx.db, user.id);
-  const form = await browser.get(`/app/login/link/${token}`);
-  const res = await browser.post(`/app/login/link/${token}`, { _csrf: WebClient.csrfOf(form.text) });
-  expect(res.status, res.text).toBe(303);
-  return browser;
-}
+const signedIn = (user: { id: string }) => WebClient.signedIn(ctx, user);
 
 /** About `chars` of ordinary Markdown, with links to `pageId` and to the file `fileId`. */
 function largeMarkdown(chars: number, ids: { pageId: string; fileId: string }): string {
@@ -44,17 +35,6 @@ function largeMarkdown(chars: number, ids: { pageId: string; fileId: string }): 
   let text = "# A very large page\n\n";
   for (let i = 0; text.length < chars; i++) text += section(i);
   return text;
-}
-
-/** Runs `work` with the worker threads, then again inline (QUIRE_WORKER_THREADS=0). */
-async function bothWays<T>(work: () => Promise<T>): Promise<{ worker: T; inline: T }> {
-  const worker = await work();
-  configureWorkerThreads(0);
-  try {
-    return { worker, inline: await work() };
-  } finally {
-    configureWorkerThreads(1);
-  }
 }
 
 /** The rendered document of an app page, without the parts that differ per request (CSRF tokens). */

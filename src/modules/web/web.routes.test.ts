@@ -12,16 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** A browser signed in with a one-time link, as the operator's `quire users login-link` gives it. */
-async function signedIn(user: { id: string }) {
-  const browser = new WebClient(ctx);
-  const { token } = await createLoginLink(ctx.db, user.id);
-  const form = await browser.get(`/app/login/link/${token}`);
-  expect(form.status).toBe(200);
-  const res = await browser.post(`/app/login/link/${token}`, { _csrf: WebClient.csrfOf(form.text) });
-  expect(res.status, res.text).toBe(303);
-  return browser;
-}
+const signedIn = (user: { id: string }) => WebClient.signedIn(ctx, user);
 
 describe("web sessions", () => {
   it("sends a visitor without a session to the sign-in page, keeping where they were going", async () => {
