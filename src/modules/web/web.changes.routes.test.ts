@@ -52,9 +52,11 @@ async function csrfOf(browser: WebClient, url: string) {
 describe("change requests in the web app", () => {
   it("sends a visitor without a session to sign in, keeping where they were going", async () => {
     const s = await setup();
-    const res = await new WebClient(ctx).get(s.url);
-    expect(res.status).toBe(303);
-    expect(res.location).toBe(`/app/login?next=${encodeURIComponent(s.url)}`);
+    for (const url of [s.url, `${s.url}/pages`]) {
+      const res = await new WebClient(ctx).get(url);
+      expect(res.status, url).toBe(303);
+      expect(res.location).toBe(`/app/login?next=${encodeURIComponent(url)}`);
+    }
   });
 
   it("lists change requests with the API's filters, and offers creating one to editors only", async () => {
