@@ -17,4 +17,15 @@ describe("generateServiceProviderKeys", () => {
     expect(cert.checkPrivateKey(publicOfPrivate)).toBe(true);
     expect(keys.privateKey).toMatch(/^-----BEGIN PRIVATE KEY-----/);
   });
+
+  it("writes the serial number in its shortest form whatever the random bytes (OpenSSL refuses a padded one)", async () => {
+    for (const first of [0x00, 0x01, 0x7f, 0x80, 0xff]) {
+      const random = Buffer.alloc(16, 0x01);
+      random[0] = first;
+      const keys = await generateServiceProviderKeys("Quire SAML SP serial", new Date(), random);
+      const serial = new X509Certificate(keys.certificate).serialNumber;
+      expect(serial, `first byte ${first}`).toMatch(/^[4-7][0-9A-F]/);
+      expect(serial).toHaveLength(32);
+    }
+  });
 });

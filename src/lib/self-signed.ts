@@ -59,10 +59,16 @@ function name(commonName: string): Buffer {
 }
 
 /** A new key pair and its self-signed certificate, `commonName` naming this service provider. */
-export async function generateServiceProviderKeys(commonName: string, now = new Date()): Promise<ServiceProviderKeys> {
+export async function generateServiceProviderKeys(
+  commonName: string,
+  now = new Date(),
+  random: Buffer = randomBytes(16),
+): Promise<ServiceProviderKeys> {
   const { privateKey, publicKey } = await generateRsa("rsa", { modulusLength: 2048 });
-  const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f; // a positive INTEGER
+  // A positive INTEGER in its shortest form: a first byte of 0x00 before one below 0x80 is padding
+  // DER forbids, and OpenSSL refuses such a certificate ("illegal padding"), 1 time in 256 before.
+  const serial = Buffer.from(random.subarray(0, 16));
+  serial[0] = ((serial[0] ?? 0) & 0x3f) | 0x40;
   const sha256WithRsa = sequence(oid("1.2.840.113549.1.1.11"), Buffer.from([0x05, 0x00]));
   const notBefore = new Date(now.getTime() - 60_000);
   const notAfter = new Date(now);
