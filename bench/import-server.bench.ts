@@ -8,7 +8,7 @@
  *
  *   npm run build && tsx bench/import-server.bench.ts <bare repository or URL> [ref] [project directory]
  *
- * Extra environment (QUIRE_WORKER_THREADS, QUIRE_GIT_*) is passed to the server; BENCH_TRACE=1 prints
+ * The server's node runs with the flags of `npm start`. Extra environment (QUIRE_WORKER_THREADS, QUIRE_GIT_*) is passed to the server; BENCH_TRACE=1 prints
  * the RSS every second, BENCH_SETTLE_MS sets the wait before measuring the idle RSS.
  */
 import { spawn } from "node:child_process";
@@ -32,8 +32,11 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-import-server
 const port = 20_000 + Math.floor(Math.random() * 20_000);
 const base = `http://127.0.0.1:${port}`;
 
-// BENCH_NODE_ARGS: flags for the server's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
-const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+// The node flags of `npm start` (its young-generation size is part of what is measured), then
+// BENCH_NODE_ARGS: more flags for the server's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+const startScript: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
+const startFlags = startScript.split(/\s+/).filter((word) => word.startsWith("--"));
+const nodeArgs = [...startFlags, ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [])];
 const server = spawn(process.execPath, [...nodeArgs, path.join(root, "bin/quire.js"), "serve"], {
   cwd: root,
   env: {
