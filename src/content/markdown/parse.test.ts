@@ -125,6 +125,52 @@ describe("CommonMark and GFM", () => {
     expect(r.out).toContain("`a \\| b`");
   });
 
+  it("reads GitBook's cells of several blocks (<p>, <ul>, <ol>, <li> in a pipe-table cell) and writes them back alike", () => {
+    // As GitBook's Git sync writes them (from a public GitBook repository): paragraphs and lists
+    // inside a pipe-table cell, `<` as a character reference.
+    const r = convert(
+      "| Issue | PoC |\n| --- | --- |\n" +
+        "| Command | <p>Depends of program rules:</p><ul><li>Read: <code>cat /proc/1/maps</code></li><li>Write: <strong>touch</strong> \\| x</li></ul> |\n" +
+        '| Code | <p>Run &#x3C;?php echo 7*7; ?></p><ol start="3"><li>PHP</li><li><p>then</p><ul><li>nested</li></ul></li><li></li></ol> |\n' +
+        "| Plain | just **text** |\n",
+    );
+    expect(r.warnings).toEqual([]);
+    const table = r.nodes[0] as Extract<DocumentBlock, { type: "table" }>;
+    const cell = (name: string) => table.fragments.find((f) => f.fragment === name)!.nodes;
+    expect(cell("r1-c2").map((b) => b.type)).toEqual(["paragraph", "list-unordered"]);
+    const list = cell("r1-c2")[1] as Extract<DocumentBlock, { type: "list-unordered" }>;
+    expect(list.nodes.map((item) => texts(item))).toEqual(["Read: cat /proc/1/maps", "Write: touch | x"]);
+    expect(list.nodes[0]!.nodes[0]).toMatchObject({
+      type: "paragraph",
+      nodes: [{ leaves: [{ text: "Read: " }, { text: "cat /proc/1/maps", marks: [{ type: "code" }] }] }],
+    });
+    const ordered = cell("r2-c2")[1] as Extract<DocumentBlock, { type: "list-ordered" }>;
+    expect(texts(cell("r2-c2")[0])).toBe("Run <?php echo 7*7; ?>");
+    expect(ordered.data).toEqual({ start: 3 });
+    expect(ordered.nodes.map((item) => item.nodes.map((b) => b.type))).toEqual([
+      ["paragraph"],
+      ["paragraph", "list-unordered"],
+      ["paragraph"],
+    ]);
+    expect(cell("r3-c2").map((b) => b.type)).toEqual(["paragraph"]);
+    // Still a pipe table, each row on one line; Markdown's characters in the HTML are references.
+    expect(r.out.trim().split("\n")).toHaveLength(5);
+    expect(r.out).toContain('<p>Run &lt;?php echo 7&#x2A;7; ?&gt;</p><ol start="3">');
+    expect(r.out).toContain("<strong>touch</strong> &#x7C; x</li></ul> |");
+  });
+
+  it("keeps a pipe-table cell's lists when a tag is missing or stray", () => {
+    const r = parseMarkdownPage("| a |\n| - |\n| <ul><li>one<li>two |\n| x</ul> <li>loose</li> |\n");
+    const table = stripKeys(r.document).nodes[0] as Extract<DocumentBlock, { type: "table" }>;
+    const cell = (name: string) => table.fragments.find((f) => f.fragment === name)!.nodes;
+    expect(cell("r1-c1")).toHaveLength(1);
+    expect((cell("r1-c1")[0] as Extract<DocumentBlock, { type: "list-unordered" }>).nodes.map((i) => texts(i))).toEqual(["one", "two"]);
+    expect(cell("r2-c1").map((b) => b.type)).toEqual(["paragraph", "list-unordered"]);
+    expect(r.warnings.join("\n")).toMatch(/a list in a table cell was not closed/);
+    expect(r.warnings.join("\n")).toMatch(/closing <\/ul> without an opening tag in a table cell was dropped/);
+    expect(schemaErrors("JSONDocument", r.document)).toEqual([]);
+  });
+
   it("turns footnotes into annotations on the preceding word", () => {
     const r = convert("A claim[^1] here.\n\n[^1]: The *source*.\n");
     const p = r.nodes[0] as { nodes: Array<{ type?: string; nodes?: unknown[]; fragments?: unknown[] }> };

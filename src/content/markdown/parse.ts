@@ -66,6 +66,8 @@ import type {
   DocumentBlockImage,
   DocumentBlockImages,
   DocumentBlockListItem,
+  DocumentBlockListOrdered,
+  DocumentBlockListUnordered,
   DocumentBlockParagraph,
   DocumentBlockStepperStep,
   DocumentBlockTable,
@@ -81,6 +83,7 @@ import type {
   ImageRef,
   InlineContent,
   JSONDocument,
+  ListItemChild,
   TableRecordValue,
 } from "../document/types.js";
 import { appendAll } from "./arrays.js";
@@ -107,6 +110,9 @@ import {
   resolveLinkTarget,
 } from "./references.js";
 import { CONTAINER_TAGS, isKnownTagName, OPTIONAL_END_TAGS, PASS_THROUGH_TAGS, parseTag, splitTagLine, type Tag } from "./tags.js";
+
+/** The tags that give a pipe-table cell its blocks (`cellFlow`): `<p>`, `<ul>`, `<ol>`, `<li>`, opening or closing. */
+const CELL_BLOCK_TAG = /^<(\/?)(p|ul|ol|li)(\s[^>]*)?>$/i;
 
 export interface ParseMarkdownOptions {
   /** Turns link, image, file and include targets into refs of the revision (see references.ts). */
@@ -1234,11 +1240,11 @@ class Converter {
       const recordId = `r${r + 1}`;
       const values: Record<string, TableRecordValue> = {};
       row.children.forEach((cell, c) => {
-        const inlines = this.phrasing(cell.children, []);
-        if (inlineText(inlines) === "" && inlines.every((n) => n.object === "text")) return;
+        const blocks = this.cellFlow(cell.children, cell);
+        if (blocks.length === 0) return;
         const name = `${recordId}-${ids[c]}`;
         values[ids[c]!] = name;
-        fragments.push({ object: "fragment", fragment: name, nodes: [paragraph(inlines)] });
+        fragments.push({ object: "fragment", fragment: name, nodes: blocks });
       });
       records[recordId] = { orderIndex: orderIndexes[r]!, values };
     });
@@ -1250,6 +1256,79 @@ class Converter {
       data: { view: { type: "grid", columns: ids, hideHeader }, records, definition },
       fragments,
     };
+  }
+
+  /**
+   * The blocks of a pipe-table cell; none when it is empty. GitBook writes a cell holding several
+   * blocks as HTML inside the cell (`<p>One</p><ul><li>Two <code>x</code></li></ul>`): its `<p>`,
+   * `<ul>`, `<ol>` and `<li>` tags give the cell's paragraphs and lists, and what lies between them
+   * is read as phrasing, with its Markdown and inline HTML.
+   */
+  private cellFlow(children: readonly PhrasingContent[], cell: Table["children"][number]["children"][number]): ListItemChild[] {
+    const root: ListItemChild[] = [];
+    let into = root;
+    // Open lists, each with the blocks it was opened in (where its closing tag returns to).
+    const lists: { list: DocumentBlockListOrdered | DocumentBlockListUnordered; outer: ListItemChild[] }[] = [];
+    let run: PhrasingContent[] = [];
+    const flush = () => {
+      if (run.length === 0) return;
+      const inlines = this.phrasing(run, []);
+      run = [];
+      if (inlineText(inlines).trim() === "" && inlines.every((n) => n.object === "text")) return;
+      into.push(paragraph(inlines));
+    };
+    for (const child of children) {
+      const tag = child.type === "html" ? CELL_BLOCK_TAG.exec(child.value.trim()) : null;
+      if (!tag) {
+        run.push(child);
+        continue;
+      }
+      flush();
+      const closing = tag[1] === "/";
+      const name = tag[2]!.toLowerCase();
+      if (name === "p") continue; // a paragraph's bounds: what lies between is flushed as one
+      if (name === "ul" || name === "ol") {
+        if (!closing) {
+          const start = Number(/\bstart\s*=\s*"?(\d+)/i.exec(tag[3] ?? "")?.[1] ?? 1);
+          const list: DocumentBlockListOrdered | DocumentBlockListUnordered =
+            name === "ol"
+              ? { object: "block", type: "list-ordered", data: start !== 1 ? { start } : {}, nodes: [] }
+              : { object: "block", type: "list-unordered", nodes: [] };
+          into.push(list);
+          lists.push({ list, outer: into });
+        } else {
+          const closed = lists.pop();
+          if (closed) into = closed.outer;
+          else this.warn(cell, `closing </${name}> without an opening tag in a table cell was dropped`);
+        }
+        continue;
+      }
+      // <li>: its blocks go into a new item of the innermost open list (a stray one, into a new list).
+      if (closing) continue;
+      let open = lists.at(-1);
+      if (!open) {
+        const list: DocumentBlockListUnordered = { object: "block", type: "list-unordered", nodes: [] };
+        into.push(list);
+        open = { list, outer: into };
+        lists.push(open);
+      }
+      const item: DocumentBlockListItem = { object: "block", type: "list-item", data: {}, nodes: [] };
+      open.list.nodes.push(item);
+      into = item.nodes;
+    }
+    flush();
+    if (lists.length > 0) this.warn(cell, "a list in a table cell was not closed; it ends with the cell");
+    // An item left empty (`<li></li>`) still holds a paragraph; a list without items is dropped.
+    const tidy = (blocks: ListItemChild[]): ListItemChild[] =>
+      blocks.filter((block) => {
+        if (block.type !== "list-ordered" && block.type !== "list-unordered") return true;
+        for (const item of block.nodes) {
+          item.nodes = tidy(item.nodes);
+          if (item.nodes.length === 0) item.nodes.push(paragraph([textNode([leaf("")])]));
+        }
+        return block.nodes.length > 0;
+      });
+    return tidy(root);
   }
 
   // -- HTML blocks --

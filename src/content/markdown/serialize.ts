@@ -86,6 +86,19 @@ const processor = unified()
   .use(remarkGfm)
   .use(remarkMathSyntax, { singleDollarTextMath: false });
 
+/**
+ * Whether a table cell's blocks can be written in a pipe table: paragraphs and lists of such
+ * blocks (GitBook's `<p>`/`<ul>` cell form, `pipeCellHtml`).
+ */
+function isPipeCellFlow(blocks: readonly DocumentBlock[]): boolean {
+  return blocks.every(
+    (block) =>
+      block.type === "paragraph" ||
+      ((block.type === "list-ordered" || block.type === "list-unordered") &&
+        block.nodes.every((item) => item.nodes.length > 0 && isPipeCellFlow(item.nodes))),
+  );
+}
+
 /** A whole page file: front matter, `# title`, body. */
 export function serializeMarkdownPage(page: MarkdownPage, options: SerializeMarkdownOptions = {}): string {
   const front = serializeFrontmatter(page.frontmatter ?? {});
@@ -457,14 +470,7 @@ class Writer {
       defs.length === view.columns.length &&
       defs.every((d, i) => d.type === "text" && view.columns[i] === d.id) &&
       (!view.hideHeader || defs.every((d) => d.title === "")) &&
-      rows.every((r) =>
-        Object.values(r.values).every(
-          (v) =>
-            typeof v === "string" &&
-            (fragments.get(v)?.nodes.length ?? 0) <= 1 &&
-            (fragments.get(v)?.nodes ?? []).every((n) => n.type === "paragraph"),
-        ),
-      );
+      rows.every((r) => Object.values(r.values).every((v) => typeof v === "string" && isPipeCellFlow(fragments.get(v)?.nodes ?? [])));
     if (simple && defs.length > 0) {
       const headerRow: TableRow = {
         type: "tableRow",
@@ -475,8 +481,10 @@ class Writer {
         children: defs.map((d): TableCell => {
           const value = r.values[d.id];
           const fragment = typeof value === "string" ? fragments.get(value) : undefined;
-          const para = fragment?.nodes[0] as DocumentBlockParagraph | undefined;
-          return { type: "tableCell", children: para ? this.phrasing(para.nodes, true) : [] };
+          const nodes = fragment?.nodes ?? [];
+          if (nodes.length === 1 && nodes[0]!.type === "paragraph")
+            return { type: "tableCell", children: this.phrasing(nodes[0]!.nodes, true) };
+          return { type: "tableCell", children: nodes.length ? [{ type: "html", value: this.pipeCellHtml(nodes) }] : [] };
         }),
       }));
       return {
@@ -486,6 +494,34 @@ class Writer {
       };
     }
     return html(this.htmlTable(block, rows, fragments));
+  }
+
+  /**
+   * A table cell of several blocks, as GitBook writes it inside a pipe-table cell:
+   * `<p>One</p><ul><li>Two</li></ul>` (read back by the parser's `cellFlow`). Outside tags, the
+   * characters Markdown would read in the text are written as character references; inside tags,
+   * the pipe (it would end the cell).
+   */
+  private pipeCellHtml(blocks: readonly DocumentBlock[]): string {
+    const writer = { path: (r: ContentRef) => this.path(r) };
+    const write = (nodes: readonly DocumentBlock[]): string =>
+      nodes
+        .map((block) => {
+          if (block.type === "paragraph") return `<p>${inlinesToHtml(block.nodes, writer)}</p>`;
+          if (block.type !== "list-ordered" && block.type !== "list-unordered") return "";
+          const tag = block.type === "list-ordered" ? "ol" : "ul";
+          const start =
+            block.type === "list-ordered" && block.data.start !== undefined && block.data.start !== 1 ? ` start="${block.data.start}"` : "";
+          const items = block.nodes.map((item) => {
+            const [only] = item.nodes;
+            return `<li>${item.nodes.length === 1 && only?.type === "paragraph" ? inlinesToHtml(only.nodes, writer) : write(item.nodes)}</li>`;
+          });
+          return `<${tag}${start}>${items.join("")}</${tag}>`;
+        })
+        .join("");
+    return write(blocks).replace(/(<[^>]*>)|[\\*_`[\]~$|]/g, (match, tag: string | undefined) =>
+      tag !== undefined ? tag.replaceAll("|", "&#x7C;") : `&#x${match.charCodeAt(0).toString(16).toUpperCase()};`,
+    );
   }
 
   private htmlTable(
