@@ -489,12 +489,25 @@ describe("GitBook blocks", () => {
     expect(r.out).toBe('<p align="center">Centered <strong>text</strong></p>\n');
   });
 
-  it("reads GitBook's <pre><code> code blocks (used when lines are bold) as code blocks, keeping the text", () => {
-    const r = convert(
-      '<pre class="language-markdown" data-title="page.md" data-overflow="wrap" data-line-numbers><code class="lang-markdown">---\nhidden: true\n<strong>---\n</strong>a &lt; b &amp;&amp; c\n</code></pre>\n',
-    );
+  it("reads GitBook's <pre><code> code blocks (its form for highlighted lines) with their highlighted lines, and writes them alike", () => {
+    const source =
+      '<pre class="language-markdown" data-title="page.md" data-overflow="wrap" data-line-numbers><code class="lang-markdown">---\nhidden: true\n<strong>---\n</strong>a &lt; b &amp;&amp; c\n<strong>  two\n</strong><strong>  in a row\n</strong></code></pre>\n';
+    const r = convert(source);
+    expect(r.warnings).toEqual([]);
     expect(r.nodes[0]).toMatchObject({ type: "code", data: { syntax: "markdown", title: "page.md", overflow: "wrap", lineNumbers: true } });
-    expect((r.nodes[0] as { nodes: unknown[] }).nodes.map((line) => texts(line))).toEqual(["---", "hidden: true", "---", "a < b && c"]);
+    const lines = (r.nodes[0] as Extract<DocumentBlock, { type: "code" }>).nodes;
+    expect(lines.map((line) => texts(line))).toEqual(["---", "hidden: true", "---", "a < b && c", "  two", "  in a row"]);
+    expect(lines.map((line) => line.data.highlighted === true)).toEqual([false, false, true, false, true, true]);
+    expect(r.out).toBe(
+      '<pre class="language-markdown" data-title="page.md" data-overflow="wrap" data-line-numbers><code class="lang-markdown">---\nhidden: true\n<strong>---\n</strong>a &lt; b &amp;&amp; c\n<strong>  two\n</strong><strong>  in a row</strong>\n</code></pre>\n',
+    );
+    // A code block without highlighted lines is written as a fence.
+    expect(convert("```js\nconst a = 1;\n```\n").out).toBe("```js\nconst a = 1;\n```\n");
+  });
+
+  it("keeps the text of other formatting inside <pre><code>, with a warning", () => {
+    const r = convert('<pre><code>plain\n<em>emphasis</em> and <a href="x">a link</a>\n</code></pre>\n');
+    expect((r.nodes[0] as { nodes: unknown[] }).nodes.map((line) => texts(line))).toEqual(["plain", "emphasis and a link"]);
     expect(r.warnings).toEqual([expect.stringMatching(/formatting inside an HTML code block/)]);
   });
 

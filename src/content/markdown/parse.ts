@@ -1417,9 +1417,10 @@ class Converter {
   }
 
   /**
-   * GitBook writes a code block whose text has formatting as `<pre class="language-x"
-   * data-title=… data-overflow=… data-line-numbers><code>…</code></pre>`: a code block here, its
-   * text kept, the formatting (bold lines) dropped with a warning.
+   * GitBook writes a code block with highlighted lines as `<pre class="language-x" data-title=…
+   * data-overflow=… data-line-numbers><code>…<strong>a highlighted line\n</strong>…</code></pre>`:
+   * a code block here, the lines `<strong>` (or `<b>`) covers highlighted; any other formatting is
+   * dropped with a warning, its text kept.
    */
   private htmlCode(tree: HtmlNode[], node: Html): DocumentBlockCode | undefined {
     const pre = tree.length === 1 && tree[0]!.type === "element" && tree[0]!.name === "pre" ? tree[0]! : undefined;
@@ -1432,14 +1433,42 @@ class Converter {
     if (pre.attrs["data-title"]) data.title = pre.attrs["data-title"];
     if (pre.attrs["data-overflow"] === "wrap" || pre.attrs["data-overflow"] === "scroll") data.overflow = pre.attrs["data-overflow"];
     if ("data-line-numbers" in pre.attrs && pre.attrs["data-line-numbers"] !== "false") data.lineNumbers = true;
-    if (elementChildren(code).some((child) => child.name !== "br"))
-      this.warn(node, "formatting inside an HTML code block (<pre><code>) was dropped; its text is kept");
-    const text = htmlText(code.children).replace(/\n$/, "");
+    if (pre.attrs["data-full-width"] === "true") data.fullWidth = true;
+    if (pre.attrs["data-expandable"] === "true") data.expandable = true;
+    const lines: { text: string; highlighted: boolean }[] = [{ text: "", highlighted: false }];
+    const append = (text: string, highlighted: boolean) => {
+      const pieces = text.split("\n");
+      pieces.forEach((piece, i) => {
+        if (i > 0) lines.push({ text: "", highlighted: false });
+        const line = lines.at(-1)!;
+        line.text += piece;
+        // The piece after a highlight's last newline is the next line's start, not part of it.
+        if (highlighted && (i < pieces.length - 1 || piece !== "")) line.highlighted = true;
+      });
+    };
+    let formatted = false;
+    for (const child of code.children) {
+      if (child.type === "text") append(child.value, false);
+      else if (child.type !== "element") continue;
+      else if (child.name === "br") append("\n", false);
+      else {
+        if (child.name !== "strong" && child.name !== "b") formatted = true;
+        append(htmlText(child.children), child.name === "strong" || child.name === "b");
+      }
+    }
+    if (formatted) this.warn(node, "formatting inside an HTML code block (<pre><code>) was dropped; its text is kept");
+    const last = lines.at(-1)!;
+    if (lines.length > 1 && last.text === "" && !last.highlighted) lines.pop();
     return {
       object: "block",
       type: "code",
       data,
-      nodes: text.split("\n").map((line) => ({ object: "block", type: "code-line", data: {}, nodes: [textNode([leaf(line)])] })),
+      nodes: lines.map((line) => ({
+        object: "block",
+        type: "code-line",
+        data: line.highlighted ? { highlighted: true } : {},
+        nodes: [textNode([leaf(line.text)])],
+      })),
     };
   }
 

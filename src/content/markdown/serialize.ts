@@ -17,6 +17,7 @@ import { inlineText } from "../document/nodes.js";
 import type {
   ContentRef,
   DocumentBlock,
+  DocumentBlockCode,
   DocumentBlockImages,
   DocumentBlockParagraph,
   DocumentBlockTable,
@@ -97,6 +98,29 @@ function isPipeCellFlow(blocks: readonly DocumentBlock[]): boolean {
       ((block.type === "list-ordered" || block.type === "list-unordered") &&
         block.nodes.every((item) => item.nodes.length > 0 && isPipeCellFlow(item.nodes))),
   );
+}
+
+/**
+ * A code block with highlighted lines, as GitBook writes it: `<pre>` with the block's settings
+ * as attributes, each highlighted line (its newline included) in `<strong>`.
+ */
+function preCodeHtml(block: DocumentBlockCode): string {
+  const d = block.data;
+  const attrs = [
+    d.syntax ? ` class="language-${escapeAttribute(d.syntax)}"` : "",
+    d.title ? ` data-title="${escapeAttribute(d.title)}"` : "",
+    d.overflow ? ` data-overflow="${d.overflow}"` : "",
+    d.lineNumbers ? " data-line-numbers" : "",
+    d.fullWidth ? ` data-full-width="true"` : "",
+    d.expandable ? ` data-expandable="true"` : "",
+  ].join("");
+  const lines = block.nodes.map((line, i) => {
+    const text = escapeHtmlText(line.nodes.map((n) => inlineFallbackText(n as InlineContent)).join(""));
+    const end = i < block.nodes.length - 1 ? "\n" : "";
+    return line.data?.highlighted ? `<strong>${text}${end}</strong>` : `${text}${end}`;
+  });
+  const codeClass = d.syntax ? ` class="lang-${escapeAttribute(d.syntax)}"` : "";
+  return `<pre${attrs}><code${codeClass}>${lines.join("")}\n</code></pre>`;
 }
 
 /** A whole page file: front matter, `# title`, body. */
@@ -256,6 +280,7 @@ class Writer {
       case "list-item":
         return this.flow(block.nodes);
       case "code": {
+        if (block.nodes.some((line) => line.data?.highlighted)) return [html(preCodeHtml(block))];
         const value = block.nodes.map((line) => line.nodes.map((n) => inlineFallbackText(n as InlineContent)).join("")).join("\n");
         const code: RootContent = { type: "code", lang: block.data.syntax ?? null, meta: null, value };
         const d = block.data;
