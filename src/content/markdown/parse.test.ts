@@ -383,6 +383,29 @@ describe("GitBook blocks", () => {
     expect(exp.fragments[1]!.nodes.map((n) => n.type)).toEqual(["paragraph", "list-unordered"]);
   });
 
+  it("reads the paragraphs, lists and nested tables of an HTML table's cells, and writes them back", () => {
+    // The shape of a GitBook-synced public repository's parameter table: a cell with a paragraph
+    // (with a line break), then a table of its own; another with a list.
+    const r = convert(
+      '<table><thead><tr><th width="220">Parameter</th><th>Description</th></tr></thead><tbody>' +
+        "<tr><td><code>customFonts</code></td><td><p>Fonts.<br>Each has:</p><table><thead><tr><th>Parameter</th><th>Description</th></tr></thead><tbody><tr><td><code>name</code></td><td>Shown in the list.</td></tr></tbody></table></td></tr>" +
+        '<tr><td>kinds</td><td><ul><li>one</li><li><p>two</p><ol start="2"><li>deeper</li></ol></li></ul></td></tr>' +
+        "</tbody></table>\n",
+    );
+    expect(r.warnings).toEqual([]);
+    const table = r.nodes[0] as Extract<DocumentBlock, { type: "table" }>;
+    const cell = (name: string) => table.fragments.find((f) => f.fragment === name)!.nodes;
+    expect(cell("r1-c2").map((b) => b.type)).toEqual(["paragraph", "table"]);
+    expect(texts(cell("r1-c2")[0])).toBe("Fonts.\nEach has:");
+    const nested = cell("r1-c2")[1] as Extract<DocumentBlock, { type: "table" }>;
+    expect(Object.values(nested.data.definition).map((d) => d.title)).toEqual(["Parameter", "Description"]);
+    expect(texts(nested)).toBe("nameShown in the list.");
+    const list = cell("r2-c2")[0] as Extract<DocumentBlock, { type: "list-unordered" }>;
+    expect(list.nodes.map((item) => item.nodes.map((b) => b.type))).toEqual([["paragraph"], ["paragraph", "list-ordered"]]);
+    expect(list.nodes[1]!.nodes[1]).toMatchObject({ type: "list-ordered", data: { start: 2 } });
+    expect(r.out).toContain('<td><ul><li>one</li><li><p>two</p><ol start="2"><li>deeper</li></ol></li></ul></td>');
+  });
+
   it("converts cards tables with targets and covers", () => {
     const repo = new FakeRepository();
     const r = convert(

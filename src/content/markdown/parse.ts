@@ -113,6 +113,8 @@ import { CONTAINER_TAGS, isKnownTagName, OPTIONAL_END_TAGS, PASS_THROUGH_TAGS, p
 
 /** The tags that give a pipe-table cell its blocks (`cellFlow`): `<p>`, `<ul>`, `<ol>`, `<li>`, opening or closing. */
 const CELL_BLOCK_TAG = /^<(\/?)(p|ul|ol|li)(\s[^>]*)?>$/i;
+/** The elements that give an HTML table cell its blocks (`htmlCellFlow`). */
+const CELL_FLOW_ELEMENTS = new Set(["p", "ul", "ol", "table"]);
 
 export interface ParseMarkdownOptions {
   /** Turns link, image, file and include targets into refs of the revision (see references.ts). */
@@ -1715,12 +1717,54 @@ class Converter {
     return tableBlock;
   }
 
-  private cellBlocks(cell: HtmlElement, node: Html): DocumentBlockParagraph[] {
-    const ps = elementChildren(cell).filter((c) => c.name === "p");
-    const onlyParagraphs =
-      ps.length > 0 && cell.children.every((c) => (c.type === "element" && c.name === "p") || (c.type === "text" && c.value.trim() === ""));
-    const parts = onlyParagraphs ? ps.map((p) => p.children) : [cell.children];
-    return parts.map((p) => paragraph(this.collectTargets(() => htmlToInlines(trimHtml(p), this.htmlContext(node)))));
+  /** A text cell of an HTML table: its blocks (`htmlCellFlow`), or one paragraph of its inline content. */
+  private cellBlocks(cell: HtmlElement, node: Html): ListItemChild[] {
+    const blocks = this.htmlCellFlow(cell.children, node);
+    return blocks.length ? blocks : [paragraph(this.collectTargets(() => htmlToInlines(trimHtml(cell.children), this.htmlContext(node))))];
+  }
+
+  /**
+   * The blocks of HTML inside a table cell, as GitBook writes them: `<p>` paragraphs, `<ul>` and
+   * `<ol>` lists (their items' blocks read the same way), nested `<table>`s; what lies between them
+   * is a paragraph of its inline content.
+   */
+  private htmlCellFlow(nodes: readonly HtmlNode[], node: Html): ListItemChild[] {
+    const out: ListItemChild[] = [];
+    const inline = (children: readonly HtmlNode[]) =>
+      paragraph(this.collectTargets(() => htmlToInlines(trimHtml(children), this.htmlContext(node))));
+    let run: HtmlNode[] = [];
+    const flush = () => {
+      if (!isBlankHtml(run)) out.push(inline(run));
+      run = [];
+    };
+    for (const child of nodes) {
+      if (child.type !== "element" || !CELL_FLOW_ELEMENTS.has(child.name)) {
+        run.push(child);
+        continue;
+      }
+      flush();
+      if (child.name === "p") out.push(inline(child.children));
+      else if (child.name === "table") {
+        const table = this.htmlTable(child, node);
+        if (table) out.push(table);
+      } else {
+        const items = elementChildren(child)
+          .filter((li) => li.name === "li")
+          .map((li): DocumentBlockListItem => {
+            const blocks = this.htmlCellFlow(li.children, node);
+            return { object: "block", type: "list-item", data: {}, nodes: blocks.length ? blocks : [inline([])] };
+          });
+        const start = Number(child.attrs.start ?? 1);
+        if (items.length === 0) continue;
+        out.push(
+          child.name === "ol"
+            ? { object: "block", type: "list-ordered", data: Number.isInteger(start) && start !== 1 ? { start } : {}, nodes: items }
+            : { object: "block", type: "list-unordered", nodes: items },
+        );
+      }
+    }
+    flush();
+    return out;
   }
 
   // -- inline content --

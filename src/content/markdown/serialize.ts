@@ -528,25 +528,41 @@ class Writer {
    * the pipe (it would end the cell).
    */
   private pipeCellHtml(blocks: readonly DocumentBlock[]): string {
+    return this.cellBlocksHtml(blocks).replace(/(<[^>]*>)|[\\*_`[\]~$|]/g, (match, tag: string | undefined) =>
+      tag !== undefined ? tag.replaceAll("|", "&#x7C;") : `&#x${match.charCodeAt(0).toString(16).toUpperCase()};`,
+    );
+  }
+
+  /**
+   * A table cell's blocks as HTML: paragraphs as `<p>`, lists as `<ul>`/`<ol>` (an item of one
+   * paragraph without `<p>`), tables as `<table>`; any other block as a paragraph of its text.
+   */
+  private cellBlocksHtml(blocks: readonly DocumentBlock[]): string {
     const writer = { path: (r: ContentRef) => this.path(r) };
-    const write = (nodes: readonly DocumentBlock[]): string =>
-      nodes
-        .map((block) => {
-          if (block.type === "paragraph") return `<p>${inlinesToHtml(block.nodes, writer)}</p>`;
-          if (block.type !== "list-ordered" && block.type !== "list-unordered") return "";
+    return blocks
+      .map((block) => {
+        if (block.type === "paragraph") return `<p>${inlinesToHtml(block.nodes, writer)}</p>`;
+        if (block.type === "table") {
+          const fragments = new Map(block.fragments.map((f) => [f.fragment ?? "", f]));
+          const rows = Object.values(block.data.records).sort((a, b) =>
+            a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0,
+          );
+          return this.htmlTable(block, rows, fragments);
+        }
+        if (block.type === "list-ordered" || block.type === "list-unordered") {
           const tag = block.type === "list-ordered" ? "ol" : "ul";
           const start =
             block.type === "list-ordered" && block.data.start !== undefined && block.data.start !== 1 ? ` start="${block.data.start}"` : "";
           const items = block.nodes.map((item) => {
             const [only] = item.nodes;
-            return `<li>${item.nodes.length === 1 && only?.type === "paragraph" ? inlinesToHtml(only.nodes, writer) : write(item.nodes)}</li>`;
+            return `<li>${item.nodes.length === 1 && only?.type === "paragraph" ? inlinesToHtml(only.nodes, writer) : this.cellBlocksHtml(item.nodes)}</li>`;
           });
           return `<${tag}${start}>${items.join("")}</${tag}>`;
-        })
-        .join("");
-    return write(blocks).replace(/(<[^>]*>)|[\\*_`[\]~$|]/g, (match, tag: string | undefined) =>
-      tag !== undefined ? tag.replaceAll("|", "&#x7C;") : `&#x${match.charCodeAt(0).toString(16).toUpperCase()};`,
-    );
+        }
+        this.warn(`a ${block.type} block in a table cell was written as a paragraph of its text`);
+        return `<p>${escapeHtmlText(blockText(block))}</p>`;
+      })
+      .join("");
   }
 
   private htmlTable(
@@ -594,12 +610,9 @@ class Writer {
     if (type === "text") {
       const fragment = typeof value === "string" ? fragments.get(value) : undefined;
       if (!fragment) return typeof value === "string" ? "" : escapeHtmlText(String(value));
-      const paragraphs = fragment.nodes.filter((n): n is DocumentBlockParagraph => n.type === "paragraph");
-      if (paragraphs.length !== fragment.nodes.length) this.warn("a table cell holding blocks other than paragraphs was written as text");
-      if (fragment.nodes.length === 1 && paragraphs.length === 1) return inlinesToHtml(paragraphs[0]!.nodes, writer);
-      return fragment.nodes
-        .map((n) => `<p>${n.type === "paragraph" ? inlinesToHtml(n.nodes, writer) : escapeHtmlText(blockText(n))}</p>`)
-        .join("");
+      const [only] = fragment.nodes;
+      if (fragment.nodes.length === 1 && only?.type === "paragraph") return inlinesToHtml(only.nodes, writer);
+      return this.cellBlocksHtml(fragment.nodes);
     }
     if (Array.isArray(value)) {
       return value
