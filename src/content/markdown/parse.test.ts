@@ -383,6 +383,36 @@ describe("GitBook blocks", () => {
     expect(exp.fragments[1]!.nodes.map((n) => n.type)).toEqual(["paragraph", "list-unordered"]);
   });
 
+  it("reads checkbox and number columns, column widths and code blocks in cells of an HTML table", () => {
+    const r = convert(
+      '<table><thead><tr><th>Input</th><th width="95">Fields</th><th width="112" data-type="checkbox">Required</th><th data-type="number">Max</th></tr></thead><tbody>' +
+        '<tr><td><code>query</code></td><td><pre class="language-json"><code class="lang-json">{\n<strong>  "a": 1\n</strong>}\n</code></pre></td><td>true</td><td>10</td></tr>' +
+        "<tr><td>variables</td><td>body</td><td>false</td><td>2.5</td></tr>" +
+        "<tr><td>odd</td><td>body</td><td>maybe</td><td>many</td></tr>" +
+        "</tbody></table>\n",
+    );
+    const table = r.nodes[0] as Extract<DocumentBlock, { type: "table" }>;
+    expect(Object.values(table.data.definition).map((d) => d.type)).toEqual(["text", "text", "checkbox", "number"]);
+    expect(table.data.view).toMatchObject({ type: "grid", columnWidths: { c2: 95, c3: 112 } });
+    expect(Object.values(table.data.records).map((row) => [row.values.c3, row.values.c4])).toEqual([
+      [true, 10],
+      [false, 2.5],
+      [undefined, undefined],
+    ]);
+    const code = table.fragments.find((f) => f.fragment === "r1-c2")!.nodes[0] as Extract<DocumentBlock, { type: "code" }>;
+    expect(code).toMatchObject({ type: "code", data: { syntax: "json" } });
+    expect(code.nodes.map((line) => [texts(line), line.data.highlighted === true])).toEqual([
+      ["{", false],
+      ['  "a": 1', true],
+      ["}", false],
+    ]);
+    expect(r.warnings).toEqual([
+      expect.stringMatching(/"maybe" in the checkbox column "Required" is not a true or false; the cell was left empty/),
+      expect.stringMatching(/"many" in the number column "Max" is not a number/),
+    ]);
+    expect(r.out).toContain('<th width="112" data-type="checkbox">Required</th>');
+  });
+
   it("reads the paragraphs, lists and nested tables of an HTML table's cells, and writes them back", () => {
     // The shape of a GitBook-synced public repository's parameter table: a cell with a paragraph
     // (with a line break), then a table of its own; another with a list.

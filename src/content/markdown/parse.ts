@@ -114,7 +114,7 @@ import { CONTAINER_TAGS, isKnownTagName, OPTIONAL_END_TAGS, PASS_THROUGH_TAGS, p
 /** The tags that give a pipe-table cell its blocks (`cellFlow`): `<p>`, `<ul>`, `<ol>`, `<li>`, opening or closing. */
 const CELL_BLOCK_TAG = /^<(\/?)(p|ul|ol|li)(\s[^>]*)?>$/i;
 /** The elements that give an HTML table cell its blocks (`htmlCellFlow`). */
-const CELL_FLOW_ELEMENTS = new Set(["p", "ul", "ol", "table"]);
+const CELL_FLOW_ELEMENTS = new Set(["p", "ul", "ol", "table", "pre"]);
 
 export interface ParseMarkdownOptions {
   /** Turns link, image, file and include targets into refs of the revision (see references.ts). */
@@ -1602,6 +1602,7 @@ class Converter {
     let cover: string | undefined;
     let coverDark: string | undefined;
     const declared: Record<string, string> = {};
+    const widths: Record<string, number> = {};
     ids.forEach((id, i) => {
       const th = headCells[i];
       const a = th?.attrs ?? {};
@@ -1612,8 +1613,10 @@ class Converter {
       if (a["data-card-cover"] !== undefined) cover = id;
       if (a["data-card-cover-dark"] !== undefined) coverDark = id;
       if (a["data-hidden"] === undefined) visible.push(id);
+      const width = /^\s*(\d+(?:\.\d+)?)\s*(?:px)?\s*$/.exec(a.width ?? "")?.[1];
+      if (width !== undefined && Number(width) > 0) widths[id] = Number(width);
       if (type === "content-ref") definition[id] = { id, title, type: "content-ref" };
-      else if (type === "files" || type === "image") definition[id] = { id, title, type };
+      else if (type === "files" || type === "image" || type === "checkbox" || type === "number") definition[id] = { id, title, type };
       else {
         if (type !== "text") this.warn(node, `table column type "${type}" is kept as text`);
         const align = a.align === "center" ? "center" : a.align === "right" ? "right" : "left";
@@ -1646,6 +1649,19 @@ class Converter {
           values[id] = ref;
           this.record(tableBlock, "card-target", href);
           targetCells.push({ values, id, name: `${recordId}-${id}`, cell });
+          return;
+        }
+        if (def.type === "checkbox" || def.type === "number") {
+          const text = htmlText(cell.children).trim();
+          const lower = text.toLowerCase();
+          const checkbox = lower === "true" ? true : lower === "false" ? false : undefined;
+          const value = def.type === "checkbox" ? checkbox : text === "" ? undefined : Number(text);
+          if (value === undefined || (typeof value === "number" && !Number.isFinite(value)))
+            this.warn(
+              node,
+              `"${text.slice(0, 40)}" in the ${def.type} column "${def.title}" is not a ${def.type === "checkbox" ? "true or false" : "number"}; the cell was left empty`,
+            );
+          else values[id] = value;
           return;
         }
         if (def.type === "files" || def.type === "image") {
@@ -1711,6 +1727,8 @@ class Converter {
         type: "grid",
         columns: visible,
         hideHeader: table.attrs["data-header-hidden"] !== undefined || headCells.length === 0,
+        // `<th width="220">`: the column's width in pixels, as GitBook writes it.
+        ...(Object.keys(widths).length ? { columnWidths: widths } : {}),
       };
     }
     if (table.attrs["data-full-width"] === "true") tableBlock.data.fullWidth = true;
@@ -1725,7 +1743,8 @@ class Converter {
 
   /**
    * The blocks of HTML inside a table cell, as GitBook writes them: `<p>` paragraphs, `<ul>` and
-   * `<ol>` lists (their items' blocks read the same way), nested `<table>`s; what lies between them
+   * `<ol>` lists (their items' blocks read the same way), nested `<table>`s, `<pre><code>` code
+   * blocks; what lies between them
    * is a paragraph of its inline content.
    */
   private htmlCellFlow(nodes: readonly HtmlNode[], node: Html): ListItemChild[] {
@@ -1744,7 +1763,11 @@ class Converter {
       }
       flush();
       if (child.name === "p") out.push(inline(child.children));
-      else if (child.name === "table") {
+      else if (child.name === "pre") {
+        const code = this.htmlCode([child], node);
+        if (code) out.push(code);
+        else out.push(inline(child.children));
+      } else if (child.name === "table") {
         const table = this.htmlTable(child, node);
         if (table) out.push(table);
       } else {

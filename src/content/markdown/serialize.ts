@@ -491,6 +491,7 @@ class Writer {
     const defs = Object.values(definition);
     const simple =
       view.type === "grid" &&
+      !view.columnWidths &&
       !block.data.fullWidth &&
       defs.length === view.columns.length &&
       defs.every((d, i) => d.type === "text" && view.columns[i] === d.id) &&
@@ -542,6 +543,7 @@ class Writer {
     return blocks
       .map((block) => {
         if (block.type === "paragraph") return `<p>${inlinesToHtml(block.nodes, writer)}</p>`;
+        if (block.type === "code") return preCodeHtml(block);
         if (block.type === "table") {
           const fragments = new Map(block.fragments.map((f) => [f.fragment ?? "", f]));
           const rows = Object.values(block.data.records).sort((a, b) =>
@@ -588,6 +590,8 @@ class Writer {
       if (view.type === "cards" && view.targetDefinition === d.id) a.push(" data-card-target");
       if (view.type === "cards" && view.coverDefinition === d.id) a.push(" data-card-cover");
       if (view.type === "cards" && view.coverDefinitionDark === d.id) a.push(" data-card-cover-dark");
+      const width = view.type === "grid" ? view.columnWidths?.[d.id] : undefined;
+      if (typeof width === "number" && Number.isFinite(width) && width > 0) a.push(` width="${Math.round(width)}"`);
       if (d.type !== "text") a.push(` data-type="${d.type}"`);
       else if (view.type === "cards" && view.targetDefinition === d.id) a.push(` data-type="content-ref"`);
       else if (d.textAlignment !== "left") a.push(` align="${d.textAlignment}"`);
