@@ -564,6 +564,15 @@ describe("GitBook blocks", () => {
     expect(r.warnings).toEqual([expect.stringMatching(/formatting inside an HTML code block/)]);
   });
 
+  it("warns about a GitBook tag written inside a paragraph, unless it was escaped as text", () => {
+    const stray = parseMarkdownPage("Text {% customer.name %} here\n");
+    expect(stray.warnings).toEqual([expect.stringMatching(/\{% customer … %\} inside a paragraph is kept as text/)]);
+    // GitBook escapes `{%` in text (a public repository: `_\{%customer.name%\}_`), as the serializer does.
+    const escaped = convert("Instead of _\\{%customer.name%\\}_.\n");
+    expect(escaped.warnings).toEqual([]);
+    expect(texts(escaped.nodes[0])).toBe("Instead of {%customer.name%}.");
+  });
+
   it("drops a commented-out passage (hidden from readers) with a warning instead of showing it", () => {
     const r = parseMarkdownPage("Before\n\n<!--\n## Author\n\nSomeone\n-->\n\nAfter\n");
     expect(stripKeys(r.document).nodes.map((n) => texts(n))).toEqual(["Before", "After"]);

@@ -1792,9 +1792,22 @@ class Converter {
 
   // -- inline content --
 
+  /**
+   * Whether every `{%` in the source of a text node was written escaped (`\{%`, as GitBook and
+   * the serializer write it): the writer meant text, and nothing is worth a warning.
+   */
+  private escapedTagText(node: { position?: object } | undefined): boolean {
+    const position = node?.position as { start?: { offset?: number }; end?: { offset?: number } } | undefined;
+    const start = position?.start?.offset;
+    const end = position?.end?.offset;
+    if (start === undefined || end === undefined) return false;
+    const raw = this.source.slice(start, end);
+    return raw.includes("\\{%") && !/(^|[^\\])\{%/.test(raw);
+  }
+
   /** Splits `:shortcode:` emoji out of text and reports stray `{% %}`. */
   private text(value: string, marks: DocumentMark[], node: { position?: { start: { line: number } } } | undefined): InlineContent[] {
-    if (value.includes("{%") && !marks.some((m) => m.type === "code")) {
+    if (value.includes("{%") && !marks.some((m) => m.type === "code") && !this.escapedTagText(node)) {
       const tagLike = /\{%-?\s*([A-Za-z@][\w@/-]*)/.exec(value);
       if (tagLike) this.warn(node, `{% ${tagLike[1]} … %} inside a paragraph is kept as text (GitBook blocks go on lines of their own)`);
     }
