@@ -416,9 +416,9 @@ function sidebar(view: DetailView, base: string): SafeHtml {
     ${statusForms.length > 0 ? html`<div class="card"><h3>Status</h3>${statusForms}</div>` : ""}
     ${
       view.may.editContent && view.writable && view.headPages.length > 0
-        ? html`<div class="card"><h3>Edit a page</h3><ul>${view.headPages.map((p) => html`<li><a href="${base}/p/${p.id}/edit">${p.title || "Untitled page"}</a></li>`)}</ul><p><a href="${base}/pages" id="pages-link">Add, move or delete pages</a></p></div>`
+        ? html`<div class="card"><h3>Edit a page</h3><ul>${view.headPages.map((p) => html`<li><a href="${base}/p/${p.id}/edit">${p.title || "Untitled page"}</a></li>`)}</ul><p><a href="${base}/pages" id="pages-link">Add, rename, move or delete pages</a></p></div>`
         : view.may.editContent && view.writable
-          ? html`<div class="card"><h3>Pages</h3><p><a href="${base}/pages" id="pages-link">Add, move or delete pages</a></p></div>`
+          ? html`<div class="card"><h3>Pages</h3><p><a href="${base}/pages" id="pages-link">Add, rename, move or delete pages</a></p></div>`
           : ""
     }
   </aside>`;
@@ -528,7 +528,7 @@ export interface PageAddress {
 function addressHtml(address: PageAddress, when: string): SafeHtml {
   return html`<code class="new-path">${address.path}</code>${
     address.published.length > 0
-      ? html`; ${when}: ${address.published.map(
+      ? html`; ${when} ${address.published.map(
           (p, i) =>
             html`${i > 0 ? ", " : ""}<a class="new-url" href="${p.url}" data-base="${p.base}">${p.url}</a> <span class="muted">(${p.site})</span>`,
         )}`
@@ -570,7 +570,7 @@ export function structurePage(view: StructureView): SafeHtml {
     ) =>
       html`<form class="inline" method="post" action="${base}/p/${page.id}/${action}">${csrfField(view.csrf)}${fields}<button type="submit" class="small ${options.cls ?? ""}" title="${hint}" aria-label="${hint}" ${options.disabled ? raw("disabled") : ""}>${label}</button></form>`;
     const below = subtreeIds(page).length - 1;
-    const moveTo = html`<form class="inline" method="post" action="${base}/p/${page.id}/move">${csrfField(view.csrf)}<input type="hidden" name="to" value="parent"><select name="parent" aria-label="New place for “${title}”">${parentOptions(all, new Set(subtreeIds(page)), parentId)}</select> <button type="submit" class="small">Move</button> <a class="small" href="${base}/p/${page.id}/place" aria-label="Place “${title}” before or after another page">Place…</a></form>`;
+    const moveTo = html`<form class="inline" method="post" action="${base}/p/${page.id}/move">${csrfField(view.csrf)}<input type="hidden" name="to" value="parent"><select name="parent" aria-label="New place for “${title}”">${parentOptions(all, new Set(subtreeIds(page)), parentId)}</select> <button type="submit" class="small">Move</button> <a class="button small" href="${base}/p/${page.id}/place" aria-label="Place “${title}” before or after another page">Place…</a></form>`;
     return html`<li id="tree-${page.id}" data-page="${page.id}"><div class="tree-row">
       <span class="tree-label">${page.emoji ? html`<span class="tree-emoji">${emojiText(page.emoji)}</span>` : ""}<span class="tree-title">${title}</span>${page.kind === "document" ? "" : html` <span class="badge">${page.kind}</span>`}${page.hidden ? html` <span class="badge" title="Not listed in the published site's navigation">hidden</span>` : ""}
         <span class="tree-path muted">/${paths.get(page.id) ?? page.slug}</span></span>
@@ -639,7 +639,7 @@ export function settingsPage(view: SettingsView): SafeHtml {
     <form method="post" action="${base}/p/${view.page.id}/settings" class="card settings" id="settings-form" data-parent-path="${view.parentPath}">${csrfField(view.csrf)}
       <label>Title <input name="title" id="title" value="${form.title}" required maxlength="256" ${invalid("title")}></label>${fieldProblem("title")}
       <label>Slug <input name="slug" id="slug" value="${form.slug}" maxlength="100" ${invalid("slug")}></label>${fieldProblem("slug")}
-      <p class="hint">Its address: <span id="address">${addressHtml(view.address, "on the published site")}</span>. Leave the slug empty to make it from the title.</p>
+      <p class="hint">Its address: <span id="address">${addressHtml(view.address, "on the published site:")}</span>. Leave the slug empty to make it from the title.</p>
       <label>Emoji <input name="emoji" id="emoji" value="${form.emoji}" maxlength="50" size="6" placeholder="📘" ${invalid("emoji")}></label>${fieldProblem("emoji")}
       <p class="hint">Shown before the title in the site's navigation. One emoji, or empty for none.</p>
       <label>Description <textarea name="description" id="description" rows="3" maxlength="1000" ${invalid("description")}>${form.description}</textarea></label>${fieldProblem("description")}
