@@ -197,6 +197,13 @@ describe("a change request's pages in Chromium", () => {
     expect(await page.locator(".page-tree li li .tree-title").allTextContents()).toEqual(["Storm log", "Lens care"]);
     expect(await page.locator(".tree-path").allTextContents()).toEqual(["/welcome", "/welcome/storm-log", "/welcome/lens-care"]);
     await shot(page, "settings-04-tree");
+    // The change request lists the renamed, edited and moved page with what changed.
+    await page.getByRole("link", { name: "Back to the change request" }).click();
+    await page.waitForURL(url);
+    const lensSection = page.locator("section[data-page]", { has: page.locator("h3", { hasText: "Lens care" }) });
+    expect(await lensSection.locator("h3 .badge").allTextContents()).toEqual(["renamed", "edited", "moved"]);
+    expect(await lensSection.locator("li").allTextContents()).toContain("description:  Keep the lens clear, every week.");
+    await shot(page, "settings-04b-change-request");
     // On a phone, the settings form and the place page fit the screen.
     await page.setViewportSize({ width: 390, height: 844 });
     for (const [link, name] of [
