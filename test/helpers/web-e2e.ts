@@ -3,7 +3,8 @@
  * address), Chromium, sign-in with a one-time link, the problems a page runs into, and screenshots
  * kept when QUIRE_SCREENSHOTS_DIR=<dir> is set.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { createLoginLink } from "../../src/modules/web/web.queries.js";
 import { createTestContext, type TestContext } from "./app.js";
 import { launchChromium } from "./browser.js";
@@ -14,8 +15,8 @@ export interface WebE2E {
   /** The server's address, e.g. http://127.0.0.1:41234 */
   base: string;
   browser: Browser;
-  /** A new browser window signed in as the user, on /app. */
-  signIn(user: { id: string }): Promise<{ context: BrowserContext; page: Page }>;
+  /** A new browser window (1280×900 unless `options` say otherwise) signed in as the user, on /app. */
+  signIn(user: { id: string }, options?: BrowserContextOptions): Promise<{ context: BrowserContext; page: Page }>;
   /** A full-page screenshot named `name`, when QUIRE_SCREENSHOTS_DIR is set. */
   shot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
@@ -34,13 +35,14 @@ export async function startWebE2E(): Promise<WebE2E> {
     throw error;
   }
   const screenshots = process.env.QUIRE_SCREENSHOTS_DIR;
+  if (screenshots) mkdirSync(screenshots, { recursive: true });
   const launched = browser;
   return {
     ctx,
     base,
     browser: launched,
-    async signIn(user) {
-      const context = await launched.newContext({ viewport: { width: 1280, height: 900 } });
+    async signIn(user, options = {}) {
+      const context = await launched.newContext({ viewport: { width: 1280, height: 900 }, ...options });
       const page = await context.newPage();
       const { token } = await createLoginLink(ctx.db, user.id);
       await page.goto(`${base}/app/login/link/${token}`);
