@@ -142,6 +142,7 @@ describe("a change request's pages in Chromium", () => {
     await page.getByLabel("Slug").fill("Lens Care");
     await page.getByLabel("Emoji").fill("🔦");
     await page.getByLabel("Description").fill("Keep the lens clear, every week.");
+    await page.getByRole("checkbox", { name: /Not for search engines/ }).check();
     await page.getByRole("button", { name: "Save to the change request" }).click();
     await page.waitForURL(/\/settings$/);
     expect(await page.locator(".field-error").textContent()).toContain("“lens-care” would do");
@@ -231,6 +232,7 @@ describe("a change request's pages in Chromium", () => {
     });
     expect(storm).toMatchObject({ title: "Storm log", path: "welcome/storm-log", hidden: true });
     expect(lensCare.hidden ?? false).toBe(false);
+    expect(lensCare.noRobotsIndex).toBe(true);
     expect(problems).toEqual([]);
 
     // Merged and published: the site shows the emoji and the description, and leaves the hidden page out of its navigation.
@@ -243,7 +245,11 @@ describe("a change request's pages in Chromium", () => {
     const nav = await published.locator(".q-sidebar").textContent();
     expect(nav).toContain("🔦 Lens care");
     expect(nav).not.toContain("Storm log");
+    // Asked not to be indexed by search engines, unlike the page before it.
+    await expect(published.locator('meta[name="robots"][content="noindex"]').count()).resolves.toBe(1);
     await shot(published, "settings-05-published");
+    expect((await published.goto(`${siteRoot}/welcome`))?.status()).toBe(200);
+    await expect(published.locator('meta[name="robots"]').count()).resolves.toBe(0);
     expect((await published.goto(`${siteRoot}/welcome/storm-log`))?.status()).toBe(200);
     await reader.close();
     await context.close();

@@ -523,7 +523,7 @@ describe("change requests in the web app", () => {
     expect(JSON.stringify((await ctx.as(s.owner).get(`${s.api}/content/pages`)).body.pages)).toBe(before);
   });
 
-  it("renames a page, changes its slug and shows the new address; sets its emoji, description and hidden through update_page", async () => {
+  it("renames a page, changes its slug and shows the new address; sets its emoji, description, hidden and indexing flags through update_page", async () => {
     const s = await setup();
     const site = await createSite(ctx, s.owner, s.org.id, { title: "Public docs" });
     const siteUrl = `/v1/orgs/${s.org.id}/sites/${site.id}`;
@@ -547,6 +547,7 @@ describe("change requests in the web app", () => {
       emoji: "📘",
       description: "How to set it up,\r\nstep by step.",
       hidden: "true",
+      noRobotsIndex: "true",
     });
     expect(saved.status, saved.text).toBe(303);
     expect(saved.location).toBe(`${s.url}/pages?done=page-saved&page=${s.guide.id}#tree-${s.guide.id}`);
@@ -558,7 +559,9 @@ describe("change requests in the web app", () => {
       emoji: "📘",
       description: "How to set it up,\nstep by step.",
       hidden: true,
+      noRobotsIndex: true,
     });
+    expect(page.noIndex ?? false).toBe(false);
     const after = await editor.get(saved.location!);
     expect(after.text).toContain("Page settings saved in the change request.");
     expect(after.text).toContain('<code class="new-path">/setup</code>');
@@ -575,11 +578,23 @@ describe("change requests in the web app", () => {
     expect(clearedPage.emoji).toBeUndefined();
     expect(clearedPage.description).toBeUndefined();
     expect(clearedPage.hidden ?? false).toBe(false);
+    expect(clearedPage.noRobotsIndex ?? false).toBe(false);
+    const { csrf: csrf3 } = await csrfOf(editor, settingsUrl);
+    expect((await editor.post(settingsUrl, { _csrf: csrf3, title: "Setup guide", slug: "setup", noIndex: "true" })).status).toBe(303);
+    expect((await ctx.as(s.owner).get(`${s.api}/content/page/${s.guide.id}`)).body.noIndex).toBe(true);
+    expect((await editor.get(settingsUrl)).text).toMatch(/name="noIndex" value="true" checked/);
     // The same values again change nothing and say so.
-    const same = await editor.post(settingsUrl, { _csrf: csrf2, title: "Setup guide", slug: "setup", emoji: "", description: "" });
+    const same = await editor.post(settingsUrl, {
+      _csrf: csrf2,
+      title: "Setup guide",
+      slug: "setup",
+      emoji: "",
+      description: "",
+      noIndex: "true",
+    });
     expect(same.location).toBe(`${s.url}/pages?done=page-unchanged#tree-${s.guide.id}`);
     // An empty slug is made from the title.
-    expect((await editor.post(settingsUrl, { _csrf: csrf2, title: "Getting started", slug: "" })).status).toBe(303);
+    expect((await editor.post(settingsUrl, { _csrf: csrf2, title: "Getting started", slug: "", noIndex: "true" })).status).toBe(303);
     expect((await ctx.as(s.owner).get(`${s.api}/content/page/${s.guide.id}`)).body.slug).toBe("getting-started");
   });
 

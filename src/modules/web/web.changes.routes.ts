@@ -1099,7 +1099,7 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     },
   );
 
-  // ---- a page's settings (title, slug, emoji, description, hidden) and its place among siblings ----------
+  // ---- a page's settings (title, slug, emoji, description, hidden, indexing) and its place among siblings ----
 
   /** A page's path in the space, and its addresses on the published sites that show the space. */
   async function addressOf(loaded: LoadedChangeRequest, path: string): Promise<PageAddress> {
@@ -1173,6 +1173,8 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
           emoji: Type.Optional(Type.String({ maxLength: 400 })),
           description: Type.Optional(Type.String({ maxLength: 8000 })),
           hidden: Type.Optional(Type.Enum(["true"])),
+          noIndex: Type.Optional(Type.Enum(["true"])),
+          noRobotsIndex: Type.Optional(Type.Enum(["true"])),
         }),
       },
     },
@@ -1187,6 +1189,8 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
         emoji: body.emoji ?? "",
         description: (body.description ?? "").replace(/\r\n?/g, "\n"),
         hidden: body.hidden === "true",
+        noIndex: body.noIndex === "true",
+        noRobotsIndex: body.noRobotsIndex === "true",
       };
       const siblings = childrenOf(view.content, location.parentId) ?? [];
       const checked = checkSettings(form, settingsFormOf(page), page, siblings);
@@ -1267,6 +1271,8 @@ function settingsFormOf(page: PageNode): PageSettingsForm {
     emoji: emojiText(page.emoji).trim(),
     description: page.description ?? "",
     hidden: page.hidden === true,
+    noIndex: page.noIndex === true,
+    noRobotsIndex: page.noRobotsIndex === true,
   };
 }
 
@@ -1345,7 +1351,7 @@ function checkSettings(
     };
   if (description !== current.description.trim()) change.description = description || null;
 
-  if (form.hidden !== current.hidden) change.hidden = form.hidden;
+  for (const flag of ["hidden", "noIndex", "noRobotsIndex"] as const) if (form[flag] !== current[flag]) change[flag] = form[flag];
   return { change };
 }
 

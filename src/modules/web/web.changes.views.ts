@@ -610,6 +610,8 @@ export interface PageSettingsForm {
   emoji: string;
   description: string;
   hidden: boolean;
+  noIndex: boolean;
+  noRobotsIndex: boolean;
 }
 
 export interface SettingsView {
@@ -645,6 +647,8 @@ export function settingsPage(view: SettingsView): SafeHtml {
       <label>Description <textarea name="description" id="description" rows="3" maxlength="1000" ${invalid("description")}>${form.description}</textarea></label>${fieldProblem("description")}
       <p class="hint">Shown under the title on the published page and in llms.txt.</p>
       <label class="check"><input type="checkbox" name="hidden" value="true" ${form.hidden ? raw("checked") : ""}> Hidden: left out of the site's navigation, search and sitemap, still open to its address</label>
+      <label class="check"><input type="checkbox" name="noIndex" value="true" ${form.noIndex ? raw("checked") : ""}> Not indexed: left out of the site's search and of the space's search</label>
+      <label class="check"><input type="checkbox" name="noRobotsIndex" value="true" ${form.noRobotsIndex ? raw("checked") : ""}> Not for search engines: the page asks robots not to index it and leaves the sitemap</label>
       <p><button type="submit" class="primary">Save to the change request</button> <a href="${base}/pages">Cancel</a></p>
     </form></div>
     <script src="${SETTINGS_SCRIPT_PATH}" defer></script>`;
