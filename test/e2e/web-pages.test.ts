@@ -152,6 +152,8 @@ describe("a change request's pages in Chromium", () => {
     await shot(page, "settings-01-slug-refused");
     problems.length = 0; // the refused save answered 400, as it should
     await page.getByLabel("Slug").fill("lens-care");
+    await expect(page.locator(".field-error").count()).resolves.toBe(0);
+    await expect(page.getByLabel("Slug").getAttribute("aria-invalid")).resolves.toBeNull();
     expect(await page.locator(".new-path").textContent()).toBe("/lens-care");
     expect(await page.locator(".new-url").textContent()).toBe(`${siteRoot}/lens-care`);
     await shot(page, "settings-02-form");

@@ -500,7 +500,7 @@ export function editPage(view: EditView): SafeHtml {
       </div>
       <p><button type="submit" name="action" value="save" class="primary">Save to the change request</button>
         <button type="submit" name="action" value="preview" id="preview-button">Preview</button>
-        <a href="${base}#page-${view.page.id}">Cancel</a></p>
+        <a href="${base}#page-${view.page.id}">Cancel</a> · <a href="${base}/p/${view.page.id}/settings">Title, slug and other settings</a></p>
     </form></div>
     <script src="${EDIT_SCRIPT_PATH}" defer></script>`;
 }
@@ -647,8 +647,8 @@ export function settingsPage(view: SettingsView): SafeHtml {
       <label>Description <textarea name="description" id="description" rows="3" maxlength="1000" ${invalid("description")}>${form.description}</textarea></label>${fieldProblem("description")}
       <p class="hint">Shown under the title on the published page and in llms.txt.</p>
       <label class="check"><input type="checkbox" name="hidden" value="true" ${form.hidden ? raw("checked") : ""}> Hidden: left out of the site's navigation, search and sitemap, still open to its address</label>
-      <label class="check"><input type="checkbox" name="noIndex" value="true" ${form.noIndex ? raw("checked") : ""}> Not indexed: left out of the site's search and of the space's search</label>
-      <label class="check"><input type="checkbox" name="noRobotsIndex" value="true" ${form.noRobotsIndex ? raw("checked") : ""}> Not for search engines: the page asks robots not to index it and leaves the sitemap</label>
+      <label class="check"><input type="checkbox" name="noIndex" value="true" ${form.noIndex ? raw("checked") : ""}> Not indexed: left out of search and the sitemap, and search engines are asked not to index it</label>
+      <label class="check"><input type="checkbox" name="noRobotsIndex" value="true" ${form.noRobotsIndex ? raw("checked") : ""}> Not for search engines: they are asked not to index it and it leaves the sitemap; the site's search still finds it</label>
       <p><button type="submit" class="primary">Save to the change request</button> <a href="${base}/pages">Cancel</a></p>
     </form></div>
     <script src="${SETTINGS_SCRIPT_PATH}" defer></script>`;
@@ -723,6 +723,14 @@ export const SETTINGS_SCRIPT = `(() => {
     };
     title.addEventListener("input", update);
     slug.addEventListener("input", update);
+    // A refused field's message goes once the field is edited; the server checks it again on save.
+    for (const field of form.querySelectorAll("[aria-invalid]")) {
+      field.addEventListener("input", () => {
+        field.removeAttribute("aria-invalid");
+        field.removeAttribute("aria-describedby");
+        document.getElementById("settings-problem")?.remove();
+      }, { once: true });
+    }
   }
   const choose = document.getElementById("place-parent");
   if (choose) {
