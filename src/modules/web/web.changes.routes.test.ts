@@ -53,7 +53,7 @@ async function csrfOf(browser: WebClient, url: string) {
 describe("change requests in the web app", () => {
   it("sends a visitor without a session to sign in, keeping where they were going", async () => {
     const s = await setup();
-    for (const url of [s.url, `${s.url}/pages`]) {
+    for (const url of [s.url, `${s.url}/pages`, `${s.url}/p/${s.guide.id}/settings`, `${s.url}/p/${s.guide.id}/place`]) {
       const res = await new WebClient(ctx).get(url);
       expect(res.status, url).toBe(303);
       expect(res.location).toBe(`/app/login?next=${encodeURIComponent(url)}`);
