@@ -4,24 +4,18 @@
  * spec and a topic by clicking links; request a Git import as an editor; look on a phone and in
  * dark mode. QUIRE_SCREENSHOTS_DIR=<dir> keeps a screenshot of each page.
  */
-import { mkdirSync } from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseMarkdownPage } from "../../src/content/markdown/index.js";
 import { saveDocument } from "../../src/content/revision/storage.js";
-import { createLoginLink } from "../../src/modules/web/web.queries.js";
-import { createTestContext, type TestContext, type TestUser } from "../helpers/app.js";
-import { launchChromium } from "../helpers/browser.js";
+import type { TestContext } from "../helpers/app.js";
 import { commitContent, paragraphDoc } from "../helpers/content.factories.js";
 import { createOrgWithRoles } from "../helpers/factories.js";
-import { freePort } from "../helpers/simplesamlphp.js";
 import { createCollection, createSpace } from "../helpers/spaces.factories.js";
+import { startWebE2E, type WebE2E } from "../helpers/web-e2e.js";
 
-const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS_DIR;
-
+let e2e: WebE2E;
 let ctx: TestContext;
 let base: string;
-let browser: Browser;
 let seeded: Awaited<ReturnType<typeof seed>>;
 
 const GUIDE = `Quire keeps your documentation next to your code.
@@ -103,37 +97,17 @@ async function seed() {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  ctx = await createTestContext({ config: { publicUrl: base } });
-  await ctx.app.listen({ port, host: "127.0.0.1" });
+  e2e = await startWebE2E();
+  ({ ctx, base } = e2e);
   seeded = await seed();
-  if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
-  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await ctx?.close();
+  await e2e?.close();
 });
 
-async function shot(page: Page, name: string) {
-  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
-}
-
-/** A browser context signed in as the user through a one-time link, as `quire users login-link` prints it. */
-async function signIn(
-  user: TestUser,
-  options: Parameters<Browser["newContext"]>[0] = {},
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  const { token } = await createLoginLink(ctx.db, user.id);
-  await page.goto(`${base}/app/login/link/${token}`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(`${base}/app`);
-  return { context, page };
-}
+const shot = (...args: Parameters<WebE2E["shot"]>) => e2e.shot(...args);
+const signIn = (...args: Parameters<WebE2E["signIn"]>) => e2e.signIn(...args);
 
 describe("browsing the web app in Chromium", () => {
   it("goes from the organization to a page, its history and a revision, then a site, a spec and a topic", async () => {

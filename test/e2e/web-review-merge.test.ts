@@ -5,22 +5,17 @@
  * replies, reacts, approves and merges; the merged text is the space's primary content.
  * QUIRE_SCREENSHOTS_DIR=<dir> keeps a screenshot of each step.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLoginLink } from "../../src/modules/web/web.queries.js";
-import { createTestContext, type TestContext, type TestUser } from "../helpers/app.js";
-import { launchChromium } from "../helpers/browser.js";
+import type { TestContext, TestUser } from "../helpers/app.js";
 import { createChangeRequest, editContent, mergeChangeRequest } from "../helpers/change-requests.factories.js";
 import { commitContent } from "../helpers/content.factories.js";
 import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
-import { freePort } from "../helpers/simplesamlphp.js";
 import { createSpace } from "../helpers/spaces.factories.js";
+import { startWebE2E, type WebE2E, watchProblems } from "../helpers/web-e2e.js";
 
-const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS_DIR;
-
+let e2e: WebE2E;
 let ctx: TestContext;
 let base: string;
-let browser: Browser;
 let orgId: string;
 let spaceId: string;
 let homeId: string;
@@ -28,10 +23,8 @@ let editor: TestUser;
 let reviewer: TestUser;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  ctx = await createTestContext({ config: { publicUrl: base } });
-  await ctx.app.listen({ port, host: "127.0.0.1" });
+  e2e = await startWebE2E();
+  ({ ctx, base } = e2e);
   const owner = await createUser(ctx, { displayName: "Owner" });
   orgId = (await createOrganization(ctx, owner, "Lighthouse Docs")).id;
   editor = await createUser(ctx, { displayName: "Eda Editor" });
@@ -46,45 +39,22 @@ beforeAll(async () => {
     ],
   });
   homeId = content.pages[0]!.id;
-  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await ctx?.close();
+  await e2e?.close();
 });
 
-async function shot(page: Page, name: string) {
-  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
-}
-
-/** A browser signed in as the user with a one-time link, as `quire users login-link` prints it. */
-async function signIn(user: TestUser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const { token } = await createLoginLink(ctx.db, user.id);
-  await page.goto(`${base}/app/login/link/${token}`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(`${base}/app`);
-  return { context, page };
-}
+const shot = (...args: Parameters<WebE2E["shot"]>) => e2e.shot(...args);
+const signIn = (user: TestUser) => e2e.signIn(user);
 
 describe("review and merge in Chromium", () => {
   it("creates, edits with a live preview, reviews, comments, approves and merges a change request", async () => {
     const changes = `${base}/app/o/${orgId}/s/${spaceId}/~/changes`;
-    const scriptErrors: string[] = [];
 
     // The editor: a new change request, a page edited with the live preview, a reviewer asked, a comment.
     const eda = await signIn(editor);
-    eda.page.on("pageerror", (error) => scriptErrors.push(error.message));
-    eda.page.on("console", (message) => {
-      // A missing resource is reported below with its address (the browser's own /favicon.ico aside).
-      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) scriptErrors.push(message.text());
-    });
-    eda.page.on("response", (response) => {
-      if (response.status() >= 400 && new URL(response.url()).pathname !== "/favicon.ico")
-        scriptErrors.push(`${response.status()} ${response.url()}`);
-    });
+    const scriptErrors = watchProblems(eda.page);
     await eda.page.goto(changes);
     await shot(eda.page, "01-list-empty");
     await eda.page.getByLabel("New change request").fill("Night watch routine");

@@ -9,6 +9,7 @@ import { createChangeRequest, editContent, mergeChangeRequest } from "../../../t
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { createOrganization, createUser } from "../../../test/helpers/factories.js";
 import { createTestIdp } from "../../../test/helpers/saml-idp.js";
+import { createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
 import { WebClient } from "../../../test/helpers/web.js";
 
@@ -52,7 +53,7 @@ async function csrfOf(browser: WebClient, url: string) {
 describe("change requests in the web app", () => {
   it("sends a visitor without a session to sign in, keeping where they were going", async () => {
     const s = await setup();
-    for (const url of [s.url, `${s.url}/pages`]) {
+    for (const url of [s.url, `${s.url}/pages`, `${s.url}/p/${s.guide.id}/settings`, `${s.url}/p/${s.guide.id}/place`]) {
       const res = await new WebClient(ctx).get(url);
       expect(res.status, url).toBe(303);
       expect(res.location).toBe(`/app/login?next=${encodeURIComponent(url)}`);
@@ -520,6 +521,207 @@ describe("change requests in the web app", () => {
     // An unknown page of this change request is a 404 too.
     expect((await editor.post(`${s.url}/p/nope/delete`, { _csrf: csrf })).status).toBe(404);
     expect(JSON.stringify((await ctx.as(s.owner).get(`${s.api}/content/pages`)).body.pages)).toBe(before);
+  });
+
+  it("renames a page, changes its slug and shows the new address; sets its emoji, description, hidden and indexing flags through update_page", async () => {
+    const s = await setup();
+    const site = await createSite(ctx, s.owner, s.org.id, { title: "Public docs" });
+    const siteUrl = `/v1/orgs/${s.org.id}/sites/${site.id}`;
+    expect((await ctx.as(s.owner).post(`${siteUrl}/site-spaces`, { spaceId: s.space.id })).status).toBe(201);
+    expect((await ctx.as(s.owner).post(`${siteUrl}/publish`)).status).toBe(200);
+    const editor = await signedIn(s.members.edit);
+    const settingsUrl = `${s.url}/p/${s.guide.id}/settings`;
+    const pagesPage = (await editor.get(`${s.url}/pages`)).text;
+    expect(pagesPage).toContain(`href="${settingsUrl}"`);
+    expect(pagesPage).toContain("/guide</span>");
+    const { page: form, csrf } = await csrfOf(editor, settingsUrl);
+    expect(form.text).toContain('value="Guide"');
+    expect(form.text).toContain('value="guide"');
+    // The address on the published site that shows the space.
+    expect(form.text).toMatch(new RegExp(`href="http://[^"]+/s/${site.basename}/guide"`));
+
+    const saved = await editor.post(settingsUrl, {
+      _csrf: csrf,
+      title: "  Setup guide ",
+      slug: "setup",
+      emoji: "📘",
+      description: "How to set it up,\r\nstep by step.",
+      hidden: "true",
+      noRobotsIndex: "true",
+    });
+    expect(saved.status, saved.text).toBe(303);
+    expect(saved.location).toBe(`${s.url}/pages?done=page-saved&page=${s.guide.id}#tree-${s.guide.id}`);
+    const page = (await ctx.as(s.owner).get(`${s.api}/content/page/${s.guide.id}`)).body;
+    expect(page).toMatchObject({
+      title: "Setup guide",
+      slug: "setup",
+      path: "setup",
+      emoji: "📘",
+      description: "How to set it up,\nstep by step.",
+      hidden: true,
+      noRobotsIndex: true,
+    });
+    expect(page.noIndex ?? false).toBe(false);
+    const after = await editor.get(saved.location!);
+    expect(after.text).toContain("Page settings saved in the change request.");
+    expect(after.text).toContain('<code class="new-path">/setup</code>');
+    expect(after.text).toMatch(new RegExp(`/s/${site.basename}/setup</a>`));
+    expect(after.text).toMatch(/Setup guide<\/span> <span class="badge"[^>]*>hidden<\/span>/);
+    // The change request lists it as renamed; the home page's edit is untouched.
+    expect((await editor.get(s.url)).text).toMatch(/Setup guide <span class="badge renamed">renamed<\/span>/);
+
+    // Clearing: an empty emoji and description remove them, an unchecked box shows the page again.
+    const { csrf: csrf2 } = await csrfOf(editor, settingsUrl);
+    const cleared = await editor.post(settingsUrl, { _csrf: csrf2, title: "Setup guide", slug: "setup", emoji: "", description: "" });
+    expect(cleared.status, cleared.text).toBe(303);
+    const clearedPage = (await ctx.as(s.owner).get(`${s.api}/content/page/${s.guide.id}`)).body;
+    expect(clearedPage.emoji).toBeUndefined();
+    expect(clearedPage.description).toBeUndefined();
+    expect(clearedPage.hidden ?? false).toBe(false);
+    expect(clearedPage.noRobotsIndex ?? false).toBe(false);
+    const { csrf: csrf3 } = await csrfOf(editor, settingsUrl);
+    expect((await editor.post(settingsUrl, { _csrf: csrf3, title: "Setup guide", slug: "setup", noIndex: "true" })).status).toBe(303);
+    expect((await ctx.as(s.owner).get(`${s.api}/content/page/${s.guide.id}`)).body.noIndex).toBe(true);
+    expect((await editor.get(settingsUrl)).text).toMatch(/name="noIndex" value="true" checked/);
+    // The same values again change nothing and say so.
+    const same = await editor.post(settingsUrl, {
+      _csrf: csrf2,
+      title: "Setup guide",
+      slug: "setup",
+      emoji: "",
+      description: "",
+      noIndex: "true",
+    });
+    expect(same.location).toBe(`${s.url}/pages?done=page-unchanged#tree-${s.guide.id}`);
+    // An empty slug is made from the title.
+    expect((await editor.post(settingsUrl, { _csrf: csrf2, title: "Getting started", slug: "", noIndex: "true" })).status).toBe(303);
+    expect((await ctx.as(s.owner).get(`${s.api}/content/page/${s.guide.id}`)).body.slug).toBe("getting-started");
+  });
+
+  it("shows what is wrong in the settings form, with the text kept, and stores nothing", async () => {
+    const s = await setup();
+    const editor = await signedIn(s.members.edit);
+    const settingsUrl = `${s.url}/p/${s.guide.id}/settings`;
+    const { csrf } = await csrfOf(editor, settingsUrl);
+    const before = JSON.stringify((await ctx.as(s.owner).get(`${s.api}/content/pages`)).body.pages);
+    const refused = async (form: Record<string, string>, field: string, message: string) => {
+      const res = await editor.post(settingsUrl, { _csrf: csrf, title: "Guide", slug: "guide", ...form });
+      expect(res.status, res.text.slice(0, 500)).toBe(400);
+      expect(res.text).toContain(message);
+      expect(res.text).toMatch(new RegExp(`name="${field}"[^>]*aria-invalid="true"`));
+      return res.text;
+    };
+    await refused({ title: "   " }, "title", "A page needs a title.");
+    const taken = await refused(
+      { slug: "home", description: "Kept text" },
+      "slug",
+      "The slug “home” is already used by “Home” at the same level: pick another.",
+    );
+    expect(taken).toContain(">Kept text</textarea>");
+    await refused(
+      { slug: "Getting Started" },
+      "slug",
+      "A slug is lowercase letters, digits and hyphens, without spaces or slashes: “getting-started” would do.",
+    );
+    await refused({ slug: "a/b" }, "slug", "without spaces or slashes");
+    await refused({ emoji: "book" }, "emoji", "“book” is not one emoji");
+    await refused({ emoji: "📘📗" }, "emoji", "is not one emoji");
+    await refused({ description: "x".repeat(1001) }, "description", "A description has at most 1000 characters (this one has 1001).");
+    await refused({ title: "t".repeat(257) }, "title", "A title has at most 256 characters");
+    // Over the form's own limits: the form's 400, not a 500.
+    expect((await editor.post(settingsUrl, { _csrf: csrf, title: "x".repeat(3000), slug: "" })).status).toBe(400);
+    expect(JSON.stringify((await ctx.as(s.owner).get(`${s.api}/content/pages`)).body.pages)).toBe(before);
+  });
+
+  it("places a page before or after another under a new parent; moves up and down keep the order the API reads", async () => {
+    const s = await setup();
+    type Tree = { id: string; title: string; pages?: Tree }[];
+    const outline = (pages: Tree): string[] =>
+      pages.map((p) => (p.pages?.length ? `${p.title} [${outline(p.pages).join(", ")}]` : p.title));
+    const crPages = async () => (await ctx.as(s.owner).get(`${s.api}/content/pages`)).body.pages as Tree;
+    await editContent(ctx, s.members.edit, s.space.id, s.cr.id, [
+      { operation: "insert_page", title: "Ropes", into: s.home.id, document: { markdown: "" } },
+      { operation: "insert_page", title: "Lamps", into: s.home.id, document: { markdown: "" } },
+      { operation: "insert_page", title: "Safety", document: { markdown: "" } },
+    ]);
+    const [ropes, lamps] = (await crPages())[0]!.pages!;
+    const safety = (await crPages())[2]!;
+    const editor = await signedIn(s.members.edit);
+    const placeUrl = `${s.url}/p/${safety.id}/place`;
+    const { page, csrf } = await csrfOf(editor, `${placeUrl}?parent=${s.home.id}`);
+    expect(page.text).toContain("Pages under “Home”");
+    expect(page.text).toContain(`aria-label="Place “Safety” before “Ropes”"`);
+    expect(page.text).toContain(`aria-label="Place “Safety” before “Lamps”"`);
+    expect(page.text).toContain(`aria-label="Place “Safety” after “Lamps”"`);
+    const move = (pageId: string, form: Record<string, string>) => editor.post(`${s.url}/p/${pageId}/move`, { _csrf: csrf, ...form });
+    const placed = await move(safety.id, { to: "parent", parent: s.home.id, before: lamps!.id });
+    expect(placed.status, placed.text).toBe(303);
+    expect(outline(await crPages())).toEqual(["Home [Ropes, Safety, Lamps]", "Guide"]);
+    expect((await move(s.guide.id, { to: "parent", parent: s.home.id, after: ropes!.id })).status).toBe(303);
+    expect(outline(await crPages())).toEqual(["Home [Ropes, Guide, Safety, Lamps]"]);
+    // Back to the top level, after Home; then within the same parent, after its next sibling.
+    expect((await move(safety.id, { to: "parent", parent: "", after: s.home.id })).status).toBe(303);
+    expect((await move(ropes!.id, { to: "parent", parent: s.home.id, after: s.guide.id })).status).toBe(303);
+    expect(outline(await crPages())).toEqual(["Home [Guide, Ropes, Lamps]", "Safety"]);
+    expect((await move(lamps!.id, { to: "up" })).status).toBe(303);
+    expect(outline(await crPages())).toEqual(["Home [Guide, Lamps, Ropes]", "Safety"]);
+    // On its own parent's page, where it is now has no button.
+    expect((await editor.get(`${s.url}/p/${lamps!.id}/place`)).text).toContain("“Lamps” is here now");
+
+    // A neighbour that is not under the chosen parent, both sides at once, an unknown parent, a subpage.
+    const wrong = await move(lamps!.id, { to: "parent", parent: "", before: ropes!.id });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain("“Ropes” is not in the chosen place (any more)");
+    expect((await move(lamps!.id, { to: "parent", parent: "", before: safety.id, after: s.home.id })).status).toBe(400);
+    expect((await editor.get(`${s.url}/p/${s.home.id}/place?parent=${ropes!.id}`)).status).toBe(400);
+    expect((await editor.get(`${s.url}/p/${s.home.id}/place?parent=nope`)).status).toBe(404);
+    expect(outline(await crPages())).toEqual(["Home [Guide, Lamps, Ropes]", "Safety"]);
+  });
+
+  it("refuses page settings and places to a reader (403), without the CSRF token (403), on a merged or archived change request (409), and in another organization (404)", async () => {
+    const s = await setup();
+    const before = JSON.stringify((await ctx.as(s.owner).get(`${s.api}/content/pages`)).body.pages);
+    const settingsUrl = `${s.url}/p/${s.guide.id}/settings`;
+    const placeUrl = `${s.url}/p/${s.guide.id}/place`;
+    const reader = await signedIn(s.members.read);
+    const { csrf: readerCsrf } = await csrfOf(reader, s.url);
+    for (const url of [settingsUrl, placeUrl]) {
+      const res = await reader.get(url);
+      expect(res.status, url).toBe(403);
+      expect(res.text).toContain("edit its change requests");
+    }
+    expect((await reader.post(settingsUrl, { _csrf: readerCsrf, title: "Forged", slug: "forged" })).status).toBe(403);
+    expect(
+      (await reader.post(`${s.url}/p/${s.guide.id}/move`, { _csrf: readerCsrf, to: "parent", parent: "", before: s.home.id })).status,
+    ).toBe(403);
+
+    const editor = await signedIn(s.members.edit);
+    const { csrf } = await csrfOf(editor, settingsUrl);
+    expect((await editor.post(settingsUrl, { title: "No token", slug: "guide" })).status).toBe(403);
+    expect((await editor.post(settingsUrl, { _csrf: readerCsrf, title: "Their token", slug: "guide" })).status).toBe(403);
+
+    const stranger = await createUser(ctx);
+    const otherOrg = await createOrganization(ctx, stranger, "Other");
+    const elsewhere = `/app/o/${otherOrg.id}/s/${s.space.id}/~/changes/${s.cr.number}/p/${s.guide.id}`;
+    expect((await editor.get(`${elsewhere}/settings`)).status).toBe(404);
+    expect((await editor.get(`${elsewhere}/place`)).status).toBe(404);
+    expect((await editor.post(`${elsewhere}/settings`, { _csrf: csrf, title: "Elsewhere", slug: "guide" })).status).toBe(404);
+    expect((await editor.get(`${s.url}/p/nope/settings`)).status).toBe(404);
+    expect(JSON.stringify((await ctx.as(s.owner).get(`${s.api}/content/pages`)).body.pages)).toBe(before);
+
+    // Archived, then merged: read-only, with the API's message.
+    expect((await ctx.as(s.members.edit).patch(s.api, { status: "archived" })).status).toBe(200);
+    const archived = await editor.post(settingsUrl, { _csrf: csrf, title: "Archived", slug: "guide" });
+    expect(archived.status).toBe(409);
+    expect(archived.text).toContain("is archived: reopen it first");
+    expect((await editor.get(settingsUrl)).status).toBe(409);
+    expect((await ctx.as(s.members.edit).patch(s.api, { status: "open" })).status).toBe(200);
+    expect((await ctx.as(s.owner).post(`${s.api}/merge`, {})).status).toBe(200);
+    const merged = await editor.post(settingsUrl, { _csrf: csrf, title: "Merged", slug: "guide" });
+    expect(merged.status).toBe(409);
+    expect(merged.text).toContain("is merged: it can no longer change");
+    expect((await editor.get(placeUrl)).status).toBe(409);
+    expect((await ctx.as(s.owner).get(`/v1/spaces/${s.space.id}/content/page/${s.guide.id}`)).body.title).toBe("Guide");
   });
 
   it("answers 404 for another organization's address, an outsider, and an unknown number", async () => {

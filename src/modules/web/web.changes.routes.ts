@@ -15,10 +15,11 @@ import type { FastifyReply, FastifyRequest, FastifySchema, RawServerDefault, Rou
 import Type, { type Static, type TObject } from "typebox";
 import { documentText } from "../../content/document/plain-text.js";
 import type { JSONDocument } from "../../content/document/types.js";
+import { slugify } from "../../content/gitbook-repo/text.js";
 import { editablePathFor } from "../../content/markdown/api-paths.js";
 import { markdownFromDocument, serializeMarkdownPage } from "../../content/markdown/index.js";
 import { convertMarkdown } from "../../content/markdown/off-thread.js";
-import { indexPages } from "../../content/revision/model.js";
+import { indexPages, type PageNode, type RevisionContent } from "../../content/revision/model.js";
 import { loadDocuments } from "../../content/revision/storage.js";
 import type { CommentReplyRow, CommentRow, OrganizationRow, UserRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
@@ -73,7 +74,8 @@ import { getOrganization, listOrganizationsOfUser } from "../organizations/organ
 import { webAccessAllowed } from "../saml/saml.policy.js";
 import { requireLiveSpace } from "../spaces/spaces.loader.js";
 import { getUserById, getUsersByIds } from "../users/users.queries.js";
-import { repliesOfComments } from "./web.changes.queries.js";
+import { emojiText } from "./web.browse.views.js";
+import { publishedPlacesOfSpace, repliesOfComments } from "./web.changes.queries.js";
 import { contentView } from "./web.changes.render.js";
 import {
   type CommentView,
@@ -84,8 +86,14 @@ import {
   EDIT_SCRIPT_PATH,
   editPage,
   listPage,
+  type PageAddress,
   type PageChangeView,
+  type PageSettingsForm,
+  placePage,
   previewHtml,
+  SETTINGS_SCRIPT,
+  SETTINGS_SCRIPT_PATH,
+  settingsPage,
   structurePage,
 } from "./web.changes.views.js";
 import { html, type PageOptions, page, raw, type SafeHtml } from "./web.html.js";
@@ -147,6 +155,8 @@ const STRUCTURE_NOTICES: Record<string, string> = {
   "page-added": "Page added to the change request.",
   "page-moved": "Page moved in the change request.",
   "page-deleted": "Page deleted from the change request.",
+  "page-saved": "Page settings saved in the change request.",
+  "page-unchanged": "Nothing to save: the settings were already so.",
 };
 
 export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -971,17 +981,25 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
   changeRequestRoute(
     "GET",
     "/app/o/:org/s/:space/~/changes/:number/pages",
-    { schema: { params: CrParams, querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })) }) } },
+    {
+      schema: {
+        params: CrParams,
+        querystring: Type.Object({ done: Type.Optional(Type.String({ maxLength: 40 })), page: Type.Optional(Id) }),
+      },
+    },
     async (request, reply, cr) => {
       const view = await structureContext(cr);
       const { loaded, org } = cr;
       const csrf = reply.generateCsrf();
+      // After a save, the page's address as it now is (read from the tree, never from the URL's text).
+      const saved = request.query.done === "page-saved" && request.query.page ? view.locations().get(request.query.page) : undefined;
       const body = structurePage({
         org: { id: org.id, title: org.title },
         space: { id: loaded.space.id, title: loaded.space.title },
         changeRequest: loaded.changeRequest,
         pages: view.content.pages,
         notice: request.query.done ? STRUCTURE_NOTICES[request.query.done] : undefined,
+        ...(saved ? { saved: { title: saved.page.title, address: await addressOf(loaded, saved.path) } } : {}),
         csrf,
       });
       const space = { id: loaded.space.id, title: loaded.space.title };
@@ -1021,7 +1039,12 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     {
       schema: {
         params: PageParams,
-        body: Type.Object({ to: Type.Enum(["up", "down", "parent"]), parent: Type.Optional(Type.String({ maxLength: 100 })) }),
+        body: Type.Object({
+          to: Type.Enum(["up", "down", "parent"]),
+          parent: Type.Optional(Type.String({ maxLength: 100 })),
+          before: Type.Optional(Type.String({ maxLength: 100 })),
+          after: Type.Optional(Type.String({ maxLength: 100 })),
+        }),
       },
     },
     async (request, reply, cr) => {
@@ -1032,7 +1055,25 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
       const title = location.page.title || "Untitled page";
       let place: Pick<ContentChangeValue, "into" | "at">;
       if (request.body.to === "parent") {
-        place = { into: request.body.parent || null };
+        const into = request.body.parent || null;
+        const { before, after } = request.body;
+        if (before && after) throw invalid("Place a page either before or after another page, not both.");
+        const neighbour = before || after;
+        if (!neighbour) place = { into };
+        else {
+          // The API's `at` counts the new siblings without the moved page; a sibling named by id
+          // stays right if the tree changed since the form was shown.
+          const siblings = childrenOf(view.content, into);
+          const others = (siblings ?? []).filter((p) => p.id !== pageId);
+          const index = others.findIndex((p) => p.id === neighbour);
+          if (index < 0) {
+            const name = view.locations().get(neighbour)?.page.title;
+            throw invalid(
+              `${name ? `“${name}”` : `Page "${neighbour}"`} is not in the chosen place (any more): reload the page and choose again.`,
+            );
+          }
+          place = { into, at: before ? index : index + 1 };
+        }
       } else {
         const siblings = location.parentId === null ? view.content.pages : view.locations().get(location.parentId)!.page.children;
         const at = location.index + (request.body.to === "up" ? -1 : 1);
@@ -1058,10 +1099,261 @@ export const webChangesRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
     },
   );
 
+  // ---- a page's settings (title, slug, emoji, description, hidden, indexing) and its place among siblings ----
+
+  /** A page's path in the space, and its addresses on the published sites that show the space. */
+  async function addressOf(loaded: LoadedChangeRequest, path: string): Promise<PageAddress> {
+    const places = await publishedPlacesOfSpace(db, loaded.space);
+    return {
+      path: `/${path}`,
+      published: places.map((p) => {
+        const base = deps.urls.site(p.basename, ...p.segments);
+        return { site: p.title, base, url: deps.urls.site(p.basename, ...p.segments, ...path.split("/")) };
+      }),
+    };
+  }
+
+  function requireLocation(view: Awaited<ReturnType<typeof structureContext>>, cr: ChangeRequestContext, pageId: string) {
+    const location = view.locations().get(pageId);
+    if (!location) throw missing(`No page "${pageId}" in change request #${cr.loaded.changeRequest.number}.`);
+    return location;
+  }
+
+  async function settingsResponse(
+    reply: FastifyReply,
+    cr: ChangeRequestContext,
+    view: Awaited<ReturnType<typeof structureContext>>,
+    pageId: string,
+    form: PageSettingsForm,
+    problem?: SettingsProblem,
+  ) {
+    const { loaded, org } = cr;
+    const location = requireLocation(view, cr, pageId);
+    const parentPath = location.parentId === null ? "" : view.locations().get(location.parentId)!.path;
+    const slug = form.slug.trim() || slugify(form.title);
+    const csrf = reply.generateCsrf();
+    const body = settingsPage({
+      org: { id: org.id, title: org.title },
+      space: { id: loaded.space.id, title: loaded.space.title },
+      changeRequest: loaded.changeRequest,
+      page: { id: pageId, title: location.page.title, kind: location.page.kind },
+      form,
+      parentPath,
+      address: await addressOf(loaded, parentPath ? `${parentPath}/${slug}` : slug),
+      ...(problem ? { problem } : {}),
+      csrf,
+    });
+    const space = { id: loaded.space.id, title: loaded.space.title };
+    const name = location.page.title || "Untitled page";
+    const trail = crumbTrail(org, space, loaded.changeRequest, `Settings of “${name}”`);
+    return sendPage(reply, problem ? 400 : 200, cr.actor, org, `Settings of ${name}`, body, csrf, trail);
+  }
+
+  changeRequestRoute(
+    "GET",
+    "/app/o/:org/s/:space/~/changes/:number/p/:pageId/settings",
+    { schema: { params: PageParams } },
+    async (request, reply, cr) => {
+      const view = await structureContext(cr);
+      const location = requireLocation(view, cr, request.params.pageId);
+      return settingsResponse(reply, cr, view, location.page.id, settingsFormOf(location.page));
+    },
+  );
+
+  changeRequestRoute(
+    "POST",
+    "/app/o/:org/s/:space/~/changes/:number/p/:pageId/settings",
+    {
+      schema: {
+        params: PageParams,
+        // Room above the API's limits: the form says what is too long, with the text kept.
+        body: Type.Object({
+          title: Type.String({ maxLength: 2048 }),
+          slug: Type.String({ maxLength: 1024 }),
+          emoji: Type.Optional(Type.String({ maxLength: 400 })),
+          description: Type.Optional(Type.String({ maxLength: 8000 })),
+          hidden: Type.Optional(Type.Enum(["true"])),
+          noIndex: Type.Optional(Type.Enum(["true"])),
+          noRobotsIndex: Type.Optional(Type.Enum(["true"])),
+        }),
+      },
+    },
+    async (request, reply, cr) => {
+      const view = await structureContext(cr);
+      const location = requireLocation(view, cr, request.params.pageId);
+      const { page } = location;
+      const body = request.body;
+      const form: PageSettingsForm = {
+        title: body.title,
+        slug: body.slug,
+        emoji: body.emoji ?? "",
+        description: (body.description ?? "").replace(/\r\n?/g, "\n"),
+        hidden: body.hidden === "true",
+        noIndex: body.noIndex === "true",
+        noRobotsIndex: body.noRobotsIndex === "true",
+      };
+      const siblings = childrenOf(view.content, location.parentId) ?? [];
+      const checked = checkSettings(form, settingsFormOf(page), page, siblings);
+      if ("problem" in checked) return settingsResponse(reply, cr, view, page.id, form, checked.problem);
+      if (Object.keys(checked.change).length === 0) return reply.redirect(pagesPath(cr.loaded, "page-unchanged", page.id), 303);
+      try {
+        await applyChange(cr, { operation: "update_page", page: page.id, ...checked.change });
+      } catch (error) {
+        // What the content operation refuses (a slug taken meanwhile ...) is shown in the form, with the text kept.
+        if (error instanceof DomainError && error.kind === "invalid") {
+          const field = /^body\.changes\.0\.(\w+)/.exec(error.message)?.[1];
+          const message = error.message.replace(/^body\.changes\.0\.\w+:\s*/, "");
+          const fresh = await structureContext(cr);
+          return settingsResponse(reply, cr, fresh, page.id, form, { ...(field ? { field } : {}), message });
+        }
+        throw error;
+      }
+      return reply.redirect(`${crPath(cr.loaded)}/pages?done=page-saved&page=${encodeURIComponent(page.id)}#tree-${page.id}`, 303);
+    },
+  );
+
+  changeRequestRoute(
+    "GET",
+    "/app/o/:org/s/:space/~/changes/:number/p/:pageId/place",
+    { schema: { params: PageParams, querystring: Type.Object({ parent: Type.Optional(Type.String({ maxLength: 100 })) }) } },
+    async (request, reply, cr) => {
+      const view = await structureContext(cr);
+      const location = requireLocation(view, cr, request.params.pageId);
+      const { loaded, org } = cr;
+      const parentId = request.query.parent === undefined ? location.parentId : request.query.parent || null;
+      const parent = parentId === null ? undefined : view.locations().get(parentId);
+      if (parentId !== null) {
+        if (!parent) throw missing(`No page "${parentId}" in change request #${loaded.changeRequest.number} to place a page under.`);
+        if (parent.page.kind === "link") throw invalid(`“${parent.page.title}” is a link: a link cannot have pages under it.`);
+        if (parentId === location.page.id || parent.ancestors.some((a) => a.id === location.page.id))
+          throw invalid(`“${location.page.title}” cannot go under itself or one of its subpages.`);
+      }
+      const csrf = reply.generateCsrf();
+      const body = placePage({
+        org: { id: org.id, title: org.title },
+        space: { id: loaded.space.id, title: loaded.space.title },
+        changeRequest: loaded.changeRequest,
+        pages: view.content.pages,
+        page: location.page,
+        currentParentId: location.parentId,
+        parentId,
+        parentTitle: parent?.page.title,
+        siblings: childrenOf(view.content, parentId) ?? [],
+        csrf,
+      });
+      const space = { id: loaded.space.id, title: loaded.space.title };
+      const name = location.page.title || "Untitled page";
+      const trail = crumbTrail(org, space, loaded.changeRequest, `Place “${name}”`);
+      return sendPage(reply, 200, cr.actor, org, `Place ${name}`, body, csrf, trail);
+    },
+  );
+
+  app.get(SETTINGS_SCRIPT_PATH, async (_request, reply) =>
+    reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(SETTINGS_SCRIPT),
+  );
+
   app.get(EDIT_SCRIPT_PATH, async (_request, reply) =>
     reply.type("text/javascript; charset=utf-8").header("cache-control", "no-cache").send(EDIT_SCRIPT),
   );
 };
+
+/** The children of a page of the content (null: its top level); undefined when there is no such page. */
+function childrenOf(content: RevisionContent, parentId: string | null): PageNode[] | undefined {
+  if (parentId === null) return content.pages;
+  return indexPages(content.pages).get(parentId)?.page.children;
+}
+
+/** A page's settings as its form shows them (an emoji stored as code points shown as the character). */
+function settingsFormOf(page: PageNode): PageSettingsForm {
+  return {
+    title: page.title,
+    slug: page.slug,
+    emoji: emojiText(page.emoji).trim(),
+    description: page.description ?? "",
+    hidden: page.hidden === true,
+    noIndex: page.noIndex === true,
+    noRobotsIndex: page.noRobotsIndex === true,
+  };
+}
+
+interface SettingsProblem {
+  /** The form field it concerns. */
+  field?: string;
+  message: string;
+}
+
+const MAX_TITLE = 256;
+const MAX_SLUG = 100;
+const MAX_DESCRIPTION = 1000;
+
+/** One emoji (with its modifiers and joiners), as a person types or pastes it. */
+function isEmoji(text: string): boolean {
+  const graphemes = [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)];
+  return graphemes.length === 1 && /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u.test(text);
+}
+
+/**
+ * The update_page fields a settings form changes (only those that differ from the page), or the
+ * first problem with it, worded for the form. The content operation checks again when it applies.
+ */
+function checkSettings(
+  form: PageSettingsForm,
+  current: PageSettingsForm,
+  page: PageNode,
+  siblings: readonly PageNode[],
+): { change: Partial<ContentChangeValue> } | { problem: SettingsProblem } {
+  const change: Partial<ContentChangeValue> = {};
+  const title = form.title.trim();
+  if (!title) return { problem: { field: "title", message: "A page needs a title." } };
+  if (title.length > MAX_TITLE)
+    return { problem: { field: "title", message: `A title has at most ${MAX_TITLE} characters (this one has ${title.length}).` } };
+  if (title !== current.title) change.title = title;
+
+  const typed = form.slug.trim();
+  if (typed !== current.slug) {
+    // Left empty: made from the title, as for a new page.
+    const slug = typed || slugify(title);
+    if (slug.length > MAX_SLUG) return { problem: { field: "slug", message: `A slug has at most ${MAX_SLUG} characters.` } };
+    if (slug !== slugify(slug))
+      return {
+        problem: {
+          field: "slug",
+          message: `A slug is lowercase letters, digits and hyphens, without spaces or slashes: “${slugify(slug)}” would do.`,
+        },
+      };
+    const other = siblings.find((p) => p.slug === slug && p.id !== page.id);
+    if (other)
+      return {
+        problem: {
+          field: "slug",
+          message: `The slug “${slug}” is already used by “${other.title || "Untitled page"}” at the same level: pick another.`,
+        },
+      };
+    if (slug !== page.slug) change.slug = slug;
+  }
+
+  const emoji = form.emoji.trim();
+  if (emoji !== current.emoji) {
+    if (emoji && !isEmoji(emoji))
+      return {
+        problem: { field: "emoji", message: `“${emoji}” is not one emoji: type or paste a single emoji, or leave it empty for none.` },
+      };
+    change.emoji = emoji || null;
+  }
+
+  const description = form.description.trim();
+  if (description.length > MAX_DESCRIPTION)
+    return {
+      problem: {
+        field: "description",
+        message: `A description has at most ${MAX_DESCRIPTION} characters (this one has ${description.length}).`,
+      },
+    };
+  if (description !== current.description.trim()) change.description = description || null;
+
+  for (const flag of ["hidden", "noIndex", "noRobotsIndex"] as const) if (form[flag] !== current[flag]) change[flag] = form[flag];
+  return { change };
+}
 
 /** A conflict's version when it is a document or a block (what the content renderer is given). */
 function asDocument(value: unknown): JSONDocument | undefined {

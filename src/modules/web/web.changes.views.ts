@@ -5,8 +5,9 @@
  * the action (the routes check again on post).
  */
 import type { DocumentBlock, JSONDocument } from "../../content/document/types.js";
-import type { PageNode } from "../../content/revision/model.js";
+import { indexPages, type PageNode } from "../../content/revision/model.js";
 import type { ChangeRequestReviewRow, ChangeRequestRow, RequestedReviewerRow, UserRow } from "../../db/schema.js";
+import { emojiText } from "./web.browse.views.js";
 import { type BlockChange, blockDiff, movedAndChanged, textDiff } from "./web.changes.diff.js";
 import { type ContentView, contentStyle } from "./web.changes.render.js";
 import { html, raw, type SafeHtml } from "./web.html.js";
@@ -60,6 +61,12 @@ export const CHANGES_STYLE = raw(`<style>
   button[disabled] { opacity: .5; cursor: not-allowed; } button.small, a.button.small { font-size: .8rem; padding: .05rem .5rem; }
   .page-tree, .page-tree ul { list-style: none; padding-left: 0; } .page-tree ul { margin-left: 1.5rem; border-left: 2px solid var(--line, #d0d7de); padding-left: .5rem; }
   .tree-row { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .4rem; padding: .3rem .5rem; border-bottom: 1px solid var(--line, #d0d7de); }
+  .tree-path { font-size: .8rem; margin-left: .4rem; font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+  form.settings label { display: block; margin-top: .6rem; } form.settings input:not([type]), form.settings textarea { display: block; width: 100%; max-width: 36rem; box-sizing: border-box; }
+  form.settings label.check { display: flex; gap: .4rem; align-items: baseline; } .hint { font-size: .85rem; color: var(--muted, #59636e); margin: .2rem 0 .4rem; overflow-wrap: anywhere; }
+  .field-error { display: block; color: #cf222e; font-size: .9rem; margin-top: .2rem; } [aria-invalid="true"] { border-color: #cf222e; outline: 1px solid #cf222e; }
+  .place-list { list-style: none; padding-left: 0; } .place-list .sibling { padding: .35rem .6rem; border: 1px solid var(--line, #d0d7de); border-radius: 6px; }
+  .place-list .slot { padding: .15rem 0 .15rem 1rem; } .place-list .slot.here { font-size: .85rem; }
   .tree-row:hover { background: rgba(84, 174, 255, .08); } .tree-actions { display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; } .tree-actions select { width: 11rem; font-size: .8rem; padding: .1rem .3rem; }
 </style>`);
 
@@ -409,9 +416,9 @@ function sidebar(view: DetailView, base: string): SafeHtml {
     ${statusForms.length > 0 ? html`<div class="card"><h3>Status</h3>${statusForms}</div>` : ""}
     ${
       view.may.editContent && view.writable && view.headPages.length > 0
-        ? html`<div class="card"><h3>Edit a page</h3><ul>${view.headPages.map((p) => html`<li><a href="${base}/p/${p.id}/edit">${p.title || "Untitled page"}</a></li>`)}</ul><p><a href="${base}/pages" id="pages-link">Add, move or delete pages</a></p></div>`
+        ? html`<div class="card"><h3>Edit a page</h3><ul>${view.headPages.map((p) => html`<li><a href="${base}/p/${p.id}/edit">${p.title || "Untitled page"}</a></li>`)}</ul><p><a href="${base}/pages" id="pages-link">Add, rename, move or delete pages</a></p></div>`
         : view.may.editContent && view.writable
-          ? html`<div class="card"><h3>Pages</h3><p><a href="${base}/pages" id="pages-link">Add, move or delete pages</a></p></div>`
+          ? html`<div class="card"><h3>Pages</h3><p><a href="${base}/pages" id="pages-link">Add, rename, move or delete pages</a></p></div>`
           : ""
     }
   </aside>`;
@@ -493,7 +500,7 @@ export function editPage(view: EditView): SafeHtml {
       </div>
       <p><button type="submit" name="action" value="save" class="primary">Save to the change request</button>
         <button type="submit" name="action" value="preview" id="preview-button">Preview</button>
-        <a href="${base}#page-${view.page.id}">Cancel</a></p>
+        <a href="${base}#page-${view.page.id}">Cancel</a> · <a href="${base}/p/${view.page.id}/settings">Title, slug and other settings</a></p>
     </form></div>
     <script src="${EDIT_SCRIPT_PATH}" defer></script>`;
 }
@@ -506,7 +513,27 @@ export interface StructureView {
   changeRequest: ChangeRequestRow;
   pages: PageNode[];
   notice?: string | undefined;
+  /** The page whose settings were just saved, with its address as it now is. */
+  saved?: { title: string; address: PageAddress };
   csrf: string;
+}
+
+/** Where a page is: its path in the space and its addresses on the published sites showing the space. */
+export interface PageAddress {
+  path: string;
+  /** `base` is the site space's address, which the page's path follows. */
+  published: { site: string; base: string; url: string }[];
+}
+
+function addressHtml(address: PageAddress, when: string): SafeHtml {
+  return html`<code class="new-path">${address.path}</code>${
+    address.published.length > 0
+      ? html`; ${when} ${address.published.map(
+          (p, i) =>
+            html`${i > 0 ? ", " : ""}<a class="new-url" href="${p.url}" data-base="${p.base}">${p.url}</a> <span class="muted">(${p.site})</span>`,
+        )}`
+      : ""
+  }`;
 }
 
 /** Every page with its depth, in tree order (for the parent choices). */
@@ -531,6 +558,7 @@ function parentOptions(all: { page: PageNode; depth: number }[], excluded: Reado
 export function structurePage(view: StructureView): SafeHtml {
   const base = `/app/o/${view.org.id}/s/${view.space.id}/~/changes/${view.changeRequest.number}`;
   const all = flatten(view.pages);
+  const paths = new Map([...indexPages(view.pages)].map(([id, location]) => [id, location.path]));
   const row = (page: PageNode, index: number, siblings: PageNode[], parentId: string | null): SafeHtml => {
     const title = page.title || "Untitled page";
     const form = (
@@ -542,11 +570,13 @@ export function structurePage(view: StructureView): SafeHtml {
     ) =>
       html`<form class="inline" method="post" action="${base}/p/${page.id}/${action}">${csrfField(view.csrf)}${fields}<button type="submit" class="small ${options.cls ?? ""}" title="${hint}" aria-label="${hint}" ${options.disabled ? raw("disabled") : ""}>${label}</button></form>`;
     const below = subtreeIds(page).length - 1;
-    const moveTo = html`<form class="inline" method="post" action="${base}/p/${page.id}/move">${csrfField(view.csrf)}<input type="hidden" name="to" value="parent"><select name="parent" aria-label="New place for “${title}”">${parentOptions(all, new Set(subtreeIds(page)), parentId)}</select> <button type="submit" class="small">Move</button></form>`;
+    const moveTo = html`<form class="inline" method="post" action="${base}/p/${page.id}/move">${csrfField(view.csrf)}<input type="hidden" name="to" value="parent"><select name="parent" aria-label="New place for “${title}”">${parentOptions(all, new Set(subtreeIds(page)), parentId)}</select> <button type="submit" class="small">Move</button> <a class="button small" href="${base}/p/${page.id}/place" aria-label="Place “${title}” before or after another page">Place…</a></form>`;
     return html`<li id="tree-${page.id}" data-page="${page.id}"><div class="tree-row">
-      <span class="tree-title">${title}${page.kind === "document" ? "" : html` <span class="badge">${page.kind}</span>`}</span>
+      <span class="tree-label">${page.emoji ? html`<span class="tree-emoji">${emojiText(page.emoji)}</span>` : ""}<span class="tree-title">${title}</span>${page.kind === "document" ? "" : html` <span class="badge">${page.kind}</span>`}${page.hidden ? html` <span class="badge" title="Not listed in the published site's navigation">hidden</span>` : ""}
+        <span class="tree-path muted">/${paths.get(page.id) ?? page.slug}</span></span>
       <span class="tree-actions">
         ${page.kind === "document" ? html`<a class="button small" href="${base}/p/${page.id}/edit">Edit</a>` : ""}
+        <a class="button small" href="${base}/p/${page.id}/settings" aria-label="Settings of “${title}”">Settings</a>
         ${form("move", html`<input type="hidden" name="to" value="up">`, "↑", index === 0 ? "Already the first at its level" : `Move “${title}” up`, { disabled: index === 0 })}
         ${form("move", html`<input type="hidden" name="to" value="down">`, "↓", index === siblings.length - 1 ? "Already the last at its level" : `Move “${title}” down`, { disabled: index === siblings.length - 1 })}
         ${moveTo}
@@ -557,7 +587,11 @@ export function structurePage(view: StructureView): SafeHtml {
   return html`${CHANGES_STYLE}<div class="cr-wide">
     <h1>Pages of “${view.changeRequest.subject || "Untitled change request"}” <span class="muted">#${view.changeRequest.number}</span></h1>
     <p class="muted">Each change is saved to the change request at once, as a page edit is; the space's primary content changes when the change request is merged. <a href="${base}">Back to the change request</a></p>
-    ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ""}
+    ${
+      view.notice
+        ? html`<p class="notice" role="status">${view.notice}${view.saved ? html` “${view.saved.title}” is at ${addressHtml(view.saved.address, "once merged, readers find it at")}.` : ""}</p>`
+        : ""
+    }
     <form method="post" action="${base}/pages" class="card" id="add-page">${csrfField(view.csrf)}
       <h3>Add a page</h3>
       <label>Title <input name="title" required maxlength="256" size="30"></label>
@@ -566,6 +600,146 @@ export function structurePage(view: StructureView): SafeHtml {
     ${view.pages.length > 0 ? html`<ul class="page-tree">${view.pages.map((page, i) => row(page, i, view.pages, null))}</ul>` : html`<p class="muted">This change request has no pages.</p>`}
   </div>`;
 }
+
+// ---- a page's settings, and its place among other pages ------------------------------------------------
+
+/** The settings form's values (as typed when a save is refused). */
+export interface PageSettingsForm {
+  title: string;
+  slug: string;
+  emoji: string;
+  description: string;
+  hidden: boolean;
+  noIndex: boolean;
+  noRobotsIndex: boolean;
+}
+
+export interface SettingsView {
+  org: Named;
+  space: Named;
+  changeRequest: ChangeRequestRow;
+  page: { id: string; title: string; kind: string };
+  form: PageSettingsForm;
+  /** The parent's path in the space ("" at the top level). */
+  parentPath: string;
+  /** Where the page is with the slug in the form. */
+  address: PageAddress;
+  problem?: { field?: string; message: string };
+  csrf: string;
+}
+
+export function settingsPage(view: SettingsView): SafeHtml {
+  const base = `/app/o/${view.org.id}/s/${view.space.id}/~/changes/${view.changeRequest.number}`;
+  const { form, problem } = view;
+  const invalid = (field: string) => (problem?.field === field ? raw('aria-invalid="true" aria-describedby="settings-problem"') : "");
+  const fieldProblem = (field: string) =>
+    problem?.field === field ? html`<span class="field-error" id="settings-problem" role="alert">${problem.message}</span>` : "";
+  return html`${CHANGES_STYLE}<div class="cr-wide">
+    <h1>Settings of “${view.page.title || "Untitled page"}”</h1>
+    <p class="muted">In change request #${view.changeRequest.number} “${view.changeRequest.subject}”: saved to the change request, published when it is merged. <a href="${base}/pages">Back to the pages</a></p>
+    ${problem && !problem.field ? html`<p class="error" id="settings-problem" role="alert">${problem.message}</p>` : ""}
+    <form method="post" action="${base}/p/${view.page.id}/settings" class="card settings" id="settings-form" data-parent-path="${view.parentPath}">${csrfField(view.csrf)}
+      <label>Title <input name="title" id="title" value="${form.title}" required maxlength="256" ${invalid("title")}></label>${fieldProblem("title")}
+      <label>Slug <input name="slug" id="slug" value="${form.slug}" maxlength="100" ${invalid("slug")}></label>${fieldProblem("slug")}
+      <p class="hint">Its address: <span id="address">${addressHtml(view.address, "on the published site:")}</span>. Leave the slug empty to make it from the title.</p>
+      <label>Emoji <input name="emoji" id="emoji" value="${form.emoji}" maxlength="50" size="6" placeholder="📘" ${invalid("emoji")}></label>${fieldProblem("emoji")}
+      <p class="hint">Shown before the title in the site's navigation. One emoji, or empty for none.</p>
+      <label>Description <textarea name="description" id="description" rows="3" maxlength="1000" ${invalid("description")}>${form.description}</textarea></label>${fieldProblem("description")}
+      <p class="hint">Shown under the title on the published page and in llms.txt.</p>
+      <label class="check"><input type="checkbox" name="hidden" value="true" ${form.hidden ? raw("checked") : ""}> Hidden: left out of the site's navigation, search and sitemap, still open to its address</label>
+      <label class="check"><input type="checkbox" name="noIndex" value="true" ${form.noIndex ? raw("checked") : ""}> Not indexed: left out of search and the sitemap, and search engines are asked not to index it</label>
+      <label class="check"><input type="checkbox" name="noRobotsIndex" value="true" ${form.noRobotsIndex ? raw("checked") : ""}> Not for search engines: they are asked not to index it and it leaves the sitemap; the site's search still finds it</label>
+      <p><button type="submit" class="primary">Save to the change request</button> <a href="${base}/pages">Cancel</a></p>
+    </form></div>
+    <script src="${SETTINGS_SCRIPT_PATH}" defer></script>`;
+}
+
+export interface PlaceView {
+  org: Named;
+  space: Named;
+  changeRequest: ChangeRequestRow;
+  pages: PageNode[];
+  page: PageNode;
+  currentParentId: string | null;
+  /** The parent whose pages are shown (null: the top level). */
+  parentId: string | null;
+  parentTitle?: string | undefined;
+  siblings: PageNode[];
+  csrf: string;
+}
+
+/** The pages under a chosen parent with a "Place here" button between each two. */
+export function placePage(view: PlaceView): SafeHtml {
+  const base = `/app/o/${view.org.id}/s/${view.space.id}/~/changes/${view.changeRequest.number}`;
+  const title = view.page.title || "Untitled page";
+  const others = view.siblings.filter((p) => p.id !== view.page.id);
+  // Where it is now, among `others` (only under its own parent): that slot needs no button.
+  const now = view.parentId === view.currentParentId ? view.siblings.findIndex((p) => p.id === view.page.id) : -1;
+  const slot = (at: number) => {
+    const [side, neighbour] = at < others.length ? (["before", others[at]!] as const) : (["after", others[at - 1]!] as const);
+    if (at === now) return html`<li class="slot here"><span class="muted">“${title}” is here now</span></li>`;
+    const label = neighbour ? `Place “${title}” ${side} “${neighbour.title || "Untitled page"}”` : `Place “${title}” here`;
+    return html`<li class="slot"><form class="inline" method="post" action="${base}/p/${view.page.id}/move">${csrfField(view.csrf)}<input type="hidden" name="to" value="parent"><input type="hidden" name="parent" value="${view.parentId ?? ""}">${neighbour ? html`<input type="hidden" name="${side}" value="${neighbour.id}">` : ""}<button type="submit" class="small" aria-label="${label}">Place here</button></form></li>`;
+  };
+  const items: SafeHtml[] = [];
+  for (let at = 0; at <= others.length; at++) {
+    items.push(slot(at));
+    const sibling = others[at];
+    if (sibling) items.push(html`<li class="sibling">${emojiText(sibling.emoji)}${sibling.title || "Untitled page"}</li>`);
+  }
+  const where = view.parentId === null ? "at the top level" : `under “${view.parentTitle || "Untitled page"}”`;
+  return html`${CHANGES_STYLE}<div class="cr-wide">
+    <h1>Place “${title}”</h1>
+    <p class="muted">Choose where it goes: under which page, then before or after which of the pages there. Its subpages move with it. <a href="${base}/pages">Back to the pages</a></p>
+    <form method="get" action="${base}/p/${view.page.id}/place" class="card" id="place-parent">
+      <label>Under <select name="parent" aria-label="Under which page">${parentOptions(flatten(view.pages), new Set(subtreeIds(view.page)), view.parentId)}</select></label>
+      <button type="submit" id="show-places">Show the places there</button></form>
+    <h2>Pages ${where}</h2>
+    <ul class="place-list">${items}</ul></div>
+    <script src="${SETTINGS_SCRIPT_PATH}" defer></script>`;
+}
+
+export const SETTINGS_SCRIPT_PATH = "/app/scripts/changes-settings.js";
+
+/**
+ * The settings form's address follows the slug (or the title, when the slug is empty) as one
+ * types, with the server's slug rule; the place page shows the places under a parent once chosen.
+ */
+export const SETTINGS_SCRIPT = `(() => {
+  const slugify = (text) => text.normalize("NFKC").toLowerCase().replace(/[^\\p{L}\\p{N}]+/gu, "-").replace(/^-+|-+$/g, "") || "page";
+  const encode = (path) => path.split("/").map(encodeURIComponent).join("/");
+  const form = document.getElementById("settings-form");
+  if (form) {
+    const title = document.getElementById("title");
+    const slug = document.getElementById("slug");
+    const update = () => {
+      const own = slug.value.trim() || slugify(title.value);
+      const path = form.dataset.parentPath ? form.dataset.parentPath + "/" + own : own;
+      for (const code of form.querySelectorAll(".new-path")) code.textContent = "/" + path;
+      for (const link of form.querySelectorAll(".new-url")) {
+        link.href = link.dataset.base + "/" + encode(path);
+        link.textContent = link.href;
+      }
+    };
+    title.addEventListener("input", update);
+    slug.addEventListener("input", update);
+    // A refused field's message goes once the field is edited; the server checks it again on save.
+    for (const field of form.querySelectorAll("[aria-invalid]")) {
+      field.addEventListener("input", () => {
+        field.removeAttribute("aria-invalid");
+        field.removeAttribute("aria-describedby");
+        document.getElementById("settings-problem")?.remove();
+      }, { once: true });
+    }
+  }
+  const choose = document.getElementById("place-parent");
+  if (choose) {
+    const button = document.getElementById("show-places");
+    if (button) button.style.display = "none";
+    choose.elements.parent.addEventListener("change", () => choose.submit());
+  }
+})();
+`;
 
 export const EDIT_SCRIPT_PATH = "/app/scripts/changes-edit.js";
 
