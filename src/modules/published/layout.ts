@@ -184,8 +184,8 @@ export function sitePage(ctx: LayoutContext, parts: PageParts): string {
 <title>${title}</title>
 ${parts.description ? html`<meta name="description" content="${parts.description}">` : ""}
 <link rel="stylesheet" href="${asset(ctx, "site.css")}">
-${customizationHead(ctx)}
 ${parts.head ?? ""}
+${customizationHead(ctx)}
 <script src="${asset(ctx, "site.js")}"></script>
 </head>
 <body>

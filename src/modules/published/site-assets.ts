@@ -95,8 +95,8 @@ img.q-only-dark { display: none; }
 .q-header-link { color: var(--q-fg); font-size: .93rem; white-space: nowrap; }
 .q-header-link:hover { color: var(--q-accent); text-decoration: none; }
 .q-button { display: inline-block; padding: .28rem .75rem; border-radius: 6px; border: 1px solid var(--q-accent); }
-.q-button-primary { background: var(--q-accent); color: #fff; }
-.q-button-primary:hover { color: #fff; filter: brightness(1.1); }
+.q-button-primary { background: var(--q-accent); color: var(--q-accent-text, #fff); }
+.q-button-primary:hover { color: var(--q-accent-text, #fff); filter: brightness(1.1); }
 .q-button-secondary { color: var(--q-accent); background: transparent; }
 .q-header-menu > summary { list-style: none; cursor: pointer; }
 .q-header-menu > summary::-webkit-details-marker { display: none; }

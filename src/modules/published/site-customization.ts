@@ -203,7 +203,7 @@ export function footer(ctx: LayoutContext): SafeHtml {
   }<div class="q-footer-bottom">${bottom.map((part, i) => (i === 0 ? part : html` · ${part}`))}</div></footer>`;
 }
 
-/** Tags in <head>: the colors, the favicon and the social preview image. */
+/** Tags in <head>: the colors (after every stylesheet, whose defaults they replace), the favicon and the social preview image. */
 export function customizationHead(ctx: LayoutContext): SafeHtml {
   const custom = customizationOf(ctx);
   const { favicon, socialPreview } = custom.settings;
