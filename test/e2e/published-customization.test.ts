@@ -12,7 +12,8 @@ import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_CUSTOMIZATION } from "../../src/modules/sites/customization.js";
-import { createTestContext, type TestContext } from "../helpers/app.js";
+import { createLoginLink } from "../../src/modules/web/web.queries.js";
+import { createTestContext, type TestContext, type TestUser } from "../helpers/app.js";
 import { launchChromium } from "../helpers/browser.js";
 import { commitContent } from "../helpers/content.factories.js";
 import { createSite } from "../helpers/sites.factories.js";
@@ -28,6 +29,9 @@ let browser: Browser;
 let images: http.Server;
 let imagesBase: string;
 let root: string;
+let base: string;
+let sitePage: string;
+let editor: TestUser;
 
 beforeAll(async () => {
   if (SCREENSHOTS) fs.mkdirSync(SCREENSHOTS, { recursive: true });
@@ -39,7 +43,8 @@ beforeAll(async () => {
   imagesBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
 
   ctx = await createTestContext();
-  const { org, owner, space } = await createOrgWithSpace(ctx, { title: "Handbook" });
+  const { org, owner, space, members } = await createOrgWithSpace(ctx, { title: "Handbook" });
+  editor = members.create;
   await commitContent(ctx, space.id, {
     pages: [
       { title: "Welcome", slug: "welcome", paragraphs: ["Everything about the Analytical Engine.", "Read on."] },
@@ -63,7 +68,9 @@ beforeAll(async () => {
   });
   expect(put.status, JSON.stringify(put.body)).toBe(200);
   expect((await ctx.as(owner).post(`${url}/publish`)).status).toBe(200);
-  root = `${(await ctx.listen()).replace(/\/$/, "")}/s/${site.basename}`;
+  base = (await ctx.listen()).replace(/\/$/, "");
+  root = `${base}/s/${site.basename}`;
+  sitePage = `${base}/app/o/${org.id}/sites/${site.id}`;
   browser = await launchChromium();
 }, 120_000);
 
@@ -138,6 +145,41 @@ describe("a customized published site in Chromium", () => {
       await page.locator("button.q-theme").click();
       expect(await colorOf(page, '.q-sidebar a[aria-current="page"]')).toBe("rgb(244, 143, 177)");
       expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("changes the common fields in the web app's site page, and readers see them", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, colorScheme: "light" });
+    const page = await context.newPage();
+    try {
+      const { token } = await createLoginLink(ctx.db, editor.id);
+      await page.goto(`${base}/app/login/link/${token}`);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(`${base}/app`);
+      await page.goto(sitePage);
+      const form = page.locator("#customization form");
+      expect(await form.locator('input[name="title"]').inputValue()).toBe("Acme Engine Docs");
+      expect(await form.locator('input[name="primaryLight"]').inputValue()).toBe("#c2185b");
+      expect(await form.locator('select[name="themeDefault"]').inputValue()).toBe("dark");
+      await form.locator('input[name="title"]').fill("Green Engine Docs");
+      await form.locator('input[name="primaryLight"]').fill("#2e7d32");
+      await form.locator('select[name="themeDefault"]').selectOption("light");
+      await form.locator('input[name="copyright"]').fill("© 2026 Green Engines");
+      await form.locator('input[name="announcementEnabled"]').uncheck();
+      await shot(page, "custom-04-web-form");
+      await form.getByRole("button", { name: "Save customization" }).click();
+      await page.waitForURL(/saved=customization/);
+      await expect(page.locator("#customization .badge").textContent()).resolves.toContain("Saved");
+
+      await page.goto(`${root}/`);
+      await expect(page.title()).resolves.toBe("Welcome | Green Engine Docs");
+      expect(await page.locator("html").getAttribute("data-theme")).toBe("light");
+      expect(await colorOf(page, '.q-sidebar a[aria-current="page"]')).toBe("rgb(46, 125, 50)");
+      expect(await page.locator(".q-announcement").count()).toBe(0);
+      await expect(page.locator(".q-footer .q-copyright").textContent()).resolves.toBe("© 2026 Green Engines");
+      await shot(page, "custom-05-after-form");
     } finally {
       await context.close();
     }
