@@ -32,6 +32,8 @@ let root: string;
 let base: string;
 let sitePage: string;
 let editor: TestUser;
+let apiUrl: string;
+let owner: TestUser;
 
 beforeAll(async () => {
   if (SCREENSHOTS) fs.mkdirSync(SCREENSHOTS, { recursive: true });
@@ -43,8 +45,9 @@ beforeAll(async () => {
   imagesBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
 
   ctx = await createTestContext();
-  const { org, owner, space, members } = await createOrgWithSpace(ctx, { title: "Handbook" });
+  const { org, owner: siteOwner, space, members } = await createOrgWithSpace(ctx, { title: "Handbook" });
   editor = members.create;
+  owner = siteOwner;
   await commitContent(ctx, space.id, {
     pages: [
       { title: "Welcome", slug: "welcome", paragraphs: ["Everything about the Analytical Engine.", "Read on."] },
@@ -52,9 +55,10 @@ beforeAll(async () => {
       { title: "Operating", slug: "operating", paragraphs: ["Turn the crank."] },
     ],
   });
-  const site = await createSite(ctx, owner, org.id, { title: "Engine Docs", spaces: [space.id] });
+  const site = await createSite(ctx, siteOwner, org.id, { title: "Engine Docs", spaces: [space.id] });
   const url = `/v1/orgs/${org.id}/sites/${site.id}`;
-  const put = await ctx.as(owner).put(`${url}/customization`, {
+  apiUrl = url;
+  const put = await ctx.as(siteOwner).put(`${url}/customization`, {
     title: "Acme Engine Docs",
     styling: { ...DEFAULT_CUSTOMIZATION.styling, primaryColor: { light: "#C2185B", dark: "#F48FB1" } },
     header: {
@@ -67,7 +71,7 @@ beforeAll(async () => {
     themes: { default: "dark", toggeable: true },
   });
   expect(put.status, JSON.stringify(put.body)).toBe(200);
-  expect((await ctx.as(owner).post(`${url}/publish`)).status).toBe(200);
+  expect((await ctx.as(siteOwner).post(`${url}/publish`)).status).toBe(200);
   base = (await ctx.listen()).replace(/\/$/, "");
   root = `${base}/s/${site.basename}`;
   sitePage = `${base}/app/o/${org.id}/sites/${site.id}`;
@@ -180,6 +184,34 @@ describe("a customized published site in Chromium", () => {
       expect(await page.locator(".q-announcement").count()).toBe(0);
       await expect(page.locator(".q-footer .q-copyright").textContent()).resolves.toBe("© 2026 Green Engines");
       await shot(page, "custom-05-after-form");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("draws the styling choices: straight corners, a line beside the sidebar, a filled sidebar, accent links", async () => {
+    const current = (await ctx.as(owner).get(`${apiUrl}/customization`)).body;
+    const put = await ctx.as(owner).put(`${apiUrl}/customization`, {
+      ...current,
+      styling: {
+        ...current.styling,
+        corners: "straight",
+        links: "accent",
+        sidebar: { background: "filled", list: "line" },
+        search: "prominent",
+      },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "light" });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${root}/`);
+      const current = page.locator('.q-sidebar a[aria-current="page"]');
+      const accent = await colorOf(page, '.q-sidebar a[aria-current="page"]');
+      expect(await current.evaluate((el) => getComputedStyle(el).borderLeftColor)).toBe(accent);
+      expect(await page.locator(".q-search input").evaluate((el) => getComputedStyle(el).borderTopLeftRadius)).toBe("0px");
+      expect(await page.locator(".q-sidebar").evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe("rgba(0, 0, 0, 0)");
+      await shot(page, "custom-06-styling");
     } finally {
       await context.close();
     }

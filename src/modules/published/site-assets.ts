@@ -112,6 +112,17 @@ img.q-only-dark { display: none; }
 .q-page-action { color: var(--q-muted); border: 1px solid var(--q-border); border-radius: 6px; padding: .12rem .55rem; }
 .q-page-action:hover { color: var(--q-accent); border-color: var(--q-accent); text-decoration: none; }
 .q-theme:hover { border-color: var(--q-accent); }
+[data-corners=straight] :is(.q-sidebar, .q-sidebar a, .q-search input, .q-theme, .q-pagination a, .q-button, .q-page-action, .q-menu > ul, .q-picker > summary, .q-cover img, .q-nav-expand) { border-radius: 0; }
+[data-corners=circular] :is(.q-sidebar a, .q-search input, .q-theme, .q-button, .q-page-action, .q-picker > summary, .q-nav-expand) { border-radius: 999px; }
+[data-corners=circular] :is(.q-pagination a, .q-menu > ul) { border-radius: 16px; }
+[data-depth=flat] :is(.q-menu > ul, .q-menu > div) { box-shadow: none; }
+[data-links=accent] .q-body a:not(.q-button) { color: var(--q-fg); text-decoration: underline; text-decoration-color: var(--q-accent); text-underline-offset: .2em; }
+[data-sidebar-list=pill] .q-sidebar a { border-radius: 999px; padding-left: .8rem; }
+[data-sidebar-list=line] .q-sidebar a { border-radius: 0; border-left: 2px solid var(--q-border); }
+[data-sidebar-list=line] .q-sidebar a[aria-current=page] { background: none; border-left-color: var(--q-accent); }
+[data-sidebar-background=filled] .q-sidebar { background: var(--q-panel); padding: 1rem .5rem; margin-top: 1rem; border-radius: 10px; }
+[data-search=prominent] .q-search { margin: 0 auto; } [data-search=prominent] .q-search input { width: 26rem; }
+[data-search=prominent] .q-header-links { order: 3; margin-left: 0; } [data-search=prominent] .q-theme { order: 4; }
 @media (max-width: 1100px) { .q-layout { grid-template-columns: 15rem minmax(0, 1fr); } .q-outline { display: none; } .q-main.q-wide { grid-column: 2; } }
 @media (max-width: 760px) {
   .q-layout { display: block; }

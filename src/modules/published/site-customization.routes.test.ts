@@ -100,8 +100,8 @@ describe("published pages with a customization", () => {
     expect(html).not.toBe(before);
     expect(html).toContain('<html lang="en" data-theme="dark" data-theme-toggle="off" data-external-links="blank" data-announcement="');
     expect(html).toContain("<title>Introduction | Acme &lt;Handbook&gt;</title>");
-    expect(html).toContain("--q-accent:#C2185B;--q-tint:#00897B;");
-    expect(html).toContain(":root[data-theme=dark]{--q-accent:#F48FB1;--q-tint:#4DB6AC;");
+    expect(html).toContain("--q-accent:#C2185B;--q-link:#C2185B;--q-tint:#00897B;");
+    expect(html).toContain(":root[data-theme=dark]{--q-accent:#F48FB1;--q-link:#F48FB1;--q-tint:#4DB6AC;");
     expect(html).toContain(
       '<img class="q-logo q-only-light" src="https://cdn.example.com/logo.svg?a=1&amp;b=2" alt="Acme &lt;Handbook&gt;">',
     );
@@ -152,5 +152,37 @@ describe("published pages with a customization", () => {
     const reset = await page(`${root}/${faqSiteSpace.path}`);
     expect(reset).toContain("© Site");
     expect(reset).not.toContain("#112233");
+  });
+
+  it("turns the styling choices into attributes and fonts, a font of one's own into @font-face rules, escaped", async () => {
+    const { owner, url, root } = await scenario();
+    const put = await ctx.as(owner).put(`${url}/customization`, {
+      styling: {
+        ...DEFAULT_CUSTOMIZATION.styling,
+        corners: "straight",
+        depth: "flat",
+        links: "accent",
+        sidebar: { background: "filled", list: "line" },
+        search: "prominent",
+        font: {
+          id: "brand",
+          custom: true,
+          fontFamily: 'Brand"</style><b>x',
+          fontFaces: [{ weight: 400, sources: [{ url: "https://fonts.example.com/brand.woff2?v=1&x=<y>", format: "woff2" }] }],
+        },
+        monospaceFont: "JetBrainsMono",
+      },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const html = await page(`${root}/`);
+    expect(html).toContain(
+      ' data-corners="straight" data-depth="flat" data-links="accent" data-sidebar-list="line" data-sidebar-background="filled" data-search="prominent"',
+    );
+    expect(html).toContain(
+      '@font-face{font-family:"Brand/stylebx";font-weight:400;font-display:swap;src:url("https://fonts.example.com/brand.woff2?v=1&x=%3Cy%3E") format("woff2")}',
+    );
+    expect(html).toContain('.q-content code,.q-content pre,.q-code-inline,.q-content kbd{font-family:"JetBrains Mono",');
+    expect(html).not.toContain("<b>x");
+    expect(html.match(/<\/style>/g)?.length).toBe(1);
   });
 });

@@ -47,9 +47,56 @@ function colorStyle(settings: SiteCustomization): string {
   const semantic = (mode: "light" | "dark") =>
     `--q-info:${infoColor[mode]};--q-success:${successColor[mode]};--q-warning:${warningColor[mode]};--q-danger:${dangerColor[mode]};`;
   // Colors are checked hex values (customization.schemas.ts), so they are safe inside a <style>.
-  const light = `--q-accent:${primaryColor.light};--q-tint:${tintColor.light};--q-accent-bg:color-mix(in srgb,${tintColor.light} 14%,${LIGHT_BG});${semantic("light")}`;
-  const dark = `--q-accent:${primaryColor.dark};--q-tint:${tintColor.dark};--q-accent-bg:color-mix(in srgb,${tintColor.dark} 24%,${DARK_BG});${semantic("dark")}`;
-  return `:root{${light}}@media (prefers-color-scheme: dark){:root:not([data-theme=light]){${dark}}}:root[data-theme=dark]{${dark}}`;
+  const light = `--q-accent:${primaryColor.light};--q-link:${primaryColor.light};--q-tint:${tintColor.light};--q-accent-bg:color-mix(in srgb,${tintColor.light} 14%,${LIGHT_BG});${semantic("light")}`;
+  const dark = `--q-accent:${primaryColor.dark};--q-link:${primaryColor.dark};--q-tint:${tintColor.dark};--q-accent-bg:color-mix(in srgb,${tintColor.dark} 24%,${DARK_BG});${semantic("dark")}`;
+  return `:root{${light}}@media (prefers-color-scheme: dark){:root:not([data-theme=light]){${dark}}}:root[data-theme=dark]{${dark}}${fontStyle(settings)}`;
+}
+
+/** CSS names of GitBook's built-in fonts. Quire serves no font files: a reader's device shows the font when it has it, else the next in the stack. */
+const FONT_NAMES: Record<string, string> = {
+  ABCFavorit: "ABC Favorit",
+  RobotoSlab: "Roboto Slab",
+  OpenSans: "Open Sans",
+  SourceSansPro: "Source Sans Pro",
+  NotoSans: "Noto Sans",
+  IBMPlexSerif: "IBM Plex Serif",
+  FiraSans: "Fira Sans",
+  FiraCode: "Fira Code",
+  IBMPlexMono: "IBM Plex Mono",
+  JetBrainsMono: "JetBrains Mono",
+  SourceCodePro: "Source Code Pro",
+  RobotoMono: "Roboto Mono",
+  SpaceMono: "Space Mono",
+  DMMono: "DM Mono",
+};
+const SANS = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const MONO = 'ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, monospace';
+
+/** A string safe inside CSS double quotes and a <style> element. */
+const cssString = (value: string) => `"${value.replace(/["\\<>\n\r\f]/g, "")}"`;
+
+type FontSetting = SiteCustomization["styling"]["font"] | SiteCustomization["styling"]["monospaceFont"];
+
+/** The family name of a font setting, and the @font-face rules of a font of one's own (its files at the given http(s) URLs). */
+function fontOf(font: FontSetting): { family: string; faces: string } {
+  if (typeof font === "string") return { family: cssString(FONT_NAMES[font] ?? font), faces: "" };
+  const family = cssString(font.fontFamily);
+  const faces = font.fontFaces
+    .map((face) => {
+      const sources = face.sources
+        .map((source) => `url(${cssString(new URL(source.url).href)})${source.format ? ` format("${source.format}")` : ""}`)
+        .join(",");
+      return `@font-face{font-family:${family};font-weight:${face.weight};font-display:swap;src:${sources}}`;
+    })
+    .join("");
+  return { family, faces };
+}
+
+function fontStyle(settings: SiteCustomization): string {
+  const { font, monospaceFont } = settings.styling;
+  const text = fontOf(font);
+  const mono = fontOf(monospaceFont);
+  return `${text.faces}${mono.faces}body{font-family:${text.family},${SANS}}.q-content code,.q-content pre,.q-code-inline,.q-content kbd{font-family:${mono.family},${MONO}}`;
 }
 
 function resolve(settings: SiteCustomization, fallbackTitle: string, customized: boolean): ResolvedCustomization {
@@ -229,7 +276,16 @@ export function customizationHead(ctx: LayoutContext): SafeHtml {
 export function rootAttributes(ctx: LayoutContext): SafeHtml {
   const custom = customizationOf(ctx);
   const { themes, externalLinks, announcement } = custom.settings;
-  return html`${custom.customized ? html` data-theme="${themes.default}"` : ""}${themes.toggeable ? "" : raw(' data-theme-toggle="off"')}${
+  const styling = custom.settings.styling;
+  // Styles other than the defaults, for site.css's rules (the values are checked enums).
+  const styles = custom.customized
+    ? html`${styling.corners !== "rounded" ? html` data-corners="${styling.corners}"` : ""}${styling.depth !== "subtle" ? html` data-depth="${styling.depth}"` : ""}${
+        styling.links !== "default" ? html` data-links="${styling.links}"` : ""
+      }${styling.sidebar.list !== "default" ? html` data-sidebar-list="${styling.sidebar.list}"` : ""}${
+        styling.sidebar.background !== "default" ? html` data-sidebar-background="${styling.sidebar.background}"` : ""
+      }${styling.search !== "subtle" ? html` data-search="${styling.search}"` : ""}`
+    : "";
+  return html`${custom.customized ? html` data-theme="${themes.default}"` : ""}${styles}${themes.toggeable ? "" : raw(' data-theme-toggle="off"')}${
     externalLinks.target === "blank" ? raw(' data-external-links="blank"') : ""
   }${announcement?.enabled && announcement.style !== "danger" ? html` data-announcement="${custom.announcementId}"` : ""}`;
 }
