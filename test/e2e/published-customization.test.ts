@@ -216,4 +216,22 @@ describe("a customized published site in Chromium", () => {
       await context.close();
     }
   });
+
+  it("fits a phone's screen with the logo, header links and announcement", async () => {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      colorScheme: "dark",
+    });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${root}/`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await page.locator(".q-header img.q-logo:visible").count()).toBe(1);
+      await shot(page, "custom-07-phone");
+    } finally {
+      await context.close();
+    }
+  });
 });
