@@ -44,6 +44,7 @@ import { publishedRoutes } from "./modules/published/published.routes.js";
 import { SiteHosts } from "./modules/published/site-hosts.js";
 import { samlRoutes } from "./modules/saml/saml.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
+import { siteCustomizationRoutes } from "./modules/sites/customization.routes.js";
 import { shareLinkRoutes } from "./modules/sites/share-links.routes.js";
 import { siteSettingsRoutes } from "./modules/sites/site-settings.routes.js";
 import { siteRoutes } from "./modules/sites/sites.routes.js";
@@ -195,6 +196,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(siteRoutes, { deps });
   await app.register(siteStructureRoutes, { deps });
   await app.register(shareLinkRoutes, { deps });
+  await app.register(siteCustomizationRoutes, { deps });
   await app.register(siteSettingsRoutes, { deps });
   await app.register(translationRoutes, { deps });
   await app.register(openapiRoutes, { deps });

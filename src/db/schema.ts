@@ -541,6 +541,8 @@ export interface SitesTable {
   defaultSiteSectionId: string | null;
   /** The default site space at the root of a site without sections; null means the first. */
   defaultSiteSpaceId: string | null;
+  /** SiteCustomizationSettings as JSON; null: never set (Quire's defaults). */
+  customization: string | null;
   createdBy: string | null;
   createdAt: string;
   updatedAt: string;
@@ -583,6 +585,8 @@ export interface SiteSpacesTable {
   path: string;
   condition: string | null;
   position: string;
+  /** The site space's overrides of its site's customization, as JSON (the PATCH body's shape); null: none. */
+  customization: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -172,4 +172,44 @@ describe("sites through @gitbook/api", () => {
     const preview = await client.orgs.getSitePublishingPreviewById(org.id, siteId, { claims: "(plan:enterprise)" });
     expect(preview.data.url).toMatch(/signature=/);
   });
+
+  it("reads and writes a site's customization and a site space's overrides", async () => {
+    const { ctx, endpoint } = server;
+    const owner = await createUser(ctx);
+    const org = await createOrganization(ctx, owner);
+    const space = await createSpace(ctx, owner, org.id, { title: "Guide" });
+    const client = contractClient(endpoint, owner.token);
+    const siteId = (await client.orgs.createSite(org.id, { title: "Styled", spaces: [space.id] })).data.id;
+
+    const current = (await client.orgs.getSiteCustomizationById(org.id, siteId)).data;
+    const updated = await client.orgs.updateSiteCustomizationById(org.id, siteId, {
+      ...current,
+      title: "Styled Docs",
+      styling: { ...current.styling, primaryColor: { light: "#C2185B", dark: "#F48FB1" } },
+      header: {
+        ...current.header,
+        logo: { light: "https://cdn.example.com/logo.png", dark: "https://cdn.example.com/logo-dark.png" },
+        links: [{ title: "Guide", to: { kind: "space", space: space.id }, links: [] }],
+      },
+      footer: { groups: [], copyright: "© Styled" },
+      announcement: { enabled: true, message: "Hello readers", style: "info" },
+      themes: { default: "dark", toggeable: true },
+    } as typeof current);
+    expect(updated.data).toMatchObject({ title: "Styled Docs", themes: { default: "dark" } });
+
+    const [siteSpace] = (await client.orgs.listSiteSpaces(org.id, siteId)).data.items;
+    if (!siteSpace) throw new Error("no site space");
+    const overridden = await client.orgs.overrideSiteSpaceCustomizationById(org.id, siteId, siteSpace.id, {
+      title: "Guide only",
+      footer: { copyright: "© Guide" },
+    });
+    expect(overridden.data).toMatchObject({ title: "Guide only", footer: { copyright: "© Guide" }, themes: { default: "dark" } });
+    expect((await client.orgs.getSiteSpaceCustomizationById(org.id, siteId, siteSpace.id)).data.title).toBe("Guide only");
+    await client.orgs.publishSite(org.id, siteId);
+    const published = (await client.orgs.getPublishedContentSite(org.id, siteId)).data;
+    expect(published.customizations.site.title).toBe("Styled Docs");
+    expect(published.customizations.siteSpaces[siteSpace.id]?.footer.copyright).toBe("© Guide");
+    expect((await client.orgs.deleteSiteSpaceCustomizationById(org.id, siteId, siteSpace.id)).status).toBe(204);
+    expect((await client.orgs.getSiteSpaceCustomizationById(org.id, siteId, siteSpace.id)).data.title).toBe("Styled Docs");
+  });
 });

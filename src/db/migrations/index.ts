@@ -22,6 +22,7 @@ import * as m0016 from "./0016_saml_sessions.js";
 import * as m0017 from "./0017_git_redirects.js";
 import * as m0018 from "./0018_git_redirects_cascade.js";
 import * as m0019 from "./0019_saml_encryption.js";
+import * as m0020 from "./0020_site_customization.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "0017_git_redirects": m0017,
   "0018_git_redirects_cascade": m0018,
   "0019_saml_encryption": m0019,
+  "0020_site_customization": m0020,
 };

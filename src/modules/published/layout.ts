@@ -7,6 +7,15 @@
 
 import { html, raw, type SafeHtml } from "../../content/html/index.js";
 import type { Reader } from "./reader.js";
+import {
+  announcementBanner,
+  customizationHead,
+  customizationOf,
+  footer,
+  headerLinks,
+  headerTitle,
+  rootAttributes,
+} from "./site-customization.js";
 import { sidebar } from "./site-nav.js";
 import { siteHref } from "./site-urls.js";
 import { groupOf, type SiteView, type VariantView, visibleSections, visibleVariants } from "./site-view.js";
@@ -103,14 +112,15 @@ function titleOfVariant(variant: VariantView): string {
 }
 
 function header(ctx: LayoutContext, query = ""): SafeHtml {
-  const { view } = ctx;
+  const toggle = customizationOf(ctx).settings.themes.toggeable;
   return html`<header class="q-header">
 <div class="q-header-row">
 <label class="q-nav-button" for="q-nav-toggle">Menu</label>
-<a class="q-site-title" href="${siteHref(ctx, "")}">${view.site.title}</a>
+${headerTitle(ctx, siteHref(ctx, ""))}
 ${pickers(ctx)}
+${headerLinks(ctx)}
 <form class="q-search" role="search" method="get" action="${siteHref(ctx, "~quire/search")}"><input type="search" name="q" value="${query}" placeholder="Search…" aria-label="Search this site"></form>
-<button class="q-theme" type="button" hidden aria-label="Switch between light and dark theme">◐</button>
+${toggle ? html`<button class="q-theme" type="button" hidden aria-label="Switch between light and dark theme">◐</button>` : ""}
 </div>
 ${sectionTabs(ctx)}
 </header>`;
@@ -134,6 +144,8 @@ export interface PageParts {
   scripts?: SafeHtml | undefined;
   /** The search query shown in the header's box. */
   query?: string | undefined;
+  /** The page's Markdown address, for the "View as Markdown" action. */
+  markdownHref?: string | undefined;
 }
 
 function outlineOf(parts: PageParts): SafeHtml {
@@ -144,8 +156,8 @@ function outlineOf(parts: PageParts): SafeHtml {
   )}</ul></aside>`;
 }
 
-function pagination(parts: PageParts): SafeHtml {
-  if (!parts.layout.pagination || (!parts.previous && !parts.next)) return html``;
+function pagination(ctx: LayoutContext, parts: PageParts): SafeHtml {
+  if (!parts.layout.pagination || !customizationOf(ctx).settings.pagination.enabled || (!parts.previous && !parts.next)) return html``;
   return html`<nav class="q-pagination" aria-label="Previous and next pages">${
     parts.previous
       ? html`<a class="q-previous" rel="prev" href="${parts.previous.href}"><small>Previous</small>${parts.previous.title}</a>`
@@ -164,32 +176,37 @@ function cover(parts: PageParts): SafeHtml {
 /** A whole HTML document of the site. */
 export function sitePage(ctx: LayoutContext, parts: PageParts): string {
   const language = ctx.variant?.siteSpace.space.language ?? "en";
-  const title = parts.title === ctx.view.site.title ? parts.title : `${parts.title} | ${ctx.view.site.title}`;
+  const custom = customizationOf(ctx);
+  const title = parts.title === custom.title ? parts.title : `${parts.title} | ${custom.title}`;
+  const markdown = parts.markdownHref && custom.settings.pageActions.markdown;
   return html`<!doctype html>
-<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${language}"${rootAttributes(ctx)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 ${parts.description ? html`<meta name="description" content="${parts.description}">` : ""}
 <link rel="stylesheet" href="${asset(ctx, "site.css")}">
 ${parts.head ?? ""}
+${customizationHead(ctx)}
 <script src="${asset(ctx, "site.js")}"></script>
 </head>
 <body>
 <a class="q-skip" href="#q-content">Skip to content</a>
 <input type="checkbox" id="q-nav-toggle" class="q-nav-toggle" aria-hidden="true">
+${announcementBanner(ctx)}
 ${header(ctx, parts.query ?? "")}
 <div class="q-layout">
 ${sidebar(ctx)}
 <main class="q-main${parts.layout.wide ? " q-wide" : ""}" id="q-content">
 ${parts.breadcrumb?.length ? html`<div class="q-breadcrumb">${parts.breadcrumb.join(" / ")}</div>` : ""}
 ${cover(parts)}
+${markdown ? html`<div class="q-page-actions"><a class="q-page-action" href="${parts.markdownHref}" type="text/markdown">View as Markdown</a></div>` : ""}
 ${parts.layout.title ? html`<h1 class="q-page-title">${parts.title}</h1>` : ""}
 ${parts.layout.description && parts.description ? html`<p class="q-page-description">${parts.description}</p>` : ""}
 <div class="q-body q-content">${parts.body}</div>
-${pagination(parts)}
+${pagination(ctx, parts)}
 </main>
 ${parts.layout.wide ? "" : outlineOf(parts)}
 </div>
-<footer class="q-footer">${ctx.view.site.title} · Published with Quire</footer>
+${footer(ctx)}
 ${parts.scripts ?? ""}
 </body></html>`.value;
 }

@@ -12,6 +12,7 @@ import type { SiteRow } from "../../db/schema.js";
 import { findGitRedirect } from "../git-sync/git-redirects.queries.js";
 import type { SiteModel } from "../sites/structure.model.js";
 import { findSiteByBasename, listSiteRedirects, loadSiteRows, type SiteRows } from "./published.queries.js";
+import { resolveCustomizations } from "./site-customization.js";
 import { buildSiteView, type SiteView } from "./site-view.js";
 
 export { findSiteByBasename, listSiteRedirects };
@@ -21,14 +22,23 @@ const MAX_VIEWS = 500;
 
 /** Everything the view depends on, as one string: any change to a row changes it. */
 function keyOf(site: SiteRow, rows: SiteRows): string {
-  const parts: string[] = [site.id, site.updatedAt, site.defaultSiteSectionId ?? "", site.defaultSiteSpaceId ?? "", site.orgId];
+  // The customizations are compared whole: an update within the same millisecond still shows.
+  const parts: string[] = [
+    site.id,
+    site.updatedAt,
+    site.defaultSiteSectionId ?? "",
+    site.defaultSiteSpaceId ?? "",
+    site.orgId,
+    site.customization ?? "",
+  ];
   for (const g of rows.groups) parts.push(`g${g.id}:${g.parentId}:${g.title}:${g.position}:${g.icon}`);
   for (const s of rows.sections) {
     parts.push(
       `s${s.id}:${s.groupId}:${s.title}:${s.path}:${s.position}:${s.condition}:${s.defaultSiteSpaceId}:${s.icon}:${s.description}`,
     );
   }
-  for (const s of rows.siteSpaces) parts.push(`v${s.id}:${s.sectionId}:${s.spaceId}:${s.path}:${s.position}:${s.condition}:${s.updatedAt}`);
+  for (const s of rows.siteSpaces)
+    parts.push(`v${s.id}:${s.sectionId}:${s.spaceId}:${s.path}:${s.position}:${s.condition}:${s.updatedAt}:${s.customization ?? ""}`);
   for (const s of rows.spaces) parts.push(`p${s.id}:${s.revisionId}:${s.deletedAt}:${s.orgId}:${s.title}:${s.language}:${s.updatedAt}`);
   return parts.join("|");
 }
@@ -59,7 +69,7 @@ export async function loadSiteView(db: Executor, site: SiteRow): Promise<SiteVie
       contents.set(space.id, { revisionId: space.revisionId, content, index: indexOfContent(space.treeHash, content) });
     }),
   );
-  const view = buildSiteView(site, model, contents, key);
+  const view = buildSiteView(site, model, contents, key, resolveCustomizations(site, model));
   if (views.size >= MAX_VIEWS && !views.has(site.id)) views.delete(views.keys().next().value as string);
   views.set(site.id, view);
   return view;

@@ -82,6 +82,47 @@ html:not(.q-js) .q-sidebar li[data-id]:not(.q-open) > a::after { content: " \\20
 .q-results .q-result-path { font-size: .8rem; color: var(--q-muted); }
 .q-results mark, .q-results .q-hit { background: var(--q-accent-bg); color: inherit; }
 .q-footer { border-top: 1px solid var(--q-border); color: var(--q-muted); font-size: .85rem; padding: 1.5rem 1rem; text-align: center; }
+.q-footer-top { display: flex; flex-wrap: wrap; gap: 1.5rem 4rem; justify-content: center; max-width: 90rem; margin: 0 auto 1.5rem; text-align: left; }
+.q-footer-group h2 { font-size: .78rem; text-transform: uppercase; letter-spacing: .05em; color: var(--q-fg); margin: 0 0 .4rem; }
+.q-footer-group ul { list-style: none; margin: 0; padding: 0; } .q-footer-group li { padding: .12rem 0; }
+.q-footer-logo .q-logo { height: 1.6rem; }
+.q-logo { display: block; height: 1.9rem; width: auto; max-width: 14rem; object-fit: contain; }
+img.q-only-dark { display: none; }
+:root[data-theme=dark] img.q-only-light { display: none; } :root[data-theme=dark] img.q-only-dark { display: block; }
+@media (prefers-color-scheme: dark) { :root:not([data-theme=light]) img.q-only-light { display: none; } :root:not([data-theme=light]) img.q-only-dark { display: block; } }
+.q-header-links { display: flex; align-items: center; gap: .9rem; margin-left: auto; }
+.q-header-links + .q-search { margin-left: 0; }
+.q-header-link { color: var(--q-fg); font-size: .93rem; white-space: nowrap; }
+.q-header-link:hover { color: var(--q-accent); text-decoration: none; }
+.q-button { display: inline-block; padding: .28rem .75rem; border-radius: 6px; border: 1px solid var(--q-accent); }
+.q-button-primary { background: var(--q-accent); color: var(--q-accent-text, #fff); }
+.q-button-primary:hover { color: var(--q-accent-text, #fff); filter: brightness(1.1); }
+.q-button-secondary { color: var(--q-accent); background: transparent; }
+.q-header-menu > summary { list-style: none; cursor: pointer; }
+.q-header-menu > summary::-webkit-details-marker { display: none; }
+.q-header-menu > summary::after { content: " \\25BE"; color: var(--q-muted); }
+.q-header-menu > ul { right: 0; }
+.q-announcement { --q-ann: var(--q-info, #1f6feb); background: color-mix(in srgb, var(--q-ann) 14%, var(--q-bg)); border-bottom: 1px solid color-mix(in srgb, var(--q-ann) 40%, var(--q-bg)); font-size: .92rem; }
+.q-announcement-warning { --q-ann: var(--q-warning, #d29922); } .q-announcement-danger { --q-ann: var(--q-danger, #e5534b); } .q-announcement-success { --q-ann: var(--q-success, #2da44e); }
+.q-announcement p { position: relative; max-width: 90rem; margin: 0 auto; padding: .5rem 3rem .5rem 1rem; text-align: center; }
+.q-announcement-link { font-weight: 600; margin-left: .35rem; }
+.q-announcement-close { position: absolute; right: .75rem; top: 50%; transform: translateY(-50%); border: 0; background: none; color: var(--q-muted); font-size: 1.2rem; line-height: 1; cursor: pointer; }
+.q-ann-hidden .q-announcement[data-dismiss] { display: none; }
+.q-page-actions { display: flex; justify-content: flex-end; font-size: .85rem; }
+.q-page-action { color: var(--q-muted); border: 1px solid var(--q-border); border-radius: 6px; padding: .12rem .55rem; }
+.q-page-action:hover { color: var(--q-accent); border-color: var(--q-accent); text-decoration: none; }
+.q-theme:hover { border-color: var(--q-accent); }
+[data-corners=straight] :is(.q-sidebar, .q-sidebar a, .q-search input, .q-theme, .q-pagination a, .q-button, .q-page-action, .q-menu > ul, .q-picker > summary, .q-cover img, .q-nav-expand) { border-radius: 0; }
+[data-corners=circular] :is(.q-sidebar a, .q-search input, .q-theme, .q-button, .q-page-action, .q-picker > summary, .q-nav-expand) { border-radius: 999px; }
+[data-corners=circular] :is(.q-pagination a, .q-menu > ul) { border-radius: 16px; }
+[data-depth=flat] :is(.q-menu > ul, .q-menu > div) { box-shadow: none; }
+[data-links=accent] .q-body a:not(.q-button) { color: var(--q-fg); text-decoration: underline; text-decoration-color: var(--q-accent); text-underline-offset: .2em; }
+[data-sidebar-list=pill] .q-sidebar a { border-radius: 999px; padding-left: .8rem; }
+[data-sidebar-list=line] .q-sidebar a { border-radius: 0; border-left: 2px solid var(--q-border); }
+[data-sidebar-list=line] .q-sidebar a[aria-current=page] { background: none; border-left-color: var(--q-accent); }
+[data-sidebar-background=filled] .q-sidebar { background: var(--q-panel); padding: 1rem .5rem; margin-top: 1rem; border-radius: 10px; }
+[data-search=prominent] .q-search { margin: 0 auto; } [data-search=prominent] .q-search input { width: 26rem; }
+[data-search=prominent] .q-header-links { order: 3; margin-left: 0; } [data-search=prominent] .q-theme { order: 4; }
 @media (max-width: 1100px) { .q-layout { grid-template-columns: 15rem minmax(0, 1fr); } .q-outline { display: none; } .q-main.q-wide { grid-column: 2; } }
 @media (max-width: 760px) {
   .q-layout { display: block; }
@@ -104,12 +145,18 @@ html:not(.q-js) .q-sidebar li[data-id]:not(.q-open) > a::after { content: " \\20
 const SITE_JS = `(function(){
 var root=document.documentElement;
 root.classList.add("q-js");
-var stored=null;try{stored=localStorage.getItem("quire-theme");}catch(e){}
+var stored=null;if(root.getAttribute("data-theme-toggle")!=="off"){try{stored=localStorage.getItem("quire-theme");}catch(e){}}
 if(stored==="dark"||stored==="light")root.setAttribute("data-theme",stored);
+var ann=root.getAttribute("data-announcement");
+if(ann){try{if(localStorage.getItem("quire-announcement-dismissed")===ann)root.classList.add("q-ann-hidden");}catch(e){}}
 function current(){var t=root.getAttribute("data-theme");if(t)return t;return matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light";}
 document.addEventListener("DOMContentLoaded",function(){
   var b=document.querySelector(".q-theme");
   if(b){b.hidden=false;b.addEventListener("click",function(){var next=current()==="dark"?"light":"dark";root.setAttribute("data-theme",next);try{localStorage.setItem("quire-theme",next);}catch(e){}});}
+  var a=document.querySelector(".q-announcement[data-dismiss]");
+  if(a){var c=document.createElement("button");c.type="button";c.className="q-announcement-close";c.setAttribute("aria-label","Dismiss the announcement");c.textContent="\u00d7";a.querySelector("p").appendChild(c);
+    c.addEventListener("click",function(){root.classList.add("q-ann-hidden");try{localStorage.setItem("quire-announcement-dismissed",a.getAttribute("data-dismiss"));}catch(e){}});}
+  if(root.getAttribute("data-external-links")==="blank")document.querySelectorAll(".q-body a[href]").forEach(function(l){if(/^https?:$/.test(l.protocol)&&l.origin!==location.origin){l.target="_blank";l.rel="noopener noreferrer";}});
   document.addEventListener("click",function(e){document.querySelectorAll("details.q-menu[open]").forEach(function(d){if(!d.contains(e.target))d.removeAttribute("open");});});
   var nav=document.querySelector(".q-sidebar[data-nav]");
   if(nav){

@@ -197,6 +197,7 @@ export async function renderSitePage(
     },
     head,
     scripts: html`${scripts}`,
+    markdownHref,
   });
 }
 
@@ -279,12 +280,12 @@ export function allListedPages(view: SiteView, reader: Reader): ListedPage[] {
 
 function headingOf(view: SiteView, variant: VariantView): string {
   const parts = [variant.section?.title, view.variants.size > 1 ? variant.siteSpace.space.title : undefined].filter(Boolean);
-  return parts.length ? [...new Set(parts)].join(" — ") : view.site.title;
+  return parts.length ? [...new Set(parts)].join(" — ") : view.customization.site.title;
 }
 
 /** llms.txt: the site's title and every listed page with its Markdown address, grouped by section and variant. */
 export function llmsTxt(ctx: LayoutContext & { origin: string }): string {
-  const lines = [`# ${ctx.view.site.title}`, ""];
+  const lines = [`# ${ctx.view.customization.site.title}`, ""];
   let current: VariantView | undefined;
   for (const { variant, pageId, page } of allListedPages(ctx.view, ctx.reader)) {
     if (variant !== current) {
@@ -299,7 +300,7 @@ export function llmsTxt(ctx: LayoutContext & { origin: string }): string {
 
 /** llms-full.txt: every listed page's Markdown, one after the other. */
 export async function llmsFullTxt(deps: Deps, ctx: LayoutContext & { origin: string }): Promise<string> {
-  const parts: string[] = [`# ${ctx.view.site.title}\n`];
+  const parts: string[] = [`# ${ctx.view.customization.site.title}\n`];
   for (const { variant, pageId } of allListedPages(ctx.view, ctx.reader)) {
     const pageCtx = { ...ctx, variant };
     parts.push(

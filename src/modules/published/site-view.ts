@@ -17,6 +17,7 @@ import {
   visibleSiteSpacesOf,
 } from "../sites/structure.model.js";
 import { conditionHolds, type Reader } from "./reader.js";
+import type { SiteCustomizations } from "./site-customization.js";
 
 export interface VariantView {
   siteSpace: ModelSiteSpace;
@@ -41,6 +42,8 @@ export interface SiteView {
   variants: Map<string, VariantView>;
   /** A key that changes whenever anything this view was built from changes. */
   key: string;
+  /** The site's customization and each site space's, resolved once for the view. */
+  customization: SiteCustomizations;
 }
 
 /** Builds the view of a site from its model and the content of each shown space. */
@@ -49,6 +52,7 @@ export function buildSiteView(
   model: SiteModel,
   contents: Map<string, { revisionId: string; content: RevisionContent; index: Map<string, PageLocation> }>,
   key: string,
+  customization: SiteCustomizations,
 ): SiteView {
   const variants = new Map<string, VariantView>();
   const homeSection = defaultSectionId(model);
@@ -82,7 +86,7 @@ export function buildSiteView(
   };
   if (hasSections(model)) for (const section of sectionsInOrder(model)) add(section);
   else add(null);
-  return { site, model, variants, key };
+  return { site, model, variants, key, customization };
 }
 
 // What one reader sees.

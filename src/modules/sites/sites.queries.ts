@@ -174,3 +174,25 @@ export async function listRedirects(db: Executor, siteId: string) {
     .orderBy("fromPath")
     .execute();
 }
+
+// Customization.
+
+/** Stores a site's customization (JSON, or null for Quire's defaults); the site's updatedAt moves, so published pages render afresh. */
+export async function setSiteCustomization(db: Executor, siteId: string, customization: string | null): Promise<void> {
+  await updateSiteRow(db, siteId, { customization });
+}
+
+/** Stores a site space's overrides (JSON, or null for none); its updatedAt moves, so published pages render afresh. */
+export async function setSiteSpaceCustomization(
+  db: Executor,
+  siteId: string,
+  siteSpaceId: string,
+  customization: string | null,
+): Promise<void> {
+  await db
+    .updateTable("siteSpaces")
+    .set({ customization, updatedAt: nowIso() })
+    .where("id", "=", siteSpaceId)
+    .where("siteId", "=", siteId)
+    .execute();
+}

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { isUniqueViolation } from "../../db/dialect.js";
+import type { SiteRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { listOf } from "../../http/pagination.js";
 import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
 import { conflicting } from "../../lib/errors.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
+import { applyOverride, parseCustomization, parseOverride } from "./customization.js";
 import { loadSpacesForSite, requireOrgAccess, requireSite, siteNotFound } from "./sites.loader.js";
 import { sitePermissions } from "./sites.policy.js";
-import { DEFAULT_CUSTOMIZATION } from "./sites.presenter.js";
 import { deleteSiteRow, getSite, listSites, updateSiteRow } from "./sites.queries.js";
 import {
   CreateSiteBody,
@@ -22,10 +23,22 @@ import {
 } from "./sites.schemas.js";
 import { checkSpacesForSite, createSite, updateSite } from "./sites.service.js";
 import { allow, inSiteTransaction, presentSiteFor, presentSitesFor, structureContext, verifiedShareKey } from "./sites.views.js";
+import type { SiteModel } from "./structure.model.js";
 import { presentStructure } from "./structure.presenter.js";
 import { loadSiteModel } from "./structure.queries.js";
 
 const tags = ["sites"];
+
+/** The customization readers see: the site's (its title when none is set), and each shown site space's with its overrides. */
+function publishedCustomizations(site: SiteRow, model: SiteModel) {
+  const siteSettings = { ...parseCustomization(site.customization) };
+  siteSettings.title ??= site.title;
+  const siteSpaces: Record<string, ReturnType<typeof applyOverride>> = {};
+  for (const siteSpace of model.siteSpaces) {
+    if (!siteSpace.hidden) siteSpaces[siteSpace.id] = applyOverride(siteSettings, parseOverride(siteSpace.customization));
+  }
+  return { site: siteSettings, siteSpaces };
+}
 
 /** Docs sites of an organization: settings, publishing, and what readers see. */
 export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -203,7 +216,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
         object: "published-content-site" as const,
         site: await presentSiteFor(db, access, site, urls),
         structure: presentStructure(ctx),
-        customizations: { site: { title: site.title, ...DEFAULT_CUSTOMIZATION }, siteSpaces: {} },
+        customizations: publishedCustomizations(site, model),
         scripts: [],
       };
     },

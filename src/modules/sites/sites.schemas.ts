@@ -4,6 +4,7 @@
  */
 import Type, { type Static } from "typebox";
 import { Id, ListQuery, Timestamp } from "../../http/schemas.js";
+import { SiteCustomizationSchema } from "./customization.schemas.js";
 import { SiteStructureSchema } from "./structure.schemas.js";
 
 export const SiteParams = Type.Object({ organizationId: Id, siteId: Id });
@@ -143,8 +144,10 @@ export const PublishedContentSiteSchema = Type.Object({
   site: SiteSchema,
   structure: SiteStructureSchema,
   customizations: Type.Object({
-    site: Type.Record(Type.String(), Type.Unknown(), { description: "SiteCustomizationSettings (Quire's defaults)" }),
-    siteSpaces: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())),
+    site: SiteCustomizationSchema,
+    siteSpaces: Type.Record(Type.String(), SiteCustomizationSchema, {
+      description: "Each shown site space's customization, by site space id",
+    }),
   }),
   scripts: Type.Array(Type.Object({ script: Type.String(), contentSecurityPolicy: Type.Optional(Type.String()), cookies: Type.Boolean() })),
 });

@@ -75,6 +75,7 @@ export async function createSite(
     proxy: null,
     defaultSiteSectionId: null,
     defaultSiteSpaceId: null,
+    customization: null,
     createdBy: input.actorId,
     createdAt: now,
     updatedAt: now,
@@ -87,7 +88,7 @@ export async function createSite(
     taken.add(path);
     const row = { id: newId(), siteId: site.id, sectionId: null, spaceId: space.id, path, condition: null, position: keyAfter(siblings) };
     siblings.push(row);
-    await insertSiteSpace(trx, { ...row, createdAt: now, updatedAt: now });
+    await insertSiteSpace(trx, { ...row, customization: null, createdAt: now, updatedAt: now });
   }
   await putPublishingAuth(trx, {
     siteId: site.id,

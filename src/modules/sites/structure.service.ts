@@ -85,6 +85,7 @@ export async function addSiteSpace(trx: Executor, input: { model: SiteModel; spa
   const now = nowIso();
   const id = newId();
   await insertSiteSpace(trx, {
+    customization: null,
     id,
     siteId: model.site.id,
     sectionId,
@@ -187,6 +188,7 @@ export async function addSection(
   };
   await insertSection(trx, section);
   await insertSiteSpace(trx, {
+    customization: null,
     id: newId(),
     siteId: model.site.id,
     sectionId: section.id,

@@ -11,9 +11,9 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import Type, { type Static } from "typebox";
 import type { PageLocation, PageNode } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
-import type { SpaceRow } from "../../db/schema.js";
+import type { SiteRow, SpaceRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
-import { missing } from "../../lib/errors.js";
+import { invalid, missing, notAllowed } from "../../lib/errors.js";
 import { parseJson } from "../../lib/json.js";
 import { getChangeRequest } from "../change-requests/change-requests.queries.js";
 import { requireCollection } from "../collections/collections.loader.js";
@@ -31,9 +31,11 @@ import { versionDocumentUrl } from "../openapi/openapi.presenter.js";
 import { listSpecs, listVersions } from "../openapi/openapi.queries.js";
 import type { LoadedOrganization } from "../organizations/organizations.loader.js";
 import { listOrganizationsOfUser } from "../organizations/organizations.queries.js";
+import { customizationFromBody, parseCustomization } from "../sites/customization.js";
+import type { SiteCustomization } from "../sites/customization.schemas.js";
 import { loadSpacesForSite, requireSiteWithModel } from "../sites/sites.loader.js";
 import { sitePermissions } from "../sites/sites.policy.js";
-import { listSites } from "../sites/sites.queries.js";
+import { listSites, setSiteCustomization } from "../sites/sites.queries.js";
 import { fullSiteSpacePath, hasSections, type ModelSiteSpace, sectionsInOrder, visibleSiteSpacesOf } from "../sites/structure.model.js";
 import { readableSpaceNodes, requireSpace, spaceNotFound } from "../spaces/spaces.loader.js";
 import { getSpacesByIds, listSpaceNodes } from "../spaces/spaces.queries.js";
@@ -59,6 +61,7 @@ import { safeNext } from "./web.session.js";
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const OrgParams = Type.Object({ org: Id });
+const SiteQuery = Type.Object({ saved: Type.Optional(Type.String({ maxLength: 50 })) });
 const SpaceParams = Type.Object({ org: Id, space: Id });
 const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 200 })) };
 const GitForm = Type.Object({
@@ -68,6 +71,22 @@ const GitForm = Type.Object({
   repoProjectDirectory: Type.Optional(Type.String({ maxLength: 1024 })),
 });
 const ExportForm = Type.Object({ ...GitForm.properties, commitMessage: Type.String({ minLength: 1, maxLength: 10_000 }) });
+const field = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
+/** The common fields of a site's customization; checked like the API's body (customizationFromBody). */
+const CustomizationForm = Type.Object({
+  ...Csrf,
+  title: field(128),
+  primaryLight: field(7),
+  primaryDark: field(7),
+  themeDefault: Type.Optional(Type.Enum(["light", "dark"])),
+  themeToggle: field(10),
+  logoLight: field(2048),
+  logoDark: field(2048),
+  announcementEnabled: field(10),
+  announcementMessage: field(128),
+  announcementStyle: Type.Optional(Type.Enum(["info", "warning", "danger", "success"])),
+  copyright: field(300),
+});
 
 /** What every page of an organization has: who is signed in, the organization (checked), the switcher's list. */
 interface OrgPage {
@@ -483,43 +502,96 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
 
   // --- sites ---
 
-  app.get("/app/o/:org/sites/:site", { schema: { params: Type.Object({ org: Id, site: Id }) } }, async (request, reply) => {
-    const ctx = await orgPage(request, reply, request.params.org);
-    if (!ctx) return reply;
-    const { site, model, access } = await requireSiteWithModel(db, ctx.signedIn.actor, ctx.loaded.org.id, request.params.site);
-    const org = ctx.loaded.org.id;
-    const spaces = await loadSpacesForSite(
-      db,
-      access,
-      model.siteSpaces.map((s) => s.spaceId),
-    );
-    const published = site.published === 1;
-    const siteSpaceRow = (s: ModelSiteSpace) => {
-      const readable = spaces.get(s.spaceId)?.level;
-      const title = readable ? html`<a href="${appPath.space(org, s.spaceId)}">${s.space.title}</a>` : html`<span>${s.space.title}</span>`;
-      const address = urls.site(site.basename, ...fullSiteSpacePath(model, s).split("/"));
-      return html`<li>${title} <span class="muted small">/${fullSiteSpacePath(model, s)}</span>
+  function customizationPanel(ctx: OrgPage, site: SiteRow, canEdit: boolean, saved: boolean): SafeHtml {
+    const settings = parseCustomization(site.customization);
+    if (!canEdit) {
+      return html`<section class="card" id="customization"><h2 style="margin-top:0">Customization</h2>
+        <p class="muted small">Only members with the create role or higher can change how the site looks.</p></section>`;
+    }
+    const action = `${appPath.site(ctx.loaded.org.id, site.id)}/customization`;
+    const { primaryColor } = settings.styling;
+    const logo = settings.header.logo;
+    const announcement = settings.announcement;
+    const option = (value: string, label: string, current: string) =>
+      html`<option value="${value}"${value === current ? html` selected` : ""}>${label}</option>`;
+    const checked = (on: boolean) => (on ? html` checked` : "");
+    return html`<section class="card" id="customization"><h2 style="margin-top:0">Customization</h2>
+      ${saved ? html`<p class="badge ok">Saved: readers see it on their next page.</p>` : ""}
+      ${site.customization === null ? html`<p class="muted small">Never customized: the site follows each reader's light or dark system theme, in Quire's colors.</p>` : ""}
+      <form class="stack" method="post" action="${action}"><input type="hidden" name="_csrf" value="${ctx.csrf}">
+        <label>Title readers see <input name="title" maxlength="128" value="${settings.title ?? ""}" placeholder="${site.title}"></label>
+        <label>Primary color (light theme) <input type="color" name="primaryLight" value="${primaryColor.light.toLowerCase()}"></label>
+        <label>Primary color (dark theme) <input type="color" name="primaryDark" value="${primaryColor.dark.toLowerCase()}"></label>
+        <label>Default theme <select name="themeDefault">${option("light", "Light", settings.themes.default)}${option("dark", "Dark", settings.themes.default)}</select></label>
+        <label class="check"><input type="checkbox" name="themeToggle" value="on"${checked(settings.themes.toggeable)}> Readers can switch between light and dark</label>
+        <label>Logo URL (light theme) <input type="url" name="logoLight" maxlength="2048" value="${logo?.light ?? ""}" placeholder="https://…/logo.svg"></label>
+        <label>Logo URL (dark theme) <input type="url" name="logoDark" maxlength="2048" value="${logo?.dark ?? ""}" placeholder="(the light one)"></label>
+        <label class="check"><input type="checkbox" name="announcementEnabled" value="on"${checked(announcement?.enabled === true)}> Show an announcement</label>
+        <label>Announcement <input name="announcementMessage" maxlength="128" value="${announcement?.message ?? ""}"></label>
+        <label>Announcement style <select name="announcementStyle">${(["info", "warning", "danger", "success"] as const).map((s) => option(s, s, announcement?.style ?? "info"))}</select></label>
+        <label>Footer copyright <input name="copyright" maxlength="300" value="${settings.footer.copyright ?? ""}" placeholder="${site.title}"></label>
+        <div><button class="primary" type="submit">Save customization</button></div>
+      </form></section>`;
+  }
+
+  app.post(
+    "/app/o/:org/sites/:site/customization",
+    { schema: { params: Type.Object({ org: Id, site: Id }), body: CustomizationForm }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const ctx = await orgPage(request, reply, request.params.org);
+      if (!ctx) return reply;
+      const { site, permissions } = await requireSiteWithModel(db, ctx.signedIn.actor, ctx.loaded.org.id, request.params.site);
+      if (!permissions.edit) throw notAllowed("Only members with the create role or higher can read or change a site's customization.");
+      const settings = customizationFromForm(parseCustomization(site.customization), request.body);
+      await setSiteCustomization(db, site.id, JSON.stringify(settings));
+      return reply.redirect(`${appPath.site(ctx.loaded.org.id, site.id)}?saved=customization#customization`, 303);
+    },
+  );
+
+  app.get(
+    "/app/o/:org/sites/:site",
+    { schema: { params: Type.Object({ org: Id, site: Id }), querystring: SiteQuery } },
+    async (request, reply) => {
+      const ctx = await orgPage(request, reply, request.params.org);
+      if (!ctx) return reply;
+      const { site, model, access } = await requireSiteWithModel(db, ctx.signedIn.actor, ctx.loaded.org.id, request.params.site);
+      const org = ctx.loaded.org.id;
+      const spaces = await loadSpacesForSite(
+        db,
+        access,
+        model.siteSpaces.map((s) => s.spaceId),
+      );
+      const published = site.published === 1;
+      const siteSpaceRow = (s: ModelSiteSpace) => {
+        const readable = spaces.get(s.spaceId)?.level;
+        const title = readable
+          ? html`<a href="${appPath.space(org, s.spaceId)}">${s.space.title}</a>`
+          : html`<span>${s.space.title}</span>`;
+        const address = urls.site(site.basename, ...fullSiteSpacePath(model, s).split("/"));
+        return html`<li>${title} <span class="muted small">/${fullSiteSpacePath(model, s)}</span>
         ${published ? html`<br><a class="small" href="${address}">${address}</a>` : ""}${s.condition ? html` <span class="badge">if ${s.condition}</span>` : ""}</li>`;
-    };
-    const structure = hasSections(model)
-      ? sectionsInOrder(model).map(
-          (section) => html`<h3>${section.title} <span class="muted small">/${section.path}</span></h3>
+      };
+      const structure = hasSections(model)
+        ? sectionsInOrder(model).map(
+            (section) => html`<h3>${section.title} <span class="muted small">/${section.path}</span></h3>
             <ul class="plain">${visibleSiteSpacesOf(model, section.id).map(siteSpaceRow)}</ul>`,
-        )
-      : html`<ul class="plain">${visibleSiteSpacesOf(model, null).map(siteSpaceRow)}</ul>`;
-    const empty = model.siteSpaces.filter((s) => !s.hidden).length === 0;
-    const body = html`<h1>${site.title}</h1>
+          )
+        : html`<ul class="plain">${visibleSiteSpacesOf(model, null).map(siteSpaceRow)}</ul>`;
+      const empty = model.siteSpaces.filter((s) => !s.hidden).length === 0;
+      const body = html`<h1>${site.title}</h1>
       <p class="actions">${published ? badge("published", "ok") : badge("not published")} ${badge(site.visibility)} ${badge(site.type)}</p>
       ${
         published
           ? html`<p>Published at <a href="${urls.site(site.basename)}">${urls.site(site.basename)}</a></p>`
           : html`<p class="muted">Not published yet: readers will find it at ${urls.site(site.basename)} once it is.</p>`
       }
-      <h2>Structure</h2>${empty ? emptyNote("This site shows no space yet.") : structure}`;
-    return send(reply, ctx, site.title, body, {
-      crumbs: [orgCrumb(ctx), { label: "Sites", href: `${appPath.org(org)}#sites` }, { label: site.title }],
-    });
-  });
+      <h2>Structure</h2>${empty ? emptyNote("This site shows no space yet.") : structure}
+      ${customizationPanel(ctx, site, sitePermissions(access, site).edit, request.query.saved === "customization")}`;
+      return send(reply, ctx, site.title, body, {
+        crumbs: [orgCrumb(ctx), { label: "Sites", href: `${appPath.org(org)}#sites` }, { label: site.title }],
+      });
+    },
+  );
 
   // --- OpenAPI specs ---
 
@@ -604,4 +676,43 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
 
 function processingBadge(state: string): SafeHtml {
   return badge(state, state === "complete" || state === "succeeded" ? "ok" : state === "failed" || state === "error" ? "bad" : "wait");
+}
+
+/**
+ * The settings after the web form: its fields over the current settings, checked by the same rules
+ * as the API's PUT (a 400 page names what is wrong). Empty text fields remove what they set.
+ */
+function customizationFromForm(current: SiteCustomization, form: Static<typeof CustomizationForm>): SiteCustomization {
+  const text = (value: string | undefined) => value?.trim() ?? "";
+  const next: SiteCustomization = structuredClone(current);
+  const title = text(form.title);
+  if (title === "") delete next.title;
+  else if (Array.from(title).length < 2)
+    throw invalid("The title readers see must be at least 2 characters long (or empty for the site's title).");
+  else next.title = title;
+  const color = (value: string | undefined, label: string, fallback: string) => {
+    const given = text(value);
+    if (given === "") return fallback;
+    if (!/^#(?:[0-9a-fA-F]{3}){1,2}$/.test(given)) throw invalid(`The ${label} must be a hex color such as #346DDB.`);
+    return given;
+  };
+  next.styling.primaryColor = {
+    light: color(form.primaryLight, "primary color (light theme)", current.styling.primaryColor.light),
+    dark: color(form.primaryDark, "primary color (dark theme)", current.styling.primaryColor.dark),
+  };
+  next.themes = { default: form.themeDefault ?? current.themes.default, toggeable: form.themeToggle === "on" };
+  const logoLight = text(form.logoLight);
+  const logoDark = text(form.logoDark);
+  if (logoLight === "" && logoDark === "") delete next.header.logo;
+  else if (logoLight === "") throw invalid("Give the light theme's logo URL too (the dark one alone is not enough).");
+  else next.header.logo = { light: logoLight, dark: logoDark || logoLight };
+  const message = text(form.announcementMessage);
+  const enabled = form.announcementEnabled === "on";
+  if (message === "" && !enabled) delete next.announcement;
+  else if (Array.from(message).length < 2) throw invalid("The announcement needs a message of at least 2 characters.");
+  else next.announcement = { ...next.announcement, enabled, message, style: form.announcementStyle ?? next.announcement?.style ?? "info" };
+  const copyright = text(form.copyright);
+  if (copyright === "") delete next.footer.copyright;
+  else next.footer.copyright = copyright;
+  return customizationFromBody(next);
 }

@@ -50,6 +50,7 @@ const STYLE = raw(`<style>
   table { border-collapse: collapse; width: 100%; } td, th { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
   form.inline { display: inline; }
   form.stack { display: grid; gap: .5rem; max-width: 36rem; } form.stack label { display: grid; gap: .15rem; font-size: .9rem; }
+  form.stack label.check { display: flex; gap: .5rem; align-items: center; }
   .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .5rem 0; }
   .page-head { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: baseline; justify-content: space-between; }
   .description { color: var(--muted); font-size: 1.05rem; margin: 0 0 1rem; }
