@@ -69,3 +69,12 @@ export function emojiText(code: string): string {
     .filter((cp) => Number.isInteger(cp) && cp > 0 && cp <= 0x10ffff);
   return points.length > 0 ? String.fromCodePoint(...points) : "";
 }
+
+/**
+ * A page's, space's or favicon's emoji as shown: the API takes GitBook's hex code points ("1f4d8",
+ * "1f469-200d-1f4bb") or the character itself; code points become the character, anything else
+ * is shown as written (escaped by the caller).
+ */
+export function emojiCharacter(emoji: string): string {
+  return /^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$/i.test(emoji) ? emojiText(emoji) || emoji : emoji;
+}

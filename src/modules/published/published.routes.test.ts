@@ -87,6 +87,26 @@ describe("published site routes", () => {
     expect(install.text).toContain(`<a href="${root}/getting-started/install" aria-current="page">Install</a>`);
   });
 
+  it("shows a page's emoji in the navigation as the character, whether stored as GitBook's code points or as written", async () => {
+    const { org, owner, space } = await createOrgWithSpace(ctx, { title: "Emoji" });
+    await commitContent(ctx, space.id, {
+      pages: [
+        { title: "Code points", slug: "code-points", paragraphs: ["One."], extra: { emoji: "1f4d8" } },
+        { title: "Joined", slug: "joined", paragraphs: ["Two."], extra: { emoji: "1f469-200d-1f4bb" } },
+        { title: "Written", slug: "written", paragraphs: ["Three."], extra: { emoji: "🚀" } },
+      ],
+    });
+    const site = await createSite(ctx, owner, org.id, { title: "Emoji Docs" });
+    await addSection(ctx, owner, org.id, site.id, { spaceId: space.id, title: "Guide" });
+    expect((await ctx.as(owner).post(`/v1/orgs/${org.id}/sites/${site.id}/publish`)).status).toBe(200);
+    const res = await get(`/s/${site.basename}/`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.text).toContain("\u{1f4d8} Code points");
+    expect(res.text).toContain("\u{1f469}\u200d\u{1f4bb} Joined");
+    expect(res.text).toContain("\u{1f680} Written");
+    expect(res.text).not.toContain("1f4d8");
+  });
+
   it("draws the sidebar with only the way to the current page expanded; a branch's children come as a fingerprinted fragment", async () => {
     const { root, space } = await scenario();
     const ids = { setup: "navSetup00000000001", linux: "navLinux00000000001", debian: "navDebian0000000001" };

@@ -6,6 +6,7 @@
  * are here too; every user-provided string goes through `html`, which escapes it.
  */
 import { createHash } from "node:crypto";
+import { emojiCharacter } from "../../content/document/loose.js";
 import { html, raw, type SafeHtml, safeLinkUrl } from "../../content/html/index.js";
 import type { SiteRow } from "../../db/schema.js";
 import { applyOverride, parseCustomization, parseOverride } from "../sites/customization.js";
@@ -263,7 +264,7 @@ export function customizationHead(ctx: LayoutContext): SafeHtml {
         : html`<link rel="icon" href="${favicon.icon.light}" media="(prefers-color-scheme: light)"><link rel="icon" href="${favicon.icon.dark}" media="(prefers-color-scheme: dark)">`,
     );
   } else if (favicon.emoji) {
-    const text = favicon.emoji.replace(/[<>&"']/g, "");
+    const text = emojiCharacter(favicon.emoji).replace(/[<>&"']/g, "");
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${text}</text></svg>`;
     parts.push(html`<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(svg)}">`);
   }

@@ -10,6 +10,7 @@
  * whole tree, so a fragment URL names one content for good and the browser may keep it.
  */
 import { createHash } from "node:crypto";
+import { emojiCharacter } from "../../content/document/loose.js";
 import { html, raw, type SafeHtml } from "../../content/html/index.js";
 import type { PageNode } from "../../content/revision/model.js";
 import type { LayoutContext } from "./layout.js";
@@ -97,7 +98,7 @@ function buildItems(
       const href = linkPageHref(ctx, page);
       if (!href) continue;
       const collapsed =
-        html`<li><a class="${href.external ? "q-nav-ext" : ""}" href="${href.href}"${href.external ? raw(' rel="noopener"') : ""}>${page.emoji ? `${page.emoji} ` : ""}${label}</a></li>`
+        html`<li><a class="${href.external ? "q-nav-ext" : ""}" href="${href.href}"${href.external ? raw(' rel="noopener"') : ""}>${page.emoji ? `${emojiCharacter(page.emoji)} ` : ""}${label}</a></li>`
           .value;
       out.push({ id: page.id, kind: "link", depth, label, href: href.href, children: [], collapsed });
       continue;
@@ -108,7 +109,7 @@ function buildItems(
       id: page.id,
       kind: "page",
       depth,
-      label: page.emoji ? `${page.emoji} ${label}` : label,
+      label: page.emoji ? `${emojiCharacter(page.emoji)} ${label}` : label,
       href: pageHref(ctx, variant, page.id),
       children,
       collapsed: "",

@@ -2,6 +2,7 @@
  * Views of the browsing half of the web app: pure functions from what the routes loaded to markup.
  * Everything from the database or from content goes through `html` (escaped).
  */
+import { emojiCharacter } from "../../content/document/loose.js";
 import type { PageLocation, PageNode } from "../../content/revision/model.js";
 import type { PageChange, PageChangeKind, PageHistoryEntry } from "./web.history.js";
 import { html, raw, type SafeHtml } from "./web.html.js";
@@ -35,12 +36,7 @@ export function when(iso: string | null | undefined): SafeHtml {
  * ("1f4d8", "1f469-200d-1f4bb"); anything else is shown as written (escaped by the caller).
  */
 export function emojiText(emoji: string | null | undefined): string {
-  if (!emoji) return "";
-  if (/^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$/i.test(emoji)) {
-    const points = emoji.split("-").map((hex) => Number.parseInt(hex, 16));
-    if (points.every((p) => p <= 0x10ffff)) return `${String.fromCodePoint(...points)} `;
-  }
-  return `${emoji} `;
+  return emoji ? `${emojiCharacter(emoji)} ` : "";
 }
 
 export function badge(text: string, tone: "ok" | "bad" | "wait" | "" = ""): SafeHtml {
