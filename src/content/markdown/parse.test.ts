@@ -52,6 +52,25 @@ describe("CommonMark and GFM", () => {
     expect(r.warnings.join("\n")).toMatch(/level-6 heading/);
   });
 
+  it("takes only a # heading that opens the page as its title; one below other content is a section", () => {
+    // As in a public GitBook-synced repository: a banner, then the page's first section; the
+    // title is SUMMARY.md's.
+    const r = convert(
+      "<details>\n\n<summary>Support us</summary>\n\nThanks.\n\n</details>\n\n# **TTL Manipulation**\n\nSend packets.\n\n# Avoiding signatures\n",
+    );
+    expect(r.title).toBeUndefined();
+    expect(r.nodes.map((n) => n.type)).toEqual(["expandable", "heading-1", "paragraph", "heading-1"]);
+    expect(texts(r.nodes[1])).toBe("TTL Manipulation");
+    expect(r.warnings).toEqual([
+      expect.stringMatching(/line 9: a # heading below other content is a section heading \(##\), not the page title/),
+      expect.stringMatching(/line 13: a second # heading/),
+    ]);
+    // Link definitions and HTML comments before it do not count as content.
+    const opened = convert("[site]: https://example.com\n<!-- generated -->\n\n# Title\n\nSee [the site][site].\n");
+    expect(opened.title).toBe("Title");
+    expect(opened.warnings).toEqual([expect.stringMatching(/an HTML comment \(hidden text\) was dropped/)]);
+  });
+
   it("reads a pinned heading anchor into data.id", () => {
     const r = convert('## Setup <a href="#install" id="install"></a>\n');
     expect(r.nodes[0]).toMatchObject({ type: "heading-1", data: { id: "install" } });

@@ -418,6 +418,8 @@ class Converter {
   /** Raw targets of refs made while reading inline HTML, found again by `collectTargets`. */
   private readonly refTargets = new WeakMap<object, { kind: ReferenceKind; target: string }>();
   private readonly expanding = new Set<string>();
+  /** No `#` heading opened the page: the first one below is told apart in its warning. */
+  private untitled = false;
 
   constructor(
     private readonly source: string,
@@ -464,17 +466,19 @@ class Converter {
     const children = [...root.children];
     this.collectDefinitions(root);
     let title: string | undefined;
-    const titleIndex = children.findIndex((c) => c.type === "heading" && c.depth === 1);
-    if (titleIndex >= 0) {
-      const heading = children[titleIndex] as Heading;
+    // The title is a `#` heading that opens the page (link definitions and HTML comments aside).
+    // A `#` heading below other content is a section of the page: in GitBook-synced repositories
+    // it is a banner first and then a section ("# Summary of the attack") under a page whose
+    // title SUMMARY.md gives; taking it as the title would rename the page and move content.
+    const titleIndex = children.findIndex((c) => c.type !== "definition" && c.type !== "footnoteDefinition" && !isHtmlComment(c));
+    const opening = children[titleIndex];
+    if (opening?.type === "heading" && opening.depth === 1) {
       // An empty `#` line is no title: the serializer writes none, so none is read.
-      title = mdastToString(heading).trim() || undefined;
-      if (heading.children.some((c) => c.type !== "text"))
-        this.warn(heading, "the page title's formatting was dropped (a title is plain text)");
-      const before = children.slice(0, titleIndex).filter((c) => c.type !== "definition" && c.type !== "footnoteDefinition");
-      if (before.length) this.warn(heading, "content before the page title is kept, but the title will be written first on export");
+      title = mdastToString(opening).trim() || undefined;
+      if (opening.children.some((c) => c.type !== "text"))
+        this.warn(opening, "the page title's formatting was dropped (a title is plain text)");
       children.splice(titleIndex, 1);
-    }
+    } else this.untitled = true;
     const nodes = this.flow(children, "document") as DocumentBlockTopLevel[];
     for (const [id, def] of this.footnotes) {
       if (this.usedFootnotes.has(id)) continue;
@@ -1133,7 +1137,10 @@ class Converter {
 
   private heading(node: Heading): DocumentBlock {
     const depth = node.depth;
-    if (depth === 1) this.warn(node, "a second # heading is kept as a first-level section heading (##)");
+    if (depth === 1 && this.untitled) {
+      this.untitled = false;
+      this.warn(node, "a # heading below other content is a section heading (##), not the page title (the title comes from SUMMARY.md)");
+    } else if (depth === 1) this.warn(node, "a second # heading is kept as a first-level section heading (##)");
     if (depth > 4) this.warn(node, `a level-${depth} heading is kept as a third-level heading (####): GitBook has three levels`);
     const type = depth <= 2 ? "heading-1" : depth === 3 ? "heading-2" : "heading-3";
     const children = [...node.children];
@@ -2104,6 +2111,10 @@ function parseLength(value: string | undefined): DocumentBlockImage["data"]["wid
   if (!match) return undefined;
   const number = Number(match[1]);
   return match[2] === "%" ? { unit: "%", value: number } : number;
+}
+
+function isHtmlComment(node: RootContent): boolean {
+  return node.type === "html" && /^\s*<!--[\s\S]*-->\s*$/.test(node.value);
 }
 
 function trimHtml(nodes: readonly HtmlNode[]): HtmlNode[] {
