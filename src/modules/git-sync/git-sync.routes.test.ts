@@ -36,6 +36,21 @@ async function importNow(user: Parameters<TestContext["as"]>[0], spaceId: string
 }
 
 describe("POST /v1/spaces/{spaceId}/git/import", () => {
+  it("keeps the first 100 warnings of an import, the last saying how many more there were", async () => {
+    const { owner, space } = await setup();
+    const sections = Array.from({ length: 120 }, (_, i) => `# Section ${i}\n\nText ${i}.\n`).join("\n");
+    const repo = createBareRepo({ "README.md": `# Home\n\n${sections}`, "SUMMARY.md": "* [Home](README.md)\n" });
+    try {
+      const info = await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main" });
+      expect(info.lastImport.status).toBe("succeeded");
+      expect(info.lastImport.warnings).toHaveLength(100);
+      expect(info.lastImport.warnings[0]).toMatch(/^README\.md: line 3: a second # heading/);
+      expect(info.lastImport.warnings[99]).toBe("21 more warnings not shown (120 in all)");
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it("links to Markdown files of the repository that SUMMARY does not list stay URLs and count as broken, once per link", async () => {
     const { owner, space } = await setup();
     const repo = createBareRepo({

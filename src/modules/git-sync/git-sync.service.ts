@@ -282,7 +282,7 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
             finishedAt: nowIso(),
             commit: repo.commit.oid,
             revision: created.id,
-            ...(warnings.length ? { warnings: warnings.slice(0, 100).map(redact) } : {}),
+            ...(warnings.length ? { warnings: keptWarnings(warnings).map(redact) } : {}),
           },
         }));
         return created;
@@ -411,4 +411,14 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
   } catch (error) {
     await recordFailure(ctx, space.id, "lastExport", error, redact);
   }
+}
+
+/** Warnings kept in an import's state: the first ones, the repository's own first. */
+export const MAX_IMPORT_WARNINGS = 100;
+
+/** The first warnings, and when there are more, a last one that says how many were left out. */
+export function keptWarnings(warnings: readonly string[]): string[] {
+  if (warnings.length <= MAX_IMPORT_WARNINGS) return [...warnings];
+  const kept = warnings.slice(0, MAX_IMPORT_WARNINGS - 1);
+  return [...kept, `${warnings.length - kept.length} more warnings not shown (${warnings.length} in all)`];
 }
