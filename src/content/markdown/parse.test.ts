@@ -178,6 +178,13 @@ describe("CommonMark and GFM", () => {
     expect(r.out).toContain("<strong>touch</strong> &#x7C; x</li></ul> |");
   });
 
+  it("drops formatting of a pipe table's column titles, with one warning per table", () => {
+    const r = convert("| **Name** | **Value** | Plain |\n| --- | --- | --- |\n| a | b | c |\n");
+    const table = r.nodes[0] as Extract<DocumentBlock, { type: "table" }>;
+    expect(Object.values(table.data.definition).map((d) => d.title)).toEqual(["Name", "Value", "Plain"]);
+    expect(r.warnings).toEqual(["line 1: formatting in a table header was dropped (column titles are plain text)"]);
+  });
+
   it("keeps a pipe-table cell's lists when a tag is missing or stray", () => {
     const r = parseMarkdownPage("| a |\n| - |\n| <ul><li>one<li>two |\n| x</ul> <li>loose</li> |\n");
     const table = stripKeys(r.document).nodes[0] as Extract<DocumentBlock, { type: "table" }>;

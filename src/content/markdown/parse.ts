@@ -1230,10 +1230,11 @@ class Converter {
     const width = Math.max(header?.children.length ?? 0, ...rows.map((r) => r.children.length));
     const ids = Array.from({ length: width }, (_, i) => `c${i + 1}`);
     const definition: Record<string, DocumentTableDefinition> = {};
+    // Said once per table: `| **Name** | **Value** |` is one choice of the writer, not many.
+    const formatted = header?.children.find((cell) => cell.children.some((c) => c.type !== "text"));
+    if (formatted) this.warn(formatted, "formatting in a table header was dropped (column titles are plain text)");
     ids.forEach((id, i) => {
       const cell = header?.children[i];
-      if (cell?.children.some((c) => c.type !== "text"))
-        this.warn(cell, "formatting in a table header was dropped (column titles are plain text)");
       const align = node.align?.[i];
       definition[id] = {
         id,
