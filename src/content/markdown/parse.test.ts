@@ -76,6 +76,13 @@ describe("CommonMark and GFM", () => {
     expect(r.nodes[0]).toMatchObject({ type: "heading-1", data: { id: "install" } });
     expect(texts(r.nodes[0])).toBe("Setup");
     expect(r.out).toContain('## Setup <a href="#install" id="install"></a>');
+    // GitBook's older form, without href, and an anchor in camel case (a public repository's API reference).
+    const older = convert('### lifecycleStart <a id="lifecycleStart"></a>\n');
+    expect(older.warnings).toEqual([
+      'line 1: the heading anchor "lifecycleStart" was lowercased to "lifecyclestart" (GitBook\'s anchors are lowercase)',
+    ]);
+    expect(older.nodes[0]).toMatchObject({ type: "heading-2", data: { id: "lifecyclestart" } });
+    expect(texts(older.nodes[0])).toBe("lifecycleStart");
   });
 
   it("maps inline marks", () => {

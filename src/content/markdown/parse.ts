@@ -1150,8 +1150,12 @@ class Converter {
     const beforeLast = children[children.length - 2];
     if (last?.type === "html" && /^<\/a>$/i.test(last.value.trim()) && beforeLast?.type === "html") {
       const open = tokenizeHtml(beforeLast.value)[0];
-      if (open?.type === "open" && open.name === "a" && open.attrs.id && /^[-a-z0-9.+_]+$/.test(open.attrs.id)) {
-        id = open.attrs.id;
+      if (open?.type === "open" && open.name === "a" && open.attrs.id && /^[-A-Za-z0-9.+_]+$/.test(open.attrs.id)) {
+        // 0.146 allows lowercase anchors only (`^[-a-z0-9.+_]+$`); GitBook's older exports wrote
+        // camel case ones (`<a id="lifecycleStart"></a>`).
+        id = open.attrs.id.toLowerCase();
+        if (id !== open.attrs.id)
+          this.warn(node, `the heading anchor "${open.attrs.id}" was lowercased to "${id}" (GitBook's anchors are lowercase)`);
         children.splice(children.length - 2, 2);
         const tail = children[children.length - 1];
         if (tail?.type === "text") children[children.length - 1] = { ...tail, value: tail.value.replace(/\s+$/, "") };
