@@ -14,14 +14,14 @@ import { DomainError } from "../../lib/errors.js";
 import { listOrganizationsOfUser } from "../organizations/organizations.queries.js";
 import { webAccessAllowed } from "../saml/saml.policy.js";
 import { samlProviderStatus, serviceProviderUrls } from "../saml/saml.presenter.js";
-import { allSamlProviders } from "../saml/saml.queries.js";
+import { allSamlProviders, getSamlProviderById } from "../saml/saml.queries.js";
 import { createApiToken, listApiTokens, revokeApiToken } from "../users/tokens.queries.js";
 import { getUserById } from "../users/users.queries.js";
 import { webBrowseRoutes } from "./web.browse.routes.js";
 import { webChangesRoutes } from "./web.changes.routes.js";
 import { html, page, type SafeHtml } from "./web.html.js";
 import { peekLoginLink, useLoginLink } from "./web.queries.js";
-import { samlFlowRoutes } from "./web.saml.routes.js";
+import { samlFlowRoutes, samlLogoutUrl } from "./web.saml.routes.js";
 import { registerWebSessions, type SignedInWith, safeNext, startSession } from "./web.session.js";
 
 const TokenLabel = Type.String({ maxLength: 100 });
@@ -178,8 +178,22 @@ export const webRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
   });
 
   app.post("/app/logout", { preHandler: app.csrfProtection }, async (request, reply) => {
+    const via = request.session.get("signedInWith");
+    // Quire's own session ends first, whatever the identity provider does next.
     await request.session.destroy();
-    return reply.redirect("/app/login", 303);
+    const idp = await samlLogoutUrl(deps, via, request.log);
+    if (!idp) return reply.redirect("/app/login", 303);
+    // A refresh, not a redirect: the form's CSP (form-action 'self') would stop a redirect to the IdP.
+    const label = via?.method === "saml" ? ((await getSamlProviderById(db, via.providerId))?.label ?? "your identity provider") : "";
+    return send(
+      reply,
+      200,
+      page(
+        "Signing out",
+        html`<h1>Signed out of Quire</h1><p>Signing you out of ${label}… <a id="continue-logout" href="${idp}">Continue</a></p>`,
+        { head: html`<meta http-equiv="refresh" content="0;url=${idp}">` },
+      ),
+    );
   });
 
   async function tokensPage(user: UserRow, csrf: string, created?: { token: string; label: string }) {
