@@ -133,6 +133,16 @@ describe("SP-initiated single logout", () => {
       parameter: "SAMLResponse",
       xml: logoutResponseXml({ idp, destination: provider.sloURL, inResponseTo: requestId }),
     });
+    // An unsigned or wrongly signed answer is refused and does not use up the request.
+    for (const signingKey of [null, intruder.privateKey]) {
+      const forged = redirectQuery({
+        idp,
+        parameter: "SAMLResponse",
+        signingKey,
+        xml: logoutResponseXml({ idp, destination: provider.sloURL, inResponseTo: requestId }),
+      });
+      expect((await browser.get(`${sloPath(provider)}?${forged}`)).status).toBe(400);
+    }
     const done = await browser.get(`${sloPath(provider)}?${answer}`);
     expect(done.status, done.text).toBe(200);
     expect(done.text).toContain("You are signed out of Quire and of Logout IdP.");
