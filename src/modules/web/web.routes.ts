@@ -14,7 +14,7 @@ import { DomainError } from "../../lib/errors.js";
 import { listOrganizationsOfUser } from "../organizations/organizations.queries.js";
 import { webAccessAllowed } from "../saml/saml.policy.js";
 import { samlProviderStatus, serviceProviderUrls } from "../saml/saml.presenter.js";
-import { allSamlProviders, getSamlProviderById } from "../saml/saml.queries.js";
+import { allSamlProviders } from "../saml/saml.queries.js";
 import { createApiToken, listApiTokens, revokeApiToken } from "../users/tokens.queries.js";
 import { getUserById } from "../users/users.queries.js";
 import { webBrowseRoutes } from "./web.browse.routes.js";
@@ -184,14 +184,13 @@ export const webRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
     const idp = await samlLogoutUrl(deps, via, request.log);
     if (!idp) return reply.redirect("/app/login", 303);
     // A refresh, not a redirect: the form's CSP (form-action 'self') would stop a redirect to the IdP.
-    const label = via?.method === "saml" ? ((await getSamlProviderById(db, via.providerId))?.label ?? "your identity provider") : "";
     return send(
       reply,
       200,
       page(
         "Signing out",
-        html`<h1>Signed out of Quire</h1><p>Signing you out of ${label}… <a id="continue-logout" href="${idp}">Continue</a></p>`,
-        { head: html`<meta http-equiv="refresh" content="0;url=${idp}">` },
+        html`<h1>Signed out of Quire</h1><p>Signing you out of ${idp.label}… <a id="continue-logout" href="${idp.url}">Continue</a></p>`,
+        { head: html`<meta http-equiv="refresh" content="0;url=${idp.url}">` },
       ),
     );
   });

@@ -27,16 +27,20 @@ const samlSingleLogout = () => import("../saml/saml.slo.js");
 
 /**
  * Where to send a member who just signed out (their session is already ended): the identity
- * provider's single logout with a signed LogoutRequest when the session was opened by a SAML
+ * provider's single logout with a signed LogoutRequest, when the session was opened by a SAML
  * assertion of a provider that has a single logout URL; undefined otherwise, or when the request
  * cannot be made (the member is signed out of Quire all the same).
  */
-export async function samlLogoutUrl(deps: Deps, via: SignedInWith | undefined, log: FastifyBaseLogger): Promise<string | undefined> {
+export async function samlLogoutUrl(
+  deps: Deps,
+  via: SignedInWith | undefined,
+  log: FastifyBaseLogger,
+): Promise<{ url: string; label: string } | undefined> {
   if (via?.method !== "saml" || !via.subject) return undefined;
   try {
     const provider = await getSamlProviderById(deps.db, via.providerId);
     if (!provider?.sloUrl || samlProviderStatus(provider) !== "active") return undefined;
-    return await (await samlSingleLogout()).logoutRequestUrl(deps.db, deps.urls, provider, via.subject);
+    return { url: await (await samlSingleLogout()).logoutRequestUrl(deps.db, deps.urls, provider, via.subject), label: provider.label };
   } catch (err) {
     log.warn({ err, providerId: via.providerId }, "could not start SAML single logout; signed out of Quire only");
     return undefined;
