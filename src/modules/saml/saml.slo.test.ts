@@ -236,6 +236,20 @@ describe("IdP-initiated single logout", () => {
     expect(await signedIn(someoneElse)).toBe(true);
   });
 
+  it("also ends a session whose assertion named no SessionIndex, and says which binding it speaks", async () => {
+    const provider = await orgWithProvider();
+    const email = uniqueEmail("ian");
+    const browser = await signIn(provider, email, "");
+    const request = logoutRequestXml({ idp, destination: provider.sloURL, nameId: email, sessionIndexes: ["_elsewhere"] });
+    const res = await new WebClient(ctx).get(`${sloPath(provider)}?${redirectQuery({ idp, parameter: "SAMLRequest", xml: request })}`);
+    expect(res.status).toBe(302);
+    expect(await signedIn(browser)).toBe(false);
+
+    const posted = await new WebClient(ctx).post(sloPath(provider), { SAMLRequest: "abc" });
+    expect(posted.status).toBe(400);
+    expect(posted.text).toContain("speaks the HTTP-Redirect binding only");
+  });
+
   it("ends the sessions and shows it when the provider has no single logout URL to answer to", async () => {
     const provider = await orgWithProvider({ sloURL: null });
     const email = uniqueEmail("fay");

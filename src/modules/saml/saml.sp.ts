@@ -283,10 +283,10 @@ export async function consumeResponse(db: Executor, urls: Urls, provider: SamlPr
     requestId: inResponseTo,
     subject: {
       nameId: profile.nameID ?? "",
-      nameIdFormat: profile.nameIDFormat ?? null,
-      nameQualifier: profile.nameQualifier ?? null,
-      spNameQualifier: profile.spNameQualifier ?? null,
-      sessionIndex: profile.sessionIndex ?? null,
+      nameIdFormat: profile.nameIDFormat || null,
+      nameQualifier: profile.nameQualifier || null,
+      spNameQualifier: profile.spNameQualifier || null,
+      sessionIndex: profile.sessionIndex || null,
     },
   };
 }

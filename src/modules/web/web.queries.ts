@@ -44,7 +44,8 @@ export async function writeSession(
 
 /**
  * Ends the sessions an identity provider's LogoutRequest names: every session of that NameID
- * signed in with that provider, or, when the request lists session indexes, only those. Returns
+ * signed in with that provider, or, when the request lists session indexes, only those (and those
+ * whose assertion named no session index). Returns
  * how many were ended.
  */
 export async function deleteSamlSessions(
@@ -52,7 +53,10 @@ export async function deleteSamlSessions(
   input: { providerId: string; nameId: string; sessionIndexes: string[] },
 ): Promise<number> {
   let query = db.deleteFrom("webSessions").where("samlProviderId", "=", input.providerId).where("samlNameId", "=", input.nameId);
-  if (input.sessionIndexes.length > 0) query = query.where("samlSessionIndex", "in", input.sessionIndexes);
+  // A session whose assertion had no SessionIndex cannot be told apart from the ones named: it ends too.
+  if (input.sessionIndexes.length > 0) {
+    query = query.where((eb) => eb.or([eb("samlSessionIndex", "in", input.sessionIndexes), eb("samlSessionIndex", "is", null)]));
+  }
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);
 }

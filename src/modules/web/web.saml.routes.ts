@@ -186,4 +186,13 @@ export const samlFlowRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
       : html`<h1>Signed out</h1><p>You are signed out of Quire. ${provider.label} answered that it could not end your session there (${message.status}); close the browser to be sure.</p>${again}`;
     return reply.type("text/html; charset=utf-8").send(page("Signed out", body));
   });
+
+  // Only the HTTP-Redirect binding is spoken here: an IdP set up to POST its logout messages is told so.
+  app.post("/saml/:providerId/slo", { schema: { hide: true, params: ProviderParams } }, async (request) => {
+    await activeProvider(request.params.providerId);
+    throw invalid(
+      "This single logout endpoint speaks the HTTP-Redirect binding only (as the SP metadata says); " +
+        "set the identity provider to send logout messages by redirect (GET).",
+    );
+  });
 };
