@@ -143,25 +143,17 @@ describe("SAML sign-in with SimpleSAMLphp in Chromium", () => {
       // The IdP is held back for a moment: the Quire session must already be over before it is reached.
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
+      let reached = (_url: string) => {};
+      const leaving = new Promise<string>((resolve) => (reached = resolve));
       const toIdp = (url: URL) => url.href.startsWith(ssp.sloUrl);
       await page.route(toIdp, async (route) => {
+        reached(route.request().url());
         await held;
         await route.continue();
       });
-      const signingOut = page.waitForResponse((r) => new URL(r.url()).pathname === "/app/logout");
       await page.getByRole("button", { name: "Sign out" }).click();
-      const signingOutPage = await (await signingOut).text();
-      expect(signingOutPage).toContain("Signed out of Quire");
-      expect(signingOutPage).toContain('http-equiv="refresh"');
+      expect(await leaving).toMatch(/\?SAMLRequest=[^&]+&SigAlg=[^&]+&Signature=/);
       expect(await ctx.db.selectFrom("webSessions").select("idHash").where("userId", "=", user.id).execute()).toEqual([]);
-      if (SCREENSHOTS) {
-        // The page is leaving for the held IdP; the same HTML drawn in a page of its own.
-        const view = await context.newPage();
-        await view.route("**/*", (route) => route.abort());
-        await view.setContent(signingOutPage.replace(/<meta http-equiv="refresh"[^>]*>/, ""));
-        await shot(view, "05-signing-out");
-        await view.close();
-      }
       release();
       await page.waitForURL((url) => url.hostname === "127.0.0.1" && url.pathname.endsWith("/slo"), { timeout: 20_000 });
       await page.unroute(toIdp);
