@@ -713,14 +713,18 @@ export interface SamlProvidersTable {
   spCertificate: string;
   /** 1: an assertion that is not encrypted to spCertificate is refused; 0: both are accepted. */
   requireEncryptedAssertions: number;
+  /** The identity provider's single logout URL (HTTP-Redirect binding); null: no single logout. */
+  sloUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
-/** An AuthnRequest this service sent; a response must answer one that has not expired. */
+/** An AuthnRequest or LogoutRequest this service sent; an answer must be to one of its kind that has not expired. */
 export interface SamlRequestsTable {
   id: string;
   providerId: string;
+  /** `authn` (an AuthnRequest) or `logout` (a LogoutRequest). */
+  kind: Generated<string>;
   createdAt: string;
   expiresAt: string;
 }
@@ -741,6 +745,10 @@ export interface WebSessionsTable {
   /** JSON of the session's values. */
   data: string;
   expiresAt: string;
+  /** For a session signed in with SAML: the provider, NameID and SessionIndex of the assertion (what an IdP's LogoutRequest names). */
+  samlProviderId: string | null;
+  samlNameId: string | null;
+  samlSessionIndex: string | null;
 }
 
 export interface LoginLinksTable {

@@ -40,6 +40,11 @@ describe("SAML providers through @gitbook/api", () => {
 
     const read = await client.orgs.getOrganizationSamlProviderById(org.id, active.data.id);
     expect(read.data.service.acsURL).toBe(`${ctx.config.publicUrl}/saml/${active.data.id}/acs`);
+    // Quire's single logout fields are extensions: GitBook's client sends them, and the answer still validates.
+    const withSlo = await client.orgs.updateOrganizationSamlProvider(org.id, active.data.id, {
+      sloURL: "https://contract.test/slo",
+    } as Parameters<typeof client.orgs.updateOrganizationSamlProvider>[2]);
+    expect(withSlo.data).toMatchObject({ sloURL: "https://contract.test/slo", service: { sloURL: expect.stringMatching(/\/slo$/) } });
     const updated = await client.orgs.updateOrganizationSamlProvider(org.id, pending.data.id, {
       entityID: idp.entityId,
       ssoURL: idp.ssoUrl,

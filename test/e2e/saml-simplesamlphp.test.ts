@@ -53,12 +53,14 @@ beforeAll(async () => {
       entityId: created.body.service.entityID,
       acsUrl: created.body.service.acsURL,
       encryptionCertificate: created.body.service.encryptionCertificate,
+      sloUrl: created.body.service.sloURL,
     },
     users: [ada, bea],
   });
   const configured = await ctx.as(owner).patch(`/v1/orgs/${org.id}/saml/${created.body.id}`, {
     entityID: ssp.entityId,
     ssoURL: ssp.ssoUrl,
+    sloURL: ssp.sloUrl,
     certificate: ssp.certificate,
     // SimpleSAMLphp encrypts to the provider's certificate: a plain assertion would be refused.
     requireEncryptedAssertions: true,
@@ -137,10 +139,56 @@ describe("SAML sign-in with SimpleSAMLphp in Chromium", () => {
       await page.waitForURL(`${base}/app/tokens`);
       expect((await ctx.as(token).get("/v1/user")).status).toBe(401);
 
+      // Signing out ends the Quire session, then the IdP's by single logout, which answers back.
+      // The IdP is held back for a moment: the Quire session must already be over before it is reached.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let reached = (_url: string) => {};
+      const leaving = new Promise<string>((resolve) => (reached = resolve));
+      const toIdp = (url: URL) => url.href.startsWith(ssp.sloUrl);
+      await page.route(toIdp, async (route) => {
+        reached(route.request().url());
+        await held;
+        await route.continue();
+      });
       await page.getByRole("button", { name: "Sign out" }).click();
-      await page.waitForURL((url) => url.pathname === "/app/login");
+      expect(await leaving).toMatch(/\?SAMLRequest=[^&]+&SigAlg=[^&]+&Signature=/);
+      expect(await ctx.db.selectFrom("webSessions").select("idHash").where("userId", "=", user.id).execute()).toEqual([]);
+      release();
+      await page.waitForURL((url) => url.hostname === "127.0.0.1" && url.pathname.endsWith("/slo"), { timeout: 20_000 });
+      await page.unroute(toIdp);
+      await shot(page, "05-signed-out");
+      expect(await page.locator("main").textContent(), ssp.log().slice(-3000)).toContain(
+        "You are signed out of Quire and of SimpleSAMLphp.",
+      );
       await page.goto(`${base}/app`);
       expect(new URL(page.url()).pathname).toBe("/app/login");
+      // The IdP's session is gone too: signing in again asks for the password.
+      await page.goto(`${base}/app/login?org=${orgId}`);
+      await page.getByRole("link", { name: "Sign in with SimpleSAMLphp" }).click();
+      await page.waitForURL((url) => url.hostname === "localhost");
+      await expect(page.locator("input[name=password]").isVisible()).resolves.toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("ends the Quire session when the IdP signs the member out (IdP-initiated single logout)", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signInAtIdp(page, ada);
+      expect(new URL(page.url()).pathname).toBe("/app");
+      const sessions = () => ctx.db.selectFrom("webSessions").select("samlNameId").where("samlNameId", "=", ada.email).execute();
+      expect(await sessions()).toHaveLength(1);
+      // SimpleSAMLphp sends its LogoutRequest to Quire through the browser, takes Quire's answer, then goes to ReturnTo.
+      await page.goto(`${ssp.sloUrl}?ReturnTo=${encodeURIComponent(`${base}/app/login`)}`);
+      await page.waitForURL((url) => url.hostname === "127.0.0.1" && url.pathname === "/app/login", { timeout: 20_000 });
+      await shot(page, "06-idp-logout");
+      expect(await sessions(), ssp.log().slice(-3000)).toHaveLength(0);
+      await page.goto(`${base}/app`);
+      expect(new URL(page.url()).pathname).toBe("/app/login");
+      expect(ssp.log()).not.toMatch(/Error|Exception/);
     } finally {
       await context.close();
     }
@@ -151,7 +199,7 @@ describe("SAML sign-in with SimpleSAMLphp in Chromium", () => {
     const page = await context.newPage();
     try {
       await signInAtIdp(page, bea);
-      await shot(page, "05-refused");
+      await shot(page, "07-refused");
       expect(await page.locator("p.error").textContent()).toContain(`An account with the email ${existingEmail} already exists`);
       // The browser holds the session that started the sign-in, but nobody is signed in with it.
       await page.goto(`${base}/app`);

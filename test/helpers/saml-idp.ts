@@ -4,11 +4,11 @@
  * that tests can post hostile answers to the ACS.
  */
 import { execFileSync } from "node:child_process";
-import { randomUUID, X509Certificate } from "node:crypto";
+import { randomUUID, sign, X509Certificate } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { inflateRawSync } from "node:zlib";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { SignedXml } from "xml-crypto";
 import { encrypt } from "xml-encryption";
 
@@ -85,6 +85,8 @@ export interface ResponseOptions {
   sign?: "assertion" | "response" | "both" | "none";
   /** Sign with this key instead of the IdP's. */
   signingKey?: string;
+  /** The AuthnStatement's SessionIndex (a random one when omitted). */
+  sessionIndex?: string;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -97,7 +99,7 @@ export function assertionXml(o: ResponseOptions): string {
     o.firstName !== undefined ? ["first_name", o.firstName] : undefined,
     o.lastName !== undefined ? ["last_name", o.lastName] : undefined,
   ].filter((a): a is string[] => !!a);
-  return `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xs="http://www.w3.org/2001/XMLSchema" ID="${o.assertionId ?? `_a${randomUUID()}`}" Version="2.0" IssueInstant="${iso(now)}"><saml:Issuer>${issuer}</saml:Issuer><saml:Subject><saml:NameID Format="${o.nameIdFormat ?? "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress"}">${o.email}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${iso(now + lifetime)}" Recipient="${o.recipient ?? o.acsUrl}" InResponseTo="${o.inResponseTo}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${iso(now - 30_000)}" NotOnOrAfter="${iso(now + lifetime)}"><saml:AudienceRestriction><saml:Audience>${o.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${iso(now)}" SessionIndex="_s${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>${
+  return `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xs="http://www.w3.org/2001/XMLSchema" ID="${o.assertionId ?? `_a${randomUUID()}`}" Version="2.0" IssueInstant="${iso(now)}"><saml:Issuer>${issuer}</saml:Issuer><saml:Subject><saml:NameID Format="${o.nameIdFormat ?? "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress"}">${o.email}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${iso(now + lifetime)}" Recipient="${o.recipient ?? o.acsUrl}" InResponseTo="${o.inResponseTo}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${iso(now - 30_000)}" NotOnOrAfter="${iso(now + lifetime)}"><saml:AudienceRestriction><saml:Audience>${o.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${iso(now)}" SessionIndex="${o.sessionIndex ?? `_s${randomUUID()}`}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>${
     attributes.length > 0
       ? `<saml:AttributeStatement>${attributes
           .map(
@@ -179,4 +181,76 @@ export function authnRequestOf(location: string): { id: string; xml: string; rel
   const id = /\bID="([^"]+)"/.exec(xml)?.[1];
   if (!id) throw new Error("no ID in the AuthnRequest");
   return { id, xml, relayState: url.searchParams.get("RelayState") };
+}
+
+// --- single logout (HTTP-Redirect binding) ---
+
+export interface LogoutMessageOptions {
+  idp: TestIdp;
+  /** The SP's single logout URL (Destination unless overridden). */
+  destination: string;
+  issuer?: string;
+  id?: string;
+  /** Shift of the IssueInstant, in ms (negative: in the past). */
+  shiftMs?: number;
+}
+
+export function logoutRequestXml(o: LogoutMessageOptions & { nameId: string; sessionIndexes?: string[] }): string {
+  const now = Date.now() + (o.shiftMs ?? 0);
+  return `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${o.id ?? `_l${randomUUID()}`}" Version="2.0" IssueInstant="${iso(now)}" Destination="${o.destination}" NotOnOrAfter="${iso(now + 5 * 60_000)}"><saml:Issuer>${o.issuer ?? o.idp.entityId}</saml:Issuer><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${o.nameId}</saml:NameID>${(o.sessionIndexes ?? []).map((i) => `<samlp:SessionIndex>${i}</samlp:SessionIndex>`).join("")}</samlp:LogoutRequest>`;
+}
+
+export function logoutResponseXml(o: LogoutMessageOptions & { inResponseTo: string; status?: string }): string {
+  const now = Date.now() + (o.shiftMs ?? 0);
+  return `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${o.id ?? `_r${randomUUID()}`}" Version="2.0" IssueInstant="${iso(now)}" Destination="${o.destination}" InResponseTo="${o.inResponseTo}"><saml:Issuer>${o.issuer ?? o.idp.entityId}</saml:Issuer><samlp:Status><samlp:StatusCode Value="${o.status ?? "urn:oasis:names:tc:SAML:2.0:status:Success"}"/></samlp:Status></samlp:LogoutResponse>`;
+}
+
+/**
+ * The query string of an HTTP-Redirect message as an IdP sends it: deflated, base64, signed over
+ * `SAMLRequest|SAMLResponse`, `RelayState`, `SigAlg` with `signingKey` (the IdP's key by default;
+ * null: unsigned).
+ */
+export function redirectQuery(o: {
+  idp: TestIdp;
+  parameter: "SAMLRequest" | "SAMLResponse";
+  xml: string;
+  relayState?: string;
+  signingKey?: string | null;
+  sigAlg?: string;
+  hash?: string;
+}): string {
+  const enc = encodeURIComponent;
+  let query = `${o.parameter}=${enc(deflateRawSync(Buffer.from(o.xml)).toString("base64"))}`;
+  if (o.relayState) query += `&RelayState=${enc(o.relayState)}`;
+  if (o.signingKey === null) return query;
+  query += `&SigAlg=${enc(o.sigAlg ?? "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256")}`;
+  const signature = sign(o.hash ?? "sha256", Buffer.from(query), o.signingKey ?? o.idp.privateKey).toString("base64");
+  return `${query}&Signature=${enc(signature)}`;
+}
+
+/** The message of an SP's HTTP-Redirect URL: its XML, and its parameters as sent (to check the signature). */
+export function redirectMessageOf(location: string): {
+  xml: string;
+  signed: string;
+  signature: string;
+  sigAlg: string;
+  relayState: string | null;
+} {
+  const url = new URL(location);
+  const raw = new Map(
+    url.search
+      .slice(1)
+      .split("&")
+      .map((p) => [p.slice(0, p.indexOf("=")), p.slice(p.indexOf("=") + 1)] as const),
+  );
+  const name = raw.has("SAMLRequest") ? "SAMLRequest" : "SAMLResponse";
+  const xml = inflateRawSync(Buffer.from(url.searchParams.get(name) ?? "", "base64")).toString("utf8");
+  const signed = `${name}=${raw.get(name)}${raw.has("RelayState") ? `&RelayState=${raw.get("RelayState")}` : ""}&SigAlg=${raw.get("SigAlg")}`;
+  return {
+    xml,
+    signed,
+    signature: url.searchParams.get("Signature") ?? "",
+    sigAlg: url.searchParams.get("SigAlg") ?? "",
+    relayState: url.searchParams.get("RelayState"),
+  };
 }

@@ -48,6 +48,8 @@ export interface SimpleSamlPhp {
   baseUrl: string;
   entityId: string;
   ssoUrl: string;
+  /** The IdP's single logout endpoint (HTTP-Redirect); `?ReturnTo=<url>` there starts an IdP-initiated logout. */
+  sloUrl: string;
   certificate: string;
   stop(): Promise<void>;
   log(): string;
@@ -61,8 +63,12 @@ const php = (value: string) => `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\
  * Quire on 127.0.0.1).
  */
 export async function startSimpleSamlPhp(options: {
-  /** Quire as the remote SP; with `encryptionCertificate`, assertions are encrypted to it. */
-  sp: { entityId: string; acsUrl: string; encryptionCertificate?: string };
+  /**
+   * Quire as the remote SP; with `encryptionCertificate`, assertions are encrypted to it (and the
+   * SP's signed logout messages checked with it, its one certificate); with `sloUrl`, single
+   * logout by HTTP-Redirect, every logout message signed both ways.
+   */
+  sp: { entityId: string; acsUrl: string; encryptionCertificate?: string; sloUrl?: string };
   users: IdpUser[];
   host?: string;
 }): Promise<SimpleSamlPhp> {
@@ -99,6 +105,8 @@ $config = [
   'session.cookie.secure' => false,
   'session.cookie.samesite' => null,
   'language.default' => 'en',
+  // ReturnTo of an IdP-initiated logout may be Quire's own page (another host and port).
+  'trusted.url.domains' => null,
   'showerrors' => true,
   'errorreporting' => false,
 ];
@@ -146,6 +154,14 @@ ${
   options.sp.encryptionCertificate
     ? `  'assertion.encryption' => true,\n  'certData' => ${php(options.sp.encryptionCertificate.replace(/-----[A-Z ]+-----|\s/g, ""))},\n`
     : ""
+}${
+  options.sp.sloUrl
+    ? `  'SingleLogoutService' => [['Binding' => 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', 'Location' => ${php(options.sp.sloUrl)}]],
+  'sign.logout' => true,
+  'validate.logout' => true,
+  'validate.authnrequest' => true,
+`
+    : ""
 }  'authproc' => [
     10 => ['class' => 'saml:AttributeNameID', 'attribute' => 'email', 'Format' => 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'],
   ],
@@ -178,6 +194,7 @@ ${
     baseUrl,
     entityId: `${baseUrl}/saml2/idp/metadata.php`,
     ssoUrl: `${baseUrl}/saml2/idp/SSOService.php`,
+    sloUrl: `${baseUrl}/saml2/idp/SingleLogoutService.php`,
     certificate: fs.readFileSync(path.join(dir, "cert", "idp.crt"), "utf8"),
     log: () => {
       const file = path.join(dir, "log", "simplesamlphp.log");

@@ -8,7 +8,7 @@ import type { SamlProviderResponse, SamlStatusValue } from "./saml.schemas.js";
 /** The addresses this service gives the identity provider, all under /saml/{providerId}/. */
 export function serviceProviderUrls(urls: Urls, providerId: string) {
   const base = `${urls.base}/saml/${encodeURIComponent(providerId)}`;
-  return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: `${base}/metadata` };
+  return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: `${base}/metadata`, sloURL: `${base}/slo` };
 }
 
 /** `active` once the identity provider's entity ID, SSO URL and certificate are all known. */
@@ -32,6 +32,7 @@ export function presentSamlProvider(provider: SamlProviderRow, defaults: Default
     status: samlProviderStatus(provider),
     service: { ...serviceProviderUrls(urls, provider.id), encryptionCertificate: provider.spCertificate },
     requireEncryptedAssertions: provider.requireEncryptedAssertions === 1,
+    ...(provider.sloUrl ? { sloURL: provider.sloUrl } : {}),
     urls: { location: urls.api(`/orgs/${provider.orgId}/saml/${provider.id}`) },
   };
 }

@@ -75,45 +75,54 @@ export async function deleteSamlProvider(db: Executor, orgId: string, id: string
   return Number(result.numDeletedRows) > 0;
 }
 
-// --- AuthnRequests sent and assertions used ---
+// --- AuthnRequests and LogoutRequests sent, assertions and logout requests received ---
 
-export async function saveSamlRequest(db: Executor, input: { id: string; providerId: string; ttlMs: number }): Promise<void> {
+export type SamlRequestKind = "authn" | "logout";
+
+export async function saveSamlRequest(
+  db: Executor,
+  input: { id: string; providerId: string; ttlMs: number; kind?: SamlRequestKind },
+): Promise<void> {
   const now = Date.now();
   await db
     .insertInto("samlRequests")
     .values({
       id: input.id,
       providerId: input.providerId,
+      kind: input.kind ?? "authn",
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + input.ttlMs).toISOString(),
     })
     .execute();
 }
 
-/** A request of this provider that has not expired. */
-export function getSamlRequest(db: Executor, providerId: string, id: string) {
+/** A request of this provider and kind that has not expired. */
+export function getSamlRequest(db: Executor, providerId: string, id: string, kind: SamlRequestKind = "authn") {
   return db
     .selectFrom("samlRequests")
     .selectAll()
     .where("id", "=", id)
     .where("providerId", "=", providerId)
+    .where("kind", "=", kind)
     .where("expiresAt", ">", nowIso())
     .executeTakeFirst();
 }
 
 /** Deletes a request; true when this call deleted it (so only one answer to it is ever accepted). */
-export async function takeSamlRequest(db: Executor, providerId: string, id: string): Promise<boolean> {
+export async function takeSamlRequest(db: Executor, providerId: string, id: string, kind: SamlRequestKind = "authn"): Promise<boolean> {
   const result = await db
     .deleteFrom("samlRequests")
     .where("id", "=", id)
     .where("providerId", "=", providerId)
+    .where("kind", "=", kind)
     .where("expiresAt", ">", nowIso())
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
 /**
- * Records an assertion's use. The primary key (provider, assertion id) makes the insert fail for
+ * Records an assertion's use (or a LogoutRequest's: IDs of one IdP's messages are unique, so one
+ * table refuses the replay of either). The primary key (provider, assertion id) makes the insert fail for
  * a second use, whichever process sees it; returns false then.
  */
 export async function recordAssertionUse(

@@ -55,6 +55,7 @@ describe("SAML providers API", () => {
         acsURL: `${base}/acs`,
         startURL: `${base}/start`,
         entityID: `${base}/metadata`,
+        sloURL: `${base}/slo`,
         encryptionCertificate: expect.stringMatching(/^-----BEGIN CERTIFICATE-----\n[\s\S]+-----END CERTIFICATE-----\n$/),
       },
       requireEncryptedAssertions: false,
@@ -72,6 +73,15 @@ describe("SAML providers API", () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ label: "Okta", defaultRole: null, entityID: idp.entityId, status: "active" });
     expect(patched.body.defaultTeam).toBeUndefined();
+    expect(patched.body.sloURL).toBeUndefined();
+
+    // Single logout (a Quire extension): set, shown, cleared with null.
+    const withSlo = await ctx.as(owner).patch(`/v1/orgs/${org.id}/saml/${id}`, { sloURL: "https://idp.test/slo" });
+    expect(withSlo.body.sloURL).toBe("https://idp.test/slo");
+    expect((await ctx.as(owner).get(`/v1/orgs/${org.id}/saml/${id}`)).body.sloURL).toBe("https://idp.test/slo");
+    const withoutSlo = await ctx.as(owner).patch(`/v1/orgs/${org.id}/saml/${id}`, { sloURL: null });
+    expect(withoutSlo.status).toBe(200);
+    expect(withoutSlo.body.sloURL).toBeUndefined();
 
     expect((await ctx.as(owner).delete(`/v1/orgs/${org.id}/saml/${id}`)).status).toBe(204);
     expect((await ctx.as(owner).get(`/v1/orgs/${org.id}/saml/${id}`)).status).toBe(404);
@@ -113,6 +123,8 @@ describe("SAML providers API", () => {
         fullBody({ ssoURL: "javascript:alert(1)" }),
         'body.ssoURL must be an http or https address (the browser is sent there), got "javascript:".',
       ],
+      [fullBody({ sloURL: "not a url" }), "body.sloURL must be a valid uri."],
+      [fullBody({ sloURL: "data:text/html,hi" }), 'body.sloURL must be an http or https address (the browser is sent there), got "data:".'],
       [fullBody({ certificate: "hello" }), "body.certificate is not a valid X.509 certificate: its content could not be parsed."],
       [fullBody({ certificate: "not base64 !" }), "body.certificate must be an X.509 certificate in PEM form (or its base64 body)."],
       [
@@ -204,6 +216,11 @@ describe("SAML providers API", () => {
     expect(res.text).toContain(`entityID="${created.body.service.entityID}"`);
     expect(res.text).toContain(`Location="${created.body.service.acsURL}"`);
     expect(res.text).toContain("urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress");
+    // Single logout by redirect, and the certificate that checks the requests it signs.
+    expect(res.text).toContain(
+      `<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${created.body.service.sloURL}"/>`,
+    );
+    expect(res.text).toMatch(/<KeyDescriptor use="signing">/);
     expect((await ctx.anonymous.get("/saml/nope/metadata")).status).toBe(404);
   });
 });

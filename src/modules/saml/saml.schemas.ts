@@ -35,6 +35,10 @@ export const SamlProviderSchema = Type.Object({
     acsURL: Type.String({ format: "uri", description: "Assertion Consumer Service URL to enter in the identity provider" }),
     startURL: Type.String({ format: "uri", description: "Where a member starts signing in with this provider" }),
     entityID: Type.String({ description: "This service provider's entity ID (the audience of the assertions)" }),
+    sloURL: Type.String({
+      format: "uri",
+      description: "Quire extension: this service provider's single logout endpoint (HTTP-Redirect binding), also in the SP metadata",
+    }),
     encryptionCertificate: Type.String({
       description:
         "PEM certificate the identity provider encrypts assertions to (also in the SP metadata at entityID); its private key never leaves this server",
@@ -43,6 +47,12 @@ export const SamlProviderSchema = Type.Object({
   requireEncryptedAssertions: Type.Boolean({
     description: "Quire extension: when true, an assertion that is not encrypted to service.encryptionCertificate is refused",
   }),
+  sloURL: Type.Optional(
+    Type.String({
+      format: "uri",
+      description: "Quire extension: the identity provider's single logout URL (HTTP-Redirect binding); absent when single logout is off",
+    }),
+  ),
   urls: Type.Object({ location: Type.String() }),
 });
 export type SamlProviderResponse = Static<typeof SamlProviderSchema>;
@@ -55,6 +65,8 @@ export const CreateSamlProviderBody = Type.Object({
   defaultTeam: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Id of a team of the organization" })),
   defaultRole: Type.Optional(RoleOrGuest),
   requireEncryptedAssertions: Type.Optional(Type.Boolean({ description: "Quire extension; false when omitted" })),
+  /** Quire extension: the identity provider's single logout URL. */
+  sloURL: Type.Optional(SamlUrl),
 });
 export type CreateSamlProviderValue = Static<typeof CreateSamlProviderBody>;
 
@@ -66,6 +78,7 @@ export const UpdateSamlProviderBody = Type.Object({
   defaultTeam: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()])),
   defaultRole: Type.Optional(RoleOrGuest),
   requireEncryptedAssertions: Type.Optional(Type.Boolean({ description: "Quire extension" })),
+  sloURL: Type.Optional(Type.Union([SamlUrl, Type.Null()], { description: "Quire extension: null turns single logout off" })),
 });
 export type UpdateSamlProviderValue = Static<typeof UpdateSamlProviderBody>;
 

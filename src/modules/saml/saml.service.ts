@@ -13,13 +13,16 @@ import type { CreateSamlProviderValue, UpdateSamlProviderValue } from "./saml.sc
 /** Role of members created at their first sign-in when the administrator names none. */
 export const DEFAULT_SSO_ROLE: Role = "read";
 
-function checkSsoUrl(url: string): string {
+function checkBrowserUrl(url: string, field: "ssoURL" | "sloURL"): string {
   const protocol = new URL(url).protocol;
   if (protocol !== "https:" && protocol !== "http:") {
-    throw invalid(`body.ssoURL must be an http or https address (the browser is sent there), got "${protocol}".`);
+    throw invalid(`body.${field} must be an http or https address (the browser is sent there), got "${protocol}".`);
   }
   return url;
 }
+
+const checkSsoUrl = (url: string) => checkBrowserUrl(url, "ssoURL");
+const checkSloUrl = (url: string) => checkBrowserUrl(url, "sloURL");
 
 async function checkTeam(db: Executor, orgId: string, teamId: string): Promise<string> {
   if (!(await getTeam(db, orgId, teamId))) throw invalid(`body.defaultTeam names "${teamId}", which is not a team of this organization.`);
@@ -36,10 +39,11 @@ export async function createSamlProvider(db: Executor, orgId: string, body: Crea
     defaultTeamId: body.defaultTeam !== undefined ? await checkTeam(db, orgId, body.defaultTeam) : null,
     defaultRole: body.defaultRole !== undefined ? body.defaultRole : DEFAULT_SSO_ROLE,
     requireEncryptedAssertions: body.requireEncryptedAssertions ? 1 : 0,
+    sloUrl: body.sloURL !== undefined ? checkSloUrl(body.sloURL) : null,
   });
 }
 
-/** Applies the fields given; `certificate: ""` and `defaultTeam: null` clear them. */
+/** Applies the fields given; `certificate: ""`, `defaultTeam: null` and `sloURL: null` clear them. */
 export async function changeSamlProvider(db: Executor, provider: SamlProviderRow, body: UpdateSamlProviderValue): Promise<SamlProviderRow> {
   const change: Parameters<typeof updateSamlProvider>[3] = {};
   if (body.label !== undefined) change.label = body.label;
@@ -50,6 +54,7 @@ export async function changeSamlProvider(db: Executor, provider: SamlProviderRow
     change.defaultTeamId = body.defaultTeam === null ? null : await checkTeam(db, provider.orgId, body.defaultTeam);
   if (body.defaultRole !== undefined) change.defaultRole = body.defaultRole;
   if (body.requireEncryptedAssertions !== undefined) change.requireEncryptedAssertions = body.requireEncryptedAssertions ? 1 : 0;
+  if (body.sloURL !== undefined) change.sloUrl = body.sloURL === null ? null : checkSloUrl(body.sloURL);
   if (Object.keys(change).length > 0) await updateSamlProvider(db, provider.orgId, provider.id, change);
   return (await getSamlProvider(db, provider.orgId, provider.id)) ?? provider;
 }

@@ -25,12 +25,12 @@ import type { Urls } from "../../http/urls.js";
 import { invalid } from "../../lib/errors.js";
 import { randomBase62 } from "../../lib/ids.js";
 import { serviceProviderUrls } from "./saml.presenter.js";
-import { getSamlRequest, recordAssertionUse, saveSamlRequest, takeSamlRequest } from "./saml.queries.js";
+import { getSamlRequest, recordAssertionUse, type SamlRequestKind, saveSamlRequest, takeSamlRequest } from "./saml.queries.js";
 
-const ASSERTION_NS = "urn:oasis:names:tc:SAML:2.0:assertion";
-const PROTOCOL_NS = "urn:oasis:names:tc:SAML:2.0:protocol";
+export const ASSERTION_NS = "urn:oasis:names:tc:SAML:2.0:assertion";
+export const PROTOCOL_NS = "urn:oasis:names:tc:SAML:2.0:protocol";
 const EMAIL_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
-const UNSPECIFIED_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified";
+export const UNSPECIFIED_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified";
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** How long a member has to finish signing in at the identity provider. */
@@ -40,25 +40,26 @@ export const CLOCK_SKEW_MS = 60 * 1000;
 /** How long an assertion is remembered when it states no end of validity. */
 const DEFAULT_ASSERTION_MEMORY_MS = 24 * 60 * 60 * 1000;
 
-/** node-saml's store of sent AuthnRequests, kept in the database so that any process may receive the answer. */
-class DatabaseRequestCache implements CacheProvider {
+/** node-saml's store of sent requests, kept in the database so that any process may receive the answer. */
+export class DatabaseRequestCache implements CacheProvider {
   /** Requests whose row this instance deleted: only one validation can delete a given row. */
   readonly taken = new Set<string>();
   constructor(
     private readonly db: Executor,
     private readonly providerId: string,
+    private readonly kind: SamlRequestKind = "authn",
   ) {}
   async saveAsync(key: string, value: string): Promise<CacheItem | null> {
-    await saveSamlRequest(this.db, { id: key, providerId: this.providerId, ttlMs: REQUEST_TTL_MS });
+    await saveSamlRequest(this.db, { id: key, providerId: this.providerId, ttlMs: REQUEST_TTL_MS, kind: this.kind });
     return { value, createdAt: Date.now() };
   }
   async getAsync(key: string): Promise<string | null> {
-    const row = await getSamlRequest(this.db, this.providerId, key);
+    const row = await getSamlRequest(this.db, this.providerId, key, this.kind);
     return row ? row.createdAt : null;
   }
   async removeAsync(key: string | null): Promise<string | null> {
     if (key === null) return null;
-    if (!(await takeSamlRequest(this.db, this.providerId, key))) return null;
+    if (!(await takeSamlRequest(this.db, this.providerId, key, this.kind))) return null;
     this.taken.add(key);
     return key;
   }
@@ -83,25 +84,40 @@ export function samlFor(db: Executor, urls: Urls, provider: SamlProviderRow, cac
     acceptedClockSkewMs: CLOCK_SKEW_MS,
     disableRequestedAuthnContext: true,
     signatureAlgorithm: "sha256",
+    // Requests sent by redirect (AuthnRequest, LogoutRequest) are signed with this provider's key.
+    privateKey: provider.spPrivateKey,
+    logoutUrl: provider.sloUrl ?? undefined,
     // An EncryptedAssertion is decrypted with this provider's key; a plain signed one is accepted too.
     decryptionPvk: provider.spPrivateKey,
   });
 }
 
+const REDIRECT_BINDING = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect";
+const METADATA_NS = "urn:oasis:names:tc:SAML:2.0:metadata";
+
 /**
- * This service provider's SAML metadata for one provider: entity ID, ACS URL (HTTP-POST), NameID
- * format, and the certificate to encrypt assertions to (KeyDescriptor use="encryption").
+ * This service provider's SAML metadata for one provider: entity ID, ACS URL (HTTP-POST), single
+ * logout endpoint (HTTP-Redirect), NameID format, and its certificate both to check the requests
+ * it signs (KeyDescriptor use="signing") and to encrypt assertions to (use="encryption").
  */
 export function serviceProviderMetadata(urls: Urls, provider: SamlProviderRow): string {
   const sp = serviceProviderUrls(urls, provider.id);
-  return generateServiceProviderMetadata({
+  const xml = generateServiceProviderMetadata({
     issuer: sp.entityID,
     callbackUrl: sp.acsURL,
+    logoutCallbackUrl: sp.sloURL,
     identifierFormat: EMAIL_FORMAT,
     wantAssertionsSigned: true,
+    privateKey: provider.spPrivateKey,
+    publicCerts: provider.spCertificate,
     decryptionPvk: provider.spPrivateKey,
     decryptionCert: provider.spCertificate,
   });
+  // node-saml always writes the HTTP-POST binding; the endpoint speaks HTTP-Redirect (see saml.slo.ts).
+  const doc = new DOMParser().parseFromString(xml, "text/xml");
+  for (const slo of Array.from(doc.getElementsByTagNameNS(METADATA_NS, "SingleLogoutService")))
+    slo.setAttribute("Binding", REDIRECT_BINDING);
+  return doc.toString();
 }
 
 /** The identity provider's address to send the browser to, with a fresh AuthnRequest and the RelayState. */
@@ -125,6 +141,14 @@ export interface SamlIdentity {
   assertionId: string;
   /** The AuthnRequest this answers. */
   requestId: string;
+  /** The assertion's subject and session, as the IdP wrote them: a LogoutRequest names them again. */
+  subject: {
+    nameId: string;
+    nameIdFormat: string | null;
+    nameQualifier: string | null;
+    spNameQualifier: string | null;
+    sessionIndex: string | null;
+  };
 }
 
 function firstValue(value: unknown): string | undefined {
@@ -257,5 +281,12 @@ export async function consumeResponse(db: Executor, urls: Urls, provider: SamlPr
     lastName: firstValue(attributes.last_name),
     assertionId: assertion.id,
     requestId: inResponseTo,
+    subject: {
+      nameId: profile.nameID ?? "",
+      nameIdFormat: profile.nameIDFormat || null,
+      nameQualifier: profile.nameQualifier || null,
+      spNameQualifier: profile.spNameQualifier || null,
+      sessionIndex: profile.sessionIndex || null,
+    },
   };
 }

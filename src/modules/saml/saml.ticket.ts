@@ -8,6 +8,7 @@
  */
 import { createHmac } from "node:crypto";
 import { safeEqual } from "../../lib/ids.js";
+import type { LogoutSubject } from "./saml.slo.js";
 
 /** How long the browser has to follow the ACS's redirect. */
 export const TICKET_TTL_MS = 2 * 60 * 1000;
@@ -18,6 +19,8 @@ export interface SignInTicket {
   orgId: string;
   requestId: string;
   next: string;
+  /** The assertion's subject and session, kept in the session for single logout. */
+  subject?: LogoutSubject;
   expiresAt: number;
 }
 

@@ -14,17 +14,51 @@ export async function readSession(db: Executor, sessionId: string): Promise<stri
   return row?.data;
 }
 
+/** Who a SAML assertion signed in: what an identity provider's LogoutRequest names. */
+export interface SamlSessionKey {
+  providerId: string;
+  nameId: string;
+  sessionIndex: string | null;
+}
+
 export async function writeSession(
   db: Executor,
   sessionId: string,
-  input: { userId: string | null; data: string; expiresAt: string },
+  input: { userId: string | null; data: string; expiresAt: string; saml?: SamlSessionKey | undefined },
 ): Promise<void> {
   const idHash = hashToken(sessionId);
+  const values = {
+    userId: input.userId,
+    data: input.data,
+    expiresAt: input.expiresAt,
+    samlProviderId: input.saml?.providerId ?? null,
+    samlNameId: input.saml?.nameId ?? null,
+    samlSessionIndex: input.saml?.sessionIndex ?? null,
+  };
   await db
     .insertInto("webSessions")
-    .values({ idHash, ...input })
-    .onConflict((oc) => oc.column("idHash").doUpdateSet(input))
+    .values({ idHash, ...values })
+    .onConflict((oc) => oc.column("idHash").doUpdateSet(values))
     .execute();
+}
+
+/**
+ * Ends the sessions an identity provider's LogoutRequest names: every session of that NameID
+ * signed in with that provider, or, when the request lists session indexes, only those (and those
+ * whose assertion named no session index). Returns
+ * how many were ended.
+ */
+export async function deleteSamlSessions(
+  db: Executor,
+  input: { providerId: string; nameId: string; sessionIndexes: string[] },
+): Promise<number> {
+  let query = db.deleteFrom("webSessions").where("samlProviderId", "=", input.providerId).where("samlNameId", "=", input.nameId);
+  // A session whose assertion had no SessionIndex cannot be told apart from the ones named: it ends too.
+  if (input.sessionIndexes.length > 0) {
+    query = query.where((eb) => eb.or([eb("samlSessionIndex", "in", input.sessionIndexes), eb("samlSessionIndex", "is", null)]));
+  }
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export async function deleteSession(db: Executor, sessionId: string): Promise<void> {

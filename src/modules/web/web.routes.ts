@@ -21,7 +21,7 @@ import { webBrowseRoutes } from "./web.browse.routes.js";
 import { webChangesRoutes } from "./web.changes.routes.js";
 import { html, page, type SafeHtml } from "./web.html.js";
 import { peekLoginLink, useLoginLink } from "./web.queries.js";
-import { samlFlowRoutes } from "./web.saml.routes.js";
+import { samlFlowRoutes, samlLogoutUrl } from "./web.saml.routes.js";
 import { registerWebSessions, type SignedInWith, safeNext, startSession } from "./web.session.js";
 
 const TokenLabel = Type.String({ maxLength: 100 });
@@ -178,8 +178,21 @@ export const webRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
   });
 
   app.post("/app/logout", { preHandler: app.csrfProtection }, async (request, reply) => {
+    const via = request.session.get("signedInWith");
+    // Quire's own session ends first, whatever the identity provider does next.
     await request.session.destroy();
-    return reply.redirect("/app/login", 303);
+    const idp = await samlLogoutUrl(deps, via, request.log);
+    if (!idp) return reply.redirect("/app/login", 303);
+    // A refresh, not a redirect: the form's CSP (form-action 'self') would stop a redirect to the IdP.
+    return send(
+      reply,
+      200,
+      page(
+        "Signing out",
+        html`<h1>Signed out of Quire</h1><p>Signing you out of ${idp.label}… <a id="continue-logout" href="${idp.url}">Continue</a></p>`,
+        { head: html`<meta http-equiv="refresh" content="0;url=${idp.url}">` },
+      ),
+    );
   });
 
   async function tokensPage(user: UserRow, csrf: string, created?: { token: string; label: string }) {

@@ -16,8 +16,20 @@ import { deleteSession, readSession, writeSession } from "./web.queries.js";
 export const SESSION_COOKIE = "quire_session";
 export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** How the session was signed in: the web app's SSO enforcement depends on it. */
-export type SignedInWith = { method: "saml"; orgId: string; providerId: string } | { method: "link" };
+/**
+ * How the session was signed in: the web app's SSO enforcement depends on it, and SAML single
+ * logout on the assertion's subject (absent in sessions opened before single logout existed).
+ */
+export type SignedInWith = { method: "saml"; orgId: string; providerId: string; subject?: SamlSubject } | { method: "link" };
+
+/** The subject and session of a SAML assertion, echoed in the LogoutRequest sent at sign-out. */
+export interface SamlSubject {
+  nameId: string;
+  nameIdFormat: string | null;
+  nameQualifier: string | null;
+  spNameQualifier: string | null;
+  sessionIndex: string | null;
+}
 
 declare module "fastify" {
   interface Session {
@@ -54,10 +66,15 @@ export async function registerWebSessions(app: FastifyInstance, deps: Deps): Pro
     store: {
       set(sessionId, session, callback) {
         const expires = session.cookie.expires ? new Date(session.cookie.expires) : new Date(Date.now() + SESSION_MAX_AGE_MS);
+        const via = session.signedInWith;
         writeSession(db, sessionId, {
           userId: session.userId ?? null,
           data: JSON.stringify(session),
           expiresAt: expires.toISOString(),
+          saml:
+            via?.method === "saml" && via.subject
+              ? { providerId: via.providerId, nameId: via.subject.nameId, sessionIndex: via.subject.sessionIndex }
+              : undefined,
         }).then(() => callback(), callback);
       },
       get(sessionId, callback) {
