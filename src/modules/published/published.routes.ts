@@ -15,15 +15,19 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
 import { html } from "../../content/html/index.js";
+import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import type { Deps } from "../../deps.js";
 import { DomainError } from "../../lib/errors.js";
+import { PdfBusyError, pdfBytes } from "../pdf/pdf.service.js";
+import { documentForReader } from "./conditions.js";
 import type { LayoutContext } from "./layout.js";
 import { pageHref, siteHref } from "./layout.js";
 import { type SitePagesForMcp, siteMcpSource } from "./mcp-source.js";
 import { bodyAssets } from "./page-body.js";
 import { findMovedPage, listSiteRedirects, loadSiteView, siteByBasename } from "./published.loader.js";
-import { decideReader } from "./reader.js";
+import { conditionHolds, decideReader } from "./reader.js";
 import { buildSiteAssets } from "./site-assets.js";
+import { customizationOf } from "./site-customization.js";
 import { type SiteHosts, siteRequestOf } from "./site-hosts.js";
 import { navBranch } from "./site-nav.js";
 import {
@@ -38,7 +42,7 @@ import {
   searchSite,
   sitemapXml,
 } from "./site-pages.js";
-import { readablePage, readerKey, resolvePath, type SiteView, variantVisible } from "./site-view.js";
+import { pageContext, readablePage, readerKey, resolvePath, type SiteView, variantVisible } from "./site-view.js";
 
 interface Answer {
   status: number;
@@ -188,6 +192,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<PublishedRoutesOptions> 
       const fragment = answer(200, "text/html; charset=utf-8", branch.html, { "x-robots-tag": "noindex" });
       return send(request, reply, fragment, branch.fingerprint === path[3] ? lasting : "private, no-cache");
     }
+    if (path.length === 4 && path[0] === "~quire" && path[1] === "pdf") {
+      return sitePdf(request, reply, ctx, path[2] as string, path[3] as string);
+    }
     const cacheKey = `${site.id}|${versionOf(view)}|${readerKey(reader)}|${base}|${where.origin}|${path.join("/")}`;
     const query = (request.query ?? {}) as Record<string, unknown>;
     const isSearch = path.length === 2 && path[0] === "~quire" && path[1] === "search";
@@ -266,6 +273,65 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<PublishedRoutesOptions> 
     }
     answers.set(cacheKey, result);
     return send(request, reply, result, cacheControl);
+  };
+
+  /**
+   * A page as PDF (`<site>/~quire/pdf/<site space>/<page>`), when the customization enables it and
+   * this reader may read the page: printed as they see it (their conditional blocks), by the API's
+   * renderer and into its cache. Readers who see the same page share one rendered file.
+   */
+  const sitePdf = async (request: FastifyRequest, reply: FastifyReply, ctx: LayoutContext, siteSpaceId: string, pageId: string) => {
+    const { view, reader } = ctx;
+    const variant = view.variants.get(siteSpaceId);
+    if (!variant || !variantVisible(view, variant, reader) || !readablePage(variant, pageId, reader, false)) return plainNotFound(reply);
+    const custom = customizationOf({ view, variant });
+    if (!custom.settings.pdf.enabled) return plainNotFound(reply);
+    const revision = await getSpaceRevision(deps.db, variant.siteSpace.spaceId, variant.revisionId);
+    const page = variant.pages.get(pageId)?.page;
+    if (!revision || !page) return plainNotFound(reply);
+    const abort = new AbortController();
+    request.raw.on("close", () => {
+      if (!reply.sent) abort.abort();
+    });
+    const extra = pageContext(variant, page);
+    let bytes: Buffer;
+    try {
+      bytes = await pdfBytes(
+        deps.db,
+        deps.urls,
+        deps.secret,
+        {
+          spaceId: variant.siteSpace.spaceId,
+          revisionId: variant.revisionId,
+          treeHash: revision.treeHash,
+          title: custom.title,
+          pageId,
+          only: true,
+          reader: {
+            document: (document) => documentForReader(document, (expression) => conditionHolds(expression, reader, extra)),
+            pageReadable: (id) => readablePage(variant, id, reader, false),
+          },
+        },
+        abort.signal,
+      );
+    } catch (error) {
+      if (!(error instanceof PdfBusyError)) throw error;
+      return reply
+        .code(429)
+        .header("retry-after", "5")
+        .header("cache-control", "no-store")
+        .type("text/plain; charset=utf-8")
+        .send(error.message);
+    }
+    const filename = `${page.title.replace(/[^\p{L}\p{N} _-]+/gu, "").trim() || "page"}.pdf`;
+    return reply
+      .header("content-type", "application/pdf")
+      .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`)
+      .header("x-content-type-options", "nosniff")
+      .header("cache-control", reader.indexable && !reader.member ? "public, max-age=0, must-revalidate" : "private, no-cache")
+      .header("vary", "Cookie, Authorization")
+      .header("x-robots-tag", "noindex")
+      .send(bytes);
   };
 
   app.get<{ Params: { basename: string } }>("/s/:basename", { config: { public: true } }, (request, reply) =>

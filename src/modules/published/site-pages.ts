@@ -18,6 +18,7 @@ import type { Deps } from "../../deps.js";
 import { evaluate } from "../../expr/index.js";
 import { downloadUrl } from "../files/files.urls.js";
 import { documentForReader } from "./conditions.js";
+import { editLinkOf } from "./edit-link.js";
 import { type LayoutContext, type PageParts, pageHref, siteHref, sitePage } from "./layout.js";
 import { type BodyEnv, type RenderedFile, renderBody } from "./page-body.js";
 import { conditionHolds, type Reader } from "./reader.js";
@@ -198,6 +199,8 @@ export async function renderSitePage(
     head,
     scripts: html`${scripts}`,
     markdownHref,
+    pdfHref: siteHref(ctx, `~quire/pdf/${variant.siteSpace.id}/${pageId}`),
+    editLink: editLinkOf(variant, pageId),
   });
 }
 
