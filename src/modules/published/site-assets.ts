@@ -108,7 +108,7 @@ img.q-only-dark { display: none; }
 .q-announcement-link { font-weight: 600; margin-left: .35rem; }
 .q-announcement-close { position: absolute; right: .75rem; top: 50%; transform: translateY(-50%); border: 0; background: none; color: var(--q-muted); font-size: 1.2rem; line-height: 1; cursor: pointer; }
 .q-ann-hidden .q-announcement[data-dismiss] { display: none; }
-.q-page-actions { display: flex; justify-content: flex-end; font-size: .85rem; }
+.q-page-actions { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: .4rem; font-size: .85rem; }
 .q-page-action { color: var(--q-muted); border: 1px solid var(--q-border); border-radius: 6px; padding: .12rem .55rem; }
 .q-page-action:hover { color: var(--q-accent); border-color: var(--q-accent); text-decoration: none; }
 .q-theme:hover { border-color: var(--q-accent); }
@@ -146,8 +146,8 @@ img.q-only-dark { display: none; }
 [data-style-theme=bold] .q-header .q-search input, [data-style-theme=bold] .q-header .q-theme, [data-style-theme=bold] .q-header .q-picker > summary, [data-style-theme=bold] .q-header .q-nav-button { background: color-mix(in srgb, var(--q-header-fg, var(--q-accent-text, #fff)) 16%, transparent); border-color: color-mix(in srgb, var(--q-header-fg, var(--q-accent-text, #fff)) 30%, transparent); color: var(--q-header-fg, var(--q-accent-text, #fff)); }
 [data-style-theme=bold] .q-header .q-search input::placeholder { color: color-mix(in srgb, var(--q-header-fg, var(--q-accent-text, #fff)) 75%, transparent); }
 [data-style-theme=bold] .q-header .q-site-tabs > a[aria-current=page], [data-style-theme=bold] .q-header .q-site-tabs details.q-current > summary { border-bottom-color: var(--q-header-fg, var(--q-accent-text, #fff)); }
-[data-style-theme=bold] .q-header .q-button-primary { background: var(--q-accent-text, #fff); color: var(--q-accent); border-color: transparent; }
-[data-style-theme=bold] .q-header .q-button-secondary { color: var(--q-accent-text, #fff); border-color: currentColor; }
+[data-style-theme=bold]:not([data-header-colors]) .q-header .q-button-primary { background: var(--q-accent-text, #fff); color: var(--q-accent); border-color: transparent; }
+[data-style-theme=bold]:not([data-header-colors]) .q-header .q-button-secondary { color: var(--q-accent-text, #fff); border-color: currentColor; }
 [data-style-theme=bold] .q-sidebar a[aria-current=page] { background: var(--q-accent); color: var(--q-accent-text, #fff); }
 [data-style-theme=bold] .q-page-title { font-weight: 800; letter-spacing: -.01em; }
 /* gradient: the header and the top of the page washed with the primary and tint colors. */

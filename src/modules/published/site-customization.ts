@@ -300,7 +300,9 @@ export function rootAttributes(ctx: LayoutContext): SafeHtml {
         styling.links !== "default" ? html` data-links="${styling.links}"` : ""
       }${styling.sidebar.list !== "default" ? html` data-sidebar-list="${styling.sidebar.list}"` : ""}${
         styling.sidebar.background !== "default" ? html` data-sidebar-background="${styling.sidebar.background}"` : ""
-      }${styling.search !== "subtle" ? html` data-search="${styling.search}"` : ""}`
+      }${styling.search !== "subtle" ? html` data-search="${styling.search}"` : ""}${
+        custom.settings.header.backgroundColor ? raw(" data-header-colors") : ""
+      }`
     : "";
   return html`${custom.customized ? html` data-theme="${themes.default}" data-style-theme="${styling.theme}"` : ""}${styles}${themes.toggeable ? "" : raw(' data-theme-toggle="off"')}${
     externalLinks.target === "blank" ? raw(' data-external-links="blank"') : ""
