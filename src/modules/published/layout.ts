@@ -151,6 +151,17 @@ export interface PageParts {
   pdfHref?: string | undefined;
   /** The page's file in its Git repository (when the customization shows edit links). */
   editLink?: EditLink | undefined;
+  /** Where "Was this page helpful?" answers go (when the customization enables feedback). */
+  feedback?: { action: string; siteSpaceId: string; pageId: string } | undefined;
+}
+
+/** "Was this page helpful?": a plain form (three answers, as GitBook's), then a thanks note shown by its anchor. */
+function feedbackControl(ctx: LayoutContext, parts: PageParts): SafeHtml {
+  const target = parts.feedback;
+  if (!target || !customizationOf(ctx).settings.feedback.enabled) return html``;
+  const answer = (rating: string, face: string, label: string) =>
+    html`<button type="submit" name="rating" value="${rating}" title="${label}" aria-label="${label}">${face}</button>`;
+  return html`<form class="q-feedback" method="post" action="${target.action}"><input type="hidden" name="siteSpace" value="${target.siteSpaceId}"><input type="hidden" name="page" value="${target.pageId}"><span class="q-feedback-question">Was this page helpful?</span>${answer("good", "😀", "Yes")}${answer("ok", "😐", "Somewhat")}${answer("bad", "😞", "No")}</form><p class="q-feedback-thanks" id="q-feedback-thanks" role="status">Thanks for your feedback.</p>`;
 }
 
 function pageActions(ctx: LayoutContext, parts: PageParts): SafeHtml {
@@ -223,6 +234,7 @@ ${pageActions(ctx, parts)}
 ${parts.layout.title ? html`<h1 class="q-page-title">${parts.title}</h1>` : ""}
 ${parts.layout.description && parts.description ? html`<p class="q-page-description">${parts.description}</p>` : ""}
 <div class="q-body q-content">${parts.body}</div>
+${feedbackControl(ctx, parts)}
 ${pagination(ctx, parts)}
 </main>
 ${parts.layout.wide ? "" : outlineOf(parts)}

@@ -112,6 +112,12 @@ img.q-only-dark { display: none; }
 .q-page-action { color: var(--q-muted); border: 1px solid var(--q-border); border-radius: 6px; padding: .12rem .55rem; }
 .q-page-action:hover { color: var(--q-accent); border-color: var(--q-accent); text-decoration: none; }
 .q-theme:hover { border-color: var(--q-accent); }
+.q-feedback { display: flex; align-items: center; gap: .5rem; margin-top: 2.5rem; padding-top: 1rem; border-top: 1px solid var(--q-border); color: var(--q-muted); font-size: .92rem; }
+.q-feedback-question { margin-right: .25rem; }
+.q-feedback button { font-size: 1.15rem; line-height: 1; padding: .3rem .45rem; border: 1px solid var(--q-border); border-radius: 999px; background: var(--q-bg); cursor: pointer; filter: grayscale(.6); transition: filter .12s, border-color .12s; }
+.q-feedback button:hover, .q-feedback button:focus-visible { filter: none; border-color: var(--q-accent); }
+.q-feedback-thanks { display: none; margin-top: 2.5rem; padding-top: 1rem; border-top: 1px solid var(--q-border); color: var(--q-muted); font-size: .92rem; }
+.q-feedback-thanks:target { display: block; } .q-feedback:has(+ .q-feedback-thanks:target) { display: none; }
 [data-corners=straight] :is(.q-sidebar, .q-sidebar a, .q-search input, .q-theme, .q-pagination a, .q-button, .q-page-action, .q-menu > ul, .q-picker > summary, .q-cover img, .q-nav-expand) { border-radius: 0; }
 [data-corners=circular] :is(.q-sidebar a, .q-search input, .q-theme, .q-button, .q-page-action, .q-picker > summary, .q-nav-expand) { border-radius: 999px; }
 [data-corners=circular] :is(.q-pagination a, .q-menu > ul) { border-radius: 16px; }
@@ -166,7 +172,7 @@ img.q-only-dark { display: none; }
   .q-header-row { gap: .5rem; flex-wrap: wrap; padding: .4rem 1rem; }
   .q-pickers { order: 5; }
 }
-@media print { .q-header, .q-sidebar, .q-outline, .q-pagination { display: none; } .q-layout { display: block; } }
+@media print { .q-header, .q-sidebar, .q-outline, .q-pagination, .q-page-actions, .q-feedback { display: none; } .q-layout { display: block; } }
 `;
 
 /**

@@ -201,6 +201,7 @@ export async function renderSitePage(
     markdownHref,
     pdfHref: siteHref(ctx, `~quire/pdf/${variant.siteSpace.id}/${pageId}`),
     editLink: editLinkOf(variant, pageId),
+    feedback: { action: siteHref(ctx, "~quire/feedback"), siteSpaceId: variant.siteSpace.id, pageId },
   });
 }
 

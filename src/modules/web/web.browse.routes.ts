@@ -10,7 +10,9 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import Type, { type Static } from "typebox";
 import type { PageLocation, PageNode } from "../../content/revision/model.js";
+import { indexPages } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { loadContent } from "../../content/revision/storage.js";
 import type { SiteRow, SpaceRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { invalid, missing, notAllowed } from "../../lib/errors.js";
@@ -33,6 +35,7 @@ import type { LoadedOrganization } from "../organizations/organizations.loader.j
 import { listOrganizationsOfUser } from "../organizations/organizations.queries.js";
 import { customizationFromBody, parseCustomization } from "../sites/customization.js";
 import type { SiteCustomization } from "../sites/customization.schemas.js";
+import { feedbackCounts } from "../sites/feedback.queries.js";
 import { loadSpacesForSite, requireSiteWithModel } from "../sites/sites.loader.js";
 import { sitePermissions } from "../sites/sites.policy.js";
 import { listSites, setSiteCustomization } from "../sites/sites.queries.js";
@@ -534,6 +537,40 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       </form></section>`;
   }
 
+  /** Counts of "Was this page helpful?" answers of the last 30 days, by page, for the site's editors. */
+  async function feedbackPanel(site: SiteRow, model: { siteSpaces: readonly ModelSiteSpace[] }, canEdit: boolean): Promise<SafeHtml> {
+    if (!canEdit) return html``;
+    const enabled = parseCustomization(site.customization).feedback.enabled;
+    const since = new Date(Date.now() - 30 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    const counts = await feedbackCounts(db, site.id, since);
+    const titles = new Map<string, Map<string, PageLocation>>();
+    for (const spaceId of new Set(counts.map((c) => c.spaceId))) {
+      const space = model.siteSpaces.find((s) => s.spaceId === spaceId)?.space;
+      const revision = space && (await getSpaceRevision(db, space.id, space.revisionId));
+      titles.set(spaceId, indexPages((await loadContent(db, revision?.treeHash ?? null)).pages));
+    }
+    const spaceTitle = (spaceId: string) =>
+      model.siteSpaces.find((s) => s.spaceId === spaceId)?.space.title ?? "(a space no longer in the site)";
+    const rows = counts.map((c) => {
+      const title = titles.get(c.spaceId)?.get(c.pageId)?.page.title ?? "(a page no longer in the space)";
+      const total = c.good + c.ok + c.bad;
+      return html`<tr><td>${title} <span class="muted small">${spaceTitle(c.spaceId)}</span></td><td>${c.good}</td><td>${c.ok}</td><td>${c.bad}</td><td>${Math.round((100 * c.good) / total)}%</td></tr>`;
+    });
+    return html`<section class="card" id="feedback"><h2 style="margin-top:0">Page feedback</h2>
+      ${
+        enabled
+          ? html`<p class="muted small">Readers answer "Was this page helpful?" at the end of each page: one answer per reader, page and day. The last 30 days:</p>`
+          : html`<p class="muted small">Feedback is off: readers are not asked. Turn it on with <code>feedback.enabled</code> in the site's customization (<code>PUT /v1/orgs/{org}/sites/{site}/customization</code>).</p>`
+      }
+      ${
+        rows.length
+          ? html`<table class="feedback-counts"><thead><tr><th>Page</th><th title="Yes">😀</th><th title="Somewhat">😐</th><th title="No">😞</th><th>Helpful</th></tr></thead><tbody>${rows}</tbody></table>`
+          : enabled
+            ? emptyNote("No answers in the last 30 days.")
+            : ""
+      }</section>`;
+  }
+
   app.post(
     "/app/o/:org/sites/:site/customization",
     { schema: { params: Type.Object({ org: Id, site: Id }), body: CustomizationForm }, preHandler: app.csrfProtection },
@@ -586,7 +623,8 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
           : html`<p class="muted">Not published yet: readers will find it at ${urls.site(site.basename)} once it is.</p>`
       }
       <h2>Structure</h2>${empty ? emptyNote("This site shows no space yet.") : structure}
-      ${customizationPanel(ctx, site, sitePermissions(access, site).edit, request.query.saved === "customization")}`;
+      ${customizationPanel(ctx, site, sitePermissions(access, site).edit, request.query.saved === "customization")}
+      ${await feedbackPanel(site, model, sitePermissions(access, site).edit)}`;
       return send(reply, ctx, site.title, body, {
         crumbs: [orgCrumb(ctx), { label: "Sites", href: `${appPath.org(org)}#sites` }, { label: site.title }],
       });
