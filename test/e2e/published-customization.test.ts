@@ -329,4 +329,42 @@ describe("a customized published site in Chromium", () => {
       await context.close();
     }
   });
+
+  it("asks whether a page helped, thanks the reader without JavaScript, and the site's editors see the count", async () => {
+    const current = (await ctx.as(owner).get(`${apiUrl}/customization`)).body;
+    expect((await ctx.as(owner).put(`${apiUrl}/customization`, { ...current, feedback: { enabled: true } })).status).toBe(200);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${root}/operating`);
+      const question = page.locator(".q-feedback");
+      expect(await question.isVisible()).toBe(true);
+      expect(await page.locator(".q-feedback-thanks").isVisible()).toBe(false);
+      await question.scrollIntoViewIfNeeded();
+      await shot(page, "custom-11-feedback");
+      await page.getByRole("button", { name: "Yes" }).click();
+      await page.waitForURL(/\/operating#q-feedback-thanks$/);
+      expect(await page.locator(".q-feedback-thanks").isVisible()).toBe(true);
+      expect(await question.isVisible()).toBe(false);
+      await shot(page, "custom-12-feedback-thanks");
+    } finally {
+      await context.close();
+    }
+    const appContext = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const app = await appContext.newPage();
+    try {
+      const { token } = await createLoginLink(ctx.db, editor.id);
+      await app.goto(`${base}/app/login/link/${token}`);
+      await app.getByRole("button", { name: "Sign in" }).click();
+      await app.waitForURL(`${base}/app`);
+      await app.goto(`${sitePage}#feedback`);
+      const row = app.locator("#feedback tbody tr");
+      expect(await row.count()).toBe(1);
+      expect((await row.textContent())?.replace(/\s+/g, " ")).toContain("Operating Handbook100100%");
+      await app.locator("#feedback").scrollIntoViewIfNeeded();
+      await shot(app, "custom-13-feedback-counts");
+    } finally {
+      await appContext.close();
+    }
+  });
 });
