@@ -89,6 +89,13 @@ const CustomizationForm = Type.Object({
   announcementMessage: field(128),
   announcementStyle: Type.Optional(Type.Enum(["info", "warning", "danger", "success"])),
   copyright: field(300),
+  styleTheme: Type.Optional(Type.Enum(["clean", "muted", "bold", "gradient"])),
+  /** Set by the form that shows the checkboxes below: without it (an older form), they are left as they are. */
+  features: field(10),
+  pdfEnabled: field(10),
+  feedbackEnabled: field(10),
+  editLinks: field(10),
+  trademark: field(10),
 });
 
 /** What every page of an organization has: who is signed in, the organization (checked), the switcher's list. */
@@ -533,6 +540,12 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
         <label>Announcement <input name="announcementMessage" maxlength="128" value="${announcement?.message ?? ""}"></label>
         <label>Announcement style <select name="announcementStyle">${(["info", "warning", "danger", "success"] as const).map((s) => option(s, s, announcement?.style ?? "info"))}</select></label>
         <label>Footer copyright <input name="copyright" maxlength="300" value="${settings.footer.copyright ?? ""}" placeholder="${site.title}"></label>
+        <label>Theme <select name="styleTheme">${option("clean", "Clean: translucent header, minimal lines", settings.styling.theme)}${option("muted", "Muted: soft, lower contrast", settings.styling.theme)}${option("bold", "Bold: header in the primary color", settings.styling.theme)}${option("gradient", "Gradient: washes of the primary and tint colors", settings.styling.theme)}</select></label>
+        <input type="hidden" name="features" value="1">
+        <label class="check"><input type="checkbox" name="pdfEnabled" value="on"${checked(settings.pdf.enabled !== false)}> Offer each page as a PDF ("Download as PDF")</label>
+        <label class="check"><input type="checkbox" name="feedbackEnabled" value="on"${checked(settings.feedback.enabled === true)}> Ask readers "Was this page helpful?"</label>
+        <label class="check"><input type="checkbox" name="editLinks" value="on"${checked(settings.git.showEditLink === true)}> Link pages synced from Git to their file ("Edit on GitHub / GitLab")</label>
+        <label class="check"><input type="checkbox" name="trademark" value="on"${checked(settings.trademark.enabled !== false)}> Show "Published with Quire" in the footer</label>
         <div><button class="primary" type="submit">Save customization</button></div>
       </form></section>`;
   }
@@ -560,7 +573,7 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       ${
         enabled
           ? html`<p class="muted small">Readers answer "Was this page helpful?" at the end of each page: one answer per reader, page and day. The last 30 days:</p>`
-          : html`<p class="muted small">Feedback is off: readers are not asked. Turn it on with <code>feedback.enabled</code> in the site's customization (<code>PUT /v1/orgs/{org}/sites/{site}/customization</code>).</p>`
+          : html`<p class="muted small">Feedback is off: readers are not asked. Turn it on with "Ask readers 'Was this page helpful?'" above (or <code>feedback.enabled</code> in the site's customization).</p>`
       }
       ${
         rows.length
@@ -752,5 +765,12 @@ function customizationFromForm(current: SiteCustomization, form: Static<typeof C
   const copyright = text(form.copyright);
   if (copyright === "") delete next.footer.copyright;
   else next.footer.copyright = copyright;
+  if (form.styleTheme) next.styling.theme = form.styleTheme;
+  if (form.features === "1") {
+    next.pdf = { enabled: form.pdfEnabled === "on" };
+    next.feedback = { enabled: form.feedbackEnabled === "on" };
+    next.git = { showEditLink: form.editLinks === "on" };
+    next.trademark = { enabled: form.trademark === "on" };
+  }
   return customizationFromBody(next);
 }
