@@ -35,6 +35,7 @@ import { customizationOf } from "./site-customization.js";
 import { type SiteHosts, siteRequestOf } from "./site-hosts.js";
 import { navBranch } from "./site-nav.js";
 import {
+  expressionText,
   llmsFullTxt,
   llmsTxt,
   markdownHref,
@@ -314,7 +315,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<PublishedRoutesOptions> 
           pageId,
           only: true,
           reader: {
-            document: (document) => documentForReader(document, (expression) => conditionHolds(expression, reader, extra)),
+            document: (document) =>
+              documentForReader(document, (expression) => conditionHolds(expression, reader, extra), expressionText(reader, extra)),
             pageReadable: (id) => readablePage(variant, id, reader, false),
           },
         },

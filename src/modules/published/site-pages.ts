@@ -63,6 +63,17 @@ function textOf(value: unknown): string {
   return String(value);
 }
 
+/** An expression's text for a reader (empty when it fails), as the page shows it. */
+export function expressionText(reader: Reader, extra: Record<string, unknown>): (expression: string) => string {
+  return (expression) => {
+    try {
+      return textOf(evaluate(expression, { ...extra, visitor: { claims: reader.claims } }));
+    } catch {
+      return "";
+    }
+  };
+}
+
 export function bodyEnv(
   deps: Pick<Deps, "urls" | "secret">,
   ctx: LayoutContext,
@@ -101,13 +112,7 @@ export function bodyEnv(
     },
     file: (fileId) => fileUrl(deps, ctx.filesBase, variant, fileId),
     reusableContent: (id) => reusable.get(id),
-    expression(expression) {
-      try {
-        return textOf(evaluate(expression, { ...extra, visitor: { claims: ctx.reader.claims } }));
-      } catch {
-        return "";
-      }
-    },
+    expression: expressionText(ctx.reader, extra),
     condition: (expression) => conditionHolds(expression, ctx.reader, extra),
   };
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readPdf } from "../../../test/fixtures/pdf/pdf-reader.js";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
-import { block, doc, p } from "../../../test/helpers/render-documents.js";
+import { block, doc, inline, p } from "../../../test/helpers/render-documents.js";
 import { createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { saveDocument } from "../../content/revision/storage.js";
@@ -25,7 +25,11 @@ async function scenario(visibility = "public") {
   const base = await createOrgWithSpace(ctx, { title: "Handbook" });
   const plans = await saveDocument(
     ctx.db,
-    doc(p("Everyone sees this."), block("if", { expression: "visitor.claims.beta === true" }, [p("Secret beta tip.")])),
+    doc(
+      p("Everyone sees this."),
+      block("if", { expression: "visitor.claims.beta === true" }, [p("Secret beta tip.")]),
+      p("Tester: ", inline("expression", { expression: 'visitor.claims.beta === true ? "yes" : "no"' }), "."),
+    ),
   );
   const { content } = await commitContent(ctx, base.space.id, {
     pages: [
@@ -76,12 +80,16 @@ describe("Download as PDF on a published page", () => {
     const anonymous = await pdfText(link as string);
     expect(anonymous).toContain("Everyone sees this.");
     expect(anonymous).not.toContain("Secret beta tip");
+    // Expressions print their value for the reader, not their source.
+    expect(anonymous).toContain("Tester: no.");
+    expect(anonymous).not.toContain("visitor.claims");
     // One page only: the others are not in it.
     expect(anonymous).not.toContain("Start here.");
 
     const token = await sign(s.key, { beta: true });
     const tester = await pdfText(link as string, { authorization: `Bearer ${token}` });
     expect(tester).toContain("Secret beta tip.");
+    expect(tester).toContain("Tester: yes.");
     // And the anonymous file was not replaced by the tester's (each is cached under what it shows).
     expect(await pdfText(link as string)).not.toContain("Secret beta tip");
   });
