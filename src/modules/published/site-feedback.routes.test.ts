@@ -159,5 +159,8 @@ describe("Was this page helpful?", () => {
     const notEditor = await reader.get(sitePage);
     expect(notEditor.status).toBe(200);
     expect(notEditor.text).not.toContain("Page feedback");
+    // The answers go with their site.
+    expect((await ctx.as(s.owner).delete(s.url)).status).toBe(204);
+    expect(await rows(s.site.id)).toEqual([]);
   });
 });
