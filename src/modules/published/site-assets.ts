@@ -139,9 +139,10 @@ img.q-only-dark { display: none; }
 [data-style-theme=clean] .q-header { --q-preset-header-bg: color-mix(in srgb, var(--q-bg) 78%, transparent); backdrop-filter: saturate(180%) blur(12px); -webkit-backdrop-filter: saturate(180%) blur(12px); border-bottom-color: color-mix(in srgb, var(--q-border) 60%, transparent); }
 [data-style-theme=clean] .q-sidebar ul ul { border-left-color: color-mix(in srgb, var(--q-border) 60%, transparent); }
 /* muted: lower contrast; header and sidebar on one soft, tinted surface. */
-[data-style-theme=muted] { --q-fg: color-mix(in srgb, #1f2328 82%, var(--q-bg)); --q-panel: color-mix(in srgb, var(--q-tint, var(--q-accent)) 6%, var(--q-bg)); }
-:root[data-style-theme=muted][data-theme=dark] { --q-fg: color-mix(in srgb, #e6edf3 80%, var(--q-bg)); }
-@media (prefers-color-scheme: dark) { :root[data-style-theme=muted]:not([data-theme=light]) { --q-fg: color-mix(in srgb, #e6edf3 80%, var(--q-bg)); } }
+/* The content's stylesheet comes after this one and sets --q-text on :root: these rules are more specific. */
+:root[data-style-theme=muted] { --q-fg: color-mix(in srgb, #1f2328 82%, var(--q-bg)); --q-text: var(--q-fg); --q-panel: color-mix(in srgb, var(--q-tint, var(--q-accent)) 6%, var(--q-bg)); }
+:root[data-style-theme=muted][data-theme=dark] { --q-fg: color-mix(in srgb, #e6edf3 80%, var(--q-bg)); --q-text: var(--q-fg); }
+@media (prefers-color-scheme: dark) { :root[data-style-theme=muted]:not([data-theme=light]) { --q-fg: color-mix(in srgb, #e6edf3 80%, var(--q-bg)); --q-text: var(--q-fg); } }
 [data-style-theme=muted] body { background: color-mix(in srgb, var(--q-tint, var(--q-accent)) 3%, var(--q-bg)); }
 [data-style-theme=muted] .q-header { --q-preset-header-bg: var(--q-panel); border-bottom-color: transparent; }
 [data-style-theme=muted] .q-sidebar a[aria-current=page] { background: color-mix(in srgb, var(--q-accent) 10%, transparent); font-weight: 550; }
