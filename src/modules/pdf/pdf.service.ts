@@ -138,7 +138,8 @@ export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfR
     documents = seen.documents;
     pageTitles = seen.pageTitles;
     rename = (hash) => seen.rename.get(hash) ?? hash;
-    key = pdfCacheKey(request, seen.variant);
+    // The title is the site's, which can change within a revision: it is part of what is printed.
+    key = pdfCacheKey(request, `${seen.variant}\n${request.title}\n${request.subtitle ?? ""}`);
     const cached = await cachedBytes(db, key);
     if (cached) return cached;
   }

@@ -92,6 +92,9 @@ describe("Download as PDF on a published page", () => {
     expect(tester).toContain("Tester: yes.");
     // And the anonymous file was not replaced by the tester's (each is cached under what it shows).
     expect(await pdfText(link as string)).not.toContain("Secret beta tip");
+    // A new title readers see is printed at once, though the revision is the same.
+    expect((await ctx.as(s.owner).put(`${s.url}/customization`, { title: "Field Manual" })).status).toBe(200);
+    expect(await pdfText(link as string)).toContain("Field Manual");
   });
 
   it("answers 404 for a page the reader may not read, a page of another site, and an unknown page", async () => {
