@@ -1,7 +1,8 @@
 /**
- * PDF export of a revision (a space's primary content or a change request's): which pages, how
- * images and references resolve, and a cache of rendered files (a revision never changes, so
- * neither does its PDF).
+ * PDF export of a revision (a space's primary content or a change request's, or one page of a
+ * published site as a reader sees it): which pages, how images and references resolve, and a
+ * cache of rendered files (a revision never changes, so neither does its PDF), with one render per
+ * file at a time.
  */
 import { createHash } from "node:crypto";
 import { MessageChannel } from "node:worker_threads";
@@ -39,7 +40,7 @@ export interface PdfRequest {
 }
 
 export interface PdfReaderFilter {
-  /** The document with what this reader may not see removed (conditional blocks). */
+  /** The document as this reader sees it (conditional blocks resolved, expressions evaluated). */
   document(document: JSONDocument): JSONDocument;
   /** Whether this reader may read the page (its title may be printed). */
   pageReadable(pageId: string): boolean;
