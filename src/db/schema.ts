@@ -629,6 +629,21 @@ export interface GitRedirectsTable {
   pageId: string;
 }
 
+/** "Was this page helpful?" answers (migration 0022): one per reader, page and UTC day. */
+export interface PageFeedbackTable {
+  siteId: string;
+  spaceId: string;
+  pageId: string;
+  /** Hash of the reader's feedback cookie. */
+  voter: string;
+  /** UTC day of the answer, YYYY-MM-DD. */
+  day: string;
+  rating: "good" | "ok" | "bad";
+  /** Keyed hash of the client address (IPv6 by /64), for the limit per address. */
+  address: string;
+  createdAt: string;
+}
+
 export interface SitePathRedirectsTable {
   id: string;
   siteId: string;
@@ -691,6 +706,7 @@ export interface Database {
   sitePublishingAuth: SitePublishingAuthTable;
   sitePathRedirects: SitePathRedirectsTable;
   gitRedirects: GitRedirectsTable;
+  pageFeedback: PageFeedbackTable;
 }
 
 export interface SamlProvidersTable {

@@ -234,4 +234,137 @@ describe("a customized published site in Chromium", () => {
       await context.close();
     }
   });
+
+  it("draws each theme preset on the header and sidebar, and the header's own colors over them", async () => {
+    const current = (await ctx.as(owner).get(`${apiUrl}/customization`)).body;
+    const putStyling = async (theme: string, header: Record<string, unknown> = {}) => {
+      const put = await ctx.as(owner).put(`${apiUrl}/customization`, {
+        ...current,
+        styling: {
+          ...DEFAULT_CUSTOMIZATION.styling,
+          theme,
+          primaryColor: { light: "#5E35B1", dark: "#B39DDB" },
+          tint: { color: { light: "#00897B", dark: "#4DB6AC" } },
+        },
+        header: { ...current.header, links: current.header.links, ...header },
+        announcement: { ...current.announcement, enabled: false },
+        themes: { default: "light", toggeable: true },
+      });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+    };
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "light" });
+    const page = await context.newPage();
+    const headerStyle = () =>
+      page.locator(".q-header").evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { color: style.backgroundColor, image: style.backgroundImage, filter: style.backdropFilter };
+      });
+    const sidebarCurrent = () =>
+      page.locator('.q-sidebar a[aria-current="page"]').evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { color: style.color, background: style.backgroundColor, image: style.backgroundImage };
+      });
+    try {
+      const seen: Record<string, string> = {};
+      for (const theme of ["clean", "muted", "bold", "gradient"]) {
+        await putStyling(theme);
+        await page.goto(`${root}/`);
+        expect(await page.locator("html").getAttribute("data-style-theme")).toBe(theme);
+        const header = await headerStyle();
+        const current = await sidebarCurrent();
+        seen[theme] = JSON.stringify([header, current]);
+        if (theme === "clean") {
+          expect(header.filter).toContain("blur");
+          // Translucent: the header's background lets what scrolls under it show.
+          expect(header.color).toMatch(/^(rgba|color)\(/);
+        }
+        if (theme === "muted") expect(header.color).not.toBe("rgb(255, 255, 255)");
+        if (theme === "bold") {
+          expect(header.color).toBe("rgb(94, 53, 177)");
+          // White text on the deep violet, a solid pill for the current page.
+          expect(await colorOf(page, ".q-header .q-site-title")).toBe("rgb(255, 255, 255)");
+          expect(current).toMatchObject({ background: "rgb(94, 53, 177)", color: "rgb(255, 255, 255)" });
+        }
+        if (theme === "gradient") {
+          expect(header.image).toContain("linear-gradient");
+          expect(await page.locator("body").evaluate((el) => getComputedStyle(el).backgroundImage)).toContain("radial-gradient");
+        }
+        await shot(page, `custom-08-theme-${theme}`);
+        // The same preset in the dark theme: the header keeps reading.
+        await page.locator("button.q-theme").click();
+        expect(await page.locator("html").getAttribute("data-theme")).toBe("dark");
+        expect(await headerStyle()).not.toEqual(header);
+        await shot(page, `custom-08-theme-${theme}-dark`);
+        await page.locator("button.q-theme").click();
+      }
+      expect(new Set(Object.values(seen)).size).toBe(4);
+
+      // header.backgroundColor and linkColor win over the preset.
+      await putStyling("bold", {
+        backgroundColor: { light: "#FFF8E1", dark: "#3E2723" },
+        linkColor: { light: "#BF360C", dark: "#FFCCBC" },
+      });
+      await page.goto(`${root}/`);
+      expect((await headerStyle()).color).toBe("rgb(255, 248, 225)");
+      expect(await colorOf(page, ".q-header .q-site-title")).toBe("rgb(191, 54, 12)");
+      await shot(page, "custom-09-header-colors");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("downloads the page as a PDF from its page action", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${root}/installation`);
+      const action = page.getByRole("link", { name: "Download as PDF" });
+      expect(await action.isVisible()).toBe(true);
+      await shot(page, "custom-10-page-actions");
+      const [download] = await Promise.all([page.waitForEvent("download"), action.click()]);
+      expect(download.suggestedFilename()).toBe("Installation.pdf");
+      const file = await download.path();
+      expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe("%PDF-");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("asks whether a page helped, thanks the reader without JavaScript, and the site's editors see the count", async () => {
+    const current = (await ctx.as(owner).get(`${apiUrl}/customization`)).body;
+    expect((await ctx.as(owner).put(`${apiUrl}/customization`, { ...current, feedback: { enabled: true } })).status).toBe(200);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${root}/operating`);
+      const question = page.locator(".q-feedback");
+      expect(await question.isVisible()).toBe(true);
+      expect(await page.locator(".q-feedback-thanks").isVisible()).toBe(false);
+      await question.scrollIntoViewIfNeeded();
+      await shot(page, "custom-11-feedback");
+      await page.getByRole("button", { name: "Yes" }).click();
+      await page.waitForURL(/\/operating#q-feedback-thanks$/);
+      expect(await page.locator(".q-feedback-thanks").isVisible()).toBe(true);
+      expect(await question.isVisible()).toBe(false);
+      await shot(page, "custom-12-feedback-thanks");
+    } finally {
+      await context.close();
+    }
+    const appContext = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const app = await appContext.newPage();
+    try {
+      const { token } = await createLoginLink(ctx.db, editor.id);
+      await app.goto(`${base}/app/login/link/${token}`);
+      await app.getByRole("button", { name: "Sign in" }).click();
+      await app.waitForURL(`${base}/app`);
+      await app.goto(`${sitePage}#feedback`);
+      const row = app.locator("#feedback tbody tr");
+      expect(await row.count()).toBe(1);
+      expect((await row.textContent())?.replace(/\s+/g, " ")).toContain("Operating Handbook100100%");
+      await app.locator("#feedback").scrollIntoViewIfNeeded();
+      await shot(app, "custom-13-feedback-counts");
+    } finally {
+      await appContext.close();
+    }
+  });
 });

@@ -24,6 +24,7 @@ import * as m0018 from "./0018_git_redirects_cascade.js";
 import * as m0019 from "./0019_saml_encryption.js";
 import * as m0020 from "./0020_site_customization.js";
 import * as m0021 from "./0021_saml_logout.js";
+import * as m0022 from "./0022_page_feedback.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   "0019_saml_encryption": m0019,
   "0020_site_customization": m0020,
   "0021_saml_logout": m0021,
+  "0022_page_feedback": m0022,
 };

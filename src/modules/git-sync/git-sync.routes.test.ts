@@ -84,6 +84,25 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     }
   });
 
+  it("records where the pages are in the repository (project directory and .gitbook.yaml root) for edit links", async () => {
+    const { owner, space } = await setup();
+    const repo = createBareRepo({
+      "docs/.gitbook.yaml": "root: ./content/\n",
+      "docs/content/README.md": "# Home\n\nHello.\n",
+      "docs/content/SUMMARY.md": "* [Home](README.md)\n* [Guide](guide/start.md)\n",
+      "docs/content/guide/start.md": "# Start\n",
+    });
+    try {
+      const info = await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main", repoProjectDirectory: "docs" });
+      expect(info.lastImport.status).toBe("succeeded");
+      expect(info.contentRoot).toBe("docs/content");
+      const content = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body;
+      expect(flatten(content.pages).map((p: Page) => p.title)).toEqual(["Home", "Start"]);
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it("imports a GitBook repository: page tree from SUMMARY, files, includes, variables, resolved links", async () => {
     const { owner, space } = await setup();
     const repo = createBareRepo(loadFixture("gitbook-docs"));

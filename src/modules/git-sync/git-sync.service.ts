@@ -276,6 +276,7 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
         await updateGitSyncState(trx, space.id, (state) => ({
           ...state,
           ...(payload.timestamp && !payload.standalone ? { lastTimestamp: payload.timestamp } : {}),
+          ...(payload.standalone ? {} : { contentRoot: repository.root }),
           lastImport: {
             ...(state.lastImport ?? { requestedAt: payload.requestedAt }),
             status: "succeeded",

@@ -8,7 +8,7 @@ import { contractClient } from "../../../test/helpers/contract.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { saveDocument } from "../../content/revision/storage.js";
 import { configureWorkerThreads } from "../../workers/pool.js";
-import { pdfBytes } from "./pdf.service.js";
+import { MAX_READER_RENDERS, PdfBusyError, pdfBytes } from "./pdf.service.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -204,4 +204,37 @@ describe("aborting a PDF export", () => {
     },
     60_000,
   );
+
+  it("renders a file asked for twice at once only once, and caps renders for site readers (PdfBusyError beyond)", async () => {
+    const { space } = await createOrgWithSpace(ctx, { title: "Busy" });
+    const pages = [];
+    for (let n = 0; n < 12; n++) pages.push({ title: `Page ${n}`, extra: { documentHash: await saveDocument(ctx.db, typicalPage(n)) } });
+    const { revisionId, content } = await commitContent(ctx, space.id, { pages });
+    const revision = await ctx.db.selectFrom("revisions").select("treeHash").where("id", "=", revisionId).executeTakeFirstOrThrow();
+    const base = { spaceId: space.id, revisionId, treeHash: revision.treeHash, title: "Busy" };
+    const reader = { document: (d: never) => d, pageReadable: () => true };
+
+    const [a, b] = await Promise.all([
+      pdfBytes(ctx.db, ctx.urls, ctx.deps.secret, base),
+      pdfBytes(ctx.db, ctx.urls, ctx.deps.secret, base),
+    ]);
+    expect(a).toBe(b);
+
+    // Three different pages for readers at once: two render, the third is told to retry.
+    const ids = content.pages.slice(0, MAX_READER_RENDERS + 1).map((p) => p.id);
+    const results = await Promise.allSettled(
+      ids.map((pageId) => pdfBytes(ctx.db, ctx.urls, ctx.deps.secret, { ...base, pageId, only: true, reader })),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(MAX_READER_RENDERS);
+    const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(PdfBusyError);
+    // Once they are done, the refused page renders; a rendered one is served from the cache even while others render.
+    const again = await pdfBytes(ctx.db, ctx.urls, ctx.deps.secret, {
+      ...base,
+      pageId: ids[MAX_READER_RENDERS] as string,
+      only: true,
+      reader,
+    });
+    expect((await readPdf(again)).text).toContain(`Page ${MAX_READER_RENDERS}`);
+  });
 });

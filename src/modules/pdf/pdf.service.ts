@@ -1,13 +1,15 @@
 /**
- * PDF export of a revision (a space's primary content or a change request's): which pages, how
- * images and references resolve, and a cache of rendered files (a revision never changes, so
- * neither does its PDF).
+ * PDF export of a revision (a space's primary content or a change request's, or one page of a
+ * published site as a reader sees it): which pages, how images and references resolve, and a
+ * cache of rendered files (a revision never changes, so neither does its PDF), with one render per
+ * file at a time.
  */
 import { createHash } from "node:crypto";
 import { MessageChannel } from "node:worker_threads";
+import type { JSONDocument } from "../../content/document/types.js";
 import { type RenderHost, serveRenderHost } from "../../content/pdf/render-port.js";
 import type { PdfRenderTask } from "../../content/pdf/render-task.js";
-import { indexPages, type PageNode } from "../../content/revision/model.js";
+import { indexPages, type PageNode, type RevisionContent } from "../../content/revision/model.js";
 import { loadContent } from "../../content/revision/storage.js";
 import { getBlob, putBlob } from "../../content/store/blobs.queries.js";
 import { getObjectsJson } from "../../content/store/objects.queries.js";
@@ -30,11 +32,69 @@ export interface PdfRequest {
   /** A page to export (with its subpages unless `only`). */
   pageId?: string;
   only?: boolean;
+  /**
+   * What one reader of a published site may see: the export then prints each document as they
+   * see it and names only the pages they may read (a reference to another page prints its title).
+   */
+  reader?: PdfReaderFilter;
 }
 
-export function pdfCacheKey(request: Omit<PdfRequest, "title" | "subtitle" | "treeHash">): string {
+export interface PdfReaderFilter {
+  /** The document as this reader sees it (conditional blocks resolved, expressions evaluated). */
+  document(document: JSONDocument): JSONDocument;
+  /** Whether this reader may read the page (its title may be printed). */
+  pageReadable(pageId: string): boolean;
+}
+
+export function pdfCacheKey(request: Omit<PdfRequest, "title" | "subtitle" | "treeHash" | "reader">, variant = ""): string {
   const parts = [RENDER_VERSION, request.spaceId, request.revisionId, request.pageId ?? "", request.only ? "only" : "tree"];
+  if (variant) parts.push(variant);
   return createHash("sha256").update(parts.join("\n")).digest("hex");
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/**
+ * The documents and page titles as one reader sees them. Each document rewritten for the reader is
+ * addressed by the hash of its new text, so the cache key (`variant`) names exactly what is
+ * printed: readers who see the same thing share one file, readers who see more or less do not.
+ */
+function forReader(
+  filter: PdfReaderFilter,
+  documents: Map<string, string>,
+  pageTitles: Map<string, string>,
+): { documents: Map<string, string>; rename: Map<string, string>; pageTitles: Map<string, string>; variant: string } {
+  const out = new Map<string, string>();
+  const rename = new Map<string, string>();
+  for (const [hash, json] of documents) {
+    const text = JSON.stringify(filter.document(JSON.parse(json) as JSONDocument));
+    const next = text === json ? hash : sha256(text);
+    rename.set(hash, next);
+    out.set(next, text);
+  }
+  const titles = new Map([...pageTitles].filter(([id]) => filter.pageReadable(id)));
+  const variant = sha256(
+    JSON.stringify([[...rename].sort(([a], [b]) => (a < b ? -1 : 1)), [...titles].sort(([a], [b]) => (a < b ? -1 : 1))]),
+  );
+  return { documents: out, rename, pageTitles: titles, variant };
+}
+
+/** Renders under way by cache key: a second request for the same file waits for the first. */
+const inFlight = new Map<string, Promise<Buffer>>();
+
+/**
+ * Renders for readers of published sites (anyone may ask) running at once, at most; beyond, the
+ * reader is asked to retry. A file already rendered, or being rendered, costs no render and is not
+ * counted. API exports are not capped here: they need a token, which the rate limiter counts.
+ */
+export const MAX_READER_RENDERS = 2;
+let readerRenders = 0;
+
+export class PdfBusyError extends Error {
+  constructor() {
+    super("PDF exports are busy right now; try again in a few seconds.");
+    this.name = "PdfBusyError";
+  }
 }
 
 /** The pages to print, in page-tree order with their depth; 404 when the asked page is not there. */
@@ -60,18 +120,78 @@ export function selectPages(pages: PageNode[], pageId: string | undefined, only:
 
 /** The rendered PDF's bytes, from the cache or rendered now. */
 export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfRequest, signal?: AbortSignal): Promise<Buffer> {
-  const key = pdfCacheKey(request);
-  const cached = await db.selectFrom("pdfExports").select("blobHash").where("key", "=", key).executeTakeFirst();
-  if (cached) {
-    const bytes = await getBlob(db, cached.blobHash);
-    if (bytes) return bytes;
+  if (!request.reader) {
+    const key = pdfCacheKey(request);
+    const cached = await cachedBytes(db, key);
+    if (cached) return cached;
   }
   const content = await loadContent(db, request.treeHash);
   const selected = selectPages(content.pages, request.pageId, request.only);
-  const documents = await getObjectsJson(db, [
+  let documents = await getObjectsJson(db, [
     ...selected.flatMap(({ node }) => (node.documentHash ? [node.documentHash] : [])),
     ...content.reusableContents.flatMap((r) => (r.documentHash ? [r.documentHash] : [])),
   ]);
+  let pageTitles = new Map([...indexPages(content.pages).values()].map((l) => [l.page.id, l.page.title]));
+  let rename = (hash: string) => hash;
+  let key = pdfCacheKey(request);
+  if (request.reader) {
+    const seen = forReader(request.reader, documents, pageTitles);
+    documents = seen.documents;
+    pageTitles = seen.pageTitles;
+    rename = (hash) => seen.rename.get(hash) ?? hash;
+    // The title is the site's, which can change within a revision: it is part of what is printed.
+    key = pdfCacheKey(request, `${seen.variant}\n${request.title}\n${request.subtitle ?? ""}`);
+    const cached = await cachedBytes(db, key);
+    if (cached) return cached;
+  }
+  const running = inFlight.get(key);
+  if (running) {
+    // The render being waited for stopped because its own client went away: this one renders.
+    return running.catch((error: unknown) => {
+      if (error instanceof Error && error.name === "AbortError" && !signal?.aborted) return pdfBytes(db, urls, secret, request, signal);
+      throw error;
+    });
+  }
+  if (request.reader) {
+    if (readerRenders >= MAX_READER_RENDERS) throw new PdfBusyError();
+    readerRenders++;
+  }
+  const render = renderAndStore(db, urls, secret, request, signal, {
+    key,
+    content,
+    selected,
+    documents,
+    pageTitles,
+    rename,
+  }).finally(() => {
+    inFlight.delete(key);
+    if (request.reader) readerRenders--;
+  });
+  inFlight.set(key, render);
+  return render;
+}
+
+async function cachedBytes(db: Db, key: string): Promise<Buffer | undefined> {
+  const cached = await db.selectFrom("pdfExports").select("blobHash").where("key", "=", key).executeTakeFirst();
+  return cached ? await getBlob(db, cached.blobHash) : undefined;
+}
+
+async function renderAndStore(
+  db: Db,
+  urls: Urls,
+  secret: string,
+  request: PdfRequest,
+  signal: AbortSignal | undefined,
+  input: {
+    key: string;
+    content: RevisionContent;
+    selected: ReturnType<typeof selectPages>;
+    documents: Map<string, string>;
+    pageTitles: Map<string, string>;
+    rename: (hash: string) => string;
+  },
+): Promise<Buffer> {
+  const { key, content, selected, documents, pageTitles, rename } = input;
   const files = new Map(content.files.map((f) => [f.id, f]));
   const bytes = await renderOffThread(
     {
@@ -82,11 +202,12 @@ export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfR
         title: node.title,
         depth,
         ...(node.description ? { description: node.description } : {}),
-        document: node.kind === "document" && node.documentHash && documents.has(node.documentHash) ? node.documentHash : null,
+        document:
+          node.kind === "document" && node.documentHash && documents.has(rename(node.documentHash)) ? rename(node.documentHash) : null,
       })),
       documents,
-      reusableContents: new Map(content.reusableContents.flatMap((r) => (r.documentHash ? [[r.id, r.documentHash] as const] : []))),
-      pageTitles: new Map([...indexPages(content.pages).values()].map((l) => [l.page.id, l.page.title])),
+      reusableContents: new Map(content.reusableContents.flatMap((r) => (r.documentHash ? [[r.id, rename(r.documentHash)] as const] : []))),
+      pageTitles,
     },
     {
       // Only files of this revision are embedded; the renderer never fetches URLs.

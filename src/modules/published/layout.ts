@@ -6,6 +6,7 @@
  */
 
 import { html, raw, type SafeHtml } from "../../content/html/index.js";
+import type { EditLink } from "./edit-link.js";
 import type { Reader } from "./reader.js";
 import {
   announcementBanner,
@@ -146,6 +147,38 @@ export interface PageParts {
   query?: string | undefined;
   /** The page's Markdown address, for the "View as Markdown" action. */
   markdownHref?: string | undefined;
+  /** The page's PDF address, for the "Download as PDF" action (when the customization enables it). */
+  pdfHref?: string | undefined;
+  /** The page's file in its Git repository (when the customization shows edit links). */
+  editLink?: EditLink | undefined;
+  /** Where "Was this page helpful?" answers go (when the customization enables feedback). */
+  feedback?: { action: string; siteSpaceId: string; pageId: string } | undefined;
+}
+
+/** "Was this page helpful?": a plain form (three answers, as GitBook's), then a thanks note shown by its anchor. */
+function feedbackControl(ctx: LayoutContext, parts: PageParts): SafeHtml {
+  const target = parts.feedback;
+  if (!target || !customizationOf(ctx).settings.feedback.enabled) return html``;
+  const answer = (rating: string, face: string, label: string) =>
+    html`<button type="submit" name="rating" value="${rating}" title="${label}" aria-label="${label}">${face}</button>`;
+  return html`<form class="q-feedback" method="post" action="${target.action}"><input type="hidden" name="siteSpace" value="${target.siteSpaceId}"><input type="hidden" name="page" value="${target.pageId}"><span class="q-feedback-question">Was this page helpful?</span>${answer("good", "😀", "Yes")}${answer("ok", "😐", "Somewhat")}${answer("bad", "😞", "No")}</form><p class="q-feedback-thanks" id="q-feedback-thanks" role="status">Thanks for your feedback.</p>`;
+}
+
+function pageActions(ctx: LayoutContext, parts: PageParts): SafeHtml {
+  const actions = customizationOf(ctx).settings;
+  const items: SafeHtml[] = [];
+  if (parts.markdownHref && actions.pageActions.markdown) {
+    items.push(html`<a class="q-page-action" href="${parts.markdownHref}" type="text/markdown">View as Markdown</a>`);
+  }
+  if (parts.pdfHref && actions.pdf.enabled) {
+    items.push(html`<a class="q-page-action" href="${parts.pdfHref}" type="application/pdf" download>Download as PDF</a>`);
+  }
+  if (parts.editLink && actions.git.showEditLink) {
+    items.push(
+      html`<a class="q-page-action q-edit-link" href="${parts.editLink.href}" target="_blank" rel="noopener noreferrer">Edit on ${parts.editLink.provider}</a>`,
+    );
+  }
+  return items.length ? html`<div class="q-page-actions">${items}</div>` : html``;
 }
 
 function outlineOf(parts: PageParts): SafeHtml {
@@ -178,7 +211,6 @@ export function sitePage(ctx: LayoutContext, parts: PageParts): string {
   const language = ctx.variant?.siteSpace.space.language ?? "en";
   const custom = customizationOf(ctx);
   const title = parts.title === custom.title ? parts.title : `${parts.title} | ${custom.title}`;
-  const markdown = parts.markdownHref && custom.settings.pageActions.markdown;
   return html`<!doctype html>
 <html lang="${language}"${rootAttributes(ctx)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
@@ -198,10 +230,11 @@ ${sidebar(ctx)}
 <main class="q-main${parts.layout.wide ? " q-wide" : ""}" id="q-content">
 ${parts.breadcrumb?.length ? html`<div class="q-breadcrumb">${parts.breadcrumb.join(" / ")}</div>` : ""}
 ${cover(parts)}
-${markdown ? html`<div class="q-page-actions"><a class="q-page-action" href="${parts.markdownHref}" type="text/markdown">View as Markdown</a></div>` : ""}
+${pageActions(ctx, parts)}
 ${parts.layout.title ? html`<h1 class="q-page-title">${parts.title}</h1>` : ""}
 ${parts.layout.description && parts.description ? html`<p class="q-page-description">${parts.description}</p>` : ""}
 <div class="q-body q-content">${parts.body}</div>
+${feedbackControl(ctx, parts)}
 ${pagination(ctx, parts)}
 </main>
 ${parts.layout.wide ? "" : outlineOf(parts)}

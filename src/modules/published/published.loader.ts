@@ -39,7 +39,8 @@ function keyOf(site: SiteRow, rows: SiteRows): string {
   }
   for (const s of rows.siteSpaces)
     parts.push(`v${s.id}:${s.sectionId}:${s.spaceId}:${s.path}:${s.position}:${s.condition}:${s.updatedAt}:${s.customization ?? ""}`);
-  for (const s of rows.spaces) parts.push(`p${s.id}:${s.revisionId}:${s.deletedAt}:${s.orgId}:${s.title}:${s.language}:${s.updatedAt}`);
+  for (const s of rows.spaces)
+    parts.push(`p${s.id}:${s.revisionId}:${s.deletedAt}:${s.orgId}:${s.title}:${s.language}:${s.updatedAt}:${s.gitSync ?? ""}`);
   return parts.join("|");
 }
 

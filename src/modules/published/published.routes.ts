@@ -11,22 +11,31 @@
  * answers 304 to If-None-Match.
  */
 import { createHash } from "node:crypto";
+import { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
 import { html } from "../../content/html/index.js";
+import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import type { Deps } from "../../deps.js";
 import { DomainError } from "../../lib/errors.js";
+import { randomBase62 } from "../../lib/ids.js";
+import { sign } from "../../lib/signing.js";
+import { PdfBusyError, pdfBytes } from "../pdf/pdf.service.js";
+import { FEEDBACK_RATINGS, type FeedbackRating, feedbackFromAddressSince, recordFeedback } from "../sites/feedback.queries.js";
+import { documentForReader } from "./conditions.js";
 import type { LayoutContext } from "./layout.js";
 import { pageHref, siteHref } from "./layout.js";
 import { type SitePagesForMcp, siteMcpSource } from "./mcp-source.js";
 import { bodyAssets } from "./page-body.js";
 import { findMovedPage, listSiteRedirects, loadSiteView, siteByBasename } from "./published.loader.js";
-import { decideReader } from "./reader.js";
+import { conditionHolds, decideReader, parseCookies } from "./reader.js";
 import { buildSiteAssets } from "./site-assets.js";
+import { customizationOf } from "./site-customization.js";
 import { type SiteHosts, siteRequestOf } from "./site-hosts.js";
 import { navBranch } from "./site-nav.js";
 import {
+  expressionText,
   llmsFullTxt,
   llmsTxt,
   markdownHref,
@@ -38,7 +47,7 @@ import {
   searchSite,
   sitemapXml,
 } from "./site-pages.js";
-import { readablePage, readerKey, resolvePath, type SiteView, variantVisible } from "./site-view.js";
+import { pageContext, readablePage, readerKey, resolvePath, type SiteView, variantVisible } from "./site-view.js";
 
 interface Answer {
   status: number;
@@ -50,6 +59,8 @@ interface Answer {
 }
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
+/** Feedback answers one address may give one site in an hour. */
+export const FEEDBACK_PER_HOUR = 30;
 
 function answer(status: number, type: string, text: string, headers: Record<string, string> = {}): Answer {
   const body = Buffer.from(text);
@@ -188,6 +199,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<PublishedRoutesOptions> 
       const fragment = answer(200, "text/html; charset=utf-8", branch.html, { "x-robots-tag": "noindex" });
       return send(request, reply, fragment, branch.fingerprint === path[3] ? lasting : "private, no-cache");
     }
+    if (path.length === 4 && path[0] === "~quire" && path[1] === "pdf") {
+      return sitePdf(request, reply, ctx, path[2] as string, path[3] as string);
+    }
     const cacheKey = `${site.id}|${versionOf(view)}|${readerKey(reader)}|${base}|${where.origin}|${path.join("/")}`;
     const query = (request.query ?? {}) as Record<string, unknown>;
     const isSearch = path.length === 2 && path[0] === "~quire" && path[1] === "search";
@@ -268,6 +282,66 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<PublishedRoutesOptions> 
     return send(request, reply, result, cacheControl);
   };
 
+  /**
+   * A page as PDF (`<site>/~quire/pdf/<site space>/<page>`), when the customization enables it and
+   * this reader may read the page: printed as they see it (their conditional blocks), by the API's
+   * renderer and into its cache. Readers who see the same page share one rendered file.
+   */
+  const sitePdf = async (request: FastifyRequest, reply: FastifyReply, ctx: LayoutContext, siteSpaceId: string, pageId: string) => {
+    const { view, reader } = ctx;
+    const variant = view.variants.get(siteSpaceId);
+    if (!variant || !variantVisible(view, variant, reader) || !readablePage(variant, pageId, reader, false)) return plainNotFound(reply);
+    const custom = customizationOf({ view, variant });
+    if (!custom.settings.pdf.enabled) return plainNotFound(reply);
+    const revision = await getSpaceRevision(deps.db, variant.siteSpace.spaceId, variant.revisionId);
+    const page = variant.pages.get(pageId)?.page;
+    if (!revision || !page) return plainNotFound(reply);
+    const abort = new AbortController();
+    request.raw.on("close", () => {
+      if (!reply.sent) abort.abort();
+    });
+    const extra = pageContext(variant, page);
+    let bytes: Buffer;
+    try {
+      bytes = await pdfBytes(
+        deps.db,
+        deps.urls,
+        deps.secret,
+        {
+          spaceId: variant.siteSpace.spaceId,
+          revisionId: variant.revisionId,
+          treeHash: revision.treeHash,
+          title: custom.title,
+          pageId,
+          only: true,
+          reader: {
+            document: (document) =>
+              documentForReader(document, (expression) => conditionHolds(expression, reader, extra), expressionText(reader, extra)),
+            pageReadable: (id) => readablePage(variant, id, reader, false),
+          },
+        },
+        abort.signal,
+      );
+    } catch (error) {
+      if (!(error instanceof PdfBusyError)) throw error;
+      return reply
+        .code(429)
+        .header("retry-after", "5")
+        .header("cache-control", "no-store")
+        .type("text/plain; charset=utf-8")
+        .send(error.message);
+    }
+    const filename = `${page.title.replace(/[^\p{L}\p{N} _-]+/gu, "").trim() || "page"}.pdf`;
+    return reply
+      .header("content-type", "application/pdf")
+      .header("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`)
+      .header("x-content-type-options", "nosniff")
+      .header("cache-control", reader.indexable && !reader.member ? "public, max-age=0, must-revalidate" : "private, no-cache")
+      .header("vary", "Cookie, Authorization")
+      .header("x-robots-tag", "noindex")
+      .send(bytes);
+  };
+
   app.get<{ Params: { basename: string } }>("/s/:basename", { config: { public: true } }, (request, reply) =>
     handle(request, reply, request.params.basename, ""),
   );
@@ -275,9 +349,77 @@ export const publishedRoutes: FastifyPluginAsyncTypebox<PublishedRoutesOptions> 
     handle(request, reply, request.params.basename, request.params["*"]),
   );
 
+  // "Was this page helpful?" answers come as a plain HTML form (the page works without JavaScript).
+  if (!app.hasContentTypeParser("application/x-www-form-urlencoded")) {
+    app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 4096 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+  }
+
+  /**
+   * An answer to "Was this page helpful?" (`POST <site>/~quire/feedback`, fields siteSpace, page,
+   * rating), when the customization enables feedback and the reader may read the page. One answer
+   * per reader (a random id in a cookie), page and UTC day: a second one replaces the first. At most
+   * FEEDBACK_PER_HOUR answers an hour from one address to one site (a reader without the cookie is a
+   * new reader each time, so this is what bounds a script). Answered with a redirect to the page's
+   * thanks note.
+   */
+  const feedbackRoute = async (request: FastifyRequest, reply: FastifyReply, basename: string, rest: string) => {
+    const prepared = await prepare(request, reply, basename, rest);
+    if (!prepared) return reply;
+    const { ctx, reader, where, site } = prepared;
+    if (prepared.path.join("/") !== "~quire/feedback") return plainNotFound(reply);
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const field = (name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
+    const rating = field("rating") as FeedbackRating;
+    const text = (status: number, message: string) =>
+      reply.code(status).header("cache-control", "no-store").type("text/plain; charset=utf-8").send(message);
+    if (!FEEDBACK_RATINGS.includes(rating)) return text(400, `rating must be one of ${FEEDBACK_RATINGS.join(", ")}.`);
+    const variant = ctx.view.variants.get(field("siteSpace"));
+    const pageId = field("page");
+    if (!variant || !variantVisible(ctx.view, variant, reader) || !readablePage(variant, pageId, reader, false))
+      return plainNotFound(reply);
+    if (!customizationOf({ view: ctx.view, variant }).settings.feedback.enabled) return plainNotFound(reply);
+    const now = new Date();
+    const address = sign(deps.secret, `feedback-address\n${normalizeIP(request.ip)}`);
+    const hourAgo = new Date(now.getTime() - 60 * 60 * 1000).toISOString();
+    if ((await feedbackFromAddressSince(deps.db, site.id, address, hourAgo)) >= FEEDBACK_PER_HOUR) {
+      return text(429, "Too many answers from this address in the last hour; thank you, try again later.");
+    }
+    const cookieName = `quire-feedback~${createHash("sha256")
+      .update(where.basePath || "/")
+      .digest("hex")
+      .slice(0, 12)}`;
+    let id = parseCookies(request.headers.cookie).get(cookieName);
+    if (!id || !/^[A-Za-z0-9]{22}$/.test(id)) {
+      id = randomBase62(22);
+      const secure = request.protocol === "https" || deps.config.publicUrl.startsWith("https:");
+      reply.header(
+        "set-cookie",
+        `${cookieName}=${id}; Path=${where.basePath || "/"}; Max-Age=${YEAR_SECONDS}; SameSite=Lax; HttpOnly${secure ? "; Secure" : ""}`,
+      );
+    }
+    const createdAt = now.toISOString();
+    await recordFeedback(deps.db, {
+      siteId: site.id,
+      spaceId: variant.siteSpace.spaceId,
+      pageId,
+      voter: createHash("sha256").update(id).digest("base64url"),
+      day: createdAt.slice(0, 10),
+      rating,
+      address,
+      createdAt,
+    });
+    return reply
+      .header("cache-control", "no-store")
+      .redirect(`${pageHref({ ...ctx, variant, pageId }, variant, pageId)}#q-feedback-thanks`, 303);
+  };
+
   // MCP clients POST JSON-RPC to `<site>/~quire/mcp` (GET and DELETE are answered by the handler).
   const mcpRoute = async (request: FastifyRequest<{ Params: { basename: string; "*": string } }>, reply: FastifyReply) => {
     const rest = request.params["*"];
+    if (request.method === "POST" && /(^|\/)~quire\/feedback\/?$/.test(rest))
+      return feedbackRoute(request, reply, request.params.basename, rest);
     if (!mcp || !/(^|\/)~quire\/mcp\/?$/.test(rest)) return plainNotFound(reply);
     const prepared = await prepare(request, reply, request.params.basename, rest);
     if (!prepared) return reply;

@@ -108,10 +108,16 @@ img.q-only-dark { display: none; }
 .q-announcement-link { font-weight: 600; margin-left: .35rem; }
 .q-announcement-close { position: absolute; right: .75rem; top: 50%; transform: translateY(-50%); border: 0; background: none; color: var(--q-muted); font-size: 1.2rem; line-height: 1; cursor: pointer; }
 .q-ann-hidden .q-announcement[data-dismiss] { display: none; }
-.q-page-actions { display: flex; justify-content: flex-end; font-size: .85rem; }
+.q-page-actions { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: .4rem; font-size: .85rem; }
 .q-page-action { color: var(--q-muted); border: 1px solid var(--q-border); border-radius: 6px; padding: .12rem .55rem; }
 .q-page-action:hover { color: var(--q-accent); border-color: var(--q-accent); text-decoration: none; }
 .q-theme:hover { border-color: var(--q-accent); }
+.q-feedback { display: flex; align-items: center; gap: .5rem; margin-top: 2.5rem; padding-top: 1rem; border-top: 1px solid var(--q-border); color: var(--q-muted); font-size: .92rem; }
+.q-feedback-question { margin-right: .25rem; }
+.q-feedback button { font-size: 1.15rem; line-height: 1; padding: .3rem .45rem; border: 1px solid var(--q-border); border-radius: 999px; background: var(--q-bg); cursor: pointer; filter: grayscale(.6); transition: filter .12s, border-color .12s; }
+.q-feedback button:hover, .q-feedback button:focus-visible { filter: none; border-color: var(--q-accent); }
+.q-feedback-thanks { display: none; margin-top: 2.5rem; padding-top: 1rem; border-top: 1px solid var(--q-border); color: var(--q-muted); font-size: .92rem; }
+.q-feedback-thanks:target { display: block; } .q-feedback:has(+ .q-feedback-thanks:target) { display: none; }
 [data-corners=straight] :is(.q-sidebar, .q-sidebar a, .q-search input, .q-theme, .q-pagination a, .q-button, .q-page-action, .q-menu > ul, .q-picker > summary, .q-cover img, .q-nav-expand) { border-radius: 0; }
 [data-corners=circular] :is(.q-sidebar a, .q-search input, .q-theme, .q-button, .q-page-action, .q-picker > summary, .q-nav-expand) { border-radius: 999px; }
 [data-corners=circular] :is(.q-pagination a, .q-menu > ul) { border-radius: 16px; }
@@ -123,6 +129,39 @@ img.q-only-dark { display: none; }
 [data-sidebar-background=filled] .q-sidebar { background: var(--q-panel); padding: 1rem .5rem; margin-top: 1rem; border-radius: 10px; }
 [data-search=prominent] .q-search { margin: 0 auto; } [data-search=prominent] .q-search input { width: 26rem; }
 [data-search=prominent] .q-header-links { order: 3; margin-left: 0; } [data-search=prominent] .q-theme { order: 4; }
+/* Header colors: header.backgroundColor / linkColor (--q-header-bg / --q-header-fg) over the theme preset's, over the page's. */
+.q-header { background: var(--q-header-bg, var(--q-preset-header-bg, var(--q-bg))); }
+.q-header :is(.q-site-title, .q-header-link:not(.q-button), .q-header-menu > summary, .q-picker > summary, .q-nav-button) { color: var(--q-header-fg, var(--q-preset-header-fg, var(--q-fg))); }
+.q-header .q-header-link:not(.q-button):hover { color: var(--q-header-fg, var(--q-preset-header-fg, var(--q-accent))); }
+.q-header :is(.q-site-tabs > a, .q-site-tabs > details > summary) { color: var(--q-header-fg, var(--q-preset-header-fg, var(--q-muted))); }
+.q-header :is(.q-site-tabs > a[aria-current=page], .q-site-tabs > details.q-current > summary) { color: var(--q-header-fg, var(--q-preset-header-fg, var(--q-fg))); }
+/* Theme presets (styling.theme), set once a site is customized. clean: translucent header, minimal lines. */
+[data-style-theme=clean] .q-header { --q-preset-header-bg: color-mix(in srgb, var(--q-bg) 78%, transparent); backdrop-filter: saturate(180%) blur(12px); -webkit-backdrop-filter: saturate(180%) blur(12px); border-bottom-color: color-mix(in srgb, var(--q-border) 60%, transparent); }
+[data-style-theme=clean] .q-sidebar ul ul { border-left-color: color-mix(in srgb, var(--q-border) 60%, transparent); }
+/* muted: lower contrast; header and sidebar on one soft, tinted surface. */
+/* The content's stylesheet comes after this one and sets --q-text on :root: these rules are more specific. */
+:root[data-style-theme=muted] { --q-fg: color-mix(in srgb, #1f2328 82%, var(--q-bg)); --q-text: var(--q-fg); --q-panel: color-mix(in srgb, var(--q-tint, var(--q-accent)) 6%, var(--q-bg)); }
+:root[data-style-theme=muted][data-theme=dark] { --q-fg: color-mix(in srgb, #e6edf3 80%, var(--q-bg)); --q-text: var(--q-fg); }
+@media (prefers-color-scheme: dark) { :root[data-style-theme=muted]:not([data-theme=light]) { --q-fg: color-mix(in srgb, #e6edf3 80%, var(--q-bg)); --q-text: var(--q-fg); } }
+[data-style-theme=muted] body { background: color-mix(in srgb, var(--q-tint, var(--q-accent)) 3%, var(--q-bg)); }
+[data-style-theme=muted] .q-header { --q-preset-header-bg: var(--q-panel); border-bottom-color: transparent; }
+[data-style-theme=muted] .q-sidebar a[aria-current=page] { background: color-mix(in srgb, var(--q-accent) 10%, transparent); font-weight: 550; }
+[data-style-theme=muted] .q-footer { border-top-color: transparent; background: var(--q-panel); }
+[data-style-theme=muted] .q-search input { background: var(--q-bg); border-color: transparent; }
+/* bold: the header in the primary color, strong contrasts, the current page as a solid pill. */
+[data-style-theme=bold] .q-header { --q-preset-header-bg: var(--q-accent); --q-preset-header-fg: var(--q-accent-text, #fff); border-bottom: 0; }
+[data-style-theme=bold] .q-header .q-search input, [data-style-theme=bold] .q-header .q-theme, [data-style-theme=bold] .q-header .q-picker > summary, [data-style-theme=bold] .q-header .q-nav-button { background: color-mix(in srgb, var(--q-header-fg, var(--q-accent-text, #fff)) 16%, transparent); border-color: color-mix(in srgb, var(--q-header-fg, var(--q-accent-text, #fff)) 30%, transparent); color: var(--q-header-fg, var(--q-accent-text, #fff)); }
+[data-style-theme=bold] .q-header .q-search input::placeholder { color: color-mix(in srgb, var(--q-header-fg, var(--q-accent-text, #fff)) 75%, transparent); }
+[data-style-theme=bold] .q-header .q-site-tabs > a[aria-current=page], [data-style-theme=bold] .q-header .q-site-tabs details.q-current > summary { border-bottom-color: var(--q-header-fg, var(--q-accent-text, #fff)); }
+[data-style-theme=bold]:not([data-header-colors]) .q-header .q-button-primary { background: var(--q-accent-text, #fff); color: var(--q-accent); border-color: transparent; }
+[data-style-theme=bold]:not([data-header-colors]) .q-header .q-button-secondary { color: var(--q-accent-text, #fff); border-color: currentColor; }
+[data-style-theme=bold] .q-sidebar a[aria-current=page] { background: var(--q-accent); color: var(--q-accent-text, #fff); }
+[data-style-theme=bold] .q-page-title { font-weight: 800; letter-spacing: -.01em; }
+/* gradient: the header and the top of the page washed with the primary and tint colors. */
+[data-style-theme=gradient] .q-header { --q-preset-header-bg: linear-gradient(90deg, color-mix(in srgb, var(--q-accent) 20%, var(--q-bg)), color-mix(in srgb, var(--q-tint, var(--q-accent)) 20%, var(--q-bg))); border-bottom-color: transparent; }
+[data-style-theme=gradient] body { background: radial-gradient(48rem 22rem at 8% 0, color-mix(in srgb, var(--q-accent) 14%, transparent), transparent 70%), radial-gradient(40rem 20rem at 92% 0, color-mix(in srgb, var(--q-tint, var(--q-accent)) 14%, transparent), transparent 70%), var(--q-bg); background-repeat: no-repeat; }
+[data-style-theme=gradient] .q-sidebar a[aria-current=page] { background: linear-gradient(90deg, color-mix(in srgb, var(--q-accent) 22%, transparent), color-mix(in srgb, var(--q-tint, var(--q-accent)) 12%, transparent)); }
+[data-style-theme=gradient] .q-page-title { background: linear-gradient(90deg, var(--q-accent), var(--q-tint, var(--q-accent))); -webkit-background-clip: text; background-clip: text; color: transparent; }
 @media (max-width: 1100px) { .q-layout { grid-template-columns: 15rem minmax(0, 1fr); } .q-outline { display: none; } .q-main.q-wide { grid-column: 2; } }
 @media (max-width: 760px) {
   .q-layout { display: block; }
@@ -134,7 +173,7 @@ img.q-only-dark { display: none; }
   .q-header-row { gap: .5rem; flex-wrap: wrap; padding: .4rem 1rem; }
   .q-pickers { order: 5; }
 }
-@media print { .q-header, .q-sidebar, .q-outline, .q-pagination { display: none; } .q-layout { display: block; } }
+@media print { .q-header, .q-sidebar, .q-outline, .q-pagination, .q-page-actions, .q-feedback { display: none; } .q-layout { display: block; } }
 `;
 
 /**

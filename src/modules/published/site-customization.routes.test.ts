@@ -47,7 +47,8 @@ describe("published pages with a customization", () => {
     expect(html).toContain('rel="next"');
     expect(html).toContain(">View as Markdown</a>");
     expect(html).toContain('<a class="q-site-title" href="/s/');
-    expect(html).toMatch(/<span class="q-copyright">Acme Docs<\/span> · <span>Published with Quire<\/span>/);
+    expect(html).toMatch(/<span class="q-copyright">Acme Docs<\/span> · <span class="q-trademark">Published with Quire<\/span>/);
+    expect(html).not.toContain("data-style-theme");
   });
 
   it("renders every customized part, escaped, and a new customization shows on the next request", async () => {
@@ -98,7 +99,9 @@ describe("published pages with a customization", () => {
 
     const html = await page(`${root}/`);
     expect(html).not.toBe(before);
-    expect(html).toContain('<html lang="en" data-theme="dark" data-theme-toggle="off" data-external-links="blank" data-announcement="');
+    expect(html).toContain(
+      '<html lang="en" data-theme="dark" data-style-theme="clean" data-theme-toggle="off" data-external-links="blank" data-announcement="',
+    );
     expect(html).toContain("<title>Introduction | Acme &lt;Handbook&gt;</title>");
     expect(html).toContain("--q-accent:#C2185B;--q-link:#C2185B;--q-tint:#00897B;");
     expect(html).toContain(":root[data-theme=dark]{--q-accent:#F48FB1;--q-link:#F48FB1;--q-tint:#4DB6AC;");
@@ -184,5 +187,96 @@ describe("published pages with a customization", () => {
     expect(html).toContain('.q-content code,.q-content pre,.q-code-inline,.q-content kbd{font-family:"JetBrains Mono",');
     expect(html).not.toContain("<b>x");
     expect(html.match(/<\/style>/g)?.length).toBe(1);
+  });
+
+  it("shows Quire's mark unless the trademark is turned off", async () => {
+    const { owner, url, root } = await scenario();
+    expect((await ctx.as(owner).put(`${url}/customization`, { title: "Kept" })).status).toBe(200);
+    expect(await page(`${root}/`)).toContain('<span class="q-trademark">Published with Quire</span>');
+    expect((await ctx.as(owner).put(`${url}/customization`, { trademark: { enabled: false } })).status).toBe(200);
+    const html = await page(`${root}/`);
+    expect(html).not.toContain("Published with Quire");
+    expect(html).toMatch(/<div class="q-footer-bottom"><span class="q-copyright">Acme Docs<\/span><\/div>/);
+  });
+
+  it("names the theme preset on <html>, gives the header its own colors, and text that reads on the primary color", async () => {
+    const { owner, url, root } = await scenario();
+    for (const theme of ["muted", "bold", "gradient", "clean"]) {
+      const put = await ctx.as(owner).put(`${url}/customization`, { styling: { ...DEFAULT_CUSTOMIZATION.styling, theme } });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      expect(await page(`${root}/`)).toContain(` data-style-theme="${theme}"`);
+    }
+    const put = await ctx.as(owner).put(`${url}/customization`, {
+      styling: { ...DEFAULT_CUSTOMIZATION.styling, theme: "bold", primaryColor: { light: "#FFE082", dark: "#1A237E" } },
+      header: {
+        preset: "custom",
+        links: [],
+        backgroundColor: { light: "#102030", dark: "#F0F0F0" },
+        linkColor: { light: "#FFCC00", dark: "#333333" },
+      },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const html = await page(`${root}/`);
+    // A light primary color gets black text, a dark one white.
+    expect(html).toMatch(/:root\{[^}]*--q-accent-text:#000000;--q-header-bg:#102030;--q-header-fg:#FFCC00;/);
+    expect(html).toMatch(/:root\[data-theme=dark\]\{[^}]*--q-accent-text:#ffffff;--q-header-bg:#F0F0F0;--q-header-fg:#333333;/);
+    // Without a link color, the header's text is whichever of black or white reads on its background.
+    await ctx
+      .as(owner)
+      .put(`${url}/customization`, { header: { preset: "custom", links: [], backgroundColor: { light: "#FAFAFA", dark: "#000000" } } });
+    const plain = await page(`${root}/`);
+    expect(plain).toMatch(/:root\{[^}]*--q-header-bg:#FAFAFA;--q-header-fg:#000000;/);
+    expect(plain).toMatch(/:root\[data-theme=dark\]\{[^}]*--q-header-bg:#000000;--q-header-fg:#ffffff;/);
+  });
+
+  it("links a page that came from Git to its file on GitHub when edit links are on, never with credentials", async () => {
+    const { owner, url, root, space } = await scenario();
+    await commitContent(ctx, space.id, {
+      pages: [
+        { title: "Introduction", slug: "intro", paragraphs: ["Welcome."], extra: { git: { oid: "1".repeat(40), path: "README.md" } } },
+        {
+          title: "Install guide",
+          slug: "install",
+          paragraphs: ["Run it."],
+          extra: { git: { oid: "2".repeat(40), path: "guides/install & run.md" } },
+        },
+        { title: "Made here", slug: "here", paragraphs: ["Typed in Quire."] },
+      ],
+    });
+    const gitSync = (state: Record<string, unknown>) =>
+      ctx.db
+        .updateTable("spaces")
+        .set({ gitSync: JSON.stringify(state) })
+        .where("id", "=", space.id)
+        .execute();
+    await gitSync({
+      remote: "https://github.com/acme/docs.git",
+      ref: "refs/heads/main",
+      projectDirectory: "docs",
+      contentRoot: "docs/content",
+    });
+    expect(await page(`${root}/install`)).not.toContain("Edit on");
+    expect((await ctx.as(owner).put(`${url}/customization`, { git: { showEditLink: true } })).status).toBe(200);
+    expect(await page(`${root}/install`)).toContain(
+      '<a class="q-page-action q-edit-link" href="https://github.com/acme/docs/edit/main/docs/content/guides/install%20%26%20run.md" target="_blank" rel="noopener noreferrer">Edit on GitHub</a>',
+    );
+    expect(await page(`${root}/`)).toContain('href="https://github.com/acme/docs/edit/main/docs/content/README.md"');
+    // A page typed in Quire has no file.
+    expect(await page(`${root}/here`)).not.toContain("Edit on");
+
+    await gitSync({ remote: "https://user:s3cr3t@gitlab.example.com/group/sub/docs", ref: "release/2.x", projectDirectory: "" });
+    const gitlab = await page(`${root}/install`);
+    expect(gitlab).toContain('href="https://gitlab.example.com/group/sub/docs/-/edit/release/2.x/guides/install%20%26%20run.md"');
+    expect(gitlab).toContain(">Edit on GitLab</a>");
+    expect(gitlab).not.toContain("s3cr3t");
+    for (const state of [
+      { remote: "git@github.com:acme/docs.git", ref: "main" },
+      { remote: "file:///srv/git/docs.git", ref: "main" },
+      { remote: "https://git.example.com/acme/docs.git", ref: "main" },
+      { remote: "https://github.com/acme/docs.git", ref: "refs/tags/v1" },
+    ]) {
+      await gitSync(state);
+      expect(await page(`${root}/install`), state.remote).not.toContain("Edit on");
+    }
   });
 });

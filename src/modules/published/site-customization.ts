@@ -42,14 +42,30 @@ export interface SiteCustomizations {
 const LIGHT_BG = "#ffffff";
 const DARK_BG = "#0d1117";
 
+/** Black or white, whichever reads better on `hex` (WCAG relative luminance). */
+export function textOn(hex: string): "#000000" | "#ffffff" {
+  const value = hex.replace("#", "");
+  const full = value.length === 3 ? [...value].map((c) => c + c).join("") : value.slice(0, 6);
+  const channel = (i: number) => {
+    const c = Number.parseInt(full.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
+  // The luminance where black and white have the same contrast ratio.
+  return luminance > 0.179 ? "#000000" : "#ffffff";
+}
+
 function colorStyle(settings: SiteCustomization): string {
   const { primaryColor, tint, infoColor, successColor, warningColor, dangerColor } = settings.styling;
+  const { backgroundColor, linkColor } = settings.header;
   const tintColor = tint?.color ?? primaryColor;
-  const semantic = (mode: "light" | "dark") =>
-    `--q-info:${infoColor[mode]};--q-success:${successColor[mode]};--q-warning:${warningColor[mode]};--q-danger:${dangerColor[mode]};`;
+  const rest = (mode: "light" | "dark") =>
+    `--q-info:${infoColor[mode]};--q-success:${successColor[mode]};--q-warning:${warningColor[mode]};--q-danger:${dangerColor[mode]};--q-accent-text:${textOn(primaryColor[mode])};${
+      backgroundColor ? `--q-header-bg:${backgroundColor[mode]};--q-header-fg:${linkColor?.[mode] ?? textOn(backgroundColor[mode])};` : ""
+    }${!backgroundColor && linkColor ? `--q-header-fg:${linkColor[mode]};` : ""}`;
   // Colors are checked hex values (customization.schemas.ts), so they are safe inside a <style>.
-  const light = `--q-accent:${primaryColor.light};--q-link:${primaryColor.light};--q-tint:${tintColor.light};--q-accent-bg:color-mix(in srgb,${tintColor.light} 14%,${LIGHT_BG});${semantic("light")}`;
-  const dark = `--q-accent:${primaryColor.dark};--q-link:${primaryColor.dark};--q-tint:${tintColor.dark};--q-accent-bg:color-mix(in srgb,${tintColor.dark} 24%,${DARK_BG});${semantic("dark")}`;
+  const light = `--q-accent:${primaryColor.light};--q-link:${primaryColor.light};--q-tint:${tintColor.light};--q-accent-bg:color-mix(in srgb,${tintColor.light} 14%,${LIGHT_BG});${rest("light")}`;
+  const dark = `--q-accent:${primaryColor.dark};--q-link:${primaryColor.dark};--q-tint:${tintColor.dark};--q-accent-bg:color-mix(in srgb,${tintColor.dark} 24%,${DARK_BG});${rest("dark")}`;
   return `:root{${light}}@media (prefers-color-scheme: dark){:root:not([data-theme=light]){${dark}}}:root[data-theme=dark]{${dark}}${fontStyle(settings)}`;
 }
 
@@ -227,7 +243,7 @@ export function announcementBanner(ctx: LayoutContext): SafeHtml {
   }</p></div>`;
 }
 
-/** The footer: logo, groups of links, then the copyright, privacy policy and Quire's mention. */
+/** The footer: logo, groups of links, then the copyright, privacy policy and Quire's mention (the trademark, unless turned off). */
 export function footer(ctx: LayoutContext): SafeHtml {
   const custom = customizationOf(ctx);
   const { footer: settings, privacyPolicy } = custom.settings;
@@ -242,7 +258,7 @@ export function footer(ctx: LayoutContext): SafeHtml {
   const bottom = [
     html`<span class="q-copyright">${settings.copyright ?? custom.title}</span>`,
     ...(privacy ? [anchor(ctx, { href: privacy, external: true }, "Privacy policy", "q-privacy")] : []),
-    html`<span>Published with Quire</span>`,
+    ...(custom.settings.trademark.enabled ? [html`<span class="q-trademark">Published with Quire</span>`] : []),
   ];
   return html`<footer class="q-footer">${
     settings.logo || groups.length
@@ -284,9 +300,11 @@ export function rootAttributes(ctx: LayoutContext): SafeHtml {
         styling.links !== "default" ? html` data-links="${styling.links}"` : ""
       }${styling.sidebar.list !== "default" ? html` data-sidebar-list="${styling.sidebar.list}"` : ""}${
         styling.sidebar.background !== "default" ? html` data-sidebar-background="${styling.sidebar.background}"` : ""
-      }${styling.search !== "subtle" ? html` data-search="${styling.search}"` : ""}`
+      }${styling.search !== "subtle" ? html` data-search="${styling.search}"` : ""}${
+        custom.settings.header.backgroundColor ? raw(" data-header-colors") : ""
+      }`
     : "";
-  return html`${custom.customized ? html` data-theme="${themes.default}"` : ""}${styles}${themes.toggeable ? "" : raw(' data-theme-toggle="off"')}${
+  return html`${custom.customized ? html` data-theme="${themes.default}" data-style-theme="${styling.theme}"` : ""}${styles}${themes.toggeable ? "" : raw(' data-theme-toggle="off"')}${
     externalLinks.target === "blank" ? raw(' data-external-links="blank"') : ""
   }${announcement?.enabled && announcement.style !== "danger" ? html` data-announcement="${custom.announcementId}"` : ""}`;
 }

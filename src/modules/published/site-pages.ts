@@ -18,6 +18,7 @@ import type { Deps } from "../../deps.js";
 import { evaluate } from "../../expr/index.js";
 import { downloadUrl } from "../files/files.urls.js";
 import { documentForReader } from "./conditions.js";
+import { editLinkOf } from "./edit-link.js";
 import { type LayoutContext, type PageParts, pageHref, siteHref, sitePage } from "./layout.js";
 import { type BodyEnv, type RenderedFile, renderBody } from "./page-body.js";
 import { conditionHolds, type Reader } from "./reader.js";
@@ -62,6 +63,17 @@ function textOf(value: unknown): string {
   return String(value);
 }
 
+/** An expression's text for a reader (empty when it fails), as the page shows it. */
+export function expressionText(reader: Reader, extra: Record<string, unknown>): (expression: string) => string {
+  return (expression) => {
+    try {
+      return textOf(evaluate(expression, { ...extra, visitor: { claims: reader.claims } }));
+    } catch {
+      return "";
+    }
+  };
+}
+
 export function bodyEnv(
   deps: Pick<Deps, "urls" | "secret">,
   ctx: LayoutContext,
@@ -100,13 +112,7 @@ export function bodyEnv(
     },
     file: (fileId) => fileUrl(deps, ctx.filesBase, variant, fileId),
     reusableContent: (id) => reusable.get(id),
-    expression(expression) {
-      try {
-        return textOf(evaluate(expression, { ...extra, visitor: { claims: ctx.reader.claims } }));
-      } catch {
-        return "";
-      }
-    },
+    expression: expressionText(ctx.reader, extra),
     condition: (expression) => conditionHolds(expression, ctx.reader, extra),
   };
 }
@@ -198,6 +204,9 @@ export async function renderSitePage(
     head,
     scripts: html`${scripts}`,
     markdownHref,
+    pdfHref: siteHref(ctx, `~quire/pdf/${variant.siteSpace.id}/${pageId}`),
+    editLink: editLinkOf(variant, pageId),
+    feedback: { action: siteHref(ctx, "~quire/feedback"), siteSpaceId: variant.siteSpace.id, pageId },
   });
 }
 

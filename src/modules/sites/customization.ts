@@ -42,7 +42,8 @@ export const DEFAULT_CUSTOMIZATION: Readonly<SiteCustomization> = Object.freeze(
   feedback: { enabled: false },
   ai: { mode: "none" },
   advancedCustomization: { enabled: false },
-  trademark: { enabled: false },
+  // GitBook shows its "Powered by GitBook" mark unless a site turns it off; Quire's mark does the same.
+  trademark: { enabled: true },
   externalLinks: { target: "self" },
   pagination: { enabled: true },
   pageActions: { externalAI: false, markdown: true, mcp: false },

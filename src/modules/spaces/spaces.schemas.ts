@@ -98,6 +98,8 @@ export const GitSyncState = Type.Object({
   remote: Type.Optional(Type.String()),
   ref: Type.Optional(Type.String()),
   projectDirectory: Type.Optional(Type.String()),
+  /** Where the pages are in the repository (the project directory and `.gitbook.yaml`'s root), as of the last import. */
+  contentRoot: Type.Optional(Type.String()),
   /** Latest `timestamp` of an applied import or export: older ones are ignored. */
   lastTimestamp: Type.Optional(Timestamp),
   lastImport: Type.Optional(GitSyncRun),

@@ -10,7 +10,9 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import Type, { type Static } from "typebox";
 import type { PageLocation, PageNode } from "../../content/revision/model.js";
+import { indexPages } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { loadContent } from "../../content/revision/storage.js";
 import type { SiteRow, SpaceRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { invalid, missing, notAllowed } from "../../lib/errors.js";
@@ -33,6 +35,7 @@ import type { LoadedOrganization } from "../organizations/organizations.loader.j
 import { listOrganizationsOfUser } from "../organizations/organizations.queries.js";
 import { customizationFromBody, parseCustomization } from "../sites/customization.js";
 import type { SiteCustomization } from "../sites/customization.schemas.js";
+import { feedbackCounts } from "../sites/feedback.queries.js";
 import { loadSpacesForSite, requireSiteWithModel } from "../sites/sites.loader.js";
 import { sitePermissions } from "../sites/sites.policy.js";
 import { listSites, setSiteCustomization } from "../sites/sites.queries.js";
@@ -86,6 +89,13 @@ const CustomizationForm = Type.Object({
   announcementMessage: field(128),
   announcementStyle: Type.Optional(Type.Enum(["info", "warning", "danger", "success"])),
   copyright: field(300),
+  styleTheme: Type.Optional(Type.Enum(["clean", "muted", "bold", "gradient"])),
+  /** Set by the form that shows the checkboxes below: without it (an older form), they are left as they are. */
+  features: field(10),
+  pdfEnabled: field(10),
+  feedbackEnabled: field(10),
+  editLinks: field(10),
+  trademark: field(10),
 });
 
 /** What every page of an organization has: who is signed in, the organization (checked), the switcher's list. */
@@ -530,8 +540,48 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
         <label>Announcement <input name="announcementMessage" maxlength="128" value="${announcement?.message ?? ""}"></label>
         <label>Announcement style <select name="announcementStyle">${(["info", "warning", "danger", "success"] as const).map((s) => option(s, s, announcement?.style ?? "info"))}</select></label>
         <label>Footer copyright <input name="copyright" maxlength="300" value="${settings.footer.copyright ?? ""}" placeholder="${site.title}"></label>
+        <label>Theme <select name="styleTheme">${option("clean", "Clean: translucent header, minimal lines", settings.styling.theme)}${option("muted", "Muted: soft, lower contrast", settings.styling.theme)}${option("bold", "Bold: header in the primary color", settings.styling.theme)}${option("gradient", "Gradient: washes of the primary and tint colors", settings.styling.theme)}</select></label>
+        <input type="hidden" name="features" value="1">
+        <label class="check"><input type="checkbox" name="pdfEnabled" value="on"${checked(settings.pdf.enabled !== false)}> Offer each page as a PDF ("Download as PDF")</label>
+        <label class="check"><input type="checkbox" name="feedbackEnabled" value="on"${checked(settings.feedback.enabled === true)}> Ask readers "Was this page helpful?"</label>
+        <label class="check"><input type="checkbox" name="editLinks" value="on"${checked(settings.git.showEditLink === true)}> Link pages synced from Git to their file ("Edit on GitHub / GitLab")</label>
+        <label class="check"><input type="checkbox" name="trademark" value="on"${checked(settings.trademark.enabled !== false)}> Show "Published with Quire" in the footer</label>
         <div><button class="primary" type="submit">Save customization</button></div>
       </form></section>`;
+  }
+
+  /** Counts of "Was this page helpful?" answers of the last 30 days, by page, for the site's editors. */
+  async function feedbackPanel(site: SiteRow, model: { siteSpaces: readonly ModelSiteSpace[] }, canEdit: boolean): Promise<SafeHtml> {
+    if (!canEdit) return html``;
+    const enabled = parseCustomization(site.customization).feedback.enabled;
+    const since = new Date(Date.now() - 30 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    const counts = await feedbackCounts(db, site.id, since);
+    const titles = new Map<string, Map<string, PageLocation>>();
+    for (const spaceId of new Set(counts.map((c) => c.spaceId))) {
+      const space = model.siteSpaces.find((s) => s.spaceId === spaceId)?.space;
+      const revision = space && (await getSpaceRevision(db, space.id, space.revisionId));
+      titles.set(spaceId, indexPages((await loadContent(db, revision?.treeHash ?? null)).pages));
+    }
+    const spaceTitle = (spaceId: string) =>
+      model.siteSpaces.find((s) => s.spaceId === spaceId)?.space.title ?? "(a space no longer in the site)";
+    const rows = counts.map((c) => {
+      const title = titles.get(c.spaceId)?.get(c.pageId)?.page.title ?? "(a page no longer in the space)";
+      const total = c.good + c.ok + c.bad;
+      return html`<tr><td>${title} <span class="muted small">${spaceTitle(c.spaceId)}</span></td><td>${c.good}</td><td>${c.ok}</td><td>${c.bad}</td><td>${Math.round((100 * c.good) / total)}%</td></tr>`;
+    });
+    return html`<section class="card" id="feedback"><h2 style="margin-top:0">Page feedback</h2>
+      ${
+        enabled
+          ? html`<p class="muted small">Readers answer "Was this page helpful?" at the end of each page: one answer per reader, page and day. The last 30 days:</p>`
+          : html`<p class="muted small">Feedback is off: readers are not asked. Turn it on with "Ask readers 'Was this page helpful?'" above (or <code>feedback.enabled</code> in the site's customization).</p>`
+      }
+      ${
+        rows.length
+          ? html`<table class="feedback-counts"><thead><tr><th>Page</th><th title="Yes">😀</th><th title="Somewhat">😐</th><th title="No">😞</th><th>Helpful</th></tr></thead><tbody>${rows}</tbody></table>`
+          : enabled
+            ? emptyNote("No answers in the last 30 days.")
+            : ""
+      }</section>`;
   }
 
   app.post(
@@ -586,7 +636,8 @@ export const webBrowseRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
           : html`<p class="muted">Not published yet: readers will find it at ${urls.site(site.basename)} once it is.</p>`
       }
       <h2>Structure</h2>${empty ? emptyNote("This site shows no space yet.") : structure}
-      ${customizationPanel(ctx, site, sitePermissions(access, site).edit, request.query.saved === "customization")}`;
+      ${customizationPanel(ctx, site, sitePermissions(access, site).edit, request.query.saved === "customization")}
+      ${await feedbackPanel(site, model, sitePermissions(access, site).edit)}`;
       return send(reply, ctx, site.title, body, {
         crumbs: [orgCrumb(ctx), { label: "Sites", href: `${appPath.org(org)}#sites` }, { label: site.title }],
       });
@@ -714,5 +765,12 @@ function customizationFromForm(current: SiteCustomization, form: Static<typeof C
   const copyright = text(form.copyright);
   if (copyright === "") delete next.footer.copyright;
   else next.footer.copyright = copyright;
+  if (form.styleTheme) next.styling.theme = form.styleTheme;
+  if (form.features === "1") {
+    next.pdf = { enabled: form.pdfEnabled === "on" };
+    next.feedback = { enabled: form.feedbackEnabled === "on" };
+    next.git = { showEditLink: form.editLinks === "on" };
+    next.trademark = { enabled: form.trademark === "on" };
+  }
   return customizationFromBody(next);
 }

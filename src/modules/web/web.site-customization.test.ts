@@ -97,6 +97,46 @@ describe("the web app's site customization form", () => {
     expect(now.themes).toEqual({ default: "dark", toggeable: true });
   });
 
+  it("sets the theme preset and turns PDF, feedback, edit links and Quire's mark on and off; an older form leaves them", async () => {
+    const { members, page, api, site } = await scenario();
+    const editor = await signedIn(members.create);
+    const before = await editor.get(page);
+    expect(before.text).toMatch(/<input type="checkbox" name="pdfEnabled" value="on" checked>/);
+    expect(before.text).toMatch(/<input type="checkbox" name="feedbackEnabled" value="on">/);
+    const csrf = WebClient.csrfOf(before.text);
+    // Checkboxes left unchecked are not sent: the form's marker says they were shown.
+    const saved = await editor.post(`${page}/customization`, {
+      ...form,
+      _csrf: csrf,
+      styleTheme: "bold",
+      features: "1",
+      feedbackEnabled: "on",
+      editLinks: "on",
+    });
+    expect(saved.status, saved.text).toBe(303);
+    const stored = (await ctx.as(members.create).get(`${api}/customization`)).body;
+    expect(stored).toMatchObject({
+      styling: { theme: "bold" },
+      pdf: { enabled: false },
+      feedback: { enabled: true },
+      git: { showEditLink: true },
+      trademark: { enabled: false },
+    });
+    const published = (await ctx.anonymous.get(`/s/${site.basename}/`)).text;
+    expect(published).toContain(' data-style-theme="bold"');
+    expect(published).toContain("Was this page helpful?");
+    expect(published).not.toContain("Download as PDF");
+    expect(published).not.toContain("Published with Quire");
+    // A post without the marker (a form from before these fields) keeps them.
+    expect((await editor.post(`${page}/customization`, { ...form, _csrf: csrf })).status).toBe(303);
+    expect((await ctx.as(members.create).get(`${api}/customization`)).body).toMatchObject({
+      styling: { theme: "bold" },
+      pdf: { enabled: false },
+      feedback: { enabled: true },
+    });
+    expect((await editor.get(page)).text).toContain("Page feedback");
+  });
+
   it("shows readers no form and refuses their posts", async () => {
     const { members, page, site } = await scenario();
     const reader = await signedIn(members.read);
