@@ -5,6 +5,7 @@
 import { MemberRole } from "@gitbook/api";
 import { describe, expect, it } from "vitest";
 import { useListeningServer } from "../helpers/app.js";
+import { nextMillisecond } from "../helpers/clock.js";
 import { contractClient } from "../helpers/contract.js";
 import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
 import { createTeam } from "../helpers/spaces.factories.js";
@@ -60,6 +61,8 @@ describe("content permissions through @gitbook/api", () => {
     const owner = await createUser(ctx, { displayName: "Owner" });
     const member = await createUser(ctx, { displayName: "Member" });
     const org = await createOrganization(ctx, owner, "Collection Permissions");
+    // The aggregate lists members by join time: the owner joined first.
+    await nextMillisecond();
     await addMemberToOrg(ctx, org.id, member, null);
     const team = await createTeam(ctx, org.id, [member]);
     const client = contractClient(endpoint, owner.token);

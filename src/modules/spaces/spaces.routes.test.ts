@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
+import { nextMillisecond } from "../../../test/helpers/clock.js";
 import { addMemberToOrg, createOrganization, createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
 import {
   backdateDeletion,
@@ -11,11 +12,6 @@ import {
 } from "../../../test/helpers/spaces.factories.js";
 import { LANGUAGES } from "./spaces.schemas.js";
 
-/**
- * Lists order spaces by creation time, then by id: two created in the same millisecond come in
- * id order. Tests about creation order wait for the clock to move between creations.
- */
-const distinctMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2));
 let ctx: TestContext;
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -184,7 +180,7 @@ describe("GET /v1/orgs/{organizationId}/spaces", () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       ids.push((await createSpace(ctx, owner, org.id, { title: `S${i}` })).id);
-      await distinctMillisecond();
+      await nextMillisecond();
     }
     await ctx.as(owner).delete(`/v1/spaces/${ids[4]}`);
     const seen: string[] = [];
@@ -598,7 +594,7 @@ describe("GET /v1/orgs/{organizationId}/members/{userId}/spaces", () => {
   it("lists the spaces a member can access with that member's level; admins list anyone's", async () => {
     const { org, owner, members, outsider } = await createOrgWithRoles(ctx);
     const a = await createSpace(ctx, owner, org.id, { title: "A" });
-    await distinctMillisecond();
+    await nextMillisecond();
     const b = await createSpace(ctx, owner, org.id, { title: "B" });
     const hidden = await createSpace(ctx, owner, org.id, { title: "Hidden" });
     await ctx.as(owner).patch(`/v1/spaces/${hidden.id}`, { defaultLevel: null });
