@@ -73,8 +73,8 @@ export async function whileProbing<T>(healthUrl: string, work: () => Promise<T>)
 
 /**
  * The work ran in a worker thread (`worker`): /healthz stayed under 200 ms and the request thread
- * mostly free; the same work forced onto the request thread (`inline`) kept it busy, which shows the
- * measure can tell the two apart. Prints the figures.
+ * far less busy than with the same work forced onto it (`inline`), which kept it busy and shows
+ * the measure can tell the two apart. Prints the figures.
  */
 export function expectOffTheRequestThread(worker: ProbedRun<unknown>, inline: ProbedRun<unknown>): void {
   const report = (name: string, run: ProbedRun<unknown>) =>
@@ -83,8 +83,12 @@ export function expectOffTheRequestThread(worker: ProbedRun<unknown>, inline: Pr
   console.log(figures);
   expect(worker.latencies.length, figures).toBeGreaterThan(10);
   expect(Math.max(...worker.latencies), figures).toBeLessThan(200);
-  expect(worker.busy, figures).toBeLessThan(0.5);
   expect(inline.busy, figures).toBeGreaterThan(0.8);
+  // Relative, not an absolute "under 50%": the request thread's own share (the body's JSON parse,
+  // the database) is a wall-clock measure that other processes on the machine stretch (one run
+  // beside other tests: 63% against 28-38% alone). Work that went back to the request thread
+  // would make the two runs alike.
+  expect(worker.busy, figures).toBeLessThan(inline.busy - 0.25);
 }
 
 /**
