@@ -55,6 +55,7 @@ export class WorkerOutOfMemoryError extends DomainError {
 
 const WORK_OF_TASK: Record<TaskName, string> = {
   parsePages: "Converting Markdown pages",
+  parseSummary: "Reading SUMMARY.md",
   convertMarkdown: "Converting the Markdown",
   prepareDocument: "Preparing the JSON document",
   renderHtml: "Rendering the page to HTML",
@@ -66,6 +67,7 @@ const WORK_OF_TASK: Record<TaskName, string> = {
 const RAISE = "raise QUIRE_WORKER_HEAP_MB";
 const REMEDY_OF_TASK: Record<TaskName, string> = {
   parsePages: `${RAISE} or split the largest pages (QUIRE_IMPORT_MAX_PAGE_BYTES leaves larger pages out of imports).`,
+  parseSummary: `${RAISE}, or split the table of contents (SUMMARY.md).`,
   convertMarkdown: `send a smaller document, or ${RAISE}.`,
   prepareDocument: `send a smaller document, or ${RAISE}.`,
   renderHtml: `split the page, or ${RAISE}.`,

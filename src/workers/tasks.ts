@@ -1,6 +1,6 @@
 /**
- * The CPU-heavy work that runs in worker threads (pool.ts): converting Markdown pages of an import or
- * given to the API, preparing JSON documents given to the API, extracting the searchable text of
+ * The CPU-heavy work that runs in worker threads (pool.ts): converting Markdown pages and reading
+ * SUMMARY.md of an import, converting Markdown given to the API, preparing JSON documents given to the API, extracting the searchable text of
  * documents, rendering PDFs and rendering large documents to HTML for the web app. Inputs and outputs are plain data, and
  * documents travel as JSON text: a string is copied between threads in one piece, where an object
  * graph of a large document would be cloned node by node on the calling thread.
@@ -13,6 +13,7 @@ import { documentToPlainText, type PlainTextSection } from "../content/document/
 import type { JSONDocument } from "../content/document/types.js";
 import { type ResolveTable, resolverFor } from "../content/git-sync/resolve.js";
 import { extractReferences } from "../content/gitbook-repo/references.js";
+import { parseSummary as parseSummaryNow } from "../content/gitbook-repo/summary.js";
 import type { HtmlRender, RenderedHtml } from "../content/html/off-thread.js";
 import type { ContentLinkTable } from "../content/markdown/content-links.js";
 import { type PageFrontmatter, parseMarkdownPage } from "../content/markdown/index.js";
@@ -62,6 +63,11 @@ export function plainTexts(input: { documents: string[] }): PlainTextSection[][]
   return input.documents.map((json) => documentToPlainText(JSON.parse(json) as JSONDocument));
 }
 
+/** SUMMARY.md read into its tree of entries (one of 80 KB held the request thread ~250 ms). */
+export function parseSummary(input: { text: string; path: string }): ReturnType<typeof parseSummaryNow> {
+  return parseSummaryNow(input.text, input.path);
+}
+
 /** The repository paths each page refers to (readRepository decides which exist and are imported). */
 export function pageReferences(input: { sources: string[] }): string[][] {
   return input.sources.map((source) => extractReferences(source));
@@ -94,7 +100,7 @@ export async function renderHtml(input: HtmlRender & { host: MessagePort }): Pro
   }
 }
 
-const TASKS = { parsePages, convertMarkdown, prepareDocument, plainTexts, pageReferences, renderPdf, renderHtml };
+const TASKS = { parsePages, parseSummary, convertMarkdown, prepareDocument, plainTexts, pageReferences, renderPdf, renderHtml };
 export type Tasks = typeof TASKS;
 export type TaskName = keyof Tasks;
 

@@ -10,7 +10,7 @@ import { basename, dirname, isWithin, resolveRelative, unsafePathReason } from "
 import { type BlobReader, type TreeEntry, VirtualTree } from "../../git/tree.js";
 import { runInWorker } from "../../workers/pool.js";
 import { contentTypeOf, hasDimensions, imageDimensions } from "./media.js";
-import { parseSummary, type SummaryNode } from "./summary.js";
+import type { SummaryNode } from "./summary.js";
 import { firstHeading, parseFrontMatter, slugify } from "./text.js";
 import {
   type ContentConfig,
@@ -234,7 +234,8 @@ export async function readRepository(
   let pages: RepoPage[];
   if (summary) {
     const [text] = await readText([summary.entry.oid]);
-    const parsed = parseSummary(text as string, summary.rel);
+    // In a worker thread: a large table of contents takes hundreds of milliseconds to parse.
+    const parsed = await runInWorker("parseSummary", { text: text as string, path: summary.rel });
     warnings.push(...parsed.warnings);
     const listed = new Set<string>();
     const summaryDir = dirname(join(root, summary.rel));

@@ -1,12 +1,13 @@
 /**
  * A large import does not stall the server: while a repository whose README is 600 KB of Markdown
  * is imported (by the worker loop of the same process, as `quire serve` runs it), /healthz keeps
- * answering quickly. Converting that page takes seconds of CPU; it happens in a worker thread.
+ * answering quickly. Converting that page takes seconds of CPU; it happens in a worker thread. So
+ * does reading a large SUMMARY.md (HackTricks' 80 KB one held /healthz ~250 ms when parsed inline).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { createBareRepo } from "../../../test/helpers/git.js";
-import { startLatencyProbe } from "../../../test/helpers/latency-probe.js";
+import { expectOffTheRequestThread, onTheRequestThread, startLatencyProbe, whileProbing } from "../../../test/helpers/latency-probe.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 
 let ctx: TestContext;
@@ -74,4 +75,38 @@ describe("a large import and /healthz", () => {
       repo.cleanup();
     }
   }, 120_000);
+});
+
+describe("a large table of contents and /healthz", () => {
+  it("reads a SUMMARY.md of 4,000 entries off the request thread", async () => {
+    const entries = Array.from({ length: 4000 }, (_, i) => `  * [Entry **${i}** of the *guide*](guide/entry-${i}.md)`);
+    const pages = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`guide/entry-${i}.md`, `# Entry ${i}\n\nText.\n`]));
+    const repo = createBareRepo({
+      "README.md": "# Home\n\nWelcome.\n",
+      "SUMMARY.md": `# Table of contents\n\n* [Home](README.md)\n* [Guide](guide/entry-0.md)\n${entries.join("\n")}\n`,
+      ...pages,
+    });
+    try {
+      const importWhileProbing = async () => {
+        const { owner, space } = await createOrgWithSpace(ctx, { title: "Large summary" });
+        return whileProbing(`${endpoint}/healthz`, async () => {
+          const res = await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { url: repo.url, ref: "refs/heads/main" });
+          expect(res.status).toBe(204);
+          await ctx.worker.drain();
+          const info = (await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body;
+          expect(info.lastImport, JSON.stringify(info.lastImport).slice(0, 300)).toMatchObject({ status: "succeeded" });
+          const content = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body;
+          // Every entry is a page; one whose file is missing is an empty page.
+          return content.pages.length + content.pages.reduce((n: number, p: { pages: unknown[] }) => n + p.pages.length, 0);
+        });
+      };
+      const worker = await importWhileProbing();
+      const inline = await onTheRequestThread(importWhileProbing);
+      expect(worker.result).toBe(inline.result);
+      expect(worker.result).toBe(4001);
+      expectOffTheRequestThread(worker, inline);
+    } finally {
+      repo.cleanup();
+    }
+  }, 180_000);
 });
