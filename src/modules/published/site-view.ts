@@ -14,6 +14,7 @@ import {
   type ModelSiteSpace,
   type SiteModel,
   sectionsInOrder,
+  siteSpaceSegments,
   visibleSiteSpacesOf,
 } from "../sites/structure.model.js";
 import { conditionHolds, type Reader } from "./reader.js";
@@ -55,17 +56,11 @@ export function buildSiteView(
   customization: SiteCustomizations,
 ): SiteView {
   const variants = new Map<string, VariantView>();
-  const homeSection = defaultSectionId(model);
   const add = (section: SiteSectionRow | null) => {
-    const sectionId = section?.id ?? null;
-    const defaultVariant = defaultSiteSpaceId(model, sectionId);
-    for (const siteSpace of visibleSiteSpacesOf(model, sectionId)) {
+    for (const siteSpace of visibleSiteSpacesOf(model, section?.id ?? null)) {
       const loaded = contents.get(siteSpace.spaceId);
       if (!loaded) continue;
-      const segments = [
-        ...(section && section.id !== homeSection ? [section.path] : []),
-        ...(siteSpace.id !== defaultVariant ? [siteSpace.path] : []),
-      ];
+      const segments = siteSpaceSegments(model, siteSpace);
       const byPath = new Map<string, string>();
       const readingOrder: string[] = [];
       for (const [id, location] of loaded.index) {

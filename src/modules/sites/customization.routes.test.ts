@@ -185,6 +185,22 @@ describe("site space customization", () => {
     expect((await ctx.as(owner).delete(at)).status).toBe(204);
   });
 
+  it("guards a site space's overrides as the site's: 401, 403 for readers, 404 for outsiders, and nothing changes", async () => {
+    const { owner, members, url, siteSpaceId, other, outsider } = await scenario();
+    const at = `${url}/site-spaces/${siteSpaceId}/customization`;
+    expect((await ctx.as(owner).patch(at, { title: "Kept" })).status).toBe(200);
+    expect((await ctx.anonymous.get(at)).status).toBe(401);
+    expect((await ctx.anonymous.delete(at)).status).toBe(401);
+    const reader = await ctx.as(members.read).patch(at, { title: "Nope" });
+    expect(reader.status).toBe(403);
+    expect(reader.body.error.message).toBe("Only members with the create role or higher can read or change a site's customization.");
+    expect((await ctx.as(members.read).delete(at)).status).toBe(403);
+    expect((await ctx.as(outsider).get(at)).status).toBe(404);
+    expect((await ctx.as(other.owner).patch(at, { title: "Theirs" })).status).toBe(404);
+    expect((await ctx.as(other.owner).delete(at)).status).toBe(404);
+    expect((await ctx.as(owner).get(at)).body.title).toBe("Kept");
+  });
+
   it("answers 404 for a site space of another site and refuses bad overrides", async () => {
     const { owner, org, url, siteSpaceId } = await scenario();
     const space = await createSpace(ctx, owner, org.id, { title: "Elsewhere" });

@@ -116,6 +116,18 @@ export function defaultSiteSpaceId(model: SiteModel, sectionId: string | null): 
   return visible[0]?.id ?? null;
 }
 
+/**
+ * The URL segments of a site space from its site's root, as published URLs and the published site
+ * build them: its section's path unless it is the home section, then its own path unless it is its
+ * section's default.
+ */
+export function siteSpaceSegments(model: SiteModel, siteSpace: SiteSpaceRow): string[] {
+  const home = defaultSectionId(model);
+  const section =
+    siteSpace.sectionId !== null && siteSpace.sectionId !== home ? model.sections.find((s) => s.id === siteSpace.sectionId) : undefined;
+  return [...(section ? [section.path] : []), ...(siteSpace.id !== defaultSiteSpaceId(model, siteSpace.sectionId) ? [siteSpace.path] : [])];
+}
+
 // Paths.
 
 const PATH_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;

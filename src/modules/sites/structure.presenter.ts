@@ -19,6 +19,7 @@ import {
   type SiteModel,
   sectionRow,
   sectionVisible,
+  siteSpaceSegments,
   visibleSiteSpacesOf,
 } from "./structure.model.js";
 import type { SiteSectionGroupResponse, SiteSectionResponse, SiteSpaceResponse, SiteStructureResponse } from "./structure.schemas.js";
@@ -56,7 +57,7 @@ export function presentSiteSpace(ctx: StructureContext, siteSpace: ModelSiteSpac
     title: siteSpace.space.title,
     default: isDefault,
     ...(siteSpace.condition ? { condition: siteSpace.condition } : {}),
-    urls: publishedUrl(ctx, sectionSegment(ctx, siteSpace.sectionId), isDefault ? null : siteSpace.path),
+    urls: publishedUrl(ctx, ...siteSpaceSegments(ctx.model, siteSpace)),
   };
 }
 

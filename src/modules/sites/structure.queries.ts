@@ -10,7 +10,7 @@ import type {
 } from "../../db/schema.js";
 import { nowIso } from "../../lib/time.js";
 import { getSpacesByIds } from "../spaces/spaces.queries.js";
-import type { SiteModel } from "./structure.model.js";
+import { hasSections, type SiteModel, sectionsInOrder, siteSpaceSegments, visibleSiteSpacesOf } from "./structure.model.js";
 
 /**
  * The whole structure of a site in four queries: groups, sections, site spaces and the spaces they
@@ -90,4 +90,46 @@ export async function updateGroupRow(
 
 export async function deleteGroupRow(db: Executor, siteId: string, id: string): Promise<void> {
   await db.deleteFrom("siteSectionGroups").where("id", "=", id).where("siteId", "=", siteId).execute();
+}
+
+/**
+ * Where a space is published: for each published site of its organization that shows it (ten at
+ * most), the site and the URL segments of that site space from the site's root
+ * (`siteSpaceSegments`). A page's address there is the site's address, these segments, then the
+ * page's path.
+ */
+export async function publishedPlacesOfSpace(
+  db: Executor,
+  space: { id: string; orgId: string },
+): Promise<{ basename: string; title: string; segments: string[] }[]> {
+  const sites = await db
+    .selectFrom("sites")
+    .selectAll("sites")
+    .where("sites.orgId", "=", space.orgId)
+    .where("sites.published", "=", 1)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("siteSpaces")
+          .select("siteSpaces.id")
+          .whereRef("siteSpaces.siteId", "=", "sites.id")
+          .where("siteSpaces.spaceId", "=", space.id),
+      ),
+    )
+    .orderBy("sites.title")
+    .orderBy("sites.id")
+    .limit(10)
+    .execute();
+  const places: { basename: string; title: string; segments: string[] }[] = [];
+  for (const site of sites) {
+    const model = await loadSiteModel(db, site);
+    const sections = hasSections(model) ? sectionsInOrder(model) : [null];
+    for (const section of sections) {
+      for (const siteSpace of visibleSiteSpacesOf(model, section?.id ?? null)) {
+        if (siteSpace.spaceId === space.id)
+          places.push({ basename: site.basename, title: site.title, segments: siteSpaceSegments(model, siteSpace) });
+      }
+    }
+  }
+  return places;
 }

@@ -72,10 +72,11 @@ import {
 import { loadRevisionView, pageDocument } from "../content/content.loader.js";
 import { getOrganization, listOrganizationsOfUser } from "../organizations/organizations.queries.js";
 import { webAccessAllowed } from "../saml/saml.policy.js";
+import { publishedPlacesOfSpace } from "../sites/structure.queries.js";
 import { requireLiveSpace } from "../spaces/spaces.loader.js";
 import { getUserById, getUsersByIds } from "../users/users.queries.js";
 import { emojiText } from "./web.browse.views.js";
-import { publishedPlacesOfSpace, repliesOfComments } from "./web.changes.queries.js";
+import { repliesOfComments } from "./web.changes.queries.js";
 import { contentView } from "./web.changes.render.js";
 import {
   type CommentView,
