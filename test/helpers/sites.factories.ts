@@ -19,6 +19,27 @@ export async function createSite(
   return res.body;
 }
 
+/**
+ * Publishes a site for readers with visitor tokens: the adaptive content schema `jsonSchema`, the
+ * custom backend (readers without a token are sent to a login URL) and publishing. Returns the
+ * site's API path and the key that signs visitor tokens.
+ */
+export async function publishWithVisitorAuth(
+  ctx: TestContext,
+  user: TestUser,
+  orgId: string,
+  siteId: string,
+  jsonSchema: unknown,
+): Promise<{ url: string; key: string }> {
+  const url = `/v1/orgs/${orgId}/sites/${siteId}`;
+  expect((await ctx.as(user).put(`${url}/adaptive-schema`, { jsonSchema })).status).toBe(200);
+  const auth = await ctx.as(user).patch(`${url}/publishing/auth`, { backend: "custom", fallbackURL: "https://login.example.com/docs" });
+  expect(auth.status).toBe(200);
+  expect((await ctx.as(user).post(`${url}/publish`)).status).toBe(200);
+  const key = (await ctx.as(user).get(`${url}/publishing/auth`)).body.privateKey as string;
+  return { url, key };
+}
+
 /** Adds a section showing `spaceId` to a site; returns the section. */
 export async function addSection(
   ctx: TestContext,

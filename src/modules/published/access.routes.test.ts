@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent, type TestPage } from "../../../test/helpers/content.factories.js";
 import { block, doc, p } from "../../../test/helpers/render-documents.js";
-import { createSite } from "../../../test/helpers/sites.factories.js";
+import { createSite, publishWithVisitorAuth } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { saveDocument } from "../../content/revision/storage.js";
 
@@ -54,13 +54,7 @@ async function scenario(visibility: string) {
   await commitContent(ctx, base.space.id, { pages: PAGES });
   await ctx.worker.drain();
   const site = await createSite(ctx, base.owner, base.org.id, { title: "Handbook", visibility, spaces: [base.space.id] });
-  const url = `/v1/orgs/${base.org.id}/sites/${site.id}`;
-  expect((await ctx.as(base.owner).put(`${url}/adaptive-schema`, { jsonSchema: SCHEMA })).status).toBe(200);
-  expect(
-    (await ctx.as(base.owner).patch(`${url}/publishing/auth`, { backend: "custom", fallbackURL: "https://login.example.com/docs" })).status,
-  ).toBe(200);
-  expect((await ctx.as(base.owner).post(`${url}/publish`)).status).toBe(200);
-  const key = (await ctx.as(base.owner).get(`${url}/publishing/auth`)).body.privateKey as string;
+  const { url, key } = await publishWithVisitorAuth(ctx, base.owner, base.org.id, site.id, SCHEMA);
   return { ...base, site, url, key, root: `/s/${site.basename}` };
 }
 

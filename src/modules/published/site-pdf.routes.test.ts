@@ -9,7 +9,7 @@ import { readPdf } from "../../../test/fixtures/pdf/pdf-reader.js";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { block, doc, inline, p } from "../../../test/helpers/render-documents.js";
-import { createSite } from "../../../test/helpers/sites.factories.js";
+import { createSite, publishWithVisitorAuth } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { saveDocument } from "../../content/revision/storage.js";
 
@@ -44,13 +44,7 @@ async function scenario(visibility = "public") {
     ],
   });
   const site = await createSite(ctx, base.owner, base.org.id, { title: "Handbook", visibility, spaces: [base.space.id] });
-  const url = `/v1/orgs/${base.org.id}/sites/${site.id}`;
-  expect((await ctx.as(base.owner).put(`${url}/adaptive-schema`, { jsonSchema: SCHEMA })).status).toBe(200);
-  expect(
-    (await ctx.as(base.owner).patch(`${url}/publishing/auth`, { backend: "custom", fallbackURL: "https://login.example.com/docs" })).status,
-  ).toBe(200);
-  expect((await ctx.as(base.owner).post(`${url}/publish`)).status).toBe(200);
-  const key = (await ctx.as(base.owner).get(`${url}/publishing/auth`)).body.privateKey as string;
+  const { url, key } = await publishWithVisitorAuth(ctx, base.owner, base.org.id, site.id, SCHEMA);
   const [welcome, plansPage, beta] = content.pages.map((page) => page.id) as [string, string, string];
   return { ...base, site, url, key, root: `/s/${site.basename}`, ids: { welcome, plans: plansPage, beta } };
 }
