@@ -1,32 +1,11 @@
-/**
- * `npx tsx bench/merge-api.bench.ts`: times the change-request merge service (`mergeChangeRequest`:
- * permission check, loading the three revisions, the three-way merge, storing and committing the
- * merge revision, marking the change request merged, enqueueing search indexing) on a SQLite
- * database with a 1,000-page space (20 sections of 49 pages, 24 paragraphs per page).
- *
- * 21 change requests are created on the same primary revision through the API, each editing 10
- * pages through POST .../content: 9 pages of its own and one page that every change request edits
- * at a different block. They are merged one after the other; the first merge is a warm-up, so each
- * of the 20 timed merges is a real three-way merge (the primary has moved since the change request
- * was created) with one page merged block by block. Prints the median of the 20 (target < 100 ms).
- */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import pino from "pino";
-import { buildApp } from "../src/app.js";
-import { initOrganization, loadInstanceSecret } from "../src/bootstrap.js";
-import { loadConfig } from "../src/config.js";
 import { commitRevision } from "../src/content/revision/commit.js";
 import type { PageNode } from "../src/content/revision/model.js";
 import { saveDocument } from "../src/content/revision/storage.js";
-import { openDatabase } from "../src/db/database.js";
-import { migrateToLatest } from "../src/db/migrate.js";
-import { Urls } from "../src/http/urls.js";
 import { mergeChangeRequest } from "../src/modules/change-request-merge/change-request-merge.service.js";
 import { requireChangeRequest } from "../src/modules/change-requests/change-requests.loader.js";
 import { AccessCache } from "../src/permissions/access.js";
+import { benchApp } from "./seed.js";
 
 const SECTIONS = 20;
 const PAGES_PER_SECTION = 49;
@@ -45,30 +24,12 @@ const markdownOf = (id: string, edit?: { index: number; text: string }) =>
   ).join("\n\n")}\n`;
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-merge-bench-"));
-  const config = loadConfig({
-    QUIRE_DATA_DIR: dataDir,
-    LOG_LEVEL: "silent",
-    PORT: "0",
+  const bench = await benchApp({
+    tmpPrefix: "quire-merge-bench-",
     // The limiter runs (its cost is measured) but never refuses the benchmark's load.
-    QUIRE_RATE_LIMIT_TOKEN: "1000000000",
-    QUIRE_RATE_LIMIT_ADDRESS: "1000000000",
+    env: { QUIRE_RATE_LIMIT: "true", QUIRE_RATE_LIMIT_TOKEN: "1000000000", QUIRE_RATE_LIMIT_ADDRESS: "1000000000" },
   });
-  const handle = openDatabase({ sqlitePath: path.join(dataDir, "quire.db") });
-  await migrateToLatest(handle.db);
-  const db = handle.db;
-  const { organization, token, user } = await db
-    .transaction()
-    .execute((trx) => initOrganization(trx, { orgTitle: "Bench", email: "bench@bench.test", name: "Bench" }));
-  const app = await buildApp({
-    config,
-    db,
-    dialect: handle.dialect,
-    urls: new Urls("http://localhost:8080"),
-    log: pino({ level: "silent" }),
-    secret: await loadInstanceSecret(db),
-    notifyJobs: () => {},
-  });
+  const { app, db, organization, token, user } = bench;
   const auth = { authorization: `Bearer ${token}` };
   const call = async (method: "GET" | "POST", url: string, payload?: unknown) => {
     const res = await app.inject({ method, url, headers: auth, ...(payload !== undefined ? { payload: payload as object } : {}) });
@@ -160,9 +121,7 @@ async function main() {
     `  median ${at(0.5)} ms   min ${times[0]!.toFixed(1)} ms   p90 ${at(0.9)} ms   max ${times[times.length - 1]!.toFixed(1)} ms   (${TIMED} merges after a warm-up)`,
   );
   console.log(`  target < 100 ms: ${Number(at(0.5)) < 100 ? "met" : "NOT met"}`);
-  await app.close();
-  await handle.destroy();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await bench.close();
 }
 
 main().catch((error) => {

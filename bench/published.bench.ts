@@ -8,60 +8,17 @@
  * - freshness: a merge-like commit of new text, then the time until a GET shows it.
  */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import pino from "pino";
-import { buildApp } from "../src/app.js";
-import { initOrganization, loadInstanceSecret } from "../src/bootstrap.js";
-import { loadConfig } from "../src/config.js";
 import { commitRevision } from "../src/content/revision/commit.js";
 import { loadContent } from "../src/content/revision/storage.js";
-import { openDatabase } from "../src/db/database.js";
-import { migrateToLatest } from "../src/db/migrate.js";
-import { Urls } from "../src/http/urls.js";
-import { importGeneratedRepo } from "./seed.js";
+import { publishedBenchSite } from "./seed.js";
 
 const PAGES = Number(process.argv[2] ?? 1000);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-site-"));
-  const config = loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "silent", PORT: "0", QUIRE_RATE_LIMIT: "false" });
-  const handle = openDatabase({ sqlitePath: path.join(dataDir, "quire.db") });
-  await migrateToLatest(handle.db);
-  const { organization, token } = await handle.db
-    .transaction()
-    .execute((trx) => initOrganization(trx, { orgTitle: "Bench", email: "bench@bench.test", name: "Bench" }));
-  const secret = await loadInstanceSecret(handle.db);
-  const app = await buildApp({
-    config,
-    db: handle.db,
-    dialect: handle.dialect,
-    urls: new Urls("http://localhost:8080"),
-    log: pino({ level: "silent" }),
-    secret,
-    notifyJobs: () => {},
-  });
-  const auth = { authorization: `Bearer ${token}` };
-  const space = await app.inject({ method: "POST", url: `/v1/orgs/${organization.id}/spaces`, headers: auth, payload: { title: "Docs" } });
-  const spaceId = space.json().id as string;
-  const owner = await handle.db.selectFrom("users").select("id").executeTakeFirstOrThrow();
-  const { repo } = await importGeneratedRepo(
-    { db: handle.db, dialect: handle.dialect, config, secret },
-    { spaceId, actorId: owner.id, pages: PAGES, images: 50 },
-  );
-  repo.cleanup();
-  const site = await app.inject({
-    method: "POST",
-    url: `/v1/orgs/${organization.id}/sites`,
-    headers: auth,
-    payload: { title: "Bench Docs", spaces: [spaceId] },
-  });
-  const { id: siteId, basename } = site.json() as { id: string; basename: string };
-  await app.inject({ method: "POST", url: `/v1/orgs/${organization.id}/sites/${siteId}/publish`, headers: auth });
-  const root = `/s/${basename}`;
+  const { app, handle, dataDir, spaceId, root } = await publishedBenchSite({ pages: PAGES, images: 50, tmpPrefix: "quire-bench-site-" });
 
   // Every page URL, as llms.txt lists them (their .md addresses).
   const llms = await app.inject({ method: "GET", url: `${root}/llms.txt` });

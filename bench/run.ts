@@ -11,6 +11,9 @@
  * Where `taskset` exists and there are two or more cores, the server runs on core 1 and autocannon
  * (this process) on core 0: unpinned, the two fight over both cores and figures vary by half from
  * one run to the next; pinned, they repeat within a few percent.
+ *
+ * BENCH_FILTER (comma-separated): only the targets whose name holds one of the words (with their
+ * baselines), and none of the one-shot measurements.
  */
 import { execFileSync, spawn } from "node:child_process";
 import os from "node:os";
@@ -25,6 +28,11 @@ interface Target {
   baseline?: string;
   /** Concurrent connections for this target (default BENCH_CONNECTIONS). */
   connections?: number;
+  /**
+   * Each request asks these words in a random order, appended to the URL (a query parameter's
+   * value): the same results, but a different query each time for whatever keeps answers by query.
+   */
+  shuffledWords?: string[];
 }
 
 const duration = Number(process.env.BENCH_DURATION ?? 12);
@@ -57,9 +65,30 @@ async function startServer(pinned: boolean): Promise<{ targets: Target[]; respon
   return { ...JSON.parse(first), stop: () => child.kill("SIGTERM") };
 }
 
+function shuffled(words: readonly string[]): string[] {
+  const out = [...words];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j] as string, out[i] as string];
+  }
+  return out;
+}
+
 async function measure(target: Target, seconds: number) {
   const options = { url: target.url, headers: target.headers, connections: target.connections ?? connections };
-  const result = await autocannon({ ...options, duration: seconds });
+  const { shuffledWords } = target;
+  const path = new URL(target.url);
+  const requests = shuffledWords
+    ? [
+        {
+          setupRequest: (request: autocannon.Request) => ({
+            ...request,
+            path: `${path.pathname}${path.search}${encodeURIComponent(shuffled(shuffledWords).join(" "))}`,
+          }),
+        },
+      ]
+    : undefined;
+  const result = await autocannon({ ...options, duration: seconds, ...(requests ? { requests } : {}) });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${target.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
   }
@@ -75,6 +104,12 @@ const median = (values: number[]) => {
 async function main() {
   const pinned = pinToCoreZero();
   const server = await startServer(pinned);
+  const filter = (process.env.BENCH_FILTER ?? "").split(",").filter(Boolean);
+  if (filter.length > 0) {
+    const chosen = server.targets.filter((t) => filter.some((word) => t.name.includes(word)));
+    const baselines = new Set(chosen.flatMap((t) => (t.baseline ? [t.baseline] : [])));
+    server.targets = server.targets.filter((t) => chosen.includes(t) || baselines.has(t.name));
+  }
   try {
     const seconds = Math.max(1, Math.round(duration / rounds));
     console.log(
@@ -96,7 +131,8 @@ async function main() {
     for (const target of server.targets) {
       const r = runs.get(target.name)!;
       const base = target.baseline ? runs.get(target.baseline) : undefined;
-      const ratio = base ? `${(median(r.map((x, i) => x.rps / base[i]!.rps)) * 100).toFixed(0)}% of ${target.baseline}` : "";
+      const percent = base ? median(r.map((x, i) => x.rps / base[i]!.rps)) * 100 : 0;
+      const ratio = base ? `${percent.toFixed(percent < 10 ? 1 : 0)}% of ${target.baseline}` : "";
       const rps = median(r.map((x) => x.rps));
       const p99 = Math.max(...r.map((x) => x.p99));
       console.log(`${target.name.padEnd(50)} ${rps.toFixed(0).padStart(9)} ${String(p99).padStart(7)}  ${ratio}`);
@@ -106,6 +142,7 @@ async function main() {
   }
   // The one-shot measurements (which run git and use both cores) get every core back.
   if (pinned) execFileSync("taskset", ["-p", "-c", `0-${os.availableParallelism() - 1}`, String(process.pid)], { stdio: "ignore" });
+  if (process.env.BENCH_FILTER) return;
   // One-shot measurements, each in its own process so that their memory figures are their own.
   console.log("");
   for (const [script, args] of [

@@ -1,4 +1,6 @@
 /** Seeding shared by the benchmarks: a space imported from a generated GitBook repository. */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { jobDefinitions } from "../src/app.js";
 import type { Config } from "../src/config.js";
@@ -23,7 +25,12 @@ export async function importRepo(
   const worker = new Worker(
     {
       ...deps,
-      config: { ...deps.config, gitAllowFileUrls: true },
+      // The bench imports a repository of its own choosing: its directory is the file:// root.
+      config: {
+        ...deps.config,
+        gitAllowFileUrls: true,
+        gitFileRoot: input.url.startsWith("file:") ? path.dirname(fileURLToPath(input.url)) : deps.config.gitFileRoot,
+      },
       urls: new Urls("http://localhost:8080"),
       log: pino({ level: "silent" }),
     },
@@ -56,4 +63,78 @@ export async function importGeneratedRepo(
   const repo = createBareRepo(generateRepo({ pages: input.pages, images: input.images }));
   const { ms } = await importRepo(deps, { spaceId: input.spaceId, actorId: input.actorId, url: repo.url });
   return { ms, repo };
+}
+
+/**
+ * A Quire app in process on a fresh SQLite database in a temporary directory, with one organization
+ * and its owner's token. `env` adds settings over the bench defaults (rate limiting off).
+ */
+export async function benchApp(options: { tmpPrefix: string; env?: Record<string, string>; publicUrl?: string }) {
+  const fs = await import("node:fs");
+  const os = await import("node:os");
+  const { buildApp } = await import("../src/app.js");
+  const { initOrganization, loadInstanceSecret } = await import("../src/bootstrap.js");
+  const { loadConfig } = await import("../src/config.js");
+  const { openDatabase } = await import("../src/db/database.js");
+  const { migrateToLatest } = await import("../src/db/migrate.js");
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), options.tmpPrefix));
+  const config = loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "silent", PORT: "0", QUIRE_RATE_LIMIT: "false", ...options.env });
+  const handle = openDatabase({ sqlitePath: path.join(dataDir, "quire.db") });
+  await migrateToLatest(handle.db);
+  const { organization, token, user } = await handle.db
+    .transaction()
+    .execute((trx) => initOrganization(trx, { orgTitle: "Bench", email: "bench@bench.test", name: "Bench" }));
+  const secret = await loadInstanceSecret(handle.db);
+  const app = await buildApp({
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    urls: new Urls(options.publicUrl ?? "http://localhost:8080"),
+    log: pino({ level: "silent" }),
+    secret,
+    notifyJobs: () => {},
+  });
+  const close = async () => {
+    await app.close();
+    await handle.destroy();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return {
+    app,
+    handle,
+    db: handle.db,
+    config,
+    dataDir,
+    secret,
+    organization,
+    token,
+    user,
+    auth: { authorization: `Bearer ${token}` },
+    close,
+  };
+}
+
+/**
+ * A published site over a space imported from a generated GitBook repository (through the real Git
+ * import), in a `benchApp`.
+ */
+export async function publishedBenchSite(options: { pages: number; images: number; tmpPrefix: string }) {
+  const bench = await benchApp({ tmpPrefix: options.tmpPrefix });
+  const { app, handle, config, secret, organization, auth } = bench;
+  const space = await app.inject({ method: "POST", url: `/v1/orgs/${organization.id}/spaces`, headers: auth, payload: { title: "Docs" } });
+  const spaceId = space.json().id as string;
+  const { repo } = await importGeneratedRepo(
+    { db: handle.db, dialect: handle.dialect, config, secret },
+    { spaceId, actorId: bench.user.id, pages: options.pages, images: options.images },
+  );
+  repo.cleanup();
+  const site = await app.inject({
+    method: "POST",
+    url: `/v1/orgs/${organization.id}/sites`,
+    headers: auth,
+    payload: { title: "Bench Docs", spaces: [spaceId] },
+  });
+  const { id: siteId, basename } = site.json() as { id: string; basename: string };
+  await app.inject({ method: "POST", url: `/v1/orgs/${organization.id}/sites/${siteId}/publish`, headers: auth });
+  return { ...bench, spaceId, siteId, basename, root: `/s/${basename}` };
 }

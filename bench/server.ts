@@ -21,6 +21,8 @@ import { Urls } from "../src/http/urls.js";
 import { importGeneratedRepo } from "./seed.js";
 
 const SPACES = 150;
+/** Words of every generated page's first paragraph (test/helpers/generate-repo.ts). */
+const LOREM = ["lorem", "ipsum", "dolor", "amet", "consectetur", "adipiscing"];
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-"));
@@ -84,7 +86,8 @@ async function main() {
   });
   if (site.statusCode !== 201) throw new Error(`site: ${site.statusCode} ${site.body}`);
   await app.inject({ method: "POST", url: `/v1/orgs/${organization.id}/sites/${site.json().id}/publish`, headers: auth });
-  const sitePath = `/s/${site.json().basename}/${pages[3].pages[2].path}`;
+  const siteBasename = site.json().basename as string;
+  const sitePath = `/s/${siteBasename}/${pages[3].pages[2].path}`;
   const pageHtml = await app.inject({ method: "GET", url: sitePath });
   const pageMd = await app.inject({ method: "GET", url: `${sitePath}.md` });
   if (pageHtml.statusCode !== 200 || pageMd.statusCode !== 200) throw new Error(`site page: ${pageHtml.statusCode} ${pageMd.statusCode}`);
@@ -158,6 +161,33 @@ async function main() {
       url: `${real}${sitePath}.md`,
       headers: {},
       baseline: "@fastify/static, published page .md bytes",
+    },
+    {
+      // Lorem's words are in every page: each request asks them in another order, which no kept answer holds.
+      name: "search, every page matches, new query each time",
+      url: `${real}/v1/spaces/${contentSpace}/search?query=`,
+      headers: auth,
+      baseline: "bare route (fixed object)",
+      shuffledWords: LOREM,
+    },
+    {
+      name: "site search, selective (1,000 pages)",
+      url: `${real}/s/${siteBasename}/~quire/search?q=topic%204.3`,
+      headers: {},
+      baseline: "bare route (fixed object)",
+    },
+    {
+      name: "site search, every page matches",
+      url: `${real}/s/${siteBasename}/~quire/search?q=lorem`,
+      headers: {},
+      baseline: "bare route (fixed object)",
+    },
+    {
+      name: "site search, every page matches, new query each time",
+      url: `${real}/s/${siteBasename}/~quire/search?q=`,
+      headers: {},
+      baseline: "bare route (fixed object)",
+      shuffledWords: LOREM,
     },
     {
       name: "search, selective, 1 connection (latency)",

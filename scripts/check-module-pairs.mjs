@@ -1,40 +1,48 @@
 #!/usr/bin/env node
 /**
- * Fails when two sibling modules (src/modules/<a>, src/modules/<b>) import each other, counting
- * every non-test file of each: the families form a graph with one direction per pair (see
- * docs/architecture.md). Prints the pairs and the files that make each edge.
+ * Fails when the families of src/modules (src/modules/<a>, src/modules/<b>, ...) import each other
+ * in a cycle, of two families or more, counting every non-test file of each and every kind of
+ * import: static, type-only and dynamic `import()` (a lazily loaded module still ties the two
+ * families together). The families form a graph with one direction per edge (see
+ * docs/architecture.md). Prints each cycle and the files that make its edges.
+ *
+ * Usage: node scripts/check-module-pairs.mjs [repository root]   (default: this repository)
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { elementaryCycles, moduleGraph } from "./lib/module-graph.mjs";
 
-const root = new URL("../src/modules/", import.meta.url).pathname;
-const edges = new Map(); // "a b" -> files of a that import b
-for (const family of readdirSync(root)) {
-  const dir = join(root, family);
-  for (const file of readdirSync(dir, { recursive: true })) {
-    if (!String(file).endsWith(".ts") || String(file).endsWith(".test.ts")) continue;
-    const text = readFileSync(join(dir, String(file)), "utf8");
-    for (const [, other] of text.matchAll(/from\s+"\.\.\/([a-z0-9-]+)\//g)) {
-      if (other === family) continue;
-      const key = `${family} ${other}`;
-      edges.set(key, [...(edges.get(key) ?? []), `src/modules/${family}/${file}`]);
-    }
-  }
+/**
+ * Cycles that exist today and are to be removed by a refactor, written as the check prints them
+ * ("a -> b -> a", starting from the smallest name). Each is tolerated until then; any other cycle
+ * fails, and so does an entry here that no longer exists (remove it). None today.
+ */
+const KNOWN_CYCLES = [];
+
+const root = process.argv[2];
+const edges = moduleGraph(root);
+const cycles = elementaryCycles(edges);
+const known = new Set(KNOWN_CYCLES);
+const fresh = cycles.filter((cycle) => !known.has(cycle));
+const gone = KNOWN_CYCLES.filter((cycle) => !cycles.includes(cycle));
+
+for (const cycle of fresh) {
+  const names = cycle.split(" -> ");
+  console.error(`modules import each other in a cycle: ${cycle} -> ${names[0]}`);
+  names.forEach((from, i) => {
+    const to = names[(i + 1) % names.length];
+    for (const site of edges.get(`${from} ${to}`).sites)
+      console.error(`  ${site.file}:${site.line} -> ${to}${site.kind === "static" ? "" : ` (${site.kind})`}`);
+  });
 }
-const pairs = [...edges.keys()].filter((key) => {
-  const [a, b] = key.split(" ");
-  return a < b && edges.has(`${b} ${a}`);
-});
-for (const key of pairs) {
-  const [a, b] = key.split(" ");
-  console.error(`modules ${a} and ${b} import each other:`);
-  for (const file of new Set(edges.get(key))) console.error(`  ${file} -> ${b}`);
-  for (const file of new Set(edges.get(`${b} ${a}`))) console.error(`  ${file} -> ${a}`);
+for (const cycle of gone)
+  console.error(`KNOWN_CYCLES in scripts/check-module-pairs.mjs lists "${cycle}", which no longer exists: remove it.`);
+if (fresh.length > 0) {
+  console.error(
+    `${fresh.length} cycle(s) between sibling modules; give each edge one direction, moving the shared piece down (docs/architecture.md).`,
+  );
 }
-if (pairs.length > 0) {
-  console.error(`${pairs.length} pair(s) of sibling modules import each other; give each pair one direction (docs/architecture.md).`);
-  process.exit(1);
-}
+if (fresh.length > 0 || gone.length > 0) process.exit(1);
+const importing = new Set([...edges.values()].map((edge) => edge.from)).size;
 console.log(
-  `module pairs: none of ${new Set([...edges.keys()].map((k) => k.split(" ")[0])).size} importing families imports a family that imports it back`,
+  `module cycles: none among ${importing} importing families (${edges.size} edges, static, type and dynamic imports)` +
+    (KNOWN_CYCLES.length > 0 ? `, besides the ${KNOWN_CYCLES.length} known one(s)` : ""),
 );

@@ -1,21 +1,26 @@
 /**
- * buildApp(deps): the Fastify application with every plugin and every module registered
+ * buildApp(deps): the Fastify application with every plugin, module and application registered
  * explicitly, so this file shows the whole API surface; and the job kinds the worker runs, each
  * defined by the module that owns its work. It never listens and never runs jobs; main.ts does.
  */
 import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type RouteOptions } from "fastify";
 import { sql } from "kysely";
+import { publishedSiteRoutes } from "./apps/site/site.routes.js";
+import { SiteHosts } from "./apps/site/site-hosts.js";
+import { purgeExpiredSignInsJob } from "./apps/web/web.jobs.js";
+import { webRoutes } from "./apps/web/web.routes.js";
 import { searchIndexJob } from "./content/search/search-index.jobs.js";
 import { pendingMigrations } from "./db/migrate.js";
 import type { Deps } from "./deps.js";
+import { registerApiReference } from "./http/api-reference.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { serializeRequest } from "./http/log-redaction.js";
 import { registerRateLimits } from "./http/rate-limit.js";
+import { buildSerializer } from "./http/serializers.js";
 import { registerTextInputGuard } from "./http/text-input.js";
 import { buildValidator } from "./http/validators.js";
 import type { JobDefinition, PeriodicJob } from "./jobs/registry.js";
@@ -24,6 +29,7 @@ import { changeRequestContentRoutes } from "./modules/change-request-content/cha
 import { changeRequestMergeRoutes } from "./modules/change-request-merge/change-request-merge.routes.js";
 import { reviewRoutes } from "./modules/change-request-reviews/change-request-reviews.routes.js";
 import { changeRequestRoutes } from "./modules/change-requests/change-requests.routes.js";
+import { collabRoutes } from "./modules/collab/collab.routes.js";
 import { collectionRoutes } from "./modules/collections/collections.routes.js";
 import { commentRoutes } from "./modules/comments/comments.routes.js";
 import { contentRoutes } from "./modules/content/content.routes.js";
@@ -36,13 +42,13 @@ import { gitExportJob, gitImportJob } from "./modules/git-sync/git-sync.jobs.js"
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
+import { oidcRoutes } from "./modules/oidc/oidc.routes.js";
 import { openapiProcessJob, openapiRefreshJob, REFRESH_SCAN_EVERY_MS } from "./modules/openapi/openapi.jobs.js";
 import { openapiRoutes } from "./modules/openapi/openapi.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
-import { publishedRoutes } from "./modules/published/published.routes.js";
-import { SiteHosts } from "./modules/published/site-hosts.js";
 import { samlRoutes } from "./modules/saml/saml.routes.js";
+import { scimRoutes, scimTokenRoutes } from "./modules/scim/scim.routes.js";
 import { searchRoutes } from "./modules/search/search.routes.js";
 import { siteCustomizationRoutes } from "./modules/sites/customization.routes.js";
 import { shareLinkRoutes } from "./modules/sites/share-links.routes.js";
@@ -55,8 +61,6 @@ import { teamRoutes } from "./modules/teams/teams.routes.js";
 import { translationRunJob } from "./modules/translations/translations.jobs.js";
 import { translationRoutes } from "./modules/translations/translations.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
-import { purgeExpiredSignInsJob } from "./modules/web/web.jobs.js";
-import { webRoutes } from "./modules/web/web.routes.js";
 
 export const API_VERSION = "0.1.0";
 
@@ -85,7 +89,12 @@ export const periodicJobs: PeriodicJob[] = [
 // A client-supplied request id is kept only when it is short and harmless to log.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+export interface BuildOptions {
+  /** Called as each route is registered, before any (scripts/lib/routes.ts maps routes to their code with it). */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<FastifyInstance> {
   // Request ids: unique per process start, cheap to make (a counter, not random bytes per request).
   const requestIdPrefix = randomBase62(8);
   let requestCounter = 0;
@@ -115,9 +124,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
     },
-    // Bodies are validated as sent, query strings and path parameters coerce (src/http/validators.ts).
-    schemaController: { compilersFactory: { buildValidator } },
+    // Bodies are validated as sent, query strings and path parameters coerce (src/http/validators.ts);
+    // one serializer per response schema, not per route and status (src/http/serializers.ts).
+    schemaController: { compilersFactory: { buildValidator, buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  if (options.onRoute) app.addHook("onRoute", options.onRoute);
 
   // Synchronous hooks (done-callback style) on every request: an async hook costs a promise round.
   app.addHook("onRequest", (request, reply, done) => {
@@ -136,7 +148,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerTextInputGuard(app);
   // Before authentication: a refused request costs no token lookup.
-  await registerRateLimits(app, deps.config.rateLimit, deps.db, deps.log);
+  const limits = await registerRateLimits(app, deps.config.rateLimit, deps.db, deps.log);
   registerAuthentication(app, deps.db);
 
   await app.register(swagger, {
@@ -152,7 +164,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       security: [{ bearer: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/reference", uiConfig: { docExpansion: "none" } });
+  // Swagger UI, loaded by the first request under /reference (src/http/api-reference.ts).
+  registerApiReference(app, { routePrefix: "/reference", uiConfig: { docExpansion: "none" } });
 
   app.get("/openapi.json", { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   app.get("/healthz", { config: { public: true }, schema: { hide: true } }, async () => ({ status: "ok" }));
@@ -163,11 +176,15 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       if (pending.length > 0) {
         return reply.code(503).send({ error: { code: 503, message: `Migrations pending: ${pending.join(", ")}` } });
       }
-      return { status: "ready" };
     } catch (err) {
       deps.log.warn({ err }, "readiness check failed");
       return reply.code(503).send({ error: { code: 503, message: "Database unavailable" } });
     }
+    // Without Redis requests are served, only not limited: degraded, still 200 (a 503 would take
+    // every process out of its load balancer at once, for a store the limiter can do without).
+    const redis = await limits.redisHealth?.();
+    if (redis === undefined) return { status: "ready" };
+    return { status: redis === "ok" ? "ready" : "degraded", redis };
   });
   app.get("/v1/", { config: { public: true }, schema: { tags: ["meta"], operationId: "getApiInformation" } }, async () => ({
     version: API_VERSION,
@@ -201,12 +218,19 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(translationRoutes, { deps });
   await app.register(openapiRoutes, { deps });
   await app.register(samlRoutes, { deps });
+  await app.register(oidcRoutes, { deps });
+  await app.register(scimTokenRoutes, { deps });
+  // SCIM 2.0 provisioning at /scim/v2, authenticated by an organization's SCIM token (its own hooks and error bodies).
+  await app.register(scimRoutes, { deps });
+  // The member web app (src/apps/web): its pages and forms under /app, SAML sign-in under /saml.
   await app.register(webRoutes, { deps });
   await app.register(conversationRoutes, { deps });
+  // Live collaboration: the editor's token, and the WebSocket endpoint /app/collab on this server's port.
+  await app.register(collabRoutes, { deps });
   // The MCP SDK (with zod) is ~25 MB resident: loaded by the first MCP request, not at startup.
-  const mcp = async (...args: Parameters<typeof import("./modules/published/mcp.js").handleMcpRequest>) =>
-    (await import("./modules/published/mcp.js")).handleMcpRequest(...args);
-  await app.register(publishedRoutes, { deps, siteHosts, mcp });
+  const mcp = async (...args: Parameters<typeof import("./apps/site/mcp.js").handleMcpRequest>) =>
+    (await import("./apps/site/mcp.js")).handleMcpRequest(...args);
+  await app.register(publishedSiteRoutes, { deps, siteHosts, mcp });
 
   return app;
 }

@@ -12,6 +12,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
+import { createPrivateFile } from "./db/database.js";
+import { randomBase62 } from "./lib/ids.js";
 
 export const POSTGRES_BACKUP_HELP = [
   "On PostgreSQL, back up and restore with pg_dump and pg_restore (consistent while the server runs):",
@@ -53,31 +55,71 @@ function checkQuireDatabase(db: SQLite.Database, what: string): void {
   }
 }
 
-/** Copies the live database at `sourcePath` into `file` (replaced only once the copy is complete and checked). */
+/** Files SQLite may make beside a database (a killed copy leaves them too). */
+const SIDE_FILES = ["", "-journal", "-wal", "-shm"];
+
+/**
+ * A copy in progress: `<file>.<pid>-<random>.quire-partial` beside the backup file (a rename within
+ * one directory is atomic, so the backup file is either the previous one or the new complete one).
+ */
+const PARTIAL = /^(.+)\.(\d+)-[A-Za-z0-9]{8}\.quire-partial(-journal|-wal|-shm)?$/;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a process of another user has this pid; it may be a backup still running.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes what killed backups left in `dir`: their copies in progress (of any backup file there),
+ * once the process that made them is gone, and the `<file>.partial` of earlier versions for `target`.
+ */
+function removeStalePartials(dir: string, target: string): void {
+  for (const name of fs.readdirSync(dir)) {
+    const match = PARTIAL.exec(name);
+    if (match && !processAlive(Number(match[2]))) fs.rmSync(path.join(dir, name), { force: true });
+  }
+  for (const side of SIDE_FILES) fs.rmSync(`${target}.partial${side}`, { force: true });
+}
+
+/**
+ * Copies the live database at `sourcePath` into `file` (mode 0600: it holds the instance key),
+ * replacing it only once the copy is complete and checked.
+ */
 export async function backupSqlite(sourcePath: string, file: string): Promise<BackupSummary> {
   if (!fs.existsSync(sourcePath)) throw new BackupError(`No database at ${sourcePath} (check QUIRE_DATA_DIR).`);
   const target = path.resolve(file);
-  const partial = `${target}.partial`;
-  fs.rmSync(partial, { force: true });
-  const source = new SQLite(sourcePath, { fileMustExist: true });
+  const dir = path.dirname(target);
+  if (!fs.existsSync(dir)) throw new BackupError(`No directory ${dir} to write the backup in.`);
+  removeStalePartials(dir, target);
+  const partial = `${target}.${process.pid}-${randomBase62(8)}.quire-partial`;
+  createPrivateFile(partial);
+  let renamed = false;
   try {
-    source.pragma("busy_timeout = 10000");
-    await source.backup(partial, { progress: () => ALL_PAGES });
+    const source = new SQLite(sourcePath, { fileMustExist: true });
+    try {
+      source.pragma("busy_timeout = 10000");
+      await source.backup(partial, { progress: () => ALL_PAGES });
+    } finally {
+      source.close();
+    }
+    const copy = new SQLite(partial);
+    try {
+      // One self-contained file, whatever the live database's journal mode.
+      copy.pragma("journal_mode = DELETE");
+      checkQuireDatabase(copy, "The copy");
+    } finally {
+      copy.close();
+    }
+    fs.renameSync(partial, target);
+    renamed = true;
   } finally {
-    source.close();
+    if (!renamed) for (const side of SIDE_FILES) fs.rmSync(`${partial}${side}`, { force: true });
   }
-  const copy = new SQLite(partial);
-  try {
-    // One self-contained file, whatever the live database's journal mode.
-    copy.pragma("journal_mode = DELETE");
-    checkQuireDatabase(copy, "The copy");
-  } catch (error) {
-    copy.close();
-    fs.rmSync(partial, { force: true });
-    throw error;
-  }
-  copy.close();
-  fs.renameSync(partial, target);
   const check = new SQLite(target, { readonly: true, fileMustExist: true });
   try {
     return summarize(check, target);
@@ -102,7 +144,7 @@ export async function restoreSqlite(file: string, targetPath: string): Promise<B
   }
   try {
     checkQuireDatabase(backup, `The backup ${source}`);
-    fs.mkdirSync(path.dirname(targetPath), { recursive: true });
+    createPrivateFile(targetPath);
     await backup.backup(targetPath, { progress: () => ALL_PAGES });
   } finally {
     backup.close();

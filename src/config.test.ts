@@ -76,3 +76,47 @@ describe("loadConfig: Git import limits and worker threads", () => {
     expect(() => loadConfig({ QUIRE_WORKER_HEAP_MB: "256MB" })).toThrow(/QUIRE_WORKER_HEAP_MB must be an integer/);
   });
 });
+
+describe("loadConfig: who may create organizations", () => {
+  it("defaults to operators only, reads users, and names the variable of a wrong value", () => {
+    expect(loadConfig({}).orgCreation).toBe("operators");
+    expect(loadConfig({ QUIRE_ORG_CREATION: "" }).orgCreation).toBe("operators");
+    expect(loadConfig({ QUIRE_ORG_CREATION: "users" }).orgCreation).toBe("users");
+    expect(loadConfig({ QUIRE_ORG_CREATION: "operators" }).orgCreation).toBe("operators");
+    for (const value of ["anyone", "Users", "true"]) {
+      expect(() => loadConfig({ QUIRE_ORG_CREATION: value })).toThrow(
+        new ConfigError(`QUIRE_ORG_CREATION must be one of operators, users, got "${value}"`),
+      );
+    }
+  });
+});
+
+describe("loadConfig: Redis of the rate limiter", () => {
+  it("defaults to a 500 ms deadline and a 5 s pause after a failure, and reads both", () => {
+    expect(loadConfig({}).rateLimit).toMatchObject({ redisTimeoutMs: 500, redisRetryMs: 5000 });
+    const config = loadConfig({ REDIS_URL: "redis://cache:6379", QUIRE_REDIS_TIMEOUT_MS: "2000", QUIRE_REDIS_RETRY_MS: "30000" });
+    expect(config.rateLimit).toMatchObject({ store: "redis", redisTimeoutMs: 2000, redisRetryMs: 30_000 });
+    expect(() => loadConfig({ QUIRE_REDIS_TIMEOUT_MS: "0" })).toThrow(
+      'QUIRE_REDIS_TIMEOUT_MS must be an integer between 10 and 60000, got "0"',
+    );
+    expect(() => loadConfig({ QUIRE_REDIS_RETRY_MS: "5s" })).toThrow(/QUIRE_REDIS_RETRY_MS must be an integer/);
+  });
+});
+
+describe("loadConfig: file:// Git remotes", () => {
+  it("are off by default, and need a root directory when allowed", () => {
+    expect(loadConfig({})).toMatchObject({ gitAllowFileUrls: false, gitFileRoot: undefined });
+    expect(() => loadConfig({ QUIRE_GIT_ALLOW_FILE_URLS: "true" })).toThrow(
+      new ConfigError(
+        "QUIRE_GIT_ALLOW_FILE_URLS=true needs QUIRE_GIT_FILE_ROOT, the directory file:// Git remotes must be in (an absolute path)",
+      ),
+    );
+    expect(() => loadConfig({ QUIRE_GIT_ALLOW_FILE_URLS: "true", QUIRE_GIT_FILE_ROOT: "repos" })).toThrow(
+      'QUIRE_GIT_FILE_ROOT must be an absolute path, got "repos"',
+    );
+    expect(loadConfig({ QUIRE_GIT_ALLOW_FILE_URLS: "true", QUIRE_GIT_FILE_ROOT: "/srv/git/../repos/" })).toMatchObject({
+      gitAllowFileUrls: true,
+      gitFileRoot: "/srv/repos",
+    });
+  });
+});

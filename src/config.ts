@@ -15,13 +15,17 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Base of every `urls.*` address the API returns, without a trailing slash. */
   publicUrl: string;
+  /** Whether the first start on an empty database publishes the sample "getting started" site. */
+  sample: boolean;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   /** Whether `quire serve` also runs the job worker loop in the same process. */
   runWorker: boolean;
-  /** Allow `file://` Git remotes (tests and single-machine setups only). */
+  /** Allow `file://` Git remotes (tests and single-machine setups only), under `gitFileRoot`. */
   gitAllowFileUrls: boolean;
+  /** The directory `file://` Git remotes must be in (absolute); required when they are allowed. */
+  gitFileRoot: string | undefined;
   /** Limits of Git imports and exports (QUIRE_GIT_*). */
   gitLimits: GitLimits;
   /** Largest Markdown page (or include) an import converts; a larger one is left out with a warning. */
@@ -46,8 +50,8 @@ export interface Config {
   translator: TranslatorConfig;
   /**
    * Networks (CIDR) that URLs given by users may reach besides public addresses, e.g. an intranet
-   * host serving OpenAPI documents. Empty by default: private, loopback and link-local addresses
-   * are refused.
+   * host serving OpenAPI documents or Git repositories. Empty by default: private, loopback and
+   * link-local addresses are refused.
    */
   fetchAllowNetworks: string[];
   /** Minutes between two fetches of an OpenAPI spec given by URL. */
@@ -59,9 +63,36 @@ export interface Config {
   /** Heap of the thread that processes one OpenAPI document, in MiB. */
   openapiMemoryMb: number;
   rateLimit: RateLimitConfig;
+  /** Live collaboration in the editor (src/modules/collab, docs/collaboration.md). */
+  collab: CollabConfig;
+  /**
+   * Who may create organizations: `operators` (the command line only: `quire orgs create`,
+   * `quire init`; `POST /v1/orgs` answers 403) or `users` (any API token holder too).
+   */
+  orgCreation: "operators" | "users";
 }
 
 /** Request limits (src/http/rate-limit.ts); every count is per window. */
+export interface CollabConfig {
+  /** QUIRE_COLLAB: the WebSocket endpoint /app/collab answers (true by default). */
+  enabled: boolean;
+  /** REDIS_URL: updates and access changes travel between Quire processes through it (one process: not needed). */
+  redisUrl: string | undefined;
+  /** Largest WebSocket message a client may send (an update; the first sync of a large page is one message too). */
+  maxMessageBytes: number;
+  /** Largest Yjs state of one document, as persisted. */
+  maxStateBytes: number;
+  /** Documents one WebSocket connection may open at once. */
+  maxDocumentsPerConnection: number;
+  /** A connection that has not authenticated a document by then is closed. */
+  authTimeoutMs: number;
+  /** How long a collab token is valid (the editor asks for a new one when it reconnects). */
+  tokenTtlSeconds: number;
+  /** Writes wait this long after the last change, and at most maxDebounceMs after the first. */
+  debounceMs: number;
+  maxDebounceMs: number;
+}
+
 export interface RateLimitConfig {
   enabled: boolean;
   windowMs: number;
@@ -69,6 +100,12 @@ export interface RateLimitConfig {
   perToken: number;
   /** Requests per client address (IPv6: per /64), with or without a token. */
   perAddress: number;
+  /**
+   * Published pages read per client address (GET of a site's pages, Markdown, llms.txt, assets), a
+   * budget of their own: a crawler, a link checker or an office behind one address reads many,
+   * each served from cache. A site's search, PDFs and MCP count against `perAddress`.
+   */
+  perReaderAddress: number;
   /** Failed authentications (401) per client address before its authenticated requests get 429. */
   authFailures: number;
   /**
@@ -77,8 +114,17 @@ export interface RateLimitConfig {
    */
   store: "memory" | "redis" | "database";
   redisUrl: string | undefined;
+  /** Longest a Redis command may take (connecting: at least a second) before the request goes on unlimited. */
+  redisTimeoutMs: number;
+  /** After Redis failed, how long requests skip it before one tries it again. */
+  redisRetryMs: number;
   /** Prefix of the keys in Redis and in the database table. */
   keyPrefix: string;
+  /**
+   * With the database store: how often a process writes the counts it made (one statement for all
+   * keys), in milliseconds; 0 writes every count as it is made (exact across processes, one upsert per request).
+   */
+  syncMs: number;
 }
 
 export interface TranslatorConfig {
@@ -138,6 +184,21 @@ function readUrl(name: string, raw: string, protocols: string[]): string {
   return raw;
 }
 
+/** QUIRE_GIT_FILE_ROOT: without it, allowing file:// remotes would allow any repository (or directory) of the machine. */
+function readGitFileRoot(env: Env, allowed: boolean): string | undefined {
+  const raw = env.QUIRE_GIT_FILE_ROOT?.trim();
+  if (!raw) {
+    if (allowed) {
+      throw new ConfigError(
+        "QUIRE_GIT_ALLOW_FILE_URLS=true needs QUIRE_GIT_FILE_ROOT, the directory file:// Git remotes must be in (an absolute path)",
+      );
+    }
+    return undefined;
+  }
+  if (!path.isAbsolute(raw)) throw new ConfigError(`QUIRE_GIT_FILE_ROOT must be an absolute path, got "${raw}"`);
+  return path.resolve(raw);
+}
+
 function readSecretKey(env: Env): string | undefined {
   const raw = env.QUIRE_SECRET_KEY;
   if (raw === undefined || raw === "") return undefined;
@@ -195,11 +256,25 @@ function readRateLimit(env: Env, databaseUrl: string | undefined): RateLimitConf
     windowMs: readInt(env, "QUIRE_RATE_LIMIT_WINDOW", 60, 1, 86_400) * 1000,
     perToken: readInt(env, "QUIRE_RATE_LIMIT_TOKEN", 600, 1, 1_000_000_000),
     perAddress: readInt(env, "QUIRE_RATE_LIMIT_ADDRESS", 1200, 1, 1_000_000_000),
+    perReaderAddress: readInt(env, "QUIRE_RATE_LIMIT_READER", 12_000, 1, 1_000_000_000),
     authFailures: readInt(env, "QUIRE_RATE_LIMIT_AUTH_FAILURES", 20, 1, 1_000_000_000),
     store,
     redisUrl,
+    redisTimeoutMs: readInt(env, "QUIRE_REDIS_TIMEOUT_MS", 500, 10, 60_000),
+    redisRetryMs: readInt(env, "QUIRE_REDIS_RETRY_MS", 5000, 100, 3_600_000),
     keyPrefix: "quire:rl:",
+    syncMs: readInt(env, "QUIRE_RATE_LIMIT_SYNC_MS", 250, 0, 60_000),
   };
+}
+
+const ORG_CREATION = ["operators", "users"] as const;
+
+function readOrgCreation(env: Env): Config["orgCreation"] {
+  const raw = env.QUIRE_ORG_CREATION || "operators";
+  if (!(ORG_CREATION as readonly string[]).includes(raw)) {
+    throw new ConfigError(`QUIRE_ORG_CREATION must be one of ${ORG_CREATION.join(", ")}, got "${raw}"`);
+  }
+  return raw as Config["orgCreation"];
 }
 
 /** Reads and validates the configuration; throws ConfigError with the variable's name on bad input. */
@@ -210,6 +285,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   }
   const databaseUrl = env.DATABASE_URL ? readUrl("DATABASE_URL", env.DATABASE_URL, ["postgres:", "postgresql:"]) : undefined;
+  const gitAllowFileUrls = readBool(env, "QUIRE_GIT_ALLOW_FILE_URLS", false);
   const publicUrl = readUrl("QUIRE_PUBLIC_URL", env.QUIRE_PUBLIC_URL || `http://localhost:${port}`, ["http:", "https:"]).replace(
     /\/+$/,
     "",
@@ -220,10 +296,12 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.QUIRE_DATA_DIR || "data"),
     databaseUrl,
     publicUrl,
+    sample: readBool(env, "QUIRE_SAMPLE", true),
     logLevel,
     bodyLimit: readInt(env, "QUIRE_BODY_LIMIT", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     runWorker: readBool(env, "QUIRE_WORKER", true),
-    gitAllowFileUrls: readBool(env, "QUIRE_GIT_ALLOW_FILE_URLS", false),
+    gitAllowFileUrls,
+    gitFileRoot: readGitFileRoot(env, gitAllowFileUrls),
     trustProxy: readBool(env, "QUIRE_TRUST_PROXY", false),
     gitLimits: {
       maxFileBytes: readInt(env, "QUIRE_GIT_MAX_FILE_BYTES", DEFAULT_GIT_LIMITS.maxFileBytes, 1, Number.MAX_SAFE_INTEGER),
@@ -245,5 +323,17 @@ export function loadConfig(env: Env = process.env): Config {
     openapiMaxBytes: readInt(env, "QUIRE_OPENAPI_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     openapiMemoryMb: readInt(env, "QUIRE_OPENAPI_MEMORY_MB", 1024, 64, 65_536),
     rateLimit: readRateLimit(env, databaseUrl),
+    collab: {
+      enabled: readBool(env, "QUIRE_COLLAB", true),
+      redisUrl: env.REDIS_URL ? readUrl("REDIS_URL", env.REDIS_URL, ["redis:", "rediss:"]) : undefined,
+      maxMessageBytes: readInt(env, "QUIRE_COLLAB_MAX_MESSAGE_BYTES", 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxStateBytes: readInt(env, "QUIRE_COLLAB_MAX_STATE_BYTES", 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxDocumentsPerConnection: readInt(env, "QUIRE_COLLAB_MAX_DOCUMENTS", 8, 1, 1000),
+      authTimeoutMs: readInt(env, "QUIRE_COLLAB_AUTH_TIMEOUT_MS", 10_000, 100, 600_000),
+      tokenTtlSeconds: readInt(env, "QUIRE_COLLAB_TOKEN_TTL", 600, 10, 86_400),
+      debounceMs: readInt(env, "QUIRE_COLLAB_DEBOUNCE_MS", 500, 0, 60_000),
+      maxDebounceMs: readInt(env, "QUIRE_COLLAB_MAX_DEBOUNCE_MS", 3000, 0, 600_000),
+    },
+    orgCreation: readOrgCreation(env),
   };
 }

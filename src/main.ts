@@ -4,20 +4,32 @@
  */
 import path from "node:path";
 import { Command, CommanderError } from "commander";
+import type { FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
 import { buildApp, jobDefinitions, periodicJobs } from "./app.js";
+import { createLoginLink } from "./apps/web/web.queries.js";
 import { BackupError, backupSqlite, POSTGRES_BACKUP_HELP, restoreSqlite } from "./backup.js";
-import { bootstrapIfEmpty, ensureUser, initOrganization, loadInstanceSecret } from "./bootstrap.js";
+import {
+  bootstrapIfEmpty,
+  commandPublicUrl,
+  ensureUser,
+  type FirstStart,
+  initOrganization,
+  loadInstanceSecret,
+  recordPublicUrl,
+} from "./bootstrap.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
-import { type DatabaseHandle, openDatabase } from "./db/database.js";
+import { type DatabaseHandle, openDatabase, openToOthers } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
 import { Urls } from "./http/urls.js";
-
 import { Worker } from "./jobs/worker.js";
+import { verifyAddressByOperator } from "./modules/invites/invites.service.js";
+import { getOrganization } from "./modules/organizations/organizations.queries.js";
 import { createOrganization } from "./modules/organizations/organizations.service.js";
+import { insertScimToken, listScimTokens, revokeScimToken } from "./modules/scim/scim.queries.js";
 import { createApiToken, revokeApiToken } from "./modules/users/tokens.queries.js";
 import { getUserByEmail, getUserById, updateUser } from "./modules/users/users.queries.js";
-import { createLoginLink } from "./modules/web/web.queries.js";
+import { createSampleSite } from "./sample.js";
 import { closeWorkerThreads, configureWorkerHeap, configureWorkerThreads } from "./workers/pool.js";
 
 export interface Io {
@@ -41,8 +53,24 @@ export function createLogger(config: Pick<Config, "logLevel">): Logger {
   });
 }
 
-function openFromConfig(config: Config): DatabaseHandle {
-  return openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, "quire.db") });
+function openFromConfig(config: Config, log?: Logger): DatabaseHandle {
+  const sqlitePath = path.join(config.dataDir, "quire.db");
+  if (log && !config.databaseUrl && openToOthers(sqlitePath)) {
+    log.warn(
+      { file: sqlitePath },
+      "the database file may be read by other users of this machine, and it holds the instance key and every session: chmod 600 it",
+    );
+  }
+  return openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqlitePath,
+    ...(log
+      ? {
+          onChangeFeedError: (error: Error) =>
+            log.warn({ err: error }, "the database change feed dropped; reconnecting (reads are not kept meanwhile)"),
+        }
+      : {}),
+  });
 }
 
 /** Opens the configured database, migrated to the latest schema, for the duration of `fn`. */
@@ -71,13 +99,15 @@ async function serve(io: Io): Promise<number> {
   const log = createLogger(config);
   configureWorkerThreads(config.workerThreads);
   configureWorkerHeap(config.workerHeapMb);
-  const handle = openFromConfig(config);
+  const handle = openFromConfig(config, log);
   const applied = await migrateToLatest(handle.db);
   if (applied.length) log.info({ migrations: applied }, "database migrated");
-  const tokenFile = await bootstrapIfEmpty(handle.db, config.dataDir);
-  if (tokenFile) {
-    log.info({ file: tokenFile }, "first start: created an organization and its owner; the owner's API token is in this file");
+  const firstStart = await bootstrapIfEmpty(handle.db, config.dataDir);
+  if (firstStart) {
+    log.info({ file: firstStart.tokenFile }, "first start: created an organization and its owner; the owner's API token is in this file");
   }
+  // Commands run beside the server (`quire users login-link`) print addresses under this one.
+  await recordPublicUrl(handle.db, config.publicUrl);
   const urls = new Urls(config.publicUrl);
   const secret = await loadInstanceSecret(handle.db, config.secretKey);
   const worker = config.runWorker
@@ -94,8 +124,7 @@ async function serve(io: Io): Promise<number> {
   const address = await app.listen({ port: config.port, host: config.host });
   worker?.start();
   log.info({ address, database: handle.description, publicUrl: config.publicUrl, worker: !!worker }, "quire is serving");
-
-  await new Promise<void>((resolve) => {
+  const stopping = new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {
       log.info({ signal }, "shutting down: finishing in-flight requests and jobs");
       resolve();
@@ -103,6 +132,8 @@ async function serve(io: Io): Promise<number> {
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
+  if (firstStart) io.err(await welcome(app, handle, config, log, firstStart));
+  await stopping;
   await app.close();
   await worker?.stop();
   await closeWorkerThreads();
@@ -111,13 +142,42 @@ async function serve(io: Io): Promise<number> {
   return 0;
 }
 
+/**
+ * What a newcomer needs after the first start: the sample site (unless QUIRE_SAMPLE=false), a
+ * one-time sign-in link for the owner, and where the API token is. A sample that cannot be made
+ * is reported and the server goes on: it is a convenience, not part of serving.
+ */
+async function welcome(app: FastifyInstance, handle: DatabaseHandle, config: Config, log: Logger, first: FirstStart): Promise<string> {
+  let siteUrl: string | undefined;
+  if (config.sample) {
+    try {
+      siteUrl = (await createSampleSite(app, { token: first.token, orgId: first.organization.id })).siteUrl;
+      log.info({ site: siteUrl }, "first start: published a sample site (QUIRE_SAMPLE=false skips it)");
+    } catch (error) {
+      log.warn({ err: error }, "first start: the sample site could not be made; the server is running without it");
+    }
+  }
+  const { token, expiresAt } = await createLoginLink(handle.db, first.user.id);
+  const signIn = `${config.publicUrl}/app/login/link/${token}`;
+  log.info({ signIn, expiresAt }, "first start: sign in to the app as the owner with this link (valid once, for 15 minutes)");
+  return [
+    "",
+    "Quire is ready.",
+    ...(siteUrl ? [`  Sample docs site:   ${siteUrl}`] : []),
+    `  Sign in to the app: ${signIn}`,
+    "                      (valid once, for 15 minutes; for a new link: npx quire users login-link --user admin@localhost)",
+    `  API token:          in ${first.tokenFile}`,
+    "",
+  ].join("\n");
+}
+
 /** Runs only the job worker (for deployments that separate web and worker processes). */
 async function runWorker(once: boolean): Promise<number> {
   const config = loadConfig();
   const log = createLogger(config);
   configureWorkerThreads(config.workerThreads);
   configureWorkerHeap(config.workerHeapMb);
-  const handle = openFromConfig(config);
+  const handle = openFromConfig(config, log);
   await migrateToLatest(handle.db);
   const worker = new Worker(
     {
@@ -207,15 +267,42 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
         handle.db.transaction().execute(async (trx) => {
           const existing = await getUserByEmail(trx, opts.email);
           if (existing && !existing.pending) {
-            throw new CommandError(`A user with email "${opts.email}" already exists (id ${existing.id}); use \`quire tokens create\`.`);
+            throw new CommandError(
+              `A user with email "${opts.email}" already exists (id ${existing.id}); use \`quire tokens create\` (and \`quire users verify\` to vouch for the address).`,
+            );
           }
           const user = existing ?? (await ensureUser(trx, opts.email, opts.name));
-          if (existing) await updateUser(trx, user.id, { displayName: opts.name, pending: 0 });
+          if (existing) {
+            // Creating the user is vouching for the address, as for a new account.
+            await updateUser(trx, user.id, { displayName: opts.name, pending: 0 });
+            await verifyAddressByOperator(trx, existing);
+          }
           const { token } = await createApiToken(trx, user.id, "quire users create");
           return { user: { id: user.id }, token };
         }),
       );
       io.out(opts.json ? JSON.stringify(result) : `user ${result.user.id}\ntoken ${result.token}\n(the token is shown once)`);
+    });
+
+  users
+    .command("verify")
+    .description(
+      "vouch for a user's email address for every organization: revokes the account's tokens and sessions when an organization's single sign-on had vouched for it, then gives it the invitations held for it",
+    )
+    .requiredOption("--user <id|email>", "user id or email address")
+    .option("--json", "print the result as JSON")
+    .action(async (opts: { user: string; json?: boolean }) => {
+      const result = await withDatabase(async (handle) => {
+        const user = await findUser(handle, opts.user);
+        const outcome = await handle.db.transaction().execute((trx) => verifyAddressByOperator(trx, user));
+        return { user: { id: user.id }, ...outcome };
+      });
+      io.out(
+        opts.json
+          ? JSON.stringify(result)
+          : `verified ${result.user.id}: ${result.revokedTokens} token(s) revoked, ${result.endedSessions} session(s) ended` +
+              (result.joined.length > 0 ? `, joined ${result.joined.join(", ")}` : ""),
+      );
     });
 
   users
@@ -229,7 +316,7 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
         // As with `tokens create`, the operator vouches for a pending invited account.
         if (user.pending) await updateUser(handle.db, user.id, { pending: 0 });
         const { token, expiresAt } = await createLoginLink(handle.db, user.id);
-        return { url: `${config.publicUrl}/app/login/link/${token}`, expiresAt };
+        return { url: `${await commandPublicUrl(handle.db, config)}/app/login/link/${token}`, expiresAt };
       });
       io.out(opts.json ? JSON.stringify(result) : `${result.url}\n(valid once, until ${result.expiresAt})`);
     });
@@ -260,6 +347,68 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
       const revoked = await withDatabase((handle) => revokeApiToken(handle.db, tokenOrId));
       if (!revoked) throw new CommandError("No active token matches; it may already be revoked.");
       io.out(opts.json ? JSON.stringify({ revoked: true }) : "token revoked");
+    });
+
+  const scim = program
+    .command("scim")
+    .description("SCIM 2.0 provisioning (an identity provider keeping an organization's members and teams)");
+  const scimTokens = scim.command("tokens").description("manage an organization's SCIM tokens (the identity provider's bearer tokens)");
+  /** The organization, or a CommandError naming what was given. */
+  const organizationOf = async (handle: DatabaseHandle, id: string) => {
+    const org = await getOrganization(handle.db, id);
+    if (!org) throw new CommandError(`No organization with id "${id}".`);
+    return org;
+  };
+  scimTokens
+    .command("create")
+    .description("issue a SCIM token for an organization; give it with the base URL to the identity provider")
+    .requiredOption("--org <id>", "organization id")
+    .requiredOption("--label <label>", "a note to recognise the token by (the identity provider's name)")
+    .option("--json", "print the result as JSON")
+    .action(async (opts: { org: string; label: string; json?: boolean }) => {
+      const label = opts.label.trim();
+      if (!label || label.length > 100) throw new CommandError("--label must be 1 to 100 characters.");
+      const { token, id, baseURL } = await withDatabase(async (handle, config) => {
+        const org = await organizationOf(handle, opts.org);
+        const created = await insertScimToken(handle.db, { orgId: org.id, label, createdBy: null });
+        return { token: created.token, id: created.row.id, baseURL: `${new Urls(config.publicUrl).base}/scim/v2` };
+      });
+      io.out(opts.json ? JSON.stringify({ id, token, baseURL }) : `${token}\nbase URL: ${baseURL}\n(the token is shown once)`);
+    });
+  scimTokens
+    .command("list")
+    .description("list an organization's SCIM tokens (never the tokens themselves)")
+    .requiredOption("--org <id>", "organization id")
+    .option("--json", "print the result as JSON")
+    .action(async (opts: { org: string; json?: boolean }) => {
+      const rows = await withDatabase(async (handle) => listScimTokens(handle.db, (await organizationOf(handle, opts.org)).id));
+      const items = rows.map((r) => ({
+        id: r.id,
+        label: r.label,
+        createdAt: r.createdAt,
+        lastUsedAt: r.lastUsedAt,
+        revokedAt: r.revokedAt,
+      }));
+      io.out(
+        opts.json
+          ? JSON.stringify({ items })
+          : items
+              .map((t) => `${t.id}  ${t.label}  ${t.revokedAt ? `revoked ${t.revokedAt}` : `last used ${t.lastUsedAt ?? "never"}`}`)
+              .join("\n") || "no SCIM tokens",
+      );
+    });
+  scimTokens
+    .command("revoke")
+    .description("revoke one of an organization's SCIM tokens, by its id")
+    .requiredOption("--org <id>", "organization id")
+    .argument("<tokenId>", "the token's id (from list)")
+    .option("--json", "print the result as JSON")
+    .action(async (tokenId: string, opts: { org: string; json?: boolean }) => {
+      const revoked = await withDatabase(async (handle) =>
+        revokeScimToken(handle.db, (await organizationOf(handle, opts.org)).id, tokenId),
+      );
+      if (!revoked) throw new CommandError(`The organization has no SCIM token with id "${tokenId}".`);
+      io.out(opts.json ? JSON.stringify({ revoked: true }) : "SCIM token revoked");
     });
 
   const orgs = program.command("orgs").description("manage organizations");

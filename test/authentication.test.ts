@@ -64,3 +64,25 @@ describe("authentication on every operation", () => {
     expect(info.statusCode).toBe(200);
   });
 });
+
+describe("the API reference", () => {
+  // Served by @fastify/swagger-ui through @fastify/static: its files are public, and nothing else is.
+  it("serves Swagger UI and its files without a token, and no file outside them", async () => {
+    const page = await ctx.app.inject({ method: "GET", url: "/reference" });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toMatch(/^text\/html/);
+    expect(page.body).toContain('id="swagger-ui"');
+    const css = await ctx.app.inject({ method: "GET", url: "/reference/static/swagger-ui.css" });
+    expect(css.statusCode).toBe(200);
+    expect(css.headers["content-type"]).toMatch(/^text\/css/);
+    expect(css.body.length).toBeGreaterThan(1000);
+    const outside = await ctx.app.inject({ method: "GET", url: "/reference/static/..%2f..%2f..%2fpackage.json" });
+    expect(outside.statusCode).toBe(404);
+    expect(outside.body).not.toContain('"dependencies"');
+    expect(outside.json().error.code).toBe(404);
+    // The page reads this app's OpenAPI document.
+    const document = await ctx.app.inject({ method: "GET", url: "/reference/json" });
+    expect(document.statusCode).toBe(200);
+    expect(document.json()).toEqual((await ctx.app.inject({ method: "GET", url: "/openapi.json" })).json());
+  });
+});

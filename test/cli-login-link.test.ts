@@ -60,6 +60,22 @@ describe("quire users login-link", () => {
     expect(plain.out).toMatch(/^https:\/\/docs\.example\.test\/app\/login\/link\/\S+\n\(valid once, until .+\)$/);
   });
 
+  it("verifies the address of an account nobody had verified, and leaves one a provider vouched for as it is", async () => {
+    const invited = await createUser(ctx, { emailVerified: false });
+    await WebClient.signedIn(ctx, invited);
+    expect(await ctx.db.selectFrom("users").selectAll().where("id", "=", invited.id).executeTakeFirstOrThrow()).toMatchObject({
+      emailVerified: 1,
+      emailVerifiedVia: "sign-in-link",
+    });
+    const vouched = await createUser(ctx, { verification: { via: "idp", orgId: "o-elsewhere" } });
+    await WebClient.signedIn(ctx, vouched);
+    expect(await ctx.db.selectFrom("users").selectAll().where("id", "=", vouched.id).executeTakeFirstOrThrow()).toMatchObject({
+      emailVerified: 0,
+      emailVerifiedVia: "idp",
+      emailVouchedBy: "o-elsewhere",
+    });
+  });
+
   it("exits with 1 for an unknown user", async () => {
     const res = await run("users", "login-link", "--user", "nobody@example.test");
     expect(res.code).toBe(1);

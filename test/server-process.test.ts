@@ -1,14 +1,17 @@
 /**
  * The server as an operator runs it: a child process started with `quire serve`.
- * First start, the admin token file, logs without secrets, readiness, graceful shutdown, and
- * (on PostgreSQL) several processes sharing one database.
+ * First start, the admin token file, logs without secrets, readiness, graceful shutdown, the sample
+ * site and sign-in link of a first start, and (on PostgreSQL) several processes sharing one database.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
+import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
+import { connectChromium } from "./helpers/browser.js";
 import { createTestDatabase, testDialect } from "./helpers/db.js";
 
 interface Server {
@@ -24,11 +27,34 @@ afterEach(() => {
   for (const server of running.splice(0)) server.child.kill("SIGKILL");
 });
 
+/** A port nobody listens on now (the sample's addresses need the real port before the server starts). */
+/** A full-page screenshot named `name`, when QUIRE_SCREENSHOTS_DIR is set. */
+async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.QUIRE_SCREENSHOTS_DIR;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+async function freePort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function waitFor(server: Server, text: string): Promise<void> {
+  for (let i = 0; i < 600 && !server.logs().includes(text); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(server.logs()).toContain(text);
+}
+
 async function startServer(env: Record<string, string>): Promise<Server> {
   const dataDir = env.QUIRE_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "quire-proc-"));
   const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "serve"], {
     cwd: path.resolve(import.meta.dirname, ".."),
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", QUIRE_DATA_DIR: dataDir, ...env },
+    // The sample site has its own test; the others start without it.
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", QUIRE_SAMPLE: "false", QUIRE_DATA_DIR: dataDir, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -36,7 +62,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   child.stderr!.on("data", (d) => (output += d));
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 180_000);
     const check = () => {
       const match = /"address":"(http:[^"]+)"/.exec(output);
       if (match?.[1]) {
@@ -55,7 +81,11 @@ async function startServer(env: Record<string, string>): Promise<Server> {
 describe("quire serve", () => {
   it("bootstraps on first start, writes the token file 0600, never logs it, and shuts down gracefully", async () => {
     const database = testDialect() === "postgres" ? await createTestDatabase({ migrate: false }) : undefined;
-    const server = await startServer(database?.location.databaseUrl ? { DATABASE_URL: database.location.databaseUrl } : {});
+    // The organization created during shutdown is created through the API, which needs the operator's setting.
+    const server = await startServer({
+      QUIRE_ORG_CREATION: "users",
+      ...(database?.location.databaseUrl ? { DATABASE_URL: database.location.databaseUrl } : {}),
+    });
     try {
       const tokenFile = path.join(server.dataDir, "admin-token");
       expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
@@ -100,10 +130,23 @@ describe("quire serve", () => {
     }
   });
 
+  it.runIf(testDialect() === "sqlite")("warns when the SQLite database made by an earlier version may be read by others", async () => {
+    const first = await startServer({});
+    first.child.kill("SIGTERM");
+    expect(await first.exit).toBe(0);
+    expect(first.logs()).not.toContain("chmod 600");
+    // A file made 0644 (as versions that did not choose a mode left it) is reported, not changed.
+    const file = path.join(first.dataDir, "quire.db");
+    fs.chmodSync(file, 0o644);
+    const again = await startServer({ QUIRE_DATA_DIR: first.dataDir });
+    expect(again.logs()).toMatch(/"file":"[^"]*quire\.db".*chmod 600 it/);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o644);
+  });
+
   it.runIf(testDialect() === "postgres")("lets several processes share one PostgreSQL database, bootstrapping once", async () => {
     const database = await createTestDatabase({ migrate: false });
     try {
-      const env = { DATABASE_URL: database.location.databaseUrl! };
+      const env = { DATABASE_URL: database.location.databaseUrl!, QUIRE_ORG_CREATION: "users" };
       const [a, b] = await Promise.all([startServer(env), startServer(env)]);
       const tokens = [a, b].map((s) => path.join(s.dataDir, "admin-token")).filter((f) => fs.existsSync(f));
       expect(tokens).toHaveLength(1);
@@ -125,4 +168,73 @@ describe("quire serve", () => {
       await database.cleanup();
     }
   });
+
+  it("publishes a sample site on the first start, prints where to sign in, and does neither again", async () => {
+    const database = testDialect() === "postgres" ? await createTestDatabase({ migrate: false }) : undefined;
+    const port = await freePort();
+    const db: Record<string, string> = database?.location.databaseUrl ? { DATABASE_URL: database.location.databaseUrl } : {};
+    try {
+      const server = await startServer({ PORT: String(port), QUIRE_SAMPLE: "true", ...db });
+      await waitFor(server, "Quire is ready.");
+      const site = /Sample docs site: +(\S+)/.exec(server.logs())?.[1];
+      const signIn = /Sign in to the app: +(\S+)/.exec(server.logs())?.[1];
+      expect(site).toBe(`http://localhost:${port}/s/quire-sample-docs`);
+      expect(signIn).toMatch(new RegExp(`^http://localhost:${port}/app/login/link/`));
+
+      const home = await fetch(site!);
+      expect(home.status).toBe(200);
+      expect(await home.text()).toContain("Welcome");
+      const blocks = await (await fetch(`${site}/writing-pages/every-kind-of-block.md`)).text();
+      for (const block of ['{% hint style="warning" %}', "{% tabs %}", "{% stepper %}", "<details>", "$$", "```mermaid"]) {
+        expect(blocks).toContain(block);
+      }
+      // In Chromium: the sample site, then the printed link signs the owner in to the app, which lists the sample space.
+      const browser = await connectChromium();
+      try {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        const page = await context.newPage();
+        await page.goto(site!);
+        await page.getByRole("heading", { name: "Welcome" }).first().waitFor();
+        await shot(page, "first-start-sample-site");
+        await page.goto(signIn!);
+        expect(await page.textContent("body")).toContain("admin@localhost");
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.waitForURL(`http://localhost:${port}/app`);
+        await shot(page, "first-start-app-signed-in");
+        await page.getByRole("link", { name: "My Organization" }).click();
+        await page.getByRole("link", { name: "Getting started with Quire" }).first().click();
+        await page.getByText("Every kind of block").first().waitFor();
+        await shot(page, "first-start-app-sample-space");
+        await context.close();
+      } finally {
+        await browser.close();
+      }
+
+      // A command run without the server's environment prints links under the server's address.
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", "src/cli.ts", "users", "login-link", "--user", "admin@localhost"],
+        {
+          cwd: path.resolve(import.meta.dirname, ".."),
+          env: { ...process.env, PORT: "", QUIRE_PUBLIC_URL: "", QUIRE_DATA_DIR: server.dataDir, ...db },
+        },
+      );
+      expect(stdout).toMatch(new RegExp(`^http://localhost:${port}/app/login/link/`));
+
+      server.child.kill("SIGTERM");
+      expect(await server.exit).toBe(0);
+      const again = await startServer({ PORT: String(port), QUIRE_SAMPLE: "true", QUIRE_DATA_DIR: server.dataDir, ...db });
+      const token = fs.readFileSync(path.join(server.dataDir, "admin-token"), "utf8").trim();
+      const orgs = (await (await fetch(`${again.url}/v1/orgs`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+        items: { id: string }[];
+      };
+      const spaces = (await (
+        await fetch(`${again.url}/v1/orgs/${orgs.items[0]!.id}/spaces`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { items: { title: string }[] };
+      expect(spaces.items.map((space) => space.title)).toEqual(["Getting started with Quire"]);
+      expect(again.logs()).not.toContain("Quire is ready.");
+    } finally {
+      await database?.cleanup();
+    }
+  }, 600_000);
 });

@@ -7,6 +7,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Transaction } from "kysely";
 import pg from "pg";
+import { listenForChanges, OwnWrites, TableVersions } from "./change-feed.js";
 import type { Database } from "./schema.js";
 import { QuireCamelCasePlugin, type TrackedStatement, withStatementCache } from "./sqlite-statements.js";
 
@@ -40,28 +41,64 @@ export function redactUrl(raw: string): string {
   }
 }
 
+/**
+ * Creates `file` empty with mode 0600 (its directory 0700 when this creates it) unless it exists:
+ * an SQLite database holds the instance key and every session, and SQLite gives the files it makes
+ * beside one (-wal, -shm, -journal) the database file's own mode. An existing file keeps its mode.
+ */
+export function createPrivateFile(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_RDWR, 0o600));
+}
+
+/** Whether others than the owner may read or write `file` (an SQLite database made before files were created private). */
+export function openToOthers(file: string): boolean {
+  try {
+    return (fs.statSync(file).mode & 0o077) !== 0;
+  } catch {
+    return false;
+  }
+}
+
 export interface OpenDatabaseOptions {
   /** `postgres://...`; when absent, SQLite at `sqlitePath`. */
   databaseUrl?: string | undefined;
   sqlitePath?: string;
   /** Connection pool size on PostgreSQL. */
   poolSize?: number;
+  /**
+   * PostgreSQL: keep hot reads in the process, retired by the change feed (db/change-feed.ts;
+   * one more connection, listening). Default on.
+   */
+  changeFeed?: boolean;
+  /** Why the change feed's connection dropped (it reconnects by itself). */
+  onChangeFeedError?: (error: Error) => void;
 }
 
 export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   const plugins = [new QuireCamelCasePlugin()];
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    if (options.changeFeed === false) {
+      const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+      return { db, dialect: "postgres", description: `postgres ${redactUrl(options.databaseUrl)}`, destroy: () => db.destroy() };
+    }
+    const versions = new TableVersions();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [...plugins, new OwnWrites(versions)] });
+    const feed = listenForChanges(options.databaseUrl, versions, options.onChangeFeedError);
+    tableVersions.set(db, versions);
     return {
       db,
       dialect: "postgres",
       description: `postgres ${redactUrl(options.databaseUrl)}`,
-      destroy: () => db.destroy(),
+      destroy: async () => {
+        await feed.close();
+        await db.destroy();
+      },
     };
   }
   const file = options.sqlitePath ?? ":memory:";
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") createPrivateFile(file);
   const sqlite = new SQLite(file);
   // WAL lets readers proceed while a writer commits; NORMAL sync is durable across process crashes.
   sqlite.pragma("journal_mode = WAL");
@@ -111,6 +148,12 @@ export interface DirectSqlite {
 }
 
 const directSqlite = new WeakMap<object, DirectSqlite>();
+const tableVersions = new WeakMap<object, TableVersions>();
+
+/** The change feed's table versions of a PostgreSQL database opened by `openDatabase`; undefined for transactions and SQLite. */
+export function tableVersionsOf(db: Executor): TableVersions | undefined {
+  return tableVersions.get(db);
+}
 
 /** The direct handle of a database opened by `openDatabase` on SQLite; undefined for transactions and PostgreSQL. */
 export function directSqliteOf(db: Executor): DirectSqlite | undefined {

@@ -1,5 +1,6 @@
 import { type MigrationResultSet, Migrator } from "kysely";
-import type { Db } from "./database.js";
+import { ensureChangeTriggers } from "./change-feed.js";
+import { type Db, dialectOf } from "./database.js";
 import { migrations } from "./migrations/index.js";
 
 function migrator(db: Db): Migrator {
@@ -14,6 +15,8 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     const reason = result.error instanceof Error ? result.error.message : String(result.error);
     throw new Error(`Migration ${failed?.migrationName ?? "(unknown)"} failed: ${reason}`);
   }
+  // Every table, new ones included, tells the other processes when it changes (db/change-feed.ts).
+  if (dialectOf(db) === "postgres") await ensureChangeTriggers(db);
   return (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
 

@@ -14,14 +14,18 @@
  * Rows come out as Kysely's would (CamelCasePlugin keys). While a transaction is open on the
  * connection the read takes Kysely's path, which waits for it, so no read sees uncommitted rows.
  *
- * `{ cache: true }` (SQLite only) also keeps the rows of such reads, by parameters, for as long as
- * the database is unchanged: any write through this connection, or a commit by another process
- * (the CLI, a worker), retires every cached row. The hot reads of every request (the token, the
- * space, the caller's access, the counters) then cost one `PRAGMA data_version` while nothing
- * changes. Cached rows are frozen: they are shared.
+ * `{ cache: true }` also keeps the rows of such reads, by parameters, for as long as what they read
+ * is unchanged. On SQLite: any write through this connection, or a commit by another process (the
+ * CLI, a worker), retires every cached row; the hot reads of every request (the token, the space,
+ * the caller's access, the counters) then cost one `PRAGMA data_version` while nothing changes. On
+ * PostgreSQL: a write to one of the tables the query reads, by this process or (through the change
+ * feed, db/change-feed.ts) any other, retires its rows; nothing is kept inside a transaction or
+ * while the feed is not listening. Cached rows are frozen: they are shared.
  */
 import { type Compilable, type CompiledQuery, type Kysely, type RawBuilder, sql } from "kysely";
-import { type DialectName, type DirectSqlite, dialectOf, directSqliteOf, type Executor } from "./database.js";
+import type { TableVersions } from "./change-feed.js";
+import { tablesOf } from "./change-feed.js";
+import { type DialectName, type DirectSqlite, dialectOf, directSqliteOf, type Executor, tableVersionsOf } from "./database.js";
 
 const MARK = "\u0000quire-param:";
 const LIST_MARK = "\u0000quire-list:";
@@ -43,6 +47,7 @@ export function prepared<Params extends Record<string, unknown>, Row>(
   // database's dialect, so the first executor seen for a dialect can compile for all of them.
   const byAdapter = new WeakMap<object, Compiled<Row>>();
   const cache = new WeakMap<DirectSqlite, Map<unknown, { dataVersion: number; writes: number; rows: readonly unknown[] }>>();
+  const pgCache = new WeakMap<TableVersions, Map<unknown, { stamp: string; rows: readonly unknown[] }>>();
   return async (db, params) => {
     const adapter = db.getExecutor().adapter;
     let compiled = byAdapter.get(adapter.constructor);
@@ -55,7 +60,7 @@ export function prepared<Params extends Record<string, unknown>, Row>(
       ).compile();
       const slots = query.parameters.map(slotOf);
       const names = [...new Set(slots.flatMap((slot) => (slot ? [slot.name] : [])))];
-      compiled = { query, slots, names, dialect };
+      compiled = { query, slots, names, dialect, tables: tablesOf(query.query) };
       byAdapter.set(adapter.constructor, compiled);
     }
     const direct = directSqliteOf(db);
@@ -64,20 +69,35 @@ export function prepared<Params extends Record<string, unknown>, Row>(
       const statement = direct.prepare(compiled.query.sql);
       if (statement.reader) return statement.all(parametersOf(compiled, params)) as Row[];
     }
+    const versions = options.cache ? tableVersionsOf(db) : undefined;
+    if (versions) return pgCachedRows<Row>(db, versions, compiled, params);
     const result = await db.executeQuery<Row>({ ...compiled.query, parameters: parametersOf(compiled, params) });
     return result.rows;
   };
+
+  /** PostgreSQL: rows kept while the change feed says none of the query's tables changed (db/change-feed.ts). */
+  async function pgCachedRows<R>(db: Executor, versions: TableVersions, compiled: Compiled<Row>, params: Params): Promise<R[]> {
+    // The stamp is taken before the read: a change that lands while it runs leaves the rows stale-stamped, never fresh-stamped.
+    const stamp = versions.stamp(compiled.tables);
+    const key = cacheKey(compiled, params);
+    let entries = pgCache.get(versions);
+    const hit = entries?.get(key);
+    if (stamp !== undefined && hit && hit.stamp === stamp) return hit.rows as R[];
+    const result = await db.executeQuery<Row>({ ...compiled.query, parameters: parametersOf(compiled, params) });
+    const rows = Object.freeze(result.rows.map((row) => Object.freeze(row)));
+    if (stamp !== undefined) {
+      if (!entries) pgCache.set(versions, (entries = new Map()));
+      if (entries.size >= MAX_CACHED_PER_QUERY && !hit) entries.delete(entries.keys().next().value);
+      entries.set(key, { stamp, rows });
+    }
+    return rows as unknown as R[];
+  }
 
   /** Rows of this query by database and parameters, with the database state they were read in. */
   function cachedRows<R>(direct: DirectSqlite, compiled: Compiled<Row>, params: Params): R[] {
     let entries = cache.get(direct);
     if (!entries) cache.set(direct, (entries = new Map()));
-    // Most hot reads take one value (an id, a token's hash), however often the SQL uses it: that
-    // value is its own key, which spares serialising the values on every read. Anything else (a
-    // list, several values) is keyed by its JSON, never by object identity.
-    const { names } = compiled;
-    const only = names.length === 1 ? params[names[0]!] : undefined;
-    const key = typeof only === "string" || typeof only === "number" ? only : JSON.stringify(names.map((name) => params[name]));
+    const key = cacheKey(compiled, params);
     const dataVersion = direct.dataVersion();
     const writes = direct.writes();
     const hit = entries.get(key);
@@ -90,6 +110,17 @@ export function prepared<Params extends Record<string, unknown>, Row>(
     entries.set(key, { dataVersion, writes, rows });
     return rows as R[];
   }
+}
+
+/**
+ * Most hot reads take one value (an id, a token's hash), however often the SQL uses it: that value
+ * is its own key, which spares serialising the values on every read. Anything else (a list,
+ * several values) is keyed by its JSON, never by object identity.
+ */
+function cacheKey(compiled: Compiled<unknown>, params: Record<string, unknown>): unknown {
+  const { names } = compiled;
+  const only = names.length === 1 ? params[names[0]!] : undefined;
+  return typeof only === "string" || typeof only === "number" ? only : JSON.stringify(names.map((name) => params[name]));
 }
 
 /** The query's positional parameters: the named values where the SQL takes them, its constants elsewhere. */
@@ -126,6 +157,8 @@ interface Compiled<Row> {
   /** The distinct names among the slots, in order of first use. */
   names: string[];
   dialect: DialectName;
+  /** The tables the query reads (PostgreSQL's kept rows are retired when one changes). */
+  tables: string[];
 }
 
 interface Slot {

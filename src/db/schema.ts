@@ -14,8 +14,16 @@ export interface UsersTable {
   email: string;
   displayName: string;
   photoUrl: string | null;
-  /** 1 once the address is known to belong to the user (created by an operator, or signed in). */
+  /**
+   * 1 when the address is verified for every organization: by an operator (`emailVerifiedVia`
+   * `operator`) or a sign-in link (`sign-in-link`). Written only with `emailVerifiedVia` and
+   * `emailVouchedBy`, through users.queries' `setEmailVerification` (or `insertUser`).
+   */
   emailVerified: Bool;
+  /** `operator`, `sign-in-link`, `idp` (an organization's identity provider vouched), or null (nobody). */
+  emailVerifiedVia: string | null;
+  /** With `idp`: the organization whose provider vouched (the address is verified there only); null when unknown. */
+  emailVouchedBy: string | null;
   /** 1 for an account created by an invitation that nobody has used yet. */
   pending: Bool;
   createdAt: string;
@@ -69,6 +77,20 @@ export interface MembersTable {
   disabled: Bool;
   joinedAt: string;
   lastSeenAt: string | null;
+}
+
+/**
+ * An email invitation held back: the invited address's account was vouched for by another
+ * organization's identity provider, so the invitation waits until the address is verified for
+ * every organization (`quire users verify`), and is dropped when it expires.
+ */
+export interface HeldInvitationsTable {
+  orgId: string;
+  userId: string;
+  role: string | null;
+  sso: Bool;
+  createdAt: string;
+  expiresAt: string;
 }
 
 export interface TeamsTable {
@@ -220,6 +242,10 @@ export interface SearchSectionsTable {
   pageTitle: string;
   sectionTitle: string;
   body: string;
+  /** Who may find the row: "everyone", "members" or "readers" (of published sites, under `conditions`). */
+  audience: string;
+  /** Readers' rows: JSON array of the conditions that must all hold for the reader; null for the others. */
+  conditions: string | null;
 }
 
 export interface SearchIndexStateTable {
@@ -618,6 +644,8 @@ export interface SitePublishingAuthTable {
   /** JSON Sealed signing key of visitor tokens (purpose "site-visitor-key"). */
   privateKeySealed: string;
   fallbackUrl: string | null;
+  /** An OIDC provider of the site's organization that visitors sign in with (migration 0026); null: the fallback URL. */
+  oidcProviderId: Generated<string | null>;
   updatedAt: string;
 }
 
@@ -630,6 +658,19 @@ export interface GitRedirectsTable {
 }
 
 /** "Was this page helpful?" answers (migration 0022): one per reader, page and UTC day. */
+/** The Yjs state of a change request page edited live (src/modules/collab). */
+export interface CollabDocumentsTable {
+  /** `change-requests/<changeRequestId>/pages/<pageId>` */
+  name: string;
+  changeRequestId: string;
+  pageId: string;
+  /** Yjs update holding the whole state (Y.encodeStateAsUpdate). */
+  state: Buffer;
+  /** The page document the state was last written as (null: never written). */
+  documentHash: string | null;
+  updatedAt: string;
+}
+
 export interface PageFeedbackTable {
   siteId: string;
   spaceId: string;
@@ -660,6 +701,7 @@ export interface Database {
   apiTokens: ApiTokensTable;
   organizations: OrganizationsTable;
   members: MembersTable;
+  heldInvitations: HeldInvitationsTable;
   teams: TeamsTable;
   teamMembers: TeamMembersTable;
   collections: CollectionsTable;
@@ -693,6 +735,10 @@ export interface Database {
   conversationAnalysis: ConversationAnalysisTable;
   rateLimits: RateLimitsTable;
   samlProviders: SamlProvidersTable;
+  oidcProviders: OidcProvidersTable;
+  oidcLogins: OidcLoginsTable;
+  scimTokens: ScimTokensTable;
+  scimExternalIds: ScimExternalIdsTable;
   samlRequests: SamlRequestsTable;
   samlAssertions: SamlAssertionsTable;
   webSessions: WebSessionsTable;
@@ -707,6 +753,7 @@ export interface Database {
   sitePathRedirects: SitePathRedirectsTable;
   gitRedirects: GitRedirectsTable;
   pageFeedback: PageFeedbackTable;
+  collabDocuments: CollabDocumentsTable;
 }
 
 export interface SamlProvidersTable {
@@ -733,6 +780,68 @@ export interface SamlProvidersTable {
   sloUrl: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** An organization's OpenID Connect provider (migration 0026). */
+export interface OidcProvidersTable {
+  id: string;
+  orgId: string;
+  /** Shown on the sign-in button. */
+  label: string;
+  /** The issuer URL; its `/.well-known/openid-configuration` is read at each sign-in. */
+  issuer: string;
+  clientId: string;
+  /** JSON Sealed client secret (purpose "oidc-client-secret"); null: a public client (PKCE only). Never returned. */
+  clientSecretSealed: string | null;
+  /** Space-separated scopes asked for; always includes `openid`. */
+  scopes: string;
+  /** The claim that holds the email address (default `email`). */
+  emailClaim: string;
+  /** The claim that holds the display name (default `name`). */
+  nameClaim: string;
+  /** Role of members created at their first sign-in; null = guest. */
+  defaultRole: string | null;
+  defaultTeamId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A sign-in under way: what the callback that answers it must check, used once. */
+export interface OidcLoginsTable {
+  /** SHA-256 of the `state` sent to the provider. */
+  stateHash: string;
+  providerId: string;
+  nonce: string;
+  codeVerifier: string;
+  /** A published site's visitor sign-in: the site; null: a member's sign-in to the web app. */
+  siteId: string | null;
+  /** Where to go afterwards: a path of the web app, or the page of the site (from its root). */
+  next: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** A SCIM token of an organization (migration 0027): the token chooses the organization. */
+export interface ScimTokensTable {
+  id: string;
+  orgId: string;
+  label: string;
+  /** SHA-256 hex of the token. */
+  tokenHash: string;
+  createdBy: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** The identity provider's `externalId` of a member (`User`) or team (`Group`) of an organization. */
+export interface ScimExternalIdsTable {
+  orgId: string;
+  /** `User` or `Group`. */
+  resourceType: string;
+  /** The user id or team id. */
+  resourceId: string;
+  externalId: string;
 }
 
 /** An AuthnRequest or LogoutRequest this service sent; an answer must be to one of its kind that has not expired. */
@@ -779,6 +888,8 @@ export interface LoginLinksTable {
 export type UserRow = Selectable<UsersTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type SamlProviderRow = Selectable<SamlProvidersTable>;
+export type OidcProviderRow = Selectable<OidcProvidersTable>;
+export type ScimTokenRow = Selectable<ScimTokensTable>;
 export type MemberRow = Selectable<MembersTable>;
 export type TeamRow = Selectable<TeamsTable>;
 export type CollectionRow = Selectable<CollectionsTable>;

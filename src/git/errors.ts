@@ -38,6 +38,12 @@ export class GitError extends Error {
   constructor(
     readonly code: GitErrorCode,
     message: string,
+    /**
+     * What happened, for the server log only (redacted like the message): the message of a remote
+     * that could not be reached is the same whatever the reason, so that it tells the caller
+     * nothing about which hosts and ports of the server's network exist or answer.
+     */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = "GitError";

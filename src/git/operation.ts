@@ -6,6 +6,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { type CheckedRemote, checkRemote, type RemotePolicy } from "./address.js";
 import { GitError } from "./errors.js";
 import { type GitOperation, gitConfigArgs, gitEnv } from "./run.js";
 import { createRedactor, type RemoteUrl } from "./url.js";
@@ -60,17 +61,17 @@ export interface OperationHandle extends GitOperation {
   close(): Promise<void>;
 }
 
-export async function openOperation(remote: RemoteUrl, options: OperationOptions): Promise<OperationHandle> {
+/**
+ * Starts an operation on `remote`: checks where it leads under `policy` (address.ts: resolves and
+ * pins an http(s) host, finds a file:// remote's real path), then prepares the temp directory.
+ */
+export async function openOperation(remote: RemoteUrl, options: OperationOptions, policy: RemotePolicy): Promise<OperationHandle> {
   const limits: GitLimits = { ...DEFAULT_GIT_LIMITS, ...options.limits };
   if (options.timeoutMs !== undefined) limits.timeoutMs = options.timeoutMs;
   for (const [name, value] of Object.entries(limits)) {
     if (!Number.isFinite(value) || value <= 0) throw new GitError("git_failed", `Git limit ${name} must be a positive number`);
   }
   if (options.signal?.aborted) throw new GitError("aborted", "The Git operation was aborted");
-
-  const dir = await fs.mkdtemp(path.join(options.tmpDir ?? os.tmpdir(), "quire-git-"));
-  const home = path.join(dir, "home");
-  await fs.mkdir(home, { mode: 0o700 });
 
   const controller = new AbortController();
   const fail = (error: GitError) => {
@@ -84,15 +85,30 @@ export async function openOperation(remote: RemoteUrl, options: OperationOptions
   );
   timer.unref();
 
+  let checked: CheckedRemote;
+  let dir: string | undefined;
+  let home: string;
+  try {
+    checked = await checkRemote(remote, policy, controller.signal);
+    dir = await fs.mkdtemp(path.join(options.tmpDir ?? os.tmpdir(), "quire-git-"));
+    home = path.join(dir, "home");
+    await fs.mkdir(home, { mode: 0o700 });
+  } catch (error) {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onCallerAbort);
+    if (dir) await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+
   let closed: Promise<void> | undefined;
   return {
     dir,
     repoDir: path.join(dir, "repo.git"),
     limits,
-    remote,
+    remote: checked.remote,
     displayUrl: remote.url,
-    env: gitEnv({ home, remote }),
-    configArgs: gitConfigArgs(remote),
+    env: gitEnv({ home, remote: checked.remote }),
+    configArgs: gitConfigArgs(checked.remote, checked.pins),
     signal: controller.signal,
     abortError: () =>
       controller.signal.reason instanceof GitError ? controller.signal.reason : new GitError("aborted", "The Git operation was aborted"),

@@ -46,6 +46,47 @@ export function resolveRelative(baseDir: string, reference: string): string | un
   return parts.join("/");
 }
 
+/**
+ * Joins a relative reference onto a base directory as a URL is resolved: a `..` at the repository
+ * root stays there (`../../x` from `docs` is `x`), so the result never leaves the repository.
+ * Absolute references (leading "/") are resolved from the repository root.
+ */
+export function resolveClamped(baseDir: string, reference: string): string {
+  const parts = reference.startsWith("/") ? [] : baseDir.split("/").filter(Boolean);
+  for (const segment of reference.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") parts.pop();
+    else parts.push(segment);
+  }
+  return parts.join("/");
+}
+
+/**
+ * A repository path relative to the content root `root`: the path under it, or, for a path outside
+ * it, one that climbs out with leading `../` segments (`../examples/x.md` from root `docs`).
+ */
+export function rootRelativePath(root: string, repoPath: string): string {
+  if (isWithin(repoPath, root)) return root ? repoPath.slice(root.length + 1) : repoPath;
+  const from = root.split("/");
+  const to = repoPath.split("/").filter(Boolean);
+  let common = 0;
+  while (common < from.length && common < to.length && from[common] === to[common]) common++;
+  return [...from.slice(common).map(() => ".."), ...to.slice(common)].join("/");
+}
+
+/**
+ * The repository path of a root-relative path (one with leading `../` segments names a file outside
+ * the root); undefined when it would leave the repository.
+ */
+export function repoPathFromRoot(root: string, rel: string): string | undefined {
+  return resolveRelative(root, rel);
+}
+
+/** Why a root-relative path is unsafe: leading `../` segments allowed, the rest as unsafePathReason. */
+export function unsafeRootRelativeReason(rel: string): string | undefined {
+  return unsafePathReason(rel.replace(/^(\.\.\/)+/, ""));
+}
+
 export function dirname(path: string): string {
   const i = path.lastIndexOf("/");
   return i < 0 ? "" : path.slice(0, i);

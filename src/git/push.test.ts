@@ -1,7 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type BareRepo, commitFiles, createBareRepo, git, logOf, readRepoFiles, serveGitOverHttp } from "../../test/helpers/git.js";
+import {
+  type BareRepo,
+  commitFiles,
+  createBareRepo,
+  git,
+  logOf,
+  readRepoFiles,
+  serveGitOverHttp,
+  TEST_REMOTES,
+} from "../../test/helpers/git.js";
 import { GitError } from "./errors.js";
 import { type CommitAndPushOptions, commitAndPush } from "./push.js";
 
@@ -17,7 +26,7 @@ afterEach(() => {
 });
 
 function options(r: BareRepo, extra: Partial<CommitAndPushOptions>): CommitAndPushOptions {
-  return { url: r.url, ref: "refs/heads/main", allowFile: true, message: "Export from Quire", author, ...extra };
+  return { url: r.url, ref: "refs/heads/main", ...TEST_REMOTES, message: "Export from Quire", author, ...extra };
 }
 
 async function failure(promise: Promise<unknown>): Promise<GitError> {
@@ -220,6 +229,7 @@ describe("commitAndPush over HTTP with credentials", () => {
       const result = await commitAndPush({
         ...options(r, { files: new Map([["README.md", Buffer.from("# B\n")]]) }),
         url: server.urlWith("pusher", password),
+        ...TEST_REMOTES,
         allowFile: false,
       });
       expect(result.committed).toBe(true);
@@ -230,6 +240,7 @@ describe("commitAndPush over HTTP with credentials", () => {
         commitAndPush({
           ...options(r, { files: new Map([["README.md", Buffer.from("# C\n")]]) }),
           url: server.urlWith("pusher", "bad-PASSWORD-x"),
+          ...TEST_REMOTES,
           allowFile: false,
         }),
       );
@@ -256,6 +267,7 @@ describe("commitAndPush over HTTP with credentials", () => {
             },
           }),
           url: server.url,
+          ...TEST_REMOTES,
           allowFile: false,
         }),
       );

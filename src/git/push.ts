@@ -61,12 +61,12 @@ function quotePath(path: string): string {
  * Throws GitError; "push_rejected" (retryable) when the branch moved meanwhile.
  */
 export async function commitAndPush(options: CommitAndPushOptions): Promise<PushResult> {
-  const remote = parseRemoteUrl(options.url, { allowFile: options.allowFile });
+  const remote = parseRemoteUrl(options.url, options);
   assertValidRef(options.ref, ["heads"]);
   if (!options.prepare && !options.files) throw new GitError("git_failed", "commitAndPush needs files or prepare");
   const author = sanitizePerson(options.author, "author");
   const committer = sanitizePerson(options.committer ?? options.author, "committer");
-  const op = await openOperation(remote, options);
+  const op = await openOperation(remote, options, options);
   try {
     const baseOid = await fetchInto(op, options.ref, true);
     const base = baseOid ? new LocalRepo(op, await readCommit(op, baseOid), options.ref, false) : null;

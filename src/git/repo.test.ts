@@ -4,8 +4,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BareRepo, createBareRepo, git, serveGitOverHttp } from "../../test/helpers/git.js";
+import { type BareRepo, createBareRepo, git, serveGitOverHttp, TEST_REMOTES } from "../../test/helpers/git.js";
+import { unreachable } from "./address.js";
 import { GitError } from "./errors.js";
 import { assertValidRef, type FetchOptions, fetchRef, READ_WINDOW_BYTES, withFetchedRef } from "./repo.js";
 import { MODE_SYMLINK } from "./tree.js";
@@ -44,7 +46,7 @@ afterAll(() => {
   fs.rmSync(tmpRoot, { recursive: true, force: true });
 });
 
-const fileOptions = (extra: Partial<FetchOptions> = {}): FetchOptions => ({ allowFile: true, tmpDir: freshTmp(), ...extra });
+const fileOptions = (extra: Partial<FetchOptions> = {}): FetchOptions => ({ ...TEST_REMOTES, tmpDir: freshTmp(), ...extra });
 
 describe("fetchRef over file://", () => {
   it("lists the tree and reads blobs without a checkout, then removes its temp dir", async () => {
@@ -81,7 +83,7 @@ describe("fetchRef over file://", () => {
   });
 
   it("refuses file:// unless allowed", async () => {
-    const error = await failure(fetchRef(repo.url, "refs/heads/main", { allowFile: false }));
+    const error = await failure(fetchRef(repo.url, "refs/heads/main", { ...TEST_REMOTES, allowFile: false }));
     expect(error.code).toBe("url_refused");
     expect(error.message).toContain("QUIRE_GIT_ALLOW_FILE_URLS=true");
   });
@@ -96,9 +98,10 @@ describe("fetchRef over file://", () => {
   });
 
   it("rejects a missing repository", async () => {
-    const error = await failure(fetchRef("file:///nonexistent/repo.git", "refs/heads/main", fileOptions()));
+    const missing = pathToFileURL(path.join(os.tmpdir(), "quire-no-such-repo", "repo.git")).href;
+    const error = await failure(fetchRef(missing, "refs/heads/main", fileOptions()));
     expect(error.code).toBe("repo_not_found");
-    expect(error.message).toContain("No Git repository was found at file:///nonexistent/repo.git");
+    expect(error.message).toContain(`No Git repository was found at ${missing}`);
   });
 
   it.each([
@@ -257,14 +260,16 @@ async function hangingServer(): Promise<{ url: string; close(): Promise<void> }>
 }
 
 describe("timeout and abort", () => {
-  it("times out a hung remote, kills git and cleans up", async () => {
+  it("times out a hung remote, kills git and cleans up; to the caller, the same failure as a closed port", async () => {
     const server = await hangingServer();
     try {
-      const options: FetchOptions = { allowFile: false, timeoutMs: 500, tmpDir: freshTmp() };
+      const options: FetchOptions = { ...TEST_REMOTES, allowFile: false, timeoutMs: 500, tmpDir: freshTmp() };
       const started = Date.now();
       const error = await failure(fetchRef(server.url, "refs/heads/main", options));
-      expect(error.code).toBe("timeout");
-      expect(error.message).toMatch(/time limit of 500 ms \(timeoutMs\)/);
+      // Nothing arrived before the time limit: a port that never answers is not told apart from a closed one.
+      expect(error.code).toBe("remote_unavailable");
+      expect(error.message).toBe(unreachable(server.url, "").message);
+      expect(error.detail).toMatch(/time limit of 500 ms/);
       expect(error.retryable).toBe(true);
       expect(Date.now() - started).toBeLessThan(5000);
       expect(fs.readdirSync(options.tmpDir as string)).toEqual([]);
@@ -279,7 +284,7 @@ describe("timeout and abort", () => {
     const controller = new AbortController();
     try {
       const url = server.url.replace("http://", `http://someone:${password}@`);
-      const pending = fetchRef(url, "refs/heads/main", { allowFile: false, signal: controller.signal }).catch((e) => e);
+      const pending = fetchRef(url, "refs/heads/main", { ...TEST_REMOTES, allowFile: false, signal: controller.signal }).catch((e) => e);
       // Wait until git (and its remote helper) are running and blocked on the server.
       let gitSeen = false;
       for (let i = 0; i < 50 && !gitSeen; i++) {
@@ -307,7 +312,7 @@ describe("timeout and abort", () => {
     const server = await hangingServer();
     try {
       const controller = new AbortController();
-      const options: FetchOptions = { allowFile: false, signal: controller.signal, tmpDir: freshTmp() };
+      const options: FetchOptions = { ...TEST_REMOTES, allowFile: false, signal: controller.signal, tmpDir: freshTmp() };
       setTimeout(() => controller.abort(), 300);
       const error = await failure(fetchRef(server.url, "refs/heads/main", options));
       expect(error.code).toBe("aborted");
@@ -322,7 +327,7 @@ describe("fetchRef over HTTP", () => {
   it("clones from an anonymous smart-HTTP remote", async () => {
     const server = await serveGitOverHttp(repo.dir);
     try {
-      const paths = await withFetchedRef(server.url, "refs/heads/main", { allowFile: false }, async (r) =>
+      const paths = await withFetchedRef(server.url, "refs/heads/main", { ...TEST_REMOTES, allowFile: false }, async (r) =>
         (await r.listTree()).map((e) => e.path),
       );
       expect(paths).toContain("docs/guide.md");
@@ -331,15 +336,23 @@ describe("fetchRef over HTTP", () => {
     }
   });
 
-  it("follows no redirect to another protocol (file://), even without credentials", async () => {
-    const redirecting = await serveGitOverHttp(repo.dir, { redirectTo: repo.url });
-    try {
-      const error = await failure(fetchRef(redirecting.url, "refs/heads/main", { allowFile: true }));
-      expect(error.code).toBe("url_refused");
-      expect(error.message).toContain(redirecting.url);
-    } finally {
-      await redirecting.close();
+  it("follows no redirect, to another protocol (file://) or to another server, even without credentials", async () => {
+    const other = await serveGitOverHttp(repo.dir);
+    for (const target of [repo.url, other.url]) {
+      const redirecting = await serveGitOverHttp(repo.dir, { redirectTo: target });
+      try {
+        const error = await failure(fetchRef(redirecting.url, "refs/heads/main", { ...TEST_REMOTES }));
+        expect(error.code).toBe("url_refused");
+        expect(error.message).toBe(
+          `The remote ${redirecting.url} answered with a redirect, which Quire does not follow; use the repository's current URL (where the redirect leads)`,
+        );
+        expect(error.retryable).toBe(false);
+      } finally {
+        await redirecting.close();
+      }
     }
+    expect(other.requests).toEqual([]);
+    await other.close();
   });
 
   describe("with credentials", () => {
@@ -359,7 +372,7 @@ describe("fetchRef over HTTP", () => {
     }
 
     it("sends them to the remote and never returns them", async () => {
-      const local = await fetchRef(server.urlWith(username, password), "refs/heads/main", { allowFile: false });
+      const local = await fetchRef(server.urlWith(username, password), "refs/heads/main", { ...TEST_REMOTES, allowFile: false });
       try {
         expect(local.commit.oid).toBe(repo.commit);
         expectNoSecret(local.url);
@@ -373,7 +386,7 @@ describe("fetchRef over HTTP", () => {
 
     it("a wrong password gives auth_failed without echoing any credential", async () => {
       const wrong = "wr0ng-PASSWORD-value";
-      const error = await failure(fetchRef(server.urlWith(username, wrong), "refs/heads/main", { allowFile: false }));
+      const error = await failure(fetchRef(server.urlWith(username, wrong), "refs/heads/main", { ...TEST_REMOTES, allowFile: false }));
       expect(error.code).toBe("auth_failed");
       expect(error.message).toContain(server.url);
       expectNoSecret(error);
@@ -382,13 +395,13 @@ describe("fetchRef over HTTP", () => {
     });
 
     it("no credentials gives auth_failed saying credentials are needed", async () => {
-      const error = await failure(fetchRef(server.url, "refs/heads/main", { allowFile: false }));
+      const error = await failure(fetchRef(server.url, "refs/heads/main", { ...TEST_REMOTES, allowFile: false }));
       expect(error.code).toBe("auth_failed");
       expect(error.message).toMatch(/requires credentials/);
     });
 
     it("a missing ref is named, without the credentials", async () => {
-      const error = await failure(fetchRef(server.urlWith(username, password), "refs/heads/nope", { allowFile: false }));
+      const error = await failure(fetchRef(server.urlWith(username, password), "refs/heads/nope", { ...TEST_REMOTES, allowFile: false }));
       expect(error.code).toBe("ref_not_found");
       expect(error.message).toContain("refs/heads/nope");
       expectNoSecret(error);
@@ -398,10 +411,13 @@ describe("fetchRef over HTTP", () => {
       const other = await serveGitOverHttp(repo.dir);
       const redirecting = await serveGitOverHttp(repo.dir, { redirectTo: other.url });
       try {
-        const error = await failure(fetchRef(redirecting.urlWith(username, password), "refs/heads/main", { allowFile: false }));
-        expect(error.code).toBe("remote_unavailable");
+        const error = await failure(
+          fetchRef(redirecting.urlWith(username, password), "refs/heads/main", { ...TEST_REMOTES, allowFile: false }),
+        );
+        expect(error.code).toBe("url_refused");
         expect(error.message).toMatch(/redirect/);
         expectNoSecret(error);
+        expectNoSecret(error.detail);
         expect(other.requests).toEqual([]);
       } finally {
         await other.close();

@@ -5,6 +5,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
+import { type RemotePolicy, unreachable } from "./address.js";
 import { GitError } from "./errors.js";
 import { directorySize, type GitLimits, type OperationHandle, type OperationOptions, openOperation } from "./operation.js";
 import { assertSafePath } from "./paths.js";
@@ -12,10 +13,11 @@ import { killGroup, lastLines, runGit, runGitChecked, spawnGit } from "./run.js"
 import { type BlobReader, MODE_SUBMODULE, readWindows, type TreeEntry } from "./tree.js";
 import { parseRemoteUrl } from "./url.js";
 
-export interface FetchOptions extends OperationOptions {
-  /** Accept file:// remotes (config `gitAllowFileUrls`). */
-  allowFile: boolean;
-}
+/**
+ * An operation's options and the policy of the remotes it may reach (url.ts, address.ts): file://
+ * only with `allowFile` and under `fileRoot`; http(s) only to public addresses and `allowNetworks`.
+ */
+export interface FetchOptions extends OperationOptions, RemotePolicy {}
 
 export interface GitPerson {
   name: string;
@@ -76,21 +78,24 @@ export function classifyRemoteError(op: OperationHandle, stderr: string, ref: st
   if (/transport '[^']*' not allowed|unsupported protocol|not supported or disabled in libcurl/i.test(stderr)) {
     return new GitError("url_refused", `The remote ${where} led to a protocol that is not allowed: ${detail}`);
   }
-  if (/returned error: 30[1278]|redirect/i.test(stderr)) {
+  if (/returned error: 30[0-8]|redirect/i.test(stderr)) {
+    // git is not told where to: following it would connect to an address nobody checked.
     return new GitError(
-      "remote_unavailable",
-      `The remote ${where} answered with a redirect, which is not followed${op.remote.credentials ? " when the URL carries credentials" : ""}; use the final URL (${detail})`,
+      "url_refused",
+      `The remote ${where} answered with a redirect, which Quire does not follow; use the repository's current URL (where the redirect leads)`,
+      detail,
     );
   }
   if (/returned error: 404|repository .* not found|does not appear to be a git repository|not found/i.test(stderr)) {
     return new GitError("repo_not_found", `No Git repository was found at ${where} (${detail})`);
   }
   if (
-    /Could not resolve|Connection refused|Failed to connect|timed out|returned error: 5\d\d|SSL|TLS|Empty reply|Connection reset|early EOF|unexpected disconnect|RPC failed/i.test(
+    /Could not resolve|Connection refused|Couldn't connect|Failed to connect|timed out|returned error: 5\d\d|SSL|TLS|certificate|Empty reply|Connection reset|early EOF|unexpected disconnect|RPC failed|unable to access/i.test(
       stderr,
     )
   ) {
-    return new GitError("remote_unavailable", `The remote ${where} could not be reached: ${detail}`);
+    // One message whatever the network said (see address.ts); what it said goes to the log.
+    return unreachable(where, detail);
   }
   return new GitError("git_failed", `Git failed on ${where}: ${detail}`);
 }
@@ -135,6 +140,13 @@ export async function fetchInto(op: OperationHandle, ref: string, missingOk: boo
       ],
       { cwd: op.repoDir },
     );
+  } catch (error) {
+    // Out of time before the remote sent anything: to the caller, the same as a remote that
+    // refuses the connection (a filtered port must not be told apart from a closed one).
+    if (error instanceof GitError && error.code === "timeout" && (await directorySize(`${op.repoDir}/objects`)) === 0) {
+      throw unreachable(op.displayUrl, `no answer within the time limit of ${op.limits.timeoutMs} ms`);
+    }
+    throw error;
   } finally {
     clearInterval(watch);
   }
@@ -324,9 +336,9 @@ export class LocalRepo implements BlobReader {
  * auth_failed, remote_unavailable, limit_exceeded, timeout, aborted, invalid_repository.
  */
 export async function fetchRef(url: string, ref: string, options: FetchOptions): Promise<LocalRepo> {
-  const remote = parseRemoteUrl(url, { allowFile: options.allowFile });
+  const remote = parseRemoteUrl(url, options);
   assertValidRef(ref);
-  const op = await openOperation(remote, options);
+  const op = await openOperation(remote, options, options);
   try {
     const oid = (await fetchInto(op, ref, false)) as string;
     const commit = await readCommit(op, oid);

@@ -83,8 +83,9 @@ export function gitEnv({ home, remote }: GitEnvOptions): Record<string, string> 
 /**
  * `-c` options pinned on every git command. None is secret. They repeat the environment's
  * allowlist (defence in depth) and turn off everything that could run code or reach elsewhere.
+ * `pins` are `http.curloptResolve` entries (address.ts): the only addresses git may connect to.
  */
-export function gitConfigArgs(remote?: RemoteUrl): string[] {
+export function gitConfigArgs(remote?: RemoteUrl, pins: readonly string[] = []): string[] {
   const settings: Record<string, string> = {
     "protocol.allow": "never",
     "protocol.http.allow": remote?.protocol === "file" ? "never" : "always",
@@ -93,9 +94,9 @@ export function gitConfigArgs(remote?: RemoteUrl): string[] {
     "protocol.ext.allow": "never",
     "protocol.ssh.allow": "never",
     "protocol.git.allow": "never",
-    // With credentials, a redirect would carry the Authorization header elsewhere: refuse all.
-    // Without, the initial request may be redirected (renamed repositories), within http(s) only.
-    "http.followRedirects": remote?.credentials ? "false" : "initial",
+    // A redirect would send git to an address nobody checked (and, with credentials, carry the
+    // Authorization header there): none is followed; the caller is told to use the final URL.
+    "http.followRedirects": "false",
     "core.hooksPath": "/dev/null",
     "core.fsmonitor": "false",
     "core.sshCommand": "false",
@@ -111,7 +112,10 @@ export function gitConfigArgs(remote?: RemoteUrl): string[] {
     "init.defaultBranch": "main",
     "core.quotePath": "false",
   };
-  return Object.entries(settings).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+  return [
+    ...Object.entries(settings).flatMap(([key, value]) => ["-c", `${key}=${value}`]),
+    ...pins.flatMap((pin) => ["-c", `http.curloptResolve=${pin}`]),
+  ];
 }
 
 /** One Git operation: its temp dir, environment, deadline, signal and redactor, shared by its processes. */

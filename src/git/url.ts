@@ -1,10 +1,15 @@
 /**
  * Remote URL policy and credential hygiene.
  *
- * Only http(s):// remotes (and file:// when the operator enables it) are accepted. Credentials in
- * the URL are split off here: git is given the bare URL, and the credentials travel to it through
- * its environment (see env.ts), never through argv, which every local user can read.
+ * Only http(s):// remotes (and file:// under the operator's root, when enabled) are accepted, and
+ * an address written in the URL must be one the address policy allows (address.ts resolves host
+ * names when the operation starts). Credentials in the URL are split off here: git is given the
+ * bare URL, and the credentials travel to it through its environment (see run.ts), never through
+ * argv, which every local user can read.
  */
+import { isIP } from "node:net";
+import path from "node:path";
+import { allowingNetworks } from "../lib/public-fetch.js";
 import { GitError } from "./errors.js";
 
 export interface RemoteUrl {
@@ -18,7 +23,22 @@ export interface RemoteUrl {
 export interface UrlPolicy {
   /** Accept file:// URLs (config `gitAllowFileUrls`, env QUIRE_GIT_ALLOW_FILE_URLS). */
   allowFile: boolean;
+  /**
+   * The directory file:// remotes must be in (config `gitFileRoot`, env QUIRE_GIT_FILE_ROOT), as an
+   * absolute path; without it no file:// URL is accepted.
+   */
+  fileRoot?: string | undefined;
+  /**
+   * Networks (CIDR) an http(s) remote may be in besides public addresses (config
+   * `fetchAllowNetworks`, env QUIRE_FETCH_ALLOW_NETWORKS); private, loopback and link-local
+   * addresses are refused otherwise.
+   */
+  allowNetworks?: readonly string[] | undefined;
 }
+
+/** The message of a remote refused by the address policy; the same for an address written in the URL and one a name resolved to. */
+export const ADDRESS_POLICY =
+  "Quire connects only to public addresses and to the networks QUIRE_FETCH_ALLOW_NETWORKS allows, never to private, loopback or link-local ones";
 
 const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
 
@@ -51,6 +71,11 @@ export function parseRemoteUrl(raw: string, policy: UrlPolicy): RemoteUrl {
       throw refused(`The file:// Git URL ${shown()} names a host; only local paths (file:///path) are allowed`);
     }
     if (parsed.username || parsed.password) throw refused(`The file:// Git URL ${shown()} must not carry credentials`);
+    if (!policy.fileRoot || !path.isAbsolute(policy.fileRoot)) {
+      throw refused(
+        `file:// Git URLs are accepted only under a directory the operator sets (QUIRE_GIT_FILE_ROOT), and none is set; got ${shown()}`,
+      );
+    }
     let pathname: string;
     try {
       pathname = decodeURIComponent(parsed.pathname);
@@ -60,13 +85,24 @@ export function parseRemoteUrl(raw: string, policy: UrlPolicy): RemoteUrl {
     if (CONTROL_OR_SPACE.test(pathname.replace(/ /g, "x"))) {
       throw refused(`The file:// Git URL ${shown()} contains control characters`);
     }
+    // Decoding can make ".." segments (%2e%2e%2f): the path is judged, and given to git, resolved.
+    const resolved = path.resolve("/", pathname);
+    if (!isInside(resolved, path.resolve(policy.fileRoot))) {
+      throw refused(`The file:// Git URL ${shown()} is outside the directory file:// remotes must be in (QUIRE_GIT_FILE_ROOT)`);
+    }
     // git does not percent-decode file:// URLs, so it is given the decoded path.
-    return { url: `file://${pathname}`, protocol: "file" };
+    return { url: `file://${resolved}`, protocol: "file" };
   }
   if (scheme !== "http" && scheme !== "https") {
     throw refused(`The Git URL scheme "${scheme}:" is not allowed (only https:// and http://); got ${shown()}`);
   }
   if (!parsed.hostname) throw refused(`The Git URL ${shown()} has no host`);
+  // An address written in the URL (in any spelling: the parser made 2130706433 and 0x7f.1 into
+  // 127.0.0.1) is judged now; a host name when the operation resolves it (address.ts).
+  const literal = parsed.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(literal) && !allowingNetworks(policy.allowNetworks ?? [])(literal)) {
+    throw refused(`The Git URL ${shown()} is refused by policy: ${literal} is not a public address. ${ADDRESS_POLICY}.`);
+  }
   let credentials: RemoteUrl["credentials"];
   if (parsed.username || parsed.password) {
     try {
@@ -82,6 +118,12 @@ export function parseRemoteUrl(raw: string, policy: UrlPolicy): RemoteUrl {
   parsed.password = "";
   parsed.hash = "";
   return { url: parsed.href, protocol: scheme, ...(credentials ? { credentials } : {}) };
+}
+
+/** True when `child` (an absolute, resolved path) is `parent` or inside it. */
+export function isInside(child: string, parent: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
 function refused(message: string): GitError {

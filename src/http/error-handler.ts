@@ -4,7 +4,7 @@
  * request id and answered with a generic 500 that leaks nothing.
  */
 import type { FastifyError, FastifyInstance } from "fastify";
-import { DomainError, type DomainErrorKind } from "../lib/errors.js";
+import { BUSY_RETRY_AFTER_SECONDS, DomainError, type DomainErrorKind } from "../lib/errors.js";
 import { HttpError } from "./errors.js";
 
 /** The one place where a domain error becomes an HTTP status. */
@@ -15,6 +15,7 @@ export const statusOfDomainError: Record<DomainErrorKind, number> = {
   conflict: 409,
   "precondition-failed": 412,
   "too-large": 413,
+  busy: 429,
 };
 
 interface AjvError {
@@ -100,6 +101,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (error instanceof DomainError) {
       const status = statusOfDomainError[error.kind];
+      if (error.kind === "busy") reply.header("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
       return reply.status(status).send({ error: { code: status, message: error.message } });
     }
     const fastifyError = error as FastifyError;

@@ -1,29 +1,43 @@
 /**
  * Request limits, counted by @fastify/rate-limit's stores:
  *
- * - every request from a client address counts against that address (`perAddress`; IPv6 by /64);
+ * - every request from a client address counts against that address (`perAddress`; IPv6 by /64),
+ *   except a published site's page reads (`perReaderAddress`, larger: see isPageRead);
  * - a request carrying a bearer token also counts against the token (`perToken`);
  * - every 401 counts against the address (`authFailures`); once that count is reached, requests
  *   from the address to authenticated routes answer 429 until the window ends, whatever token
  *   they carry (guessing tokens from one address is slowed to `authFailures` tries per window).
  *
  * Answers carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (UTC epoch
- * seconds, as GitBook documents) for the tightest limit; a refused request gets 429 with
+ * seconds, as GitBook documents) for the tightest limit (on a 401, of the address's failed
+ * authentications and the address: the refused token's own count means nothing); a refused request gets 429 with
  * `Retry-After` (seconds) and the usual `{"error": {...}}` body. /healthz and /readyz are not limited.
  *
  * Counts live in Redis when REDIS_URL is set (shared by every process), in a database table when
  * the store is `database` (the default on PostgreSQL without Redis: shared by every process using
- * the database), or in this process's memory (the default on SQLite, which one process serves).
+ * the database, written in batches: rate-limit-database.ts), or in this process's memory (the
+ * default on SQLite, which one process serves).
+ * A store that fails lets requests through unlimited rather than refusing them; Redis fails fast
+ * and is skipped for a while after a failure (redis-store.ts), and answers then carry no limit
+ * headers, since nothing is counted.
  */
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Redis } from "ioredis";
-import { sql } from "kysely";
 import type { Logger } from "pino";
 import type { RateLimitConfig } from "../config.js";
 import type { Db } from "../db/database.js";
 import { hashToken } from "../lib/ids.js";
 import { HttpError } from "./errors.js";
+import { BatchedDatabaseStore, WriteThroughDatabaseStore } from "./rate-limit-database.js";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** A published site's page reads: counted against `perReaderAddress` (isPageRead). */
+    reader?: boolean;
+  }
+}
+
+import { openRedisStore, type RedisStoreHandle } from "./redis-store.js";
 
 const UNLIMITED_PATHS = new Set(["/healthz", "/readyz"]);
 
@@ -36,100 +50,45 @@ interface Verdict {
 
 type Limiter = (request: FastifyRequest, options?: { increment?: boolean }) => Promise<Verdict | { isAllowed: true }>;
 
-type StoreCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
-
-/** A store of counts in the `rate_limits` table: one upsert per count, on SQLite or PostgreSQL. */
-export class DatabaseStore {
-  private lastSweep = 0;
-
-  constructor(
-    private readonly db: Db,
-    private readonly log: Logger,
-  ) {}
-
-  incr(key: string, callback: StoreCallback, timeWindow: number): void {
-    const now = Date.now();
-    const resetAt = now + timeWindow;
-    sql<{ hits: number; resetAt: number | string }>`
-      insert into rate_limits (key, hits, reset_at) values (${key}, 1, ${resetAt})
-      on conflict (key) do update set
-        hits = case when rate_limits.reset_at <= ${now} then 1 else rate_limits.hits + 1 end,
-        reset_at = case when rate_limits.reset_at <= ${now} then ${resetAt} else rate_limits.reset_at end
-      returning hits, reset_at`
-      .execute(this.db)
-      .then((result) => {
-        const row = result.rows[0];
-        if (!row) throw new Error("rate limit upsert returned no row");
-        callback(null, { current: Number(row.hits), ttl: Math.max(0, Number(row.resetAt) - now) });
-        this.sweep(now);
-      }, callback);
-  }
-
-  read(key: string, callback: StoreCallback): void {
-    const now = Date.now();
-    this.db
-      .selectFrom("rateLimits")
-      .select(["hits", "resetAt"])
-      .where("key", "=", key)
-      .executeTakeFirst()
-      .then((row) => {
-        const resetAt = row ? Number(row.resetAt) : 0;
-        callback(null, row && resetAt > now ? { current: Number(row.hits), ttl: resetAt - now } : { current: 0, ttl: 0 });
-      }, callback);
-  }
-
-  child(): DatabaseStore {
-    return this;
-  }
-
-  /** Deletes ended windows, at most once a minute per process. */
-  private sweep(now: number): void {
-    if (now - this.lastSweep < 60_000) return;
-    this.lastSweep = now;
-    this.db
-      .deleteFrom("rateLimits")
-      .where("resetAt", "<", now)
-      .execute()
-      .catch((err) => this.log.warn({ err }, "could not delete ended rate limit windows"));
-  }
+/** What the limiter tells the readiness check. */
+export interface RateLimits {
+  /** With counts in Redis: whether it answers (see redis-store.ts); degraded, not down, when it does not. */
+  redisHealth?: () => Promise<"ok" | "unavailable">;
 }
 
-export async function registerRateLimits(app: FastifyInstance, settings: RateLimitConfig, db: Db, log: Logger): Promise<void> {
-  if (!settings.enabled) return;
-  let redis: Redis | undefined;
+export async function registerRateLimits(app: FastifyInstance, settings: RateLimitConfig, db: Db, log: Logger): Promise<RateLimits> {
+  if (!settings.enabled) return {};
+  let redis: RedisStoreHandle | undefined;
   if (settings.store === "redis" && settings.redisUrl) {
-    // Loaded only when counts live in Redis (~25 MB otherwise unused).
-    const { Redis } = await import("ioredis");
-    const client = new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
-    redis = client;
-    let lastWarning = 0;
-    client.on("error", (err) => {
-      // Logged at most once a minute: a Redis outage would otherwise log on every reconnection.
-      if (Date.now() - lastWarning < 60_000) return;
-      lastWarning = Date.now();
-      log.warn({ err }, "rate limit store (Redis) unavailable: requests are not limited meanwhile");
-    });
-    app.addHook("onClose", async () => {
-      await client.quit().catch(() => client.disconnect());
-    });
+    const handle = await openRedisStore(settings.redisUrl, settings, log);
+    redis = handle;
+    app.addHook("onClose", () => handle.close());
   }
-  const databaseStore = settings.store === "database" ? new DatabaseStore(db, log) : undefined;
+  let store: object | undefined = redis?.store;
+  if (settings.store === "database") {
+    if (settings.syncMs === 0) store = new WriteThroughDatabaseStore(db, log);
+    else {
+      const batched = new BatchedDatabaseStore(db, log, settings.windowMs, settings.syncMs);
+      app.addHook("onClose", () => batched.close());
+      store = batched;
+    }
+  }
   await app.register(rateLimit, {
     global: false,
-    // An unavailable store lets requests through (logged above) rather than refusing every request.
+    // An unavailable store lets requests through (logged by the store) rather than refusing every request.
     skipOnError: true,
-    ...(redis ? { redis, nameSpace: settings.keyPrefix } : {}),
     // The plugin instantiates `store` with `new`: a function returning an object gives that object.
-    ...(databaseStore
+    ...(store
       ? {
-          store: function DatabaseStoreOfApp() {
-            return databaseStore;
+          store: function StoreOfApp() {
+            return store;
           } as never,
         }
       : {}),
   });
 
-  const prefix = settings.store === "database" ? settings.keyPrefix : "";
+  const prefix = store ? settings.keyPrefix : "";
+  const circuit = redis?.circuit;
   const timeWindow = settings.windowMs;
   // Entries of each in-memory store (typed options omit it; the plugin reads it).
   const cache = { cache: 50_000 } as object;
@@ -139,6 +98,12 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     timeWindow,
     ...cache,
     keyGenerator: (request) => `${prefix}address:${addressOf(request)}`,
+  }) as Limiter;
+  const perReaderAddress = app.createRateLimit({
+    max: settings.perReaderAddress,
+    timeWindow,
+    ...cache,
+    keyGenerator: (request) => `${prefix}reader-address:${addressOf(request)}`,
   }) as Limiter;
   const perToken = app.createRateLimit({
     max: settings.perToken,
@@ -153,6 +118,8 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     keyGenerator: (request) => `${prefix}auth-failures:${addressOf(request)}`,
   }) as Limiter;
   const seconds = Math.round(timeWindow / 1000);
+  // The address's verdict of each request, for the headers of a 401 (which drop the refused token's).
+  const addressVerdicts = new WeakMap<FastifyRequest, Verdict>();
 
   app.addHook("onRequest", async (request, reply) => {
     if (UNLIMITED_PATHS.has(request.url.split("?", 1)[0] ?? "")) return;
@@ -168,17 +135,19 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
       }
     }
     const verdicts: [Verdict, string][] = [];
-    const address = await perAddress(request);
-    if ("max" in address) verdicts.push([address, "this address"]);
+    const reading = isPageRead(request);
+    const address = await (reading ? perReaderAddress : perAddress)(request);
+    if ("max" in address) {
+      verdicts.push([address, reading ? "this address's page reads" : "this address"]);
+      addressVerdicts.set(request, address);
+    }
     if (bearerOf(request)) {
       const token = await perToken(request);
       if ("max" in token) verdicts.push([token, "this API token"]);
     }
-    if (verdicts.length === 0) return;
-    // The tightest limit is the one reported (and the first one exceeded, the one refused).
-    const [verdict, subject] = verdicts.reduce((a, b) =>
-      b[0].isExceeded && !a[0].isExceeded ? b : b[0].remaining < a[0].remaining && a[0].isExceeded === b[0].isExceeded ? b : a,
-    );
+    // Nothing was counted while Redis is skipped: no limit to report.
+    if (verdicts.length === 0 || (circuit && !circuit.available)) return;
+    const [verdict, subject] = tightest(verdicts);
     setHeaders(reply, verdict);
     if (verdict.isExceeded) {
       refuse(reply, verdict, `Too many requests for ${subject} (${verdict.max} per ${seconds} s); retry in ${verdict.ttlInSeconds} s.`);
@@ -186,9 +155,44 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
-    if (reply.statusCode === 401) await authFailures(request);
+    if (reply.statusCode !== 401) return payload;
+    const failures = await authFailures(request);
+    if (circuit && !circuit.available) return payload;
+    // The token was refused, so its budget means nothing: what limits this client now is the
+    // failed authentications left to its address (or the address's own limit, when tighter).
+    if ("max" in failures) {
+      const candidates: [Verdict, string][] = [[failures, "failed authentications"]];
+      const address = addressVerdicts.get(request);
+      if (address) candidates.push([address, "this address"]);
+      setHeaders(reply, tightest(candidates)[0]);
+    }
     return payload;
   });
+
+  return redis ? { redisHealth: redis.health } : {};
+}
+
+/** Paths of a site's own endpoints that cost more than a page read (searching, rendering, answering). */
+const SITE_WORK = /\/~quire\/(search|pdf|mcp|feedback|ask)\b/;
+
+/**
+ * A read of a published site's pages (its routes say `reader` in their config): GET or HEAD, not
+ * its search, PDFs, MCP or feedback, nor a question (`?q=`, `?ask=`).
+ */
+function isPageRead(request: FastifyRequest): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  if (!request.routeOptions.config?.reader) return false;
+  const [path, query = ""] = request.url.split("?", 2) as [string, string?];
+  if (SITE_WORK.test(path)) return false;
+  const params = new URLSearchParams(query);
+  return !params.has("q") && !params.has("ask");
+}
+
+/** The tightest limit is the one reported (and the first one exceeded, the one refused). */
+function tightest<T>(verdicts: [Verdict, T][]): [Verdict, T] {
+  return verdicts.reduce((a, b) =>
+    b[0].isExceeded && !a[0].isExceeded ? b : b[0].remaining < a[0].remaining && a[0].isExceeded === b[0].isExceeded ? b : a,
+  );
 }
 
 function bearerOf(request: FastifyRequest): string | undefined {

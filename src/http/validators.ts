@@ -5,28 +5,68 @@
  * and answers 400 naming the field (coercion would store `42` as "42", or `["Writers"]` as "Writers").
  * Query strings and path parameters are text by nature: `?limit=20` becomes the number 20 and a single
  * `?ids=a` a one-item array. Numbers must be finite everywhere (`limit=1e309` is Infinity: a 400).
+ *
+ * A schema is compiled by the first request that needs it, not when its route is registered: Ajv
+ * compiling the app's ~1,000 route schemas was a third of the server's start (scripts/measure-start.mjs).
+ * test/route-schemas.test.ts compiles every route's schemas, so a schema Ajv refuses fails a test.
  */
-import { AjvCompiler, type BuildCompilerFromPool, type ValidatorFactory } from "@fastify/ajv-compiler";
+import { createRequire } from "node:module";
+import type { BuildCompilerFromPool, ValidatorFactory } from "@fastify/ajv-compiler";
+import { compiledOnFirstUse } from "./compile-on-use.js";
 
 const shared = { useDefaults: true, removeAdditional: true, allErrors: false, strictNumbers: true } as const;
+
+// Fastify asks for a compiler in each plugin context that registers routes (some 30 per app). A
+// pool keeps one Ajv per set of external schemas and options, so that each compiles the JSON
+// Schema meta-schema once and each route schema once (its compiled function is cached by schema
+// object); a new pool per call compiled the meta-schema 64 times per app, most of its build time.
+// Ajv itself (some 100 modules) is required by the first compile.
+let pools: { strict: BuildCompilerFromPool; coercing: BuildCompilerFromPool } | undefined;
+function ajvPools() {
+  if (!pools) {
+    const { AjvCompiler } = createRequire(import.meta.url)("@fastify/ajv-compiler") as typeof import("@fastify/ajv-compiler");
+    pools = { strict: AjvCompiler(), coercing: AjvCompiler() };
+  }
+  return pools;
+}
+
+// One validator per schema object and pool key (as Ajv keeps one compiled function per schema object).
+const validators = new Map<string, { strict: WeakMap<object, Validate>; coercing: WeakMap<object, Validate> }>();
 
 /** The `schemaController.compilersFactory.buildValidator` of buildApp. */
 export const buildValidator = ((...[externalSchemas, ajvOptions]: Parameters<BuildCompilerFromPool>) => {
   const options = ajvOptions ?? {};
-  const strict = AjvCompiler()(externalSchemas, {
-    ...options,
-    customOptions: { ...options.customOptions, ...shared, coerceTypes: false },
-  } as never);
-  const coercing = AjvCompiler()(externalSchemas, {
-    ...options,
-    customOptions: { ...options.customOptions, ...shared, coerceTypes: "array" },
-  } as never);
+  const strict = (route: unknown) =>
+    ajvPools().strict(externalSchemas, {
+      ...options,
+      customOptions: { ...options.customOptions, ...shared, coerceTypes: false },
+    } as never)(route as never) as Validate;
+  const coercing = (route: unknown) =>
+    ajvPools().coercing(externalSchemas, {
+      ...options,
+      customOptions: { ...options.customOptions, ...shared, coerceTypes: "array" },
+    } as never)(route as never) as Validate;
+  const key = `${JSON.stringify(externalSchemas ?? {})}${JSON.stringify(options.customOptions ?? {})}`;
+  let cache = validators.get(key);
+  if (!cache) validators.set(key, (cache = { strict: new WeakMap(), coercing: new WeakMap() }));
+  const { strict: strictCache, coercing: coercingCache } = cache;
   // Fastify calls the compiler with its route definition ({ schema, httpPart, ... }).
-  return ((route: { httpPart?: string }) =>
-    route.httpPart === "body" ? strict(route as never) : finiteOnly(coercing(route as never) as Validate)) as never;
+  return ((route: { schema: object; httpPart?: string }) => {
+    const body = route.httpPart === "body";
+    const bySchema = body ? strictCache : coercingCache;
+    let validate = bySchema.get(route.schema);
+    if (!validate) {
+      // A body validator is Ajv's own function: Fastify passes it the request as parent data.
+      validate = body
+        ? compiledOnFirstUse(() => strict(route), { ajvParentData: true })
+        : compiledOnFirstUse(() => finiteOnly(coercing(route)));
+      bySchema.set(route.schema, validate);
+    }
+    return validate;
+  }) as never;
 }) as ValidatorFactory;
 
-type Validate = ((data: unknown) => boolean) & { errors?: unknown[] | null };
+type Validate = ((data: unknown, context?: unknown) => boolean) & { errors?: unknown[] | null };
 
 /**
  * Ajv coerces "1e309" to Infinity and then skips `minimum`/`maximum` (they only run on finite

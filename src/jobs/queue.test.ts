@@ -3,8 +3,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/db.js";
 import { loadConfig } from "../config.js";
 import { Urls } from "../http/urls.js";
+import { conflicting, invalid, missing, preconditionFailed, tooLarge } from "../lib/errors.js";
 import { claimNextJob, enqueue, retryDelayMs } from "./queue.js";
-import { defineJob, type JobDefinition } from "./registry.js";
+import { defineJob, isDeterministicFailure, type JobDefinition, PermanentJobError } from "./registry.js";
 import { Worker } from "./worker.js";
 
 declare module "./registry.js" {
@@ -78,6 +79,75 @@ describe("job queue", () => {
     row = await db.db.selectFrom("jobs").selectAll().executeTakeFirstOrThrow();
     expect(row).toMatchObject({ state: "failed", attempts: 2 });
     expect(failures).toEqual(["boom"]);
+  });
+
+  it("gives up after the attempts its definition declares, however it was enqueued (the periodic jobs take the default)", async () => {
+    const failures: number[] = [];
+    const job = defineJob({
+      kind: "test-echo",
+      maxAttempts: 2,
+      async run() {
+        throw new Error("boom");
+      },
+      async onFailed(p) {
+        failures.push(p.value);
+      },
+    });
+    // As the worker enqueues a periodic job: no maxAttempts of its own.
+    await enqueue(db.db, "test-echo", { value: 1 });
+    const worker = makeWorker([job]);
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      await db.db
+        .updateTable("jobs")
+        .set({ runAt: new Date(Date.now() - 1000).toISOString() })
+        .execute();
+      expect(await worker.drain()).toBe(1);
+    }
+    expect(await db.db.selectFrom("jobs").select(["state", "attempts"]).executeTakeFirstOrThrow()).toEqual({
+      state: "failed",
+      attempts: 2,
+    });
+    expect(failures).toEqual([1]);
+  });
+
+  it("fails a job at once, without retries, when its error is marked permanent", async () => {
+    const failures: string[] = [];
+    let runs = 0;
+    const job = defineJob({
+      kind: "test-echo",
+      maxAttempts: 5,
+      async run(p) {
+        runs++;
+        if (p.value === 1) throw new PermanentJobError("the page is nested too deep");
+        // Any error may carry the flag (a domain error, one from a worker thread).
+        throw Object.assign(new Error("invalid input"), { permanent: true });
+      },
+      async onFailed(_p, error) {
+        failures.push(error.message);
+      },
+    });
+    await enqueue(db.db, "test-echo", { value: 1 }, { maxAttempts: 5 });
+    await enqueue(db.db, "test-echo", { value: 2 }, { maxAttempts: 5 });
+    expect(await makeWorker([job]).drain()).toBe(2);
+    const rows = await db.db.selectFrom("jobs").select(["state", "attempts", "lastError"]).orderBy("lastError").execute();
+    expect(rows).toEqual([
+      { state: "failed", attempts: 1, lastError: "invalid input" },
+      { state: "failed", attempts: 1, lastError: "the page is nested too deep" },
+    ]);
+    expect(runs).toBe(2);
+    expect(failures.sort()).toEqual(["invalid input", "the page is nested too deep"]);
+  });
+
+  it("tells deterministic failures (input, limits, stack overflow) from transient ones", () => {
+    expect(isDeterministicFailure(invalid("bad"))).toBe(true);
+    expect(isDeterministicFailure(tooLarge("big"))).toBe(true);
+    expect(isDeterministicFailure(missing("gone"))).toBe(true);
+    expect(isDeterministicFailure(new RangeError("Maximum call stack size exceeded"))).toBe(true);
+    expect(isDeterministicFailure(new PermanentJobError("x"))).toBe(true);
+    expect(isDeterministicFailure(conflicting("moved meanwhile"))).toBe(false);
+    expect(isDeterministicFailure(preconditionFailed("stale"))).toBe(false);
+    expect(isDeterministicFailure(new Error("ECONNRESET"))).toBe(false);
+    expect(isDeterministicFailure(new TypeError("fetch failed"))).toBe(false);
   });
 
   it("deduplicates live jobs by key but allows a new one after the first finished", async () => {

@@ -14,6 +14,7 @@ export interface EnqueueOptions {
   dedupeKey?: string;
   /** Earliest start (default: now). */
   runAt?: Date;
+  /** Attempts of a job whose definition declares none (default 5); a definition's `maxAttempts` wins. */
   maxAttempts?: number;
 }
 

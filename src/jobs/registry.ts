@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { Db, DialectName } from "../db/database.js";
 import type { Urls } from "../http/urls.js";
+import { DomainError, type DomainErrorKind } from "../lib/errors.js";
 
 // biome-ignore lint: extended by declaration merging in each job file.
 export interface JobPayloads {}
@@ -35,15 +36,54 @@ export interface JobContext {
 export interface JobDefinition<K extends JobKind = JobKind> {
   kind: K;
   /**
-   * Attempts before the job is marked failed (default 5). There is no per-kind lease: leases are
+   * Attempts before the job is marked failed; when absent, the `maxAttempts` the job was enqueued
+   * with (default 5). There is no per-kind lease: leases are
    * short and renewed by a heartbeat while a job runs, however long it runs (see worker.ts).
    */
   maxAttempts?: number;
-  /** Runs the job. Throwing schedules a retry with backoff, until maxAttempts. */
+  /**
+   * Runs the job. Throwing schedules a retry with backoff, until maxAttempts; throwing an error
+   * marked `permanent` (PermanentJobError) fails the job at once.
+   */
   run(payload: JobPayloads[K], ctx: JobContext): Promise<void>;
   /** Called once when the last attempt failed, to record the failure where users can see it. */
   onFailed?(payload: JobPayloads[K], error: Error, ctx: JobContext): Promise<void>;
 }
+
+/**
+ * Thrown by a job that will fail the same way however often it runs (invalid or too large input,
+ * content nested too deep...): the worker marks it failed at once, without the retries and
+ * backoff a transient failure (a network error, a database that went away) gets.
+ */
+export class PermanentJobError extends Error {
+  /** The flag the worker honours (any error may carry it). */
+  readonly permanent = true;
+
+  constructor(message: string) {
+    super(message);
+    this.name = "PermanentJobError";
+  }
+}
+
+/** Whether the worker should fail a job for good on this error (`permanent: true`), rather than retry it. */
+export function isPermanentJobError(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { permanent?: unknown }).permanent === true;
+}
+
+/**
+ * Whether running the same work again would fail the same way: a domain error about the input or
+ * the caller (invalid, too large, forbidden, not found; not a conflict or a precondition, which a
+ * concurrent change may lift), or a RangeError (a stack overflow, an array or string over V8's
+ * length limit: the same input overflows again). For jobs to decide what they throw; the worker
+ * itself only honours `permanent`.
+ */
+export function isDeterministicFailure(error: unknown): boolean {
+  if (isPermanentJobError(error)) return true;
+  if (error instanceof DomainError) return DETERMINISTIC_KINDS.has(error.kind);
+  return error instanceof RangeError;
+}
+
+const DETERMINISTIC_KINDS: ReadonlySet<DomainErrorKind> = new Set(["invalid", "too-large", "forbidden", "not-found"]);
 
 export function defineJob<K extends JobKind>(definition: JobDefinition<K>): JobDefinition<K> {
   return definition;

@@ -17,7 +17,7 @@ import type { Urls } from "../http/urls.js";
 import { newId } from "../lib/ids.js";
 import { WorkerOutOfMemoryError } from "../workers/pool.js";
 import { claimNextJob, enqueue, markJobFailed, markJobSucceeded, releaseJobsOf, renewLease } from "./queue.js";
-import type { JobDefinition, JobKind, PeriodicJob } from "./registry.js";
+import { isPermanentJobError, type JobDefinition, type JobKind, type PeriodicJob } from "./registry.js";
 
 export interface WorkerDeps {
   db: Db;
@@ -224,9 +224,13 @@ export class Worker {
       log.info({ ms: Date.now() - started }, "job succeeded");
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
-      // A task that ran out of a worker thread's heap would run out of it again: the job fails now.
-      const final = error instanceof WorkerOutOfMemoryError;
-      const retry = await markJobFailed(this.deps.db, job, error, final).catch((e) => {
+      // A job that says the failure is permanent, or a task that ran out of a worker thread's heap
+      // (it would run out of it again), fails now: a retry would only repeat the work.
+      const final = isPermanentJobError(error) || error instanceof WorkerOutOfMemoryError;
+      // The definition's attempts govern: the row's are only what enqueue() was told (5 by default,
+      // as for the periodic jobs, which the worker enqueues without knowing their definition).
+      const attempts = definition.maxAttempts ?? job.maxAttempts;
+      const retry = await markJobFailed(this.deps.db, { ...job, maxAttempts: attempts }, error, final).catch((e) => {
         log.error({ err: e }, "could not record job failure");
         return true;
       });

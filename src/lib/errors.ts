@@ -18,7 +18,9 @@ export type DomainErrorKind =
   /** A precondition the caller set (a revision, an ETag) no longer holds (412). */
   | "precondition-failed"
   /** The input or the work it asks for is over a configured limit (413). */
-  | "too-large";
+  | "too-large"
+  /** The work is refused for now because as much of it as the server allows is running; retry in a few seconds (429). */
+  | "busy";
 
 export class DomainError extends Error {
   constructor(
@@ -36,3 +38,7 @@ export const missing = (message: string) => new DomainError("not-found", message
 export const conflicting = (message: string) => new DomainError("conflict", message);
 export const preconditionFailed = (message: string) => new DomainError("precondition-failed", message);
 export const tooLarge = (message: string) => new DomainError("too-large", message);
+export const busy = (message: string) => new DomainError("busy", message);
+
+/** Seconds a client told "busy" waits before trying again (the `Retry-After` header). */
+export const BUSY_RETRY_AFTER_SECONDS = 5;

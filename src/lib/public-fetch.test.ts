@@ -31,8 +31,49 @@ describe("isPublicAddress", () => {
     ["2002:7f00:1::1", false],
     ["64:ff9b::7f00:1", false],
     ["example.com", false],
+    // IPv4-compatible, -mapped and -translated forms of loopback and of the metadata address.
+    ["::7f00:1", false],
+    ["::127.0.0.1", false],
+    ["::ffff:7f00:1", false],
+    ["0:0:0:0:0:ffff:7f00:1", false],
+    ["::ffff:0:7f00:1", false],
+    ["::ffff:a9fe:a9fe", false],
+    ["::8.8.8.8", false],
+    ["64:ff9b::a9fe:a9fe", false],
+    ["64:ff9b::10.0.0.1", false],
+    ["64:ff9b::808:808", true],
+    ["64:ff9b:1::808:808", false],
+    ["2002:7f00:1::", false],
+    ["2002:808:808::1", false],
+    ["2001:0:4136:e378::1", false],
+    ["fe80::1%eth0", false],
+    ["3fff::1", false],
+    // Other spellings of 127.0.0.1 are not addresses (URLs are normalized before they get here).
+    ["2130706433", false],
+    ["0177.0.0.1", false],
+    ["0x7f.1", false],
+    ["127.1", false],
   ])("%s → %s", (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
+  });
+
+  it.each([
+    "http://[::7f00:1]/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://[::127.0.0.1]/",
+    "http://[64:ff9b::7f00:1]/",
+    "http://[2002:7f00:1::]/",
+    "http://2130706433/",
+    "http://0177.0.0.1/",
+    "http://0x7f.1/",
+    "http://0.0.0.0/",
+    "http://0/",
+    "http://[::]/",
+    "http://[::ffff:169.254.169.254]/",
+    "http://0xa9fea9fe/",
+  ])("the host of %s, as a URL gives it, is not public", (url) => {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+    expect(isPublicAddress(host)).toBe(false);
   });
 });
 
@@ -122,6 +163,11 @@ describe("fetchPublicFile", () => {
     if (addresses.length > 0 && !addresses.every((a) => isPublicAddress(a.address))) {
       expect(await refusal(fetchPublicFile(`http://${name}:${port}/ok`, { maxBytes: 1024, timeoutMs: 2000 }))).toMatch(
         new RegExp(`^${name} resolves to .*, which is not a public address$`),
+      );
+    }
+    for (const host of ["[::7f00:1]", "[::ffff:127.0.0.1]", "2130706433", "0177.0.0.1", "0x7f.1", "[64:ff9b::7f00:1]"]) {
+      expect(await refusal(fetchPublicFile(`http://${host}:${port}/ok`, { maxBytes: 1024, timeoutMs: 2000 }))).toMatch(
+        /is not a public address$/,
       );
     }
     expect(await refusal(fetchPublicFile("ftp://example.com/x", options))).toBe("only http and https URLs can be fetched, not ftp:");

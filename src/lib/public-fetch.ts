@@ -41,13 +41,20 @@ for (const [network, prefix] of [
 ] as const)
   BLOCKED.addSubnet(network, prefix, "ipv4");
 for (const [network, prefix] of [
-  ["::", 127],
-  ["64:ff9b::", 96],
+  // Unspecified, loopback and the deprecated IPv4-compatible addresses (::7f00:1 is ::127.0.0.1).
+  ["::", 96],
+  // IPv4-translated (SIIT).
+  ["::ffff:0:0:0", 96],
+  // Local-use NAT64 (the well-known prefix 64:ff9b::/96 is judged by the IPv4 address it carries).
   ["64:ff9b:1::", 48],
   ["100::", 64],
+  // Teredo, benchmarking, ORCHID... (2001::/23), documentation.
   ["2001::", 23],
   ["2001:db8::", 32],
+  // 6to4: it carries any IPv4 address, loopback included, and is deprecated.
   ["2002::", 16],
+  ["3fff::", 20],
+  ["5f00::", 16],
   ["fc00::", 7],
   ["fe80::", 10],
   ["fec0::", 10],
@@ -55,14 +62,40 @@ for (const [network, prefix] of [
 ] as const)
   BLOCKED.addSubnet(network, prefix, "ipv6");
 
-/** True for an address a public host can have (not private, loopback, link-local, reserved...). */
+/** The eight 16-bit groups of an IPv6 address (one `isIP` accepted, without a zone). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = "", tail] = text.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  return groups.map((group) => Number.parseInt(group, 16));
+}
+
+const embeddedIpv4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+
+/**
+ * True for an address a public host can have (not private, loopback, link-local, reserved...).
+ * Only canonical IP text is an address here: other spellings of IPv4 (`2130706433`, `0177.0.0.1`,
+ * `0x7f.1`) are not, and URLs reach this function normalized by the WHATWG parser (`127.0.0.1`).
+ */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return !BLOCKED.check(address, "ipv4");
   if (family !== 6) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address) ?? /^::(\d+\.\d+\.\d+\.\d+)$/.exec(address);
-  if (mapped) return isPublicAddress(mapped[1]!);
-  if (/^::ffff:/i.test(address)) return false;
+  // A zone (fe80::1%eth0) only ever qualifies a link-local address.
+  if (address.includes("%")) return false;
+  const groups = ipv6Groups(address);
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+  // IPv4-mapped (::ffff:a.b.c.d) and the well-known NAT64 prefix (64:ff9b::a.b.c.d): the connection
+  // reaches the IPv4 address they carry, which must be public itself.
+  if (zeros(0, 5) && groups[5] === 0xffff) return isPublicAddress(embeddedIpv4(groups[6]!, groups[7]!));
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return isPublicAddress(embeddedIpv4(groups[6]!, groups[7]!));
   return !BLOCKED.check(address, "ipv6");
 }
 
@@ -187,4 +220,58 @@ function request(
       reject(new FetchRefused(`it could not be fetched (${(error as NodeJS.ErrnoException).code ?? error.message})`));
     });
   });
+}
+
+/**
+ * A `fetch` for protocol clients (openid-client's `customFetch`) under the same address policy:
+ * every connection is checked in the socket's own DNS lookup, redirects are never followed (they
+ * come back as responses, which such clients refuse), the answer is bounded in size and time.
+ */
+export function policyFetch(options: PublicFetchOptions): (url: string, init?: RequestInit) => Promise<Response> {
+  const allowed = options.isAllowed ?? isPublicAddress;
+  return async (raw, init = {}) => {
+    const url = checkUrl(raw, allowed);
+    const signal = init.signal
+      ? AbortSignal.any([init.signal, AbortSignal.timeout(options.timeoutMs)])
+      : AbortSignal.timeout(options.timeoutMs);
+    const headers: Record<string, string> = { "user-agent": "Quire" };
+    new Headers(init.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    const body = init.body === undefined || init.body === null ? undefined : Buffer.from(await new Response(init.body).arrayBuffer());
+    if (body) headers["content-length"] = String(body.length);
+    const client = url.protocol === "https:" ? https : http;
+    return new Promise<Response>((resolve, reject) => {
+      const req = client.request(url, { method: init.method ?? "GET", headers, lookup: safeLookup(allowed), signal }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes) {
+            res.destroy();
+            reject(new FetchRefused(`the answer is larger than ${options.maxBytes} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on("end", () => {
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value === undefined) continue;
+            for (const one of Array.isArray(value) ? value : [value]) answerHeaders.append(name, one);
+          }
+          const status = res.statusCode ?? 502;
+          const noBody = status === 204 || status === 304;
+          resolve(new Response(noBody ? null : Buffer.concat(chunks), { status, headers: answerHeaders }));
+        });
+        res.on("error", (error) => reject(signal.aborted ? new FetchRefused("the server did not answer in time", true) : error));
+      });
+      req.on("error", (error) => {
+        if (error instanceof FetchRefused) return reject(error);
+        if (signal.aborted) return reject(new FetchRefused("the server did not answer in time", true));
+        reject(new FetchRefused(`it could not be reached (${(error as NodeJS.ErrnoException).code ?? error.message})`));
+      });
+      req.end(body);
+    });
+  };
 }

@@ -39,3 +39,15 @@ export async function existingMemberIds(db: Executor, orgId: string, userIds: re
   const rows = await db.selectFrom("members").select("userId").where("orgId", "=", orgId).where("userId", "in", userIds).execute();
   return new Set(rows.map((r) => r.userId));
 }
+
+/** Whether the user has a membership (enabled or not) in any organization but `orgId`. */
+export async function belongsToAnotherOrganization(db: Executor, userId: string, orgId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("members")
+    .select("orgId")
+    .where("userId", "=", userId)
+    .where("orgId", "!=", orgId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -2,7 +2,9 @@
  * The permission rules of docs/permissions.md as a matrix: every role of an organization (plus an
  * outsider) against every operation on spaces, collections and their permissions, with the
  * expected status, and the data unchanged whenever an operation is refused. Then the inheritance
- * cases: grants on parent collections, team grants, default levels, guests, role caps.
+ * cases: grants on parent collections, team grants, default levels, guests, role caps. Sites,
+ * share links, preview, publishing, customization, translations and ping have their own matrix,
+ * permissions.sites.matrix.test.ts (route by route, from the application's route table).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestResponse, type TestUser } from "../../test/helpers/app.js";

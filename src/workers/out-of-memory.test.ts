@@ -95,7 +95,7 @@ describe("a worker thread out of its heap", () => {
         .where("kind", "=", "git-import")
         .where("payload", "like", `%${space.id}%`)
         .execute();
-      expect(jobs).toEqual([{ kind: "git-import", state: "succeeded", attempts: 1 }]);
+      expect(jobs).toEqual([{ kind: "git-import", state: "failed", attempts: 1 }]);
       expect(await ctx.db.selectFrom("jobs").select("id").where("state", "=", "running").execute()).toEqual([]);
       // Nothing of the import is the space's content.
       const after = await ctx.db.selectFrom("spaces").select("revisionId").where("id", "=", space.id).executeTakeFirstOrThrow();

@@ -9,8 +9,9 @@
 import type { MessagePort } from "node:worker_threads";
 import { isWorkerThread, move } from "piscina";
 import { type DocumentPreparation, type PreparedDocument, prepareDocumentNow } from "../content/document/off-thread.js";
-import { documentToPlainText, type PlainTextSection } from "../content/document/plain-text.js";
+import { documentSearchText, type SearchTextContext, type SearchTextSection } from "../content/document/plain-text.js";
 import type { JSONDocument } from "../content/document/types.js";
+import type { ReadYState } from "../content/editor/off-thread.js";
 import { type ResolveTable, resolverFor } from "../content/git-sync/resolve.js";
 import { extractReferences } from "../content/gitbook-repo/references.js";
 import { parseSummary as parseSummaryNow } from "../content/gitbook-repo/summary.js";
@@ -18,7 +19,10 @@ import type { HtmlRender, RenderedHtml } from "../content/html/off-thread.js";
 import type { ContentLinkTable } from "../content/markdown/content-links.js";
 import { type PageFrontmatter, parseMarkdownPage } from "../content/markdown/index.js";
 import { type ConvertedMarkdown, convertMarkdownNow } from "../content/markdown/off-thread.js";
+import type { MarkdownWrite } from "../content/markdown/write-off-thread.js";
 import type { PdfRenderTask } from "../content/pdf/render-task.js";
+import type { SearchQuery } from "../content/search/fulltext.js";
+import { snippetOf } from "../content/search/snippets.js";
 import { canonicalJson, objectHash } from "../content/store/canonical.js";
 
 export interface PageToParse {
@@ -58,14 +62,19 @@ export function prepareDocument(input: DocumentPreparation): PreparedDocument {
   return prepareDocumentNow(input);
 }
 
-/** The sections of text of documents given as JSON (search indexing). */
-export function plainTexts(input: { documents: string[] }): PlainTextSection[][] {
-  return input.documents.map((json) => documentToPlainText(JSON.parse(json) as JSONDocument));
+/** The sections of text of documents given as JSON, with what readers may see of them (search indexing). */
+export function searchTexts(input: { documents: { json: string; context: SearchTextContext }[] }): SearchTextSection[][] {
+  return input.documents.map(({ json, context }) => documentSearchText(JSON.parse(json) as JSONDocument, context));
+}
+
+/** Snippets of search results (search/snippets.ts), for a page of results with much text. */
+export function searchSnippets(input: { texts: string[]; query: SearchQuery }): string[] {
+  return input.texts.map((text) => snippetOf(text, input.query));
 }
 
 /** SUMMARY.md read into its tree of entries (one of 80 KB held the request thread ~250 ms). */
-export function parseSummary(input: { text: string; path: string }): ReturnType<typeof parseSummaryNow> {
-  return parseSummaryNow(input.text, input.path);
+export function parseSummary(input: { text: string; path: string; maxDepth?: number }): ReturnType<typeof parseSummaryNow> {
+  return parseSummaryNow(input.text, input.path, input.maxDepth);
 }
 
 /** The repository paths each page refers to (readRepository decides which exist and are imported). */
@@ -100,7 +109,54 @@ export async function renderHtml(input: HtmlRender & { host: MessagePort }): Pro
   }
 }
 
-const TASKS = { parsePages, parseSummary, convertMarkdown, prepareDocument, plainTexts, pageReferences, renderPdf, renderHtml };
+/**
+ * A stored document written as Markdown (markdown/write-off-thread.ts); a site's page links are
+ * asked for over the task's `host` port, which must then be in the run's transfer list.
+ */
+export async function writeMarkdown(input: MarkdownWrite & { host?: MessagePort }): Promise<string> {
+  const { markdownHostOver, writeMarkdownNow } = await import("../content/markdown/write-off-thread.js");
+  const host = input.host ? markdownHostOver(input.host) : undefined;
+  try {
+    return await writeMarkdownNow(input, host);
+  } finally {
+    host?.close();
+  }
+}
+
+// The editor's model (ProseMirror, Yjs) is loaded by the first task that needs it, not by every
+// thread: a thread's heap (QUIRE_WORKER_HEAP_MB) is mostly its loaded modules until then.
+const editorOffThread = () => import("../content/editor/off-thread.js");
+
+/** A page's document as the Yjs state the collaboration server starts from (editor/off-thread.ts). */
+export async function editorDocumentToYState(input: { documentJson: string }): Promise<Uint8Array> {
+  return (await editorOffThread()).documentJsonToYStateNow(input);
+}
+
+/** The document a collaborative Yjs state holds, checked (editor/off-thread.ts). */
+export async function editorYStateToDocument(input: { state: Uint8Array }): Promise<ReadYState> {
+  return (await editorOffThread()).yStateToDocumentJsonNow(input);
+}
+
+/** Collaborative Yjs states merged into one (editor/off-thread.ts). */
+export async function editorMergeYStates(input: { states: Uint8Array[] }): Promise<Uint8Array> {
+  return (await editorOffThread()).mergeYStatesNow(input);
+}
+
+const TASKS = {
+  editorDocumentToYState,
+  editorMergeYStates,
+  editorYStateToDocument,
+  parsePages,
+  parseSummary,
+  convertMarkdown,
+  prepareDocument,
+  searchTexts,
+  searchSnippets,
+  pageReferences,
+  renderPdf,
+  renderHtml,
+  writeMarkdown,
+};
 export type Tasks = typeof TASKS;
 export type TaskName = keyof Tasks;
 

@@ -8,7 +8,8 @@ import { useListeningServer } from "../helpers/app.js";
 import { contractClient } from "../helpers/contract.js";
 import { addMemberToOrg, createUser } from "../helpers/factories.js";
 
-const server = useListeningServer();
+// createOrganization through the API needs the operator's consent (QUIRE_ORG_CREATION=users).
+const server = useListeningServer({ config: { orgCreation: "users" } });
 
 describe("users and organizations through @gitbook/api", () => {
   it("covers users, organizations, join, email domains, agent instructions and ping", async () => {

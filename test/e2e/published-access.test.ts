@@ -10,7 +10,7 @@ import { SignJWT } from "jose";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../helpers/app.js";
-import { launchChromium } from "../helpers/browser.js";
+import { connectChromium } from "../helpers/browser.js";
 import { commitContent } from "../helpers/content.factories.js";
 import { freePort } from "../helpers/simplesamlphp.js";
 import { createSite } from "../helpers/sites.factories.js";
@@ -70,7 +70,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => login.listen(loginPort, "127.0.0.1", resolve));
   // Another host name than the site's, as a customer's login service would be.
   loginUrl = `http://localhost:${loginPort}/login`;
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../helpers/app.js";
-import { launchChromium } from "../helpers/browser.js";
+import { connectChromium } from "../helpers/browser.js";
 import { commitContent } from "../helpers/content.factories.js";
 import { generateRepo } from "../helpers/generate-repo.js";
 import { type BareRepo, createBareRepo, loadFixture } from "../helpers/git.js";
@@ -58,7 +58,7 @@ beforeAll(async () => {
 
   base = await ctx.listen();
   root = `${base}/s/${site.basename}`;
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 180_000);
 
 afterAll(async () => {
@@ -93,7 +93,8 @@ describe("a published site in Chromium", () => {
       const fragment = page.waitForResponse((r) => r.url().includes("/~quire/nav/"));
       await toggle.click();
       expect((await fragment).status()).toBe(200);
-      expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+      // The script marks the branch open once the fragment is in the page, a moment after the response.
+      await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
       const controlled = await toggle.getAttribute("aria-controls");
       expect(await page.locator(`#${controlled} a`).allTextContents()).toEqual(["Linux", "Mac"]);
       await shot(page, "02a-branch-opened");

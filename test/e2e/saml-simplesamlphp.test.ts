@@ -10,7 +10,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../helpers/app.js";
-import { launchChromium } from "../helpers/browser.js";
+import { connectChromium } from "../helpers/browser.js";
 import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
 import { freePort, type SimpleSamlPhp, simpleSamlPhpMissing, startSimpleSamlPhp } from "../helpers/simplesamlphp.js";
 import { createTeam } from "../helpers/teams.factories.js";
@@ -67,7 +67,7 @@ beforeAll(async () => {
   });
   expect(configured.body.status).toBe("active");
 
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -110,9 +110,10 @@ describe("SAML sign-in with SimpleSAMLphp in Chromium", () => {
       await expect(page.locator("h1").textContent()).resolves.toBe("Welcome, Ada Lovelace");
       expect(await page.locator(`[data-org="${orgId}"]`).textContent()).toContain("Analytical Engines");
 
-      const cookies = await context.cookies(base);
-      const session = cookies.find((c) => c.name === "quire_session");
-      expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+      // The session is sent to the web app only, a pass to published sites only; the sign-in's request is gone.
+      const cookies = (await context.cookies()).filter((c) => c.domain === new URL(base).hostname);
+      expect(cookies.map((c) => `${c.name} ${c.path}`).sort()).toEqual(["quire_app_session /app", "quire_site_member /s"]);
+      for (const cookie of cookies) expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax" });
 
       const user = await ctx.db.selectFrom("users").selectAll().where("email", "=", ada.email).executeTakeFirstOrThrow();
       expect(user.displayName).toBe("Ada Lovelace");

@@ -64,12 +64,12 @@ describe("a change request's pages in Chromium", () => {
     // A page at the top level, then one under Welcome.
     const add = page.locator("#add-page");
     await add.getByLabel("Title").fill("Safety");
-    await add.getByRole("button", { name: "Add page" }).click();
+    await add.getByRole("button", { name: "Add", exact: true }).click();
     await page.waitForURL(/done=page-added/);
     expect(await page.locator(".notice").textContent()).toContain("Page added to the change request.");
     await add.getByLabel("Title").fill("Ropes and harnesses");
     await add.getByLabel("Place").selectOption({ label: "Welcome" });
-    await add.getByRole("button", { name: "Add page" }).click();
+    await add.getByRole("button", { name: "Add", exact: true }).click();
     await page.waitForURL(/done=page-added/);
     expect(await titles()).toEqual(["Welcome", "Ropes and harnesses", "Maintenance", "Safety"]);
     await shot(page, "pages-02-added");
@@ -129,7 +129,7 @@ describe("a change request's pages in Chromium", () => {
     const titles = () => page.locator(".page-tree .tree-title").allTextContents();
     const add = page.locator("#add-page");
     await add.getByLabel("Title").fill("Storm log");
-    await add.getByRole("button", { name: "Add page" }).click();
+    await add.getByRole("button", { name: "Add", exact: true }).click();
     await page.waitForURL(/done=page-added/);
     expect(await titles()).toEqual(["Welcome", "Maintenance", "Storm log"]);
 

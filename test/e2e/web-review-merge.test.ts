@@ -63,6 +63,9 @@ describe("review and merge in Chromium", () => {
     expect(await eda.page.locator("h1").textContent()).toContain("Night watch routine");
     await eda.page.getByRole("link", { name: "Welcome" }).click();
     await eda.page.waitForURL(/\/p\/[^/]+\/edit$/);
+    // The block editor opens; this walk-through edits the Markdown (its link on the editor's page).
+    await eda.page.getByRole("link", { name: "Markdown", exact: true }).click();
+    await eda.page.waitForURL(/\/p\/[^/]+\/markdown$/);
     const area = eda.page.getByLabel("Markdown");
     expect(await area.inputValue()).toContain("Keepers trim the wicks every evening.");
     // The Preview button is for browsers without scripts: the script hides it and previews as one types.

@@ -81,6 +81,9 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     ...loaded,
     // The limiter runs (in memory) but never binds a test that is not about it (see test/hardening/rate-limit.test.ts).
     rateLimit: { ...loaded.rateLimit, perToken: 1e9, perAddress: 1e9, authFailures: 1e9 },
+    // Test remotes are made under the temp directory (test/helpers/git.ts); file:// stays refused
+    // unless a test allows it (gitAllowFileUrls), and loopback unless it allows that network.
+    gitFileRoot: os.tmpdir(),
     ...options.config,
   };
   const log = options.log ?? pino({ level: process.env.QUIRE_TEST_LOG ?? "silent" });

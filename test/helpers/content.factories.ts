@@ -4,10 +4,12 @@
  */
 
 import { commitRevision } from "../../src/content/revision/commit.js";
-import type { FileEntry, PageNode, RevisionContent } from "../../src/content/revision/model.js";
+import type { FileEntry, PageNode, ReusableContentEntry, RevisionContent } from "../../src/content/revision/model.js";
+import { insertRevision, movePrimaryRevision } from "../../src/content/revision/revisions.queries.js";
 import { saveDocument } from "../../src/content/revision/storage.js";
 import { requestSearchIndex } from "../../src/content/search/search-index.jobs.js";
 import { putBlob } from "../../src/content/store/blobs.queries.js";
+import { type PreparedObject, prepareObject, putObjects } from "../../src/content/store/objects.queries.js";
 import { randomBase62 } from "../../src/lib/ids.js";
 import type { TestContext } from "./app.js";
 
@@ -80,13 +82,13 @@ export async function testFile(
 export async function commitContent(
   ctx: TestContext,
   spaceId: string,
-  input: { pages: TestPage[]; files?: FileEntry[]; variables?: Record<string, string> },
+  input: { pages: TestPage[]; files?: FileEntry[]; variables?: Record<string, string>; reusableContents?: ReusableContentEntry[] },
 ): Promise<{ revisionId: string; content: RevisionContent }> {
   const space = await ctx.db.selectFrom("spaces").select(["revisionId"]).where("id", "=", spaceId).executeTakeFirstOrThrow();
   const content: RevisionContent = {
     pages: await buildPages(ctx, input.pages),
     files: input.files ?? [],
-    reusableContents: [],
+    reusableContents: input.reusableContents ?? [],
     variables: input.variables ?? {},
   };
   const revision = await ctx.db.transaction().execute(async (trx) => {
@@ -102,4 +104,47 @@ export async function commitContent(
     return created;
   });
   return { revisionId: revision.id, content };
+}
+
+/**
+ * Makes a chain of `depth` pages (each the only child of the one above) the space's primary
+ * content, stored object by object as Quire stored trees before their depth was bounded (the
+ * store now refuses to write one deeper than MAX_PAGE_DEPTH). Pages have ids `deep-1`,
+ * `deep-2`... and, with `gitPath`, the Git path an import of folders would give them.
+ */
+export async function storeLegacyPageChain(
+  ctx: TestContext,
+  spaceId: string,
+  depth: number,
+  gitPath?: (level: number) => string,
+): Promise<string[]> {
+  const now = new Date().toISOString();
+  const objects: PreparedObject[] = [];
+  let below: string | undefined;
+  const ids: string[] = [];
+  for (let level = depth; level >= 1; level--) {
+    const id = `deep-${level}`;
+    ids.unshift(id);
+    const entry = {
+      id,
+      kind: "document",
+      title: `Level ${level}`,
+      slug: `level-${level}`,
+      createdAt: now,
+      updatedAt: now,
+      ...(gitPath ? { git: { oid: "0".repeat(40), path: gitPath(level) } } : {}),
+      ...(below ? { children: below } : {}),
+    };
+    const object = prepareObject("pages", { entries: [entry] });
+    objects.push(object);
+    below = object.hash;
+  }
+  const files = prepareObject("files", { entries: [] });
+  const reusable = prepareObject("reusable-contents", { entries: [] });
+  const root = prepareObject("root", { pages: below, files: files.hash, reusableContents: reusable.hash, variables: {} });
+  await putObjects(ctx.db, [...objects, files, reusable, root]);
+  const space = await ctx.db.selectFrom("spaces").select("revisionId").where("id", "=", spaceId).executeTakeFirstOrThrow();
+  const row = await insertRevision(ctx.db, { spaceId, parents: [space.revisionId], type: "edits", treeHash: root.hash, createdBy: null });
+  if (!(await movePrimaryRevision(ctx.db, spaceId, space.revisionId, row.id))) throw new Error("the space's content moved meanwhile");
+  return ids;
 }

@@ -6,6 +6,7 @@
  *
  * prints the fetch, list and readRepository times and the peak RSS of the process.
  */
+import os from "node:os";
 import { encodePng } from "./png.js";
 
 /** A valid PNG of the given size (each seed its own colours), as image-size and browsers read it. */
@@ -151,7 +152,7 @@ async function measure(pages: number, images: number): Promise<void> {
   try {
     const rssBefore = process.memoryUsage().rss;
     const t0 = performance.now();
-    const local = await fetchRef(repo.url, "refs/heads/main", { allowFile: true });
+    const local = await fetchRef(repo.url, "refs/heads/main", { allowFile: true, fileRoot: os.tmpdir() });
     const t1 = performance.now();
     const entries = await local.listTree();
     const t2 = performance.now();

@@ -12,6 +12,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 export type FileSpec = string | Buffer | { symlink: string };
 
+/**
+ * The remote policy that lets the Git layer reach the remotes of these helpers: bare repositories
+ * under the temp directory (file://) and `git http-backend` on loopback. The default policy refuses
+ * both (src/git/address.test.ts).
+ */
+export const TEST_REMOTES = { allowFile: true, fileRoot: os.tmpdir(), allowNetworks: ["127.0.0.0/8"] } as const;
+
 /** An environment in which the test's own git commands ignore the machine's configuration. */
 function isolatedEnv(home: string): NodeJS.ProcessEnv {
   return {

@@ -71,24 +71,37 @@ export async function whileProbing<T>(healthUrl: string, work: () => Promise<T>)
   return { result, latencies, busy: performance.eventLoopUtilization(loop).utilization, ms: performance.now() - started };
 }
 
+/** One run's figures: its time, the request thread's share, the worst /healthz latency. */
+export function describeRun(name: string, run: ProbedRun<unknown>): string {
+  return `${name}: ${run.ms.toFixed(0)} ms, request thread busy ${(run.busy * 100).toFixed(0)}%, worst /healthz ${Math.max(...run.latencies).toFixed(0)} ms over ${run.latencies.length} requests`;
+}
+
 /**
- * The work ran in a worker thread (`worker`): /healthz stayed under 200 ms and the request thread
- * far less busy than with the same work forced onto it (`inline`), which kept it busy and shows
- * the measure can tell the two apart. Prints the figures.
+ * The work ran in a worker thread (`worker`): the request thread was far less busy than with the
+ * same work forced onto it (`inline`), which kept it busy and shows the measure can tell the two
+ * apart. Relative, not a wall-clock bound. Prints the figures and returns them.
  */
-export function expectOffTheRequestThread(worker: ProbedRun<unknown>, inline: ProbedRun<unknown>): void {
-  const report = (name: string, run: ProbedRun<unknown>) =>
-    `${name}: ${run.ms.toFixed(0)} ms, request thread busy ${(run.busy * 100).toFixed(0)}%, worst /healthz ${Math.max(...run.latencies).toFixed(0)} ms over ${run.latencies.length} requests`;
-  const figures = `${report("worker thread", worker)}; ${report("inline", inline)}`;
+export function expectLessOfTheRequestThread(worker: ProbedRun<unknown>, inline: ProbedRun<unknown>): string {
+  const figures = `${describeRun("worker thread", worker)}; ${describeRun("inline", inline)}`;
   console.log(figures);
   expect(worker.latencies.length, figures).toBeGreaterThan(10);
-  expect(Math.max(...worker.latencies), figures).toBeLessThan(200);
   expect(inline.busy, figures).toBeGreaterThan(0.8);
   // Relative, not an absolute "under 50%": the request thread's own share (the body's JSON parse,
   // the database) is a wall-clock measure that other processes on the machine stretch (one run
   // beside other tests: 63% against 28-38% alone). Work that went back to the request thread
   // would make the two runs alike.
   expect(worker.busy, figures).toBeLessThan(inline.busy - 0.25);
+  return figures;
+}
+
+/**
+ * As expectLessOfTheRequestThread, and /healthz was held less, at worst, than the same work
+ * held it inline. Relative, not an absolute bound (200 ms, the figure printed): a loaded machine
+ * stretches both runs alike, and work gone back to the request thread makes them alike.
+ */
+export function expectOffTheRequestThread(worker: ProbedRun<unknown>, inline: ProbedRun<unknown>): void {
+  const figures = expectLessOfTheRequestThread(worker, inline);
+  expect(Math.max(...worker.latencies), figures).toBeLessThan(Math.max(...inline.latencies));
 }
 
 /**

@@ -3,11 +3,13 @@
  * address), Chromium, sign-in with a one-time link, the problems a page runs into, and screenshots
  * kept when QUIRE_SCREENSHOTS_DIR=<dir> is set.
  */
+
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { createLoginLink } from "../../src/modules/web/web.queries.js";
+import { createLoginLink } from "../../src/apps/web/web.queries.js";
+import type { Config } from "../../src/config.js";
 import { createTestContext, type TestContext } from "./app.js";
-import { launchChromium } from "./browser.js";
+import { connectChromium } from "./browser.js";
 import { freePort } from "./simplesamlphp.js";
 
 export interface WebE2E {
@@ -22,27 +24,28 @@ export interface WebE2E {
   close(): Promise<void>;
 }
 
-export async function startWebE2E(): Promise<WebE2E> {
+/** `config`: settings over the test defaults (e.g. live collaboration off, for the editor's HTTP saves). */
+export async function startWebE2E(config: Partial<Config> = {}): Promise<WebE2E> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const ctx = await createTestContext({ config: { publicUrl: base } });
+  const ctx = await createTestContext({ config: { ...config, publicUrl: base } });
   let browser: Browser | undefined;
   try {
     await ctx.app.listen({ port, host: "127.0.0.1" });
-    browser = await launchChromium();
+    browser = await connectChromium();
   } catch (error) {
     await ctx.close();
     throw error;
   }
   const screenshots = process.env.QUIRE_SCREENSHOTS_DIR;
   if (screenshots) mkdirSync(screenshots, { recursive: true });
-  const launched = browser;
+  const connected = browser;
   return {
     ctx,
     base,
-    browser: launched,
+    browser: connected,
     async signIn(user, options = {}) {
-      const context = await launched.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+      const context = await connected.newContext({ viewport: { width: 1280, height: 900 }, ...options });
       const page = await context.newPage();
       const { token } = await createLoginLink(ctx.db, user.id);
       await page.goto(`${base}/app/login/link/${token}`);
@@ -54,7 +57,7 @@ export async function startWebE2E(): Promise<WebE2E> {
       if (screenshots) await page.screenshot({ path: `${screenshots}/${name}.png`, fullPage: true });
     },
     async close() {
-      await launched.close();
+      await connected.close();
       await ctx.close();
     },
   };

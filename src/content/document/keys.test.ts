@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { withCpuTime } from "../../../test/helpers/cpu-time.js";
 import { parseMarkdownPage } from "../markdown/parse.js";
 import { collectKeys, reconcileKeys, stripKeys } from "./keys.js";
 import type { JSONDocument } from "./types.js";
@@ -86,9 +87,9 @@ describe("reconcileKeys", () => {
     const edited = [...paragraphs];
     edited.splice(10, 0, ...Array.from({ length: 1500 }, (_, i) => `Inserted ${i}.`));
     edited.reverse();
-    const start = performance.now();
-    const next = doc(edited.join("\n\n"), first);
-    expect(performance.now() - start).toBeLessThan(20_000);
+    // CPU time: other processes on a loaded machine do not stretch it (test/helpers/cpu-time.ts).
+    const { result: next, ms } = withCpuTime(() => doc(edited.join("\n\n"), first));
+    expect(ms).toBeLessThan(20_000);
     const previousKeys = new Map(first.nodes.map((n) => [JSON.stringify(stripKeys(n)), n.key]));
     const kept = next.nodes.filter((n) => previousKeys.get(JSON.stringify(stripKeys(n))) === n.key).length;
     expect(kept).toBe(3000);

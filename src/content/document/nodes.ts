@@ -210,3 +210,8 @@ const ALLOWED: Record<BlockContext, ReadonlySet<string>> = {
 export function isAllowedIn(context: BlockContext, block: DocumentBlock): boolean {
   return ALLOWED[context].has(block.type);
 }
+
+/** The block types a context accepts (the editor's schema builds its content rules from these). */
+export function blockTypesAllowedIn(context: BlockContext): ReadonlySet<string> {
+  return ALLOWED[context];
+}

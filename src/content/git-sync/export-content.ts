@@ -4,10 +4,12 @@
  * includes. Page paths are planned before any page is written, so that links between pages, files
  * and includes become correct relative paths.
  */
-import { dirname } from "../../git/paths.js";
+import { dirname, repoPathFromRoot } from "../../git/paths.js";
+import { runInWorker } from "../../workers/pool.js";
+import type { PageToParse } from "../../workers/tasks.js";
 import type { ContentRef, JSONDocument } from "../document/types.js";
 import { ASSETS_DIR, INCLUDES_DIR } from "../gitbook-repo/read.js";
-import { relativePath, slugify } from "../gitbook-repo/text.js";
+import { relativePath as relativeRepoPath, slugify } from "../gitbook-repo/text.js";
 import {
   planPagePaths,
   type WritableContent,
@@ -15,8 +17,10 @@ import {
   type WritablePage,
   type WritableReusableContent,
 } from "../gitbook-repo/write.js";
-import { frontmatterFromPageMetadata, serializeMarkdownPage } from "../markdown/index.js";
+import { frontmatterFromPageMetadata, pageMetadataFromFrontmatter, serializeMarkdownPage } from "../markdown/index.js";
 import type { PageNode, RevisionContent } from "../revision/model.js";
+import { canonicalJson } from "../store/canonical.js";
+import { type ResolveTable, resolverFor } from "./resolve.js";
 
 export interface ExportSources {
   loadDocument(hash: string): Promise<JSONDocument | undefined>;
@@ -34,7 +38,23 @@ const EMPTY: JSONDocument = { object: "document", data: {}, nodes: [] };
 export async function exportContent(
   content: RevisionContent,
   sources: ExportSources,
-  options: { taken?: string[]; redirects?: readonly { fromPath: string; pageId: string }[] } = {},
+  options: {
+    taken?: string[];
+    redirects?: readonly { fromPath: string; pageId: string }[];
+    /**
+     * The Markdown of the branch's pages and includes by root-relative path, and its first page.
+     * A file that reads back as exactly what the space holds is written back as it is, byte for
+     * byte, rather than in Quire's own spelling of the same content.
+     */
+    branch?: { sources: ReadonlyMap<string, string>; readme: string };
+    /**
+     * Repository path of the content root: pages listed from outside it (`../x.md`) link to and
+     * from the others through it.
+     */
+    root?: string;
+    /** Web addresses of the branch's files that are not imported, by root-relative path (ResolveTable.external). */
+    external?: Map<string, string>;
+  } = {},
 ): Promise<WritableContent> {
   // Writable pages, with their Markdown filled in below once every path is known.
   const nodeOf = new Map<WritablePage, PageNode>();
@@ -45,15 +65,18 @@ export async function exportContent(
           ? { kind: "link", title: page.title, href: page.href ?? (page.target?.kind === "url" ? page.target.url : "") }
           : page.kind === "group"
             ? { kind: "group", title: page.title, slug: page.slug, children: toWritable(page.children) }
-            : {
-                kind: "document",
-                title: page.title,
-                ...(page.label ? { label: page.label } : {}),
-                ...(page.git?.path ? { path: page.git.path } : {}),
-                slug: page.slug,
-                source: "",
-                children: toWritable(page.children),
-              };
+            : !page.git?.path && !page.documentHash && page.children.length > 0
+              ? // No file and no content, with pages under it: SUMMARY.md's `* Title` line.
+                { kind: "document", title: page.title, slug: page.slug, source: "", children: toWritable(page.children), linkless: true }
+              : {
+                  kind: "document",
+                  title: page.title,
+                  ...(page.label ? { label: page.label } : {}),
+                  ...(page.git?.path ? { path: page.git.path } : {}),
+                  slug: page.slug,
+                  source: "",
+                  children: toWritable(page.children),
+                };
       nodeOf.set(writable, page);
       return writable;
     });
@@ -96,11 +119,15 @@ export async function exportContent(
     includePath.set(include.id, include.git?.path ?? unique(`${INCLUDES_DIR}/${slugify(include.title)}.md`));
   }
 
+  const root = options.root ?? "";
+  /** A root-relative path as a repository path, so paths that climb out of the root relate correctly. */
+  const repo = (path: string) => repoPathFromRoot(root, path) ?? path;
+  const relativePath = (fromDir: string, target: string) => relativeRepoPath(fromDir, repo(target));
   /** A ref as a path relative to the file being written (undefined: the converter writes URLs itself). */
   const pathFor =
     (fromPath: string) =>
     (ref: ContentRef): string | undefined => {
-      const from = dirname(fromPath);
+      const from = dirname(repo(fromPath));
       switch (ref.kind) {
         case "page": {
           const target = pagePath.get(ref.page);
@@ -124,11 +151,10 @@ export async function exportContent(
       }
     };
 
-  const serialize = async (node: PageNode, path: string) => {
-    const document = (node.documentHash ? await sources.loadDocument(node.documentHash) : undefined) ?? EMPTY;
+  const frontmatterOf = (node: Partial<PageNode>, path: string) => {
     const coverPath = (ref: { kind: "file"; file: string } | { kind: "url"; url: string }) =>
       ref.kind === "url" ? ref.url : pathFor(path)(ref);
-    const frontmatter = frontmatterFromPageMetadata(
+    return frontmatterFromPageMetadata(
       {
         ...(node.description ? { description: node.description } : {}),
         ...(node.icon ? { icon: node.icon } : {}),
@@ -142,19 +168,98 @@ export async function exportContent(
       },
       coverPath as never,
     );
-    return serializeMarkdownPage({ title: node.title, frontmatter, document }, { pathFor: pathFor(path) });
+  };
+  const serialize = async (node: PageNode, path: string) => {
+    const document = (node.documentHash ? await sources.loadDocument(node.documentHash) : undefined) ?? EMPTY;
+    return serializeMarkdownPage({ title: node.title, frontmatter: frontmatterOf(node, path), document }, { pathFor: pathFor(path) });
   };
 
+  const kept = options.branch ? await unchangedInBranch(options.branch) : new Set<string>();
   for (const [writable, path] of planned) {
     const node = nodeOf.get(writable);
-    if (writable.kind === "document" && node) writable.source = await serialize(node, path);
+    if (writable.kind !== "document" || !node) continue;
+    writable.source = kept.has(path) ? (options.branch?.sources.get(path) as string) : await serialize(node, path);
   }
 
   const reusableContents: WritableReusableContent[] = [];
   for (const include of content.reusableContents) {
     const path = includePath.get(include.id)!;
+    if (kept.has(path)) {
+      reusableContents.push({ path, title: include.title, source: options.branch?.sources.get(path) as string });
+      continue;
+    }
     const document = (include.documentHash ? await sources.loadDocument(include.documentHash) : undefined) ?? EMPTY;
     reusableContents.push({ path, title: include.title, source: serializeMarkdownPage({ document }, { pathFor: pathFor(path) }) });
+  }
+
+  /**
+   * The paths whose file in the branch converts, with the links of the content as it is now, to
+   * the very document (same hash once the block keys are reconciled) and page settings the space
+   * holds: nothing was edited there since, so the file is written back unchanged.
+   */
+  async function unchangedInBranch(branch: { sources: ReadonlyMap<string, string>; readme: string }): Promise<Set<string>> {
+    const table: ResolveTable = {
+      pages: new Map([...pagePath].map(([id, path]) => [path, id])),
+      files: new Map([...filePath].map(([id, path]) => [path, id])),
+      includes: new Map([...includePath].map(([id, path]) => [path, id])),
+      readme: branch.readme,
+      root,
+      ...(options.external ? { external: options.external } : {}),
+    };
+    const candidates: { path: string; node?: PageNode; documentHash?: string | undefined; title?: string }[] = [];
+    for (const [writable, path] of planned) {
+      const node = nodeOf.get(writable);
+      if (writable.kind === "document" && node && branch.sources.has(path))
+        candidates.push({ path, node, documentHash: node.documentHash });
+    }
+    for (const include of content.reusableContents) {
+      const path = includePath.get(include.id)!;
+      if (branch.sources.has(path)) candidates.push({ path, documentHash: include.documentHash });
+    }
+    const out = new Set<string>();
+    for (let start = 0; start < candidates.length; start += 20) {
+      const batch = candidates.slice(start, start + 20);
+      const pages: PageToParse[] = [];
+      for (const item of batch) {
+        const previous = item.documentHash ? await sources.loadDocument(item.documentHash) : undefined;
+        pages.push({
+          source: branch.sources.get(item.path) as string,
+          fromPath: item.path,
+          previousJson: previous ? canonicalJson(previous) : undefined,
+        });
+      }
+      const parsed = await runInWorker("parsePages", { table, pages });
+      batch.forEach((item, i) => {
+        const result = parsed[i];
+        if (!result) return;
+        const empty = !item.documentHash && JSON.parse(result.json).nodes?.length === 0;
+        if (result.hash !== item.documentHash && !empty) return;
+        if (item.node) {
+          // A file without its own `#` title takes the page's from SUMMARY.md, which the export writes.
+          const title = result.title?.trim();
+          if (title && title !== item.node.title) return;
+          const resolveCover = (target: string) => {
+            const ref = resolverFor(table, item.path)(target, "cover");
+            return ref?.kind === "file" ? ref : { kind: "url" as const, url: target };
+          };
+          const meta = pageMetadataFromFrontmatter(result.frontmatter, resolveCover);
+          const fromFile: Partial<PageNode> = {
+            ...(meta.icon ? { icon: meta.icon } : {}),
+            ...(meta.description ? { description: meta.description } : {}),
+            ...(meta.hidden ? { hidden: true } : {}),
+            ...(meta.noIndex ? { noIndex: true } : {}),
+            ...(meta.noRobotsIndex ? { noRobotsIndex: true } : {}),
+            layout: meta.layout,
+            ...(meta.cover ? { cover: meta.cover } : {}),
+            ...(meta.condition ? { condition: meta.condition.expression } : {}),
+            ...(meta.variables ? { variables: Object.fromEntries(Object.entries(meta.variables).map(([k, v]) => [k, String(v)])) } : {}),
+          };
+          if (canonicalJson(frontmatterOf(fromFile, item.path)) !== canonicalJson(frontmatterOf(item.node, item.path))) return;
+        }
+        out.add(item.path);
+      });
+    }
+    return out;
   }
 
   return {

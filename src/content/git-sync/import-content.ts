@@ -14,7 +14,7 @@ import type { DocumentPage, RepoFile, RepoPage, RepositoryContent } from "../git
 import { pageMetadataFromFrontmatter } from "../markdown/index.js";
 import type { FileEntry, PageNode, ReusableContentEntry, RevisionContent } from "../revision/model.js";
 import { indexPages } from "../revision/model.js";
-import { type ResolveTable, resolverFor } from "./resolve.js";
+import { externalLinks, type ResolveTable, resolverFor } from "./resolve.js";
 
 /** A file an import stored (`ImportSources.storeFiles`). */
 export interface StoredFile {
@@ -77,8 +77,18 @@ export async function importContent(
   previous: RevisionContent,
   sources: ImportSources,
   now: string,
+  options: {
+    /** Prefix of the repository's web addresses (`repoTreeURL`): links to files not imported point there. */
+    repoTreeURL?: string | undefined;
+  } = {},
 ): Promise<ImportedContent> {
   const warnings = repo.warnings.map((w) => w.message);
+  if (repo.externalFiles.length > 0 && !options.repoTreeURL) {
+    const names = repo.externalFiles;
+    warnings.push(
+      `Links to ${names.length} file(s) of the repository that are not imported (outside the content root, or Markdown that SUMMARY.md does not list) stay as written: give the import the repository's web address (repoTreeURL) to link them there: ${names.slice(0, 20).join(", ")}${names.length > 20 ? ", ..." : ""}`,
+    );
+  }
   const documents = new Map<string, string>();
   const blobs = new Map<string, () => Promise<Buffer>>();
 
@@ -96,15 +106,15 @@ export async function importContent(
     pages.forEach((page, index) => {
       let id: string | undefined;
       let previousChildren: PageNode[] = [];
-      if (page.kind === "document") {
+      if (page.kind === "document" && !page.linkless) {
         const before = previousByPath.get(page.path);
         id = before?.id;
         previousChildren = before?.children ?? [];
       } else {
-        // Groups and links have no file: the one of the same kind and title (else slug) among the
-        // previous siblings keeps its id.
+        // Groups, links and pages without a file (SUMMARY items without a link) have no file: the
+        // one of the same kind and title (else slug) among the previous siblings keeps its id.
         const before =
-          previousSiblings.find((p) => p.kind === page.kind && p.title === page.title) ??
+          previousSiblings.find((p) => p.kind === page.kind && !p.git && p.title === page.title) ??
           (page.kind === "group" ? previousSiblings.find((p) => p.kind === "group" && p.slug === page.slug) : undefined) ??
           (previousSiblings[index]?.kind === page.kind ? previousSiblings[index] : undefined);
         id = before?.id;
@@ -112,7 +122,7 @@ export async function importContent(
       }
       id ??= newId();
       ids.set(page, id);
-      if (page.kind === "document") pageIdByPath.set(page.path, id);
+      if (page.kind === "document" && !page.linkless) pageIdByPath.set(page.path, id);
       if (page.kind !== "link") assign(page.children, previousChildren);
     });
   };
@@ -161,7 +171,14 @@ export async function importContent(
 
   // 3. Every page and include converted in worker threads, in batches of bounded size (a batch's
   // sources, previous documents and results are what is in flight at once).
-  const table: ResolveTable = { pages: pageIdByPath, files: fileIdByPath, includes: includeIdByPath, readme: repo.config.readme };
+  const table: ResolveTable = {
+    pages: pageIdByPath,
+    files: fileIdByPath,
+    includes: includeIdByPath,
+    readme: repo.config.readme,
+    root: repo.root,
+    external: externalLinks(repo.root, repo.externalFiles, options.repoTreeURL),
+  };
   // `from` is the page or include whose Markdown is converted: its source is let go once sent to
   // the worker (all of a repository's Markdown, as UTF-16 strings, was ~20 MB of the heap until the
   // end of the import).
@@ -176,7 +193,7 @@ export async function importContent(
   }
   const walk = (pages: RepoPage[]) => {
     for (const page of pages) {
-      if (page.kind === "document") {
+      if (page.kind === "document" && !page.linkless) {
         const id = ids.get(page) as string;
         toConvert.push({
           from: page,
@@ -286,6 +303,19 @@ export async function importContent(
           slug: page.slug,
           createdAt: before?.createdAt ?? now,
           updatedAt: before?.updatedAt ?? now,
+          children,
+        });
+        continue;
+      }
+      if (page.linkless) {
+        // No file, no content: written back as the same `* Title` line of SUMMARY.md.
+        out.push({
+          id,
+          kind: "document",
+          title: page.title,
+          slug: page.slug,
+          createdAt: before?.createdAt ?? now,
+          updatedAt: before && !before.documentHash && before.title === page.title ? before.updatedAt : now,
           children,
         });
         continue;

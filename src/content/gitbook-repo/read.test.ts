@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makePng } from "../../../test/helpers/generate-repo.js";
-import { type BareRepo, createBareRepo, type FileSpec, loadFixture, serveGitOverHttp } from "../../../test/helpers/git.js";
+import { type BareRepo, createBareRepo, type FileSpec, loadFixture, serveGitOverHttp, TEST_REMOTES } from "../../../test/helpers/git.js";
 import { GitError } from "../../git/errors.js";
 import { fetchRef, withFetchedRef } from "../../git/repo.js";
 import { blobOid, memoryTree } from "../../git/tree.js";
@@ -41,7 +41,7 @@ describe("a repository shaped like GitBook's docs, fetched with git", () => {
   let content: RepositoryContent;
   beforeAll(async () => {
     repo = createBareRepo(loadFixture("gitbook-docs"));
-    content = await withFetchedRef(repo.url, "refs/heads/main", { allowFile: true }, async (local) =>
+    content = await withFetchedRef(repo.url, "refs/heads/main", { ...TEST_REMOTES }, async (local) =>
       readRepository(await local.listTree(), local),
     );
   });
@@ -146,7 +146,7 @@ describe("a repository shaped like GitBook's docs, fetched with git", () => {
   it("reads the same over smart HTTP", async () => {
     const server = await serveGitOverHttp(repo.dir);
     try {
-      const overHttp = await withFetchedRef(server.url, "refs/heads/main", { allowFile: false }, async (local) =>
+      const overHttp = await withFetchedRef(server.url, "refs/heads/main", { ...TEST_REMOTES, allowFile: false }, async (local) =>
         readRepository(await local.listTree(), local),
       );
       expect(overHttp).toEqual(content);
@@ -322,23 +322,24 @@ describe("hostile repositories", () => {
     expect(error.code).toBe("root_invalid");
   });
 
-  it("../ and absolute links out of the root are not read, with warnings naming them", async () => {
+  it("../ and absolute links out of the root read no file: a SUMMARY entry of the repository is a page, others warn; links that climb past the top stop there", async () => {
     const files = loadFixture("hostile-links");
     const content = await readMemory(files);
-    expect(outline(content.pages)).toEqual(["README.md | Home"]);
+    // ../outside.md is a file of the repository that SUMMARY.md lists: GitBook publishes it.
+    expect(outline(content.pages)).toEqual(["README.md | Home", "../outside.md | Outside"]);
     expect(content.files).toEqual([]);
+    // ../secret.png exists in the repository: a link to its web address, never read.
+    expect(content.externalFiles).toEqual(["secret.png"]);
     const messages = content.warnings.map((w) => w.message).join("\n");
-    for (const name of ["../outside.md", "../../../../etc/passwd.md", "/etc/passwd.md", "../secret.png", "../../../../../etc/passwd"]) {
-      expect(messages).toContain(name);
-    }
-    // Nothing outside the root was read: no page or file carries the secret's blob.
+    for (const name of ["../../../../etc/passwd.md", "/etc/passwd.md"]) expect(messages).toContain(name);
+    // Nothing outside the repository was read: no page or file carries the secret's blob.
     expect(JSON.stringify(content)).not.toContain(blobOid(files["secret.png"] as Buffer));
   });
 
   it("a symlink to /etc/passwd fails the import, naming the link (through git too)", async () => {
     const repo = createBareRepo(loadFixture("hostile-symlinks"));
     try {
-      const local = await fetchRef(repo.url, "refs/heads/main", { allowFile: true });
+      const local = await fetchRef(repo.url, "refs/heads/main", { ...TEST_REMOTES });
       try {
         const error = await rejection(readRepository(await local.listTree(), local), GitError);
         expect(error.code).toBe("path_refused");
@@ -372,7 +373,7 @@ describe("hostile repositories", () => {
   it("a huge file stops the import at the file-size limit", async () => {
     const repo = createBareRepo(loadFixture("hostile-huge"));
     try {
-      const local = await fetchRef(repo.url, "refs/heads/main", { allowFile: true });
+      const local = await fetchRef(repo.url, "refs/heads/main", { ...TEST_REMOTES });
       try {
         const error = await rejection(readRepository(await local.listTree(), local, { limits: { maxFileBytes: 1_000_000 } }), GitError);
         expect(error.code).toBe("limit_exceeded");
@@ -388,7 +389,7 @@ describe("hostile repositories", () => {
   it("a ref that does not exist is named", async () => {
     const repo = createBareRepo(loadFixture("gitbook-docs"));
     try {
-      const error = await rejection(fetchRef(repo.url, "refs/heads/gitbook", { allowFile: true }), GitError);
+      const error = await rejection(fetchRef(repo.url, "refs/heads/gitbook", { ...TEST_REMOTES }), GitError);
       expect(error.code).toBe("ref_not_found");
       expect(error.message).toContain('"refs/heads/gitbook"');
     } finally {
@@ -448,20 +449,20 @@ describe("limits count only what is imported", () => {
 });
 
 describe("SUMMARY entries and links outside what is imported", () => {
-  it("an entry pointing outside the root to a file that exists is named as such and not imported", async () => {
+  it("an entry pointing outside the root to a file that exists is a page (its path climbs out of the root); a missing one warns", async () => {
     const content = await readMemory({
       ".gitbook.yaml": "root: docs\n",
-      "docs/README.md": "# Home\n\nSee [the example](../examples/x/README.md) and [unlisted](unlisted.md).\n",
+      "docs/README.md": "# Home\n\nSee [the example](../examples/x/README.md), [unlisted](unlisted.md) and [code](../src/main.py).\n",
       "docs/SUMMARY.md": "* [Home](README.md)\n* [Example](../examples/x/README.md)\n* [Gone](../nowhere.md)\n",
       "docs/unlisted.md": "# Unlisted\n",
       "examples/x/README.md": "# Example\n",
+      "src/main.py": "print(1)\n",
     });
-    expect(outline(content.pages)).toEqual(["README.md | Home"]);
+    expect(outline(content.pages)).toEqual(["README.md | Home", "../examples/x/README.md | Example"]);
+    expect(content.externalFiles).toEqual(["docs/unlisted.md", "src/main.py"]);
     expect(content.warnings.map((w) => w.message)).toEqual([
-      'SUMMARY.md line 2: "Example" points to "../examples/x/README.md", a file outside the content root "docs"; pages are imported only from inside the root (docs/git-import.md), so it was not imported',
-      'SUMMARY.md line 3: "Gone" points to "../nowhere.md", outside the content root; ignored',
+      'SUMMARY.md line 3: "Gone" points to "../nowhere.md", outside the content root and not a Markdown file of the repository; ignored',
       "1 Markdown file(s) are not listed in SUMMARY.md and were ignored: unlisted.md",
-      "References outside the content root were not imported: README.md -> ../examples/x/README.md",
     ]);
   });
 });

@@ -6,9 +6,19 @@
 import { parse as parseYaml } from "yaml";
 import { GitError } from "../../git/errors.js";
 import { DEFAULT_GIT_LIMITS } from "../../git/operation.js";
-import { basename, dirname, isWithin, resolveRelative, unsafePathReason } from "../../git/paths.js";
+import {
+  basename,
+  dirname,
+  isWithin,
+  repoPathFromRoot,
+  resolveClamped,
+  resolveRelative,
+  rootRelativePath,
+  unsafePathReason,
+} from "../../git/paths.js";
 import { type BlobReader, type TreeEntry, VirtualTree } from "../../git/tree.js";
 import { runInWorker } from "../../workers/pool.js";
+import { MAX_PAGE_DEPTH, pageTreeDepth } from "../revision/model.js";
 import { contentTypeOf, hasDimensions, imageDimensions } from "./media.js";
 import type { SummaryNode } from "./summary.js";
 import { firstHeading, parseFrontMatter, slugify } from "./text.js";
@@ -77,6 +87,11 @@ const join = (dir: string, path: string) => (dir ? (path ? `${dir}/${path}` : di
 /** Normalizes a user-given directory ("./docs/", "/docs", "docs/") to a repository path ("docs"). */
 function normalizeDirectory(value: string, base: string): string | undefined {
   return resolveRelative(base, value.replace(/^\/+/, ""));
+}
+
+/** A long path for a message: its start and its end. */
+function shortPath(path: string): string {
+  return path.length <= 160 ? path : `${path.slice(0, 80)}…${path.slice(-70)}`;
 }
 
 function stem(path: string): string {
@@ -235,36 +250,58 @@ export async function readRepository(
   if (summary) {
     const [text] = await readText([summary.entry.oid]);
     // In a worker thread: a large table of contents takes hundreds of milliseconds to parse.
-    const parsed = await runInWorker("parseSummary", { text: text as string, path: summary.rel });
+    const parsed = await runInWorker("parseSummary", { text: text as string, path: summary.rel, maxDepth: MAX_PAGE_DEPTH });
+    if (parsed.tooDeep) {
+      throw new RepositoryFormatError(
+        "page_tree_too_deep",
+        `${summary.rel} line ${parsed.tooDeep.line} nests pages more than ${MAX_PAGE_DEPTH} levels deep, the most Quire keeps; list them less deep`,
+      );
+    }
     warnings.push(...parsed.warnings);
     const listed = new Set<string>();
     const summaryDir = dirname(join(root, summary.rel));
-    const outsideRootMessage = (where: string, title: string, target: string, base: string) => {
+    /**
+     * A SUMMARY.md entry outside the root (`../examples/x/README.md` from `docs/`) is a page, as
+     * GitBook publishes it, when it names a Markdown file of the project directory: its path climbs
+     * out of the root (`../examples/x/README.md`), and an export writes it back where it is.
+     */
+    const outsidePage = (target: string, base: string): { rel: string; entry: TreeEntry } | undefined => {
       const repoPath = resolveRelative(base, target);
-      let exists = false;
-      try {
-        exists = repoPath !== undefined && tree.file(repoPath, projectDirectory) !== undefined;
-      } catch {
-        exists = false;
+      if (repoPath === undefined || !isWithin(repoPath, projectDirectory) || unsafePathReason(repoPath) || !isMarkdown(repoPath)) {
+        return undefined;
       }
-      return exists
-        ? `${where}: "${title}" points to ${JSON.stringify(target)}, a file outside the content root ${JSON.stringify(root)}; pages are imported only from inside the root (docs/git-import.md), so it was not imported`
-        : `${where}: "${title}" points to ${JSON.stringify(target)}, outside the content root; ignored`;
+      try {
+        const entry = tree.file(repoPath, projectDirectory);
+        return entry ? { rel: rootRelativePath(root, repoPath), entry } : undefined;
+      } catch {
+        return undefined;
+      }
     };
     const convert = (nodes: SummaryNode[]): RepoPage[] =>
       nodes.flatMap((node): RepoPage[] => {
         if (node.kind === "link") return [{ kind: "link", title: node.title, href: node.href }];
+        if (node.kind === "empty") {
+          const children = convert(node.children);
+          return [
+            { kind: "document", path: "", oid: null, slug: slugify(node.title), title: node.title, source: "", children, linkless: true },
+          ];
+        }
         if (node.kind === "group") {
           return [{ kind: "group", title: node.title, slug: node.slug ?? slugify(node.title), children: convert(node.children) }];
         }
-        const rel = rootRelative(node.target, summaryDir);
+        let rel = rootRelative(node.target, summaryDir);
         const where = `${summary.rel} line ${node.line}`;
+        let outside: { rel: string; entry: TreeEntry } | undefined;
         if (rel === undefined || unsafePathReason(rel)) {
-          warnings.push({
-            code: "reference_outside_root",
-            message: outsideRootMessage(where, node.title, node.target, summaryDir),
-          });
-          return convert(node.children);
+          outside = outsidePage(node.target, summaryDir);
+          if (!outside) {
+            warnings.push({
+              code: "reference_outside_root",
+              message: `${where}: "${node.title}" points to ${JSON.stringify(node.target)}, outside the content root and not a Markdown file of the ${projectDirectory ? "project directory" : "repository"}; ignored`,
+            });
+            return convert(node.children);
+          }
+          rel = outside.rel;
         }
         if (!isMarkdown(rel)) {
           warnings.push({
@@ -282,7 +319,7 @@ export async function readRepository(
           return convert(node.children);
         }
         listed.add(rel);
-        const found = lookup(rel);
+        const found = outside ?? lookup(rel);
         if (!found) {
           warnings.push({
             code: "missing_page",
@@ -314,6 +351,14 @@ export async function readRepository(
     }
   } else {
     pages = inferPages(markdownFiles, readme?.rel, config.summary, (rel) => lookup(rel)?.entry, newDocument, warnings);
+  }
+  // SUMMARY's groups add a level above its lists.
+  const depth = pageTreeDepth(pages);
+  if (depth > MAX_PAGE_DEPTH) {
+    throw new RepositoryFormatError(
+      "page_tree_too_deep",
+      `The page tree ${summary ? `of ${summary.rel}` : "of the folders"} is ${depth} levels deep, more than the ${MAX_PAGE_DEPTH} levels Quire keeps; nest the pages less deep`,
+    );
   }
   if (!readme) {
     warnings.push({
@@ -395,17 +440,35 @@ export async function readRepository(
   const addFile = (rel: string, entry: TreeEntry) => {
     if (!files.has(rel)) files.set(rel, { path: rel, oid: entry.oid, size: entry.size, contentType: contentTypeOf(rel) });
   };
-  const outside = new Set<string>();
+  // Files that exist but are not imported: outside the root, or Markdown that is not a page.
+  const external = new Set<string>();
+  const pagePaths = new Set(documents.map((d) => d.path));
+  const includePaths = new Set(includeEntries.map(([path]) => path));
+  const existsInProject = (repoPath: string) => {
+    try {
+      return isWithin(repoPath, projectDirectory) && tree.file(repoPath, projectDirectory) !== undefined;
+    } catch {
+      return false;
+    }
+  };
   const scan = (rel: string, references: string[]) => {
+    const fromDir = dirname(repoPathFromRoot(root, rel) ?? root);
     for (const reference of references) {
-      const target = rootRelative(reference, dirname(join(root, rel)));
-      if (target === undefined) {
-        outside.add(`${rel} -> ${reference}`);
+      // As a URL resolves (and as resolve.ts does): `..` stops at the repository's top; an
+      // absolute path is from the content root.
+      const repoPath = reference.startsWith("/") ? resolveClamped(root, reference.slice(1)) : resolveClamped(fromDir, reference);
+      if (!repoPath || unsafePathReason(repoPath)) continue;
+      const target = rootRelativePath(root, repoPath);
+      if (!isWithin(repoPath, root)) {
+        if (!pagePaths.has(target) && existsInProject(repoPath)) external.add(repoPath);
         continue;
       }
-      if (isMarkdown(target) || unsafePathReason(target)) continue;
+      if (isMarkdown(target)) {
+        if (!pagePaths.has(target) && !includePaths.has(repoPath) && existsInProject(repoPath)) external.add(repoPath);
+        continue;
+      }
       try {
-        const entry = tree.file(join(root, target), root);
+        const entry = tree.file(repoPath, root);
         if (entry) addFile(target, entry);
       } catch (error) {
         if (!(error instanceof GitError)) throw error;
@@ -428,13 +491,6 @@ export async function readRepository(
       scan(page.path, found[i] ?? []);
     });
     start = end;
-  }
-  if (outside.size > 0) {
-    warnings.push({
-      code: "reference_outside_root",
-      message: `References outside the content root were not imported: ${[...outside].slice(0, 20).join(", ")}`,
-      paths: [...outside],
-    });
   }
   // Assets no page uses are not imported (a repository may hold thousands): counted, not read.
   const unused = [...tree.files.keys()].filter(
@@ -459,6 +515,7 @@ export async function readRepository(
     hasSummary: summary !== undefined,
     pages,
     files: [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    externalFiles: [...external].sort(),
     reusableContents,
     variables: await readVariables(lookup(VARS_FILE)?.entry, readText, warnings),
     redirects: readRedirects(rawConfig.redirects, rootRelative, warnings),
@@ -491,9 +548,16 @@ function inferPages(
     for (let dir = dirname(rel); dir; dir = dirname(dir)) dirOf(dirname(dir)).dirs.add(dir);
   }
   const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
-  const build = (dir: string): RepoPage[] => {
+  // `level`: the level of the pages of `dir` (a folder's page is one level above its files).
+  const build = (dir: string, level: number): RepoPage[] => {
     const node = byDir.get(dir);
     if (!node) return [];
+    if (level > MAX_PAGE_DEPTH) {
+      throw new RepositoryFormatError(
+        "page_tree_too_deep",
+        `The folder ${JSON.stringify(shortPath(dir))} is ${dir.split("/").length} folders deep: its pages would be ${level} levels deep, more than the ${MAX_PAGE_DEPTH} levels Quire keeps (each folder is a page over its files); move it up, or list the pages in a SUMMARY.md`,
+      );
+    }
     const items = [
       ...node.files
         .filter((f) => !(dir && isReadmeName(basename(f))))
@@ -512,11 +576,11 @@ function inferPages(
         });
       }
       const page = newDocument(readme ?? `${sub}/README.md`, readme ? entryFor(readme) : undefined, readme ? "" : basename(sub));
-      page.children = build(sub);
+      page.children = build(sub, level + 1);
       return page;
     });
   };
-  return [...(readmeRel ? [newDocument(readmeRel, entryFor(readmeRel), "")] : []), ...build("")];
+  return [...(readmeRel ? [newDocument(readmeRel, entryFor(readmeRel), "")] : []), ...build("", 1)];
 }
 
 async function readVariables(

@@ -102,10 +102,12 @@ describe("parseSummary", () => {
     expect((nodes[1] as { slug?: string }).slug).toBeUndefined();
   });
 
-  it("warns about items without links and other content, keeping children", () => {
+  it("reads an item without a link as a page without content over its children; warns about other content", () => {
     const { nodes, warnings } = parse("Some paragraph.\n\n* Not a link\n  * [Child](child.md)\n* [](  )\n");
-    expect(warnings).toEqual(["summary_content_ignored", "summary_item_ignored", "summary_item_ignored"]);
-    expect(nodes).toEqual([{ kind: "page", title: "Child", target: "child.md", children: [] }]);
+    expect(warnings).toEqual(["summary_content_ignored", "summary_item_ignored"]);
+    expect(nodes).toEqual([
+      { kind: "empty", title: "Not a link", children: [{ kind: "page", title: "Child", target: "child.md", children: [] }] },
+    ]);
   });
 
   it("a link page cannot have children: they move up a level", () => {
@@ -115,6 +117,25 @@ describe("parseSummary", () => {
       { kind: "link", title: "Site", href: "https://x.example" },
       { kind: "page", title: "Child", target: "c.md", children: [] },
     ]);
+  });
+});
+
+describe("parseSummary: nesting", () => {
+  const nested = (levels: number, indent = "  ") =>
+    Array.from({ length: levels }, (_, i) => `${indent.repeat(i)}* [P${i}](p${i}.md)`).join("\n");
+  const depth = (nodes: SummaryNode[]): number => nodes.reduce((d, n) => Math.max(d, 1 + ("children" in n ? depth(n.children) : 0)), 0);
+
+  it("reads lists up to the bound, and gives the line of the first item past it", () => {
+    const fifty = parseSummary(nested(50), "SUMMARY.md", 50);
+    expect(fifty.tooDeep).toBeUndefined();
+    expect(depth(fifty.nodes)).toBe(50);
+    expect(parseSummary(nested(60), "SUMMARY.md", 50).tooDeep).toEqual({ line: 51 });
+    expect(parseSummary(nested(60, "    "), "SUMMARY.md", 50).tooDeep).toEqual({ line: 27 });
+  });
+
+  it("refuses a line of thousands of list markers without reading it (remark's time grows with the square of the nesting)", () => {
+    const result = parseSummary(`* [Home](README.md)\n${"* ".repeat(20_000)}[x](x.md)\n`, "SUMMARY.md", 50);
+    expect(result.tooDeep).toEqual({ line: 2 });
   });
 });
 

@@ -5,6 +5,7 @@
  *   * [Intro](README.md)                      a page
  *     * [Child](guide/child.md "Label")       a child page, with a sidebar label
  *   * [Status](https://status.example.com)    a link page
+ *   * Reference                               a page without content (children under it)
  *   ## Group <a href="#grp" id="grp"></a>     a group; the anchor pins its slug
  *   * [Page](grp/page.md)                     a page of the group
  *
@@ -15,12 +16,15 @@ import type { Heading, Link, List, ListItem, Nodes, Paragraph, Root } from "mdas
 import { toString as mdastToString } from "mdast-util-to-string";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
+import { firstTooDeepLine } from "../markdown/parse.js";
 import { destinationToPath, isExternal, relativePath } from "./text.js";
 import type { RepositoryWarning } from "./types.js";
 
 export type SummaryNode =
   | { kind: "page"; title: string; label?: string; target: string; children: SummaryNode[]; line: number }
   | { kind: "link"; title: string; href: string; line: number }
+  /** `* Title` without a link: a page without content, its children under it (GitBook's reading). */
+  | { kind: "empty"; title: string; children: SummaryNode[]; line: number }
   | { kind: "group"; title: string; slug?: string; children: SummaryNode[]; line: number };
 
 const parser = unified().use(remarkParse);
@@ -40,20 +44,43 @@ function firstLink(node: Nodes): Link | undefined {
   return undefined;
 }
 
-/** Parses SUMMARY.md into nodes; anything it cannot place becomes a warning. */
-export function parseSummary(text: string, summaryPath: string): { nodes: SummaryNode[]; warnings: RepositoryWarning[] } {
-  const tree = parser.parse(text) as Root;
+/**
+ * Parses SUMMARY.md into nodes; anything it cannot place becomes a warning. Lists nested deeper
+ * than `maxDepth` are not read: `tooDeep` gives the line of the first item past it (the import
+ * refuses such a table of contents).
+ */
+export function parseSummary(
+  text: string,
+  summaryPath: string,
+  maxDepth = Number.POSITIVE_INFINITY,
+): { nodes: SummaryNode[]; warnings: RepositoryWarning[]; tooDeep?: { line: number } } {
+  // A line nested past what remark reads in reasonable time (its time grows with the square of
+  // the nesting: a line of 5,000 list markers took 16 s) is too deep: only the lines before it are
+  // read, to find an item past `maxDepth` there first.
+  const lines = text.split(/\r\n?|\n/);
+  const deep = Number.isFinite(maxDepth) ? firstTooDeepLine(lines.join("\n")) : undefined;
+  const tree = parser.parse(deep === undefined ? text : lines.slice(0, deep).join("\n")) as Root;
   const warnings: RepositoryWarning[] = [];
   const nodes: SummaryNode[] = [];
   let container = nodes;
+  let tooDeep: { line: number } | undefined;
 
-  const readList = (list: List): SummaryNode[] => list.children.flatMap((item) => readItem(item));
+  // `depth`: the level of the list's items (1 for a top-level list).
+  const readList = (list: List, depth: number): SummaryNode[] => {
+    if (depth > maxDepth) {
+      tooDeep ??= { line: lineOf(list) };
+      return [];
+    }
+    return list.children.flatMap((item) => readItem(item, depth));
+  };
 
-  const readItem = (item: ListItem): SummaryNode[] => {
+  const readItem = (item: ListItem, depth: number): SummaryNode[] => {
     const paragraph = item.children.find((c): c is Paragraph => c.type === "paragraph");
-    const nested = item.children.filter((c): c is List => c.type === "list").flatMap(readList);
+    const nested = item.children.filter((c): c is List => c.type === "list").flatMap((list) => readList(list, depth + 1));
     const link = paragraph ? firstLink(paragraph) : undefined;
     const line = lineOf(item);
+    const text = paragraph ? mdastToString(paragraph).replace(/\s+/g, " ").trim() : "";
+    if (!link && text) return [{ kind: "empty", title: text, children: nested, line }];
     if (!link) {
       warnings.push({
         code: "summary_item_ignored",
@@ -99,7 +126,7 @@ export function parseSummary(text: string, summaryPath: string): { nodes: Summar
       nodes.push(group);
       container = group.children;
     } else if (node.type === "list") {
-      container.push(...readList(node));
+      for (const entry of readList(node, 1)) container.push(entry);
     } else if (node.type !== "html" && node.type !== "thematicBreak" && node.type !== "definition") {
       warnings.push({
         code: "summary_content_ignored",
@@ -107,12 +134,14 @@ export function parseSummary(text: string, summaryPath: string): { nodes: Summar
       });
     }
   }
-  return { nodes, warnings };
+  if (deep !== undefined) tooDeep ??= { line: deep + 1 };
+  return { nodes, warnings, ...(tooDeep ? { tooDeep } : {}) };
 }
 
 /** What formatSummary needs of a page. */
 export type SummaryEntry =
-  | { kind: "page"; title: string; label?: string; path: string; children: SummaryEntry[] }
+  /** Without `path`: a page without a file, written `* Title` with its children under it. */
+  | { kind: "page"; title: string; label?: string; path?: string; children: SummaryEntry[] }
   | { kind: "link"; title: string; href: string }
   | { kind: "group"; title: string; slug: string; children: SummaryEntry[] };
 
@@ -143,7 +172,10 @@ export function formatSummary(entries: SummaryEntry[], summaryDir: string): stri
       const indent = "  ".repeat(depth);
       if (item.kind === "link") {
         lines.push(`${indent}* [${escapeText(item.title)}](${formatDestination(item.href, true)})`);
-      } else if (item.kind === "page") {
+      } else if (item.kind === "page" && item.path === undefined) {
+        lines.push(`${indent}* ${escapeText(item.title)}`);
+        writeItems(item.children, depth + 1);
+      } else if (item.kind === "page" && item.path !== undefined) {
         const destination = formatDestination(relativePath(summaryDir, item.path));
         lines.push(`${indent}* [${escapeText(item.title)}](${destination}${item.label ? formatLabel(item.label) : ""})`);
         writeItems(item.children, depth + 1);

@@ -40,6 +40,11 @@ export interface DocumentPage {
   /** The file's Markdown as it is in the repository (front matter included, BOM removed). */
   source: string;
   children: RepoPage[];
+  /**
+   * A SUMMARY.md item without a link (`* Title`): a page without content and without a file
+   * (`path` is "", `oid` null), its children under it.
+   */
+  linkless?: boolean;
 }
 
 export interface GroupPage {
@@ -95,6 +100,12 @@ export interface RepositoryContent {
   hasSummary: boolean;
   pages: RepoPage[];
   files: RepoFile[];
+  /**
+   * Repository paths of files the pages link to that exist but are not imported: outside the root,
+   * or Markdown files in it that are not pages (SUMMARY.md does not list them). A link to one
+   * becomes the file's web address when the import knows it (`repoTreeURL`).
+   */
+  externalFiles: string[];
   reusableContents: RepoReusableContent[];
   /** Space variables from .gitbook/vars.yaml. */
   variables: Record<string, string>;
@@ -108,7 +119,9 @@ export type RepositoryErrorCode =
   | "root_invalid"
   | "root_not_found"
   | "project_directory_invalid"
-  | "project_directory_not_found";
+  | "project_directory_not_found"
+  /** Pages nested deeper than MAX_PAGE_DEPTH (folders, or SUMMARY.md's lists). */
+  | "page_tree_too_deep";
 
 /** The repository cannot be read as GitBook content (as opposed to warnings, which do not stop it). */
 export class RepositoryFormatError extends Error {

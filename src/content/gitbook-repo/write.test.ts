@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makePng } from "../../../test/helpers/generate-repo.js";
-import { createBareRepo, type FileSpec, loadFixture, readRepoFiles } from "../../../test/helpers/git.js";
+import { createBareRepo, type FileSpec, loadFixture, readRepoFiles, TEST_REMOTES } from "../../../test/helpers/git.js";
 import { basename } from "../../git/paths.js";
 import { commitAndPush } from "../../git/push.js";
 import { withFetchedRef } from "../../git/repo.js";
@@ -217,6 +217,20 @@ describe("writeRepository for content created in Quire", () => {
 
   it("refuses unsafe known paths", () => {
     expect(() => writeRepository({ pages: [doc("Evil", { path: "../evil.md" })] })).toThrow(/Refused page path/);
+    // A page from outside the root goes back to its file, but never out of the project directory.
+    expect(() => writeRepository({ config: { root: "docs" }, pages: [doc("Evil", { path: "../../evil.md" })] })).toThrow(
+      /Refused page path "..\/..\/evil.md": it leaves the repository/,
+    );
+    expect(() =>
+      writeRepository({ projectDirectory: "site", config: { root: "docs" }, pages: [doc("Evil", { path: "../../evil.md" })] }),
+    ).toThrow(/it leaves the project directory/);
+    expect(() => writeRepository({ config: { root: "docs" }, pages: [doc("Evil", { path: "../a/../../evil.md" })] })).toThrow(
+      /Refused page path/,
+    );
+    expect(() => writeRepository({ config: { root: "docs" }, pages: [doc("Evil", { path: "../.git/hooks/x.md" })] })).toThrow(/\.git/);
+    const ok = writeRepository({ config: { root: "docs" }, pages: [doc("Home"), doc("Example", { path: "../examples/x.md" })] });
+    expect([...ok.keys()].sort()).toEqual([".gitbook.yaml", "docs/README.md", "docs/SUMMARY.md", "examples/x.md"]);
+    expect(String(ok.get("docs/SUMMARY.md"))).toContain("* [Example](../examples/x.md)");
     expect(() =>
       writeRepository({ pages: [doc("x")], files: [{ path: ".git/hooks/post-checkout", name: "x", data: Buffer.from("x") }] }),
     ).toThrow(/\.git/);
@@ -249,7 +263,7 @@ describe("export through git", () => {
     const source = createBareRepo(loadFixture("gitbook-docs"));
     const target = createBareRepo({ "src/app.js": "code\n" });
     try {
-      const { content, writable } = await withFetchedRef(source.url, "refs/heads/main", { allowFile: true }, async (local) => {
+      const { content, writable } = await withFetchedRef(source.url, "refs/heads/main", { ...TEST_REMOTES }, async (local) => {
         const c = await readRepository(await local.listTree(), local);
         return { content: c, writable: await toWritable(c, local) };
       });
@@ -257,13 +271,13 @@ describe("export through git", () => {
       const first = await commitAndPush({
         url: target.url,
         ref: "refs/heads/main",
-        allowFile: true,
+        ...TEST_REMOTES,
         message: "Export",
         author: { name: "Quire", email: "quire@example.com" },
         files,
       });
       expect(first.committed).toBe(true);
-      const exported = await withFetchedRef(target.url, "refs/heads/main", { allowFile: true }, async (local) =>
+      const exported = await withFetchedRef(target.url, "refs/heads/main", { ...TEST_REMOTES }, async (local) =>
         readRepository(await local.listTree(), local),
       );
       const { warnings: _a, ...after } = exported;
@@ -274,7 +288,7 @@ describe("export through git", () => {
       const again = await commitAndPush({
         url: target.url,
         ref: "refs/heads/main",
-        allowFile: true,
+        ...TEST_REMOTES,
         message: "Export again",
         author: { name: "Quire", email: "quire@example.com" },
         files: writeRepository(writable),
@@ -286,7 +300,7 @@ describe("export through git", () => {
       const third = await commitAndPush({
         url: target.url,
         ref: "refs/heads/main",
-        allowFile: true,
+        ...TEST_REMOTES,
         message: "Remove reference",
         author: { name: "Quire", email: "quire@example.com" },
         prepare: async (base) => {

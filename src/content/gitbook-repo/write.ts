@@ -6,7 +6,8 @@
  * their slug that collides with nothing in the tree or in the repository (`previousPaths`).
  */
 import { stringify as stringifyYaml } from "yaml";
-import { assertSafePath, basename, dirname } from "../../git/paths.js";
+import { GitError } from "../../git/errors.js";
+import { assertSafePath, basename, dirname, isWithin, repoPathFromRoot, unsafeRootRelativeReason } from "../../git/paths.js";
 import { ASSETS_DIR, CONFIG_FILE, DEFAULT_README, DEFAULT_SUMMARY, INCLUDES_DIR, VARS_FILE } from "./read.js";
 import { formatSummary, type SummaryEntry } from "./summary.js";
 import { slugify, splitFrontMatter } from "./text.js";
@@ -17,12 +18,18 @@ export type WritablePage =
       kind: "document";
       title: string;
       label?: string;
-      /** Root-relative path it was imported from; absent for a page created in Quire. */
+      /**
+       * Root-relative path it was imported from; absent for a page created in Quire. Leading `../`
+       * segments name a file outside the root (a SUMMARY.md entry there): it is written back there,
+       * never outside the project directory.
+       */
       path?: string;
       slug?: string;
       /** The page's Markdown, from the converter. */
       source: string;
       children: WritablePage[];
+      /** A page without file or content: SUMMARY.md's `* Title` line, its children under it. */
+      linkless?: boolean;
     }
   | { kind: "group"; title: string; slug?: string; children: WritablePage[] }
   | { kind: "link"; title: string; href: string };
@@ -87,15 +94,16 @@ export function planPagePaths(
     }
   };
   walk(pages, (page) => {
-    if (page.path) {
-      assertSafePath(page.path, "page path");
+    if (page.path && !page.linkless) {
+      const reason = unsafeRootRelativeReason(page.path);
+      if (reason) throw new GitError("path_refused", `Refused page path ${JSON.stringify(page.path)}: ${reason}`);
       planned.set(page, page.path);
       used.add(page.path.toLowerCase());
     }
   });
   let first: WritablePage | undefined;
   walk(pages, (page) => {
-    first ??= page;
+    if (!page.linkless) first ??= page;
   });
   const unique = (make: (suffix: string) => string) => {
     for (let n = 1; ; n++) {
@@ -110,7 +118,7 @@ export function planPagePaths(
   const assign = (list: WritablePage[], dir: string) => {
     for (const page of list) {
       if (page.kind === "link") continue;
-      if (page.kind === "group") {
+      if (page.kind === "group" || page.linkless) {
         assign(page.children, join(dir, slugify(page.slug ?? page.title)));
         continue;
       }
@@ -158,6 +166,20 @@ export function writeRepository(content: WritableContent, options: WriteOptions 
   // Root-relative paths in use, lowercased (case-insensitive file systems check the repository out too).
   const used = new Set(taken.map((p) => p.toLowerCase()));
   const put = (rel: string, data: Buffer | string) => {
+    if (rel.startsWith("../")) {
+      // A page listed from outside the root goes back to its file, inside the project directory.
+      const repoPath = repoPathFromRoot(base, rel);
+      const reason = unsafeRootRelativeReason(rel);
+      if (reason || repoPath === undefined || !isWithin(repoPath, projectDirectory) || repoPath === projectDirectory) {
+        throw new GitError(
+          "path_refused",
+          `Refused page path ${JSON.stringify(rel)}: ${reason ?? `it leaves the ${projectDirectory ? "project directory" : "repository"}`}`,
+        );
+      }
+      assertSafePath(repoPath);
+      out.set(repoPath, Buffer.isBuffer(data) ? data : Buffer.from(data, "utf8"));
+      return;
+    }
     assertSafePath(rel);
     used.add(rel.toLowerCase());
     out.set(join(base, rel), Buffer.isBuffer(data) ? data : Buffer.from(data, "utf8"));
@@ -170,6 +192,7 @@ export function writeRepository(content: WritableContent, options: WriteOptions 
       if (page.kind === "group") {
         return { kind: "group", title: page.title, slug: page.slug ?? slugify(page.title), children: toEntries(page.children) };
       }
+      if (page.linkless) return { kind: "page", title: page.title, children: toEntries(page.children) };
       const path = paths.get(page) as string;
       put(path, page.source);
       return {
@@ -227,7 +250,7 @@ export function repositoryPaths(content: RepositoryContent): string[] {
   const paths = new Set<string>();
   const walk = (pages: RepositoryContent["pages"]) => {
     for (const page of pages) {
-      if (page.kind === "document" && page.oid !== null) paths.add(join(base, page.path));
+      if (page.kind === "document" && page.oid !== null) paths.add(repoPathFromRoot(base, page.path) ?? join(base, page.path));
       if (page.kind !== "link") walk(page.children);
     }
   };

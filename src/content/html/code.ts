@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type { HLJSApi } from "highlight.js";
 import { LRUCache } from "lru-cache";
+import { grammarOf } from "./code-languages.js";
 import { escapeHtml } from "./safe-html.js";
 
 /**
@@ -39,13 +40,57 @@ export function clearHighlightCache(): void {
 /** Beyond this many characters a block is shown unhighlighted: a huge paste must not stall a page. */
 const MAX_HIGHLIGHT = 100_000;
 
-const ALIASES: Record<string, string> = { sh: "bash", shell: "bash", zsh: "bash", console: "bash", jsx: "javascript", tsx: "typescript" };
+/** How readers know the common languages by name; any other syntax is shown as written. */
+const LABELS: Record<string, string> = {
+  bash: "Bash",
+  c: "C",
+  cpp: "C++",
+  csharp: "C#",
+  cs: "C#",
+  css: "CSS",
+  dockerfile: "Dockerfile",
+  go: "Go",
+  graphql: "GraphQL",
+  html: "HTML",
+  java: "Java",
+  javascript: "JavaScript",
+  js: "JavaScript",
+  json: "JSON",
+  jsx: "JSX",
+  kotlin: "Kotlin",
+  markdown: "Markdown",
+  md: "Markdown",
+  php: "PHP",
+  powershell: "PowerShell",
+  py: "Python",
+  python: "Python",
+  rb: "Ruby",
+  ruby: "Ruby",
+  rust: "Rust",
+  rs: "Rust",
+  sh: "Shell",
+  shell: "Shell",
+  sql: "SQL",
+  swift: "Swift",
+  toml: "TOML",
+  ts: "TypeScript",
+  tsx: "TSX",
+  typescript: "TypeScript",
+  xml: "XML",
+  yaml: "YAML",
+  yml: "YAML",
+  zsh: "Zsh",
+};
+
+/** The label of a code block's language in its header (undefined without a syntax). */
+export function syntaxLabel(syntax: string | undefined): string | undefined {
+  const name = syntax?.trim();
+  if (!name) return undefined;
+  return LABELS[name.toLowerCase()] ?? name.slice(0, 40);
+}
 
 export function languageOf(syntax: string | undefined): string | undefined {
-  if (!syntax) return undefined;
-  const name = syntax.trim().toLowerCase();
-  const candidate = ALIASES[name] ?? name;
-  return hljs().getLanguage(candidate) ? candidate : undefined;
+  return grammarOf(syntax, (name) => hljs().getLanguage(name));
 }
 
 /**

@@ -10,7 +10,7 @@ export { type ContentAsset, contentAssets } from "./assets.js";
 export { type DocumentReferences, documentReferences } from "./references.js";
 export { escapeHtml, html, raw, SafeHtml } from "./safe-html.js";
 export type { ContentFeature, OutlineEntry, RenderEnv, RenderedDocument, RenderedFile, RenderedOperation } from "./types.js";
-export { safeLinkUrl, safeMediaUrl } from "./urls.js";
+export { EMBED_FRAME_ORIGINS, safeLinkUrl, safeMediaUrl } from "./urls.js";
 
 export function renderDocument(document: JSONDocument, env: RenderEnv): RenderedDocument {
   return new HtmlRenderer(env).render(document);

@@ -7,7 +7,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { closeWorkerThreads } from "../../workers/pool.js";
 import type { JSONDocument } from "../document/types.js";
 import { parseMarkdownPage } from "../markdown/index.js";
-import { type HtmlEnvData, type HtmlRenderHost, INLINE_HTML_JSON_CHARS, renderHtml, renderHtmlNow } from "./off-thread.js";
+import {
+  type HtmlEnvData,
+  type HtmlRenderHost,
+  INLINE_HTML_JSON_CHARS,
+  type LinkTarget,
+  type RenderedLink,
+  renderHtml,
+  renderHtmlNow,
+} from "./off-thread.js";
 import type { RenderedFile } from "./types.js";
 
 afterAll(() => closeWorkerThreads());
@@ -21,6 +29,14 @@ const includes = (id: string) => ({
   isVoid: true,
   data: { ref: { kind: "reusable-content", reusableContent: id } },
   nodes: [],
+});
+const block = (type: string, data: unknown, nodes: unknown[]) => ({ object: "block", type, data, nodes });
+const expression = (value: string) => ({
+  object: "inline",
+  type: "expression",
+  isVoid: true,
+  data: { expression: value },
+  nodes: [text("")],
 });
 const doc = (...nodes: unknown[]) => ({ object: "document", data: {}, nodes }) as unknown as JSONDocument;
 
@@ -93,5 +109,83 @@ describe("renderHtml", () => {
     const rendered = await renderHtml({ documentJson: JSON.stringify(doc(paragraph(text("Hello")))), env }, host);
     expect(rendered).toMatchObject({ html: "<p>Hello</p>", blocks: 1 });
     expect(asked).toEqual({ files: [], reusableContents: [] });
+  });
+
+  it("renders for a site's reader in a worker thread as inline: links asked of the host once, conditions and expressions on the reader's claims", async () => {
+    let markdown = "";
+    for (let i = 0; markdown.length < 80_000; i++) markdown += `Paragraph ${i} of a long page, long enough to be a paragraph.\n\n`;
+    const document = doc(
+      paragraph(
+        link({ kind: "page", page: "open" }, "an open page"),
+        text(", "),
+        link({ kind: "page", page: "closed" }, "a closed page"),
+        text(", "),
+        link({ kind: "anchor", page: "open", anchor: "a b" }, "an anchor"),
+        text(", "),
+        link({ kind: "space", space: "other" }, "another space"),
+        text(", "),
+        link({ kind: "page", page: "open", space: "other" }, "a page of another space"),
+      ),
+      block("if", { expression: 'visitor.claims.plan == "pro"' }, [paragraph(text("For pro readers"))]),
+      block("if", { expression: 'visitor.claims.plan == "free"' }, [paragraph(text("For free readers"))]),
+      paragraph(text("Plan: "), expression("visitor.claims.plan"), text(", product: "), expression("space.vars.product")),
+      includes("rc1"),
+      ...parseMarkdownPage(markdown).document.nodes,
+    );
+    const documentJson = JSON.stringify(document);
+    expect(documentJson.length).toBeGreaterThan(INLINE_HTML_JSON_CHARS);
+    const addresses: Record<string, RenderedLink> = {
+      "page:/open": { href: "/s/site/open", title: "Open" },
+      "page:other/open": { href: "/s/site/other/open", title: "Open elsewhere" },
+      "page:/linked-from-rc": { href: "/s/site/linked", title: "Linked" },
+      "space:other": { href: "/s/site/other", title: "Other" },
+    };
+    const readerHost = () => {
+      const { host, asked } = hostOf(
+        {},
+        { rc1: doc(paragraph(link({ kind: "page", page: "linked-from-rc" }, "from the reusable content"))) },
+      );
+      const links: LinkTarget[][] = [];
+      const withLinks: HtmlRenderHost = {
+        ...host,
+        async links(targets) {
+          links.push([...targets]);
+          return targets.map((t) => addresses[t.kind === "space" ? `space:${t.space}` : `page:${t.space ?? ""}/${t.page}`]);
+        },
+      };
+      return { host: withLinks, asked, links };
+    };
+    const task = { documentJson, env: { reader: { space: { vars: { product: "Quire" } }, visitor: { claims: { plan: "pro" } } } } };
+    const inThread = readerHost();
+    const worker = await renderHtml(task, inThread.host);
+    const inline = await renderHtmlNow(task, readerHost().host);
+
+    expect(worker).toEqual(inline);
+    // The start of the page: the rest is the filler that makes it large.
+    const head = worker.html.slice(0, 1500);
+    expect(head).toContain('href="/s/site/open"');
+    expect(head).toContain('href="/s/site/open#a%20b"');
+    expect(head).toContain('href="/s/site/other"');
+    expect(head).toContain('href="/s/site/other/open"');
+    expect(head).toContain('href="/s/site/linked"');
+    expect(head).toContain("a closed page");
+    expect(head).not.toContain('closed"');
+    expect(head).toContain("For pro readers");
+    expect(head).not.toContain("For free readers");
+    expect(head).toContain('Plan: <span class="q-expression">pro</span>, product: <span class="q-expression">Quire</span>');
+    expect(worker.outline).toEqual(inline.outline);
+    // One question for every link, the reusable content's included.
+    expect(inThread.links).toHaveLength(1);
+    expect(inThread.links[0]!.map((t) => JSON.stringify(t)).sort()).toEqual(
+      [
+        { kind: "page", page: "closed" },
+        { kind: "page", page: "linked-from-rc" },
+        { kind: "page", page: "open" },
+        { kind: "page", page: "open", space: "other" },
+        { kind: "space", space: "other" },
+      ]
+        .map((t) => JSON.stringify(t))
+        .sort(),
+    );
   });
 });

@@ -1,6 +1,6 @@
 /**
- * A document rendered to HTML for the member web app (a page, the editor's preview) off the thread
- * that answers requests: rendering costs ~0.07 ms per KB of the document's JSON (~600 ms for a
+ * A document rendered to HTML for the member web app (a page, the editor's preview) or for a
+ * published site's reader off the thread that answers requests: rendering costs ~0.07 ms per KB of the document's JSON (~600 ms for a
  * 9 MB page, bench/document-costs.bench.ts), and parsing the JSON as much again. Small documents
  * are rendered inline.
  *
@@ -13,10 +13,11 @@ import type { MessagePort } from "node:worker_threads";
 import { evaluate } from "../../expr/index.js";
 import { answerOn, askOver } from "../../lib/port-questions.js";
 import { runInWorker } from "../../workers/pool.js";
+import { conditionHoldsIn, expressionTextIn } from "../document/for-reader.js";
 import type { ContentRef, JSONDocument } from "../document/types.js";
 import { renderDocument } from "./index.js";
 import { documentReferences } from "./references.js";
-import type { ContentFeature, RenderEnv, RenderedFile } from "./types.js";
+import type { ContentFeature, OutlineEntry, RenderEnv, RenderedFile } from "./types.js";
 
 /**
  * Below this many characters of document JSON the document is rendered inline. Measured
@@ -41,8 +42,27 @@ export interface HtmlEnvData {
   vars: { space: Record<string, string>; page: Record<string, string> };
 }
 
+/**
+ * A published site's reader (src/apps/site): expressions and conditional blocks see the
+ * reader's context (their claims, the space's and page's variables); links to pages and spaces are
+ * asked of the host, which alone knows which pages this reader may open and at what address.
+ */
+export interface ReaderEnvData {
+  reader: Record<string, unknown>;
+}
+
+/** A page or a space a document links to, as the host is asked about it. */
+export type LinkTarget = { kind: "page"; page: string; space?: string | undefined } | { kind: "space"; space: string };
+
+export interface RenderedLink {
+  href: string;
+  title?: string | undefined;
+}
+
 /** The database's side of a render: the files and reusable contents a document uses. */
 export interface HtmlRenderHost {
+  /** For a reader's render: each target's address and title, in the order asked (undefined: the reader may not open it). */
+  links?(targets: readonly LinkTarget[]): Promise<(RenderedLink | undefined)[]>;
   /** Files by id as the renderer shows them; ids that are no file of the content are left out. */
   files(ids: readonly string[]): Promise<Map<string, RenderedFile>>;
   /** Stored JSON of reusable contents of the space, by id; unknown ids are left out. */
@@ -52,12 +72,13 @@ export interface HtmlRenderHost {
 export interface HtmlRender {
   /** The document's stored JSON. */
   documentJson: string;
-  env: HtmlEnvData;
+  env: HtmlEnvData | ReaderEnvData;
   idPrefix?: string | undefined;
 }
 
 export interface RenderedHtml {
   html: string;
+  outline: OutlineEntry[];
   features: ContentFeature[];
   /** Top-level blocks of the document (0: it is empty). */
   blocks: number;
@@ -120,6 +141,71 @@ export function dataRenderEnv(
   };
 }
 
+const targetKey = (target: LinkTarget) => (target.kind === "space" ? `space:${target.space}` : `page:${target.space ?? ""}/${target.page}`);
+
+/** Every page and space the documents link to (links, mentions, cards, anchors into other pages). */
+function linkTargets(documents: readonly unknown[]): LinkTarget[] {
+  const found = new Map<string, LinkTarget>();
+  const stack: unknown[] = [...documents];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      for (const item of value) if (typeof item === "object" && item !== null) stack.push(item);
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    const record = value as Record<string, unknown>;
+    const space = typeof record.space === "string" ? record.space : undefined;
+    let target: LinkTarget | undefined;
+    if ((record.kind === "page" || record.kind === "anchor") && typeof record.page === "string")
+      target = { kind: "page", page: record.page, ...(space ? { space } : {}) };
+    else if (record.kind === "space" && space) target = { kind: "space", space };
+    if (target) found.set(targetKey(target), target);
+    for (const key in record) {
+      const child = record[key];
+      if (typeof child === "object" && child !== null) stack.push(child);
+    }
+  }
+  return [...found.values()];
+}
+
+/** A reader's environment: what the host answered for the links, files and reusable contents, and the reader's context. */
+function readerRenderEnv(
+  data: ReaderEnvData,
+  links: ReadonlyMap<string, RenderedLink | undefined>,
+  file: (fileId: string) => RenderedFile | undefined,
+  reusable: (id: string) => JSONDocument | undefined,
+): RenderEnv {
+  const context = data.reader;
+  return {
+    link(ref: ContentRef) {
+      switch (ref.kind) {
+        case "url":
+          return { href: ref.url };
+        case "page":
+          return links.get(targetKey({ kind: "page", page: ref.page, space: ref.space }));
+        case "anchor": {
+          if (!ref.page) return { href: `#${ref.anchor}` };
+          const target = links.get(targetKey({ kind: "page", page: ref.page, space: ref.space }));
+          return target ? { href: `${target.href}#${encodeURIComponent(ref.anchor)}` } : undefined;
+        }
+        case "file": {
+          const found = file(ref.file);
+          return found ? { href: found.url, title: found.name } : undefined;
+        }
+        case "space":
+          return links.get(targetKey({ kind: "space", space: ref.space }));
+        default:
+          return undefined;
+      }
+    },
+    file,
+    reusableContent: (id) => reusable(id),
+    expression: (expression) => expressionTextIn(expression, context),
+    condition: (expression) => conditionHoldsIn(expression, context),
+  };
+}
+
 /** The render itself, the same on either thread. */
 export async function renderHtmlNow(task: HtmlRender, host: HtmlRenderHost): Promise<RenderedHtml> {
   const document = JSON.parse(task.documentJson) as JSONDocument;
@@ -143,13 +229,26 @@ export async function renderHtmlNow(task: HtmlRender, host: HtmlRenderHost): Pro
     wanted = [...next];
   }
   const files = fileIds.size > 0 ? await host.files([...fileIds]) : new Map<string, RenderedFile>();
-  const env = dataRenderEnv(
-    task.env,
-    (id) => files.get(id),
-    (id) => reusable.get(id),
-  );
+  let env: RenderEnv;
+  if ("reader" in task.env) {
+    const targets = linkTargets([document, ...reusable.values()]);
+    const answers = targets.length > 0 && host.links ? await host.links(targets) : [];
+    const links = new Map(targets.map((target, i) => [targetKey(target), answers[i]]));
+    env = readerRenderEnv(
+      task.env,
+      links,
+      (id) => files.get(id),
+      (id) => reusable.get(id),
+    );
+  } else {
+    env = dataRenderEnv(
+      task.env,
+      (id) => files.get(id),
+      (id) => reusable.get(id),
+    );
+  }
   const rendered = renderDocument(document, task.idPrefix !== undefined ? { ...env, idPrefix: task.idPrefix } : env);
-  return { html: rendered.html, features: [...rendered.features], blocks: document.nodes.length };
+  return { html: rendered.html, outline: rendered.outline, features: [...rendered.features], blocks: document.nodes.length };
 }
 
 /**
@@ -170,8 +269,8 @@ export async function renderHtml(task: HtmlRender, host: HtmlRenderHost): Promis
 
 // ---- the port between the render and the database's side ------------------------------------------
 
-type HostQuestion = { files: string[] } | { reusableContents: string[] };
-type HostAnswer = { files: Map<string, RenderedFile> } | { reusableContents: Map<string, string> };
+type HostQuestion = { files: string[] } | { reusableContents: string[] } | { links: LinkTarget[] };
+type HostAnswer = { files: Map<string, RenderedFile> } | { reusableContents: Map<string, string> } | { links: (RenderedLink | null)[] };
 
 /** The database's side: answers each question on `port` from `host`, until the port closes. */
 function serveHtmlHost(port: MessagePort, host: HtmlRenderHost): void {
@@ -179,7 +278,9 @@ function serveHtmlHost(port: MessagePort, host: HtmlRenderHost): void {
     answer:
       "files" in question
         ? { files: await host.files(question.files) }
-        : { reusableContents: await host.reusableContents(question.reusableContents) },
+        : "links" in question
+          ? { links: (host.links ? await host.links(question.links) : []).map((link) => link ?? null) }
+          : { reusableContents: await host.reusableContents(question.reusableContents) },
   }));
 }
 
@@ -194,6 +295,10 @@ export function htmlHostOver(port: MessagePort): HtmlRenderHost & { close(): voi
     reusableContents: async (ids) => {
       const answer = await ask({ reusableContents: [...ids] });
       return "reusableContents" in answer ? answer.reusableContents : new Map();
+    },
+    links: async (targets) => {
+      const answer = await ask({ links: [...targets] });
+      return "links" in answer ? answer.links.map((link) => link ?? undefined) : [];
     },
     close,
   };

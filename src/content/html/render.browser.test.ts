@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../../test/helpers/browser.js";
+import { connectChromium } from "../../../test/helpers/browser.js";
 import { everyBlockDocument, everyBlockReusable, SVG_FILES, testEnv } from "../../../test/helpers/render-documents.js";
 import { contentAssets, html, raw, renderDocument } from "./index.js";
 
@@ -50,7 +50,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
+  browser = await connectChromium();
 });
 
 afterAll(async () => {

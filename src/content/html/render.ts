@@ -4,9 +4,10 @@
  * `html` template; the only markup inserted as is comes from highlight.js and KaTeX, which escape
  * the text they are given.
  */
+import { gitbookAnchor } from "../document/anchor.js";
 import { isTextColor } from "../document/nodes.js";
 import type { ContentRef, JSONDocument } from "../document/types.js";
-import { highlightLines, languageOf } from "./code.js";
+import { highlightLines, languageOf, syntaxLabel } from "./code.js";
 import { renderMath } from "./math.js";
 import {
   children,
@@ -300,7 +301,7 @@ export class HtmlRenderer {
     const title = textOf({ nodes: children(node) })
       .replace(/\s+/g, " ")
       .trim();
-    const wanted = dataString(node, "id") || (typeof node.meta?.id === "string" ? node.meta.id : "") || slugify(title);
+    const wanted = dataString(node, "id") || (typeof node.meta?.id === "string" ? node.meta.id : "") || gitbookAnchor(title);
     const id = this.uniqueId(wanted);
     if (ctx.outline) this.outline.push({ id, title, level });
     // The page title is the page's <h1>, so a document's heading-1 is an <h2>.
@@ -364,7 +365,17 @@ export class HtmlRenderer {
     const collapsible = dataFlag(node, "expandable") && collapsed !== undefined && collapsed > 0 && lines.length > collapsed;
     if (collapsible) classes.push("q-code-collapsible");
     const pre = html`<pre><code class="hljs${language ? ` language-${language}` : ""}">${raw(body.join(""))}</code></pre>`;
-    return html`<figure class="${classes.join(" ")}"${language ? html` data-language="${language}"` : EMPTY}${collapsible ? html` data-collapsed-lines="${collapsed}"` : EMPTY}>${title ? html`<figcaption class="q-code-title">${title}</figcaption>` : EMPTY}<div class="q-code-body"><button type="button" class="q-copy" hidden>Copy</button>${pre}</div></figure>`;
+    // The header shows the title and the language; the copy button (content.js shows it) sits in
+    // the header when there is one, else over the code.
+    const label = syntaxLabel(syntax);
+    const copy = html`<button type="button" class="q-copy" hidden>Copy</button>`;
+    const header =
+      title || label
+        ? html`<figcaption class="q-code-header">${title ? html`<span class="q-code-title">${title}</span>` : EMPTY}${
+            label ? html`<span class="q-code-language">${label}</span>` : EMPTY
+          }${copy}</figcaption>`
+        : EMPTY;
+    return html`<figure class="${classes.join(" ")}"${language ? html` data-language="${language}"` : EMPTY}${collapsible ? html` data-collapsed-lines="${collapsed}"` : EMPTY}>${header}<div class="q-code-body">${header === EMPTY ? copy : EMPTY}${pre}</div></figure>`;
   }
 
   /** A code line's text: expressions are evaluated, annotations show their text. */
@@ -658,16 +669,4 @@ export function formatSize(bytes: number): string {
     unit++;
   }
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
-
-/** A heading's anchor from its text: lowercase letters and digits of any script, words joined by "-". */
-export function slugify(text: string): string {
-  return text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
-    .trim()
-    .replace(/[\s_]+/g, "-")
-    .replace(/-{2,}/g, "-")
-    .slice(0, 100);
 }

@@ -25,6 +25,13 @@ export function safeMediaUrl(url: string | undefined): string | undefined {
   return url === undefined ? undefined : allowed(url, MEDIA_SCHEMES);
 }
 
+const YOUTUBE_PLAYER = "https://www.youtube-nocookie.com";
+const VIMEO_PLAYER = "https://player.vimeo.com";
+const LOOM_PLAYER = "https://www.loom.com";
+
+/** Where the iframes of `knownEmbed` load from: the `frame-src` of every page that shows rendered content. */
+export const EMBED_FRAME_ORIGINS: readonly string[] = [YOUTUBE_PLAYER, VIMEO_PLAYER, LOOM_PLAYER];
+
 export interface KnownEmbed {
   provider: "youtube" | "vimeo" | "loom";
   src: string;
@@ -55,18 +62,17 @@ export function knownEmbed(url: string): KnownEmbed | undefined {
         : path === "/watch"
           ? (parsed.searchParams.get("v") ?? "")
           : (/^\/(?:embed|shorts|live)\/([^/]+)/.exec(path)?.[1] ?? "");
-    if (/^[A-Za-z0-9_-]{6,20}$/.test(id))
-      return { provider: "youtube", src: `https://www.youtube-nocookie.com/embed/${id}`, title: "YouTube video" };
+    if (/^[A-Za-z0-9_-]{6,20}$/.test(id)) return { provider: "youtube", src: `${YOUTUBE_PLAYER}/embed/${id}`, title: "YouTube video" };
     return undefined;
   }
   if (host === "vimeo.com" || host === "player.vimeo.com") {
     const id = /^\/(?:video\/)?(\d{1,12})(?:\/|$)/.exec(path)?.[1];
-    if (id) return { provider: "vimeo", src: `https://player.vimeo.com/video/${id}`, title: "Vimeo video" };
+    if (id) return { provider: "vimeo", src: `${VIMEO_PLAYER}/video/${id}`, title: "Vimeo video" };
     return undefined;
   }
   if (host === "loom.com") {
     const id = /^\/(?:share|embed)\/([a-f0-9]{16,64})(?:\/|$)/.exec(path)?.[1];
-    if (id) return { provider: "loom", src: `https://www.loom.com/embed/${id}`, title: "Loom video" };
+    if (id) return { provider: "loom", src: `${LOOM_PLAYER}/embed/${id}`, title: "Loom video" };
   }
   return undefined;
 }

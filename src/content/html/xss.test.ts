@@ -57,7 +57,9 @@ describe("escaping: markup in content is text", () => {
 
   it("in a code block's title and syntax", () => {
     const root = assertInert(render(code(`"><script>x</script>`, "a", { title: SCRIPT })));
-    expect(textOf(all(root, "figcaption")[0]!)).toBe(SCRIPT);
+    expect(textOf(all(root, "span.q-code-title")[0]!)).toBe(SCRIPT);
+    // The syntax is shown as written in the header's label: as text.
+    expect(textOf(all(root, "span.q-code-language")[0]!)).toBe(`"><script>x</script>`);
   });
 
   it("in a mermaid source", () => {

@@ -19,3 +19,8 @@ export function editablePathFor(ref: ContentRef): string | undefined {
       return undefined;
   }
 }
+
+/** The editable address of a file, ending with its name as GitBook's Markdown does: `/files/<id>/<name>`. */
+export function editableFilePath(file: { id: string; name: string }): string {
+  return `/files/${file.id}/${encodeURIComponent(file.name)}`;
+}

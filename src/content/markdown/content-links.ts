@@ -44,7 +44,8 @@ export function contentLinkResolver(table: ContentLinkTable): (target: string, k
     if (!raw) return undefined;
     const page = (id: string | undefined): ResolvedReference | undefined => (id ? { kind: "page", page: id } : undefined);
     const file = (id: string | undefined): ResolvedReference | undefined => (id ? { kind: "file", file: id } : undefined);
-    if (raw.startsWith("/files/")) return file(fileById(raw.slice(7)));
+    // `/files/<id>` or `/files/<id>/<name>` (the name is there for people; the id decides).
+    if (raw.startsWith("/files/")) return file(fileById(raw.slice(7).split("/")[0] ?? ""));
     if (raw.startsWith("/pages/")) {
       const rest = raw.slice(7);
       return page(pageById(rest) ?? pageAt(rest));

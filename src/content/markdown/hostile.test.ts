@@ -4,20 +4,23 @@ import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { describe, expect, it } from "vitest";
 import { schemaErrors } from "../../../test/helpers/contract.js";
+import { withCpuTime } from "../../../test/helpers/cpu-time.js";
 import type { JSONDocument } from "../document/types.js";
 import { takeInlinePieceCounts } from "./inline-pieces.js";
-import { parseChunked, parseMarkdownPage } from "./parse.js";
+import { MAX_NESTING, parseChunked, parseMarkdownPage } from "./parse.js";
 
 const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMath, { singleDollarTextMath: false });
 
 import { serializeMarkdownPage } from "./serialize.js";
 
-/** Parses and serializes, returning the elapsed milliseconds; must never throw. */
+/** Parses and serializes, returning the CPU milliseconds it took (test/helpers/cpu-time.ts); must never throw. */
 function run(markdown: string) {
-  const start = performance.now();
-  const parsed = parseMarkdownPage(markdown);
-  const written = serializeMarkdownPage({ title: parsed.title, frontmatter: parsed.frontmatter, document: parsed.document });
-  return { parsed, written, ms: performance.now() - start };
+  const { result, ms } = withCpuTime(() => {
+    const parsed = parseMarkdownPage(markdown);
+    const written = serializeMarkdownPage({ title: parsed.title, frontmatter: parsed.frontmatter, document: parsed.document });
+    return { parsed, written };
+  });
+  return { ...result, ms };
 }
 
 describe("hostile input", () => {
@@ -32,6 +35,63 @@ describe("hostile input", () => {
   it("survives 1000 nested blockquotes and list markers on one line", () => {
     expect(run(`${">".repeat(1000)} deep`).written).toContain("deep");
     expect(run(`${"* ".repeat(1000)}deep`).written).toContain("deep");
+  });
+
+  /** The most containers (quotes, list items, hints, tabs, expandables, tables, cell lists) open at once in a document. */
+  function containerDepth(node: unknown): number {
+    let deepest = 0;
+    const stack: [unknown, number][] = [[node, 0]];
+    while (stack.length) {
+      const [current, depth] = stack.pop()!;
+      if (typeof current !== "object" || current === null) continue;
+      const record = current as { type?: string; nodes?: unknown[]; fragments?: unknown[] };
+      const container = [
+        "blockquote",
+        "list-item",
+        "hint",
+        "tabs-item",
+        "stepper-step",
+        "expandable",
+        "table",
+        "swagger",
+        "openapi-operation",
+      ].includes(record.type ?? "");
+      const inner = depth + (container ? 1 : 0);
+      deepest = Math.max(deepest, inner);
+      for (const child of [...(record.nodes ?? []), ...(record.fragments ?? [])]) stack.push([child, inner]);
+    }
+    return deepest;
+  }
+
+  it.each([
+    ["quote and list markers alternating on one line (20 KB)", `${"> - ".repeat(5000)}deep`],
+    ["list and quote markers alternating", `${"- > ".repeat(5000)}deep`],
+    ["ordered list, quote and footnote definitions", `${Array.from({ length: 3000 }, (_, i) => `1. > [^n${i}]: `).join("")}deep`],
+    ["footnote definitions", `${Array.from({ length: 5000 }, (_, i) => `[^n${i}]: `).join("")}deep`],
+    ["lists indented inside one quote", Array.from({ length: 300 }, (_, i) => `> ${"  ".repeat(i)}- deep ${i}`).join("\n")],
+    ["quotes indented inside lists", Array.from({ length: 300 }, (_, i) => `${"  ".repeat(i)}- > deep ${i}`).join("\n")],
+    ["tabs in tabs", `${'{% tabs %}\n{% tab title="t" %}\n'.repeat(1000)}deep\n${"{% endtab %}\n{% endtabs %}\n".repeat(1000)}`],
+    ["steps in steps", `${"{% stepper %}\n{% step %}\n".repeat(1000)}deep\n${"{% endstep %}\n{% endstepper %}\n".repeat(1000)}`],
+    ["expandables in expandables", `${"<details>\n<summary>s</summary>\n\n".repeat(1000)}deep\n${"\n</details>\n".repeat(1000)}`],
+    ["expandables in quotes", `${"> <details>\n> <summary>s</summary>\n>\n".repeat(1000)}> deep\n${"> </details>\n".repeat(1000)}`],
+    ["HTML tables in table cells", `${"<table><tr><td>".repeat(3000)}deep${"</td></tr></table>".repeat(3000)}`],
+    ["lists in a table cell", `| a |\n|---|\n| ${"<ul><li>".repeat(5000)}deep${"</li></ul>".repeat(5000)} |`],
+    ["HTML elements", `${"<div>".repeat(20_000)}deep${"</div>".repeat(20_000)}`],
+  ])("keeps %s within the nesting bound, flattened with a warning, never overflowing", (_, markdown) => {
+    const { parsed, written } = run(markdown);
+    expect(containerDepth(parsed.document)).toBeLessThanOrEqual(MAX_NESTING);
+    expect(JSON.stringify(parsed.document)).toContain("deep");
+    expect(written).toContain("deep");
+    expect(parsed.warnings.length).toBeGreaterThan(0);
+    // Not checked against the JSON schema: its validator's time grows exponentially with nesting.
+  });
+
+  it("keeps real nesting as it is written", () => {
+    const markdown = ["> - one", ">   - two", ">     > quoted", ">     >   - item", ">     >     text"].join("\n");
+    const { parsed } = run(markdown);
+    expect(parsed.warnings).toEqual([]);
+    expect(containerDepth(parsed.document)).toBe(5);
+    expect(schemaErrors("JSONDocument", parsed.document)).toEqual([]);
   });
 
   it("handles a page of 2 MiB, the import's limit per page", () => {
@@ -133,5 +193,14 @@ describe("hostile input", () => {
     } as JSONDocument;
     const written = serializeMarkdownPage({ frontmatter: {}, document });
     expect(written).toContain("t199999");
+  });
+
+  it("survives <div> lines nested 5,000 deep, and a thousand <div>s crossing hints", () => {
+    const deep = `${"<div>\n\n".repeat(5_000)}Deep text\n\n${"</div>\n\n".repeat(5_000)}`;
+    const nested = run(deep);
+    expect(nested.written).toContain("Deep text");
+    expect(nested.parsed.warnings.join("\n")).toMatch(new RegExp(`nested more than ${MAX_NESTING} levels deep`));
+    const crossing = run('<div align="center">\n\n{% hint style="info" %}\nIn.\n\n</div>\n\n{% endhint %}\n\n'.repeat(1_000));
+    expect(crossing.parsed.document.nodes.filter((n) => n.type === "hint")).toHaveLength(1_000);
   });
 });

@@ -173,6 +173,13 @@ function readTag(html: string, start: number): { token: HtmlToken; end: number }
   }
 }
 
+/**
+ * Elements kept one inside another. Deeper, an element is kept empty and what it holds goes to
+ * the element around it: everything that reads the tree (text, inline content, tables) recurses,
+ * and hostile HTML nests tens of thousands of levels in a page.
+ */
+export const MAX_HTML_DEPTH = 100;
+
 /** Builds a tree from tokens; unmatched closing tags are ignored, unclosed elements end at the end. */
 export function parseHtml(html: string): HtmlNode[] {
   const root: HtmlElement = { type: "element", name: "#root", attrs: {}, children: [] };
@@ -184,7 +191,7 @@ export function parseHtml(html: string): HtmlNode[] {
     else if (token.type === "open") {
       const element: HtmlElement = { type: "element", name: token.name, attrs: token.attrs, children: [] };
       top.children.push(element);
-      if (!token.selfClosing) stack.push(element);
+      if (!token.selfClosing && stack.length <= MAX_HTML_DEPTH) stack.push(element);
     } else {
       const index = stack.map((e) => e.name).lastIndexOf(token.name);
       if (index > 0) stack.length = index;

@@ -5,6 +5,7 @@
  * than the conversion itself.
  */
 
+import { tooLarge } from "../../lib/errors.js";
 import { runInWorker } from "../../workers/pool.js";
 import { INLINE_DOCUMENT_JSON_CHARS } from "../document/off-thread.js";
 import type { JSONDocument } from "../document/types.js";
@@ -21,6 +22,17 @@ import { parseMarkdownPage } from "./parse.js";
  * 2 KB holds the request thread ~15 ms at most; a 16 KB page would hold it ~100 ms.
  */
 export const INLINE_MARKDOWN_CHARS = 2 * 1024;
+
+/**
+ * A conversion in a worker thread stopped past this (the thread is replaced; the caller gets a
+ * 413). Parsing is linear in the Markdown's length (micromark-linear.ts, inline-pieces.ts), but not
+ * at one cost per KB: ordinary Markdown costs ~5-7 ms per KB, text that is nothing but construct
+ * openers micromark must try and then give back as text (`[a ` or `a*` repeated: every `[` is
+ * tried as a link, an image and a footnote call, every `*` as emphasis) 15-30 ms per KB on 2 shared
+ * cores, so a 2 MB page of them would hold the thread a minute. What the limit allows is still far
+ * more than any real page takes (the 2 MB page of bench/markdown-shapes.ts: a few seconds).
+ */
+export const MARKDOWN_CONVERT_TIMEOUT_MS = 30_000;
 
 export interface MarkdownConversion {
   markdown: string;
@@ -61,14 +73,31 @@ export function convertMarkdownNow(input: MarkdownConversion): ConvertedMarkdown
  * large document is never rebuilt as objects on this thread (parsing, canonicalizing and hashing
  * 8 MB of JSON took ~500 ms here).
  */
-export async function convertMarkdown(input: MarkdownConversion): Promise<ConvertedMarkdown> {
+export async function convertMarkdown(
+  input: MarkdownConversion,
+  { timeoutMs = MARKDOWN_CONVERT_TIMEOUT_MS }: { timeoutMs?: number } = {},
+): Promise<ConvertedMarkdown> {
   const { links, previousJson } = input;
   if (input.markdown.length < INLINE_MARKDOWN_CHARS && (previousJson?.length ?? 0) < INLINE_DOCUMENT_JSON_CHARS)
     return convertMarkdownNow(input);
-  return runInWorker("convertMarkdown", {
-    markdown: input.markdown,
-    ...(previousJson !== undefined ? { previousJson } : {}),
-    // A plain copy: the table's lazily built parts are built here, once, for the copy to the thread.
-    ...(links ? { links: { ...links } } : {}),
-  });
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    return await runInWorker(
+      "convertMarkdown",
+      {
+        markdown: input.markdown,
+        ...(previousJson !== undefined ? { previousJson } : {}),
+        // A plain copy: the table's lazily built parts are built here, once, for the copy to the thread.
+        ...(links ? { links: { ...links } } : {}),
+      },
+      { signal },
+    );
+  } catch (error) {
+    if (signal.aborted) {
+      throw tooLarge(
+        `Converting this Markdown (${Math.round(input.markdown.length / 1024)} KB) took longer than ${timeoutMs / 1000} s and was stopped: split it into smaller pages, or check it for long runs of unmatched [ or * that are meant as text (escape them as \\[ and \\*).`,
+      );
+    }
+    throw error;
+  }
 }

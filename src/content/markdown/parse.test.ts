@@ -364,6 +364,21 @@ describe("GitBook blocks", () => {
     });
   });
 
+  it("6: {% tabs %} opened twice and closed once: the extra opener is left out with a warning, no text and no content lost", () => {
+    const r = convert(
+      '{% tabs %}\n{% tabs %}\n{% tab title="A" %}\nOne\n{% endtab %}\n\n{% tab title="B" %}\nTwo\n{% endtab %}\n{% endtabs %}\n\nAfter.\n',
+    );
+    expect(r.nodes.map((n) => n.type)).toEqual(["tabs", "paragraph"]);
+    expect(r.nodes[0]).toMatchObject({ nodes: [{ data: { title: "A" } }, { data: { title: "B" } }] });
+    expect(texts(r.nodes[0])).toBe("OneTwo");
+    expect(r.out).not.toMatch(/\{\\?% tabs %\}\s*\{% tabs/);
+    expect(JSON.stringify(r.nodes)).not.toContain("{% tabs");
+    expect(r.warnings).toEqual(["line 1: {% tabs %} is opened again before it is closed; the extra opener was ignored"]);
+    // An opener that is not followed by another one stays text, as before.
+    const lone = convert("{% tabs %}\n\nText.\n");
+    expect(lone.warnings.join()).toMatch(/no matching closing tag/);
+  });
+
   it("converts steppers, content-refs, legacy page-refs, embeds and files", () => {
     const repo = new FakeRepository();
     const r = convert(
@@ -624,6 +639,88 @@ describe("GitBook blocks", () => {
     expect(r.out).toContain('<h3 align="center">How do you want <em>to</em> work?</h3>');
     expect(r.out).toContain('<h2 align="right" id="intro">Intro</h2>');
     expect(r.out).toContain("#### Plain");
+  });
+});
+
+describe("GitBook's <div> wrappers on lines of their own", () => {
+  it("reads <div data-full-width> and <div align> around a figure (GitBook's older form) as a full-width or centred images block", () => {
+    const wide = convert(
+      'Before.\n\n<div data-full-width="true">\n\n<figure><img src="a.png" alt=""><figcaption><p>Wide</p></figcaption></figure>\n\n</div>\n\nAfter.\n',
+    );
+    expect(wide.warnings).toEqual([]);
+    expect(wide.nodes.map((n) => n.type)).toEqual(["paragraph", "images", "paragraph"]);
+    expect(wide.nodes[1]).toMatchObject({ data: { fullWidth: true }, nodes: [{ data: { ref: { url: "a.png" } } }] });
+    expect(texts(wide.nodes[1])).toBe("Wide");
+    expect(wide.frontmatter).toEqual({});
+    // Written in GitBook's current form, on one line.
+    expect(wide.out).toBe(
+      'Before.\n\n<div data-full-width="true"><figure><img src="a.png" alt=""><figcaption><p>Wide</p></figcaption></figure></div>\n\nAfter.\n',
+    );
+
+    const centred = convert(
+      '<div align="center">\n\n<figure><img src="b.png" alt="" width="563"><figcaption></figcaption></figure>\n\n</div>\n',
+    );
+    expect(centred.warnings).toEqual([]);
+    expect(centred.nodes).toHaveLength(1);
+    expect(centred.nodes[0]).toMatchObject({ type: "images", data: { align: "center" }, nodes: [{ data: { width: 563 } }] });
+    expect(
+      convert('<div data-full-width="false">\n\n<figure><img src="c.png" alt=""><figcaption></figcaption></figure>\n\n</div>\n').nodes,
+    ).toMatchObject([{ type: "images", data: {} }]);
+  });
+
+  it("reads several images between <div> lines (separated by a line of one space) as one images block, <img> and <picture> too", () => {
+    const r = convert(
+      '<div data-full-width="true">\n\n<img src="a.png" alt="A" width="41%">\n\n \n\n<figure><img src="b.png" alt=""><figcaption></figcaption></figure>\n\n</div>\n\n<div>\n\n<picture><source srcset="d.svg" media="(prefers-color-scheme: dark)"><img src="l.svg" alt=""></picture>\n\n \n\n<img src="e.png" alt="">\n\n</div>\n',
+    );
+    expect(r.warnings).toEqual([]);
+    expect(r.nodes).toMatchObject([
+      {
+        type: "images",
+        data: { fullWidth: true },
+        nodes: [{ data: { ref: { url: "a.png" }, alt: "A" } }, { data: { ref: { url: "b.png" } } }],
+      },
+      {
+        type: "images",
+        data: {},
+        nodes: [{ data: { ref: { url: "l.svg" }, refDark: { url: "d.svg" } } }, { data: { ref: { url: "e.png" } } }],
+      },
+    ]);
+    expect(r.references.map((x) => x.target)).toEqual(["a.png", "b.png", "l.svg", "d.svg", "e.png"]);
+  });
+
+  it("reads the content of a <div> wrapper around other blocks as blocks, giving them the alignment or full width they can take", () => {
+    const r = convert(
+      '<div align="center">\n\n## Welcome\n\nSome **text**\n\n* a list\n\n</div>\n\n<div data-full-width="true">\n\n```js\nx();\n```\n\n</div>\n\nEnd.\n',
+    );
+    expect(r.nodes.map((n) => n.type)).toEqual(["heading-1", "paragraph", "list-unordered", "code", "paragraph"]);
+    expect(r.nodes[0]).toMatchObject({ data: { align: "center" } });
+    expect(r.nodes[1]).toMatchObject({ data: { align: "center" } });
+    expect(r.nodes[3]).toMatchObject({ data: { fullWidth: true } });
+    expect(r.warnings).toEqual([expect.stringMatching(/line 1: align="center" of a <div> around other content than images was dropped/)]);
+    expect(r.frontmatter).toEqual({});
+  });
+
+  it('makes a page whose whole body is in <div data-full-width="true"> full width (front matter layout.width: wide)', () => {
+    const r = convert('# Page\n\n<div data-full-width="true">\n\nFirst.\n\n## Part\n\nSecond.\n\n</div>\n');
+    expect(r.warnings).toEqual([]);
+    expect(r.title).toBe("Page");
+    expect(r.nodes.map((n) => n.type)).toEqual(["paragraph", "heading-1", "paragraph"]);
+    expect(r.frontmatter.layout).toEqual({ width: "wide" });
+    expect(r.out).toBe("---\nlayout:\n  width: wide\n---\n\n# Page\n\nFirst.\n\n## Part\n\nSecond.\n");
+    // Front matter that says otherwise wins.
+    expect(convert('---\nlayout:\n  width: default\n---\n\n<div data-full-width="true">\n\nText.\n\n</div>\n').frontmatter.layout).toEqual({
+      width: "default",
+    });
+  });
+
+  it("leaves a <div> that is not closed, or crosses a container, as it was read before", () => {
+    const open = parseMarkdownPage('<div align="center">\n\nText\n');
+    expect(stripKeys(open.document).nodes.map((n) => n.type)).toEqual(["paragraph", "paragraph"]);
+    const crossing = parseMarkdownPage('<div align="center">\n\n{% hint style="info" %}\nIn.\n\n</div>\n\n{% endhint %}\n');
+    // The hint is read as ever; the </div> in it is HTML code (which a hint cannot hold, so after it).
+    expect(stripKeys(crossing.document).nodes.map((n) => n.type)).toEqual(["paragraph", "hint", "code"]);
+    const close = parseMarkdownPage("Text\n\n</div>\n");
+    expect(stripKeys(close.document).nodes.map((n) => n.type)).toEqual(["paragraph", "code"]);
   });
 });
 

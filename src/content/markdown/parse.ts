@@ -159,6 +159,8 @@ export function parseMarkdownPage(markdown: string, options: ParseMarkdownOption
     );
   const converter = new Converter(prepared.text, prepared.lineMap, bodyLineOffset, options.resolve, warn);
   const { title, nodes } = converter.convertRoot(prepared.tree);
+  // A body wholly in `<div data-full-width="true">`: a full-width page, unless front matter says otherwise.
+  if (converter.wideBody && frontmatter.layout?.width === undefined) frontmatter.layout = { ...frontmatter.layout, width: "wide" };
 
   const document: JSONDocument = { object: "document", data: {}, nodes };
   reconcileKeysInPlace(options.previous, document);
@@ -177,29 +179,80 @@ const MAX_INDENT = 100;
 const MAX_CHAIN = 50;
 
 /**
- * Hostile input guard: list items indented more than MAX_INDENT columns, and runs of more than
- * MAX_CHAIN `>` or list markers opening a line, are brought back to that depth (their text is
- * kept, as siblings at the deepest level). No hand-written page comes near these depths.
+ * Containers kept one inside another in a document: quotes, list items, hints, tabs, steppers,
+ * expandables and the other `{% %}` containers, tables (a table in a table cell) and lists in
+ * table cells, in any mix. Content deeper than this is kept, flattened into the deepest container,
+ * with a warning: past a few thousand levels, the parser and every reader of the document (HTML,
+ * PDF, search, merge...) would overflow the stack. No hand-written page comes near it.
+ */
+export const MAX_NESTING = 50;
+
+/** One container marker opening a line: a `>`, a list marker or a footnote definition's label, after optional whitespace. */
+const CONTAINER_MARKER = /[ \t]*(?:>|(?:[*+-]|\d{1,9}[.)])(?=[ \t]|$)|\[\^[^\]\s]{1,999}\]:)/y;
+
+const columns = (whitespace: string) => whitespace.replace(/\t/g, "    ").length;
+
+/**
+ * Hostile input guard, before remark parses the page: a line opens at most MAX_CHAIN containers
+ * (`>`, list markers and footnote definitions in any mix: `> - > - ...`), and the whitespace before its markers (which
+ * is what continues the list items of the lines above) counts at most MAX_INDENT columns, so no
+ * line sits deeper than about MAX_CHAIN + MAX_INDENT / 2 containers. A line over either is
+ * brought back (the markers past the limit dropped, the whitespace shortened); its text is kept,
+ * as siblings at the deepest level. The converter then bounds the document itself (MAX_NESTING).
  */
 function limitNesting(body: string, warn: (message: string) => void): string {
-  if (!/^[ \t]{101,}(?:[*+-]|\d{1,9}[.)])[ \t]|^(?:[ \t]*>){51,}|^(?:[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+){51,}/m.test(body)) return body;
   let clamped = 0;
-  const lines = body.split("\n").map((line) => {
-    const indent = /^[ \t]*/.exec(line)![0];
-    const width = indent.replace(/\t/g, "    ").length;
-    let out = line;
-    if (width > MAX_INDENT && /^(?:[*+-]|\d{1,9}[.)])[ \t]/.test(line.slice(indent.length)))
-      out = " ".repeat(MAX_INDENT) + line.slice(indent.length);
-    const chain = /^(?:[ \t]*>){51,}|^(?:[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+){51,}/.exec(out);
-    if (chain) {
-      const markers = chain[0].match(/>|[*+-]|\d{1,9}[.)]/g)!;
-      out = `${markers.slice(0, MAX_CHAIN).join(" ")} ${out.slice(chain[0].length)}`;
+  const lines = body.split("\n");
+  for (let l = 0; l < lines.length; l++) {
+    const line = lines[l]!;
+    const prefix = containerPrefix(line);
+    if (!prefix) continue;
+    let out = "";
+    let budget = MAX_INDENT;
+    for (const [i, { whitespace: space, marker }] of prefix.markers.slice(0, MAX_CHAIN).entries()) {
+      // A list marker must stay followed by whitespace, or it would no longer be one.
+      const follows = i > 0 && /^(?:[*+-]|\d{1,9}[.)])$/.test(prefix.markers[i - 1]!.marker);
+      const width = Math.max(Math.min(columns(space), budget), follows ? 1 : 0);
+      budget = Math.max(0, budget - width);
+      out += " ".repeat(width) + marker;
     }
-    if (out !== line) clamped++;
-    return out;
-  });
+    const rest = line.slice(prefix.end).replace(/^[ \t]+/, "");
+    lines[l] = rest ? `${out} ${rest}` : out;
+    clamped++;
+  }
+  if (clamped === 0) return body;
   warn(`${clamped} lines nested deeper than GitBook can show were brought back to ${MAX_CHAIN} levels`);
   return lines.join("\n");
+}
+
+/**
+ * The container markers opening `line` when they are over the bounds of limitNesting (more than
+ * MAX_CHAIN, or more than MAX_INDENT columns of whitespace before them); undefined when within.
+ */
+function containerPrefix(line: string): { markers: { whitespace: string; marker: string }[]; end: number } | undefined {
+  // Over either bound takes 51 markers, or a marker after 101 columns (26 tabs): most lines are shorter.
+  if (line.length < 27) return undefined;
+  const markers: { whitespace: string; marker: string }[] = [];
+  let end = 0;
+  let whitespace = 0;
+  CONTAINER_MARKER.lastIndex = 0;
+  for (let match = CONTAINER_MARKER.exec(line); match; match = CONTAINER_MARKER.exec(line)) {
+    const space = /^[ \t]*/.exec(match[0])![0];
+    markers.push({ whitespace: space, marker: match[0].slice(space.length) });
+    whitespace += columns(space);
+    end = CONTAINER_MARKER.lastIndex;
+  }
+  return markers.length > MAX_CHAIN || whitespace > MAX_INDENT ? { markers, end } : undefined;
+}
+
+/**
+ * The first line (0-based) whose containers go past the bounds limitNesting brings pages back to,
+ * for Markdown that must not be changed but refused (SUMMARY.md); undefined when there is none.
+ */
+export function firstTooDeepLine(text: string): number | undefined {
+  const lines = text.split("\n");
+  const index = lines.findIndex((line) => containerPrefix(line) !== undefined);
+  return index < 0 ? undefined : index;
 }
 
 // ---- step 2: isolate tag lines ----------------------------------------------------------------
@@ -405,7 +458,15 @@ type Token =
   | { kind: "tag"; tag: Tag; node: RootContent }
   | { kind: "details-open"; summary?: string; node: RootContent }
   | { kind: "summary"; html: string; node: RootContent }
-  | { kind: "details-close"; node: RootContent };
+  | { kind: "details-close"; node: RootContent }
+  | { kind: "div-open"; attrs: Record<string, string>; node: RootContent }
+  | { kind: "div-close"; node: RootContent };
+
+/**
+ * A `<div>` alone on its line with only the attributes GitBook gives its wrappers (of an images
+ * block: `<div align="center">`, `<div data-full-width="true">`, `<div>` around several images).
+ */
+const DIV_OPEN_LINE = /^<div((?:\s+(?:align|data-full-width|data-with-frame)\s*=\s*"[^"<>]*")*)\s*>$/i;
 
 type InlineWithImage = Extract<InlineContent, { object: "text" } | { type: "inline-image" }>;
 
@@ -420,6 +481,13 @@ class Converter {
   private readonly expanding = new Set<string>();
   /** No `#` heading opened the page: the first one below is told apart in its warning. */
   private untitled = false;
+  /** The tokens of the page's body (the first sibling list converted). */
+  private bodyTokens: Token[] | undefined;
+  /** The whole body was in `<div data-full-width="true">`: the page is full width. */
+  wideBody = false;
+  /** Containers open around what is being converted (MAX_NESTING). */
+  private nesting = 0;
+  private flattened = false;
 
   constructor(
     private readonly source: string,
@@ -430,6 +498,39 @@ class Converter {
   ) {}
 
   // -- helpers --
+
+  /** True when one more container fits (MAX_NESTING); when not, says once that content was flattened. */
+  private fitsDeeper(node: { position?: { start: { line: number } } } | undefined): boolean {
+    if (this.nesting < MAX_NESTING) return true;
+    if (!this.flattened) {
+      this.flattened = true;
+      this.warn(
+        node,
+        `content nested more than ${MAX_NESTING} levels deep (quotes, lists, hints, tabs, expandables, tables) was kept at the ${MAX_NESTING}th level`,
+      );
+    }
+    return false;
+  }
+
+  /** `fitsDeeper` with `extra` containers open besides those counted. */
+  private nestingFits(extra: number, node: { position?: { start: { line: number } } } | undefined): boolean {
+    this.nesting += extra;
+    try {
+      return this.fitsDeeper(node);
+    } finally {
+      this.nesting -= extra;
+    }
+  }
+
+  /** Runs `convert` one container deeper. */
+  private deeper<T>(convert: () => T): T {
+    this.nesting++;
+    try {
+      return convert();
+    } finally {
+      this.nesting--;
+    }
+  }
 
   private warn(node: { position?: { start: { line: number } } } | undefined, message: string): void {
     const line = node?.position
@@ -532,6 +633,15 @@ class Converter {
           tokens.push({ kind: "details-close", node });
           continue;
         }
+        if (DIV_OPEN_LINE.test(value)) {
+          const open = tokenizeHtml(value)[0];
+          tokens.push({ kind: "div-open", attrs: open?.type === "open" ? open.attrs : {}, node });
+          continue;
+        }
+        if (/^<\/div\s*>$/i.test(value)) {
+          tokens.push({ kind: "div-close", node });
+          continue;
+        }
       }
       tokens.push({ kind: "node", node });
     }
@@ -568,18 +678,40 @@ class Converter {
       pairs.set(stack[at]!.index, index);
       stack.length = at;
     });
+    // `<div>` wrappers pair among themselves, and only where they do not cross a container (a
+    // `</div>` inside a hint opened after its `<div>` leaves both as they were). Container pairs
+    // nest properly, so a `<div>` and its `</div>` cross none when the innermost container around
+    // each is the same.
+    const around: number[] = [];
+    const openContainers: number[] = [];
+    tokens.forEach((_, index) => {
+      while (openContainers.length > 0 && pairs.get(openContainers.at(-1)!)! < index) openContainers.pop();
+      around.push(openContainers.at(-1) ?? -1);
+      if (pairs.has(index)) openContainers.push(index);
+    });
+    const divs: number[] = [];
+    tokens.forEach((token, index) => {
+      if (token.kind === "div-open") divs.push(index);
+      else if (token.kind === "div-close" && divs.length > 0) {
+        const open = divs.pop()!;
+        if (around[open] === around[index]) pairs.set(open, index);
+      }
+    });
     return pairs;
   }
 
   /** Blocks for a list of sibling nodes, fitted to `context` (see the header, step 4). */
   flow(nodes: readonly RootContent[], context: BlockContext): DocumentBlock[] {
     const tokens = this.tokenize(nodes);
+    this.bodyTokens ??= tokens;
     const pairs = this.pair(tokens);
     return this.fit(this.range(tokens, pairs, 0, tokens.length, context), context, undefined);
   }
 
   private range(tokens: Token[], pairs: Map<number, number>, from: number, to: number, context: BlockContext): DocumentBlock[] {
     const out: DocumentBlock[] = [];
+    /** Closing tokens of containers kept as text for being too deep. */
+    const flattenedCloses = new Set<number>();
     for (let i = from; i < to; i++) {
       const token = tokens[i]!;
       if (token.kind === "node") {
@@ -587,15 +719,45 @@ class Converter {
         continue;
       }
       const close = pairs.get(i);
+      if (token.kind === "div-open" || token.kind === "div-close") {
+        // Counted as a container (it holds content) though it leaves none in the document.
+        if (token.kind === "div-open" && close !== undefined && close < to && this.fitsDeeper(token.node)) {
+          const whole = tokens === this.bodyTokens && i === 0 && close === tokens.length - 1;
+          appendAll(
+            out,
+            this.deeper(() => this.divWrapper(token, tokens, pairs, i + 1, close, context, whole)),
+          );
+          i = close;
+        } else appendAll(out, this.block(token.node, context)); // alone, read as any other HTML
+        continue;
+      }
+      // Too deep, a container's tags stay as text (its <details> lines as HTML code) and what
+      // they enclose is read at this level.
+      const tooDeep = (close !== undefined && close < to && !this.fitsDeeper(token.node)) || flattenedCloses.has(i);
+      if (tooDeep) {
+        if (close !== undefined) flattenedCloses.add(close);
+        appendAll(out, token.kind === "tag" ? [this.tagParagraph(token.tag.raw)] : this.unknownHtml(token.node as Html));
+        continue;
+      }
       if (token.kind === "tag") {
         if (close !== undefined && close < to) {
-          appendAll(out, this.container(token.tag, token.node, tokens, pairs, i + 1, close, context));
+          appendAll(
+            out,
+            this.deeper(() => this.container(token.tag, token.node, tokens, pairs, i + 1, close, context)),
+          );
           i = close;
+        } else if (this.reopened(tokens, pairs, i, to)) {
+          // `{% tabs %}` written twice and closed once (GitBook's own Git Sync writes it): the
+          // extra opener holds nothing, so it is left out rather than shown as text.
+          this.warn(token.node, `{% ${token.tag.name} %} is opened again before it is closed; the extra opener was ignored`);
         } else appendAll(out, this.singleTag(token.tag, token.node));
         continue;
       }
       if (token.kind === "details-open" && close !== undefined && close < to) {
-        appendAll(out, this.expandable(token, tokens, pairs, i + 1, close));
+        appendAll(
+          out,
+          this.deeper(() => this.expandable(token, tokens, pairs, i + 1, close)),
+        );
         i = close;
         continue;
       }
@@ -603,6 +765,80 @@ class Converter {
       appendAll(out, this.unknownHtml(token.node as Html));
     }
     return out;
+  }
+
+  /**
+   * A `<div>` wrapper on lines of its own. Around images only (`<figure>`, `<img>`, `<picture>`,
+   * one or several, each on its own lines) it is GitBook's images block, its attributes the
+   * block's alignment, full width and frame. Around other content, the content is read as blocks
+   * of their own, and the attributes go to those that take them: a paragraph or heading its
+   * alignment, a code block, table, embed or images block its full width; a body wholly in
+   * `<div data-full-width="true">` makes the page full width (front matter `layout.width: wide`).
+   */
+  private divWrapper(
+    token: Extract<Token, { kind: "div-open" }>,
+    tokens: Token[],
+    pairs: Map<number, number>,
+    from: number,
+    to: number,
+    context: BlockContext,
+    whole: boolean,
+  ): DocumentBlock[] {
+    const inner = tokens.slice(from, to);
+    if (inner.length > 0 && inner.every((t) => t.kind === "node" && (t.node.type === "html" || t.node.type === "paragraph"))) {
+      const html = `<div>${inner.map((t) => this.raw(t.node).trim()).join("")}</div>`;
+      const tree = parseHtml(html);
+      const wrapper = tree.length === 1 && tree[0]!.type === "element" ? tree[0] : undefined;
+      if (wrapper) {
+        wrapper.attrs = token.attrs;
+        const images = this.figures([wrapper], token.node as Html);
+        if (images) return [images];
+      }
+    }
+    const blocks = this.range(tokens, pairs, from, to, context);
+    const { attrs } = token;
+    const align = attrs.align?.trim().toLowerCase();
+    const fullWidth = attrs["data-full-width"] === "true";
+    const withFrame = attrs["data-with-frame"] === "true";
+    if (fullWidth && whole) this.wideBody = true;
+    const dropped = new Set<string>();
+    for (const block of blocks) {
+      const data = block.data as Record<string, unknown> | undefined;
+      if (align === "center" || align === "right") {
+        if (block.type === "paragraph" || block.type === "heading-1" || block.type === "heading-2" || block.type === "heading-3")
+          block.data = { ...data, align: align === "center" ? "center" : "end" };
+        else if (block.type === "images") block.data.align = align;
+        else dropped.add(`align="${attrs.align}"`);
+      } else if (align !== undefined && align !== "" && align !== "left") dropped.add(`align="${attrs.align}"`);
+      if (fullWidth && !whole) {
+        if (block.type === "code" || block.type === "table" || block.type === "images" || block.type === "embed")
+          block.data.fullWidth = true;
+        else dropped.add('data-full-width="true"');
+      }
+      if (withFrame) {
+        if (block.type === "images") block.data.withFrame = true;
+        else dropped.add('data-with-frame="true"');
+      }
+    }
+    if (dropped.size > 0)
+      this.warn(
+        token.node,
+        `${[...dropped].join(" and ")} of a <div> around other content than images was dropped for the blocks inside it that cannot take it`,
+      );
+    return blocks;
+  }
+
+  /**
+   * Whether the unclosed container opener at `index` is followed, with nothing but blank content
+   * between, by an opener of the same container that is closed: the first one is redundant.
+   */
+  private reopened(tokens: Token[], pairs: Map<number, number>, index: number, to: number): boolean {
+    const token = tokens[index]!;
+    if (token.kind !== "tag" || !CONTAINER_TAGS.has(token.tag.name) || Object.keys(token.tag.attrs).length > 0) return false;
+    const next = tokens[index + 1];
+    if (index + 1 >= to || next?.kind !== "tag" || next.tag.name !== token.tag.name) return false;
+    const close = pairs.get(index + 1);
+    return close !== undefined && close < to;
   }
 
   /** A child list fitted to its container: converted where lossless, otherwise lifted out. */
@@ -1044,7 +1280,7 @@ class Converter {
 
   // -- single blocks --
 
-  private block(node: RootContent, _context: BlockContext): DocumentBlock[] {
+  private block(node: RootContent, context: BlockContext): DocumentBlock[] {
     switch (node.type) {
       case "paragraph": {
         const block = this.paragraphBlock(node);
@@ -1058,15 +1294,16 @@ class Converter {
       case "thematicBreak":
         return [{ object: "block", type: "divider", isVoid: true, data: {} }];
       case "blockquote":
-        return this.blockquote(node);
+        return this.blockquote(node, context);
       case "list":
-        return this.list(node);
+        return this.list(node, context);
       case "code":
         return [this.code(node)];
       case "math":
         return [{ object: "block", type: "math", isVoid: true, data: { formula: node.value } }];
       case "table":
-        return [this.table(node)];
+        // Too deep for its cells, a table is kept as its text.
+        return this.fitsDeeper(node) ? [this.deeper(() => this.table(node))] : [plainParagraph(this.raw(node))];
       case "html":
         return this.htmlBlock(node);
       case "definition":
@@ -1169,15 +1406,20 @@ class Converter {
     return block;
   }
 
-  private blockquote(node: Blockquote): DocumentBlock[] {
-    return this.split(this.flow(node.children, "blockquote"), "blockquote", "a quote", (nodes) => ({
-      object: "block",
-      type: "blockquote",
-      nodes: nodes as never,
-    }));
+  private blockquote(node: Blockquote, context: BlockContext): DocumentBlock[] {
+    if (!this.fitsDeeper(node)) return this.flow(node.children, context);
+    return this.deeper(() =>
+      this.split(this.flow(node.children, "blockquote"), "blockquote", "a quote", (nodes) => ({
+        object: "block",
+        type: "blockquote",
+        nodes: nodes as never,
+      })),
+    );
   }
 
-  private list(node: List): DocumentBlock[] {
+  private list(node: List, context: BlockContext): DocumentBlock[] {
+    // Too deep, the items' blocks are read at this level, one after another.
+    if (!this.fitsDeeper(node)) return node.children.flatMap((item) => this.flow(item.children, context));
     const tasks = node.children.some((item) => typeof item.checked === "boolean");
     const pieces: DocumentBlock[] = [];
     let run: DocumentBlockListItem[] = [];
@@ -1192,7 +1434,7 @@ class Converter {
       run = [];
     };
     for (const item of node.children) {
-      for (const piece of this.listItem(item)) {
+      for (const piece of this.deeper(() => this.listItem(item))) {
         if (piece.type === "list-item") {
           if (!run.length) startOfRun = start;
           run.push(piece);
@@ -1283,6 +1525,8 @@ class Converter {
     let into = root;
     // Open lists, each with the blocks it was opened in (where its closing tag returns to).
     const lists: { list: DocumentBlockListOrdered | DocumentBlockListUnordered; outer: ListItemChild[] }[] = [];
+    // Lists opened too deep (MAX_NESTING): their tags are ignored, their items join the list around.
+    let ignored = 0;
     let run: PhrasingContent[] = [];
     const flush = () => {
       if (run.length === 0) return;
@@ -1302,6 +1546,14 @@ class Converter {
       const name = tag[2]!.toLowerCase();
       if (name === "p") continue; // a paragraph's bounds: what lies between is flushed as one
       if (name === "ul" || name === "ol") {
+        if (!closing && (ignored > 0 || !this.nestingFits(lists.length, cell))) {
+          ignored++;
+          continue;
+        }
+        if (closing && ignored > 0) {
+          ignored--;
+          continue;
+        }
         if (!closing) {
           const start = Number(/\bstart\s*=\s*"?(\d+)/i.exec(tag[3] ?? "")?.[1] ?? 1);
           const list: DocumentBlockListOrdered | DocumentBlockListUnordered =
@@ -1379,8 +1631,9 @@ class Converter {
     }
     const images = this.figures(tree, node);
     if (images) return [images];
-    if (tree.length === 1 && tree[0]!.type === "element" && tree[0]!.name === "table") {
-      const table = this.htmlTable(tree[0]!, node);
+    const only = tree.length === 1 ? tree[0]! : undefined;
+    if (only?.type === "element" && only.name === "table" && this.fitsDeeper(node)) {
+      const table = this.deeper(() => this.htmlTable(only, node));
       if (table) return [table];
     }
     if (
@@ -1780,13 +2033,17 @@ class Converter {
         if (code) out.push(code);
         else out.push(inline(child.children));
       } else if (child.name === "table") {
-        const table = this.htmlTable(child, node);
+        // Too deep, a table in a cell is read as the text of its cells.
+        const table = this.fitsDeeper(node) ? this.deeper(() => this.htmlTable(child, node)) : undefined;
         if (table) out.push(table);
+        else out.push(inline(child.children));
+      } else if (!this.fitsDeeper(node)) {
+        for (const li of elementChildren(child)) appendAll(out, this.htmlCellFlow(li.children, node));
       } else {
         const items = elementChildren(child)
           .filter((li) => li.name === "li")
           .map((li): DocumentBlockListItem => {
-            const blocks = this.htmlCellFlow(li.children, node);
+            const blocks = this.deeper(() => this.htmlCellFlow(li.children, node));
             return { object: "block", type: "list-item", data: {}, nodes: blocks.length ? blocks : [inline([])] };
           });
         const start = Number(child.attrs.start ?? 1);

@@ -74,6 +74,8 @@ export function resolveLinkTarget(target: string, kind: ReferenceKind, resolver:
     const base = resolver(target.slice(0, hash), kind);
     const anchor = decodeSafe(target.slice(hash + 1));
     if (base?.kind === "page" && anchor) return { kind: "anchor", anchor, page: base.page, ...(base.space ? { space: base.space } : {}) };
+    // A file's web address (outside what was imported) keeps the fragment written.
+    if (base?.kind === "url") return { kind: "url", url: `${base.url}${target.slice(hash)}` };
     if (base) return base;
   }
   const resolved = resolver?.(target, kind);

@@ -11,7 +11,7 @@
  */
 import type { Html, List, ListItem, PhrasingContent, Root, RootContent, TableCell, TableRow } from "mdast";
 import remarkGfm from "remark-gfm";
-import remarkStringify from "remark-stringify";
+import remarkStringify, { type Options as StringifyOptions } from "remark-stringify";
 import { unified } from "unified";
 import { inlineText } from "../document/nodes.js";
 import type {
@@ -41,6 +41,11 @@ export interface SerializeMarkdownOptions {
   pathFor?: ReferencePathResolver;
   /** Told about anything written in a lossy form (a drawing as an image ...). */
   onWarning?: (message: string) => void;
+  /**
+   * Pipe tables without padding to column width (still GFM: `| a | b |`, `| - | - |`): for readers
+   * and machines rather than a repository (a GitBook table page grows ~50% from the padding).
+   */
+  compactTables?: boolean;
 }
 
 export interface MarkdownPage {
@@ -57,34 +62,34 @@ interface TagBlock {
   children: RootContent[];
 }
 
-const processor = unified()
-  .use(remarkStringify, {
-    bullet: "*",
-    emphasis: "*",
-    strong: "*",
-    rule: "*",
-    fences: true,
-    listItemIndent: "one",
-    handlers: {
-      gitbookTagBlock(
-        node: TagBlock,
-        _parent: unknown,
-        state: { containerFlow: (parent: unknown, info: unknown) => string },
-        info: unknown,
-      ) {
-        const inner = node.children.length ? state.containerFlow(node, info) : "";
-        return inner ? `${node.open}\n${inner}\n${node.close}` : `${node.open}\n${node.close}`;
-      },
-    } as never,
-    // `{%` in text is escaped so it is never read back as a GitBook tag.
-    unsafe: [{ character: "%", before: "\\{" }],
-    // Pass-through tag lines sit directly against their content, as GitBook writes them.
-    join: [
-      (left: { type: string; value?: string }, right: { type: string; value?: string }) =>
-        isOpeningTagLine(left) || isClosingTagLine(right) ? 0 : undefined,
-    ] as never,
-  })
-  .use(remarkGfm)
+const STRINGIFY_OPTIONS: StringifyOptions = {
+  bullet: "*",
+  emphasis: "*",
+  strong: "*",
+  rule: "*",
+  fences: true,
+  listItemIndent: "one",
+  handlers: {
+    gitbookTagBlock(node: TagBlock, _parent: unknown, state: { containerFlow: (parent: unknown, info: unknown) => string }, info: unknown) {
+      const inner = node.children.length ? state.containerFlow(node, info) : "";
+      return inner ? `${node.open}\n${inner}\n${node.close}` : `${node.open}\n${node.close}`;
+    },
+  } as never,
+  // `{%` in text is escaped so it is never read back as a GitBook tag.
+  unsafe: [{ character: "%", before: "\\{" }],
+  // Pass-through tag lines sit directly against their content, as GitBook writes them.
+  join: [
+    (left: { type: string; value?: string }, right: { type: string; value?: string }) =>
+      isOpeningTagLine(left) || isClosingTagLine(right) ? 0 : undefined,
+  ] as never,
+};
+
+const processor = unified().use(remarkStringify, STRINGIFY_OPTIONS).use(remarkGfm).use(remarkMathSyntax, { singleDollarTextMath: false });
+
+/** The same, writing pipe tables without padding cells to the column's width. */
+const compactProcessor = unified()
+  .use(remarkStringify, STRINGIFY_OPTIONS)
+  .use(remarkGfm, { tablePipeAlign: false })
   .use(remarkMathSyntax, { singleDollarTextMath: false });
 
 /**
@@ -139,12 +144,12 @@ export function serializeMarkdownPage(page: MarkdownPage, options: SerializeMark
 /** The page body alone (no front matter, no title): the API's `format=markdown`. */
 export function markdownFromDocument(document: JSONDocument, options: SerializeMarkdownOptions = {}): string {
   const children = new Writer(options).body(document);
-  return children.length ? stringify(children) : "";
+  return children.length ? stringify(children, options.compactTables) : "";
 }
 
-function stringify(children: RootContent[]): string {
+function stringify(children: RootContent[], compactTables = false): string {
   const root: Root = { type: "root", children };
-  return processor.stringify(root);
+  return (compactTables ? compactProcessor : processor).stringify(root);
 }
 
 const html = (value: string): Html => ({ type: "html", value });

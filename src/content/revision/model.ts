@@ -81,6 +81,57 @@ export interface PageNode extends PageMeta {
   children: PageNode[];
 }
 
+/**
+ * Levels of pages one under another (top-level pages are level 1). Deep enough for any real
+ * documentation; bounded because every reader of a page tree (presenters, sidebars, PDF, merge)
+ * walks it recursively, and a repository of folders 300 deep made every read of its space fail.
+ */
+export const MAX_PAGE_DEPTH = 50;
+
+/** How many levels deep a page tree goes (0 when empty), without recursion. */
+export function pageTreeDepth(pages: readonly object[]): number {
+  let deepest = 0;
+  const stack: [readonly object[], number][] = [[pages, 1]];
+  while (stack.length) {
+    const [list, level] = stack.pop()!;
+    if (list.length > 0) deepest = Math.max(deepest, level);
+    for (const page of list) {
+      const children = (page as { children?: readonly object[] }).children;
+      if (children?.length) stack.push([children, level + 1]);
+    }
+  }
+  return deepest;
+}
+
+/**
+ * Brings a tree read from storage back to MAX_PAGE_DEPTH levels, in place: every page below the
+ * deepest level joins the pages of that level, in reading order, right after its ancestor there.
+ * Only a tree stored before the bound existed can need it; none stored since does.
+ */
+export function flattenBelowMaxDepth(pages: PageNode[]): void {
+  const stack: [PageNode[], number][] = [[pages, 1]];
+  while (stack.length) {
+    const [list, level] = stack.pop()!;
+    if (level < MAX_PAGE_DEPTH) {
+      for (const page of list) stack.push([page.children, level + 1]);
+      continue;
+    }
+    if (!list.some((page) => page.children.length > 0)) continue;
+    const flat: PageNode[] = [];
+    for (const page of list) {
+      const pending = [page];
+      while (pending.length) {
+        const next = pending.pop()!;
+        flat.push(next);
+        for (let i = next.children.length - 1; i >= 0; i--) pending.push(next.children[i]!);
+        next.children = [];
+      }
+    }
+    list.length = 0;
+    for (const page of flat) list.push(page);
+  }
+}
+
 export interface FileEntry {
   id: string;
   name: string;

@@ -8,6 +8,18 @@ export function getSpaceRevision(db: Executor, spaceId: string, revisionId: stri
   return db.selectFrom("revisions").selectAll().where("id", "=", revisionId).where("spaceId", "=", spaceId).executeTakeFirst();
 }
 
+/** A space's newest revisions, newest first (a page's history walks first parents through them). */
+export function listRecentRevisions(db: Executor, spaceId: string, limit: number) {
+  return db
+    .selectFrom("revisions")
+    .select(["id", "parents", "type", "treeHash", "mergedFrom", "createdBy", "createdAt"])
+    .where("spaceId", "=", spaceId)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}
+
 export interface RevisionGit {
   oid: string;
   message: string;

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/helpers/db.js";
+import { DomainError } from "../../lib/errors.js";
+import { prepareObject, putObjects } from "../store/objects.queries.js";
 import type { PageNode, RevisionContent } from "./model.js";
-import { indexPages } from "./model.js";
+import { flattenBelowMaxDepth, indexPages, MAX_PAGE_DEPTH, pageTreeDepth } from "./model.js";
 import { documentHashOf, loadContent, loadDocument, saveContent, saveDocument } from "./storage.js";
 
 let db: TestDatabase;
@@ -70,6 +72,63 @@ describe("revision content storage", () => {
     expect(indexPages(loaded.pages).size).toBe(1000);
     expect(indexPages(loaded.pages).get("s3p7")?.page.documentHash).toBe(documentHash);
     expect(indexPages(loaded.pages).get("s3p7")?.path).toBe("s3/s3p7");
+  });
+
+  /** A chain of pages `depth` levels deep: p1 > p2 > ... */
+  const chain = (depth: number): PageNode[] => {
+    let pages: PageNode[] = [];
+    for (let level = depth; level >= 1; level--) pages = [page(`p${level}`, pages)];
+    return pages;
+  };
+
+  it(`stores a page tree ${MAX_PAGE_DEPTH} levels deep, and refuses one deeper, whoever writes it`, async () => {
+    const deepest = { pages: chain(MAX_PAGE_DEPTH), files: [], reusableContents: [], variables: {} };
+    expect(pageTreeDepth(deepest.pages)).toBe(MAX_PAGE_DEPTH);
+    expect(await loadContent(db.db, await saveContent(db.db, deepest))).toEqual(deepest);
+    const tooDeep = { pages: chain(300), files: [], reusableContents: [], variables: {} };
+    const error = await saveContent(db.db, tooDeep).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({
+      kind: "invalid",
+      message: `The page tree would be 300 levels deep; pages can be nested at most ${MAX_PAGE_DEPTH} levels (a page and its subpages, their subpages...).`,
+    });
+  });
+
+  it("reads a tree stored deeper than the bound (before it existed) flattened to it, every page kept in reading order", async () => {
+    // Stored object by object, as the store did before it refused such trees.
+    let below: string | undefined;
+    const objects = [];
+    for (let level = 300; level >= 1; level--) {
+      const { children: _, ...meta } = page(`p${level}`);
+      const object = prepareObject("pages", { entries: [{ ...meta, ...(below ? { children: below } : {}) }] });
+      objects.push(object);
+      below = object.hash;
+    }
+    const files = prepareObject("files", { entries: [] });
+    const reusable = prepareObject("reusable-contents", { entries: [] });
+    const root = prepareObject("root", { pages: below, files: files.hash, reusableContents: reusable.hash, variables: {} });
+    await putObjects(db.db, [...objects, files, reusable, root]);
+
+    const loaded = await loadContent(db.db, root.hash);
+    expect(pageTreeDepth(loaded.pages)).toBe(MAX_PAGE_DEPTH);
+    const index = indexPages(loaded.pages);
+    expect(index.size).toBe(300);
+    expect([...index.keys()]).toEqual(Array.from({ length: 300 }, (_, i) => `p${i + 1}`));
+    // The 50th level holds p50 and, after it, every page that was below it.
+    expect(index.get("p49")?.page.children.map((p) => p.id)).toEqual(Array.from({ length: 251 }, (_, i) => `p${i + 50}`));
+    expect(index.get("p300")?.parentId).toBe("p49");
+    // It can be written back: an edit or an import of such a space repairs it.
+    expect(await saveContent(db.db, { ...loaded, pages: structuredClone(loaded.pages) })).toMatch(/\w/);
+  });
+
+  it("flattens in place only what lies below the bound", () => {
+    const pages = [page("a", [page("b")]), ...chain(MAX_PAGE_DEPTH + 2)];
+    flattenBelowMaxDepth(pages);
+    expect(pages[0]).toEqual(page("a", [page("b")]));
+    expect(pageTreeDepth(pages)).toBe(MAX_PAGE_DEPTH);
+    const index = indexPages(pages);
+    expect(index.get(`p${MAX_PAGE_DEPTH + 2}`)?.parentId).toBe(`p${MAX_PAGE_DEPTH - 1}`);
+    expect(index.get(`p${MAX_PAGE_DEPTH + 2}`)?.index).toBe(2);
   });
 
   it("loads the empty revision as empty content", async () => {

@@ -10,6 +10,7 @@
 
 import { LRUCache } from "lru-cache";
 import type { Executor } from "../../db/database.js";
+import { invalid } from "../../lib/errors.js";
 import {
   getObject,
   getObjectJson,
@@ -20,7 +21,7 @@ import {
   putObjects,
 } from "../store/objects.queries.js";
 import type { FileEntry, PageLocation, PageMeta, PageNode, ReusableContentEntry, RevisionContent } from "./model.js";
-import { emptyContent, indexPages } from "./model.js";
+import { emptyContent, flattenBelowMaxDepth, indexPages, MAX_PAGE_DEPTH, pageTreeDepth } from "./model.js";
 
 interface StoredRoot {
   pages: string;
@@ -35,8 +36,17 @@ interface StoredPages {
   entries: StoredPageEntry[];
 }
 
-/** Prepares (hashes) every object of a content tree; returns the root and all objects. */
+/**
+ * Prepares (hashes) every object of a content tree; returns the root and all objects. A page tree
+ * deeper than MAX_PAGE_DEPTH is refused (`invalid`), whatever made it: an import, an edit, a merge.
+ */
 export function prepareContent(content: RevisionContent): { root: PreparedObject; objects: PreparedObject[] } {
+  const depth = pageTreeDepth(content.pages);
+  if (depth > MAX_PAGE_DEPTH) {
+    throw invalid(
+      `The page tree would be ${depth} levels deep; pages can be nested at most ${MAX_PAGE_DEPTH} levels (a page and its subpages, their subpages...).`,
+    );
+  }
   const objects: PreparedObject[] = [];
   const preparePages = (nodes: PageNode[]): PreparedObject => {
     const entries: StoredPageEntry[] = nodes.map(({ children, ...meta }) => {
@@ -124,12 +134,17 @@ async function readContent(db: Executor, rootHash: string): Promise<RevisionCont
   };
 }
 
-/** Loads the page tree breadth-first: one batched read per depth level. */
+/**
+ * Loads the page tree breadth-first: one batched read per depth level. A tree stored deeper than
+ * MAX_PAGE_DEPTH (before that bound existed) is read flattened to it, so that its space can still
+ * be read, edited and re-imported.
+ */
 async function loadPages(db: Executor, rootPagesHash: string): Promise<PageNode[]> {
   const top: PageNode[] = [];
   let level: { hash: string; into: PageNode[] }[] = [{ hash: rootPagesHash, into: top }];
+  let deeper = false;
   for (let depth = 0; level.length > 0; depth++) {
-    if (depth > 256) throw new Error("Page tree is deeper than 256 levels");
+    if (depth >= MAX_PAGE_DEPTH) deeper = true;
     const objects = await getObjects<StoredPages>(
       db,
       level.map((l) => l.hash),
@@ -146,6 +161,7 @@ async function loadPages(db: Executor, rootPagesHash: string): Promise<PageNode[
     }
     level = next;
   }
+  if (deeper) flattenBelowMaxDepth(top);
   return top;
 }
 

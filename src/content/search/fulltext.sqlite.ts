@@ -1,17 +1,29 @@
 import { sql } from "kysely";
 import type { Executor } from "../../db/database.js";
-import type { FullTextIndex, SearchSectionInput } from "./fulltext.js";
+import type { FullTextIndex, QueryTerm, SearchQuery, SearchSectionInput } from "./fulltext.js";
+import { audiencesOf, sectionRow } from "./fulltext.js";
 
 interface Row {
   rowId: number;
   spaceId: string;
   pageId: string;
+  sectionKey: string;
   rank: number;
+  conditions: string | null;
 }
 
-/** FTS5 query: every word must appear; the last one may be a prefix (search as you type). */
-function matchExpression(terms: string[]): string {
-  return terms.map((t, i) => `"${t}"${i === terms.length - 1 ? "*" : ""}`).join(" ");
+const term = (t: QueryTerm) => `"${t.word}"${t.prefix ? "*" : ""}`;
+
+/**
+ * FTS5 query: in one of the spaces (their ids are words of the `space_id` column, so FTS5 walks
+ * only their rows, not every space's), every included word must appear in the text, no excluded
+ * one may. Words and ids are letters and digits only, so quoting them keeps them words.
+ */
+function matchExpression(spaceIds: readonly string[], query: SearchQuery): string {
+  const spaces = `space_id : (${spaceIds.map((id) => `"${id.replace(/[^\p{L}\p{N}]/gu, " ")}"`).join(" OR ")})`;
+  const include = `(${query.include.map(term).join(" AND ")})`;
+  const text = query.exclude.length === 0 ? include : `${include} NOT (${query.exclude.map(term).join(" OR ")})`;
+  return `${spaces} AND {page_title section_title body} : (${text})`;
 }
 
 /** Sections written per statement, and their text in characters at most. */
@@ -48,10 +60,12 @@ export const sqliteFullText: FullTextIndex = {
       const before = await maxSectionId(db);
       await db
         .insertInto("searchSections")
-        .values(chunk.map((s: SearchSectionInput) => ({ spaceId, ...s, ancestors: JSON.stringify(s.ancestors) })))
+        .values(chunk.map((s: SearchSectionInput) => sectionRow(spaceId, s)))
         .execute();
-      await sql`insert into search_fts(rowid, page_title, section_title, body)
-        select id, page_title, section_title, body from search_sections where space_id = ${spaceId} and id > ${before}`.execute(db);
+      await sql`insert into search_fts(rowid, page_title, section_title, body, space_id)
+        select id, page_title, section_title, body, space_id from search_sections where space_id = ${spaceId} and id > ${before}`.execute(
+        db,
+      );
     }
   },
 
@@ -67,34 +81,32 @@ export const sqliteFullText: FullTextIndex = {
         .execute();
       if (ids.length === 0) return;
       const last = (ids.at(-1) as { id: number }).id;
-      await sql`insert into search_fts(search_fts, rowid, page_title, section_title, body)
-        select 'delete', id, page_title, section_title, body from search_sections where space_id = ${spaceId} and id <= ${last}`.execute(
+      await sql`insert into search_fts(search_fts, rowid, page_title, section_title, body, space_id)
+        select 'delete', id, page_title, section_title, body, space_id from search_sections where space_id = ${spaceId} and id <= ${last}`.execute(
         db,
       );
       await db.deleteFrom("searchSections").where("spaceId", "=", spaceId).where("id", "<=", last).execute();
     }
   },
 
-  async search(db, spaceIds, terms, limit) {
-    if (terms.length === 0 || spaceIds.length === 0) return [];
+  async search(db, spaceIds, query, limit, who) {
+    if (query.include.length === 0 || spaceIds.length === 0) return [];
     const spaces = sql.join(spaceIds.map((id) => sql`${id}`));
+    const audiences = sql.join(audiencesOf(who).map((a) => sql`${a}`));
     const result = await sql<Row>`
-      select s.id as row_id, s.space_id, s.page_id, bm25(search_fts, 10.0, 4.0, 1.0) as rank
+      select s.id as row_id, s.space_id, s.page_id, s.section_key, s.conditions, bm25(search_fts, 10.0, 4.0, 1.0, 0.0) as rank
       from search_fts join search_sections s on s.id = search_fts.rowid
-      where search_fts match ${matchExpression(terms)} and s.space_id in (${spaces})
+      where search_fts match ${matchExpression(spaceIds, query)} and s.space_id in (${spaces}) and s.audience in (${audiences})
       order by rank
       limit ${limit}`.execute(db);
     // bm25 is lower-is-better; flipped so both engines rank higher-is-better.
-    return result.rows.map((r) => ({ rowId: Number(r.rowId), spaceId: r.spaceId, pageId: r.pageId, score: -r.rank }));
-  },
-
-  async snippets(db, rowIds, terms) {
-    if (rowIds.length === 0 || terms.length === 0) return new Map();
-    // better-sqlite3 binds numbers as REAL, and FTS5 then ignores a rowid constraint altogether.
-    const rows = sql.join(rowIds.map((id) => sql`cast(${id} as integer)`));
-    const result = await sql<{ rowid: number; snippet: string }>`
-      select rowid, snippet(search_fts, 2, '', '', '…', 24) as snippet
-      from search_fts where search_fts match ${matchExpression(terms)} and rowid in (${rows})`.execute(db);
-    return new Map(result.rows.map((r) => [Number(r.rowid), r.snippet]));
+    return result.rows.map((r) => ({
+      rowId: Number(r.rowId),
+      spaceId: r.spaceId,
+      pageId: r.pageId,
+      sectionKey: r.sectionKey,
+      score: -r.rank,
+      conditions: r.conditions,
+    }));
   },
 };

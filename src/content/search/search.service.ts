@@ -2,13 +2,29 @@
  * Search results as the API returns them: matching sections grouped by page, pages ranked by
  * their best section. Ranked results change as content changes, so paging uses an offset cursor
  * (unlike the keyset cursors of lists, which are stable under inserts).
+ *
+ * A search is bounded: the query's shape (fulltext.ts, QUERY_LIMITS), the rows ranked
+ * (MAX_SECTION_HITS), the text of each row (index-space.ts, SEARCH_ROW_LIMITS) and the snippets,
+ * computed only for the results returned (snippets.ts). Results are kept per indexed revision of
+ * the spaces searched, query and page (searchCache).
  */
+import { createHash } from "node:crypto";
 import type { Executor } from "../../db/database.js";
 import { type CursorValue, decodeCursor, encodeCursor } from "../../http/pagination.js";
 import { invalid } from "../../lib/errors.js";
-import { type FullTextIndex, type SearchHit, searchTerms, sectionDetails } from "./fulltext.js";
+import { ResultCache } from "../../lib/result-cache.js";
+import {
+  type FullTextIndex,
+  parseSearchQuery,
+  queryKey,
+  type SearchFor,
+  type SearchHit,
+  type SearchQuery,
+  sectionDetails,
+} from "./fulltext.js";
+import { snippetsOf } from "./snippets.js";
 
-/** How many best sections are grouped into page results (deeper pages of results are not served). */
+/** How many best rows are grouped into page results (deeper pages of results are not served). */
 export const MAX_SECTION_HITS = 1000;
 const MAX_SECTIONS_PER_PAGE = 5;
 /** Results per page when the request gives no `limit`. */
@@ -18,7 +34,7 @@ const DEFAULT_SEARCH_LIMIT = 20;
 export interface RankedPage {
   spaceId: string;
   pageId: string;
-  /** Its matching sections, best first (at most five). */
+  /** The best row of each of its matching sections, best first (at most five sections). */
   rowIds: number[];
   score: number;
 }
@@ -33,28 +49,44 @@ export interface PageResult {
   score: number;
 }
 
-export function rankPages(hits: SearchHit[]): RankedPage[] {
-  const pages = new Map<string, RankedPage>();
+/**
+ * Hits grouped by page, pages in the order of their best hit. A section is indexed as several rows
+ * (pieces of a long section; members' and readers' rows of a conditional one): each section counts
+ * once, by its best row.
+ */
+export function rankPages(hits: readonly SearchHit[]): RankedPage[] {
+  const pages = new Map<string, RankedPage & { sections: Set<string> }>();
   for (const hit of hits) {
     const key = `${hit.spaceId}/${hit.pageId}`;
     let page = pages.get(key);
     if (!page) {
-      page = { spaceId: hit.spaceId, pageId: hit.pageId, rowIds: [], score: hit.score };
+      page = { spaceId: hit.spaceId, pageId: hit.pageId, rowIds: [], score: hit.score, sections: new Set() };
       pages.set(key, page);
     }
-    if (page.rowIds.length < MAX_SECTIONS_PER_PAGE) page.rowIds.push(hit.rowId);
+    if (page.sections.has(hit.sectionKey) || page.rowIds.length >= MAX_SECTIONS_PER_PAGE) continue;
+    page.sections.add(hit.sectionKey);
+    page.rowIds.push(hit.rowId);
   }
   // Hits arrive best first, so map insertion order is already the page ranking.
-  return [...pages.values()];
+  return [...pages.values()].map(({ sections: _sections, ...page }) => page);
 }
 
 /**
- * The results about to be returned, with their sections' titles, paths and snippets: two small
- * queries for the page of results, instead of details for every match.
+ * The results about to be returned, with their sections' titles, paths and snippets: the rows of
+ * this page of results only.
  */
-export async function describePages(index: FullTextIndex, db: Executor, terms: string[], ranked: RankedPage[]): Promise<PageResult[]> {
+export async function describePages(db: Executor, query: SearchQuery, ranked: readonly RankedPage[]): Promise<PageResult[]> {
   const rowIds = ranked.flatMap((r) => r.rowIds);
-  const [details, snippets] = await Promise.all([sectionDetails(db, rowIds), index.snippets(db, rowIds, terms)]);
+  const details = await sectionDetails(db, rowIds);
+  const found = rowIds.filter((id) => details.has(id));
+  const snippets = new Map(
+    (
+      await snippetsOf(
+        found.map((id) => details.get(id)?.body ?? ""),
+        query,
+      )
+    ).map((snippet, i) => [found[i] as number, snippet]),
+  );
   return ranked.flatMap((page) => {
     const sections = page.rowIds.flatMap((rowId) => {
       const section = details.get(rowId);
@@ -95,22 +127,62 @@ function decodeOffset(page: string | undefined): number {
   throw invalid("The `page` parameter is not a cursor returned by this search; pass `next.page` from a previous response.");
 }
 
-/** The words of a query; 400 when it has none (only punctuation or syntax). */
-function queryTerms(query: string): string[] {
-  const terms = searchTerms(query);
-  if (terms.length === 0) throw invalid("The query has no words to search for (letters or digits).");
-  return terms;
-}
-
 /** One page of `count` ranked items, from `offset`, with the cursor of the next page when there is one. */
 function pageAt<T>(items: readonly T[], offset: number, limit: number): { slice: T[]; count: number; next?: { page: string } } {
   const end = offset + limit;
   return { slice: items.slice(offset, end), count: items.length, ...(end < items.length ? { next: { page: encodeCursor([end]) } } : {}) };
 }
 
+/** Ranked pages of `query` in the spaces, for members or readers; `accept` drops hits (a reader's hidden pages and blocks). */
+export async function rankedPages(
+  index: FullTextIndex,
+  db: Executor,
+  spaceIds: string[],
+  query: SearchQuery,
+  who: SearchFor,
+  accept?: (hit: SearchHit) => boolean,
+): Promise<RankedPage[]> {
+  const hits = await index.search(db, spaceIds, query, MAX_SECTION_HITS, who);
+  return rankPages(accept ? hits.filter(accept) : hits);
+}
+
 /**
- * Pages matching `query` in the given spaces, best first, one page of results from the offset
- * cursor `page`. 400 for a cursor this search did not return, or a query without words.
+ * The indexed revision of each space, as one key; undefined when a space has no index yet (its
+ * results are then not kept). A reindex changes the key, so kept results never outlive it.
+ */
+export async function indexedRevisions(db: Executor, spaceIds: readonly string[]): Promise<string | undefined> {
+  if (spaceIds.length === 0) return "";
+  const rows = await db.selectFrom("searchIndexState").select(["spaceId", "revisionId"]).where("spaceId", "in", spaceIds).execute();
+  if (rows.length < new Set(spaceIds).size) return undefined;
+  return rows
+    .map((r) => `${r.spaceId}:${r.revisionId}`)
+    .sort()
+    .join(",");
+}
+
+/** Search answers kept (members' API searches and published sites' searches), 16 MB at most. */
+export const searchCache = new ResultCache<object>(16 * 1024 * 1024, (value) => JSON.stringify(value).length * 2);
+
+/** The answer of `compute`, kept under `key` when the spaces' index is known (see indexedRevisions). */
+export async function keptSearch<T extends object>(
+  db: Executor,
+  spaceIds: readonly string[],
+  key: string,
+  compute: () => Promise<T>,
+): Promise<T> {
+  const revisions = await indexedRevisions(db, spaceIds);
+  if (revisions === undefined) return compute();
+  // Keys name every space searched (an organization's hundreds): kept as a digest.
+  const digest = createHash("sha256").update(`${key}|${revisions}`).digest("base64url");
+  return (await searchCache.get(digest, compute)) as T;
+}
+
+type Paged<T> = { results: T[]; count: number; next?: { page: string } };
+
+/**
+ * Pages matching `query` in the given spaces, as members see them (every block), best first, one
+ * page of results from the offset cursor `page`. 400 for a cursor this search did not return, or
+ * a query refused by parseSearchQuery.
  */
 export async function searchPages(
   index: FullTextIndex,
@@ -118,12 +190,16 @@ export async function searchPages(
   spaceIds: string[],
   query: string,
   options: { page?: string | undefined; limit?: number | undefined },
-): Promise<{ results: PageResult[]; count: number; next?: { page: string } }> {
+): Promise<Paged<PageResult>> {
   const offset = decodeOffset(options.page);
-  const terms = queryTerms(query);
-  const pages = rankPages(await index.search(db, spaceIds, terms, MAX_SECTION_HITS));
-  const { slice, ...rest } = pageAt(pages, offset, options.limit ?? DEFAULT_SEARCH_LIMIT);
-  return { results: await describePages(index, db, terms, slice), ...rest };
+  const parsed = parseSearchQuery(query);
+  const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+  const key = `pages|${[...spaceIds].sort().join(",")}|${queryKey(parsed)}|${offset}|${limit}`;
+  return keptSearch(db, spaceIds, key, async () => {
+    const pages = await rankedPages(index, db, spaceIds, parsed, "members");
+    const { slice, ...rest } = pageAt(pages, offset, limit);
+    return { results: await describePages(db, parsed, slice), ...rest };
+  });
 }
 
 /** A space among organization search results, with its best pages (at most twenty). */
@@ -145,23 +221,26 @@ export async function searchOrganization(
   spaceIds: string[],
   query: string,
   options: { page?: string | undefined; limit?: number | undefined },
-): Promise<{ results: SpaceResult[]; count: number; next?: { page: string } }> {
+): Promise<Paged<SpaceResult>> {
   const offset = decodeOffset(options.page);
-  const terms = queryTerms(query);
-  const bySpace = new Map<string, RankedPage[]>();
-  for (const ranked of rankPages(await index.search(db, spaceIds, terms, MAX_SECTION_HITS))) {
-    const list = bySpace.get(ranked.spaceId) ?? [];
-    list.push(ranked);
-    bySpace.set(ranked.spaceId, list);
-  }
-  const { slice, ...rest } = pageAt([...bySpace.entries()], offset, options.limit ?? DEFAULT_SEARCH_LIMIT);
-  const described = await describePages(
-    index,
-    db,
-    terms,
-    slice.flatMap(([, pages]) => pages.slice(0, MAX_PAGES_PER_SPACE)),
-  );
-  const pagesOf = new Map<string, PageResult[]>();
-  for (const result of described) pagesOf.set(result.spaceId, [...(pagesOf.get(result.spaceId) ?? []), result]);
-  return { results: slice.map(([spaceId]) => ({ spaceId, pages: pagesOf.get(spaceId) ?? [] })), ...rest };
+  const parsed = parseSearchQuery(query);
+  const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+  const key = `org|${[...spaceIds].sort().join(",")}|${queryKey(parsed)}|${offset}|${limit}`;
+  return keptSearch(db, spaceIds, key, async () => {
+    const bySpace = new Map<string, RankedPage[]>();
+    for (const ranked of await rankedPages(index, db, spaceIds, parsed, "members")) {
+      const list = bySpace.get(ranked.spaceId) ?? [];
+      list.push(ranked);
+      bySpace.set(ranked.spaceId, list);
+    }
+    const { slice, ...rest } = pageAt([...bySpace.entries()], offset, limit);
+    const described = await describePages(
+      db,
+      parsed,
+      slice.flatMap(([, pages]) => pages.slice(0, MAX_PAGES_PER_SPACE)),
+    );
+    const pagesOf = new Map<string, PageResult[]>();
+    for (const result of described) pagesOf.set(result.spaceId, [...(pagesOf.get(result.spaceId) ?? []), result]);
+    return { results: slice.map(([spaceId]) => ({ spaceId, pages: pagesOf.get(spaceId) ?? [] })), ...rest };
+  });
 }

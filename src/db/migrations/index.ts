@@ -25,6 +25,11 @@ import * as m0019 from "./0019_saml_encryption.js";
 import * as m0020 from "./0020_site_customization.js";
 import * as m0021 from "./0021_saml_logout.js";
 import * as m0022 from "./0022_page_feedback.js";
+import * as m0023 from "./0023_email_verification.js";
+import * as m0024 from "./0024_search_audience.js";
+import * as m0025 from "./0025_collab.js";
+import * as m0026 from "./0026_oidc.js";
+import * as m0027 from "./0027_scim.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -48,4 +53,9 @@ export const migrations: Record<string, Migration> = {
   "0020_site_customization": m0020,
   "0021_saml_logout": m0021,
   "0022_page_feedback": m0022,
+  "0023_email_verification": m0023,
+  "0024_search_audience": m0024,
+  "0025_collab": m0025,
+  "0026_oidc": m0026,
+  "0027_scim": m0027,
 };

@@ -22,7 +22,14 @@ import { slugify } from "../../content/gitbook-repo/text.js";
 import { type ContentLinkTable, contentLinkResolver } from "../../content/markdown/content-links.js";
 import { type PageFrontmatter, pageMetadataFromFrontmatter } from "../../content/markdown/index.js";
 import { convertMarkdown } from "../../content/markdown/off-thread.js";
-import { type FileEntry, indexPages, type PageNode, type RevisionContent } from "../../content/revision/model.js";
+import {
+  type FileEntry,
+  indexPages,
+  MAX_PAGE_DEPTH,
+  type PageNode,
+  pageTreeDepth,
+  type RevisionContent,
+} from "../../content/revision/model.js";
 import { canonicalJson, objectHash } from "../../content/store/canonical.js";
 import { invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
@@ -149,27 +156,33 @@ class ContentEditor {
   // ---- operations -------------------------------------------------------------------------------
 
   private async insertPage(change: ContentChangeValue, at: string): Promise<void> {
-    if (!change.document) throw invalid(`${at}.document is required for insert_page.`);
+    const group = change.kind === "group";
+    if (group && change.document) throw invalid(`${at}.document: a group has no document; leave it out, or insert a document page.`);
+    if (group && !change.title) throw invalid(`${at}.title is required for a group.`);
+    if (!group && !change.document) throw invalid(`${at}.document is required for insert_page.`);
     const id = change.ref !== undefined ? this.pageRefs.get(change.ref)! : newId();
     const parent = change.into ? this.requireParent(change.into, `${at}.into`) : null;
+    if (parent) this.assertDepth(parent, 1, `${at}.into`);
     const siblings = parent ? parent.children : this.content.pages;
     const parentPath = parent ? this.pathOf(parent.id) : "";
-    const body = await this.readDocument(change.document, `${at}.document`, { pageId: id, directory: parentPath }, undefined);
-    const title = change.title ?? body.title ?? "Untitled";
+    const body = change.document
+      ? await this.readDocument(change.document, `${at}.document`, { pageId: id, directory: parentPath }, undefined)
+      : undefined;
+    const title = change.title ?? body?.title ?? "Untitled";
     if (change.slug !== undefined) this.assertSlugFree(change.slug, siblings, undefined, `${at}.slug`);
     const slug = change.slug ?? uniqueSlug(slugify(title), siblings);
     const page: PageNode = {
       id,
-      kind: "document",
+      kind: group ? "group" : "document",
       title,
       slug,
       createdAt: this.input.now,
       updatedAt: this.input.now,
       children: [],
     };
-    if (body.frontmatter) applyFrontmatter(page, body.frontmatter, body.resolveCover, true);
+    if (body?.frontmatter) applyFrontmatter(page, body.frontmatter, body.resolveCover, true);
     applyMetadata(page, change);
-    this.setDocument(page, body.document);
+    if (body) this.setDocument(page, body.document);
     siblings.splice(clampIndex(change.at, siblings.length), 0, page);
     this.touch(id, "created", change.ref);
   }
@@ -288,6 +301,16 @@ class ContentEditor {
     return page;
   }
 
+  /** Refuses to put `levels` levels of pages (a page and its subpages) under `parent` past MAX_PAGE_DEPTH. */
+  private assertDepth(parent: PageNode, levels: number, field: string): void {
+    const parentLevel = (indexPages(this.content.pages).get(parent.id)?.ancestors.length ?? 0) + 1;
+    if (parentLevel + levels > MAX_PAGE_DEPTH) {
+      throw invalid(
+        `${field}: page "${parent.id}" is at level ${parentLevel}, and ${levels === 1 ? "a page" : `${levels} levels of pages`} under it would go past the ${MAX_PAGE_DEPTH} levels pages can be nested.`,
+      );
+    }
+  }
+
   private pathOf(id: string): string {
     return indexPages(this.content.pages).get(id)?.path ?? "";
   }
@@ -299,6 +322,7 @@ class ContentEditor {
       if (parent && (parent.id === located.page.id || contains(located.page, parent.id))) {
         throw invalid(`${at}.into: page "${located.page.id}" cannot move under itself or one of its subpages.`);
       }
+      if (parent) this.assertDepth(parent, pageTreeDepth([located.page]), `${at}.into`);
       siblings = parent ? parent.children : this.content.pages;
     }
     located.siblings.splice(located.index, 1);

@@ -7,7 +7,7 @@ import {
   pageKeys,
   pageTexts,
 } from "../../../test/helpers/change-requests.factories.js";
-import { commitContent } from "../../../test/helpers/content.factories.js";
+import { commitContent, type TestPage } from "../../../test/helpers/content.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 
 let ctx: TestContext;
@@ -49,6 +49,42 @@ function links(document: any): { text: string; ref: any }[] {
   walk(document);
   return out;
 }
+
+describe("POST .../change-requests/{cr}/content: page depth", () => {
+  it("nests pages at most 50 levels deep: an insert or a move past it is a 400 naming the page", async () => {
+    const { space, owner } = await createOrgWithSpace(ctx, { title: "Deep" });
+    let chain: TestPage[] = [];
+    for (let level = 50; level >= 1; level--) chain = [{ title: `Level ${level}`, slug: `l${level}`, children: chain }];
+    const { content } = await commitContent(ctx, space.id, {
+      pages: [...chain, { title: "Guides", slug: "guides", children: [{ title: "Install", slug: "install" }] }],
+    });
+    const levels: string[] = [];
+    for (let page = content.pages[0]; page; page = page.children[0]) levels.push(page.id);
+    const guides = content.pages[1]!;
+    const cr = await createChangeRequest(ctx, owner, space.id, { subject: "Deeper" });
+    const path = `/v1/spaces/${space.id}/change-requests/${cr.id}/content?compat=false`;
+    const cases: [unknown, string][] = [
+      [
+        { operation: "insert_page", into: levels[49], title: "Too deep", document: { markdown: "x" } },
+        `body.changes.0.into: page "${levels[49]}" is at level 50, and a page under it would go past the 50 levels pages can be nested.`,
+      ],
+      [
+        { operation: "update_page", page: guides.id, into: levels[48] },
+        `body.changes.0.into: page "${levels[48]}" is at level 49, and 2 levels of pages under it would go past the 50 levels pages can be nested.`,
+      ],
+    ];
+    for (const [change, message] of cases) {
+      const res = await ctx.as(owner).post(path, { changes: [change] });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.error.message).toBe(message);
+    }
+    // Up to the 50th level is fine.
+    await editContent(ctx, owner, space.id, cr.id, [
+      { operation: "insert_page", into: levels[48], title: "Level 50 too", document: { markdown: "x" } },
+      { operation: "update_page", page: guides.children[0]!.id, into: levels[48] },
+    ]);
+  });
+});
 
 describe("POST .../change-requests/{cr}/content: pages", () => {
   it("inserts pages from Markdown (front matter, title, slug, refs, links) and JSON documents", async () => {

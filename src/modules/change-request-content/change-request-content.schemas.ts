@@ -46,6 +46,11 @@ export const ContentChange = Type.Object({
     Type.String({ minLength: 1, maxLength: 100, description: "Page id (or the ref of a page inserted earlier in the batch)" }),
   ),
   document: Type.Optional(DocumentInput),
+  kind: Type.Optional(
+    Type.Enum(["document", "group"], {
+      description: "insert_page: a document page (the default, with `document`) or a group, which holds pages and has no document",
+    }),
+  ),
   into: Type.Optional(
     Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: "Parent page; null = the root" }),
   ),

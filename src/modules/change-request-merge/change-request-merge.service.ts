@@ -22,7 +22,8 @@ import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
 import type { Db, Executor } from "../../db/database.js";
 import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
-import { conflicting, notAllowed } from "../../lib/errors.js";
+import { announceAccessChange } from "../../lib/access-changes.js";
+import { conflicting, DomainError, notAllowed } from "../../lib/errors.js";
 import { parseJson } from "../../lib/json.js";
 import { currentReviews } from "../change-request-reviews/change-request-reviews.queries.js";
 import type { LoadedChangeRequest } from "../change-requests/change-requests.loader.js";
@@ -159,6 +160,17 @@ export async function assertMergeAllowed(db: Executor, input: { loaded: LoadedCh
     throw notAllowed(blockedMessage(changeRequest.number, outcome.failures, effective.source));
 }
 
+/** Why a merge by this actor would be refused now (the merge rules, a locked space ...), by assertMergeAllowed's own check; undefined when allowed. */
+export async function mergeRefusal(db: Executor, input: { loaded: LoadedChangeRequest; actor: Actor }): Promise<string | undefined> {
+  try {
+    await assertMergeAllowed(db, input);
+    return undefined;
+  } catch (error) {
+    if (error instanceof DomainError) return error.message;
+    throw error;
+  }
+}
+
 /**
  * Merges a change request into the primary content: a `merge` revision (parents: the primary and
  * the change request's head) becomes the primary revision, the change request is marked merged and
@@ -203,6 +215,7 @@ export async function mergeChangeRequest(
         return created;
       });
       input.notifyJobs?.();
+      announceAccessChange({ kind: "change-request", changeRequestId: changeRequest.id });
       return { revision: revision.id, result: "merge", conflicts: [] };
     },
     "The space's content or the change request kept changing while merging; try again.",

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { createChangeRequest, editContent, mergeChangeRequest } from "../../../test/helpers/change-requests.factories.js";
+import { nextMillisecond } from "../../../test/helpers/clock.js";
 import { addMemberToOrg, createUser } from "../../../test/helpers/factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 
@@ -71,6 +72,7 @@ describe("POST and GET .../reviews", () => {
     expect(approved.body.comment).toBeUndefined();
 
     // Listed together, each review carries its own comment (or none).
+    await nextMillisecond();
     const another = await ctx.as(members.create).post(`${prefix}/reviews`, { status: "approved", comment: { markdown: "Looks good." } });
     expect(another.status).toBe(201);
     const listed = (await ctx.as(members.read).get(`${prefix}/reviews?format=markdown`)).body.items;
@@ -84,7 +86,9 @@ describe("POST and GET .../reviews", () => {
   it("makes a reviewer's earlier review outdated, and filters on it", async () => {
     const { members, prefix } = await setup();
     const first = await ctx.as(members.review).post(`${prefix}/reviews`, { status: "changes-requested" });
+    await nextMillisecond();
     const other = await ctx.as(members.admin).post(`${prefix}/reviews`, { status: "approved" });
+    await nextMillisecond();
     const second = await ctx.as(members.review).post(`${prefix}/reviews`, { status: "approved" });
     const all = (await ctx.as(members.read).get(`${prefix}/reviews`)).body;
     expect(all.count).toBe(3);

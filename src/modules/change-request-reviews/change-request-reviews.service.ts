@@ -29,6 +29,7 @@ import { getChangeRequest, lockChangeRequestRow, recordContribution } from "../c
 import { updateChangeRequest } from "../change-requests/change-requests.service.js";
 import { createComment, documentFromBody } from "../comments/comments.service.js";
 import { getUsersByIds } from "../users/users.queries.js";
+import { mayWithdrawReviewRequest } from "./change-request-reviews.policy.js";
 import {
   deleteRequestedReviewer,
   getRequestedReviewer,
@@ -176,7 +177,7 @@ export async function withdrawReviewRequest(
   input: { loaded: LoadedChangeRequest; actor: Actor; userId: string },
 ): Promise<boolean> {
   const { loaded, actor, userId } = input;
-  if (!loaded.changeRequestPermissions.update && actor.user.id !== userId) {
+  if (!mayWithdrawReviewRequest(loaded, actor.user.id, userId)) {
     throw notAllowed(
       `Only the creator of change request #${loaded.changeRequest.number}, members with the review level on the space, or the reviewer themselves can withdraw a review request.`,
     );

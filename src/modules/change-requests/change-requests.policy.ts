@@ -68,9 +68,14 @@ export function authorizeUpdate(
   });
 }
 
+/** Whether the change request's content can still change (a draft or open one; not merged or archived). */
+export function isWritable(changeRequest: Pick<ChangeRequestRow, "status">): boolean {
+  return (WRITABLE_STATUSES as readonly string[]).includes(changeRequest.status);
+}
+
 /** 409 for a write to a change request whose content can no longer change. */
 export function assertWritable(changeRequest: ChangeRequestRow): void {
-  if ((WRITABLE_STATUSES as readonly string[]).includes(changeRequest.status)) return;
+  if (isWritable(changeRequest)) return;
   if (changeRequest.status === "merged") {
     throw conflicting(`Change request #${changeRequest.number} is merged: it can no longer change. Create a new change request.`);
   }

@@ -13,6 +13,7 @@ import { storeImportedBlobs } from "../../content/store/blobs.queries.js";
 import { appendContent, TemplateError, templateContent } from "../../content/templates/templates.js";
 import type { Db, Executor, Trx } from "../../db/database.js";
 import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
+import { announceAccessChange } from "../../lib/access-changes.js";
 import { conflicting, invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
@@ -145,6 +146,9 @@ export async function updateChangeRequest(db: Executor, changeRequest: ChangeReq
     ...(body.status !== undefined ? { status: body.status as ChangeRequestStatus } : {}),
   };
   if (Object.keys(changes).length > 0) await updateChangeRequestRow(db, changeRequest.id, changes);
+  if (changes.status !== undefined && changes.status !== changeRequest.status) {
+    announceAccessChange({ kind: "change-request", changeRequestId: changeRequest.id });
+  }
 }
 
 /**

@@ -2,7 +2,15 @@
 import type { Executor } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow, UserRow } from "../../db/schema.js";
 import { getUsersByIds } from "../users/users.queries.js";
-import { type ReactionRow, type ReplierRow, reactionsTo, repliersOfComments } from "./comments.queries.js";
+import {
+  type CommentLocation,
+  listComments,
+  type ReactionRow,
+  type ReplierRow,
+  reactionsTo,
+  repliersOfComments,
+  repliesOfComments,
+} from "./comments.queries.js";
 
 /** What presenting comments or replies needs besides them. */
 export interface LoadedCommentsContext {
@@ -47,4 +55,41 @@ export async function loadRepliesContext(db: Executor, rows: readonly CommentRep
   );
   const users = await getUsersByIds(db, mentionedUserIds({ replies: rows, reactions }));
   return { reactions, users };
+}
+
+/** A whole conversation of one location (a change request's): its comments, their replies, and the reactions to both. */
+export interface LoadedConversation {
+  /** Oldest first, resolved ones included. */
+  comments: CommentRow[];
+  /** Oldest first. */
+  replies: CommentReplyRow[];
+  commentReactions: ReactionRow[];
+  replyReactions: ReactionRow[];
+}
+
+/** Every comment of the location (at most `maxComments`), with their replies (at most `maxReplies` in all) and reactions, in four queries. */
+export async function loadConversation(
+  db: Executor,
+  location: CommentLocation,
+  limits: { maxComments: number; maxReplies: number },
+): Promise<LoadedConversation> {
+  const comments = (await listComments(db, location, { order: "asc", status: "all", limit: limits.maxComments })).rows;
+  const replies = await repliesOfComments(
+    db,
+    comments.map((c) => c.id),
+    limits.maxReplies,
+  );
+  const [commentReactions, replyReactions] = await Promise.all([
+    reactionsTo(
+      db,
+      "comment",
+      comments.map((c) => c.id),
+    ),
+    reactionsTo(
+      db,
+      "reply",
+      replies.map((r) => r.id),
+    ),
+  ]);
+  return { comments, replies, commentReactions, replyReactions };
 }

@@ -195,6 +195,19 @@ export async function reactionsTo(db: Executor, kind: ReactionSubjectKind, ids: 
     .execute();
 }
 
+/** The replies to these comments, oldest first (a conversation), in one query; at most `limit` in all. */
+export async function repliesOfComments(db: Executor, commentIds: readonly string[], limit: number): Promise<CommentReplyRow[]> {
+  if (commentIds.length === 0) return [];
+  return db
+    .selectFrom("commentReplies")
+    .selectAll()
+    .where("commentId", "in", [...commentIds])
+    .orderBy("postedAt")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}
+
 /** How many replies each user wrote on a comment, and when they last replied. */
 export interface ReplierRow {
   commentId: string;

@@ -1,4 +1,5 @@
 import type { Executor } from "../../db/database.js";
+import { announceAccessChange } from "../../lib/access-changes.js";
 import { missing } from "../../lib/errors.js";
 import { nowIso } from "../../lib/time.js";
 import { deleteGrant, type PrincipalType, type TargetType, upsertGrant } from "../../permissions/grants.queries.js";
@@ -48,4 +49,5 @@ export async function setGrants(
     if (role === null) await deleteGrant(trx, key);
     else await upsertGrant(trx, { ...key, orgId: target.orgId, targetType: target.type, role, createdAt });
   }
+  announceAccessChange({ kind: "content", orgId: target.orgId });
 }

@@ -1,3 +1,4 @@
+import { anchoredDocumentJson, keptAnchoredDocumentJson } from "../../content/document/api-json.js";
 import type { PageLocation, RevisionContent } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import { indexOfContent, loadContent, loadDocument, loadDocumentJson } from "../../content/revision/storage.js";
@@ -65,6 +66,17 @@ export async function pageDocumentJson(db: Executor, location: PageLocation): Pr
   const json = await loadDocumentJson(db, hash);
   if (json === undefined) throw new Error(`Document ${hash} of page ${location.page.id} is missing`);
   return json;
+}
+
+/**
+ * A page's document as the API's document reads send it (headings anchored), as JSON text ready to
+ * send without parsing it; `undefined` when it must go through the response serializer
+ * (content/document/api-json.ts).
+ */
+export async function pageDocumentApiJson(db: Executor, location: PageLocation): Promise<string | undefined> {
+  const hash = location.page.documentHash;
+  if (!hash) return JSON.stringify(EMPTY_DOCUMENT);
+  return keptAnchoredDocumentJson(hash) ?? anchoredDocumentJson(hash, await pageDocumentJson(db, location));
 }
 
 /** True when the document is the body of a page or reusable content of this revision. */

@@ -4,14 +4,17 @@
  * `registerRevisionReads`.
  */
 
+import { createHash } from "node:crypto";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import Type, { type TObject } from "typebox";
+import { withHeadingAnchors } from "../../content/document/anchor.js";
+import { sendsAsStored } from "../../content/document/api-json.js";
 import { evaluateDocument } from "../../content/document/evaluate.js";
 import type { JSONDocument } from "../../content/document/types.js";
-import { editablePathFor } from "../../content/markdown/api-paths.js";
-import { markdownFromDocument } from "../../content/markdown/index.js";
-import { loadDocument } from "../../content/revision/storage.js";
+import { editableFilePath } from "../../content/markdown/api-paths.js";
+import { keptMarkdown, writeMarkdown } from "../../content/markdown/write-off-thread.js";
+import { loadDocument, loadDocumentJson } from "../../content/revision/storage.js";
 import type { ChangeRequestRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
@@ -26,6 +29,8 @@ import {
   findPageByPath,
   loadRevisionView,
   pageDocument,
+  pageDocumentApiJson,
+  pageDocumentJson,
   type RevisionView,
   requirePage,
   revisionReferencesDocument,
@@ -75,6 +80,15 @@ export interface RevisionReadSet {
   resolve(request: FastifyRequest): Promise<RevisionView>;
 }
 
+/**
+ * Sends JSON text as it is, bypassing the route's response serializer for this reply only (the
+ * schema still documents the response). For document reads whose stored JSON is what the
+ * serializer would have written (content/document/api-json.ts).
+ */
+function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type("application/json; charset=utf-8").send(json);
+}
+
 type Query = { metadata?: boolean; computed?: boolean; format?: "document" | "markdown"; evaluated?: boolean | "deterministic-only" };
 
 /** Registers the read routes of one revision source (primary content, a revision, a change request). */
@@ -105,18 +119,39 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
   });
   const withParams = (extra: TObject) => Type.Object({ ...set.params.properties, ...extra.properties });
 
-  async function pageWithBody(view: RevisionView, location: ReturnType<typeof requirePage>, query: Query) {
+  async function pageWithBody(view: RevisionView, location: ReturnType<typeof requirePage>, query: Query, reply: FastifyReply) {
     const ctx = presentContext(view, query);
     if (location.page.kind !== "document") return presentPage(location.page, location.path, ctx);
-    let document = (await pageDocument(db, location)) as JSONDocument;
-    if (query.evaluated !== undefined && query.evaluated !== false) {
-      const context = { space: { vars: view.content.variables }, page: { vars: location.page.variables ?? {} } };
-      document = evaluateDocument(document, context, query.evaluated === true ? "all" : "deterministic-only");
+    const evaluated = query.evaluated !== undefined && query.evaluated !== false;
+    if (query.format !== "markdown" && !evaluated) {
+      // The page serialized without its body, and the document's JSON spliced in as the last field.
+      const json = await pageDocumentApiJson(db, location);
+      if (json !== undefined) {
+        const head = reply.serializeInput(presentPage(location.page, location.path, ctx), "200") as string;
+        return sendJsonText(reply, `${head.slice(0, -1)},"document":${json}}`);
+      }
     }
+    const context = { space: { vars: view.content.variables }, page: { vars: location.page.variables ?? {} } };
+    const mode = query.evaluated === true ? "all" : "deterministic-only";
     if (query.format === "markdown") {
-      return presentPage(location.page, location.path, ctx, { markdown: markdownFromDocument(document, { pathFor: editablePathFor }) });
+      // Written in a worker thread when large, and kept: the text depends only on the document and how it is evaluated.
+      // Images and files are written with their names (`/files/<id>/<name>`), which the text then depends on too.
+      const files = Object.fromEntries(view.content.files.map((f) => [f.id, editableFilePath(f)]));
+      const names = createHash("sha256").update(JSON.stringify(files)).digest("base64url");
+      const key = `api|${location.page.documentHash ?? ""}|${names}|${evaluated ? `${mode}|${JSON.stringify(context)}` : ""}`;
+      const markdown = await keptMarkdown.get(key, async () =>
+        writeMarkdown({
+          documentJson: await pageDocumentJson(db, location),
+          links: "editable",
+          files,
+          ...(evaluated ? { evaluate: { context, mode } } : {}),
+        }),
+      );
+      return presentPage(location.page, location.path, ctx, { markdown });
     }
-    return presentPage(location.page, location.path, ctx, { document });
+    let document = (await pageDocument(db, location)) as JSONDocument;
+    if (evaluated) document = evaluateDocument(document, context, mode);
+    return presentPage(location.page, location.path, ctx, { document: withHeadingAnchors(document) });
   }
 
   app.get(
@@ -216,9 +251,9 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
         response: { 200: PageSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const view = await set.resolve(request);
-      return pageWithBody(view, requirePage(view, (request.params as { pageId: string }).pageId), request.query as Query);
+      return pageWithBody(view, requirePage(view, (request.params as { pageId: string }).pageId), request.query as Query, reply);
     },
   );
 
@@ -234,15 +269,19 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
           response: { 200: RichDocument, ...errorResponses },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const view = await set.resolve(request);
         const location = requirePage(view, (request.params as { pageId: string }).pageId);
         if (location.page.kind !== "document") throw notFound(`Page "${location.page.id}" is a ${location.page.kind}, it has no document.`);
         const { evaluated } = request.query as Query;
+        if (evaluated === undefined || evaluated === false) {
+          const json = await pageDocumentApiJson(db, location);
+          if (json !== undefined) return sendJsonText(reply, json);
+        }
         const document = (await pageDocument(db, location)) as JSONDocument;
-        if (evaluated === undefined || evaluated === false) return document as never;
+        if (evaluated === undefined || evaluated === false) return withHeadingAnchors(document) as never;
         const context = { space: { vars: view.content.variables }, page: { vars: location.page.variables ?? {} } };
-        return evaluateDocument(document, context, evaluated === true ? "all" : "deterministic-only") as never;
+        return withHeadingAnchors(evaluateDocument(document, context, evaluated === true ? "all" : "deterministic-only")) as never;
       },
     );
   }
@@ -258,12 +297,12 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
         response: { 200: PageSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const view = await set.resolve(request);
       const path = decodeURIComponent((request.params as { "*": string })["*"]);
       const location = findPageByPath(view, path);
       if (!location || location.page.kind === "link") throw notFound(`No page at path "${path}" in this revision.`);
-      return pageWithBody(view, location, request.query as Query);
+      return pageWithBody(view, location, request.query as Query, reply);
     },
   );
 
@@ -354,14 +393,16 @@ export const contentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     {
       schema: { tags, operationId: "getDocumentById", params: DocumentParams, response: { 200: RichDocument, ...errorResponses } },
     },
-    async (request) => {
+    async (request, reply) => {
       const { spaceId, documentId } = request.params;
       const { space } = await requireSpace(db, actorOf(request), spaceId);
       // Documents are shared by hash across spaces; only one of this space's content may be read here.
       const view = await loadRevisionView(db, space, space.revisionId);
-      const document = revisionReferencesDocument(view.content, documentId) ? await loadDocument(db, documentId) : undefined;
-      if (!document) throw notFound(`No document with id "${documentId}" in this space's content.`);
-      return document as never;
+      const json = revisionReferencesDocument(view.content, documentId) ? await loadDocumentJson(db, documentId) : undefined;
+      if (json === undefined) throw notFound(`No document with id "${documentId}" in this space's content.`);
+      // Sent as stored (this read adds no heading anchors), unless the serializer would change it.
+      if (sendsAsStored(json)) return sendJsonText(reply, json);
+      return (await loadDocument(db, documentId)) as never;
     },
   );
 };

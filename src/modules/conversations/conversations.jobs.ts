@@ -11,7 +11,7 @@
 import { hash } from "node:crypto";
 import type { Logger } from "pino";
 import { fullTextIndex } from "../../content/search/engine.js";
-import { searchTerms, sectionDetails } from "../../content/search/fulltext.js";
+import { searchWords, sectionDetails, wordsQuery } from "../../content/search/fulltext.js";
 import { rankPages } from "../../content/search/search.service.js";
 import type { Db, DialectName, Executor } from "../../db/database.js";
 import type { ConversationClusterRow, ConversationIssueRow } from "../../db/schema.js";
@@ -263,7 +263,8 @@ async function documentationFinder(db: Executor, dialect: DialectName, orgId: st
     const key = terms.join(" ");
     const cached = cache.get(key);
     if (cached) return cached;
-    const ranked = rankPages(await index.search(db, spaceIds, terms, 50)).slice(0, PAGES_PER_ISSUE);
+    // Conversations are analysed for the organization's members, who read every block.
+    const ranked = rankPages(await index.search(db, spaceIds, wordsQuery(terms), 50, "members")).slice(0, PAGES_PER_ISSUE);
     const firstRow = (page: (typeof ranked)[number]) => page.rowIds[0] ?? -1;
     const details = await sectionDetails(db, ranked.map(firstRow));
     const pages = ranked.flatMap((r) => {
@@ -275,7 +276,7 @@ async function documentationFinder(db: Executor, dialect: DialectName, orgId: st
   };
   return async (keywords: string[]): Promise<StoredDocumentationPage[]> => {
     if (spaceIds.length === 0) return [];
-    const terms = searchTerms(keywords.join(" ")).slice(0, 4);
+    const terms = searchWords(keywords.join(" ")).slice(0, 4);
     // Every term must match: the three main words first, then pairs of the four main ones.
     const queries = [
       [0, 1, 2],

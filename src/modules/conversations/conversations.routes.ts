@@ -4,13 +4,13 @@
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyError } from "fastify";
-import { Value } from "typebox/value";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { formatValidationError } from "../../http/error-handler.js";
 import { listOf } from "../../http/pagination.js";
 import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
 import { invalid, missing } from "../../lib/errors.js";
+import { lazily } from "../../lib/lazy.js";
 import { nowIso } from "../../lib/time.js";
 import { loadConversations, readableSpaceIds } from "./conversations.loader.js";
 import {
@@ -52,11 +52,14 @@ import { ingestConversations } from "./conversations.service.js";
 
 const tags = ["conversations"];
 
+/** TypeBox's value checker (some 300 modules beside TypeBox's types): loaded by the first ingest body refused. */
+const typeboxValue = lazily(() => import("typebox/value"));
+
 /**
  * The first thing wrong in an ingest body, named precisely: the body is one conversation or an
  * array of them, and a schema union would otherwise report the branch the caller did not mean.
  */
-function ingestBodyError(body: unknown): string {
+async function ingestBodyError(body: unknown): Promise<string> {
   const items = Array.isArray(body) ? body : [body];
   if (!Array.isArray(body) && (typeof body !== "object" || body === null)) {
     return "The request body must be a conversation object or an array of conversation objects.";
@@ -64,6 +67,7 @@ function ingestBodyError(body: unknown): string {
   if (items.length > MAX_CONVERSATIONS_PER_REQUEST) {
     return `The request body must have at most ${MAX_CONVERSATIONS_PER_REQUEST} conversations; send more in several requests.`;
   }
+  const { Value } = await typeboxValue();
   for (const [index, item] of items.entries()) {
     const [first] = [...Value.Errors(ConversationInput, item)];
     if (!first) continue;
@@ -109,7 +113,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       const actor = actorOf(request);
       if (request.validationError) {
         if ((request.validationError as FastifyError).validationContext !== "body") throw request.validationError;
-        throw invalid(ingestBodyError(request.body));
+        throw invalid(await ingestBodyError(request.body));
       }
       const { org } = await loadConversations(db, actor, request.params.organizationId, "ingest");
       const body = request.body as ConversationInputValue | ConversationInputValue[];

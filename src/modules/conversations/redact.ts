@@ -14,7 +14,18 @@
  *   `qr_` tokens), and any other long random-looking word (high character entropy, letters and
  *   digits mixed).
  */
-import { type CountryCode, findPhoneNumbersInText } from "libphonenumber-js/max";
+import { createRequire } from "node:module";
+import type { CountryCode } from "libphonenumber-js/max";
+
+/**
+ * libphonenumber-js with its full metadata (~90 modules): required by the first text redacted, not
+ * when the server starts (most processes never ingest a conversation). Synchronous, as redaction is.
+ */
+let phoneNumbers: typeof import("libphonenumber-js/max") | undefined;
+function libphonenumber() {
+  phoneNumbers ??= createRequire(import.meta.url)("libphonenumber-js/max") as typeof import("libphonenumber-js/max");
+  return phoneNumbers;
+}
 
 export type RedactionKind = "email" | "phone" | "card" | "secret";
 
@@ -84,6 +95,7 @@ function looksRandom(word: string): boolean {
 function redactPhones(text: string): string {
   if (!/\d{2}/.test(text)) return text;
   const spans: [number, number][] = [];
+  const { findPhoneNumbersInText } = libphonenumber();
   for (const country of PHONE_COUNTRIES) {
     for (const found of findPhoneNumbersInText(text, { defaultCountry: country })) {
       const raw = text.slice(found.startsAt, found.endsAt);

@@ -50,6 +50,25 @@ describe("GET /files/{hash}/{name}", () => {
     expect(expired.body.error.message).toMatch(/expired/);
   });
 
+  it("sends files of a script type as opaque bytes, so no page of this origin can run them", async () => {
+    const { hash } = await putBlob(ctx.db, Buffer.from("alert(document.cookie)"));
+    for (const contentType of [
+      "text/javascript",
+      "application/javascript; charset=utf-8",
+      "application/x-javascript",
+      "text/ecmascript",
+      "application/wasm",
+      "Text/JavaScript",
+    ]) {
+      const url = downloadUrl(ctx.urls.base, ctx.deps.secret, { blobHash: hash, name: "x.js", contentType });
+      const res = await ctx.anonymous.get(pathOf(url));
+      expect(res.status, contentType).toBe(200);
+      expect(res.headers["content-type"], contentType).toBe("application/octet-stream");
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(res.headers["content-disposition"]).toBe("attachment; filename*=UTF-8''x.js");
+    }
+  });
+
   it("answers 404 for a signed link to bytes that no longer exist, 400 for a malformed one", async () => {
     const url = downloadUrl(ctx.urls.base, ctx.deps.secret, { blobHash: "a".repeat(64), name: "gone.png", contentType: "image/png" });
     expect((await ctx.anonymous.get(pathOf(url))).status).toBe(404);

@@ -8,6 +8,14 @@ import { verifyDownload } from "./files.urls.js";
 /** Types a browser may render inline; everything else downloads as an attachment. */
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|application\/pdf|text\/plain|video\/(mp4|webm)|audio\/(mpeg|ogg|wav))$/;
 
+/**
+ * Types a page could load as a script or worker from our origin (`<script src="/files/...">` is
+ * same-origin, so `script-src 'self'` would admit it). They are sent as opaque bytes: with nosniff
+ * the browser refuses to run them, and a download keeps its file name.
+ */
+const SCRIPT_TYPES =
+  /^(text|application)\/(x-)?(javascript|ecmascript|jscript|livescript)\b|^text\/(x-)?(js|ecmascript)\b|^application\/wasm\b|^text\/jsx?\b|^module\b/i;
+
 /** GET /files/{hash}/{name}: the bytes behind a signed `downloadURL`. */
 export const fileRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
@@ -35,7 +43,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       const inline = INLINE_TYPES.test(type);
       return (
         reply
-          .header("content-type", type)
+          .header("content-type", SCRIPT_TYPES.test(type.trim()) ? "application/octet-stream" : type)
           .header("content-length", bytes.length)
           // Uploaded content must never run as our origin's page (SVG and HTML can carry scripts).
           .header("content-security-policy", "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'")

@@ -2,10 +2,11 @@
  * Git sync end to end: real remotes (bare repositories over file:// and over smart HTTP served by
  * `git http-backend`), the import and export jobs run by the worker, and the content read back.
  */
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
-import { commitContent } from "../../../test/helpers/content.factories.js";
+import { commitContent, storeLegacyPageChain } from "../../../test/helpers/content.factories.js";
 import { contractClient } from "../../../test/helpers/contract.js";
 import { createOrgWithRoles } from "../../../test/helpers/factories.js";
 import { makePng } from "../../../test/helpers/generate-repo.js";
@@ -16,7 +17,8 @@ import { listGitRedirects } from "./git-redirects.queries.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestContext({ config: { gitAllowFileUrls: true } });
+  // Test remotes: bare repositories under the temp directory, `git http-backend` on loopback.
+  ctx = await createTestContext({ config: { gitAllowFileUrls: true, fetchAllowNetworks: ["127.0.0.0/8"] } });
 });
 afterAll(() => ctx.close());
 
@@ -68,6 +70,7 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
       expect(info.lastImport.warnings).toEqual([
         "1 Markdown file(s) are not listed in SUMMARY.md and were ignored: unlisted.md",
         "1 file(s) under .gitbook/assets are not used by any page and were not imported: .gitbook/assets/unused.png",
+        "Links to 1 file(s) of the repository that are not imported (outside the content root, or Markdown that SUMMARY.md does not list) stay as written: give the import the repository's web address (repoTreeURL) to link them there: unlisted.md",
       ]);
       const content = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body;
       expect(content.files.map((f: { name: string }) => f.name)).toEqual(["used.png"]);
@@ -220,6 +223,88 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
     ).toEqual([]);
   });
 
+  it("refuses by default remotes on the server's own network, any spelling, and file:// outside the root or an absolute project directory", async () => {
+    const defaults = await createTestContext({ config: { gitAllowFileUrls: true } });
+    const repo = createBareRepo({ "README.md": "# x\n" });
+    try {
+      const { owner: o2, org } = await createOrgWithRoles(defaults);
+      const s2 = (await defaults.as(o2).post(`/v1/orgs/${org.id}/spaces`, {})).body;
+      const server = await serveGitOverHttp(repo.dir);
+      const port = new URL(server.url).port;
+      try {
+        for (const host of [
+          "127.0.0.1",
+          "[::1]",
+          "[::7f00:1]",
+          "[::ffff:127.0.0.1]",
+          "2130706433",
+          "0177.0.0.1",
+          "0x7f.1",
+          "169.254.169.254",
+        ]) {
+          const url = `http://user:pw-S3CRET@${host}:${port}/remote.git`;
+          const res = await defaults.as(o2).post(`/v1/spaces/${s2.id}/git/import`, { url, ref: "refs/heads/main" });
+          expect(res.status, host).toBe(400);
+          expect(res.body.error.message, host).toMatch(
+            /is refused by policy: .* is not a public address\. Quire connects only to public addresses/,
+          );
+          expect(res.body.error.message).not.toContain("S3CRET");
+        }
+      } finally {
+        await server.close();
+      }
+      const outside = await defaults.as(o2).post(`/v1/spaces/${s2.id}/git/import`, { url: "file:///etc", ref: "refs/heads/main" });
+      expect(outside.status).toBe(400);
+      expect(outside.body.error.message).toBe(
+        'The file:// Git URL "file:///etc" is outside the directory file:// remotes must be in (QUIRE_GIT_FILE_ROOT)',
+      );
+      const absolute = await defaults
+        .as(o2)
+        .post(`/v1/spaces/${s2.id}/git/import`, { url: repo.url, ref: "refs/heads/main", repoProjectDirectory: "/etc" });
+      expect(absolute.status).toBe(400);
+      expect(absolute.body.error.message).toBe(
+        'repoProjectDirectory "/etc" is refused: it is absolute; give a path relative to the repository\'s top.',
+      );
+      const relative = await defaults
+        .as(o2)
+        .post(`/v1/spaces/${s2.id}/git/import`, { url: repo.url, ref: "refs/heads/main", repoProjectDirectory: "./docs/" });
+      expect(relative.status).toBe(204);
+    } finally {
+      repo.cleanup();
+      await defaults.close();
+    }
+  });
+
+  it("a host name on the server's own network fails with the message of any unreachable remote; the reason is only in the log", async () => {
+    const lines: string[] = [];
+    const log = pino({ level: "warn" }, { write: (line: string) => void lines.push(line) });
+    const defaults = await createTestContext({ log });
+    const repo = createBareRepo({ "README.md": "# x\n" });
+    const server = await serveGitOverHttp(repo.dir);
+    try {
+      const { owner: o2, org } = await createOrgWithRoles(defaults);
+      const s2 = (await defaults.as(o2).post(`/v1/orgs/${org.id}/spaces`, {})).body;
+      const url = server.urlWith("deploy", "t0ken-S3CRET").replace("127.0.0.1", "localhost");
+      const res = await defaults.as(o2).post(`/v1/spaces/${s2.id}/git/import`, { url, ref: "refs/heads/main" });
+      expect(res.status).toBe(204);
+      await defaults.worker.drain();
+      const info = (await defaults.as(o2).get(`/v1/spaces/${s2.id}/git/info`)).body;
+      // Retried like a network failure (a name may resolve elsewhere later), with the same message.
+      expect(info.lastImport.status).toBe("pending");
+      expect(info.lastImport.message).toMatch(/^Retrying after: The remote http:\/\/localhost:\d+\/remote\.git could not be reached: /);
+      expect(info.lastImport.message).not.toMatch(/127\.0\.0\.1|::1|resolves/);
+      expect(server.requests).toEqual([]);
+      const logged = lines.join("\n");
+      expect(logged).toMatch(/localhost resolves to .*refused by the address policy/);
+      expect(logged).not.toContain("t0ken-S3CRET");
+      expect(JSON.stringify(info)).not.toContain("t0ken-S3CRET");
+    } finally {
+      await server.close();
+      repo.cleanup();
+      await defaults.close();
+    }
+  });
+
   it("uses credentials from the URL without ever storing, logging or returning them", async () => {
     const { owner, space } = await setup();
     const repo = createBareRepo({ "README.md": "# Private docs\n" });
@@ -244,6 +329,112 @@ describe("POST /v1/spaces/{spaceId}/git/import", () => {
       expect(failed.lastImport.message).not.toContain("wrong-password");
     } finally {
       await server.close();
+      repo.cleanup();
+    }
+  });
+
+  it("imports a page of 20 KB of alternating quote and list nesting at the first attempt, flattened with a warning", async () => {
+    const { owner, space } = await setup();
+    const repo = createBareRepo({
+      "README.md": `# Deep\n\n${"> - ".repeat(5000)}bottom\n`,
+      "SUMMARY.md": "* [Deep](README.md)\n* [Other](other.md)\n",
+      "other.md": "# Other\n\nFine.\n",
+    });
+    try {
+      const info = await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main" });
+      expect(info.lastImport.status, JSON.stringify(info.lastImport)).toBe("succeeded");
+      expect(info.lastImport.warnings).toEqual(["README.md: 1 lines nested deeper than GitBook can show were brought back to 50 levels"]);
+      const jobs = await ctx.db
+        .selectFrom("jobs")
+        .select(["state", "attempts"])
+        .where("kind", "=", "git-import")
+        .where("payload", "like", `%${space.id}%`)
+        .execute();
+      expect(jobs).toEqual([{ state: "succeeded", attempts: 1 }]);
+      const content = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body;
+      const page = flatten(content.pages).find((p: Page) => p.title === "Deep")!;
+      const markdown = await ctx.as(owner).get(`/v1/spaces/${space.id}/content/page/${page.id}?format=markdown`);
+      expect(markdown.status).toBe(200);
+      expect(markdown.body.markdown).toContain("bottom");
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it("refuses a page tree deeper than 50 levels (folders or SUMMARY.md) at the first attempt, and keeps the content readable", async () => {
+    const { owner, space } = await setup();
+    await commitContent(ctx, space.id, { pages: [{ title: "Existing", paragraphs: ["keep me"] }] });
+    const folders: Record<string, string> = { "README.md": "# Home\n" };
+    for (let dir = "d", i = 0; i < 60; i++, dir += "/d") folders[`${dir}/README.md`] = `# Level ${i + 1}\n`;
+    const summary = Array.from({ length: 60 }, (_, i) => `${"  ".repeat(i)}* [P${i}](p${i}.md)`).join("\n");
+    const cases: [Record<string, string>, RegExp][] = [
+      [
+        folders,
+        new RegExp(
+          `^The folder "${"d/".repeat(49)}d" is 50 folders deep: its pages would be 51 levels deep, more than the 50 levels Quire keeps \\(each folder is a page over its files\\); move it up, or list the pages in a SUMMARY\\.md$`,
+        ),
+      ],
+      [
+        { "README.md": "# Home\n", "SUMMARY.md": `${summary}\n` },
+        /^SUMMARY\.md line 51 nests pages more than 50 levels deep, the most Quire keeps; list them less deep$/,
+      ],
+      // One line of 5,000 list markers: refused, not a stack overflow.
+      [
+        { "README.md": "# Home\n", "SUMMARY.md": `${"* ".repeat(5000)}[x](x.md)\n` },
+        /^SUMMARY\.md line 1 nests pages more than 50 levels deep/,
+      ],
+      // A group adds a level above the lists.
+      [
+        {
+          "README.md": "# Home\n",
+          "SUMMARY.md": `## Group\n\n${Array.from({ length: 50 }, (_, i) => `${"  ".repeat(i)}* [P${i}](p${i}.md)`).join("\n")}\n`,
+        },
+        /^The page tree of SUMMARY\.md is 51 levels deep, more than the 50 levels Quire keeps; nest the pages less deep$/,
+      ],
+    ];
+    for (const [files, message] of cases) {
+      const repo = createBareRepo(files);
+      try {
+        const info = await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main" });
+        expect(info.lastImport.status, JSON.stringify(info.lastImport)).toBe("failed");
+        expect(info.lastImport.message).toMatch(message);
+      } finally {
+        repo.cleanup();
+      }
+    }
+    const jobs = await ctx.db
+      .selectFrom("jobs")
+      .select(["state", "attempts"])
+      .where("kind", "=", "git-import")
+      .where("payload", "like", `%${space.id}%`)
+      .execute();
+    expect(jobs).toEqual(cases.map(() => ({ state: "failed", attempts: 1 })));
+    const content = await ctx.as(owner).get(`/v1/spaces/${space.id}/content`);
+    expect(content.status).toBe(200);
+    expect(content.body.pages.map((p: Page) => p.title)).toEqual(["Existing"]);
+  }, 120_000);
+
+  it("reads a space whose page tree was stored deeper than 50 levels, and the next good import replaces it", async () => {
+    const { owner, space } = await setup();
+    const ids = await storeLegacyPageChain(ctx, space.id, 300, (level) => `${"d/".repeat(level)}README.md`);
+    for (const path of ["content", "content/pages", `content/page/${ids[299]}`]) {
+      expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/${path}`)).status, path).toBe(200);
+    }
+    const pages = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body.pages;
+    const all = flatten(pages);
+    expect(all).toHaveLength(300);
+    expect(all.find((p) => p.id === ids[299])).toBeDefined();
+    // A good import: the pages of the same Git paths keep their ids.
+    const files: Record<string, string> = { "README.md": "# Home\n" };
+    for (let dir = "d", i = 0; i < 10; i++, dir += "/d") files[`${dir}/README.md`] = `# Level ${i + 1}\n`;
+    const repo = createBareRepo(files);
+    try {
+      const info = await importNow(owner, space.id, { url: repo.url, ref: "refs/heads/main" });
+      expect(info.lastImport.status, JSON.stringify(info.lastImport)).toBe("succeeded");
+      const after = flatten((await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body.pages);
+      expect(after.map((p) => p.title)).toEqual(["Home", ...Array.from({ length: 10 }, (_, i) => `Level ${i + 1}`)]);
+      expect(after[1]!.id).toBe(ids[0]);
+    } finally {
       repo.cleanup();
     }
   });

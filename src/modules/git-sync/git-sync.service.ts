@@ -4,11 +4,13 @@
  * import leaves the space's content as it was.
  */
 
+import type { Config } from "../../config.js";
 import type { JSONDocument } from "../../content/document/types.js";
 import { exportContent } from "../../content/git-sync/export-content.js";
 import { importContent } from "../../content/git-sync/import-content.js";
+import { externalLinks } from "../../content/git-sync/resolve.js";
 import { readRepository, repositoryPaths } from "../../content/gitbook-repo/index.js";
-import { type ContentConfig, RepositoryFormatError } from "../../content/gitbook-repo/types.js";
+import { type ContentConfig, type RepositoryContent, RepositoryFormatError } from "../../content/gitbook-repo/types.js";
 import { writeRepository } from "../../content/gitbook-repo/write.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import { getSpaceRevision, setRevisionGit } from "../../content/revision/revisions.queries.js";
@@ -23,7 +25,7 @@ import { GitError } from "../../git/errors.js";
 import { assertValidRef, commitAndPush, type LocalRepo, unsafePathReason, withFetchedRef } from "../../git/index.js";
 import { createRedactor, parseRemoteUrl } from "../../git/url.js";
 import { enqueue } from "../../jobs/queue.js";
-import type { JobContext } from "../../jobs/registry.js";
+import { isDeterministicFailure, type JobContext, PermanentJobError } from "../../jobs/registry.js";
 import { invalid } from "../../lib/errors.js";
 import { parseJsonOrNull } from "../../lib/json.js";
 import { seal, unseal } from "../../lib/sealed.js";
@@ -51,19 +53,31 @@ export interface GitRunInput {
   repoCommitURL?: string | undefined;
 }
 
+/** The remotes Git sync may reach (file:// under the operator's root, http(s) to allowed addresses). */
+export function remotePolicy(config: Config) {
+  return { allowFile: config.gitAllowFileUrls, fileRoot: config.gitFileRoot, allowNetworks: config.fetchAllowNetworks };
+}
+
 /** Checks an import or export request and turns it into a job payload (credentials sealed). Bad input is `invalid`. */
 export function gitJobBase(deps: Pick<Deps, "config" | "secret">, body: GitRunInput, spaceId: string, actorId: string): GitSyncJobBase {
   let remote: ReturnType<typeof parseRemoteUrl>;
   try {
-    remote = parseRemoteUrl(body.url, { allowFile: deps.config.gitAllowFileUrls });
+    remote = parseRemoteUrl(body.url, remotePolicy(deps.config));
     assertValidRef(body.ref, ["heads", "tags"]);
   } catch (error) {
     if (error instanceof GitError) throw invalid(error.message);
     throw error;
   }
-  const projectDirectory = (body.repoProjectDirectory ?? "").replace(/^(\.\/)+|^\/+|\/+$/g, "");
+  const given = body.repoProjectDirectory ?? "";
+  // A directory of the repository, relative to its top ("docs", "./docs/"): never absolute.
+  if (given.startsWith("/")) {
+    throw invalid(
+      `repoProjectDirectory ${JSON.stringify(given)} is refused: it is absolute; give a path relative to the repository's top.`,
+    );
+  }
+  const projectDirectory = given.replace(/^(\.\/)+|\/+$/g, "");
   const reason = projectDirectory ? unsafePathReason(projectDirectory) : undefined;
-  if (reason) throw invalid(`repoProjectDirectory ${JSON.stringify(body.repoProjectDirectory)} is refused: ${reason}.`);
+  if (reason) throw invalid(`repoProjectDirectory ${JSON.stringify(given)} is refused: ${reason}.`);
   const credentials = remote.credentials
     ? seal(deps.secret, CREDENTIALS_PURPOSE, `${remote.credentials.username}:${remote.credentials.password}`)
     : undefined;
@@ -153,15 +167,16 @@ async function isOutdated(ctx: JobContext, payload: GitSyncJobBase): Promise<boo
 }
 
 /**
- * Errors a retry cannot fix are recorded as the run's failure and end the job; others (network,
- * timeouts, a branch that moved, content changed meanwhile) propagate so the job is retried.
+ * Errors a retry cannot fix (the repository's content, a limit, invalid input, a stack overflow on
+ * some page) are recorded as the run's failure and end the job at once; others (network, timeouts,
+ * a branch that moved, content changed meanwhile) are retried.
  */
 function permanentFailure(error: unknown): boolean {
   if (error instanceof RepositoryFormatError) return true;
   if (error instanceof GitError) return !error.retryable;
   // A page that does not fit in the worker's heap does not fit on the next attempt either.
   if (error instanceof WorkerOutOfMemoryError) return true;
-  return false;
+  return isDeterministicFailure(error);
 }
 
 /**
@@ -194,7 +209,10 @@ async function startRun(ctx: JobContext, payload: GitSyncJobBase, key: RunKey) {
   return space;
 }
 
-/** Records a failed attempt: final when a retry cannot help (or after 5 attempts), else pending and rethrown so the job retries. */
+/**
+ * Records a failed attempt and rethrows: final (the job fails for good) when a retry cannot help or
+ * after 5 attempts, else pending (the job retries).
+ */
 async function recordFailure(
   ctx: JobContext,
   spaceId: string,
@@ -202,10 +220,21 @@ async function recordFailure(
   error: unknown,
   redact: (text: string) => string,
 ): Promise<void> {
-  const message = redact(error instanceof Error ? error.message : String(error));
+  const message = redact(
+    error instanceof RangeError
+      ? `The content could not be processed: some of it is nested too deep or is too large (${error.message}).`
+      : error instanceof Error
+        ? error.message
+        : String(error),
+  );
+  // What a remote answered (or why it was not reached) is for the operator, never in the message.
+  if (error instanceof GitError && error.detail) {
+    ctx.log.warn({ spaceId, code: error.code, detail: redact(error.detail) }, `git ${key === "lastImport" ? "import" : "export"} failed`);
+  }
   if (permanentFailure(error) || ctx.attempt >= 5) {
     await recordRun(ctx, spaceId, key, { status: "failed", finishedAt: nowIso(), message });
-    return;
+    // The job fails too, for good: the queue shows it and retries nothing.
+    throw new PermanentJobError(message);
   }
   await recordRun(ctx, spaceId, key, { status: "pending", message: `Retrying after: ${message}` });
   throw new Error(message);
@@ -216,7 +245,7 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
   if (!space) return;
   const { url, redact } = remoteWithCredentials(ctx, payload);
   try {
-    const options = { allowFile: ctx.config.gitAllowFileUrls, signal: ctx.signal, limits: ctx.config.gitLimits };
+    const options = { ...remotePolicy(ctx.config), signal: ctx.signal, limits: ctx.config.gitLimits };
     await withFetchedRef(url, payload.ref, options, async (repo) => {
       const primary = await getSpaceRevision(ctx.db, space.id, space.revisionId);
       const primaryGit = parseJsonOrNull<{ oid: string; ref?: string }>(primary?.git ?? null, "revisions.git");
@@ -250,6 +279,7 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
           blobHash,
         },
         nowIso(),
+        { repoTreeURL: payload.repoTreeURL },
       );
       const redirects = redirectsToPages(repository.redirects, imported.content.pages);
       const warnings = [...imported.warnings, ...redirects.unresolved];
@@ -277,6 +307,8 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
           ...state,
           ...(payload.timestamp && !payload.standalone ? { lastTimestamp: payload.timestamp } : {}),
           ...(payload.standalone ? {} : { contentRoot: repository.root }),
+          // Kept for exports, which compare the branch's files with links to the same addresses.
+          ...(payload.standalone ? {} : payload.repoTreeURL ? { repoTreeURL: payload.repoTreeURL } : { repoTreeURL: undefined }),
           lastImport: {
             ...(state.lastImport ?? { requestedAt: payload.requestedAt }),
             status: "succeeded",
@@ -310,6 +342,12 @@ interface BranchLayout {
   config?: ContentConfig;
   /** The branch's `.gitbook.yaml` redirects (old path -> file relative to the root). */
   redirects?: Record<string, string>;
+  /** The Markdown of the branch's pages and includes, by path relative to the root. */
+  sources?: Map<string, string>;
+  /** Repository path of the branch's content root. */
+  root?: string;
+  /** Repository paths of the files its pages link to that are not imported (RepositoryContent.externalFiles). */
+  externalFiles?: string[];
 }
 
 /** The paths of a fetched branch, the ones Quire manages there, and its content settings. */
@@ -319,6 +357,8 @@ async function branchLayout(base: LocalRepo, projectDirectory: string, maxPageBy
   let root = projectDirectory;
   let config: ContentConfig | undefined;
   let redirects: Record<string, string> | undefined;
+  const sources = new Map<string, string>();
+  let externalFiles: string[] = [];
   try {
     // The same page size limit as imports: a page an import leaves out is not Quire's to rewrite.
     const previous = await readRepository(entries, base, { projectDirectory, limits: { maxPageBytes }, measureImages: false });
@@ -326,6 +366,15 @@ async function branchLayout(base: LocalRepo, projectDirectory: string, maxPageBy
     root = previous.root;
     config = previous.config;
     redirects = previous.redirects;
+    externalFiles = previous.externalFiles;
+    const walk = (pages: RepositoryContent["pages"]) => {
+      for (const page of pages) {
+        if (page.kind === "document" && page.oid !== null) sources.set(page.path, page.source);
+        if (page.kind !== "link") walk(page.children);
+      }
+    };
+    walk(previous.pages);
+    for (const include of previous.reusableContents) sources.set(include.path, include.source);
   } catch (error) {
     // A branch that is not GitBook content yet: Quire manages nothing there.
     if (!(error instanceof RepositoryFormatError)) throw error;
@@ -339,6 +388,7 @@ async function branchLayout(base: LocalRepo, projectDirectory: string, maxPageBy
     taken: others.flatMap((path) => strip(path) ?? []),
     ...(config ? { config } : {}),
     ...(redirects ? { redirects } : {}),
+    ...(config ? { sources, root, externalFiles } : {}),
   };
 }
 
@@ -352,12 +402,13 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
     const primary = await getSpaceRevision(ctx.db, space.id, revisionId);
     const content = await loadContent(ctx.db, primary?.treeHash ?? null);
     const redirects = await listGitRedirects(ctx.db, space.id);
+    const repoTreeURL = payload.repoTreeURL ?? (await readGitSyncState(ctx.db, space.id))?.repoTreeURL;
     const result = await commitAndPush({
       url,
       ref: payload.ref,
       message: payload.commitMessage,
       author: { name: actor?.displayName ?? "Quire", email: actor?.email ?? "quire@localhost" },
-      allowFile: ctx.config.gitAllowFileUrls,
+      ...remotePolicy(ctx.config),
       signal: ctx.signal,
       limits: ctx.config.gitLimits,
       prepare: async (base) => {
@@ -367,7 +418,15 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
         const writable = await exportContent(
           content,
           { loadDocument: (hash) => loadDocument<JSONDocument>(ctx.db, hash), loadBlob: (hash) => getBlob(ctx.db, hash) },
-          { taken: layout.taken, redirects },
+          {
+            taken: layout.taken,
+            redirects,
+            ...(layout.sources && layout.config ? { branch: { sources: layout.sources, readme: layout.config.readme } } : {}),
+            ...(layout.root !== undefined ? { root: layout.root } : {}),
+            ...(layout.root !== undefined && layout.externalFiles
+              ? { external: externalLinks(layout.root, layout.externalFiles, repoTreeURL) }
+              : {}),
+          },
         );
         // The content goes back under the branch's own root and structure, which .gitbook.yaml keeps
         // saying (it is rewritten when there is a redirect or a setting that is not the default).

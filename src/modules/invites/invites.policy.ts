@@ -16,3 +16,11 @@ export function isInviteRedundant(access: Pick<OrgAccess, "membership">, invite:
   if (!membership) return false;
   return invite.role === null || atLeast(membership.role, invite.role);
 }
+
+// Practical address check: one @, no spaces or brackets, a dotted domain with a letter TLD.
+const EMAIL = /^[^\s@"<>(),;:\\[\]]+@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+/** Whether a (normalized) address may be invited: the API's invitations and the app's check it alike. */
+export function isInvitableEmail(email: string): boolean {
+  return EMAIL.test(email);
+}

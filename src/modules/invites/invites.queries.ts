@@ -1,6 +1,6 @@
 import type { ExpressionBuilder } from "kysely";
 import type { Executor } from "../../db/database.js";
-import type { Database, LinkInviteRow, UserRow } from "../../db/schema.js";
+import type { Database, HeldInvitationsTable, LinkInviteRow, UserRow } from "../../db/schema.js";
 import { type Page, paginate } from "../../http/pagination.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
@@ -83,4 +83,31 @@ export async function deleteLinkInvite(db: Executor, orgId: string, inviteId: st
 export function getUsersByEmails(db: Executor, emails: string[]): Promise<UserRow[]> {
   if (emails.length === 0) return Promise.resolve([]);
   return db.selectFrom("users").selectAll().where("email", "in", emails).execute();
+}
+
+/** Holds (or renews) an email invitation of the user to the organization until `expiresAt`. */
+export async function holdInvitation(
+  db: Executor,
+  input: { orgId: string; userId: string; role: Role | null; sso: boolean; expiresAt: string },
+): Promise<void> {
+  const values = { role: input.role, sso: input.sso ? (1 as const) : (0 as const), createdAt: nowIso(), expiresAt: input.expiresAt };
+  await db
+    .insertInto("heldInvitations")
+    .values({ orgId: input.orgId, userId: input.userId, ...values })
+    .onConflict((oc) => oc.columns(["orgId", "userId"]).doUpdateSet(values))
+    .execute();
+}
+
+/** Takes the user's held invitations away: the unexpired ones are returned, oldest first; expired ones are dropped. */
+export async function takeHeldInvitations(db: Executor, userId: string): Promise<HeldInvitationsTable[]> {
+  const rows = await db
+    .selectFrom("heldInvitations")
+    .selectAll()
+    .where("userId", "=", userId)
+    .orderBy("createdAt")
+    .orderBy("orgId")
+    .execute();
+  await db.deleteFrom("heldInvitations").where("userId", "=", userId).execute();
+  const now = nowIso();
+  return rows.filter((row) => row.expiresAt > now);
 }

@@ -66,6 +66,38 @@ describe("POST /v1/orgs/{organizationId}/invites", () => {
     expect((await roleIn(org.id, res.body.users[2]))?.sso).toBe(1);
   });
 
+  it("holds, and renews, the invitation of an account another organization's identity provider vouched for", async () => {
+    const { org, owner } = await createOrgWithRoles(ctx);
+    const elsewhere = await createOrganization(ctx, await createUser(ctx));
+    const own = await createUser(ctx, { email: "own@vouched.test", verification: { via: "idp", orgId: org.id } });
+    const foreign = await createUser(ctx, { email: "foreign@vouched.test", verification: { via: "idp", orgId: elsewhere.id } });
+    const unknown = await createUser(ctx, { email: "unknown@vouched.test", verification: { via: "idp", orgId: null } });
+    const res = await ctx.as(owner).post(`/v1/orgs/${org.id}/invites`, {
+      emails: [own.email, foreign.email, unknown.email],
+      role: "comment",
+      sso: true,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ users: [own.id], invited: 1, failedSSOEmails: [], heldEmails: [foreign.email, unknown.email] });
+    expect(await roleIn(org.id, own.id)).toEqual({ role: "comment", sso: 1 });
+    expect(await roleIn(org.id, foreign.id)).toBeUndefined();
+    const held = () =>
+      ctx.db
+        .selectFrom("heldInvitations")
+        .select(["role", "sso", "expiresAt"])
+        .where("orgId", "=", org.id)
+        .where("userId", "=", foreign.id)
+        .execute();
+    const [first] = await held();
+    expect(first).toMatchObject({ role: "comment", sso: 1 });
+    const days = (Date.parse(first!.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+    // Inviting again replaces the held invitation: one row, the new role.
+    await ctx.as(owner).post(`/v1/orgs/${org.id}/invites`, { emails: [foreign.email], role: "edit" });
+    expect(await held()).toMatchObject([{ role: "edit", sso: 0 }]);
+  });
+
   it("rejects an invalid email naming it, and adds no one", async () => {
     const { org, owner } = await createOrgWithRoles(ctx);
     const res = await ctx.as(owner).post(`/v1/orgs/${org.id}/invites`, { emails: ["ok@valid.test", "not-an-email"] });

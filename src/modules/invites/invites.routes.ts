@@ -18,7 +18,7 @@ import { spaceActivityCount } from "../spaces/space-activity.queries.js";
 import { loadSpace } from "../spaces/spaces.loader.js";
 import { presentSpace } from "../spaces/spaces.presenter.js";
 import { normalizeEmail } from "../users/users.queries.js";
-import { isInviteRedundant, linkInvitePermissions } from "./invites.policy.js";
+import { isInvitableEmail, isInviteRedundant, linkInvitePermissions } from "./invites.policy.js";
 import { presentLinkInvite } from "./invites.presenter.js";
 import { deleteLinkInvite, getLinkInvite, insertLinkInvite, listLinkInvites, updateLinkInviteRole } from "./invites.queries.js";
 import {
@@ -34,9 +34,6 @@ import {
 import { inviteUsers, joinWithContentInvite, joinWithInvite } from "./invites.service.js";
 
 const tags = ["invites"];
-
-// Practical address check: one @, no spaces or brackets, a dotted domain with a letter TLD.
-const EMAIL = /^[^\s@"<>(),;:\\[\]]+@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 const inviteNotFound = (inviteId: string) => `No invite link with id "${inviteId}" in this organization.`;
 const linksDisabled = (org: OrganizationRow) =>
@@ -143,7 +140,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       for (const entry of body.emails) {
         const raw = typeof entry === "string" ? entry : entry.email;
         const email = normalizeEmail(raw);
-        if (!EMAIL.test(email)) throw badRequest(`body.emails contains "${raw}", which is not a valid email address.`);
+        if (!isInvitableEmail(email)) throw badRequest(`body.emails contains "${raw}", which is not a valid email address.`);
         if (!invites.has(email)) invites.set(email, typeof entry === "string" ? defaultRole : entry.role);
       }
       try {

@@ -25,6 +25,13 @@ export const InviteUsersResponse = Type.Object({
   failedSSOEmails: Type.Optional(
     Type.Array(Type.String(), { description: "Emails added without SSO because they belong to another organization" }),
   ),
+  heldEmails: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        "Emails not added (a Quire extension, present when any): another organization's identity provider vouched for their account, " +
+        "so the invitation is held until an operator verifies the address (`quire users verify`), for 30 days",
+    }),
+  ),
 });
 export type InviteUsersResult = Static<typeof InviteUsersResponse>;
 

@@ -2,25 +2,37 @@ import type { Executor } from "../../db/database.js";
 import type { UserRow } from "../../db/schema.js";
 import { notAllowed } from "../../lib/errors.js";
 import { getGrantRole, upsertGrant } from "../../permissions/grants.queries.js";
-import { addMember, getMember } from "../../permissions/memberships.queries.js";
+import { addMember, belongsToAnotherOrganization, existingMemberIds, getMember } from "../../permissions/memberships.queries.js";
 import { atLeast, isRole, type Role } from "../../permissions/roles.js";
 import { getCollection } from "../collections/collections.queries.js";
 import { setMemberRole, usersInOtherOrganizations } from "../members/members.queries.js";
 import { getSpace } from "../spaces/spaces.queries.js";
-import { insertUser } from "../users/users.queries.js";
-import { getUsersByEmails } from "./invites.queries.js";
+import { revokeCredentialsOfUser } from "../users/tokens.queries.js";
+import { emailVerificationOf, vouchedOnlyByAnotherOrganization } from "../users/users.policy.js";
+import { insertUser, setEmailVerification } from "../users/users.queries.js";
+import { getUsersByEmails, holdInvitation, takeHeldInvitations } from "./invites.queries.js";
 import type { InviteUsersResult } from "./invites.schemas.js";
 
 /** Longest display name accepted elsewhere (PATCH /users/{id}). */
 const DISPLAY_NAME_MAX = 64;
+
+/** How long an email invitation held for an account vouched for by another organization waits. */
+export const HELD_INVITATION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * Adds people to an organization by email, all or nothing. Known users become members with their
  * role; unknown addresses get a pending account (`quire tokens create --user <email>` activates
  * it). Existing members are left unchanged and not counted. An SSO invite of someone who belongs
  * to another organization adds them without SSO (their login cannot be bound to this
- * organization's identity provider) and reports the email. Call inside a transaction.
- * `invites` must hold normalized, distinct emails.
+ * organization's identity provider) and reports the email.
+ *
+ * An account whose address only another organization's identity provider vouched for (it made the
+ * account at a first sign-in) is that organization's: whoever controls that provider controls the
+ * account, and may have asserted any address. The invitation is held, not given to it, until an
+ * operator verifies the address (`quire users verify`, which then claims it), for 30 days, and the
+ * email is reported in `heldEmails`.
+ *
+ * Call inside a transaction. `invites` must hold normalized, distinct emails.
  */
 export async function inviteUsers(
   trx: Executor,
@@ -34,14 +46,27 @@ export async function inviteUsers(
       )
     ).map((u) => [u.email, u]),
   );
+  const members = await existingMemberIds(
+    trx,
+    input.orgId,
+    [...existing.values()].map((u) => u.id),
+  );
+  const expiresAt = new Date(Date.now() + HELD_INVITATION_TTL_MS).toISOString();
   const users: { user: UserRow; role: Role | null; email: string }[] = [];
+  const heldEmails: string[] = [];
   for (const invite of input.invites) {
+    const known = existing.get(invite.email);
+    if (known && !members.has(known.id) && vouchedOnlyByAnotherOrganization(known, input.orgId)) {
+      await holdInvitation(trx, { orgId: input.orgId, userId: known.id, role: invite.role, sso: input.sso, expiresAt });
+      heldEmails.push(invite.email);
+      continue;
+    }
     const user =
-      existing.get(invite.email) ??
+      known ??
       (await insertUser(trx, {
         email: invite.email,
         displayName: invite.email.slice(0, invite.email.lastIndexOf("@")).slice(0, DISPLAY_NAME_MAX),
-        emailVerified: false,
+        verification: { via: null },
         pending: true,
       }));
     users.push({ user, role: invite.role, email: invite.email });
@@ -62,7 +87,36 @@ export async function inviteUsers(
       if (input.sso && !sso) failedSSOEmails.push(email);
     }
   }
-  return { users: added, invited: added.length, ...(input.sso ? { failedSSOEmails } : {}) };
+  return {
+    users: added,
+    invited: added.length,
+    ...(input.sso ? { failedSSOEmails } : {}),
+    ...(heldEmails.length > 0 ? { heldEmails } : {}),
+  };
+}
+
+/**
+ * An operator vouches for the user's address (`quire users verify`, or `quire users create` of an
+ * invited account): it becomes verified for every organization. When an identity provider had
+ * vouched for it, the account's API tokens and web sessions are revoked first: that provider's
+ * sign-ins may have made them, and whoever made them is not the person the operator now vouches
+ * for. Then the invitations held for the account (`inviteUsers`) are given to it. Call inside a
+ * transaction.
+ */
+export async function verifyAddressByOperator(
+  trx: Executor,
+  user: UserRow,
+): Promise<{ revokedTokens: number; endedSessions: number; joined: string[] }> {
+  const revoked =
+    emailVerificationOf(user).via === "idp" ? await revokeCredentialsOfUser(trx, user.id) : { revokedTokens: 0, endedSessions: 0 };
+  await setEmailVerification(trx, user.id, { via: "operator" });
+  const joined: string[] = [];
+  for (const invitation of await takeHeldInvitations(trx, user.id)) {
+    const sso = invitation.sso === 1 && !(await belongsToAnotherOrganization(trx, user.id, invitation.orgId));
+    const role = isRole(invitation.role) ? invitation.role : null;
+    if (await addMember(trx, { orgId: invitation.orgId, userId: user.id, role, sso })) joined.push(invitation.orgId);
+  }
+  return { ...revoked, joined };
 }
 
 /**

@@ -31,6 +31,8 @@ const userColumns = [
   "users.displayName as uDisplayName",
   "users.photoUrl as uPhotoUrl",
   "users.emailVerified as uEmailVerified",
+  "users.emailVerifiedVia as uEmailVerifiedVia",
+  "users.emailVouchedBy as uEmailVouchedBy",
   "users.pending as uPending",
   "users.createdAt as uCreatedAt",
   "users.updatedAt as uUpdatedAt",
@@ -42,13 +44,27 @@ export type JoinedMemberRow = MemberRow & {
   uDisplayName: string;
   uPhotoUrl: string | null;
   uEmailVerified: 0 | 1;
+  uEmailVerifiedVia: string | null;
+  uEmailVouchedBy: string | null;
   uPending: 0 | 1;
   uCreatedAt: string;
   uUpdatedAt: string;
 };
 
 export function toMemberWithUser(row: JoinedMemberRow): MemberWithUser {
-  const { uId, uEmail, uDisplayName, uPhotoUrl, uEmailVerified, uPending, uCreatedAt, uUpdatedAt, ...member } = row;
+  const {
+    uId,
+    uEmail,
+    uDisplayName,
+    uPhotoUrl,
+    uEmailVerified,
+    uEmailVerifiedVia,
+    uEmailVouchedBy,
+    uPending,
+    uCreatedAt,
+    uUpdatedAt,
+    ...member
+  } = row;
   return {
     ...member,
     user: {
@@ -57,6 +73,8 @@ export function toMemberWithUser(row: JoinedMemberRow): MemberWithUser {
       displayName: uDisplayName,
       photoUrl: uPhotoUrl,
       emailVerified: uEmailVerified,
+      emailVerifiedVia: uEmailVerifiedVia,
+      emailVouchedBy: uEmailVouchedBy,
       pending: uPending,
       createdAt: uCreatedAt,
       updatedAt: uUpdatedAt,

@@ -5,14 +5,13 @@ import { notFound } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf, NoContent } from "../../http/schemas.js";
 import { authorize } from "../../permissions/authorize.js";
-import { getMember } from "../../permissions/memberships.queries.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { GUEST_FORBIDDEN, memberNotFound, memberPermissions } from "./members.policy.js";
 import { presentMember } from "./members.presenter.js";
-import { getMemberWithUser, listMembers, memberCounts, setMemberSso } from "./members.queries.js";
+import { getMemberWithUser, listMembers, memberCounts } from "./members.queries.js";
 import { ListMembersQuery, MemberParams, MemberSchema, UpdateMemberBody } from "./members.schemas.js";
-import { changeMemberRole, removeMember } from "./members.service.js";
+import { changeMemberRole, markSsoMember, removeMember } from "./members.service.js";
 
 const tags = ["members"];
 
@@ -127,7 +126,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         tags,
         operationId: "setUserAsSSOMemberForOrganization",
         params: MemberParams,
-        response: { 200: MemberSchema, ...errorResponses },
+        response: { 200: MemberSchema, 409: ErrorBody, ...errorResponses },
       },
     },
     async (request) => {
@@ -137,8 +136,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         notFound: memberNotFound(userId),
         forbidden: "Only organization admins can make a member an SSO member.",
       });
-      if (!(await getMember(db, org.id, userId))) throw notFound(memberNotFound(userId));
-      await setMemberSso(db, org.id, userId, true);
+      await db.transaction().execute((trx) => markSsoMember(trx, { orgId: org.id, userId }));
       return loadPresentedMember(org.id, userId);
     },
   );

@@ -1,8 +1,10 @@
 import type { Executor } from "../../db/database.js";
+import { announceAccessChange } from "../../lib/access-changes.js";
 import { conflicting, missing } from "../../lib/errors.js";
-import { getMember } from "../../permissions/memberships.queries.js";
+import { belongsToAnotherOrganization, getMember } from "../../permissions/memberships.queries.js";
 import type { Role } from "../../permissions/roles.js";
-import { countActiveAdmins, deleteMembership, lockOrganizationMembership, setMemberRole } from "./members.queries.js";
+import { memberNotFound } from "./members.policy.js";
+import { countActiveAdmins, deleteMembership, lockOrganizationMembership, setMemberRole, setMemberSso } from "./members.queries.js";
 
 const LAST_ADMIN = "The organization must keep at least one active admin: promote another member to admin first.";
 
@@ -15,6 +17,7 @@ export async function changeMemberRole(trx: Executor, input: { orgId: string; us
   if (member.role === "admin" && input.role !== "admin" && (await countActiveAdmins(trx, input.orgId)) === 0) {
     throw conflicting(LAST_ADMIN);
   }
+  announceAccessChange({ kind: "organization", orgId: input.orgId, userId: input.userId });
 }
 
 /**
@@ -29,5 +32,23 @@ export async function removeMember(trx: Executor, input: { orgId: string; userId
   if (member.role === "admin" && (await countActiveAdmins(trx, input.orgId)) === 0) {
     throw conflicting(LAST_ADMIN);
   }
+  announceAccessChange({ kind: "organization", orgId: input.orgId, userId: input.userId });
   return true;
+}
+
+/**
+ * Marks a membership as SSO: the organization's identity provider may then sign the member in. A
+ * member who also belongs to another organization is refused (as an SSO invitation leaves them a
+ * plain member): the provider would otherwise open that account, and what it reaches in the other
+ * organization, to whoever the provider says is them. Call inside a transaction.
+ */
+export async function markSsoMember(trx: Executor, input: { orgId: string; userId: string }): Promise<void> {
+  if (!(await getMember(trx, input.orgId, input.userId))) throw missing(memberNotFound(input.userId));
+  if (await belongsToAnotherOrganization(trx, input.userId, input.orgId)) {
+    throw conflicting(
+      "This member also belongs to another organization, so their account cannot be tied to this organization's single sign-on; " +
+        "they keep signing in as they do now.",
+    );
+  }
+  await setMemberSso(trx, input.orgId, input.userId, true);
 }

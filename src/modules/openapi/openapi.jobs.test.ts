@@ -101,7 +101,7 @@ describe("openapi-process when the worker dies", () => {
     const [job] = await processingJobs(before.id).then((jobs) => jobs.filter((j) => j.id === running?.id));
     expect(job).toMatchObject({ state: "succeeded", attempts: 2 });
     const spec = await ctx.as(owner).get(`/v1/orgs/${org.id}/openapi/${slug}/versions/latest/content`);
-    expect(spec.body.filesystem[0].specification.info.title).toBe("Train Travel API");
+    expect(spec.body.filesystem["openapi.json"].specification.info.title).toBe("Train Travel API");
   });
 
   it("fails visibly when its workers keep dying, keeping the last version", async () => {

@@ -54,9 +54,11 @@ export function presentVersion(spec: OpenApiSpec, version: OpenApiVersion, urls:
 
 /**
  * `OpenAPISpecContent` as JSON text, built around the stored document without parsing it again
- * (a document can be megabytes): `{filesystem: [<the entry file>], url}`.
+ * (a document can be megabytes). `filesystem` is an object, as the contract declares it: the files
+ * by path, each entry as GitBook's renderer lists them (`{"openapi.json": {dir, isEntrypoint,
+ * references, filename, specification}}`), so `Object.values(filesystem)` is that list.
  */
 export function contentJson(document: string, url: string): string {
   const entry = `{"dir":".","isEntrypoint":true,"references":[],"filename":"openapi.json","specification":${document}}`;
-  return `{"filesystem":[${entry}],"url":${JSON.stringify(url)}}`;
+  return `{"filesystem":{"openapi.json":${entry}},"url":${JSON.stringify(url)}}`;
 }

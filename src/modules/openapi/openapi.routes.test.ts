@@ -118,9 +118,14 @@ describe("POST /v1/orgs/{organizationId}/openapi and processing", () => {
       const content = await ctx.as(members.read).get(`/v1/orgs/${org.id}/openapi/${slug}/versions/${path}/content`);
       expect(content.status).toBe(200);
       expect(content.body.url).toBe(versions.body.items[0].url);
-      expect(content.body.filesystem).toHaveLength(1);
-      expect(content.body.filesystem[0]).toMatchObject({ dir: ".", isEntrypoint: true, references: [], filename: "openapi.json" });
-      expect(content.body.filesystem[0].specification).toMatchObject({ swagger: "2.0", info: { title: "Swagger Petstore" } });
+      expect(Object.keys(content.body.filesystem)).toEqual(["openapi.json"]);
+      expect(content.body.filesystem["openapi.json"]).toMatchObject({
+        dir: ".",
+        isEntrypoint: true,
+        references: [],
+        filename: "openapi.json",
+      });
+      expect(content.body.filesystem["openapi.json"].specification).toMatchObject({ swagger: "2.0", info: { title: "Swagger Petstore" } });
     }
   });
 
@@ -192,7 +197,7 @@ describe("POST /v1/orgs/{organizationId}/openapi and processing", () => {
     const versions = await ctx.as(owner).get(`/v1/orgs/${org.id}/openapi/${slug}/versions`);
     expect(versions.body.count).toBe(1);
     const content = await ctx.as(owner).get(`/v1/orgs/${org.id}/openapi/${slug}/versions/latest/content`);
-    expect(content.body.filesystem[0].specification.info.title).toBe("Swagger Petstore");
+    expect(content.body.filesystem["openapi.json"].specification.info.title).toBe("Swagger Petstore");
   });
 
   it("processes Rclone's OpenAPI 3.1 YAML by URL, and records the defect of Directus' published spec", async () => {
@@ -203,7 +208,7 @@ describe("POST /v1/orgs/{organizationId}/openapi and processing", () => {
     await createSpec(owner, org.id, { slug: "directus", source: { url: `${server.base}/directus/openapi.json` } });
     await ctx.worker.drain();
     const rclone = await ctx.as(owner).get(`/v1/orgs/${org.id}/openapi/rclone/versions/latest/content`);
-    expect(rclone.body.filesystem[0].specification).toMatchObject({ openapi: "3.1.0", info: { title: "Rclone RC API" } });
+    expect(rclone.body.filesystem["openapi.json"].specification).toMatchObject({ openapi: "3.1.0", info: { title: "Rclone RC API" } });
     const directus = await getSpec(owner, org.id, "directus");
     expect(directus).toMatchObject({ processingState: "complete", lastProcessErrorCode: "PARSE_ERROR" });
     expect(directus.lastVersion).toBeUndefined();
@@ -287,9 +292,9 @@ describe("PUT /v1/orgs/{organizationId}/openapi/{specSlug}", () => {
     const versions = await ctx.as(owner).get(`/v1/orgs/${org.id}/openapi/${slug}/versions`);
     expect(versions.body.items.map((v: { id: string }) => v.id)).toEqual([changed.lastVersion, first.lastVersion]);
     const old = await ctx.as(owner).get(`/v1/orgs/${org.id}/openapi/${slug}/versions/${first.lastVersion}/content`);
-    expect(old.body.filesystem[0].specification.info.title).toBe("Train Travel API");
+    expect(old.body.filesystem["openapi.json"].specification.info.title).toBe("Train Travel API");
     const latest = await ctx.as(owner).get(`/v1/orgs/${org.id}/openapi/${slug}/versions/latest/content`);
-    expect(latest.body.filesystem[0].specification.info.title).toBe("Train Travel API v2");
+    expect(latest.body.filesystem["openapi.json"].specification.info.title).toBe("Train Travel API v2");
 
     // From a URL to text: the source URL goes away.
     const toText = await ctx.as(owner).put(`/v1/orgs/${org.id}/openapi/${slug}`, { source: { text: petstore() } });
@@ -453,7 +458,7 @@ describe("scheduled re-fetch", () => {
     const refreshed = await getSpec(owner, org.id, slug);
     expect(refreshed.lastVersion).not.toBe(first.lastVersion);
     const content = await ctx.as(owner).get(`/v1/orgs/${org.id}/openapi/${slug}/versions/latest/content`);
-    expect(content.body.filesystem[0].specification.info.title).toBe("USPTO Data Set API (new)");
+    expect(content.body.filesystem["openapi.json"].specification.info.title).toBe("USPTO Data Set API (new)");
     // A text spec is never re-fetched: its processing ran once.
     const textVersions = await ctx.as(owner).get(`/v1/orgs/${org.id}/openapi/${textSlug}/versions`);
     expect(textVersions.body.count).toBe(1);

@@ -95,11 +95,13 @@ export const OpenAPISpecVersionSchema = Type.Object({
 export type OpenAPISpecVersionResponse = Static<typeof OpenAPISpecVersionSchema>;
 
 /**
- * `OpenAPISpecContent`: the files GitBook's renderer reads (one entry file holding the bundled
- * document) and the URL of the processed document.
+ * `OpenAPISpecContent`: the files GitBook's renderer reads by path (one entry file holding the
+ * bundled document; the contract types `filesystem` as an object) and the URL of the processed
+ * document.
  */
 export const OpenAPISpecContentSchema = Type.Object({
-  filesystem: Type.Array(
+  filesystem: Type.Record(
+    Type.String(),
     Type.Object({
       dir: Type.String(),
       isEntrypoint: Type.Boolean(),

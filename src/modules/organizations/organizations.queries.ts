@@ -129,7 +129,11 @@ export async function isHostnameTaken(db: Executor, hostname: string, exceptOrgI
   return !!row;
 }
 
-/** Lower-cased email domains of the organization's admins whose address is verified. */
+/**
+ * Lower-cased email domains of the organization's admins whose address is verified for every
+ * organization (by an operator or a sign-in link): a listed domain lets people from anywhere join,
+ * so an address only this organization's identity provider vouched for does not count.
+ */
 export async function verifiedAdminDomains(db: Executor, orgId: string): Promise<Set<string>> {
   const rows = await db
     .selectFrom("members")

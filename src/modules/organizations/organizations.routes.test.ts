@@ -3,10 +3,16 @@ import { createTestContext, type TestContext } from "../../../test/helpers/app.j
 import { addMemberToOrg, createOrganization, createOrgWithRoles, createUser } from "../../../test/helpers/factories.js";
 
 let ctx: TestContext;
+/** A server whose operator lets users create organizations (QUIRE_ORG_CREATION=users). */
+let open: TestContext;
 beforeAll(async () => {
   ctx = await createTestContext();
+  open = await createTestContext({ config: { orgCreation: "users" } });
 });
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  await open.close();
+});
 
 describe("authentication", () => {
   it("requires a bearer token", async () => {
@@ -32,31 +38,43 @@ describe("authentication", () => {
 });
 
 describe("POST /v1/orgs", () => {
-  it("creates an organization whose creator is admin, with a Location header", async () => {
+  it("is refused by default, naming the setting and the operator's command, and creates nothing", async () => {
     const user = await createUser(ctx);
     const res = await ctx.as(user).post("/v1/orgs", { title: "Acme Docs" });
+    expect(res.status).toBe(403);
+    expect(res.body.error.message).toBe(
+      "Creating organizations through the API is turned off on this server (QUIRE_ORG_CREATION=operators): " +
+        "an operator creates them with `quire orgs create --title <title> --owner <email>`, or sets QUIRE_ORG_CREATION=users to let every user create them.",
+    );
+    expect((await ctx.as(user).get("/v1/orgs")).body.count).toBe(0);
+    expect(await ctx.db.selectFrom("organizations").select("id").where("title", "=", "Acme Docs").execute()).toEqual([]);
+  });
+
+  it("creates an organization whose creator is admin, with a Location header, when users may", async () => {
+    const user = await createUser(open);
+    const res = await open.as(user).post("/v1/orgs", { title: "Acme Docs" });
     expect(res.status).toBe(201);
-    expect(res.headers.location).toBe(`${ctx.urls.base}/v1/orgs/${res.body.id}`);
+    expect(res.headers.location).toBe(`${open.urls.base}/v1/orgs/${res.body.id}`);
     expect(res.body).toMatchObject({ object: "organization", title: "Acme Docs", defaultRole: null });
     expect(res.body.permissions).toMatchObject({ view: true, admin: true, createContent: true });
-    const member = await ctx.as(user).get(`/v1/orgs/${res.body.id}`);
+    const member = await open.as(user).get(`/v1/orgs/${res.body.id}`);
     expect(member.body.urls.location).toBe(`http://quire.test/v1/orgs/${res.body.id}`);
   });
 
   it("rejects a title too short with a precise message, and creates nothing", async () => {
-    const user = await createUser(ctx);
-    const res = await ctx.as(user).post("/v1/orgs", { title: "A" });
+    const user = await createUser(open);
+    const res = await open.as(user).post("/v1/orgs", { title: "A" });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe("body.title must be at least 2 characters long.");
-    expect((await ctx.as(user).get("/v1/orgs")).body.count).toBe(0);
+    expect((await open.as(user).get("/v1/orgs")).body.count).toBe(0);
   });
 
   it("refuses email domains the creator does not own", async () => {
-    const user = await createUser(ctx, { email: "ada@acme.test" });
-    const bad = await ctx.as(user).post("/v1/orgs", { title: "Acme", emailDomains: ["gmail.com"] });
+    const user = await createUser(open, { email: "ada@acme.test" });
+    const bad = await open.as(user).post("/v1/orgs", { title: "Acme", emailDomains: ["gmail.com"] });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/gmail\.com/);
-    const ok = await ctx.as(user).post("/v1/orgs", { title: "Acme", emailDomains: ["acme.test"] });
+    const ok = await open.as(user).post("/v1/orgs", { title: "Acme", emailDomains: ["acme.test"] });
     expect(ok.status).toBe(201);
     expect(ok.body.emailDomains).toEqual(["acme.test"]);
   });
@@ -238,6 +256,20 @@ describe("POST /v1/orgs/{organizationId}/join", () => {
     expect(await answer(stranger, missing)).toEqual(expected);
     expect((await ctx.as(stranger).get(`/v1/orgs/${org.id}`)).status).toBe(404);
   });
+
+  it("counts an address vouched for by an organization's own identity provider there, and nowhere else", async () => {
+    const admin = await createUser(ctx, { email: "boss@joinme3.test" });
+    const own = await createOrganization(ctx, admin);
+    const other = await createOrganization(ctx, admin);
+    for (const org of [own, other]) await ctx.as(admin).patch(`/v1/orgs/${org.id}`, { emailDomains: ["joinme3.test"] });
+    const vouched = await createUser(ctx, { email: "sso@joinme3.test", verification: { via: "idp", orgId: own.id } });
+    expect((await ctx.as(vouched).post(`/v1/orgs/${other.id}/join`)).status).toBe(404);
+    expect((await ctx.as(vouched).post(`/v1/orgs/${own.id}/join`)).status).toBe(204);
+    const unknown = await createUser(ctx, { email: "legacy@joinme3.test", verification: { via: "idp", orgId: null } });
+    expect((await ctx.as(unknown).post(`/v1/orgs/${own.id}/join`)).status).toBe(404);
+    const linked = await createUser(ctx, { email: "link@joinme3.test", verification: { via: "sign-in-link" } });
+    expect((await ctx.as(linked).post(`/v1/orgs/${other.id}/join`)).status).toBe(204);
+  });
 });
 
 describe("GET /v1/email-domains/{emailDomain}/orgs", () => {
@@ -291,8 +323,20 @@ describe("agent instructions and ping", () => {
       .map((p: string) => JSON.parse(Buffer.from(p, "base64url").toString()));
     expect(header).toEqual({ alg: "HS256", typ: "JWT" });
     expect(payload).toMatchObject({ member: true, role: "edit", iss: "quire", aud: `org:${org.id}`, sub: member.id });
-    expect(payload.exp - payload.iat).toBe(7200);
+    expect(payload.exp - payload.iat).toBe(600);
     expect((await ctx.as(await createUser(ctx)).post(`/v1/orgs/${org.id}/ping`)).status).toBe(404);
+  });
+
+  it("gives a guest no visitor claims (guests read no content unless granted), but records the ping", async () => {
+    const owner = await createUser(ctx);
+    const org = await createOrganization(ctx, owner);
+    const guest = await createUser(ctx);
+    await addMemberToOrg(ctx, org.id, guest, null);
+    const res = await ctx.as(guest).post(`/v1/orgs/${org.id}/ping`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({});
+    const row = await ctx.db.selectFrom("members").select("lastSeenAt").where("userId", "=", guest.id).executeTakeFirstOrThrow();
+    expect(row.lastSeenAt).toMatch(/^\d{4}-/);
   });
 });
 

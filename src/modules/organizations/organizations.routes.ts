@@ -5,12 +5,14 @@ import { actorOf } from "../../http/authenticate.js";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent, type RichDocumentValue } from "../../http/schemas.js";
+import { announceAccessChange } from "../../lib/access-changes.js";
 import { parseJson } from "../../lib/json.js";
-import { signMemberClaims } from "../../lib/member-claims.js";
+import { memberClaimsAllowed, signMemberClaims } from "../../lib/member-claims.js";
 import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
 import { addMember, getMember } from "../../permissions/memberships.queries.js";
 import { checkMergeRules } from "../merge-rules/merge-rules.js";
+import { addressVerifiedEverywhere, addressVerifiedFor } from "../users/users.policy.js";
 import { requireOrganization } from "./organizations.loader.js";
 import { organizationPermissions } from "./organizations.policy.js";
 import { presentOrganization } from "./organizations.presenter.js";
@@ -80,8 +82,18 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     },
     async (request, reply) => {
       const actor = actorOf(request);
+      // Whoever creates an organization may register its identity provider, and a provider speaks
+      // for whatever addresses it likes inside its organization: the operator decides who may.
+      if (deps.config.orgCreation !== "users") {
+        throw forbidden(
+          "Creating organizations through the API is turned off on this server (QUIRE_ORG_CREATION=operators): " +
+            "an operator creates them with `quire orgs create --title <title> --owner <email>`, or sets QUIRE_ORG_CREATION=users to let every user create them.",
+        );
+      }
       const body = request.body;
-      await assertDomainsAllowed(body.emailDomains ?? [], new Set(actor.user.emailVerified ? [emailDomainOf(actor.user.email) ?? ""] : []));
+      // The new organization has no identity provider yet: only an address verified for every organization counts.
+      const owned = addressVerifiedEverywhere(actor.user) ? [emailDomainOf(actor.user.email) ?? ""] : [];
+      await assertDomainsAllowed(body.emailDomains ?? [], new Set(owned));
       const org = await db.transaction().execute((trx) =>
         createOrganization(trx, {
           title: body.title,
@@ -160,6 +172,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         ...(body.inviteLinks !== undefined ? { inviteLinks: body.inviteLinks ? 1 : 0 } : {}),
         ...(body.mergeRules !== undefined ? { mergeRules: JSON.stringify(body.mergeRules) } : {}),
       });
+      if (body.defaultRole !== undefined || body.sso !== undefined) announceAccessChange({ kind: "organization", orgId: org.id });
       const updated = await getOrganization(db, org.id);
       return presentOrganization(updated ?? org, permissions, urls);
     },
@@ -188,7 +201,8 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       if (!existing) {
         const domain = emailDomainOf(actor.user.email);
         const allowed = parseJson<string[]>(org.emailDomains, "organizations.email_domains");
-        if (!actor.user.emailVerified || !domain || !allowed.includes(domain)) throw cannotJoin;
+        // An address another organization's identity provider vouched for proves nothing here.
+        if (!addressVerifiedFor(actor.user, org.id) || !domain || !allowed.includes(domain)) throw cannotJoin;
         await addMember(db, { orgId: org.id, userId: actor.user.id, role: (org.defaultRole as never) ?? null });
       }
       return reply.code(204).send(null);
@@ -210,8 +224,11 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       const domain = request.params.emailDomain.toLowerCase();
       // Listing organizations by domain would let anyone map a company's organizations; only
       // people who own an address at that domain may look it up.
-      if (!actor.user.emailVerified || emailDomainOf(actor.user.email) !== domain) {
-        throw forbidden(`You can only look up organizations for the domain of your own verified email address.`);
+      if (!addressVerifiedEverywhere(actor.user) || emailDomainOf(actor.user.email) !== domain) {
+        throw forbidden(
+          "You can only look up organizations for the domain of your own email address, verified by an operator or a sign-in link " +
+            "(single sign-on vouches for an address inside its own organization only).",
+        );
       }
       const orgs = await listOrganizationsByEmailDomain(db, domain);
       const organizations = [];
@@ -291,12 +308,11 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         .where("orgId", "=", org.id)
         .where("userId", "=", actor.user.id)
         .execute();
-      // A token of the member's visitor claims, which the organization's published sites accept.
-      const serviceVisitorClaims = await signMemberClaims(deps.secret, {
-        orgId: org.id,
-        userId: actor.user.id,
-        role: access.membership?.role ?? null,
-      });
+      // A token of the member's visitor claims, which the organization's visitor-auth sites accept:
+      // only for members with a role, since a guest reads no content unless granted.
+      const role = access.membership?.role ?? null;
+      if (!memberClaimsAllowed(role)) return {};
+      const serviceVisitorClaims = await signMemberClaims(deps.secret, { orgId: org.id, userId: actor.user.id, role });
       return { serviceVisitorClaims };
     },
   );
@@ -328,7 +344,8 @@ async function assertDomainsAllowed(domains: string[], owned: Set<string>): Prom
   for (const domain of domains) {
     if (!owned.has(domain.toLowerCase())) {
       throw badRequest(
-        `Cannot add the email domain "${domain}": it must be the domain of a verified email address of an organization admin.`,
+        `Cannot add the email domain "${domain}": it must be the domain of an organization admin's email address verified by an operator or a sign-in link ` +
+          "(single sign-on vouches for an address inside its own organization only).",
       );
     }
   }

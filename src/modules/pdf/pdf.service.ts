@@ -15,7 +15,7 @@ import { getBlob, putBlob } from "../../content/store/blobs.queries.js";
 import { getObjectsJson } from "../../content/store/objects.queries.js";
 import type { Db } from "../../db/database.js";
 import type { Urls } from "../../http/urls.js";
-import { missing } from "../../lib/errors.js";
+import { busy, missing } from "../../lib/errors.js";
 import { nowIso } from "../../lib/time.js";
 import { runInWorker } from "../../workers/pool.js";
 import { downloadUrl } from "../files/files.urls.js";
@@ -88,14 +88,22 @@ const inFlight = new Map<string, Promise<Buffer>>();
  * counted. API exports are not capped here: they need a token, which the rate limiter counts.
  */
 export const MAX_READER_RENDERS = 2;
-let readerRenders = 0;
 
-export class PdfBusyError extends Error {
-  constructor() {
-    super("PDF exports are busy right now; try again in a few seconds.");
-    this.name = "PdfBusyError";
-  }
-}
+/** The reader render slots: taken for the length of one render, given back when it ends either way. */
+export const readerRenderSlots = {
+  taken: 0,
+  tryTake(): boolean {
+    if (this.taken >= MAX_READER_RENDERS) return false;
+    this.taken++;
+    return true;
+  },
+  giveBack(): void {
+    this.taken = Math.max(0, this.taken - 1);
+  },
+};
+
+/** The error a reader past the cap gets (429, retry in a few seconds). */
+export const pdfBusy = () => busy("PDF exports are busy right now; try again in a few seconds.");
 
 /** The pages to print, in page-tree order with their depth; 404 when the asked page is not there. */
 export function selectPages(pages: PageNode[], pageId: string | undefined, only: boolean | undefined) {
@@ -152,10 +160,7 @@ export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfR
       throw error;
     });
   }
-  if (request.reader) {
-    if (readerRenders >= MAX_READER_RENDERS) throw new PdfBusyError();
-    readerRenders++;
-  }
+  if (request.reader && !readerRenderSlots.tryTake()) throw pdfBusy();
   const render = renderAndStore(db, urls, secret, request, signal, {
     key,
     content,
@@ -165,7 +170,7 @@ export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfR
     rename,
   }).finally(() => {
     inFlight.delete(key);
-    if (request.reader) readerRenders--;
+    if (request.reader) readerRenderSlots.giveBack();
   });
   inFlight.set(key, render);
   return render;

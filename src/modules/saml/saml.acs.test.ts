@@ -87,7 +87,7 @@ const path = (url: string) => new URL(url).pathname;
  */
 async function post(browser: WebClient, provider: Provider, samlResponse: string, relayState = "/app") {
   const res = await browser.post(path(provider.acsURL), { SAMLResponse: samlResponse, RelayState: relayState });
-  if (res.status === 303 && res.location?.startsWith(`/saml/${provider.id}/complete?`)) {
+  if (res.status === 303 && res.location?.startsWith(`/app/saml/${provider.id}/complete?`)) {
     return { ...(await browser.get(res.location)), browser };
   }
   return { ...res, browser };
@@ -127,12 +127,19 @@ describe("SAML sign-in", () => {
     );
     expect(res.status, res.text).toBe(303);
     expect(res.location).toBe("/app/tokens");
-    const cookie = res.setCookies.find((c) => c.startsWith("quire_session=")) ?? "";
+    const cookie = res.setCookies.find((c) => c.startsWith("quire_app_session=")) ?? "";
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
 
     const user = await userByEmailOrFail(email);
-    expect(user).toMatchObject({ displayName: "Ada Lovelace", emailVerified: 1, pending: 0 });
+    // The provider vouches for the address inside its own organization only.
+    expect(user).toMatchObject({
+      displayName: "Ada Lovelace",
+      emailVerified: 0,
+      emailVerifiedVia: "idp",
+      emailVouchedBy: org.id,
+      pending: 0,
+    });
     const member = await ctx.db
       .selectFrom("members")
       .selectAll()
@@ -357,7 +364,7 @@ describe("SAML sign-in", () => {
     expect((await victim.get("/app")).status).toBe(303);
     // A damaged or foreign ticket is refused too.
     const ticket = new URL(acs.location ?? "", "http://x").searchParams.get("ticket") ?? "";
-    const damaged = await attacker.get(`/saml/${provider.id}/complete?ticket=${encodeURIComponent(`${ticket.slice(0, -2)}xx`)}`);
+    const damaged = await attacker.get(`/app/saml/${provider.id}/complete?ticket=${encodeURIComponent(`${ticket.slice(0, -2)}xx`)}`);
     expect(damaged.status).toBe(400);
     // The browser that started it completes it, once.
     const own = await attacker.get(acs.location ?? "");

@@ -37,11 +37,11 @@ export interface DefaultTeams {
   teams: Map<string, { team: TeamRow; counts: TeamCounts; permissions: TeamPermissionsValue }>;
 }
 
-/** The default teams of many providers, with their counts and the caller's permissions, in bulk. */
+/** The default teams of many identity providers (SAML or OpenID Connect), with their counts and the caller's permissions, in bulk. */
 export async function loadDefaultTeams(
   db: Executor,
   orgId: string,
-  providers: SamlProviderRow[],
+  providers: readonly { defaultTeamId: string | null }[],
   access: OrgAccess,
 ): Promise<DefaultTeams> {
   const ids = [...new Set(providers.map((p) => p.defaultTeamId).filter((id): id is string => id !== null))];

@@ -18,15 +18,16 @@ export function ssoLoginPermissions(access: Pick<OrgAccess, "membership"> | unde
 
 /**
  * Whether a signed-in person may use an organization in the web app. An organization with
- * `sso: true` admits its non-admin members only through one of its own SAML providers; admins may
+ * `sso: true` admits its non-admin members only through one of its own identity providers (SAML or
+ * OpenID Connect); admins may
  * also come in by another way (a sign-in link), so that they can repair a broken configuration.
  */
 export function webAccessAllowed(
   org: { id: string; sso: number },
   membership: { role: string | null } | undefined,
-  signedInWith: { method: "saml"; orgId: string } | { method: "link" },
+  signedInWith: { method: "saml" | "oidc"; orgId: string } | { method: "link" },
 ): boolean {
   if (!membership) return false;
   if (org.sso !== 1 || membership.role === "admin") return true;
-  return signedInWith.method === "saml" && signedInWith.orgId === org.id;
+  return signedInWith.method !== "link" && signedInWith.orgId === org.id;
 }

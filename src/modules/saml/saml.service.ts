@@ -2,10 +2,11 @@
 import type { Executor } from "../../db/database.js";
 import type { SamlProviderRow, UserRow } from "../../db/schema.js";
 import { invalid, notAllowed } from "../../lib/errors.js";
-import { addMember, getMember } from "../../permissions/memberships.queries.js";
+import { addMember, belongsToAnotherOrganization, getMember } from "../../permissions/memberships.queries.js";
 import { isRole, type Role } from "../../permissions/roles.js";
 import { getTeam, insertTeamMembers } from "../teams/teams.queries.js";
-import { getUserByEmail, insertUser, updateUser } from "../users/users.queries.js";
+import { vouchedByOrganization } from "../users/users.policy.js";
+import { getUserByEmail, insertUser, setEmailVerification, updateUser, verificationColumns } from "../users/users.queries.js";
 import { parseCertificate } from "./saml.certificate.js";
 import { getSamlProvider, insertSamlProvider, updateSamlProvider } from "./saml.queries.js";
 import type { CreateSamlProviderValue, UpdateSamlProviderValue } from "./saml.schemas.js";
@@ -64,27 +65,52 @@ const DISPLAY_NAME_MAX = 64;
 
 /**
  * The account an identity provider's assertion signs in, for the provider's organization. Call
- * inside the transaction that consumed the assertion.
+ * inside the transaction that consumed the assertion. A provider is trusted for its own
+ * organization only (README "Email addresses and organizations"):
  *
  * - An unknown email gets an account and a membership just in time: SSO member, the provider's
- *   default role and team.
+ *   default role and team. Its address is vouched for by this organization only.
  * - A known account is signed in only when its membership of this organization is marked SSO (an
- *   admin's `POST {org}/members/{userId}/sso`, or an invite with `sso: true`); an account that
- *   exists for another reason is never taken over by an assertion that names its email.
+ *   admin's `POST {org}/members/{userId}/sso`, or an invite with `sso: true`), and only when this
+ *   organization may speak for it: its address was vouched for by this organization's providers, or
+ *   the account belongs to no other organization. Otherwise an admin who added someone's account
+ *   and marked it SSO would reach, through their own provider, everything that account reaches
+ *   elsewhere.
+ * - Once signed in this way the address rests on this organization's provider: it is recorded as
+ *   vouched for by this organization only, so that whatever the provider's sign-ins create (API
+ *   tokens) never carries another organization's invitation or email-domain join.
  * - A disabled membership is refused.
  */
-export async function signInWithSaml(
+export function signInWithSaml(
   trx: Executor,
   provider: SamlProviderRow,
   identity: { email: string; firstName: string | undefined; lastName: string | undefined },
 ): Promise<{ user: UserRow; created: boolean }> {
-  const displayName = [identity.firstName, identity.lastName].filter(Boolean).join(" ").slice(0, DISPLAY_NAME_MAX);
+  const displayName = [identity.firstName, identity.lastName].filter(Boolean).join(" ");
+  return signInWithIdentityProvider(trx, provider, { email: identity.email, displayName });
+}
+
+/** An organization's identity provider (SAML or OpenID Connect) as the account rules above see it. */
+export interface IdentityProviderTerms {
+  orgId: string;
+  defaultRole: string | null;
+  defaultTeamId: string | null;
+}
+
+/** The account rules of `signInWithSaml`, for any identity provider of an organization. */
+export async function signInWithIdentityProvider(
+  trx: Executor,
+  provider: IdentityProviderTerms,
+  identity: { email: string; displayName: string },
+): Promise<{ user: UserRow; created: boolean }> {
+  const displayName = identity.displayName.trim().slice(0, DISPLAY_NAME_MAX);
+  const vouched = { via: "idp", orgId: provider.orgId } as const;
   const existing = await getUserByEmail(trx, identity.email);
   if (!existing) {
     const user = await insertUser(trx, {
       email: identity.email,
       displayName: displayName || (identity.email.split("@")[0] ?? identity.email).slice(0, DISPLAY_NAME_MAX),
-      emailVerified: true,
+      verification: vouched,
       pending: false,
     });
     const role = isRole(provider.defaultRole) ? provider.defaultRole : null;
@@ -102,9 +128,24 @@ export async function signInWithSaml(
     );
   }
   if (member.disabled === 1) throw notAllowed("Your membership of this organization is disabled; ask an organization admin.");
+  const ownVoucher = vouchedByOrganization(existing, provider.orgId);
+  if (!ownVoucher && (await belongsToAnotherOrganization(trx, existing.id, provider.orgId))) {
+    throw notAllowed(
+      `The account of ${identity.email} also belongs to another organization, so this organization's single sign-on cannot sign in to it. ` +
+        "Sign in with a one-time link from your Quire operator (`quire users login-link`).",
+    );
+  }
   if (existing.pending === 1 || (displayName && displayName !== existing.displayName)) {
     await updateUser(trx, existing.id, { pending: 0, ...(displayName ? { displayName } : {}) });
-    await trx.updateTable("users").set({ emailVerified: 1 }).where("id", "=", existing.id).execute();
   }
-  return { user: { ...existing, pending: 0, emailVerified: 1, displayName: displayName || existing.displayName }, created: false };
+  if (!ownVoucher) await setEmailVerification(trx, existing.id, vouched);
+  return {
+    user: {
+      ...existing,
+      ...verificationColumns(vouched),
+      pending: 0,
+      displayName: displayName || existing.displayName,
+    },
+    created: false,
+  };
 }

@@ -1,9 +1,10 @@
 /**
  * The hand-over from the ACS to the browser that started the sign-in. The ACS is a cross-site
  * POST from the identity provider, which carries no SameSite=Lax cookie, so it cannot tell which
- * browser it is talking to: it validates the response, then redirects to /saml/{id}/complete with
- * this short-lived signed ticket. That GET is a top-level navigation, which carries the session
- * cookie; the session must hold the AuthnRequest the ticket answers. So a response captured or
+ * browser it is talking to: it validates the response, then redirects to /app/saml/{id}/complete with
+ * this short-lived signed ticket. That GET is a top-level navigation, which carries the SameSite=Lax
+ * cookie in which /saml/{id}/start kept the AuthnRequest (web.session.ts); it must be the request the
+ * ticket answers. So a response captured or
  * obtained elsewhere and posted from another browser (login CSRF) signs nobody in there.
  */
 import { createHmac } from "node:crypto";

@@ -80,6 +80,19 @@ describe("GET /v1/spaces/{spaceId}/search", () => {
     const noWords = await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=${encodeURIComponent('"*:')}`);
     expect(noWords.status).toBe(400);
     expect(noWords.body.error.message).toBe("The query has no words to search for (letters or digits).");
+    // Query shapes a search refuses rather than runs: each 400 says what to change.
+    for (const [query, message] of [
+      ["b*", '"b*" is too short a prefix: a word ending in * needs at least 3 letters or digits before the *.'],
+      ["-proxy", "The query only excludes words (-word): add at least one word to search for."],
+      ["a b c d e f g h i", "The query has more than 8 words; search for at most 8."],
+    ]) {
+      const refused = await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=${encodeURIComponent(query!)}`);
+      expect(refused.status, query).toBe(400);
+      expect(refused.body.error).toEqual({ code: 400, message });
+    }
+    // Exclusions and explicit prefixes, the shapes accepted.
+    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=${encodeURIComponent("proxy -packages")}`)).body.count).toBe(0);
+    expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=${encodeURIComponent("pro* -welcome")}`)).body.count).toBe(1);
     const tooLong = await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=${"a".repeat(513)}`);
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error.message).toBe('query parameter "query" must be at most 512 characters long.');

@@ -9,6 +9,7 @@ import { deleteShareLinkRow, getShareLink, listShareLinks, updateShareLinkRow } 
 import { CreateShareLinkBody, ShareLinkParams, ShareLinkSchema, UpdateShareLinkBody } from "./share-links.schemas.js";
 import { createShareLink, shareLinkKey } from "./share-links.service.js";
 import { requireSite } from "./sites.loader.js";
+import { refuseExposure } from "./sites.policy.js";
 import { SiteParams } from "./sites.schemas.js";
 import { allow } from "./sites.views.js";
 
@@ -26,7 +27,7 @@ export const shareLinkRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
         tags,
         operationId: "listSiteShareLinks",
         description:
-          "The site's share links, oldest first. Their URLs (which hold the secret keys) are shown only to callers who may manage share links.",
+          "The site's share links, oldest first. Their URLs (which hold the secret keys) are shown only to callers who may manage share links (`permissions.manageShareLinks`: the create role and the read level on every space the site shows).",
         params: SiteParams,
         querystring: ListQuery,
         response: { 200: ListOf(ShareLinkSchema), ...errorResponses },
@@ -47,7 +48,8 @@ export const shareLinkRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       schema: {
         tags,
         operationId: "createSiteShareLink",
-        description: "Creates an active share link with a new secret key (about 190 random bits).",
+        description:
+          "Creates an active share link with a new secret key (about 190 random bits). Needs the organization role `create` and the read level on every space the site shows.",
         params: SiteParams,
         body: CreateShareLinkBody,
         response: { 201: ShareLinkSchema, ...errorResponses },
@@ -55,8 +57,9 @@ export const shareLinkRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const { site, permissions } = await requireSite(db, actor, request.params.organizationId, request.params.siteId);
-      allow(permissions.manageShareLinks, MANAGE_MESSAGE);
+      const { site, permissions, unreadable } = await requireSite(db, actor, request.params.organizationId, request.params.siteId);
+      allow(permissions.edit, MANAGE_MESSAGE);
+      refuseExposure(unreadable, "create a share link to this site");
       const link = await db
         .transaction()
         .execute((trx) => createShareLink(trx, { siteId: site.id, name: request.body.name, actorId: actor.user.id, secret }));
@@ -71,15 +74,23 @@ export const shareLinkRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       schema: {
         tags,
         operationId: "updateSiteShareLinkById",
-        description: "Renames a share link or (de)activates it: an inactive link's URL stops working.",
+        description:
+          "Renames a share link or (de)activates it: an inactive link's URL stops working. Needs the organization role `create` and the read level on every space the site shows (the answer holds the link's key).",
         params: ShareLinkParams,
         body: UpdateShareLinkBody,
         response: { 200: ShareLinkSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const { site, permissions } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
-      allow(permissions.manageShareLinks, MANAGE_MESSAGE);
+      const { site, permissions, unreadable } = await requireSite(
+        db,
+        actorOf(request),
+        request.params.organizationId,
+        request.params.siteId,
+      );
+      allow(permissions.edit, MANAGE_MESSAGE);
+      // The answer holds the link's key, and `active: true` opens the site again.
+      refuseExposure(unreadable, "change a share link of this site");
       const link = await getShareLink(db, site.id, request.params.shareLinkId);
       if (!link) throw missing(`No share link with id "${request.params.shareLinkId}" in this site.`);
       const { name, active } = request.body;
@@ -105,7 +116,8 @@ export const shareLinkRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
     },
     async (request, reply) => {
       const { site, permissions } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
-      allow(permissions.manageShareLinks, MANAGE_MESSAGE);
+      // Deleting a link only narrows who reads the site: the create role is enough.
+      allow(permissions.edit, MANAGE_MESSAGE);
       await deleteShareLinkRow(db, site.id, request.params.shareLinkId);
       return reply.code(204).send(null);
     },

@@ -8,6 +8,7 @@ import { parseJson } from "../../lib/json.js";
 import { checkAdaptiveSchema, templateConditions } from "./adaptive.js";
 import { previewParams } from "./preview.js";
 import { requireSite, requireSiteWithModel } from "./sites.loader.js";
+import { refuseExposure } from "./sites.policy.js";
 import { getAdaptiveSchema, putAdaptiveSchema } from "./sites.queries.js";
 import {
   AdaptiveSchemaSchema,
@@ -25,6 +26,8 @@ import { defaultSectionId, defaultSiteSpaceId } from "./structure.model.js";
 
 const tags = ["sites"];
 const ADMIN_MESSAGE = "Only organization admins and the site's creator can see or change its visitor authentication.";
+// The key signs visitor tokens with any claims: its holder reads the whole site.
+const KEY_ACTION = "see or change this site's visitor-token signing key";
 
 export const siteSettingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db, urls, secret } = deps;
@@ -59,15 +62,22 @@ export const siteSettingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         tags,
         operationId: "updateSiteAdaptiveSchema",
         description:
-          "Sets the site's adaptive schema. It must have exactly the shape described by `jsonSchema` (draft-07); otherwise a 400 says where and why, and nothing is stored.",
+          "Sets the site's adaptive schema. It must have exactly the shape described by `jsonSchema` (draft-07); otherwise a 400 says where and why, and nothing is stored. Needs the organization role `create` and the read level on every space the site shows.",
         params: SiteParams,
         body: UpdateAdaptiveSchemaBody,
         response: { 200: AdaptiveSchemaSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const { site, permissions } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      const { site, permissions, unreadable } = await requireSite(
+        db,
+        actorOf(request),
+        request.params.organizationId,
+        request.params.siteId,
+      );
       allow(permissions.edit, "Only members with the create role or higher can change a site's adaptive schema.");
+      // Claims it declares unsigned are set by any visitor, and conditions decide what they read.
+      refuseExposure(unreadable, "change this site's adaptive schema");
       const jsonSchema = request.body.jsonSchema;
       checkAdaptiveSchema(jsonSchema);
       const updatedAt = await putAdaptiveSchema(db, site.id, JSON.stringify(jsonSchema));
@@ -102,14 +112,20 @@ export const siteSettingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         tags,
         operationId: "getSitePublishingAuthById",
         description:
-          "The key that signs the site's visitor tokens (HS256 JWTs given as `jwt_token`). Organization admins and the site's creator only.",
+          "The key that signs the site's visitor tokens (HS256 JWTs given as `jwt_token`). Organization admins and the site's creator only, while they may read every space the site shows.",
         params: SiteParams,
         response: { 200: PublishingAuthSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const { site, permissions } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      const { site, permissions, unreadable } = await requireSite(
+        db,
+        actorOf(request),
+        request.params.organizationId,
+        request.params.siteId,
+      );
       allow(permissions.admin, ADMIN_MESSAGE);
+      refuseExposure(unreadable, KEY_ACTION);
       const row = await db.transaction().execute((trx) => ensurePublishingAuth(trx, site.id, secret));
       return presentPublishingAuth(row, secret);
     },
@@ -122,18 +138,26 @@ export const siteSettingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         tags,
         operationId: "updateSitePublishingAuthById",
         description:
-          "Sets the visitor authentication backend (`custom` only: Quire has no integrations) and `fallbackURL` (null removes it). Organization admins and the site's creator only.",
+          "Sets the visitor authentication backend (`custom` only: Quire has no integrations) and `fallbackURL` (null removes it). Organization admins and the site's creator only, while they may read every space the site shows.",
         params: SiteParams,
         body: UpdatePublishingAuthBody,
         response: { 200: PublishingAuthSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const { site, permissions } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      const { site, permissions, unreadable } = await requireSite(
+        db,
+        actorOf(request),
+        request.params.organizationId,
+        request.params.siteId,
+      );
       allow(permissions.admin, ADMIN_MESSAGE);
-      const { backend, fallbackURL } = request.body;
+      refuseExposure(unreadable, KEY_ACTION);
+      const { backend, fallbackURL, oidcProvider } = request.body;
       if (fallbackURL && !/^https?:\/\//i.test(fallbackURL)) throw invalid("body.fallbackURL must be an http(s) address.");
-      const row = await db.transaction().execute((trx) => updatePublishingAuth(trx, { siteId: site.id, secret, backend, fallbackURL }));
+      const row = await db
+        .transaction()
+        .execute((trx) => updatePublishingAuth(trx, { siteId: site.id, orgId: site.orgId, secret, backend, fallbackURL, oidcProvider }));
       return presentPublishingAuth(row, secret);
     },
   );
@@ -145,14 +169,20 @@ export const siteSettingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         tags,
         operationId: "regenerateSitePublishingAuthById",
         description:
-          "Replaces the signing key: tokens signed with the old key stop working. Organization admins and the site's creator only.",
+          "Replaces the signing key: tokens signed with the old key stop working. Organization admins and the site's creator only, while they may read every space the site shows.",
         params: SiteParams,
         response: { 200: PublishingAuthSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const { site, permissions } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      const { site, permissions, unreadable } = await requireSite(
+        db,
+        actorOf(request),
+        request.params.organizationId,
+        request.params.siteId,
+      );
       allow(permissions.admin, ADMIN_MESSAGE);
+      refuseExposure(unreadable, KEY_ACTION);
       const row = await db.transaction().execute(async (trx) => {
         const current = await ensurePublishingAuth(trx, site.id, secret);
         return updatePublishingAuth(trx, { siteId: site.id, secret, backend: current.backend, regenerate: true });
@@ -168,20 +198,22 @@ export const siteSettingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         tags,
         operationId: "getSitePublishingPreviewById",
         description:
-          "A signed address, valid one hour, that shows the site (published or not) at `siteSpace` (default: its root), optionally as a visitor with `claims` (Rison-encoded). Needs the right to change the site.",
+          "A signed address, valid one hour, that shows the site (published or not) at `siteSpace` (default: its root), optionally as a visitor with `claims` (Rison-encoded). Needs the right to change the site and the read level on every space it shows.",
         params: SiteParams,
         querystring: PreviewQuery,
         response: { 200: PreviewResponse, ...errorResponses },
       },
     },
     async (request) => {
-      const { site, permissions, model } = await requireSiteWithModel(
+      const { site, permissions, model, unreadable } = await requireSiteWithModel(
         db,
         actorOf(request),
         request.params.organizationId,
         request.params.siteId,
       );
       allow(permissions.edit, "Only members with the create role or higher can preview sites.");
+      // Whoever holds the link reads the whole site (not only `siteSpace`), with any claims.
+      refuseExposure(unreadable, "make a preview link of this site");
       const { siteSpace: siteSpaceId, claims } = request.query;
       let path: (string | null)[] = [];
       let target = "";

@@ -7,11 +7,11 @@ import type { SiteRow, SpaceRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
 import { missing } from "../../lib/errors.js";
 import { contentLevel, type OrgAccess } from "../../permissions/access.js";
-import type { Role } from "../../permissions/roles.js";
+import { atLeast, type Role } from "../../permissions/roles.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
 import { getSpacesByIds } from "../spaces/spaces.queries.js";
 import { sitePermissions } from "./sites.policy.js";
-import { getSite } from "./sites.queries.js";
+import { getSite, siteSpaceNodes } from "./sites.queries.js";
 import type { SitePermissionsValue } from "./sites.schemas.js";
 import type { SiteModel } from "./structure.model.js";
 import { loadSiteModel } from "./structure.queries.js";
@@ -22,6 +22,8 @@ export interface LoadedSite {
   site: SiteRow;
   access: OrgAccess;
   permissions: SitePermissionsValue;
+  /** Site spaces showing a space the caller cannot read (see sites.policy.ts `refuseExposure`). */
+  unreadable: string[];
 }
 
 /** The caller's access to an organization they are a member of; 404 otherwise (outsiders cannot tell). */
@@ -34,7 +36,21 @@ export async function loadSite(db: Executor, actor: Actor, orgId: string, siteId
   const site = await getSite(db, orgId, siteId);
   if (!site) return undefined;
   const access = await actor.access.forOrg(orgId);
-  return { site, access, permissions: sitePermissions(access, site) };
+  const unreadable = (await unreadableSiteSpaces(db, access, [site.id])).get(site.id) ?? [];
+  return { site, access, permissions: sitePermissions(access, site, unreadable), unreadable };
+}
+
+/**
+ * For each site, the site spaces showing a space of the organization the caller cannot read (by
+ * site id; every id given is in the map). Organization admins read everything: no query for them.
+ */
+export async function unreadableSiteSpaces(db: Executor, access: OrgAccess, siteIds: readonly string[]): Promise<Map<string, string[]>> {
+  const result = new Map<string, string[]>(siteIds.map((id) => [id, []]));
+  if (!access.membership || access.membership.role === "admin") return result;
+  for (const node of await siteSpaceNodes(db, siteIds)) {
+    if (!atLeast(contentLevel(access, node), "read")) result.get(node.siteId)?.push(node.siteSpaceId);
+  }
+  return result;
 }
 
 /** A site the caller may see: 404 when it is missing, in another organization, or hidden from them. */

@@ -104,6 +104,26 @@ export async function siteSpaceCounts(db: Executor, siteIds: readonly string[]):
   return counts;
 }
 
+/**
+ * The spaces each site shows, as access resolution needs them: one row per site space whose space
+ * is (still) in the site's organization, deleted ones included (a restore shows them again).
+ */
+export async function siteSpaceNodes(
+  db: Executor,
+  siteIds: readonly string[],
+): Promise<{ siteId: string; siteSpaceId: string; id: string; parentId: string | null; defaultLevel: string | null }[]> {
+  if (siteIds.length === 0) return [];
+  return db
+    .selectFrom("siteSpaces")
+    .innerJoin("spaces", "spaces.id", "siteSpaces.spaceId")
+    .innerJoin("sites", "sites.id", "siteSpaces.siteId")
+    .select(["siteSpaces.siteId", "siteSpaces.id as siteSpaceId", "spaces.id", "spaces.parentId", "spaces.defaultLevel"])
+    .where("siteSpaces.siteId", "in", [...siteIds])
+    .whereRef("spaces.orgId", "=", "sites.orgId")
+    .orderBy("siteSpaces.id")
+    .execute();
+}
+
 // Visitor authentication (the signing key of visitor tokens).
 
 export interface PublishingAuthRow {
@@ -111,6 +131,8 @@ export interface PublishingAuthRow {
   backend: string;
   privateKeySealed: string;
   fallbackUrl: string | null;
+  /** The organization's OpenID Connect provider visitors sign in with; null: the fallback URL. */
+  oidcProviderId: string | null;
   updatedAt: string;
 }
 
@@ -127,10 +149,17 @@ export async function putPublishingAuth(db: Executor, row: PublishingAuthRow): P
         backend: row.backend,
         privateKeySealed: row.privateKeySealed,
         fallbackUrl: row.fallbackUrl,
+        oidcProviderId: row.oidcProviderId,
         updatedAt: row.updatedAt,
       }),
     )
     .execute();
+}
+
+/** Whether the organization has this OpenID Connect provider (what a site's visitor authentication may name). */
+export async function hasOidcProvider(db: Executor, orgId: string, providerId: string): Promise<boolean> {
+  const row = await db.selectFrom("oidcProviders").select("id").where("orgId", "=", orgId).where("id", "=", providerId).executeTakeFirst();
+  return row !== undefined;
 }
 
 // Adaptive schema.

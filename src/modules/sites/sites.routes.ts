@@ -9,7 +9,7 @@ import { conflicting } from "../../lib/errors.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { applyOverride, parseCustomization, parseOverride } from "./customization.js";
 import { loadSpacesForSite, requireOrgAccess, requireSite, siteNotFound } from "./sites.loader.js";
-import { sitePermissions } from "./sites.policy.js";
+import { refuseExposure, sitePermissions, widensAudience } from "./sites.policy.js";
 import { deleteSiteRow, getSite, listSites, updateSiteRow } from "./sites.queries.js";
 import {
   CreateSiteBody,
@@ -121,15 +121,25 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
         tags,
         operationId: "updateSiteById",
         description:
-          "Changes a site's settings. `basename` must be unused on this Quire (409 otherwise); `defaultSiteSpace` names a site space at the root of a site without sections, or in the default section of a site with sections; `proxy: null` removes the proxy. Nothing is written when a field is refused.",
+          "Changes a site's settings. `basename` must be unused on this Quire (409 otherwise); `defaultSiteSpace` names a site space at the root of a site without sections, or in the default section of a site with sections; `proxy: null` removes the proxy. A `visibility` that is not narrower than the current one (public > unlisted > share-link or visitor-auth) and `agentsContext: included` need the read level on every space the site shows (403 otherwise). Nothing is written when a field is refused.",
         params: SiteParams,
         body: UpdateSiteBody,
         response: { 200: SiteSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const { site, access, permissions } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      const { site, access, permissions, unreadable } = await requireSite(
+        db,
+        actorOf(request),
+        request.params.organizationId,
+        request.params.siteId,
+      );
       allow(permissions.edit, "Only members with the create role or higher can change sites.");
+      const { visibility, agentsContext } = request.body;
+      if (visibility !== undefined && widensAudience(site.visibility, visibility)) {
+        refuseExposure(unreadable, `change this site's visibility from "${site.visibility}" to "${visibility}"`);
+      }
+      if (agentsContext === "included" && site.agentsContext !== "included") refuseExposure(unreadable, "let agents read this site");
       await inSiteTransaction(db, site, (trx, current) => updateSite(trx, { model: current, body: request.body })).catch((error) => {
         // Another site took the basename between the check and the write.
         if (isUniqueViolation(error))
@@ -178,15 +188,22 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
           operationId,
           description:
             published === 1
-              ? "Publishes the site: it is served at `urls.published` to the audience its visibility sets. A self-hosted Quire never asks for a checkout: the answer is always the Site."
-              : "Unpublishes the site: it is no longer served (its settings and structure are kept).",
+              ? "Publishes the site: it is served at `urls.published` to the audience its visibility sets. Needs the organization role `create` and the read level on every space the site shows (403 otherwise). A self-hosted Quire never asks for a checkout: the answer is always the Site."
+              : "Unpublishes the site: it is no longer served (its settings and structure are kept). Needs the organization role `create`.",
           params: SiteParams,
           response: { 200: PublishResponse, ...errorResponses },
         },
       },
       async (request) => {
-        const { site, access, permissions } = await requireSite(db, actorOf(request), request.params.organizationId, request.params.siteId);
-        allow(permissions.publish, "Only members with the create role or higher can publish or unpublish sites.");
+        const { site, access, permissions, unreadable } = await requireSite(
+          db,
+          actorOf(request),
+          request.params.organizationId,
+          request.params.siteId,
+        );
+        allow(permissions.edit, "Only members with the create role or higher can publish or unpublish sites.");
+        // Unpublishing only narrows who reads the site; publishing shows every space of it.
+        if (published === 1) refuseExposure(unreadable, "publish this site");
         if (site.published !== published) await updateSiteRow(db, site.id, { published });
         return presentSiteFor(db, access, { ...site, published }, urls);
       },

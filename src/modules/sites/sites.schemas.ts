@@ -161,6 +161,11 @@ export const PublishingAuthSchema = Type.Object({
   backend: Type.Enum(["custom", "integration"]),
   privateKey: Type.String({ description: "Key that signs visitor tokens (HS256 JWTs); 256 random bits, base64url" }),
   fallbackURL: Type.Optional(Type.String()),
+  oidcProvider: Type.Optional(
+    Type.String({
+      description: "Quire extension: the organization's OpenID Connect provider visitors sign in with (instead of fallbackURL)",
+    }),
+  ),
 });
 export type PublishingAuthResponse = Static<typeof PublishingAuthSchema>;
 
@@ -171,6 +176,12 @@ export const UpdatePublishingAuthBody = Type.Object({
   fallbackURL: Type.Optional(
     Type.Union([Type.String({ format: "uri", maxLength: 2048 }), Type.Null()], {
       description: "Where to send visitors whose token is not valid; null removes it",
+    }),
+  ),
+  oidcProvider: Type.Optional(
+    Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+      description:
+        "Quire extension: id of an OpenID Connect provider of the organization; visitors without a valid token sign in with it, and its ID token's claims become their visitor claims. null removes it",
     }),
   ),
 });

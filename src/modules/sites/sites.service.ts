@@ -11,7 +11,15 @@ import { seal, unseal } from "../../lib/sealed.js";
 import { nowIso } from "../../lib/time.js";
 import { atLeast } from "../../permissions/roles.js";
 import type { SpaceForSite } from "./sites.loader.js";
-import { basenameTaken, getPublishingAuth, insertSite, type PublishingAuthRow, putPublishingAuth, updateSiteRow } from "./sites.queries.js";
+import {
+  basenameTaken,
+  getPublishingAuth,
+  hasOidcProvider,
+  insertSite,
+  type PublishingAuthRow,
+  putPublishingAuth,
+  updateSiteRow,
+} from "./sites.queries.js";
 import { BASENAME_PATTERN, type CreateSiteValue, type PublishingAuthResponse, type UpdateSiteValue } from "./sites.schemas.js";
 import { defaultSectionId, hasSections, keyAfter, type SiteModel, siteSpacesOf, slugify, uniquePath } from "./structure.model.js";
 import { insertSiteSpace } from "./structure.queries.js";
@@ -21,8 +29,9 @@ export const VISITOR_KEY_PURPOSE = "site-visitor-key";
 
 /**
  * The spaces a request names, checked: each must be a live space of the organization that the
- * caller may see (else a 400 naming the field, as for an id that does not exist), and the caller
- * needs the edit level on it to publish it on a site (403).
+ * caller may read (else a 400 naming the field, the same answer as for an id that does not exist,
+ * so that it tells nothing of spaces hidden from them), and the caller needs the edit level on it
+ * to show it on a site (403): whoever shows a space to the site's readers must be able to read it.
  */
 export function checkSpacesForSite(
   spaces: ReadonlyMap<string, SpaceForSite>,
@@ -31,8 +40,11 @@ export function checkSpacesForSite(
 ): SpaceForSite[] {
   return ids.map((id, index) => {
     const entry = spaces.get(id);
-    if (!entry || entry.space.deletedAt || !atLeast(entry.level, "read")) {
+    if (!entry || !atLeast(entry.level, "read")) {
       throw invalid(`${fieldOf(index)} names space "${id}", which does not exist in this organization.`);
+    }
+    if (entry.space.deletedAt) {
+      throw invalid(`${fieldOf(index)} names space "${id}", which is deleted; restore it first.`);
     }
     if (!atLeast(entry.level, "edit")) {
       throw notAllowed(`You need at least the edit level on space "${id}" to show it on a site.`);
@@ -95,6 +107,7 @@ export async function createSite(
     backend: "custom",
     privateKeySealed: JSON.stringify(seal(input.secret, VISITOR_KEY_PURPOSE, newSigningKey())),
     fallbackUrl: null,
+    oidcProviderId: null,
     updatedAt: now,
   });
   return site;
@@ -162,6 +175,7 @@ export function presentPublishingAuth(row: PublishingAuthRow, secret: string): P
     backend: row.backend as PublishingAuthResponse["backend"],
     privateKey,
     ...(row.fallbackUrl ? { fallbackURL: row.fallbackUrl } : {}),
+    ...(row.oidcProviderId ? { oidcProvider: row.oidcProviderId } : {}),
   };
 }
 
@@ -174,6 +188,7 @@ export async function ensurePublishingAuth(trx: Executor, siteId: string, secret
     backend: "custom",
     privateKeySealed: JSON.stringify(seal(secret, VISITOR_KEY_PURPOSE, newSigningKey())),
     fallbackUrl: null,
+    oidcProviderId: null,
     updatedAt: nowIso(),
   };
   await putPublishingAuth(trx, row);
@@ -182,8 +197,19 @@ export async function ensurePublishingAuth(trx: Executor, siteId: string, secret
 
 export async function updatePublishingAuth(
   trx: Executor,
-  input: { siteId: string; secret: string; backend: string; fallbackURL?: string | null | undefined; regenerate?: boolean },
+  input: {
+    siteId: string;
+    orgId?: string;
+    secret: string;
+    backend: string;
+    fallbackURL?: string | null | undefined;
+    oidcProvider?: string | null | undefined;
+    regenerate?: boolean;
+  },
 ): Promise<PublishingAuthRow> {
+  if (typeof input.oidcProvider === "string" && !(input.orgId && (await hasOidcProvider(trx, input.orgId, input.oidcProvider)))) {
+    throw invalid(`body.oidcProvider names "${input.oidcProvider}", which is not an OpenID Connect provider of this organization.`);
+  }
   if (input.backend === "integration") {
     throw invalid(
       'body.backend "integration" is not available: Quire has no integrations. Use "custom" and sign visitor tokens with privateKey.',
@@ -194,6 +220,7 @@ export async function updatePublishingAuth(
     ...current,
     backend: input.backend,
     ...(input.fallbackURL !== undefined ? { fallbackUrl: input.fallbackURL } : {}),
+    ...(input.oidcProvider !== undefined ? { oidcProviderId: input.oidcProvider } : {}),
     ...(input.regenerate ? { privateKeySealed: JSON.stringify(seal(input.secret, VISITOR_KEY_PURPOSE, newSigningKey())) } : {}),
     updatedAt: nowIso(),
   };

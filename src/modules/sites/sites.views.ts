@@ -10,6 +10,7 @@ import type { OrgAccess } from "../../permissions/access.js";
 import { spaceActivityCounts } from "../spaces/space-activity.queries.js";
 import { presentSpacesFor } from "../spaces/spaces.presenter.js";
 import { findActiveShareLink } from "./share-links.queries.js";
+import { unreadableSiteSpaces } from "./sites.loader.js";
 import { sitePermissions } from "./sites.policy.js";
 import { presentSite } from "./sites.presenter.js";
 import { getSite, lockSiteRow, siteSpaceCounts } from "./sites.queries.js";
@@ -22,13 +23,13 @@ export function allow(allowed: boolean, message: string): void {
   if (!allowed) throw notAllowed(message);
 }
 
-/** Sites as the caller sees them, with their site space counts loaded for the whole page at once. */
+/** Sites as the caller sees them, with their site space counts and the caller's reach loaded for the whole page at once. */
 export async function presentSitesFor(db: Executor, access: OrgAccess, sites: readonly SiteRow[], urls: Urls) {
-  const counts = await siteSpaceCounts(
-    db,
-    sites.map((s) => s.id),
+  const ids = sites.map((s) => s.id);
+  const [counts, unreadable] = await Promise.all([siteSpaceCounts(db, ids), unreadableSiteSpaces(db, access, ids)]);
+  return sites.map((site) =>
+    presentSite(site, { siteSpaces: counts.get(site.id) ?? 0, permissions: sitePermissions(access, site, unreadable.get(site.id)) }, urls),
   );
-  return sites.map((site) => presentSite(site, { siteSpaces: counts.get(site.id) ?? 0, permissions: sitePermissions(access, site) }, urls));
 }
 
 export async function presentSiteFor(db: Executor, access: OrgAccess, site: SiteRow, urls: Urls) {

@@ -7,6 +7,7 @@ import { listOf, paginateRows } from "../../http/pagination.js";
 import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
 import { missing } from "../../lib/errors.js";
 import { type LoadedSite, loadSpacesForSite, requireSiteWithModel } from "./sites.loader.js";
+import { refuseExposure } from "./sites.policy.js";
 import { SiteParams } from "./sites.schemas.js";
 import { checkSpacesForSite } from "./sites.service.js";
 import { allow, inSiteTransaction, structureContext, verifiedShareKey } from "./sites.views.js";
@@ -14,6 +15,7 @@ import {
   defaultSiteSpaceId,
   type ModelSiteSpace,
   type PositionPointer,
+  planPosition,
   type SiteModel,
   type StructureItemType,
   sectionsInOrder,
@@ -59,6 +61,8 @@ import {
 const tags = ["site structure"];
 const EDIT_MESSAGE = "Only members with the create role or higher can change a site's structure.";
 const SORT_NOTE = "Deprecated: use PATCH {site}/structure/sort.";
+
+type MovePosition = { before?: PositionPointer | undefined; after?: PositionPointer | undefined } | undefined;
 
 /** Items of a site in reading order: sections depth first, each with its site spaces. */
 function orderedSiteSpaces(model: SiteModel): ModelSiteSpace[] {
@@ -137,6 +141,26 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     return checked.space;
   }
 
+  /**
+   * A site space's condition, and the section it sits in (whose condition also applies), decide who
+   * reads its space: changing either needs the read level on that space.
+   */
+  function refuseExposingSiteSpace(loaded: LoadedSite, siteSpaceId: string, action: string) {
+    refuseExposure(
+      loaded.unreadable.filter((id) => id === siteSpaceId),
+      action,
+    );
+  }
+
+  /** A site space moved into another section falls under that section's condition instead of its own. */
+  function refuseMovingToAnotherSection(loaded: LoadedSite & { model: SiteModel }, item: PositionPointer, position: MovePosition) {
+    if (item.type !== "site-space") return;
+    const current = siteSpaceOf(loaded.model, item.id).sectionId;
+    if (planPosition(loaded.model, item, position).parentId !== current) {
+      refuseExposingSiteSpace(loaded, item.id, "move this site space to another section");
+    }
+  }
+
   // Structure.
 
   app.get(
@@ -165,7 +189,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         tags,
         operationId: "sortSiteStructure",
         description:
-          "Moves a site space, section or group next to `position.before` or `position.after` (both: between them, which must be neighbours; neither: to the end of its current place). A site space goes next to site spaces (possibly of another section), a section or group next to sections and groups (possibly in another group). 400, with nothing moved, for an unknown or foreign pointer, a pointer of the wrong type, the item itself, or a group that would end up inside itself.",
+          "Moves a site space, section or group next to `position.before` or `position.after` (both: between them, which must be neighbours; neither: to the end of its current place). A site space goes next to site spaces (possibly of another section), a section or group next to sections and groups (possibly in another group). 400, with nothing moved, for an unknown or foreign pointer, a pointer of the wrong type, the item itself, or a group that would end up inside itself. Moving a site space to another section needs the read level on its space.",
         params: SiteParams,
         body: SortStructureBody,
         response: { 200: Type.Union([SiteSpaceSchema, SiteSectionSchema, SiteSectionGroupSchema]), ...errorResponses },
@@ -175,6 +199,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       const loaded = await loadForWrite(actorOf(request), request.params);
       const { item, position } = request.body;
       requireItem(loaded.model, item);
+      refuseMovingToAnotherSection(loaded, item, position);
       await inSiteTransaction(db, loaded.site, (trx, model) => moveItem(trx, { model, item, position }));
       return presentItem(await reloaded(loaded), item);
     },
@@ -254,7 +279,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         tags,
         operationId: "updateSiteSpaceById",
         description:
-          "Changes a site space's path (unique in its section; the old one keeps working as a redirect), condition (checked when written; null removes it) or space (the caller needs the edit level on it).",
+          "Changes a site space's path (unique in its section; the old one keeps working as a redirect), condition (checked when written; null removes it) or space (the caller needs the edit level on it). Changing or removing an existing condition needs the read level on the site space's space.",
         params: SiteSpaceParams,
         body: UpdateSiteSpaceBody,
         response: { 200: SiteSpaceSchema, ...errorResponses },
@@ -264,6 +289,10 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       const loaded = await loadForWrite(actorOf(request), request.params);
       const siteSpace = siteSpaceOf(loaded.model, request.params.siteSpaceId);
       const { spaceId, ...body } = request.body;
+      // Adding a condition where there was none only narrows who reads the space.
+      if (body.condition !== undefined && siteSpace.condition !== null && body.condition !== siteSpace.condition) {
+        refuseExposingSiteSpace(loaded, siteSpace.id, "change the condition of this site space");
+      }
       const space = spaceId === undefined ? undefined : await spaceForSite(loaded, spaceId, "body.spaceId");
       await inSiteTransaction(db, loaded.site, (trx, model) =>
         updateSiteSpace(trx, { model, siteSpace: siteSpaceOf(model, siteSpace.id), body, space }),
@@ -299,7 +328,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         tags,
         operationId: "moveSiteSpace",
         deprecated: true,
-        description: `${SORT_NOTE} Moves a site space next to another site space.`,
+        description: `${SORT_NOTE} Moves a site space next to another site space (into another section: needs the read level on its space).`,
         params: SiteSpaceParams,
         body: MoveSiteSpaceBody,
         response: { 200: SiteSpaceSchema, ...errorResponses },
@@ -313,6 +342,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         before: before && { type: before.type, id: before.siteSpace },
         after: after && { type: after.type, id: after.siteSpace },
       };
+      refuseMovingToAnotherSection(loaded, item, position);
       await inSiteTransaction(db, loaded.site, (trx, model) => moveItem(trx, { model, item, position }));
       const ctx = await reloaded(loaded);
       return presentSiteSpace(ctx, siteSpaceOf(ctx.model, item.id));
@@ -375,7 +405,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         tags,
         operationId: "updateSiteSectionById",
         description:
-          "Changes a section. `path` is unique in the site (the old one keeps working as a redirect); `defaultSiteSpace` must be one of its site spaces; `condition` is checked when written (null removes it).",
+          "Changes a section. `path` is unique in the site (the old one keeps working as a redirect); `defaultSiteSpace` must be one of its site spaces; `condition` is checked when written (null removes it); changing or removing an existing one needs the read level on every space of the section.",
         params: SiteSectionParams,
         body: UpdateSectionBody,
         response: { 200: SiteSectionSchema, ...errorResponses },
@@ -384,6 +414,14 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     async (request) => {
       const loaded = await loadForWrite(actorOf(request), request.params);
       const section = sectionOf(loaded.model, request.params.siteSectionId);
+      const { condition } = request.body;
+      if (condition !== undefined && section.condition !== null && condition !== section.condition) {
+        const inSection = new Set(loaded.model.siteSpaces.filter((s) => s.sectionId === section.id).map((s) => s.id));
+        refuseExposure(
+          loaded.unreadable.filter((id) => inSection.has(id)),
+          "change the condition of this section",
+        );
+      }
       await inSiteTransaction(db, loaded.site, (trx, model) =>
         updateSection(trx, { model, section: sectionOf(model, section.id), body: request.body }),
       );

@@ -5,6 +5,7 @@ import { type Actor, actorOf } from "../../http/authenticate.js";
 import { badRequest, forbidden, notFound } from "../../http/errors.js";
 import { listOf, type Page } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent, type SpaceMergeRulesValue } from "../../http/schemas.js";
+import { announceAccessChange } from "../../lib/access-changes.js";
 import { loadOrgAccess, type OrgAccess } from "../../permissions/access.js";
 import { authorize } from "../../permissions/authorize.js";
 import { getMember } from "../../permissions/memberships.queries.js";
@@ -174,6 +175,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         ...icon,
       };
       if (Object.keys(changes).length > 0) await updateSpace(db, space.id, changes);
+      if (body.editMode !== undefined || body.defaultLevel !== undefined) announceAccessChange({ kind: "space", spaceId: space.id });
       return presentFresh(actor, space.id);
     },
   );

@@ -100,6 +100,11 @@ export const GitSyncState = Type.Object({
   projectDirectory: Type.Optional(Type.String()),
   /** Where the pages are in the repository (the project directory and `.gitbook.yaml`'s root), as of the last import. */
   contentRoot: Type.Optional(Type.String()),
+  /**
+   * The last import's `repoTreeURL`: links to files of the repository that are not imported (outside
+   * the root, Markdown SUMMARY.md does not list) point under it.
+   */
+  repoTreeURL: Type.Optional(Type.String()),
   /** Latest `timestamp` of an applied import or export: older ones are ignored. */
   lastTimestamp: Type.Optional(Timestamp),
   lastImport: Type.Optional(GitSyncRun),

@@ -1,7 +1,10 @@
+import type { RevisionContent } from "../../content/revision/model.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { saveContent, saveDocumentsJson } from "../../content/revision/storage.js";
 import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
 import type { Executor } from "../../db/database.js";
 import type { SpaceRow } from "../../db/schema.js";
+import { announceAccessChange } from "../../lib/access-changes.js";
 import { conflicting, invalid, preconditionFailed } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { isoDaysAgo, nowIso } from "../../lib/time.js";
@@ -14,6 +17,12 @@ import { listSiblings, writePositions } from "../content-tree/tree.queries.js";
 import { SPACE_RETENTION_DAYS } from "./spaces.jobs.js";
 import { insertFirstRevision, insertSpace, markSpaceDeleted, markSpaceRestored, placeSpace } from "./spaces.queries.js";
 
+/** Content a new space starts with: its page tree and the documents it refers to (canonical JSON by hash). */
+export interface StartContent {
+  content: RevisionContent;
+  documents: ReadonlyMap<string, string>;
+}
+
 export interface NewSpaceInput {
   orgId: string;
   parentId: string | null;
@@ -21,13 +30,22 @@ export interface NewSpaceInput {
   emoji?: string | undefined;
   language?: string | undefined;
   editMode?: string | undefined;
+  /**
+   * A space whose access the new one takes: its default level and its user and team grants (a
+   * translation reads like its source, no wider). Without it the new space inherits from its parent.
+   */
+  accessLike?: Pick<SpaceRow, "id" | "defaultLevel"> | undefined;
+  /** A space of the same organization whose current content the new one starts with (a template), else none. */
+  contentOf?: Pick<SpaceRow, "id" | "orgId" | "revisionId"> | undefined;
+  /** Content the new space starts with (a built-in template of the web app); not with `contentOf`. */
+  startContent?: StartContent | undefined;
   access: OrgAccess;
   actorId: string;
 }
 
 /**
- * Creates a space at the end of its parent with its first revision (empty: no tree yet), so that
- * `space.revision` always names a revision. Run inside a transaction.
+ * Creates a space at the end of its parent with its first revision (empty: no tree yet, or the
+ * template's content), so that `space.revision` always names a revision. Run inside a transaction.
  */
 export async function createSpace(trx: Executor, input: NewSpaceInput): Promise<SpaceRow> {
   const siblings = await listSiblings(trx, input.orgId, input.parentId);
@@ -42,7 +60,7 @@ export async function createSpace(trx: Executor, input: NewSpaceInput): Promise<
     visibility: "private",
     editMode: input.editMode ?? "live",
     // New content follows its parent (or the organization's roles at the top level).
-    defaultLevel: "inherit",
+    defaultLevel: input.accessLike ? input.accessLike.defaultLevel : "inherit",
     language: input.language ?? null,
     mergeRules: JSON.stringify({ type: "inherit" }),
     revisionId: newId(),
@@ -55,9 +73,18 @@ export async function createSpace(trx: Executor, input: NewSpaceInput): Promise<
     createdAt: now,
     updatedAt: now,
   };
+  if (input.contentOf && input.contentOf.orgId !== input.orgId) throw invalid("A space starts only from a space of its own organization.");
+  // Content is content-addressed: the new space's first revision shares the template's tree.
+  let treeHash = input.contentOf ? ((await getSpaceRevision(trx, input.contentOf.id, input.contentOf.revisionId))?.treeHash ?? null) : null;
+  if (input.startContent && !input.contentOf) {
+    await saveDocumentsJson(trx, input.startContent.documents);
+    treeHash = await saveContent(trx, input.startContent.content);
+  }
   await insertSpace(trx, space);
-  await insertFirstRevision(trx, { id: space.revisionId, spaceId: space.id, treeHash: null, createdBy: input.actorId });
+  await insertFirstRevision(trx, { id: space.revisionId, spaceId: space.id, treeHash, createdBy: input.actorId });
+  if (input.accessLike) await copyGrants(trx, input.accessLike.id, { targetId: space.id, targetType: "space" });
   await grantCreatorAdmin(trx, input.access, space, "space");
+  if (treeHash) await requestSearchIndex(trx, space.id);
   return space;
 }
 
@@ -117,6 +144,7 @@ export async function duplicateSpace(trx: Executor, input: { original: SpaceRow;
 /** Soft-deletes a space: hidden everywhere, restorable by its admins for 7 days, then purged. */
 export async function deleteSpace(trx: Executor, input: { space: SpaceRow; actorId: string }): Promise<void> {
   await markSpaceDeleted(trx, input.space.id, input.actorId);
+  announceAccessChange({ kind: "space", spaceId: input.space.id });
 }
 
 /**
@@ -151,6 +179,8 @@ export async function moveSpace(
     position: input.position,
   });
   await writePositions(trx, updates, { kind: "space", id: space.id, parentId: destinationParentId });
+  // Another collection's grants apply to it now.
+  if (destinationParentId !== space.parentId) announceAccessChange({ kind: "space", spaceId: space.id });
 }
 
 /**
@@ -180,4 +210,5 @@ export async function transferSpace(
     await removeSpacesFromSitesOutside(trx, [space.id], targetOrgId);
   }
   await placeSpace(trx, space.id, { orgId: targetOrgId, parentId: destinationParentId, position });
+  announceAccessChange({ kind: "space", spaceId: space.id });
 }

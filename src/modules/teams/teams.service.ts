@@ -1,6 +1,7 @@
 import type { Executor } from "../../db/database.js";
 import type { TeamRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
+import { announceAccessChange } from "../../lib/access-changes.js";
 import { invalid, missing } from "../../lib/errors.js";
 import { getMembersByEmails, getMembersWithUsers } from "../members/members.queries.js";
 import { type LoadedOrganization, requireOrganization } from "../organizations/organizations.loader.js";
@@ -79,6 +80,7 @@ export async function updateTeamMembers(
     if (was && role && was !== role) await setTeamMemberRole(trx, input.teamId, userId, role);
   }
   await deleteTeamMembers(trx, input.teamId, [...removed]);
+  announceAccessChange({ kind: "organization", orgId: input.orgId });
 }
 
 /** Adds an organization member to a team, or changes their role when `role` is given. Call inside a transaction. */
@@ -91,6 +93,7 @@ export async function putTeamMember(
   const current = (await teamRolesOf(trx, input.teamId, [input.userId])).get(input.userId);
   if (!current) await insertTeamMembers(trx, input.teamId, [{ userId: input.userId, role: input.role ?? "member" }]);
   else if (input.role && input.role !== current) await setTeamMemberRole(trx, input.teamId, input.userId, input.role);
+  announceAccessChange({ kind: "organization", orgId: input.orgId, userId: input.userId });
 }
 
 /** Maps each reference (user id, or email when it contains "@") to an organization member's id; 400 names the first unknown one. */

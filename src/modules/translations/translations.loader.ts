@@ -1,11 +1,13 @@
 /** Loading a translation (or an organization's translations) with the caller's access to it. */
 import type { Executor } from "../../db/database.js";
-import type { OrganizationRow, TranslationRow } from "../../db/schema.js";
+import type { OrganizationRow, SpaceRow, TranslationRow } from "../../db/schema.js";
 import type { Actor } from "../../http/authenticate.js";
-import { missing } from "../../lib/errors.js";
-import type { OrgAccess } from "../../permissions/access.js";
+import { invalid, missing } from "../../lib/errors.js";
+import { contentLevel, loadMembersAccess, type OrgAccess } from "../../permissions/access.js";
+import { atLeast } from "../../permissions/roles.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
-import { translationPermissions } from "./translations.policy.js";
+import { getSpace } from "../spaces/spaces.queries.js";
+import { readersBeyondSource, type TranslationSourceNode, translationPermissions } from "./translations.policy.js";
 import { getTranslation, listTranslationsOfOrg, sourceNodes } from "./translations.queries.js";
 import type { TranslationPermissionsValue } from "./translations.schemas.js";
 
@@ -16,6 +18,31 @@ export interface LoadedOrg {
 }
 
 export const translationNotFound = (id: string) => missing(`No translation with id "${id}".`);
+
+/**
+ * The source space a new translation names, which the caller must be able to read (a translation
+ * shows its content): a 400 naming the field otherwise, as for an id that does not exist.
+ */
+export async function requireTranslationSource(db: Executor, access: OrgAccess, spaceId: string): Promise<SpaceRow> {
+  const source = await getSpace(db, spaceId);
+  if (!source || source.orgId !== access.orgId || !atLeast(contentLevel(access, source), "read")) {
+    throw invalid(`body.source.space names "${spaceId}", which is not a space of this organization.`);
+  }
+  return source;
+}
+
+/**
+ * Members of the organization who may read a translation's target space but not its source: a run
+ * would show them the source's content (translations.policy.ts `readersBeyondSource`).
+ */
+export async function membersReadingBeyondSource(
+  db: Executor,
+  orgId: string,
+  source: TranslationSourceNode,
+  target: TranslationSourceNode,
+): Promise<string[]> {
+  return readersBeyondSource(await loadMembersAccess(db, orgId), source, target);
+}
 
 /** An organization the caller is a member of (404 otherwise: outsiders cannot tell it exists). */
 export async function requireMemberOrg(db: Executor, actor: Actor, orgId: string): Promise<LoadedOrg> {

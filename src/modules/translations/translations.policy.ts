@@ -17,3 +17,19 @@ export function translationPermissions(access: OrgAccess, source: TranslationSou
   const readsSource = !!source && !source.deletedAt && atLeast(contentLevel(access, source), "read");
   return { view: admin || readsSource, edit: admin };
 }
+
+/**
+ * The members (user ids, sorted) who may read a translation's target space but not its source. A
+ * translation reads like its source, no wider: a run refuses to write while this is not empty.
+ */
+export function readersBeyondSource(
+  members: ReadonlyMap<string, OrgAccess>,
+  source: TranslationSourceNode,
+  target: TranslationSourceNode,
+): string[] {
+  const beyond: string[] = [];
+  for (const [userId, access] of members) {
+    if (atLeast(contentLevel(access, target), "read") && !atLeast(contentLevel(access, source), "read")) beyond.push(userId);
+  }
+  return beyond.sort();
+}

@@ -6,11 +6,18 @@ import { listOf, paginateRows } from "../../http/pagination.js";
 import { errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
 import { invalid, notAllowed } from "../../lib/errors.js";
 import { authorize } from "../../permissions/authorize.js";
+import { requireCreateDestination } from "../collections/collections.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { getSpace } from "../spaces/spaces.queries.js";
 import { translatorFor } from "./translations.engines.js";
 import { requestTranslationRun } from "./translations.jobs.js";
-import { requireMemberOrg, requireTranslation, translationNotFound, visibleTranslations } from "./translations.loader.js";
+import {
+  requireMemberOrg,
+  requireTranslation,
+  requireTranslationSource,
+  translationNotFound,
+  visibleTranslations,
+} from "./translations.loader.js";
 import { translationPermissions } from "./translations.policy.js";
 import { presentTranslation } from "./translations.presenter.js";
 import { deleteTranslation, getTranslation, updateInstructions } from "./translations.queries.js";
@@ -59,6 +66,8 @@ export const translationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       schema: {
         tags,
         operationId: "createTranslation",
+        description:
+          "Creates a translation of `source.space` into `language`: a new locked space next to the source, with the source's default level and user and team grants (it reads like the source, no wider), translated by runs. Organization admins only; the caller must be able to read the source (400 as for an unknown space otherwise) and to create content where it is (the organization's top level or its collection). Every run first checks that nobody reads the translated space who cannot read the source, and fails with a message saying who otherwise.",
         params: OrganizationParams,
         body: CreateTranslationBody,
         response: { 201: TranslationSchema, ...errorResponses },
@@ -68,7 +77,11 @@ export const translationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       const actor = actorOf(request);
       const { org, access, admin } = await requireMemberOrg(db, actor, request.params.organizationId);
       if (!admin) throw notAllowed(adminOnly);
-      const source = await validateNewTranslation(db, org.id, request.body, translatorFor(deps.config.translator));
+      // A translation shows its source's content in a new space next to it: the caller must read
+      // the one and may create in the other's place.
+      const source = await requireTranslationSource(db, access, request.body.source.space);
+      await requireCreateDestination(db, actor, org.id, source.parentId);
+      await validateNewTranslation(db, source, request.body, translatorFor(deps.config.translator));
       let translation: Awaited<ReturnType<typeof createTranslation>>;
       try {
         translation = await db

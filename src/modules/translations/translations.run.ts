@@ -18,6 +18,7 @@ import type { JobContext } from "../../jobs/registry.js";
 import { DomainError } from "../../lib/errors.js";
 import { getSpace } from "../spaces/spaces.queries.js";
 import { translatorFor } from "./translations.engines.js";
+import { membersReadingBeyondSource } from "./translations.loader.js";
 import {
   getTranslationById,
   hasQueuedRun,
@@ -41,6 +42,16 @@ export interface TranslationRunPayload {
 
 /** The run cannot succeed by retrying (the source or target space is gone, the pair is not installed). */
 class PermanentFailure extends Error {}
+
+function widerTargetMessage(sourceId: string, targetId: string, userIds: readonly string[]): string {
+  const shown = userIds
+    .slice(0, 5)
+    .map((id) => `"${id}"`)
+    .join(", ");
+  const more = userIds.length > 5 ? ` and ${userIds.length - 5} more` : "";
+  const who = userIds.length === 1 ? "1 member" : `${userIds.length} members`;
+  return `The translated space "${targetId}" can be read by ${who} who cannot read its source "${sourceId}" (users ${shown}${more}), so this run wrote nothing: it would show them the source's content. Give the translated space no wider access than its source (its default level, its grants and its collection's), or give them access to the source, then run the translation again.`;
+}
 
 /** What a page (or reusable content) is, as far as its translation is concerned. */
 function fingerprint(
@@ -222,6 +233,11 @@ export async function runTranslation(ctx: JobContext, payload: TranslationRunPay
       prepareContent(targetContent).root.hash ===
       (targetRevision?.treeHash ?? prepareContent({ pages: [], files: [], reusableContents: [], variables: {} }).root.hash);
     const revisionId = await db.transaction().execute(async (trx) => {
+      // The translation reads like its source, no wider: checked against access as it is when the
+      // content is written (the source may have been restricted, the target opened, since creation).
+      const [sourceNow, targetNow] = await Promise.all([getSpace(trx, source.id), getSpace(trx, target.id)]);
+      const beyond = await membersReadingBeyondSource(trx, row.orgId, sourceNow ?? source, targetNow ?? target);
+      if (beyond.length > 0) throw new PermanentFailure(widerTargetMessage(source.id, target.id, beyond));
       let resultRevisionId = target.revisionId;
       if (!unchanged) {
         for (const document of newDocuments) await saveDocument(trx, document);

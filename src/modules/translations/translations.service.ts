@@ -1,7 +1,8 @@
 /**
  * Creating a translation: checks what the request names (the source space, the languages, the
  * engine's pairs), then in the caller's transaction creates the target space next to the source
- * (locked: its content is written by runs only), records the translation and queues its first run.
+ * (locked: its content is written by runs only; with the source's default level and grants, so
+ * that it reads like the source, no wider), records the translation and queues its first run.
  */
 import type { Executor } from "../../db/database.js";
 import type { SpaceRow, TranslationRow } from "../../db/schema.js";
@@ -9,7 +10,6 @@ import { invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
 import type { OrgAccess } from "../../permissions/access.js";
-import { getSpace } from "../spaces/spaces.queries.js";
 import { createSpace } from "../spaces/spaces.service.js";
 import { requestTranslationRun } from "./translations.jobs.js";
 import { findTranslationOf, insertTranslation } from "./translations.queries.js";
@@ -18,16 +18,16 @@ import { requirePair, type Translator } from "./translations.translator.js";
 
 export const EMPTY_INSTRUCTIONS = { object: "document", data: {}, nodes: [] } as const;
 
-/** The source space of a new translation, once the request is known to be valid (400s otherwise). */
+/**
+ * Checks the rest of a new translation's request (400s), its source being one the caller may read
+ * (translations.loader.ts `requireTranslationSource`).
+ */
 export async function validateNewTranslation(
   db: Executor,
-  orgId: string,
+  source: SpaceRow,
   body: CreateTranslationValue,
   translator: Translator,
-): Promise<SpaceRow> {
-  const source = await getSpace(db, body.source.space);
-  if (!source || source.orgId !== orgId)
-    throw invalid(`body.source.space names "${body.source.space}", which is not a space of this organization.`);
+): Promise<void> {
   if (source.deletedAt) throw invalid(`body.source.space names "${source.id}", which is deleted; restore it first.`);
   if (body.language === body.source.language) {
     throw invalid(`body.language must differ from body.source.language (both are "${body.language}").`);
@@ -39,7 +39,6 @@ export async function validateNewTranslation(
     );
   }
   await requirePair(translator, { from: body.source.language, to: body.language });
-  return source;
 }
 
 /** Title of the translated space: the source's, with the language, within a space title's 50 characters. */
@@ -65,6 +64,8 @@ export async function createTranslation(
     language: body.language,
     // Runs overwrite it: locked, nobody edits it by hand (an admin may unlock it, at that risk).
     editMode: "locked",
+    // Next to the source, with its default level and grants: it reads like the source, no wider.
+    accessLike: source,
     access: input.access,
     actorId: input.actorId,
   });

@@ -34,3 +34,18 @@ export function listApiTokens(db: Executor, userId: string) {
     .orderBy("createdAt")
     .execute();
 }
+
+/**
+ * Revokes every API token of the user and ends every web session they have, in every process at
+ * once (both are looked up in the database on each use).
+ */
+export async function revokeCredentialsOfUser(db: Executor, userId: string): Promise<{ revokedTokens: number; endedSessions: number }> {
+  const tokens = await db
+    .updateTable("apiTokens")
+    .set({ revokedAt: nowIso() })
+    .where("userId", "=", userId)
+    .where("revokedAt", "is", null)
+    .executeTakeFirst();
+  const sessions = await db.deleteFrom("webSessions").where("userId", "=", userId).executeTakeFirst();
+  return { revokedTokens: Number(tokens.numUpdatedRows), endedSessions: Number(sessions.numDeletedRows) };
+}

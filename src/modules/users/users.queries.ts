@@ -2,6 +2,7 @@ import type { Executor } from "../../db/database.js";
 import type { UserRow } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
+import type { EmailVerification } from "./users.policy.js";
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -23,7 +24,7 @@ export function getUsersByIds(db: Executor, ids: string[]): Promise<UserRow[]> {
 export interface NewUserInput {
   email: string;
   displayName: string;
-  emailVerified: boolean;
+  verification: EmailVerification;
   pending: boolean;
   photoUrl?: string | null;
 }
@@ -35,13 +36,36 @@ export async function insertUser(db: Executor, input: NewUserInput): Promise<Use
     email: normalizeEmail(input.email),
     displayName: input.displayName,
     photoUrl: input.photoUrl ?? null,
-    emailVerified: input.emailVerified ? 1 : 0,
+    ...verificationColumns(input.verification),
     pending: input.pending ? 1 : 0,
     createdAt: now,
     updatedAt: now,
   };
   await db.insertInto("users").values(row).execute();
   return row;
+}
+
+/** The three columns that say who verified the address; written together, never one alone. */
+export function verificationColumns(
+  verification: EmailVerification,
+): Pick<UserRow, "emailVerified" | "emailVerifiedVia" | "emailVouchedBy"> {
+  switch (verification.via) {
+    case "operator":
+    case "sign-in-link":
+      return { emailVerified: 1, emailVerifiedVia: verification.via, emailVouchedBy: null };
+    case "idp":
+      return { emailVerified: 0, emailVerifiedVia: "idp", emailVouchedBy: verification.orgId };
+    case null:
+      return { emailVerified: 0, emailVerifiedVia: null, emailVouchedBy: null };
+  }
+}
+
+export async function setEmailVerification(db: Executor, userId: string, verification: EmailVerification): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ ...verificationColumns(verification), updatedAt: nowIso() })
+    .where("id", "=", userId)
+    .execute();
 }
 
 export async function updateUser(

@@ -1,8 +1,9 @@
 /*
  * Progressive enhancement of rendered page content (src/content/html); the content works without
- * it. Copy buttons, tabs that follow each other and the URL hash, collapsible code, annotation
- * popovers, images that follow <html data-theme>, and mermaid diagrams when the mermaid bundle is
- * loaded (before this script). No dependencies.
+ * it. Copy buttons, code too wide for its block made focusable (the keyboard scrolls it), tabs
+ * that follow each other and the URL hash, collapsible code, annotation popovers, images that
+ * follow <html data-theme>, and mermaid diagrams when the mermaid bundle is loaded (before this
+ * script). No dependencies.
  */
 (() => {
   const root = document.documentElement;
@@ -15,7 +16,7 @@
       if (!navigator.clipboard) continue;
       button.hidden = false;
       button.addEventListener("click", async () => {
-        const code = button.parentElement?.querySelector("code");
+        const code = button.closest(".q-code")?.querySelector("pre code");
         if (!code) return;
         const text = code.textContent;
         try {
@@ -29,6 +30,22 @@
         }, 1500);
       });
     }
+  }
+
+  // ---- code wider than its block: focusable, so that the keyboard can scroll it
+  function setupScrollableCode() {
+    const mark = () => {
+      for (const pre of document.querySelectorAll(".q-code pre")) {
+        if (pre.scrollWidth > pre.clientWidth) pre.tabIndex = 0;
+        else pre.removeAttribute("tabindex");
+      }
+    };
+    mark();
+    let pending = 0;
+    addEventListener("resize", () => {
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(mark);
+    });
   }
 
   // ---- collapsible code
@@ -150,6 +167,7 @@
 
   function start() {
     setupCopy();
+    setupScrollableCode();
     setupCollapsibleCode();
     setupTabs();
     setupNotes();

@@ -1,0 +1,10 @@
+/** The site's MCP endpoint (`<site>/~quire/mcp`, GET, POST and DELETE): one request over the reader's pages. */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { siteMcpSource } from "../mcp-source.js";
+import { plainNotFound, type SiteRequest } from "../site.steps.js";
+
+export const mcpHandler = async (request: FastifyRequest, reply: FastifyReply, { app, ctx }: SiteRequest) => {
+  if (!app.mcp) return plainNotFound(reply);
+  await app.mcp(request, reply, siteMcpSource(app.deps, ctx));
+  return reply;
+};

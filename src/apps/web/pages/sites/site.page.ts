@@ -1,0 +1,49 @@
+/** A site: its structure and published address; for its editors, its customization and page feedback. */
+import Type from "typebox";
+import { html } from "../../../../content/html/safe-html.js";
+import { parseCustomization } from "../../../../modules/sites/customization.js";
+import { loadSpacesForSite, requireSiteWithModel } from "../../../../modules/sites/sites.loader.js";
+import { sitePermissions } from "../../../../modules/sites/sites.policy.js";
+import { atLeast } from "../../../../permissions/roles.js";
+import { orgHandler } from "../../web.kinds.js";
+import { appPath } from "../../web.paths.js";
+import { Id } from "../../web.schemas.js";
+import { orgCrumb, sendOrgPage } from "../../web.steps.js";
+import { customizationPanel } from "./customization.views.js";
+import { loadFeedback } from "./feedback.steps.js";
+import { feedbackPanel } from "./feedback.views.js";
+import { siteBody } from "./site.views.js";
+
+const schema = {
+  params: Type.Object({ org: Id, site: Id }),
+  querystring: Type.Object({ saved: Type.Optional(Type.String({ maxLength: 50 })) }),
+};
+
+export const sitePage = orgHandler(schema, async (request, reply, ctx) => {
+  const { db, urls } = ctx.deps;
+  const org = ctx.org.id;
+  const { site, model, access } = await requireSiteWithModel(db, ctx.actor, org, request.params.site);
+  const spaces = await loadSpacesForSite(
+    db,
+    access,
+    model.siteSpaces.map((s) => s.spaceId),
+  );
+  const canRead = (spaceId: string) => atLeast(spaces.get(spaceId)?.level, "read");
+  const canEdit = sitePermissions(access, site).edit;
+  const settings = parseCustomization(site.customization);
+  const panels = html`${customizationPanel({
+    site,
+    action: canEdit ? `${appPath.site(org, site.id)}/customization` : undefined,
+    settings,
+    customized: site.customization !== null,
+    saved: request.query.saved === "customization",
+    csrf: ctx.csrf(),
+  })}
+      ${canEdit ? feedbackPanel(settings.feedback.enabled === true, await loadFeedback(db, site.id, model.siteSpaces, canRead)) : ""}`;
+  const body = siteBody({ org, site, model, address: (...segments) => urls.site(site.basename, ...segments), canRead, panels });
+  return sendOrgPage(reply, ctx, {
+    title: site.title,
+    body,
+    crumbs: [orgCrumb(ctx), { label: "Sites", href: `${appPath.org(org)}#sites` }, { label: site.title }],
+  });
+});
