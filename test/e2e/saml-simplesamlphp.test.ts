@@ -152,10 +152,13 @@ describe("SAML sign-in with SimpleSAMLphp in Chromium", () => {
         await held;
         await route.continue();
       });
-      await page.getByRole("button", { name: "Sign out" }).click();
+      // The click is not awaited here: Playwright's click waits for the navigation it starts, and
+      // that navigation is the one held at the IdP until release() below.
+      const clicked = page.getByRole("button", { name: "Sign out" }).click();
       expect(await leaving).toMatch(/\?SAMLRequest=[^&]+&SigAlg=[^&]+&Signature=/);
       expect(await ctx.db.selectFrom("webSessions").select("idHash").where("userId", "=", user.id).execute()).toEqual([]);
       release();
+      await clicked;
       await page.waitForURL((url) => url.hostname === "127.0.0.1" && url.pathname.endsWith("/slo"), { timeout: 20_000 });
       await page.unroute(toIdp);
       await shot(page, "05-signed-out");
