@@ -43,7 +43,7 @@ function period(ms) {
 export function jobsSection(root = repoRoot) {
   const lines = ["| kind | defined in | attempts | runs |", "|---|---|---|---|"];
   for (const job of jobKinds(root)) {
-    const runs = job.everyMs === undefined ? "when enqueued" : `${period(job.everyMs)} (\`periodicJobs\`)`;
+    const runs = job.everyMs === undefined ? "when enqueued" : `${period(job.everyMs)} (its \`everyMs\`)`;
     lines.push(`| \`${job.kind}\` | \`${job.file}\` | ${job.maxAttempts} | ${runs} |`);
   }
   return lines.join("\n");

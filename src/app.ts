@@ -11,6 +11,7 @@ import { publishedSiteRoutes } from "./apps/site/site.routes.js";
 import { SiteHosts } from "./apps/site/site-hosts.js";
 import { purgeExpiredSignInsJob } from "./apps/web/web.jobs.js";
 import { webRoutes } from "./apps/web/web.routes.js";
+import { onPrimaryContentChange } from "./content/revision/primary-hooks.js";
 import { searchIndexJob } from "./content/search/search-index.jobs.js";
 import { pendingMigrations } from "./db/migrate.js";
 import type { Deps } from "./deps.js";
@@ -23,7 +24,7 @@ import { registerRateLimits } from "./http/rate-limit.js";
 import { buildSerializer } from "./http/serializers.js";
 import { registerTextInputGuard } from "./http/text-input.js";
 import { buildValidator } from "./http/validators.js";
-import type { JobDefinition, PeriodicJob } from "./jobs/registry.js";
+import { type JobDefinition, type PeriodicJob, periodicJobsOf } from "./jobs/registry.js";
 import { randomBase62 } from "./lib/ids.js";
 import { changeRequestContentRoutes } from "./modules/change-request-content/change-request-content.routes.js";
 import { changeRequestMergeRoutes } from "./modules/change-request-merge/change-request-merge.routes.js";
@@ -43,7 +44,7 @@ import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
 import { oidcRoutes } from "./modules/oidc/oidc.routes.js";
-import { openapiProcessJob, openapiRefreshJob, REFRESH_SCAN_EVERY_MS } from "./modules/openapi/openapi.jobs.js";
+import { openapiProcessJob, openapiRefreshJob } from "./modules/openapi/openapi.jobs.js";
 import { openapiRoutes } from "./modules/openapi/openapi.routes.js";
 import { organizationRoutes } from "./modules/organizations/organizations.routes.js";
 import { pdfRoutes } from "./modules/pdf/pdf.routes.js";
@@ -58,7 +59,7 @@ import { siteStructureRoutes } from "./modules/sites/structure.routes.js";
 import { purgeDeletedSpacesJob } from "./modules/spaces/spaces.jobs.js";
 import { spaceRoutes } from "./modules/spaces/spaces.routes.js";
 import { teamRoutes } from "./modules/teams/teams.routes.js";
-import { translationRunJob } from "./modules/translations/translations.jobs.js";
+import { onSourceChanged, translationRunJob } from "./modules/translations/translations.jobs.js";
 import { translationRoutes } from "./modules/translations/translations.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 
@@ -78,13 +79,17 @@ export const jobDefinitions: readonly JobDefinition<any>[] = [
   conversationsAnalyseJob,
 ];
 
-/** The jobs the worker enqueues on a fixed period. */
-export const periodicJobs: PeriodicJob[] = [
-  { kind: "purge-deleted-spaces", everyMs: 60 * 60_000 },
-  // Finds the URL specs due for a re-fetch (QUIRE_OPENAPI_REFRESH_MINUTES after their last fetch).
-  { kind: "openapi-refresh", everyMs: REFRESH_SCAN_EVERY_MS },
-  { kind: "purge-expired-sign-ins", everyMs: 60 * 60_000 },
-];
+/**
+ * Work that follows a change of a space's primary content, in the transaction of the change
+ * (content/revision/primary-hooks.ts). Every process that commits content wires it once: the server
+ * (buildApp) and a worker started alone (`quire worker`). Wiring twice is harmless (a hook is kept once).
+ */
+export function wireContentHooks(): void {
+  onPrimaryContentChange(onSourceChanged);
+}
+
+/** The jobs the worker enqueues on a fixed period: those whose definition declares `everyMs`. */
+export const periodicJobs: PeriodicJob[] = periodicJobsOf(jobDefinitions);
 
 // A client-supplied request id is kept only when it is short and harmless to log.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -95,6 +100,7 @@ export interface BuildOptions {
 }
 
 export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  wireContentHooks();
   // Request ids: unique per process start, cheap to make (a counter, not random bytes per request).
   const requestIdPrefix = randomBase62(8);
   let requestCounter = 0;

@@ -6,7 +6,7 @@ import path from "node:path";
 import { Command, CommanderError } from "commander";
 import type { FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
-import { buildApp, jobDefinitions, periodicJobs } from "./app.js";
+import { buildApp, jobDefinitions, periodicJobs, wireContentHooks } from "./app.js";
 import { createLoginLink } from "./apps/web/web.queries.js";
 import { BackupError, backupSqlite, POSTGRES_BACKUP_HELP, restoreSqlite } from "./backup.js";
 import {
@@ -179,6 +179,7 @@ async function runWorker(once: boolean): Promise<number> {
   configureWorkerHeap(config.workerHeapMb);
   const handle = openFromConfig(config, log);
   await migrateToLatest(handle.db);
+  wireContentHooks();
   const worker = new Worker(
     {
       db: handle.db,

@@ -1,7 +1,7 @@
 /**
  * The job kinds, read from the code with TypeScript's parser: the definitions src/app.ts lists in
- * `jobDefinitions` (each followed through its import to the `defineJob({ kind, maxAttempts })` that
- * made it) and the periods of `periodicJobs`. Numbers may be written as expressions of literals and
+ * `jobDefinitions` (each followed through its import to the `defineJob({ kind, maxAttempts, everyMs })`
+ * that made it). Numbers may be written as expressions of literals and
  * constants (`60 * 60_000`, `MAX_ATTEMPTS`, an imported `REFRESH_SCAN_EVERY_MS`); anything else is
  * an error naming the file and line, so the table is never a guess.
  */
@@ -133,7 +133,7 @@ function defineJobCalls(files, root) {
  * The job kinds: `[{ kind, file, line, maxAttempts, everyMs }]` in the order of `jobDefinitions`,
  * everyMs undefined for a job that runs only when enqueued. Throws when a definition is not
  * `defineJob({ kind: "<literal>", ... })` in a *.jobs.ts file, when a job is defined but not listed
- * (it would never run), or when a periodic kind has no definition.
+ * (it would never run).
  */
 export function jobKinds(root = repoRoot) {
   const files = new SourceFiles(root);
@@ -156,6 +156,7 @@ export function jobKinds(root = repoRoot) {
     const kind = property(definition, "kind");
     if (!kind || !ts.isStringLiteral(kind.initializer)) files.fail(definition, `${element.text} has no literal kind`);
     const maxAttempts = property(definition, "maxAttempts");
+    const everyMs = property(definition, "everyMs");
     const where = files.where(call);
     if (!where.file.endsWith(".jobs.ts"))
       files.fail(call, `job ${kind.initializer.text} is defined outside a *.jobs.ts file (docs/architecture.md)`);
@@ -164,20 +165,11 @@ export function jobKinds(root = repoRoot) {
       kind: kind.initializer.text,
       ...where,
       maxAttempts: maxAttempts ? evaluate(files, maxAttempts.initializer) : DEFAULT_MAX_ATTEMPTS,
-      everyMs: undefined,
+      everyMs: everyMs ? evaluate(files, everyMs.initializer) : undefined,
     });
   }
   for (const call of defineJobCalls(files, root)) {
     if (!listed.has(call)) files.fail(call, "this job is defined but not listed in jobDefinitions of src/app.ts: no worker would run it");
-  }
-  for (const element of appList(files, app, "periodicJobs")) {
-    if (!ts.isObjectLiteralExpression(element)) files.fail(element, "periodicJobs lists { kind, everyMs } literals");
-    const kind = property(element, "kind");
-    const everyMs = property(element, "everyMs");
-    if (!kind || !ts.isStringLiteral(kind.initializer) || !everyMs) files.fail(element, "a periodic job needs a literal kind and everyMs");
-    const job = jobs.find((j) => j.kind === kind.initializer.text);
-    if (!job) files.fail(element, `periodic job ${kind.initializer.text} has no definition in jobDefinitions`);
-    job.everyMs = evaluate(files, everyMs.initializer);
   }
   return jobs;
 }

@@ -42,6 +42,11 @@ export interface JobDefinition<K extends JobKind = JobKind> {
    */
   maxAttempts?: number;
   /**
+   * Enqueued on this period (milliseconds) by every worker started with the periodic jobs, once per
+   * period however many workers run (the enqueue is deduplicated). Absent: runs only when enqueued.
+   */
+  everyMs?: number;
+  /**
    * Runs the job. Throwing schedules a retry with backoff, until maxAttempts; throwing an error
    * marked `permanent` (PermanentJobError) fails the job at once.
    */
@@ -93,4 +98,11 @@ export function defineJob<K extends JobKind>(definition: JobDefinition<K>): JobD
 export interface PeriodicJob {
   kind: JobKind;
   everyMs: number;
+}
+
+/** The periodic jobs among these definitions: those that declare `everyMs`. */
+export function periodicJobsOf(definitions: readonly JobDefinition<JobKind>[]): PeriodicJob[] {
+  return definitions.flatMap((definition) =>
+    definition.everyMs === undefined ? [] : [{ kind: definition.kind, everyMs: definition.everyMs }],
+  );
 }

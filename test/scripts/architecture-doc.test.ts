@@ -29,15 +29,14 @@ function repository(files: Record<string, string>): string {
   return dir;
 }
 
-const app = (definitions: string, periodic = "") => `import { purgeJob } from "./modules/spaces/spaces.jobs.js";
+const app = (definitions: string) => `import { purgeJob } from "./modules/spaces/spaces.jobs.js";
 export const jobDefinitions = [${definitions}];
-export const periodicJobs: PeriodicJob[] = [${periodic}];
 `;
 const spacesJobs = `import { defineJob } from "../../jobs/registry.js";
 import { HOURS } from "./hours.js";
 const ATTEMPTS = 1 + 2;
 export const EVERY = 2 * HOURS;
-export const purgeJob = defineJob({ kind: "purge", maxAttempts: ATTEMPTS, async run() {} });
+export const purgeJob = defineJob({ kind: "purge", maxAttempts: ATTEMPTS, everyMs: EVERY, async run() {} });
 `;
 const doc = [
   "# Architecture",
@@ -74,7 +73,7 @@ describe("the job kinds read from the code", () => {
     const files = {
       "src/modules/spaces/hours.ts": "export const HOURS = 60 * 60_000;\n",
       "src/modules/spaces/spaces.jobs.ts": spacesJobs,
-      "src/app.ts": `import { EVERY } from "./modules/spaces/spaces.jobs.js";\n${app("purgeJob", '{ kind: "purge", everyMs: EVERY }')}`,
+      "src/app.ts": app("purgeJob"),
     };
     expect(jobKinds(repository(files))).toEqual([
       { kind: "purge", file: "src/modules/spaces/spaces.jobs.ts", line: 5, maxAttempts: 3, everyMs: 7_200_000 },
@@ -111,7 +110,7 @@ describe("the generated document", () => {
     const written = fs.readFileSync(path.join(dir, "docs/architecture.md"), "utf8");
     expect(written).toContain("| `web` | `spaces` (also `import()`) |");
     expect(written).toContain("| `spaces` | none |");
-    expect(written).toContain("| `purge` | `src/modules/spaces/spaces.jobs.ts` | 3 | when enqueued |");
+    expect(written).toContain("| `purge` | `src/modules/spaces/spaces.jobs.ts` | 3 | every 2 h (its `everyMs`) |");
     expect(await run(["--check", dir])).toEqual({ code: 0, output: expect.stringContaining("match the code") });
     expect(generate(written, dir)).toBe(written);
   });

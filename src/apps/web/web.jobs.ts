@@ -17,6 +17,7 @@ declare module "../../jobs/registry.js" {
 export const purgeExpiredSignInsJob = defineJob({
   kind: "purge-expired-sign-ins",
   maxAttempts: 3,
+  everyMs: 60 * 60_000,
   async run(_payload, { db }) {
     await purgeExpiredSessions(db);
     await purgeExpiredSaml(db);

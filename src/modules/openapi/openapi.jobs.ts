@@ -145,6 +145,8 @@ async function recordJobFailure(ctx: JobContext, payload: { specId: string; gene
 export const openapiRefreshJob = defineJob({
   kind: "openapi-refresh",
   maxAttempts: 3,
+  // Finds the URL specs due for a re-fetch (QUIRE_OPENAPI_REFRESH_MINUTES after their last fetch).
+  everyMs: REFRESH_SCAN_EVERY_MS,
   async run(_payload, ctx) {
     const before = new Date(Date.now() - ctx.config.openapiRefreshMinutes * 60_000).toISOString();
     let enqueued = 0;

@@ -18,6 +18,7 @@ export const SPACE_RETENTION_DAYS = 7;
 export const purgeDeletedSpacesJob = defineJob({
   kind: "purge-deleted-spaces",
   maxAttempts: 3,
+  everyMs: 60 * 60_000,
   async run(_payload, { db, log }) {
     const cutoff = isoDaysAgo(SPACE_RETENTION_DAYS);
     const purged = await db.transaction().execute(async (trx) => {

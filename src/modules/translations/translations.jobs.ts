@@ -1,9 +1,8 @@
 /**
  * The translation run job, and what enqueues it: a create, a manual run, and every change of a
- * source space's primary content (a merge, a Git import, a template), through the primary-content
- * hook registered below, in the transaction that made the change.
+ * source space's primary content (a merge, a Git import, a template), through `onSourceChanged`,
+ * which the app wires as a primary-content hook (src/app.ts), run in the transaction that made the change.
  */
-import { onPrimaryContentChange } from "../../content/revision/primary-hooks.js";
 import type { Executor } from "../../db/database.js";
 import { enqueue } from "../../jobs/queue.js";
 import { defineJob } from "../../jobs/registry.js";
@@ -44,5 +43,3 @@ export async function onSourceChanged(trx: Executor, change: { spaceId: string; 
     await requestTranslationRun(trx, translation.id, change.revisionId, { changedSource: true });
   }
 }
-
-onPrimaryContentChange(onSourceChanged);
