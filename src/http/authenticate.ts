@@ -10,15 +10,8 @@ import { derivedFromCached, prepared } from "../db/prepared.js";
 import type { Database, UserRow } from "../db/schema.js";
 import { hashToken } from "../lib/ids.js";
 import { AccessCache } from "../permissions/access.js";
+import type { Actor } from "../permissions/actor.js";
 import { unauthorized } from "./errors.js";
-
-export interface Actor {
-  /** Frozen: shared by the requests made with the same token while the database is unchanged. */
-  user: Readonly<UserRow>;
-  tokenId: string;
-  /** Per-request memo of the caller's access to each organization. */
-  access: AccessCache;
-}
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../test/helpers/app.js";
 import { addMemberToOrg, createOrgWithRoles, createUser } from "../../test/helpers/factories.js";
 import { createCollection, createSpace, createTeam, grant } from "../../test/helpers/spaces.factories.js";
-import { paginateRows } from "../http/pagination.js";
+import { paginateRows } from "../lib/pagination.js";
 import { contentLevel, loadMembersAccess, loadOrgAccess } from "./access.js";
 
 let ctx: TestContext;

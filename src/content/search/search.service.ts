@@ -10,8 +10,8 @@
  */
 import { createHash } from "node:crypto";
 import type { Executor } from "../../db/database.js";
-import { type CursorValue, decodeCursor, encodeCursor } from "../../http/pagination.js";
 import { invalid } from "../../lib/errors.js";
+import { type CursorValue, decodeCursor, encodeCursor } from "../../lib/pagination.js";
 import { ResultCache } from "../../lib/result-cache.js";
 import {
   type FullTextIndex,

@@ -21,10 +21,10 @@ import { loadContent, loadDocument, saveDocument } from "../../content/revision/
 import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
 import type { Db, Executor } from "../../db/database.js";
 import type { ChangeRequestRow, RevisionRow, SpaceRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
 import { announceAccessChange } from "../../lib/access-changes.js";
 import { conflicting, DomainError, notAllowed } from "../../lib/errors.js";
 import { parseJson } from "../../lib/json.js";
+import type { Actor } from "../../permissions/actor.js";
 import { currentReviews } from "../change-request-reviews/change-request-reviews.queries.js";
 import type { LoadedChangeRequest } from "../change-requests/change-requests.loader.js";
 import { assertWritable, refuseWrite } from "../change-requests/change-requests.policy.js";

@@ -1,7 +1,7 @@
 /** Reviews and review requests as the caller sees them, from what change-request-reviews.loader.ts loaded. */
 import type { ChangeRequestReviewRow, RequestedReviewerRow, UserRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
 import type { Urls } from "../../http/urls.js";
+import type { Actor } from "../../permissions/actor.js";
 import type { LoadedChangeRequest } from "../change-requests/change-requests.loader.js";
 import { presentComments } from "../comments/comments.presenter.js";
 import type { FormatValue } from "../comments/comments.schemas.js";

@@ -5,7 +5,7 @@
  */
 import type { Executor } from "../../db/database.js";
 import type { ChangeRequestReviewRow, RequestedReviewerRow } from "../../db/schema.js";
-import { type Page, paginate } from "../../http/pagination.js";
+import { type Page, paginate } from "../../lib/pagination.js";
 
 export function getReview(db: Executor, changeRequestId: string, id: string): Promise<ChangeRequestReviewRow | undefined> {
   return db

@@ -16,11 +16,11 @@
 import type { JSONDocument } from "../../content/document/types.js";
 import type { Executor, Trx } from "../../db/database.js";
 import type { ChangeRequestReviewRow, RequestedReviewerRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
 import { invalid, notAllowed } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
 import { contentLevel, loadOrgAccess } from "../../permissions/access.js";
+import type { Actor } from "../../permissions/actor.js";
 import { authorize } from "../../permissions/authorize.js";
 import { atLeast } from "../../permissions/roles.js";
 import type { LoadedChangeRequest } from "../change-requests/change-requests.loader.js";

@@ -1,8 +1,8 @@
 /** Loading a change request (by id or number) of a live space with the caller's permissions on it. */
 import type { Executor } from "../../db/database.js";
 import type { ChangeRequestRow, SpaceRow, UserRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
 import { missing } from "../../lib/errors.js";
+import type { Actor } from "../../permissions/actor.js";
 import { type LoadedSpace, requireLiveSpace } from "../spaces/spaces.loader.js";
 import { getSpacesByIds } from "../spaces/spaces.queries.js";
 import { getUsersByIds } from "../users/users.queries.js";

@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, sql } from "kysely";
 import type { Executor } from "../../db/database.js";
 import type { ChangeRequestRow, ChangeRequestsTable, Database } from "../../db/schema.js";
-import { type Page, paginate, type SortKey } from "../../http/pagination.js";
+import { type Page, paginate, type SortKey } from "../../lib/pagination.js";
 import { nowIso } from "../../lib/time.js";
 import { type ChangeRequestStatus, WRITABLE_STATUSES } from "./change-requests.schemas.js";
 

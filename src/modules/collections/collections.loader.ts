@@ -4,9 +4,9 @@
  */
 import type { Executor } from "../../db/database.js";
 import type { CollectionRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
 import { missing, notAllowed } from "../../lib/errors.js";
 import type { OrgAccess } from "../../permissions/access.js";
+import type { Actor } from "../../permissions/actor.js";
 import { canCreateIn, collectionPermissions } from "./collections.policy.js";
 import { getCollection } from "./collections.queries.js";
 import type { CollectionPermissionsValue } from "./collections.schemas.js";

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../../deps.js";
-import { type Actor, actorOf } from "../../http/authenticate.js";
+import { actorOf } from "../../http/authenticate.js";
 import { badRequest, conflict } from "../../http/errors.js";
-import { paginateRows, toList } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf, NoContent } from "../../http/schemas.js";
+import { paginateRows, toList } from "../../lib/pagination.js";
+import type { Actor } from "../../permissions/actor.js";
 import { authorize } from "../../permissions/authorize.js";
 import { MoveBody, TransferCollectionBody } from "../content-tree/tree.schemas.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from "kysely";
 import type { Executor } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow, CommentsTable, Database } from "../../db/schema.js";
-import { type Page, paginate, type SortKey } from "../../http/pagination.js";
+import { type Page, paginate, type SortKey } from "../../lib/pagination.js";
 import { type JoinedMemberRow, type MemberWithUser, membersWithUsers, toMemberWithUser } from "../members/members.queries.js";
 
 /** Where comments live: a space's own comments (`changeRequestId` absent) or one change request's. */

@@ -1,6 +1,6 @@
 import type { Executor } from "../../db/database.js";
 import type { TeamRow, UserRow } from "../../db/schema.js";
-import { type Page, paginate } from "../../http/pagination.js";
+import { type Page, paginate } from "../../lib/pagination.js";
 
 export interface UserGrantRow extends UserRow {
   grantRole: string;

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import type { Deps } from "../../deps.js";
-import { type Actor, actorOf } from "../../http/authenticate.js";
+import { actorOf } from "../../http/authenticate.js";
 import { badRequest, notFound } from "../../http/errors.js";
-import { paginateRows, toList } from "../../http/pagination.js";
 import { errorResponses, Id, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
+import { paginateRows, toList } from "../../lib/pagination.js";
 import { type ContentNode, contentLevel, loadMembersAccess, type OrgAccess } from "../../permissions/access.js";
+import type { Actor } from "../../permissions/actor.js";
 import { authorize } from "../../permissions/authorize.js";
 import { deleteGrant, getGrantRole, type PrincipalType, type TargetType } from "../../permissions/grants.queries.js";
 import { atLeast, isRole, type Role } from "../../permissions/roles.js";

@@ -1,9 +1,9 @@
 /** Loads an organization's conversation data with the caller's access to it. */
 import type { Executor } from "../../db/database.js";
 import type { OrganizationRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
 import { notAllowed } from "../../lib/errors.js";
 import { contentLevel, type OrgAccess } from "../../permissions/access.js";
+import type { Actor } from "../../permissions/actor.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
 import { listSpaceNodes } from "../spaces/spaces.queries.js";
 import { type ConversationsPermissions, conversationsPermissions } from "./conversations.policy.js";

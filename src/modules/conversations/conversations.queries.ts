@@ -1,7 +1,7 @@
 /** Reads and writes of conversations, their issues and clusters, and the analysis state (Kysely). */
 import type { Executor } from "../../db/database.js";
 import type { ConversationClusterRow, ConversationIssueRow, ConversationRow } from "../../db/schema.js";
-import { type Page, paginate, type SortKey } from "../../http/pagination.js";
+import { type Page, paginate, type SortKey } from "../../lib/pagination.js";
 import type { ClusterOrderBy } from "./conversations.schemas.js";
 
 /** Rows per multi-row insert (well under both engines' limits on bound parameters). */

@@ -7,10 +7,10 @@ import type { FastifyError } from "fastify";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { formatValidationError } from "../../http/error-handler.js";
-import { listOf } from "../../http/pagination.js";
 import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
 import { invalid, missing } from "../../lib/errors.js";
 import { lazily } from "../../lib/lazy.js";
+import { listOf } from "../../lib/pagination.js";
 import { nowIso } from "../../lib/time.js";
 import { loadConversations, readableSpaceIds } from "./conversations.loader.js";
 import {

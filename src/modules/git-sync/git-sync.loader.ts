@@ -1,7 +1,7 @@
 /** Loading a space for a Git import or export with the caller's right to start one (API and web app alike). */
 import type { Executor } from "../../db/database.js";
 import type { SpaceRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
+import type { Actor } from "../../permissions/actor.js";
 import { authorize } from "../../permissions/authorize.js";
 import { requireLiveSpace } from "../spaces/spaces.loader.js";
 

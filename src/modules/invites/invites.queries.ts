@@ -1,8 +1,8 @@
 import type { ExpressionBuilder } from "kysely";
 import type { Executor } from "../../db/database.js";
 import type { Database, HeldInvitationsTable, LinkInviteRow, UserRow } from "../../db/schema.js";
-import { type Page, paginate } from "../../http/pagination.js";
 import { newId } from "../../lib/ids.js";
+import { type Page, paginate } from "../../lib/pagination.js";
 import { nowIso } from "../../lib/time.js";
 import type { Role } from "../../permissions/roles.js";
 

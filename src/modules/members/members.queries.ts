@@ -1,7 +1,7 @@
 import type { DialectName, Executor } from "../../db/database.js";
 import { containsInsensitive } from "../../db/dialect.js";
 import type { MemberRow, UserRow } from "../../db/schema.js";
-import { type Page, paginate, type SortKey } from "../../http/pagination.js";
+import { type Page, paginate, type SortKey } from "../../lib/pagination.js";
 import type { Role } from "../../permissions/roles.js";
 
 /** A membership with its user, as members are presented. */

@@ -1,8 +1,8 @@
 /** Loads an organization's OpenID Connect providers with the caller's access. */
 import type { Executor } from "../../db/database.js";
 import type { OidcProviderRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
 import { missing } from "../../lib/errors.js";
+import type { Actor } from "../../permissions/actor.js";
 import { type LoadedSamlOrganization, loadSamlOrganization } from "../saml/saml.loader.js";
 import { getOidcProvider } from "./oidc.queries.js";
 

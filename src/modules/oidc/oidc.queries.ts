@@ -1,7 +1,7 @@
 import type { Executor } from "../../db/database.js";
 import type { OidcProviderRow } from "../../db/schema.js";
-import { type Page, paginate } from "../../http/pagination.js";
 import { hashToken, newId } from "../../lib/ids.js";
+import { type Page, paginate } from "../../lib/pagination.js";
 import { nowIso } from "../../lib/time.js";
 
 /** A provider of this organization; another organization's id finds nothing. */

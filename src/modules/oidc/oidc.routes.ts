@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
-import { listOf } from "../../http/pagination.js";
 import { errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
+import { listOf } from "../../lib/pagination.js";
 import { authorize } from "../../permissions/authorize.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { loadDefaultTeams } from "../saml/saml.loader.js";

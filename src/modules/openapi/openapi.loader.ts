@@ -5,9 +5,9 @@
  */
 import type { Executor } from "../../db/database.js";
 import type { OrganizationRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
 import { missing } from "../../lib/errors.js";
 import type { AccessCache, OrgAccess } from "../../permissions/access.js";
+import type { Actor } from "../../permissions/actor.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
 import { openapiSpecPermissions } from "./openapi.policy.js";

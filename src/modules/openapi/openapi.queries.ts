@@ -1,7 +1,7 @@
 /** Kysely queries of OpenAPI specs and their versions. */
 import type { Executor } from "../../db/database.js";
 import type { OpenApiSpecRow } from "../../db/schema.js";
-import { type Page, paginate } from "../../http/pagination.js";
+import { type Page, paginate } from "../../lib/pagination.js";
 import { nowIso } from "../../lib/time.js";
 import type { ProcessingStateValue } from "./openapi.schemas.js";
 

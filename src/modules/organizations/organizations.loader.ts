@@ -1,9 +1,9 @@
 /** Loading an organization with the caller's access: 404 for outsiders, as for one that does not exist. */
 import type { Executor } from "../../db/database.js";
 import type { OrganizationRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
 import { missing } from "../../lib/errors.js";
 import type { OrgAccess } from "../../permissions/access.js";
+import type { Actor } from "../../permissions/actor.js";
 import { organizationPermissions } from "./organizations.policy.js";
 import { getOrganization } from "./organizations.queries.js";
 import type { OrganizationPermissionsValue } from "./organizations.schemas.js";

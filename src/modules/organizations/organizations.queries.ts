@@ -1,6 +1,6 @@
 import type { Executor } from "../../db/database.js";
 import type { OrganizationRow, OrganizationsTable } from "../../db/schema.js";
-import { type Page, paginate } from "../../http/pagination.js";
+import { type Page, paginate } from "../../lib/pagination.js";
 import { nowIso } from "../../lib/time.js";
 import { isRole, type Role } from "../../permissions/roles.js";
 

@@ -1,9 +1,9 @@
 /** Loads an organization's SAML providers with the caller's access, and what presenting them needs. */
 import type { Executor } from "../../db/database.js";
 import type { OrganizationRow, SamlProviderRow, TeamRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
 import { missing } from "../../lib/errors.js";
 import type { OrgAccess } from "../../permissions/access.js";
+import type { Actor } from "../../permissions/actor.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
 import { teamPermissions } from "../teams/teams.policy.js";
 import { type TeamCounts, teamCounts } from "../teams/teams.queries.js";

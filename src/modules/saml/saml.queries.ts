@@ -1,7 +1,7 @@
 import type { Executor } from "../../db/database.js";
 import type { SamlProviderRow } from "../../db/schema.js";
-import { type Page, paginate } from "../../http/pagination.js";
 import { newId } from "../../lib/ids.js";
+import { type Page, paginate } from "../../lib/pagination.js";
 import { generateServiceProviderKeys } from "../../lib/self-signed.js";
 import { nowIso } from "../../lib/time.js";
 

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import type { Deps } from "../../deps.js";
-import { type Actor, actorOf } from "../../http/authenticate.js";
+import { actorOf } from "../../http/authenticate.js";
 import { errorResponses, NoContent } from "../../http/schemas.js";
 import { invalid, missing } from "../../lib/errors.js";
+import type { Actor } from "../../permissions/actor.js";
 import { getSpacesByIds } from "../spaces/spaces.queries.js";
 import { applyOverride, customizationFromBody, mergeOverride, parseCustomization, parseOverride, spacesNamedBy } from "./customization.js";
 import {

@@ -1,7 +1,7 @@
 import type { Executor } from "../../db/database.js";
 import type { SiteShareLinkRow } from "../../db/schema.js";
-import { type Page, paginate } from "../../http/pagination.js";
 import { hashToken } from "../../lib/ids.js";
+import { type Page, paginate } from "../../lib/pagination.js";
 
 export async function getShareLink(db: Executor, siteId: string, id: string): Promise<SiteShareLinkRow | undefined> {
   return db.selectFrom("siteShareLinks").selectAll().where("id", "=", id).where("siteId", "=", siteId).executeTakeFirst();

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
-import { toList } from "../../http/pagination.js";
 import { errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
 import { missing } from "../../lib/errors.js";
+import { toList } from "../../lib/pagination.js";
 import { presentShareLink } from "./share-links.presenter.js";
 import { deleteShareLinkRow, getShareLink, listShareLinks, updateShareLinkRow } from "./share-links.queries.js";
 import { CreateShareLinkBody, ShareLinkParams, ShareLinkSchema, UpdateShareLinkBody } from "./share-links.schemas.js";

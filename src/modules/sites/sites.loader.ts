@@ -4,9 +4,9 @@
  */
 import type { Executor } from "../../db/database.js";
 import type { SiteRow, SpaceRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
 import { missing } from "../../lib/errors.js";
 import { contentLevel, type OrgAccess } from "../../permissions/access.js";
+import type { Actor } from "../../permissions/actor.js";
 import { atLeast, type Role } from "../../permissions/roles.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
 import { getSpacesByIds } from "../spaces/spaces.queries.js";

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import type { Deps } from "../../deps.js";
-import type { Actor } from "../../http/authenticate.js";
 import { actorOf } from "../../http/authenticate.js";
-import { listOf, paginateRows } from "../../http/pagination.js";
 import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
 import { missing } from "../../lib/errors.js";
+import { listOf, paginateRows } from "../../lib/pagination.js";
+import type { Actor } from "../../permissions/actor.js";
 import { type LoadedSite, loadSpacesForSite, requireSiteWithModel } from "./sites.loader.js";
 import { refuseExposure } from "./sites.policy.js";
 import { SiteParams } from "./sites.schemas.js";

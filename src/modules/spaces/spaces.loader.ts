@@ -4,10 +4,10 @@
  */
 import type { Executor } from "../../db/database.js";
 import type { SpaceRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
-import { type Page, paginateRows, type SortKey } from "../../http/pagination.js";
 import { missing } from "../../lib/errors.js";
+import { type Page, paginateRows, type SortKey } from "../../lib/pagination.js";
 import { contentLevel, type OrgAccess } from "../../permissions/access.js";
+import type { Actor } from "../../permissions/actor.js";
 import { atLeast, type Role } from "../../permissions/roles.js";
 import { spacePermissionsForLevel } from "./spaces.policy.js";
 import { getSpace, getSpacesByIds, type SpaceNodeRow } from "./spaces.queries.js";

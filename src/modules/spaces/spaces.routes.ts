@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { SpaceRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
-import { type Actor, actorOf } from "../../http/authenticate.js";
+import { actorOf } from "../../http/authenticate.js";
 import { badRequest, forbidden, notFound } from "../../http/errors.js";
-import { listOf, type Page } from "../../http/pagination.js";
 import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent, type SpaceMergeRulesValue } from "../../http/schemas.js";
 import { announceAccessChange } from "../../lib/access-changes.js";
+import { listOf, type Page } from "../../lib/pagination.js";
 import { loadOrgAccess, type OrgAccess } from "../../permissions/access.js";
+import type { Actor } from "../../permissions/actor.js";
 import { authorize } from "../../permissions/authorize.js";
 import { getMember } from "../../permissions/memberships.queries.js";
 import { requireCollection, requireCreateDestination } from "../collections/collections.loader.js";

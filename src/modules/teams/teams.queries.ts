@@ -1,8 +1,8 @@
 import type { DialectName, Executor } from "../../db/database.js";
 import { containsInsensitive } from "../../db/dialect.js";
 import type { TeamRow } from "../../db/schema.js";
-import { type Page, paginate } from "../../http/pagination.js";
 import { newId } from "../../lib/ids.js";
+import { type Page, paginate } from "../../lib/pagination.js";
 import { nowIso } from "../../lib/time.js";
 import { type MemberWithUser, membersWithUsers, toMemberWithUser } from "../members/members.queries.js";
 import type { TeamMemberRoleValue } from "./teams.schemas.js";

@@ -1,8 +1,8 @@
 import type { Executor } from "../../db/database.js";
 import type { TeamRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
 import { announceAccessChange } from "../../lib/access-changes.js";
 import { invalid, missing } from "../../lib/errors.js";
+import type { Actor } from "../../permissions/actor.js";
 import { getMembersByEmails, getMembersWithUsers } from "../members/members.queries.js";
 import { type LoadedOrganization, requireOrganization } from "../organizations/organizations.loader.js";
 import { normalizeEmail } from "../users/users.queries.js";

@@ -1,9 +1,9 @@
 /** Loading a translation (or an organization's translations) with the caller's access to it. */
 import type { Executor } from "../../db/database.js";
 import type { OrganizationRow, SpaceRow, TranslationRow } from "../../db/schema.js";
-import type { Actor } from "../../http/authenticate.js";
 import { invalid, missing } from "../../lib/errors.js";
 import { contentLevel, loadMembersAccess, type OrgAccess } from "../../permissions/access.js";
+import type { Actor } from "../../permissions/actor.js";
 import { atLeast } from "../../permissions/roles.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
 import { getSpace } from "../spaces/spaces.queries.js";

@@ -4,7 +4,7 @@
  * unlike offset paging.
  */
 import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
-import { badRequest } from "./errors.js";
+import { DomainError } from "./errors.js";
 
 export const DEFAULT_LIMIT = 50;
 
@@ -36,7 +36,10 @@ export function decodeCursor(page: string, arity: number): CursorValue[] {
     values = undefined;
   }
   if (!Array.isArray(values) || values.length !== arity || !values.every((v) => typeof v === "string" || typeof v === "number")) {
-    throw badRequest("The `page` parameter is not a cursor returned by this list; pass `next.page` from a previous response.");
+    throw new DomainError(
+      "invalid",
+      "The `page` parameter is not a cursor returned by this list; pass `next.page` from a previous response.",
+    );
   }
   return values as CursorValue[];
 }
