@@ -12,7 +12,7 @@ import { addMember, belongsToAnotherOrganization, getMember } from "../../permis
 import { isRole } from "../../permissions/roles.js";
 import { removeMember } from "../members/members.service.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
-import { deleteTeam, deleteTeamMembers, getTeam, insertTeamMembers, renameTeam, teamRolesOf } from "../teams/teams.queries.js";
+import { deleteTeam, deleteTeamMembers, getTeam, insertTeamMembers, renameTeam, teamMemberIds, teamRolesOf } from "../teams/teams.queries.js";
 import { createTeam } from "../teams/teams.service.js";
 import { vouchedByOrganization } from "../users/users.policy.js";
 import { getUserByEmail, getUserById, insertUser, normalizeEmail, updateUser } from "../users/users.queries.js";
@@ -143,11 +143,11 @@ export async function changeScimGroup(
   if (change.externalId !== undefined) await setExternalId(trx, orgId, "Group", teamId, change.externalId);
   if (change.setMembers !== undefined) {
     const wanted = new Set(await checkMembers(trx, orgId, change.setMembers));
-    const current = await trx.selectFrom("teamMembers").select("userId").where("teamId", "=", teamId).execute();
+    const current = await teamMemberIds(trx, teamId);
     await deleteTeamMembers(
       trx,
       teamId,
-      current.map((r) => r.userId).filter((id) => !wanted.has(id)),
+      current.filter((id) => !wanted.has(id)),
     );
     await insertTeamMembers(
       trx,

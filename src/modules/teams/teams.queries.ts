@@ -164,6 +164,11 @@ export async function listTeamMembers(
 }
 
 /** Current roles in a team of the given users (absent when not in the team). */
+/** The ids of every member of a team. */
+export async function teamMemberIds(db: Executor, teamId: string): Promise<string[]> {
+  return (await db.selectFrom("teamMembers").select("userId").where("teamId", "=", teamId).execute()).map((row) => row.userId);
+}
+
 export async function teamRolesOf(db: Executor, teamId: string, userIds: string[]): Promise<Map<string, TeamMemberRoleValue>> {
   if (userIds.length === 0) return new Map();
   const rows = await db
