@@ -164,3 +164,13 @@ export async function markJobFailed(db: Executor, job: JobRow, error: Error, fin
     .execute();
   return retry;
 }
+
+/** Deletes the rows of jobs that finished (succeeded or failed) before `before`; returns how many. */
+export async function deleteFinishedJobsBefore(db: Executor, before: string): Promise<number> {
+  const result = await db
+    .deleteFrom("jobs")
+    .where("state", "in", ["succeeded", "failed"])
+    .where("updatedAt", "<", before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

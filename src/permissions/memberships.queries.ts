@@ -34,6 +34,11 @@ export async function addMember(
 }
 
 /** The subset of `userIds` that are members (guests and disabled members included) of the organization. */
+/** Records that the member was seen now (the API's ping). */
+export async function markMemberSeen(db: Executor, orgId: string, userId: string): Promise<void> {
+  await db.updateTable("members").set({ lastSeenAt: nowIso() }).where("orgId", "=", orgId).where("userId", "=", userId).execute();
+}
+
 export async function existingMemberIds(db: Executor, orgId: string, userIds: readonly string[]): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
   const rows = await db.selectFrom("members").select("userId").where("orgId", "=", orgId).where("userId", "in", userIds).execute();

@@ -2,14 +2,13 @@
 import type { Executor } from "../../db/database.js";
 import { parseJsonOrNull } from "../../lib/json.js";
 import { nowIso } from "../../lib/time.js";
-import { lockSpaceRow } from "../spaces/spaces.queries.js";
+import { getSpaceGitSync, lockSpaceRow, setSpaceGitSync } from "../spaces/spaces.queries.js";
 import type { GitSyncStateValue } from "../spaces/spaces.schemas.js";
 
 export type GitSyncRunValue = NonNullable<GitSyncStateValue["lastImport"]>;
 
 export async function readGitSyncState(db: Executor, spaceId: string): Promise<GitSyncStateValue | null> {
-  const row = await db.selectFrom("spaces").select("gitSync").where("id", "=", spaceId).executeTakeFirst();
-  return parseJsonOrNull<GitSyncStateValue>(row?.gitSync ?? null, "spaces.git_sync");
+  return parseJsonOrNull<GitSyncStateValue>((await getSpaceGitSync(db, spaceId)) ?? null, "spaces.git_sync");
 }
 
 /**
@@ -26,11 +25,7 @@ export async function updateGitSyncState(
   await lockSpaceRow(db, spaceId);
   const current = (await readGitSyncState(db, spaceId)) ?? {};
   const next = change({ ...current });
-  await db
-    .updateTable("spaces")
-    .set({ gitSync: next ? JSON.stringify({ ...next, updatedAt: nowIso() }) : null })
-    .where("id", "=", spaceId)
-    .execute();
+  await setSpaceGitSync(db, spaceId, next ? JSON.stringify({ ...next, updatedAt: nowIso() }) : null);
   return next;
 }
 

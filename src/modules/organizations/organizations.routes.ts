@@ -10,7 +10,7 @@ import { memberClaimsAllowed, signMemberClaims } from "../../lib/member-claims.j
 import { toList } from "../../lib/pagination.js";
 import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
-import { addMember, getMember } from "../../permissions/memberships.queries.js";
+import { addMember, getMember, markMemberSeen } from "../../permissions/memberships.queries.js";
 import { checkMergeRules } from "../merge-rules/merge-rules.js";
 import { addressVerifiedEverywhere, addressVerifiedFor } from "../users/users.policy.js";
 import { requireOrganization } from "./organizations.loader.js";
@@ -302,12 +302,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     async (request) => {
       const actor = actorOf(request);
       const { org, access } = await requireOrganization(db, actor, request.params.organizationId);
-      await db
-        .updateTable("members")
-        .set({ lastSeenAt: nowIso() })
-        .where("orgId", "=", org.id)
-        .where("userId", "=", actor.user.id)
-        .execute();
+      await markMemberSeen(db, org.id, actor.user.id);
       // A token of the member's visitor claims, which the organization's visitor-auth sites accept:
       // only for members with a role, since a guest reads no content unless granted.
       const role = access.membership?.role ?? null;

@@ -4,6 +4,7 @@
  * cache of rendered files (a revision never changes, so neither does its PDF), with one render per
  * file at a time.
  */
+
 import { createHash } from "node:crypto";
 import { MessageChannel } from "node:worker_threads";
 import type { JSONDocument } from "../../content/document/types.js";
@@ -16,9 +17,9 @@ import { getObjectsJson } from "../../content/store/objects.queries.js";
 import type { Db } from "../../db/database.js";
 import type { Urls } from "../../http/urls.js";
 import { busy, missing } from "../../lib/errors.js";
-import { nowIso } from "../../lib/time.js";
 import { runInWorker } from "../../workers/pool.js";
 import { downloadUrl } from "../files/files.urls.js";
+import { getPdfExportBlob, putPdfExport } from "./pdf.queries.js";
 
 /** Bump when the renderer's output changes, so cached PDFs are rendered again. */
 const RENDER_VERSION = 1;
@@ -177,8 +178,8 @@ export async function pdfBytes(db: Db, urls: Urls, secret: string, request: PdfR
 }
 
 async function cachedBytes(db: Db, key: string): Promise<Buffer | undefined> {
-  const cached = await db.selectFrom("pdfExports").select("blobHash").where("key", "=", key).executeTakeFirst();
-  return cached ? await getBlob(db, cached.blobHash) : undefined;
+  const blobHash = await getPdfExportBlob(db, key);
+  return blobHash ? await getBlob(db, blobHash) : undefined;
 }
 
 async function renderAndStore(
@@ -236,11 +237,7 @@ async function renderAndStore(
   );
   await db.transaction().execute(async (trx) => {
     const { hash } = await putBlob(trx, bytes);
-    await trx
-      .insertInto("pdfExports")
-      .values({ key, spaceId: request.spaceId, blobHash: hash, createdAt: nowIso() })
-      .onConflict((oc) => oc.column("key").doUpdateSet({ blobHash: hash, createdAt: nowIso() }))
-      .execute();
+    await putPdfExport(trx, { key, spaceId: request.spaceId, blobHash: hash });
   });
   return bytes;
 }

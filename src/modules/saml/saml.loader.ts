@@ -6,7 +6,7 @@ import type { OrgAccess } from "../../permissions/access.js";
 import type { Actor } from "../../permissions/actor.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
 import { teamPermissions } from "../teams/teams.policy.js";
-import { type TeamCounts, teamCounts } from "../teams/teams.queries.js";
+import { getTeamsByIds, type TeamCounts, teamCounts } from "../teams/teams.queries.js";
 import type { TeamPermissionsValue } from "../teams/teams.schemas.js";
 import { samlProviderPermissions } from "./saml.policy.js";
 import { getSamlProvider } from "./saml.queries.js";
@@ -46,7 +46,7 @@ export async function loadDefaultTeams(
 ): Promise<DefaultTeams> {
   const ids = [...new Set(providers.map((p) => p.defaultTeamId).filter((id): id is string => id !== null))];
   if (ids.length === 0) return { teams: new Map() };
-  const rows = await db.selectFrom("teams").selectAll().where("orgId", "=", orgId).where("id", "in", ids).execute();
+  const rows = await getTeamsByIds(db, orgId, ids);
   const counts = await teamCounts(
     db,
     orgId,

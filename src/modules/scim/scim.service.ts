@@ -12,7 +12,15 @@ import { addMember, belongsToAnotherOrganization, getMember } from "../../permis
 import { isRole } from "../../permissions/roles.js";
 import { removeMember } from "../members/members.service.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
-import { deleteTeam, deleteTeamMembers, getTeam, insertTeamMembers, renameTeam, teamMemberIds, teamRolesOf } from "../teams/teams.queries.js";
+import {
+  deleteTeam,
+  deleteTeamMembers,
+  getTeam,
+  insertTeamMembers,
+  renameTeam,
+  teamMemberIds,
+  teamRolesOf,
+} from "../teams/teams.queries.js";
 import { createTeam } from "../teams/teams.service.js";
 import { vouchedByOrganization } from "../users/users.policy.js";
 import { getUserByEmail, getUserById, insertUser, normalizeEmail, updateUser } from "../users/users.queries.js";

@@ -22,7 +22,7 @@ import {
 } from "./sites.queries.js";
 import { BASENAME_PATTERN, type CreateSiteValue, type PublishingAuthResponse, type UpdateSiteValue } from "./sites.schemas.js";
 import { defaultSectionId, hasSections, keyAfter, type SiteModel, siteSpacesOf, slugify, uniquePath } from "./structure.model.js";
-import { insertSiteSpace } from "./structure.queries.js";
+import { insertSiteSpace, updateSectionRow } from "./structure.queries.js";
 
 /** Purpose under which a site's visitor-token signing key is sealed (published sites unseal it to verify tokens). */
 export const VISITOR_KEY_PURPOSE = "site-visitor-key";
@@ -158,11 +158,7 @@ export async function updateSite(trx: Executor, input: { model: SiteModel; body:
   }
   if (Object.keys(changes).length > 0) await updateSiteRow(trx, site.id, changes);
   if (sectionDefault) {
-    await trx
-      .updateTable("siteSections")
-      .set({ defaultSiteSpaceId: sectionDefault.siteSpaceId })
-      .where("id", "=", sectionDefault.sectionId)
-      .execute();
+    await updateSectionRow(trx, sectionDefault.sectionId, { defaultSiteSpaceId: sectionDefault.siteSpaceId });
   }
 }
 

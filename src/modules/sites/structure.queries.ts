@@ -57,6 +57,11 @@ export async function deleteSiteSpaceRow(db: Executor, siteId: string, id: strin
   await db.deleteFrom("siteSpaces").where("id", "=", id).where("siteId", "=", siteId).execute();
 }
 
+/** Puts the site spaces of a site that has no sections yet into its first section. */
+export async function moveUnsectionedSiteSpaces(db: Executor, siteId: string, sectionId: string): Promise<void> {
+  await db.updateTable("siteSpaces").set({ sectionId }).where("siteId", "=", siteId).where("sectionId", "is", null).execute();
+}
+
 export async function insertSection(db: Executor, row: SiteSectionRow): Promise<void> {
   await db.insertInto("siteSections").values(row).execute();
 }

@@ -37,6 +37,7 @@ import {
   insertGroup,
   insertSection,
   insertSiteSpace,
+  moveUnsectionedSiteSpaces,
   updateGroupRow,
   updateSectionRow,
   updateSiteSpaceRow,
@@ -164,12 +165,7 @@ export async function addSection(
     await insertSection(trx, home);
     paths.add(home.path);
     siblings.push(home);
-    await trx
-      .updateTable("siteSpaces")
-      .set({ sectionId: home.id })
-      .where("siteId", "=", model.site.id)
-      .where("sectionId", "is", null)
-      .execute();
+    await moveUnsectionedSiteSpaces(trx, model.site.id, home.id);
     await updateSiteRow(trx, model.site.id, { defaultSiteSectionId: home.id, defaultSiteSpaceId: null });
   }
   const title = sectionTitle(input.title ?? space.title);

@@ -132,3 +132,28 @@ export async function placeSpace(
     .where("id", "=", id)
     .execute();
 }
+
+/**
+ * Deletes the spaces deleted before `cutoff` for good; returns how many. Grants and invite links
+ * point at spaces without a foreign key (they target spaces or collections), so they go explicitly;
+ * revisions and everything else of the space follow through their foreign keys.
+ */
+export async function purgeSpacesDeletedBefore(trx: Executor, cutoff: string): Promise<number> {
+  const ids = (
+    await trx.selectFrom("spaces").select("id").where("deletedAt", "is not", null).where("deletedAt", "<", cutoff).execute()
+  ).map((r) => r.id);
+  if (ids.length === 0) return 0;
+  await trx.deleteFrom("grants").where("targetType", "=", "space").where("targetId", "in", ids).execute();
+  await trx.deleteFrom("linkInvites").where("targetType", "=", "space").where("targetId", "in", ids).execute();
+  await trx.deleteFrom("spaces").where("id", "in", ids).execute();
+  return ids.length;
+}
+
+/** The space's Git sync state as stored (JSON text), or null; undefined when there is no such space. */
+export async function getSpaceGitSync(db: Executor, spaceId: string): Promise<string | null | undefined> {
+  return (await db.selectFrom("spaces").select("gitSync").where("id", "=", spaceId).executeTakeFirst())?.gitSync;
+}
+
+export async function setSpaceGitSync(db: Executor, spaceId: string, gitSync: string | null): Promise<void> {
+  await db.updateTable("spaces").set({ gitSync }).where("id", "=", spaceId).execute();
+}

@@ -113,6 +113,12 @@ export async function teamCounts(db: Executor, orgId: string, teamIds: string[])
   return counts;
 }
 
+/** The teams of an organization among these ids (others' ids are left out). */
+export function getTeamsByIds(db: Executor, orgId: string, ids: readonly string[]): Promise<TeamRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom("teams").selectAll().where("orgId", "=", orgId).where("id", "in", ids).execute();
+}
+
 export async function insertTeam(db: Executor, input: { orgId: string; title: string }): Promise<TeamRow> {
   const now = nowIso();
   const row: TeamRow = { id: newId(), orgId: input.orgId, title: input.title, createdAt: now, updatedAt: now };
