@@ -14,8 +14,9 @@ import type { JSONDocument } from "../src/content/document/types.js";
 import { renderDocument } from "../src/content/html/index.js";
 import { type HtmlEnvData, type HtmlRenderHost, renderHtmlNow } from "../src/content/html/off-thread.js";
 import { parseMarkdownPage } from "../src/content/markdown/index.js";
+import { runInWorker } from "../src/content/run-in-worker.js";
 import { canonicalJson, objectHash } from "../src/content/store/canonical.js";
-import { closeWorkerThreads, runInWorker } from "../src/workers/pool.js";
+import { closeWorkerThreads } from "../src/workers/pool.js";
 
 function section(i: number): string {
   return (

@@ -10,7 +10,8 @@ import { performance } from "node:perf_hooks";
 import type { ContentLinkTable } from "../src/content/markdown/content-links.js";
 import { convertMarkdownNow } from "../src/content/markdown/off-thread.js";
 import { indexPages, type PageNode } from "../src/content/revision/model.js";
-import { closeWorkerThreads, runInWorker } from "../src/workers/pool.js";
+import { runInWorker } from "../src/content/run-in-worker.js";
+import { closeWorkerThreads } from "../src/workers/pool.js";
 
 const pageCount = Number(process.argv[2] ?? 1000);
 

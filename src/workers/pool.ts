@@ -1,22 +1,33 @@
 /**
  * A small pool of worker threads (piscina) for CPU-heavy work, so that converting a 2 MB Markdown
- * page or indexing a large space never holds the thread that answers requests. The tasks are the
- * functions of tasks.ts; `QUIRE_WORKER_THREADS` sets the number of threads (0 runs them inline, on
- * the calling thread). Threads start on first use and stop after a while idle.
+ * page or indexing a large space never holds the thread that answers requests. It runs the tasks of
+ * any task module (`TaskModule`: the engines keep theirs, content/tasks.ts for the content engine)
+ * and imports none; `QUIRE_WORKER_THREADS` sets the number of threads (0 runs them inline, on the
+ * calling thread). Threads start on first use and stop after a while idle.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { DomainError } from "../lib/errors.js";
-import type { TaskName, Tasks } from "./tasks.js";
 
-export type TaskInput<K extends TaskName> = Parameters<Tasks[K]>[0];
-export type TaskOutput<K extends TaskName> = Awaited<ReturnType<Tasks[K]>>;
+/**
+ * A module of tasks a thread can run: its default export takes `{ name, input }` (and, when run
+ * inline, an abort signal) and runs the task of that name. Each engine keeps its own (content's is
+ * content/tasks.ts); this pool knows none of them.
+ */
+export interface TaskModule {
+  /** The module's file URL (a .ts file when Quire runs from its sources, through tsx), for the threads. */
+  url: URL;
+  /** The module loaded on the calling thread, for tasks run inline (0 threads). */
+  load(): Promise<{ default: (task: { name: string; input: unknown }, signal?: AbortSignal) => unknown }>;
+  /** What the task `name` was doing and what would let it through, for a thread that ran out of memory. */
+  outOfMemory(name: string): { work: string; remedy: string };
+}
 
 const here = fileURLToPath(import.meta.url);
-/** tasks.js next to this file once built; from the TypeScript sources, a shim that loads tasks.ts through tsx. */
-const tasksFile = path.join(path.dirname(here), path.extname(here) === ".ts" ? "tasks.source.mjs" : "tasks.js");
+/** entry.js next to this file once built; from the TypeScript sources, a shim that loads entry.ts through tsx. */
+const entryFile = path.join(path.dirname(here), path.extname(here) === ".ts" ? "entry.source.mjs" : "entry.js");
 
 let threads = 1;
 let heapMb: number | undefined;
@@ -43,48 +54,16 @@ export function configureWorkerHeap(mb: number | undefined): void {
  */
 export class WorkerOutOfMemoryError extends DomainError {
   constructor(
-    readonly task: TaskName,
+    readonly task: string,
     readonly heapLimitMb: number | undefined,
+    described: { work: string; remedy: string },
   ) {
     const limit =
       heapLimitMb === undefined ? "V8's default heap limit (QUIRE_WORKER_HEAP_MB is not set)" : `QUIRE_WORKER_HEAP_MB=${heapLimitMb}`;
-    super("too-large", `${WORK_OF_TASK[task]} ran out of memory in a worker thread (${limit}): ${REMEDY_OF_TASK[task]}`);
+    super("too-large", `${described.work} ran out of memory in a worker thread (${limit}): ${described.remedy}`);
     this.name = "WorkerOutOfMemoryError";
   }
 }
-
-const WORK_OF_TASK: Record<TaskName, string> = {
-  parsePages: "Converting Markdown pages",
-  parseSummary: "Reading SUMMARY.md",
-  convertMarkdown: "Converting the Markdown",
-  prepareDocument: "Preparing the JSON document",
-  editorDocumentToYState: "Opening the page for live editing",
-  editorYStateToDocument: "Reading the live edited page",
-  editorMergeYStates: "Merging the live edited page's states",
-  renderHtml: "Rendering the page to HTML",
-  writeMarkdown: "Writing the page as Markdown",
-  searchTexts: "Extracting the searchable text of pages",
-  searchSnippets: "Making the snippets of search results",
-  pageReferences: "Finding the files that pages refer to",
-  renderPdf: "Rendering the PDF",
-};
-
-const RAISE = "raise QUIRE_WORKER_HEAP_MB";
-const REMEDY_OF_TASK: Record<TaskName, string> = {
-  parsePages: `${RAISE} or split the largest pages (QUIRE_IMPORT_MAX_PAGE_BYTES leaves larger pages out of imports).`,
-  parseSummary: `${RAISE}, or split the table of contents (SUMMARY.md).`,
-  convertMarkdown: `send a smaller document, or ${RAISE}.`,
-  prepareDocument: `send a smaller document, or ${RAISE}.`,
-  editorDocumentToYState: `split the page, or ${RAISE}.`,
-  editorYStateToDocument: `split the page, or ${RAISE}.`,
-  editorMergeYStates: `split the page, or ${RAISE}.`,
-  renderHtml: `split the page, or ${RAISE}.`,
-  writeMarkdown: `split the page, or ${RAISE}.`,
-  searchTexts: `${RAISE}, or split the largest pages.`,
-  searchSnippets: `${RAISE}.`,
-  pageReferences: `${RAISE} or split the largest pages (QUIRE_IMPORT_MAX_PAGE_BYTES leaves larger pages out of imports).`,
-  renderPdf: `print fewer pages (one page or a section instead of the whole space), or ${RAISE}.`,
-};
 
 /**
  * Young generation of each thread. Converting Markdown allocates fast and briefly (micromark's
@@ -97,7 +76,7 @@ const WORKER_YOUNG_GENERATION_MB = 16;
 
 function startPool(): Piscina {
   return new Piscina({
-    filename: tasksFile,
+    filename: entryFile,
     minThreads: 0,
     maxThreads: threads,
     idleTimeout: 30_000,
@@ -115,24 +94,25 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** Runs the task `name` of tasks.ts with `input` in a worker thread (inline when configured with 0 threads). */
-export async function runInWorker<K extends TaskName>(name: K, input: TaskInput<K>, options: RunOptions = {}): Promise<TaskOutput<K>> {
+/** Runs the task `name` of `tasks` with `input` in a worker thread (inline when configured with 0 threads). */
+export async function runTask(tasks: TaskModule, name: string, input: unknown, options: RunOptions = {}): Promise<unknown> {
   const { signal } = options;
   signal?.throwIfAborted();
   if (threads === 0) {
-    const { default: runTask } = await import("./tasks.js");
-    return runTask({ name, input }, signal) as TaskOutput<K>;
+    const { default: run } = await tasks.load();
+    return run({ name, input }, signal);
   }
   await takeThread(signal);
   try {
     pool ??= startPool();
     type PiscinaRunOptions = NonNullable<Parameters<Piscina["run"]>[1]>;
     const run: PiscinaRunOptions = { transferList: options.transferList as PiscinaRunOptions["transferList"], signal: signal ?? null };
-    return (await pool.run({ name, input }, run)) as TaskOutput<K>;
+    return await pool.run({ module: tasks.url.href, name, input }, run);
   } catch (error) {
     // The same error as a task aborted inline (the signal's reason), not piscina's own AbortError.
     signal?.throwIfAborted();
-    if ((error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY") throw new WorkerOutOfMemoryError(name, heapMb);
+    if ((error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY")
+      throw new WorkerOutOfMemoryError(name, heapMb, tasks.outOfMemory(name));
     throw error;
   } finally {
     releaseThread();

@@ -5,7 +5,7 @@
  * for 9 MB), and canonicalizing and hashing ~0.07 ms per KB more. Small documents are done inline.
  */
 
-import { runInWorker } from "../../workers/pool.js";
+import { runInWorker } from "../run-in-worker.js";
 import { canonicalJson, objectHash } from "../store/canonical.js";
 import { reconcileKeysInPlace } from "./keys.js";
 import type { JSONDocument } from "./types.js";

@@ -7,8 +7,8 @@
  */
 import * as Y from "yjs";
 import { DomainError } from "../../lib/errors.js";
-import { runInWorker } from "../../workers/pool.js";
 import type { JSONDocument } from "../document/types.js";
+import { runInWorker } from "../run-in-worker.js";
 import { canonicalJson } from "../store/canonical.js";
 import { documentToYDoc, readDocumentFromYDoc } from "./yjs.js";
 

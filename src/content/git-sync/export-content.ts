@@ -5,8 +5,6 @@
  * and includes become correct relative paths.
  */
 import { dirname, repoPathFromRoot } from "../../git/paths.js";
-import { runInWorker } from "../../workers/pool.js";
-import type { PageToParse } from "../../workers/tasks.js";
 import type { ContentRef, JSONDocument } from "../document/types.js";
 import { ASSETS_DIR, INCLUDES_DIR } from "../gitbook-repo/read.js";
 import { relativePath as relativeRepoPath, slugify } from "../gitbook-repo/text.js";
@@ -19,7 +17,9 @@ import {
 } from "../gitbook-repo/write.js";
 import { frontmatterFromPageMetadata, pageMetadataFromFrontmatter, serializeMarkdownPage } from "../markdown/index.js";
 import type { PageNode, RevisionContent } from "../revision/model.js";
+import { runInWorker } from "../run-in-worker.js";
 import { canonicalJson } from "../store/canonical.js";
+import type { PageToParse } from "../tasks.js";
 import { type ResolveTable, resolverFor } from "./resolve.js";
 
 export interface ExportSources {

@@ -7,13 +7,13 @@
  * Links between pages and files are resolved to ids of the new revision; unresolved ones stay URLs.
  */
 import { randomBase62 } from "../../lib/ids.js";
-import { runInWorker } from "../../workers/pool.js";
-import type { PageToParse, ParsedPage } from "../../workers/tasks.js";
 import { slugify } from "../gitbook-repo/text.js";
 import type { DocumentPage, RepoFile, RepoPage, RepositoryContent } from "../gitbook-repo/types.js";
 import { pageMetadataFromFrontmatter } from "../markdown/index.js";
 import type { FileEntry, PageNode, ReusableContentEntry, RevisionContent } from "../revision/model.js";
 import { indexPages } from "../revision/model.js";
+import { runInWorker } from "../run-in-worker.js";
+import type { PageToParse, ParsedPage } from "../tasks.js";
 import { externalLinks, type ResolveTable, resolverFor } from "./resolve.js";
 
 /** A file an import stored (`ImportSources.storeFiles`). */

@@ -17,8 +17,8 @@ import {
   unsafePathReason,
 } from "../../git/paths.js";
 import { type BlobReader, type TreeEntry, VirtualTree } from "../../git/tree.js";
-import { runInWorker } from "../../workers/pool.js";
 import { MAX_PAGE_DEPTH, pageTreeDepth } from "../revision/model.js";
+import { runInWorker } from "../run-in-worker.js";
 import { contentTypeOf, hasDimensions, imageDimensions } from "./media.js";
 import type { SummaryNode } from "./summary.js";
 import { firstHeading, parseFrontMatter, slugify } from "./text.js";

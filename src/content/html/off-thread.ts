@@ -12,9 +12,9 @@
 import type { MessagePort } from "node:worker_threads";
 import { evaluate } from "../../expr/index.js";
 import { answerOn, askOver } from "../../lib/port-questions.js";
-import { runInWorker } from "../../workers/pool.js";
 import { conditionHoldsIn, expressionTextIn } from "../document/for-reader.js";
 import type { ContentRef, JSONDocument } from "../document/types.js";
+import { runInWorker } from "../run-in-worker.js";
 import { renderDocument } from "./index.js";
 import { documentReferences } from "./references.js";
 import type { ContentFeature, OutlineEntry, RenderEnv, RenderedFile } from "./types.js";

@@ -6,9 +6,9 @@
  */
 
 import { tooLarge } from "../../lib/errors.js";
-import { runInWorker } from "../../workers/pool.js";
 import { INLINE_DOCUMENT_JSON_CHARS } from "../document/off-thread.js";
 import type { JSONDocument } from "../document/types.js";
+import { runInWorker } from "../run-in-worker.js";
 import { canonicalJson, objectHash } from "../store/canonical.js";
 import { type ContentLinkTable, contentLinkResolver, unwrapUnresolvedLinks } from "./content-links.js";
 import type { PageFrontmatter } from "./frontmatter.js";

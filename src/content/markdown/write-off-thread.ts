@@ -13,11 +13,11 @@ import type { MessagePort } from "node:worker_threads";
 import { tooLarge } from "../../lib/errors.js";
 import { answerOn, askOver } from "../../lib/port-questions.js";
 import { ResultCache } from "../../lib/result-cache.js";
-import { runInWorker } from "../../workers/pool.js";
 import { type EvaluationContext, type EvaluationMode, evaluateDocument } from "../document/evaluate.js";
 import { documentInContext } from "../document/for-reader.js";
 import { documentToPlainText } from "../document/plain-text.js";
 import type { ContentRef, ContentRefPage, JSONDocument } from "../document/types.js";
+import { runInWorker } from "../run-in-worker.js";
 import { editablePathFor } from "./api-paths.js";
 import { markdownFromDocument } from "./serialize.js";
 

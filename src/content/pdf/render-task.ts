@@ -5,7 +5,7 @@ import { renderPdf } from "./render-pdf.js";
 import { type FileDescription, renderHostOver } from "./render-port.js";
 
 /**
- * A render as plain data, so that it can run in a worker thread (src/workers/tasks.ts). Documents
+ * A render as plain data, so that it can run in a worker thread (src/content/tasks.ts). Documents
  * travel as their stored JSON text, once per distinct document: a string is copied between threads
  * in one piece, where a parsed document would be cloned node by node on the thread that sends it.
  * Images and file descriptions are not in it: the renderer asks for them over `host` (render-port.ts).

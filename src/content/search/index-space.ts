@@ -6,11 +6,11 @@
  */
 import type { DialectName, Executor } from "../../db/database.js";
 import { nowIso } from "../../lib/time.js";
-import { runInWorker } from "../../workers/pool.js";
 import { AnchorAllocator } from "../document/anchor.js";
 import type { SearchTextSection } from "../document/plain-text.js";
 import { indexPages } from "../revision/model.js";
 import { loadContent } from "../revision/storage.js";
+import { runInWorker } from "../run-in-worker.js";
 import { getObjectsJson } from "../store/objects.queries.js";
 import { fullTextIndex } from "./engine.js";
 import type { SearchAudience, SearchSectionInput } from "./fulltext.js";

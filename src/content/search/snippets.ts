@@ -6,7 +6,7 @@
  * at most SEARCH_ROW_LIMITS.rowBodyChars, and only the rows of the results shown are asked for.
  * Large batches run in a worker thread.
  */
-import { runInWorker } from "../../workers/pool.js";
+import { runInWorker } from "../run-in-worker.js";
 import type { QueryTerm, SearchQuery } from "./fulltext.js";
 
 /** Words in a snippet. */

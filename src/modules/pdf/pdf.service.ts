@@ -12,12 +12,12 @@ import { type RenderHost, serveRenderHost } from "../../content/pdf/render-port.
 import type { PdfRenderTask } from "../../content/pdf/render-task.js";
 import { indexPages, type PageNode, type RevisionContent } from "../../content/revision/model.js";
 import { loadContent } from "../../content/revision/storage.js";
+import { runInWorker } from "../../content/run-in-worker.js";
 import { getBlob, putBlob } from "../../content/store/blobs.queries.js";
 import { getObjectsJson } from "../../content/store/objects.queries.js";
 import type { Db } from "../../db/database.js";
 import type { Urls } from "../../http/urls.js";
 import { busy, missing } from "../../lib/errors.js";
-import { runInWorker } from "../../workers/pool.js";
 import { downloadUrl } from "../files/files.urls.js";
 import { getPdfExportBlob, putPdfExport } from "./pdf.queries.js";
 

@@ -1,5 +1,5 @@
 /**
- * The CPU-heavy work that runs in worker threads (pool.ts): converting Markdown pages and reading
+ * The content engine's CPU-heavy work, run in worker threads (workers/pool.ts, through run-in-worker.ts): converting Markdown pages and reading
  * SUMMARY.md of an import, converting Markdown given to the API, preparing JSON documents given to the API, extracting the searchable text of
  * documents, rendering PDFs and rendering large documents to HTML for the web app. Inputs and outputs are plain data, and
  * documents travel as JSON text: a string is copied between threads in one piece, where an object
@@ -8,22 +8,22 @@
 
 import type { MessagePort } from "node:worker_threads";
 import { isWorkerThread, move } from "piscina";
-import { type DocumentPreparation, type PreparedDocument, prepareDocumentNow } from "../content/document/off-thread.js";
-import { documentSearchText, type SearchTextContext, type SearchTextSection } from "../content/document/plain-text.js";
-import type { JSONDocument } from "../content/document/types.js";
-import type { ReadYState } from "../content/editor/off-thread.js";
-import { type ResolveTable, resolverFor } from "../content/git-sync/resolve.js";
-import { extractReferences } from "../content/gitbook-repo/references.js";
-import { parseSummary as parseSummaryNow } from "../content/gitbook-repo/summary.js";
-import type { HtmlRender, RenderedHtml } from "../content/html/off-thread.js";
-import type { ContentLinkTable } from "../content/markdown/content-links.js";
-import { type PageFrontmatter, parseMarkdownPage } from "../content/markdown/index.js";
-import { type ConvertedMarkdown, convertMarkdownNow } from "../content/markdown/off-thread.js";
-import type { MarkdownWrite } from "../content/markdown/write-off-thread.js";
-import type { PdfRenderTask } from "../content/pdf/render-task.js";
-import type { SearchQuery } from "../content/search/fulltext.js";
-import { snippetOf } from "../content/search/snippets.js";
-import { canonicalJson, objectHash } from "../content/store/canonical.js";
+import { type DocumentPreparation, type PreparedDocument, prepareDocumentNow } from "./document/off-thread.js";
+import { documentSearchText, type SearchTextContext, type SearchTextSection } from "./document/plain-text.js";
+import type { JSONDocument } from "./document/types.js";
+import type { ReadYState } from "./editor/off-thread.js";
+import { type ResolveTable, resolverFor } from "./git-sync/resolve.js";
+import { extractReferences } from "./gitbook-repo/references.js";
+import { parseSummary as parseSummaryNow } from "./gitbook-repo/summary.js";
+import type { HtmlRender, RenderedHtml } from "./html/off-thread.js";
+import type { ContentLinkTable } from "./markdown/content-links.js";
+import { type PageFrontmatter, parseMarkdownPage } from "./markdown/index.js";
+import { type ConvertedMarkdown, convertMarkdownNow } from "./markdown/off-thread.js";
+import type { MarkdownWrite } from "./markdown/write-off-thread.js";
+import type { PdfRenderTask } from "./pdf/render-task.js";
+import type { SearchQuery } from "./search/fulltext.js";
+import { snippetOf } from "./search/snippets.js";
+import { canonicalJson, objectHash } from "./store/canonical.js";
 
 export interface PageToParse {
   source: string;
@@ -88,8 +88,8 @@ export function pageReferences(input: { sources: string[] }): string[][] {
  */
 export async function renderPdf(input: PdfRenderTask, signal?: AbortSignal): Promise<Uint8Array> {
   // Loaded on first use: pdfkit and fontkit weigh ~50 MB that a thread which never prints does not need.
-  const { renderPdfTask } = await import("../content/pdf/render-task.js");
-  const { ownArrayBuffer } = await import("../content/pdf/render-port.js");
+  const { renderPdfTask } = await import("./pdf/render-task.js");
+  const { ownArrayBuffer } = await import("./pdf/render-port.js");
   const bytes = await renderPdfTask(input, signal);
   return isWorkerThread ? (move(new Uint8Array(ownArrayBuffer(bytes))) as Uint8Array) : bytes;
 }
@@ -100,7 +100,7 @@ export async function renderPdf(input: PdfRenderTask, signal?: AbortSignal): Pro
  */
 export async function renderHtml(input: HtmlRender & { host: MessagePort }): Promise<RenderedHtml> {
   // Loaded on first use, like the PDF renderer: a thread that never renders HTML does not need it.
-  const { htmlHostOver, renderHtmlNow } = await import("../content/html/off-thread.js");
+  const { htmlHostOver, renderHtmlNow } = await import("./html/off-thread.js");
   const host = htmlHostOver(input.host);
   try {
     return await renderHtmlNow(input, host);
@@ -114,7 +114,7 @@ export async function renderHtml(input: HtmlRender & { host: MessagePort }): Pro
  * asked for over the task's `host` port, which must then be in the run's transfer list.
  */
 export async function writeMarkdown(input: MarkdownWrite & { host?: MessagePort }): Promise<string> {
-  const { markdownHostOver, writeMarkdownNow } = await import("../content/markdown/write-off-thread.js");
+  const { markdownHostOver, writeMarkdownNow } = await import("./markdown/write-off-thread.js");
   const host = input.host ? markdownHostOver(input.host) : undefined;
   try {
     return await writeMarkdownNow(input, host);
@@ -125,7 +125,7 @@ export async function writeMarkdown(input: MarkdownWrite & { host?: MessagePort 
 
 // The editor's model (ProseMirror, Yjs) is loaded by the first task that needs it, not by every
 // thread: a thread's heap (QUIRE_WORKER_HEAP_MB) is mostly its loaded modules until then.
-const editorOffThread = () => import("../content/editor/off-thread.js");
+const editorOffThread = () => import("./editor/off-thread.js");
 
 /** A page's document as the Yjs state the collaboration server starts from (editor/off-thread.ts). */
 export async function editorDocumentToYState(input: { documentJson: string }): Promise<Uint8Array> {

@@ -4,7 +4,8 @@
  * task queued behind an aborted one waited for ever.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { closeWorkerThreads, runInWorker } from "./pool.js";
+import { closeWorkerThreads } from "../workers/pool.js";
+import { runInWorker } from "./run-in-worker.js";
 
 afterAll(() => closeWorkerThreads());
 

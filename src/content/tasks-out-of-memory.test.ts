@@ -13,7 +13,8 @@ import { commitContent } from "../../test/helpers/content.factories.js";
 import { createBareRepo } from "../../test/helpers/git.js";
 import { createOrgWithSpace } from "../../test/helpers/spaces.factories.js";
 import { DomainError } from "../lib/errors.js";
-import { closeWorkerThreads, configureWorkerHeap, runInWorker, WorkerOutOfMemoryError } from "./pool.js";
+import { closeWorkerThreads, configureWorkerHeap, WorkerOutOfMemoryError } from "../workers/pool.js";
+import { runInWorker } from "./run-in-worker.js";
 
 const TINY_HEAP_MB = 16;
 
