@@ -15,6 +15,7 @@ import { searchIndexJob } from "./content/search/search-index.jobs.js";
 import { pendingMigrations } from "./db/migrate.js";
 import type { Deps } from "./deps.js";
 import { registerApiReference } from "./http/api-reference.js";
+import { registerAudit } from "./http/audit.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
@@ -130,6 +131,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
+  // Before any route: each route that may change something is given its audit scope as it is registered.
+  registerAudit(app, deps.db);
 
   // Synchronous hooks (done-callback style) on every request: an async hook costs a promise round.
   app.addHook("onRequest", (request, reply, done) => {
