@@ -26,6 +26,8 @@ import { registerTextInputGuard } from "./http/text-input.js";
 import { buildValidator } from "./http/validators.js";
 import type { JobDefinition, PeriodicJob } from "./jobs/registry.js";
 import { randomBase62 } from "./lib/ids.js";
+import { purgeAuditEventsJob } from "./modules/audit/audit.jobs.js";
+import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { changeRequestContentRoutes } from "./modules/change-request-content/change-request-content.routes.js";
 import { changeRequestMergeRoutes } from "./modules/change-request-merge/change-request-merge.routes.js";
 import { reviewRoutes } from "./modules/change-request-reviews/change-request-reviews.routes.js";
@@ -77,6 +79,7 @@ export const jobDefinitions: readonly JobDefinition<any>[] = [
   openapiRefreshJob,
   purgeExpiredSignInsJob,
   conversationsAnalyseJob,
+  purgeAuditEventsJob,
 ];
 
 /** The jobs the worker enqueues on a fixed period. */
@@ -85,6 +88,7 @@ export const periodicJobs: PeriodicJob[] = [
   // Finds the URL specs due for a re-fetch (QUIRE_OPENAPI_REFRESH_MINUTES after their last fetch).
   { kind: "openapi-refresh", everyMs: REFRESH_SCAN_EVERY_MS },
   { kind: "purge-expired-sign-ins", everyMs: 60 * 60_000 },
+  { kind: "purge-audit-events", everyMs: 60 * 60_000 },
 ];
 
 // A client-supplied request id is kept only when it is short and harmless to log.
@@ -198,6 +202,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(organizationRoutes, { deps });
   await app.register(fileRoutes, { deps });
   await app.register(memberRoutes, { deps });
+  await app.register(auditRoutes, { deps });
   await app.register(teamRoutes, { deps });
   await app.register(inviteRoutes, { deps });
   await app.register(collectionRoutes, { deps });

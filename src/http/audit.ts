@@ -9,15 +9,7 @@
  * instead where it has one (a failed sign-in).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
-import {
-  type AuditActor,
-  AuditScope,
-  type AuditSource,
-  flushAudit,
-  inAuditScope,
-  organizationsOfParams,
-  SECRET_KEY,
-} from "../db/audit.js";
+import { type AuditActor, AuditScope, type AuditSource, flushAudit, inAuditScope, organizationsOfParams, SECRET_KEY } from "../db/audit.js";
 import type { Db } from "../db/database.js";
 
 export interface RouteAudit {
@@ -128,7 +120,9 @@ export function registerAudit(app: FastifyInstance, db: Db): void {
           userAgent: request.headers["user-agent"]?.slice(0, MAX_USER_AGENT) ?? null,
           requestId: request.id,
         },
-        audit?.explicit ? undefined : { action, url: route.url, params, body: request.body, orgIds: await organizationsOfParams(db, params) },
+        audit?.explicit
+          ? undefined
+          : { action, url: route.url, params, body: request.body, orgIds: await organizationsOfParams(db, params) },
       );
       scope.actorOf = () => apiActor(request);
       if (request.auditCaller) {
@@ -143,7 +137,9 @@ export function registerAudit(app: FastifyInstance, db: Db): void {
       if (reply.statusCode >= 400) {
         scope.dropRouteEntry();
         if (audit?.failure) {
-          const params = Object.fromEntries(Object.entries((request.params ?? {}) as Record<string, string>).filter(([k]) => !SECRET_KEY.test(k)));
+          const params = Object.fromEntries(
+            Object.entries((request.params ?? {}) as Record<string, string>).filter(([k]) => !SECRET_KEY.test(k)),
+          );
           const providerId = params.providerId;
           scope.record({
             action: audit.failure,

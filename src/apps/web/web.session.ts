@@ -9,12 +9,13 @@
  * `/saml/{id}/start` (outside `/app`, so that starting does not replace the session) and brought
  * back by that browser to `/app/saml/{id}/complete`, is a signed cookie of its own.
  */
-import { recordAudit } from "../../db/audit.js";
+
 import fastifyCookie from "@fastify/cookie";
 import fastifyCsrf from "@fastify/csrf-protection";
 import fastifyFormbody from "@fastify/formbody";
 import fastifySession from "@fastify/session";
 import type { FastifyInstance, FastifyReply, FastifyRequest, Session } from "fastify";
+import { recordAudit } from "../../db/audit.js";
 import type { Deps } from "../../deps.js";
 import {
   cookiePaths,

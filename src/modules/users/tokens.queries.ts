@@ -13,7 +13,11 @@ export async function createApiToken(db: Executor, userId: string, label?: strin
     .execute();
   // Recorded here, the one place tokens are made (web app, CLI), so no caller can forget it; the
   // entry is written with the caller's transaction, or when its request ends (db/audit.ts).
-  recordAudit({ action: "api_token.created", target: { type: "api-token", id, label: label ?? null }, payload: { userId, label: label ?? null } });
+  recordAudit({
+    action: "api_token.created",
+    target: { type: "api-token", id, label: label ?? null },
+    payload: { userId, label: label ?? null },
+  });
   return { id, token };
 }
 
@@ -29,7 +33,11 @@ export async function revokeApiToken(db: Executor, tokenOrId: string): Promise<b
     .returning(["id", "userId", "label"])
     .executeTakeFirst();
   if (!revoked) return false;
-  recordAudit({ action: "api_token.revoked", target: { type: "api-token", id: revoked.id, label: revoked.label }, payload: { userId: revoked.userId } });
+  recordAudit({
+    action: "api_token.revoked",
+    target: { type: "api-token", id: revoked.id, label: revoked.label },
+    payload: { userId: revoked.userId },
+  });
   return true;
 }
 

@@ -1,7 +1,7 @@
 /** Signing out: Quire's session ends first, then the identity provider's single logout, when it has one. */
 
-import { setAuditActor } from "../../../../db/audit.js";
 import { html } from "../../../../content/html/safe-html.js";
+import { setAuditActor } from "../../../../db/audit.js";
 import { page } from "../../layout.views.js";
 import { publicHandler } from "../../web.kinds.js";
 import { endSession } from "../../web.session.js";
