@@ -286,7 +286,9 @@ export function routeEntry(route: RouteEntry, result: unknown): AuditEntry {
   return { action: route.action, target, ...(orgIds ? { orgIds } : {}), payload: { params, fields: fieldsOf(route.body) } };
 }
 
+/** The id of what the transaction created: its result's `id`, or the result itself when it is an id (a service that returns the new id). */
 function createdId(result: unknown): string | undefined {
+  if (typeof result === "string") return /^[A-Za-z0-9_-]{1,100}$/.test(result) ? result : undefined;
   if (typeof result !== "object" || result === null) return undefined;
   const id = (result as { id?: unknown }).id;
   return typeof id === "string" && id.length <= 200 ? id : undefined;
@@ -337,7 +339,8 @@ async function organizationsOf(db: Executor, scope: AuditScope, entry: AuditEntr
   const { type, id } = entry.target;
   const found = await organizationsOfParams(db, params, entry.target);
   if (found.length > 0) return found;
-  const userId = params.userId ?? (type === "user" ? id : actor.type === "user" ? actor.id : undefined);
+  // About a user (theirs, a token of theirs): the organizations they are in.
+  const userId = params.userId ?? entry.payload?.userId ?? (type === "user" ? id : actor.type === "user" ? actor.id : undefined);
   if (typeof userId !== "string") return [];
   const rows = await db.selectFrom("members").select("orgId").where("userId", "=", userId).execute();
   return rows.map((row) => row.orgId);

@@ -48,6 +48,7 @@ const catalogue = new Map<string, string>([
   ["scim_token.created", "SCIM token created"],
   ["scim_token.revoked", "SCIM token revoked"],
   ["user.created", "User created"],
+  ["user.verified", "User's email address vouched for by the operator"],
   ["organization.created", "Organization created"],
 ]);
 
