@@ -9,6 +9,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { Deps } from "../../deps.js";
 import type { RouteAudit } from "../../http/audit.js";
 import { registerCompression } from "../../http/compression.js";
+import { auditExport, auditPage } from "./pages/audit/audit.page.js";
 import { addPage } from "./pages/changes/add-page.action.js";
 import {
   EDIT_SCRIPT,
@@ -153,6 +154,8 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { method: "GET", url: `${O}/c/:collection`, handler: collectionPage },
   { method: "POST", url: `${O}/c/:collection/rename`, handler: renameCollection },
   { method: "GET", url: `${O}/members`, handler: membersPage },
+  { method: "GET", url: `${O}/settings/audit`, handler: auditPage },
+  { method: "GET", url: `${O}/settings/audit.jsonl`, handler: auditExport },
   { method: "POST", url: `${O}/members/invite`, handler: inviteForm },
   { method: "POST", url: `${O}/members/:userId/role`, handler: changeRoleForm },
   { method: "POST", url: `${O}/members/:userId/remove`, handler: removeMemberForm },

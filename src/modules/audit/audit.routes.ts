@@ -3,7 +3,6 @@
  * JSON lines. Admins of the organization only: other members get 403, outsiders 404. There is no
  * route that edits or deletes an event: the retention job (audit.jobs.ts) is the only deletion.
  */
-import { Readable } from "node:stream";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Executor } from "../../db/database.js";
 import type { Deps } from "../../deps.js";
@@ -12,19 +11,18 @@ import { type Actor, actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
 import { toList } from "../../http/pagination.js";
 import { errorResponses, ListOf } from "../../http/schemas.js";
-import type { Urls } from "../../http/urls.js";
 import { authorize } from "../../permissions/authorize.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
+import { auditEventLines, JSON_LINES } from "./audit.export.js";
 import { presentAuditEvent, presentAuditEventDetails } from "./audit.presenter.js";
-import { allAuditEvents, getAuditEvent, listAuditEvents } from "./audit.queries.js";
+import { getAuditEvent, listAuditEvents } from "./audit.queries.js";
 import {
   AuditEventActionSchema,
   AuditEventDetailsSchema,
   AuditEventParams,
   AuditEventSchema,
   AuditFilters,
-  type AuditFiltersValue,
   ListAuditEventsQuery,
 } from "./audit.schemas.js";
 
@@ -37,16 +35,6 @@ export async function requireAuditReader(db: Executor, actor: Actor, orgId: stri
   authorize(permissions, "admin", { notFound: `No organization with id "${orgId}" that you are a member of.`, forbidden: FORBIDDEN });
   return org;
 }
-
-/** The export: one event (with its details) per line, oldest first, read from the database as it is sent. */
-export function auditEventLines(db: Executor, urls: Urls, orgId: string, filters: AuditFiltersValue): Readable {
-  async function* lines() {
-    for await (const row of allAuditEvents(db, orgId, filters)) yield `${JSON.stringify(presentAuditEventDetails(row, urls))}\n`;
-  }
-  return Readable.from(lines());
-}
-
-export const JSON_LINES = "application/jsonl; charset=utf-8";
 
 export const auditRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const { db, urls } = deps;
