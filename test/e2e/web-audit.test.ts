@@ -68,10 +68,10 @@ describe("the audit log page, in Chromium", () => {
     await e2e.shot(page, "audit-01-all");
 
     const filters = page.getByRole("search", { name: "Filter the audit log" });
-    await filters.getByLabel("Action").selectOption("app.members.role");
+    await filters.locator("select[name=action]").selectOption("app.members.role");
     const today = new Date().toISOString().slice(0, 10);
-    await filters.getByLabel("From").fill(today);
-    await filters.getByLabel("To").fill(today);
+    await filters.locator("input[name=from]").fill(today);
+    await filters.locator("input[name=to]").fill(today);
     await filters.getByRole("button", { name: "Filter" }).click();
     await page.waitForURL(/action=app\.members\.role/);
     const events = page.locator("tbody tr");
@@ -84,15 +84,15 @@ describe("the audit log page, in Chromium", () => {
     await e2e.shot(page, "audit-02-filtered");
 
     // A day before anything happened: nothing.
-    await filters.getByLabel("From").fill("2020-01-01");
-    await filters.getByLabel("To").fill("2020-01-02");
+    await filters.locator("input[name=from]").fill("2020-01-01");
+    await filters.locator("input[name=to]").fill("2020-01-02");
     await filters.getByRole("button", { name: "Filter" }).click();
     await page.waitForURL(/to=2020-01-02/);
     expect(await page.getByText("No event matches.").isVisible()).toBe(true);
 
     // The export of what the filters select (today's role change), with the session's cookies.
-    await filters.getByLabel("From").fill(today);
-    await filters.getByLabel("To").fill(today);
+    await filters.locator("input[name=from]").fill(today);
+    await filters.locator("input[name=to]").fill(today);
     await filters.getByRole("button", { name: "Filter" }).click();
     await page.waitForURL(new RegExp(`from=${today}`));
     const href = await page.getByRole("link", { name: "Export as JSON lines" }).getAttribute("href");

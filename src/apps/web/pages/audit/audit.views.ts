@@ -37,7 +37,8 @@ export interface AuditPageView {
 export function auditBody(view: AuditPageView): SafeHtml {
   const { filters } = view;
   const options = view.actions.map(
-    (a) => html`<option value="${a.id}" ${a.id === filters.action ? html`selected` : ""}>${a.label} (${a.id})</option>`,
+    // The id alone: labels of the web app's forms are their paths, too wide for a phone's select.
+    (a) => html`<option value="${a.id}" title="${a.label}" ${a.id === filters.action ? html`selected` : ""}>${a.id}</option>`,
   );
   const rows = view.events.map(
     (e) => html`<tr data-event="${e.id}">
