@@ -164,3 +164,28 @@ describe("retention", () => {
     expect(await entries("test.retention")).toEqual([]);
   });
 });
+
+describe("the web app's audit page", () => {
+  it("shows admins the events, with the export of the same filters; others get 403 or 404; a wrong date is a 400", async () => {
+    const admin = await WebClient.signedIn(ctx, owner);
+    const page = await admin.get(`/app/o/${orgId}/settings/audit?action=app.members.role`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("app.members.role");
+    expect(page.text).toContain(`href="/app/o/${orgId}/settings/audit.jsonl?action=app.members.role"`);
+    const exported = await admin.get(`/app/o/${orgId}/settings/audit.jsonl?action=app.members.role`);
+    expect(exported.status).toBe(200);
+    const lines = exported.text
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.map((e) => e.action)).toEqual(lines.map(() => "app.members.role"));
+    expect(lines.length).toBeGreaterThan(0);
+
+    expect((await admin.get(`/app/o/${orgId}/settings/audit?from=31/01/2026`)).status).toBe(400);
+    const reader = await WebClient.signedIn(ctx, member);
+    expect((await reader.get(`/app/o/${orgId}/settings/audit`)).status).toBe(403);
+    expect((await reader.get(`/app/o/${orgId}/settings/audit.jsonl`)).status).toBe(403);
+    const outsider = await WebClient.signedIn(ctx, await createUser(ctx));
+    expect((await outsider.get(`/app/o/${orgId}/settings/audit`)).status).toBe(404);
+  });
+});

@@ -105,8 +105,17 @@ describe("listOrganizationAuditEvents", () => {
     );
   });
 
+  it("treats filters as values, never as SQL", async () => {
+    const hostile = encodeURIComponent("x' OR '1'='1");
+    for (const field of ["action", "actor", "target"]) {
+      const answer = await events(owner, `?${field}=${hostile}`);
+      expect(answer.status, field).toBe(200);
+      expect(answer.body.count, field).toBe(0);
+    }
+  });
+
   it("refuses bad input with 400 and a message", async () => {
-    for (const query of ["?limit=101", "?limit=0", "?from=yesterday", "?page=not-a-cursor"]) {
+    for (const query of ["?limit=101", "?limit=0", "?from=yesterday", "?page=not-a-cursor", `?action=${"a".repeat(201)}`]) {
       const answer = await events(owner, query);
       expect(answer.status, query).toBe(400);
       expect(answer.body.error.message, query).toEqual(expect.any(String));
