@@ -90,7 +90,7 @@ describe("from the web app", () => {
     await WebClient.signedIn(ctx, member);
     const signIns = await entries("sign_in");
     expect(signIns).toHaveLength(before + 1);
-    expect(signIns.at(-1)).toMatchObject({ actorId: member.id, targetId: member.id, source: "ui" });
+    expect(signIns.at(-1)).toMatchObject({ actorId: member.id, actorLabel: member.email, targetId: member.id, source: "ui" });
     expect(JSON.parse(signIns.at(-1)!.payload)).toEqual({ method: "link", providerId: null });
 
     // A link used a second time (here from a browser that has a page's CSRF token) fails: 410.

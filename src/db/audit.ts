@@ -198,7 +198,12 @@ async function writeTaken(db: Executor, scope: AuditScope, taken: Taken): Promis
   const now = new Date().toISOString();
   const rows = [];
   for (const entry of entries) {
-    const actor = entry.actor ?? scope.currentActor() ?? ANONYMOUS;
+    let actor = entry.actor ?? scope.currentActor() ?? ANONYMOUS;
+    // A user named by id alone (a sign-in, a sign-out) is labelled as the others are, by email.
+    if (actor.type === "user" && !actor.label) {
+      const user = await db.selectFrom("users").select("email").where("id", "=", actor.id).executeTakeFirst();
+      if (user) actor = { ...actor, label: user.email };
+    }
     const orgIds = entry.orgIds ?? (await organizationsOf(db, scope, entry, actor));
     for (const orgId of orgIds.length > 0 ? orgIds : [null]) {
       rows.push({
