@@ -16,6 +16,7 @@ import { searchIndexJob } from "./content/search/search-index.jobs.js";
 import { pendingMigrations } from "./db/migrate.js";
 import type { Deps } from "./deps.js";
 import { registerApiReference } from "./http/api-reference.js";
+import { registerAudit } from "./http/audit.js";
 import { registerAuthentication } from "./http/authenticate.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
@@ -26,6 +27,8 @@ import { registerTextInputGuard } from "./http/text-input.js";
 import { buildValidator } from "./http/validators.js";
 import { type JobDefinition, type PeriodicJob, periodicJobsOf } from "./jobs/registry.js";
 import { randomBase62 } from "./lib/ids.js";
+import { purgeAuditEventsJob } from "./modules/audit/audit.jobs.js";
+import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { changeRequestContentRoutes } from "./modules/change-request-content/change-request-content.routes.js";
 import { changeRequestMergeRoutes } from "./modules/change-request-merge/change-request-merge.routes.js";
 import { reviewRoutes } from "./modules/change-request-reviews/change-request-reviews.routes.js";
@@ -77,6 +80,7 @@ export const jobDefinitions: readonly JobDefinition<any>[] = [
   openapiRefreshJob,
   purgeExpiredSignInsJob,
   conversationsAnalyseJob,
+  purgeAuditEventsJob,
 ];
 
 /**
@@ -136,6 +140,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
+  // Before any route: each route that may change something is given its audit scope as it is registered.
+  registerAudit(app, deps.db);
 
   // Synchronous hooks (done-callback style) on every request: an async hook costs a promise round.
   app.addHook("onRequest", (request, reply, done) => {
@@ -201,6 +207,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(organizationRoutes, { deps });
   await app.register(fileRoutes, { deps });
   await app.register(memberRoutes, { deps });
+  await app.register(auditRoutes, { deps });
   await app.register(teamRoutes, { deps });
   await app.register(inviteRoutes, { deps });
   await app.register(collectionRoutes, { deps });

@@ -7,6 +7,7 @@ describe("loadConfig: OpenAPI and fetch settings", () => {
     const config = loadConfig({});
     expect(config.fetchAllowNetworks).toEqual([]);
     expect(config.openapiRefreshMinutes).toBe(360);
+    expect(config.auditRetentionDays).toBe(365);
     expect(config.openapiFetchTimeoutMs).toBe(30_000);
     expect(config.openapiMaxBytes).toBe(20 * 1024 * 1024);
     expect(config.openapiMemoryMb).toBe(1024);

@@ -56,6 +56,8 @@ export interface Config {
   fetchAllowNetworks: string[];
   /** Minutes between two fetches of an OpenAPI spec given by URL. */
   openapiRefreshMinutes: number;
+  /** Days the audit log keeps an event; the `purge-audit-events` job deletes older ones (the log's only deletion). */
+  auditRetentionDays: number;
   /** Time allowed to fetch one OpenAPI document (or one file it references), in milliseconds. */
   openapiFetchTimeoutMs: number;
   /** Largest OpenAPI document (and each file it references) that is fetched, in bytes. */
@@ -319,6 +321,7 @@ export function loadConfig(env: Env = process.env): Config {
     translator: readTranslator(env),
     fetchAllowNetworks: readNetworks(env, "QUIRE_FETCH_ALLOW_NETWORKS"),
     openapiRefreshMinutes: readInt(env, "QUIRE_OPENAPI_REFRESH_MINUTES", 360, 1, 525_600),
+    auditRetentionDays: readInt(env, "QUIRE_AUDIT_RETENTION_DAYS", 365, 1, 36_500),
     openapiFetchTimeoutMs: readInt(env, "QUIRE_OPENAPI_FETCH_TIMEOUT_MS", 30_000, 100, 600_000),
     openapiMaxBytes: readInt(env, "QUIRE_OPENAPI_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     openapiMemoryMb: readInt(env, "QUIRE_OPENAPI_MEMORY_MB", 1024, 64, 65_536),

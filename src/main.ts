@@ -19,6 +19,7 @@ import {
   recordPublicUrl,
 } from "./bootstrap.js";
 import { type Config, ConfigError, loadConfig } from "./config.js";
+import { AuditScope, flushAudit, inAuditScope, recordAudit } from "./db/audit.js";
 import { type DatabaseHandle, openDatabase, openToOthers } from "./db/database.js";
 import { migrateToLatest } from "./db/migrate.js";
 import { Urls } from "./http/urls.js";
@@ -79,11 +80,21 @@ async function withDatabase<T>(fn: (handle: DatabaseHandle, config: Config) => P
   const handle = openFromConfig(config);
   try {
     await migrateToLatest(handle.db);
-    return await fn(handle, config);
+    // What a command changes is in the audit log, as the operator's (db/audit.ts): written by the
+    // command's transaction, or at its end for a change made outside one.
+    const scope = new AuditScope({ source: "script" });
+    scope.actor = CLI_ACTOR;
+    try {
+      return await inAuditScope(scope, () => fn(handle, config));
+    } finally {
+      await flushAudit(handle.db, scope);
+    }
   } finally {
     await handle.destroy();
   }
 }
+
+const CLI_ACTOR = { type: "system", id: "cli", label: "quire command line" } as const;
 
 async function findUser(handle: DatabaseHandle, idOrEmail: string) {
   const user = idOrEmail.includes("@") ? await getUserByEmail(handle.db, idOrEmail) : await getUserById(handle.db, idOrEmail);
@@ -246,7 +257,17 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
       validateEmail(opts.email);
       validateTitle(opts.org);
       const result = await withDatabase((handle) =>
-        handle.db.transaction().execute((trx) => initOrganization(trx, { orgTitle: opts.org, email: opts.email, name: opts.name })),
+        handle.db.transaction().execute(async (trx) => {
+          const created = await initOrganization(trx, { orgTitle: opts.org, email: opts.email, name: opts.name });
+          const orgIds = [created.organization.id];
+          recordAudit({
+            action: "organization.created",
+            orgIds,
+            target: { type: "organization", id: created.organization.id, label: opts.org },
+          });
+          recordAudit({ action: "user.created", orgIds, target: { type: "user", id: created.user.id, label: opts.email } });
+          return created;
+        }),
       );
       io.out(
         opts.json
@@ -278,6 +299,7 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
             await updateUser(trx, user.id, { displayName: opts.name, pending: 0 });
             await verifyAddressByOperator(trx, existing);
           }
+          recordAudit({ action: "user.created", target: { type: "user", id: user.id, label: opts.email } });
           const { token } = await createApiToken(trx, user.id, "quire users create");
           return { user: { id: user.id }, token };
         }),
@@ -295,7 +317,10 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
     .action(async (opts: { user: string; json?: boolean }) => {
       const result = await withDatabase(async (handle) => {
         const user = await findUser(handle, opts.user);
-        const outcome = await handle.db.transaction().execute((trx) => verifyAddressByOperator(trx, user));
+        const outcome = await handle.db.transaction().execute(async (trx) => {
+          recordAudit({ action: "user.verified", target: { type: "user", id: user.id, label: user.email } });
+          return verifyAddressByOperator(trx, user);
+        });
         return { user: { id: user.id }, ...outcome };
       });
       io.out(
@@ -317,6 +342,7 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
         // As with `tokens create`, the operator vouches for a pending invited account.
         if (user.pending) await updateUser(handle.db, user.id, { pending: 0 });
         const { token, expiresAt } = await createLoginLink(handle.db, user.id);
+        recordAudit({ action: "login_link.created", target: { type: "user", id: user.id, label: user.email }, payload: { expiresAt } });
         return { url: `${await commandPublicUrl(handle.db, config)}/app/login/link/${token}`, expiresAt };
       });
       io.out(opts.json ? JSON.stringify(result) : `${result.url}\n(valid once, until ${result.expiresAt})`);
@@ -372,6 +398,7 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
       const { token, id, baseURL } = await withDatabase(async (handle, config) => {
         const org = await organizationOf(handle, opts.org);
         const created = await insertScimToken(handle.db, { orgId: org.id, label, createdBy: null });
+        recordAudit({ action: "scim_token.created", orgIds: [org.id], target: { type: "scim-token", id: created.row.id, label } });
         return { token: created.token, id: created.row.id, baseURL: `${new Urls(config.publicUrl).base}/scim/v2` };
       });
       io.out(opts.json ? JSON.stringify({ id, token, baseURL }) : `${token}\nbase URL: ${baseURL}\n(the token is shown once)`);
@@ -405,9 +432,12 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
     .argument("<tokenId>", "the token's id (from list)")
     .option("--json", "print the result as JSON")
     .action(async (tokenId: string, opts: { org: string; json?: boolean }) => {
-      const revoked = await withDatabase(async (handle) =>
-        revokeScimToken(handle.db, (await organizationOf(handle, opts.org)).id, tokenId),
-      );
+      const revoked = await withDatabase(async (handle) => {
+        const org = await organizationOf(handle, opts.org);
+        const done = await revokeScimToken(handle.db, org.id, tokenId);
+        if (done) recordAudit({ action: "scim_token.revoked", orgIds: [org.id], target: { type: "scim-token", id: tokenId } });
+        return done;
+      });
       if (!revoked) throw new CommandError(`The organization has no SCIM token with id "${tokenId}".`);
       io.out(opts.json ? JSON.stringify({ revoked: true }) : "SCIM token revoked");
     });
@@ -423,7 +453,15 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
       validateTitle(opts.title);
       const org = await withDatabase(async (handle) => {
         const owner = await findUser(handle, opts.owner);
-        return handle.db.transaction().execute((trx) => createOrganization(trx, { title: opts.title, ownerId: owner.id }));
+        return handle.db.transaction().execute(async (trx) => {
+          const org = await createOrganization(trx, { title: opts.title, ownerId: owner.id });
+          recordAudit({
+            action: "organization.created",
+            orgIds: [org.id],
+            target: { type: "organization", id: org.id, label: opts.title },
+          });
+          return org;
+        });
       });
       io.out(opts.json ? JSON.stringify({ organization: { id: org.id } }) : `organization ${org.id}`);
     });

@@ -221,3 +221,39 @@ describe("quire users, tokens and orgs", () => {
     expect(help.out).toMatch(/tokens/);
   });
 });
+
+describe("the audit log of commands", () => {
+  it("records what a command changes, as the command line's, in the organizations it touches", async () => {
+    const user = await createUser(ctx, { displayName: "Audited by CLI" });
+    const org = await createOrganization(ctx, user, "CLI audited");
+    const res = await run("tokens", "create", "--user", user.email, "--label", "deploy", "--json");
+    expect(res.code).toBe(0);
+    const token = JSON.parse(res.out).token as string;
+    const rows = await ctx.db
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("orgId", "=", org.id)
+      .where("action", "=", "api_token.created")
+      .execute();
+    const created = rows.find((r) => r.targetLabel === "deploy");
+    expect(created).toMatchObject({ actorType: "system", actorId: "cli", source: "script", targetType: "api-token" });
+    expect(JSON.stringify(rows)).not.toContain(token);
+
+    expect((await run("tokens", "revoke", token)).code).toBe(0);
+    const revoked = await ctx.db
+      .selectFrom("auditEvents")
+      .selectAll()
+      .where("orgId", "=", org.id)
+      .where("action", "=", "api_token.revoked")
+      .execute();
+    expect(revoked.map((r) => r.targetId)).toEqual([created!.targetId]);
+
+    const made = JSON.parse((await run("orgs", "create", "--title", "Made by CLI", "--owner", user.email, "--json")).out);
+    const orgEvents = await ctx.db
+      .selectFrom("auditEvents")
+      .select(["action", "targetId"])
+      .where("orgId", "=", made.organization.id)
+      .execute();
+    expect(orgEvents).toContainEqual({ action: "organization.created", targetId: made.organization.id });
+  });
+});

@@ -7,6 +7,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Transaction } from "kysely";
 import pg from "pg";
+import { withAuditedTransactions } from "./audit.js";
 import { listenForChanges, OwnWrites, TableVersions } from "./change-feed.js";
 import type { Database } from "./schema.js";
 import { QuireCamelCasePlugin, type TrackedStatement, withStatementCache } from "./sqlite-statements.js";
@@ -80,11 +81,13 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     if (options.changeFeed === false) {
-      const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+      const db = withAuditedTransactions(new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins }));
       return { db, dialect: "postgres", description: `postgres ${redactUrl(options.databaseUrl)}`, destroy: () => db.destroy() };
     }
     const versions = new TableVersions();
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [...plugins, new OwnWrites(versions)] });
+    const db = withAuditedTransactions(
+      new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [...plugins, new OwnWrites(versions)] }),
+    );
     const feed = listenForChanges(options.databaseUrl, versions, options.onChangeFeedError);
     tableVersions.set(db, versions);
     return {
@@ -106,7 +109,8 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const statements = withStatementCache(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), plugins });
+  // Every transaction writes the audit entries its request owes before it commits (db/audit.ts).
+  const db = withAuditedTransactions(new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }), plugins }));
   const dataVersion = sqlite.prepare("PRAGMA data_version").pluck();
   // Read at most once per event the process handles (a request's arrival, a timer, an I/O
   // completion): the version is read after that event arrived, so every commit that preceded it

@@ -738,6 +738,7 @@ export interface Database {
   oidcProviders: OidcProvidersTable;
   oidcLogins: OidcLoginsTable;
   scimTokens: ScimTokensTable;
+  auditEvents: AuditEventsTable;
   scimExternalIds: ScimExternalIdsTable;
   samlRequests: SamlRequestsTable;
   samlAssertions: SamlAssertionsTable;
@@ -918,3 +919,27 @@ export type NewSpace = Insertable<SpacesTable>;
 export type SpaceUpdate = Updateable<SpacesTable>;
 // Generated is re-exported for tables that later gain auto-increment columns.
 export type { Generated };
+
+/** One recorded change or sign-in (src/db/audit.ts). Never updated; only the retention job deletes. */
+export interface AuditEventsTable {
+  id: string;
+  orgId: string | null;
+  occurredAt: string;
+  action: string;
+  /** GitBook's AuditEvent.source: ui (web app, sign-ins), api, integration (SCIM), script (command line). */
+  source: string;
+  /** user, integration (a SCIM token), system (the command line, an identity provider's failed sign-in). */
+  actorType: string;
+  actorId: string;
+  actorLabel: string | null;
+  /** The API token the request was made with (its id, never its value). */
+  tokenId: string | null;
+  targetType: string;
+  targetId: string;
+  targetLabel: string | null;
+  address: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+  /** JSON: the allow-listed details (fields changed, with secrets replaced). */
+  payload: string;
+}

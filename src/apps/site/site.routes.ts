@@ -177,18 +177,22 @@ export const publishedSiteRoutes: FastifyPluginAsyncTypebox<SiteRoutesOptions> =
     });
   }
 
+  // Not in the audit log: a published site's POST and DELETE are its readers' (the MCP endpoint,
+  // which only reads, and anonymous page feedback, a rating counted like a page view): recording
+  // them would let any visitor fill an organization's audit log.
+  const audit = { skip: "a published site's readers: MCP (reads only) and anonymous page ratings" };
   for (const method of ["GET", "POST", "DELETE"] as const) {
     app.route<{ Params: { basename: string } }>({
       method,
       url: S,
       // GET: a page read, counted apart from the address's other requests (http/rate-limit.ts).
-      config: { public: true, reader: method === "GET" },
+      config: { public: true, reader: method === "GET", audit },
       handler: (request, reply) => dispatch(request, reply, request.params.basename, ""),
     });
     app.route<{ Params: { basename: string; "*": string } }>({
       method,
       url: `${S}/*`,
-      config: { public: true, reader: method === "GET" },
+      config: { public: true, reader: method === "GET", audit },
       handler: (request, reply) => dispatch(request, reply, request.params.basename, request.params["*"]),
     });
   }

@@ -56,6 +56,8 @@ const STYLE = raw(`<style>
   form.stack { display: grid; gap: .5rem; max-width: 36rem; } form.stack label { display: grid; gap: .15rem; font-size: .9rem; }
   form.stack label.check { display: flex; gap: .5rem; align-items: center; }
   .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .5rem 0; }
+  /* A label around a wide select may shrink to the line: the select then fits the phone (max-width above). */
+  .actions > label { min-width: 0; max-width: 100%; }
   .page-head { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: baseline; justify-content: space-between; }
   .description { color: var(--muted); font-size: 1.05rem; margin: 0 0 1rem; }
   ul.plain { list-style: none; padding: 0; margin: 0; } ul.plain > li { padding: .4rem 0; border-bottom: 1px solid var(--line); }

@@ -9,6 +9,7 @@ import type { IncomingMessage } from "node:http";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest, FastifySchema, RawServerDefault, RouteGenericInterface } from "fastify";
 import type { TObject, TString } from "typebox";
+import { setAuditActor } from "../../db/audit.js";
 import type { Deps } from "../../deps.js";
 import {
   type ChangeRequestContext,
@@ -53,6 +54,7 @@ export function memberHandler<const S extends FastifySchema>(schema: S, run: Run
     async run(request, reply, deps) {
       const signedIn = await signedInOf(deps.db, request);
       if (!signedIn) return toSignIn(request, reply);
+      setAuditActor({ type: "user", id: signedIn.user.id, label: signedIn.user.email });
       return run(request as SchemaRequest<S>, reply, memberContext(deps, signedIn, reply));
     },
   };

@@ -7,7 +7,9 @@
  */
 import type { FastifyPluginAsync } from "fastify";
 import type { Deps } from "../../deps.js";
+import type { RouteAudit } from "../../http/audit.js";
 import { registerCompression } from "../../http/compression.js";
+import { auditExport, auditPage } from "./pages/audit/audit.page.js";
 import { addPage } from "./pages/changes/add-page.action.js";
 import {
   EDIT_SCRIPT,
@@ -100,7 +102,12 @@ export interface WebRoute {
    * would let someone who watches the traffic and makes the browser ask guess it (BREACH).
    */
   compress?: true;
+  /** How the audit log records it (http/audit.ts): by default the route's entry, named from its path. */
+  audit?: RouteAudit;
 }
+
+/** Sign-ins record who signed in themselves (web.session.ts), and a failure when they fail. */
+const SIGN_IN: RouteAudit = { explicit: true, failure: "sign_in.failed" };
 
 const O = "/app/o/:org";
 const S = `${O}/s/:space`;
@@ -116,21 +123,22 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { method: "GET", url: "/app", handler: homePage },
   { method: "GET", url: "/app/login", handler: loginPage },
   { method: "GET", url: "/app/login/link/:token", handler: loginLinkPage },
-  { method: "POST", url: "/app/login/link/:token", handler: useLoginLinkForm },
-  { method: "POST", url: "/app/logout", handler: logout },
+  { method: "POST", url: "/app/login/link/:token", handler: useLoginLinkForm, audit: SIGN_IN },
+  { method: "POST", url: "/app/logout", handler: logout, audit: { action: "sign_out" } },
   { method: "GET", url: "/app/tokens", handler: tokensPage },
-  { method: "POST", url: "/app/tokens", handler: createTokenForm },
-  { method: "POST", url: "/app/tokens/:tokenId/revoke", handler: revokeToken },
+  { method: "POST", url: "/app/tokens", handler: createTokenForm, audit: { explicit: true } },
+  { method: "POST", url: "/app/tokens/:tokenId/revoke", handler: revokeToken, audit: { explicit: true } },
 
   // SAML sign-in and single logout (outside /app but the completion, which the session cookie reaches)
   { method: "GET", url: "/saml/:providerId/metadata", handler: samlMetadata },
   { method: "GET", url: "/saml/:providerId/start", handler: samlStart },
-  { method: "POST", url: "/saml/:providerId/acs", handler: samlAssertionConsumer, csrf: false },
-  { method: "GET", url: "/app/saml/:providerId/complete", handler: samlComplete },
-  { method: "GET", url: "/saml/:providerId/slo", handler: samlLogout },
-  { method: "POST", url: "/saml/:providerId/slo", handler: samlLogoutPosted, csrf: false },
+  // The assertion is checked here and the sign-in completed by /complete, which records it.
+  { method: "POST", url: "/saml/:providerId/acs", handler: samlAssertionConsumer, csrf: false, audit: SIGN_IN },
+  { method: "GET", url: "/app/saml/:providerId/complete", handler: samlComplete, audit: SIGN_IN },
+  { method: "GET", url: "/saml/:providerId/slo", handler: samlLogout, audit: { action: "sign_out" } },
+  { method: "POST", url: "/saml/:providerId/slo", handler: samlLogoutPosted, csrf: false, audit: { action: "sign_out" } },
   { method: "GET", url: "/app/oidc/:providerId/start", handler: oidcStart },
-  { method: "GET", url: "/app/oidc/:providerId/callback", handler: oidcCallback },
+  { method: "GET", url: "/app/oidc/:providerId/callback", handler: oidcCallback, audit: SIGN_IN },
 
   // Static files and scripts
   { method: "GET", url: "/app/assets/:hash/*", handler: assetFile, compress: true },
@@ -146,6 +154,8 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { method: "GET", url: `${O}/c/:collection`, handler: collectionPage },
   { method: "POST", url: `${O}/c/:collection/rename`, handler: renameCollection },
   { method: "GET", url: `${O}/members`, handler: membersPage },
+  { method: "GET", url: `${O}/settings/audit`, handler: auditPage },
+  { method: "GET", url: `${O}/settings/audit.jsonl`, handler: auditExport },
   { method: "POST", url: `${O}/members/invite`, handler: inviteForm },
   { method: "POST", url: `${O}/members/:userId/role`, handler: changeRoleForm },
   { method: "POST", url: `${O}/members/:userId/remove`, handler: removeMemberForm },
@@ -186,11 +196,24 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { method: "GET", url: `${CR}/p/:pageId/edit`, handler: editPagePage },
   { method: "PUT", url: `${CR}/p/:pageId/edit.json`, handler: saveEditorJson, bodyLimit: EDITOR_DOCUMENT, json: true },
   { method: "POST", url: `${CR}/p/:pageId/files.json`, handler: uploadEditorFileJson, bodyLimit: UPLOAD, json: true },
-  { method: "POST", url: `${CR}/p/:pageId/markdown.json`, handler: pastedMarkdownJson, bodyLimit: LARGE_FORM, json: true },
+  {
+    method: "POST",
+    url: `${CR}/p/:pageId/markdown.json`,
+    handler: pastedMarkdownJson,
+    bodyLimit: LARGE_FORM,
+    json: true,
+    audit: { skip: "converts pasted Markdown for the editor; the save that follows is recorded" },
+  },
   { method: "GET", url: `${CR}/p/:pageId/anchors.json`, handler: pageAnchorsJson, json: true },
   { method: "GET", url: `${CR}/p/:pageId/markdown`, handler: markdownPagePage },
   { method: "POST", url: `${CR}/p/:pageId/markdown`, handler: saveEditedPage, bodyLimit: LARGE_FORM },
-  { method: "POST", url: `${CR}/p/:pageId/preview`, handler: previewFragment, bodyLimit: LARGE_FORM },
+  {
+    method: "POST",
+    url: `${CR}/p/:pageId/preview`,
+    handler: previewFragment,
+    bodyLimit: LARGE_FORM,
+    audit: { skip: "renders the editor's preview, stores nothing" },
+  },
   { method: "GET", url: `${CR}/pages`, handler: pagesPage },
   { method: "POST", url: `${CR}/pages`, handler: addPage },
   { method: "POST", url: `${CR}/p/:pageId/move`, handler: movePage },
@@ -217,7 +240,7 @@ export const webRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps 
       // A form's CSRF token is checked before anything else runs (a forged post changes nothing).
       ...(route.method !== "GET" && route.csrf !== false ? { preHandler: app.csrfProtection } : {}),
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
-      config: { json: route.json === true },
+      config: { json: route.json === true, ...(route.audit ? { audit: route.audit } : {}) },
       ...(route.json || route.compress ? {} : { compress: false as const }),
       handler: (request, reply) => route.handler.run(request, reply, deps),
     });

@@ -9,11 +9,13 @@
  * `/saml/{id}/start` (outside `/app`, so that starting does not replace the session) and brought
  * back by that browser to `/app/saml/{id}/complete`, is a signed cookie of its own.
  */
+
 import fastifyCookie from "@fastify/cookie";
 import fastifyCsrf from "@fastify/csrf-protection";
 import fastifyFormbody from "@fastify/formbody";
 import fastifySession from "@fastify/session";
 import type { FastifyInstance, FastifyReply, FastifyRequest, Session } from "fastify";
+import { recordAudit } from "../../db/audit.js";
 import type { Deps } from "../../deps.js";
 import {
   cookiePaths,
@@ -109,6 +111,14 @@ export async function startSession(
   signedInWith: SignedInWith,
 ): Promise<void> {
   await request.session.regenerate();
+  // Every way into the web app (a sign-in link, SAML, OpenID Connect) passes here.
+  recordAudit({
+    action: "sign_in",
+    actor: { type: "user", id: userId },
+    target: { type: "user", id: userId },
+    ...(signedInWith.method === "link" ? {} : { orgIds: [signedInWith.orgId] }),
+    payload: { method: signedInWith.method, providerId: signedInWith.method === "link" ? null : signedInWith.providerId },
+  });
   request.session.set("userId", userId);
   request.session.set("signedInWith", signedInWith);
   const pass = sitePassOf(deps.secret, request.session.sessionId);

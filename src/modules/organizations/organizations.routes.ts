@@ -292,6 +292,7 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
   app.post(
     "/v1/orgs/:organizationId/ping",
     {
+      config: { audit: { skip: "records when the member was last seen, not a change of the organization" } },
       schema: {
         tags,
         operationId: "updateOrganizationMemberLastSeenAt",

@@ -165,6 +165,7 @@ export const scimRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       );
     }
     request.scimOrgId = token.orgId;
+    request.auditCaller = { actor: { type: "integration", id: token.id, label: `SCIM token ${token.label}` }, orgId: token.orgId };
     if (!token.lastUsedAt || Date.now() - Date.parse(token.lastUsedAt) > 60_000) await touchScimToken(db, token.id);
   });
   app.addHook("preSerialization", async (_request, reply, payload) => {

@@ -1,3 +1,4 @@
+import { recordAudit } from "../../db/audit.js";
 import type { Executor } from "../../db/database.js";
 import { hashToken, newApiToken, newId, TOKEN_PREFIX } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
@@ -10,6 +11,13 @@ export async function createApiToken(db: Executor, userId: string, label?: strin
     .insertInto("apiTokens")
     .values({ id, userId, tokenHash: hashToken(token), label: label ?? null, createdAt: nowIso(), lastUsedAt: null, revokedAt: null })
     .execute();
+  // Recorded here, the one place tokens are made (web app, CLI), so no caller can forget it; the
+  // entry is written with the caller's transaction, or when its request ends (db/audit.ts).
+  recordAudit({
+    action: "api_token.created",
+    target: { type: "api-token", id, label: label ?? null },
+    payload: { userId, label: label ?? null },
+  });
   return { id, token };
 }
 
@@ -17,13 +25,20 @@ export async function createApiToken(db: Executor, userId: string, label?: strin
 export async function revokeApiToken(db: Executor, tokenOrId: string): Promise<boolean> {
   const column = tokenOrId.startsWith(TOKEN_PREFIX) ? "tokenHash" : "id";
   const value = column === "tokenHash" ? hashToken(tokenOrId) : tokenOrId;
-  const result = await db
+  const revoked = await db
     .updateTable("apiTokens")
     .set({ revokedAt: nowIso() })
     .where(column, "=", value)
     .where("revokedAt", "is", null)
+    .returning(["id", "userId", "label"])
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  if (!revoked) return false;
+  recordAudit({
+    action: "api_token.revoked",
+    target: { type: "api-token", id: revoked.id, label: revoked.label },
+    payload: { userId: revoked.userId },
+  });
+  return true;
 }
 
 export function listApiTokens(db: Executor, userId: string) {

@@ -1,6 +1,7 @@
 /** Signing out: Quire's session ends first, then the identity provider's single logout, when it has one. */
 
 import { html } from "../../../../content/html/safe-html.js";
+import { setAuditActor } from "../../../../db/audit.js";
 import { page } from "../../layout.views.js";
 import { publicHandler } from "../../web.kinds.js";
 import { endSession } from "../../web.session.js";
@@ -10,6 +11,8 @@ import { signingOutBody } from "./home.views.js";
 
 export const logout = publicHandler({}, async (request, reply, deps) => {
   const via = request.session.get("signedInWith");
+  const userId = request.session.get("userId");
+  if (userId) setAuditActor({ type: "user", id: userId });
   await endSession(deps, request, reply);
   const idp = await samlLogoutUrl(deps, via, request.log);
   if (!idp) return reply.redirect("/app/login", 303);

@@ -78,7 +78,7 @@ export function orgBody(view: OrgView): SafeHtml {
     (t) => html`<li><a href="${appPath.topic(org, t.id)}">${t.label}</a>
                 <span class="muted small">${Number(t.issues)} issues · ${Number(t.documentationGaps)} documentation gaps</span></li>`,
   );
-  return html`<div class="page-head"><h1>${view.org.title}</h1><div class="actions"><span class="muted">Your role: ${view.role ?? "guest"}</span> <a class="button" href="${appPath.org(org)}/members">Members</a></div></div>
+  return html`<div class="page-head"><h1>${view.org.title}</h1><div class="actions"><span class="muted">Your role: ${view.role ?? "guest"}</span> <a class="button" href="${appPath.org(org)}/members">Members</a>${view.role === "admin" ? html` <a class="button" href="${appPath.org(org)}/settings/audit">Audit log</a>` : ""}</div></div>
       ${createForms(org, view.create, view.spaces)}
       <section id="spaces"><h2>Spaces</h2>
         ${spaces.length > 0 ? html`<div class="cards">${spaces}</div>` : emptyNote("No space you can read yet.")}</section>
