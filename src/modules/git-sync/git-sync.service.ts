@@ -6,6 +6,7 @@
 
 import type { Config } from "../../config.js";
 import type { JSONDocument } from "../../content/document/types.js";
+import { type GitConflict, reconcileImport } from "../../content/git-sync/conflicts.js";
 import { exportContent } from "../../content/git-sync/export-content.js";
 import { importContent } from "../../content/git-sync/import-content.js";
 import { externalLinks } from "../../content/git-sync/resolve.js";
@@ -13,6 +14,7 @@ import { readRepository, repositoryPaths } from "../../content/gitbook-repo/inde
 import { type ContentConfig, type RepositoryContent, RepositoryFormatError } from "../../content/gitbook-repo/types.js";
 import { writeRepository } from "../../content/gitbook-repo/write.js";
 import { commitRevision } from "../../content/revision/commit.js";
+import type { RevisionContent } from "../../content/revision/model.js";
 import { getSpaceRevision, setRevisionGit } from "../../content/revision/revisions.queries.js";
 import { loadContent, loadDocument, loadDocumentJson, saveDocumentsJson } from "../../content/revision/storage.js";
 import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
@@ -35,7 +37,14 @@ import { getSpace } from "../spaces/spaces.queries.js";
 import { getUserById } from "../users/users.queries.js";
 import { listGitRedirects, redirectPath, redirectsToPages, replaceGitRedirects } from "./git-redirects.queries.js";
 import type { GitExportPayload, GitImportPayload, GitSyncJobBase } from "./git-sync.jobs.js";
-import { type GitSyncRunValue, readGitSyncState, repoNameOf, updateGitSyncState } from "./git-sync.state.js";
+import {
+  type GitSyncBase,
+  type GitSyncRunValue,
+  readGitSyncState,
+  repoNameOf,
+  type StoredGitSyncState,
+  updateGitSyncState,
+} from "./git-sync.state.js";
 
 /** The purpose Git credentials are sealed under (lib/sealed.ts). */
 export const CREDENTIALS_PURPOSE = "git-credentials";
@@ -283,19 +292,42 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
       );
       const redirects = redirectsToPages(repository.redirects, imported.content.pages);
       const warnings = [...imported.warnings, ...redirects.unresolved];
+      const state = await readGitSyncState(ctx.db, space.id);
+      const target = { remote: payload.remote, ref: payload.ref, projectDirectory: payload.projectDirectory };
+      // Pages edited in Quire since the last sync are not overwritten: see content/git-sync/conflicts.ts.
+      const reconciled = payload.standalone
+        ? undefined
+        : await reconcileWithQuire(ctx, space, state, target, {
+            git: imported.content,
+            quire: previous,
+            commit: repo.commit.oid,
+          });
+      const gitMeta = {
+        oid: repo.commit.oid,
+        message: repo.commit.message,
+        createdByService: false,
+        ref: payload.ref,
+        url: payload.repoCommitURL ? `${payload.repoCommitURL}${repo.commit.oid}` : repo.url,
+      };
       const revision = await ctx.db.transaction().execute(async (trx) => {
+        // When Quire's side of some pages is kept, Git's own content is a revision of its own (off
+        // the primary line): it is the base the next sync compares both sides with.
+        const gitRevision = reconciled?.changed
+          ? await commitRevision(trx, {
+              spaceId: space.id,
+              parents: [space.revisionId],
+              type: "edits",
+              content: imported.content,
+              git: gitMeta,
+              createdBy: payload.actorId,
+            })
+          : undefined;
         const created = await commitRevision(trx, {
           spaceId: space.id,
-          parents: [space.revisionId],
-          type: "edits",
-          content: imported.content,
-          git: {
-            oid: repo.commit.oid,
-            message: repo.commit.message,
-            createdByService: false,
-            ref: payload.ref,
-            url: payload.repoCommitURL ? `${payload.repoCommitURL}${repo.commit.oid}` : repo.url,
-          },
+          parents: gitRevision ? [space.revisionId, gitRevision.id] : [space.revisionId],
+          type: gitRevision ? "merge" : "edits",
+          content: reconciled?.content ?? imported.content,
+          git: gitMeta,
           createdBy: payload.actorId,
           ...(payload.standalone ? {} : { movePrimaryFrom: space.revisionId }),
         });
@@ -309,12 +341,19 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
           ...(payload.standalone ? {} : { contentRoot: repository.root }),
           // Kept for exports, which compare the branch's files with links to the same addresses.
           ...(payload.standalone ? {} : payload.repoTreeURL ? { repoTreeURL: payload.repoTreeURL } : { repoTreeURL: undefined }),
+          ...(payload.standalone
+            ? {}
+            : {
+                base: { revision: gitRevision?.id ?? created.id, commit: repo.commit.oid, ...target },
+                conflicts: reconciled?.conflicts ?? [],
+              }),
           lastImport: {
             ...(state.lastImport ?? { requestedAt: payload.requestedAt }),
             status: "succeeded",
             finishedAt: nowIso(),
             commit: repo.commit.oid,
             revision: created.id,
+            ...(reconciled?.message ? { message: reconciled.message } : { message: undefined }),
             ...(warnings.length ? { warnings: keptWarnings(warnings).map(redact) } : {}),
           },
         }));
@@ -329,6 +368,57 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
   } catch (error) {
     await recordFailure(ctx, space.id, "lastImport", error, redact);
   }
+}
+
+/** A sync's target repository (the base of a sync is only valid for the same one). */
+interface SyncTarget {
+  remote: string;
+  ref: string;
+  projectDirectory: string;
+}
+
+function sameTarget(base: GitSyncBase | undefined, target: SyncTarget): base is GitSyncBase {
+  return !!base && base.remote === target.remote && base.ref === target.ref && base.projectDirectory === target.projectDirectory;
+}
+
+/** Pages in conflict, named for a person: the first ten titles and paths. */
+function conflictList(conflicts: readonly GitConflict[]): string {
+  const named = conflicts.slice(0, 10).map((c) => `"${c.title}" (${c.path})`);
+  return `${named.join(", ")}${conflicts.length > 10 ? `, and ${conflicts.length - 10} more` : ""}`;
+}
+
+/** What an import or export says when pages are in conflict. */
+export function conflictMessage(conflicts: readonly GitConflict[], direction: "import" | "export"): string | undefined {
+  if (conflicts.length === 0) return undefined;
+  const kept = direction === "import" ? "Quire's version is kept in the space" : "Git's file is left as it is in the branch";
+  return `${conflicts.length} page(s) were edited both in Git and in Quire since the last sync, and were not synced: ${conflictList(conflicts)}. ${kept}, and nothing of either side is lost: open the space in the web app (Git sync, Resolve conflicts) and keep Git's version, Quire's, or a merge of the two for each page. The rest of the ${direction} was applied.`;
+}
+
+/**
+ * Git's content compared page by page with Quire's and with the last sync's base. Undefined when
+ * there is nothing to compare: no base for this repository, or no edit in Quire since and no conflict open.
+ */
+async function reconcileWithQuire(
+  ctx: JobContext,
+  space: { id: string; revisionId: string },
+  state: StoredGitSyncState | null,
+  target: SyncTarget,
+  input: { git: RevisionContent; quire: RevisionContent; commit: string },
+): Promise<{ content: RevisionContent; changed: boolean; conflicts: GitConflict[]; message?: string } | undefined> {
+  const base = state?.base;
+  if (!sameTarget(base, target)) return undefined;
+  const open = state?.conflicts ?? [];
+  if (base.revision === space.revisionId && open.length === 0) return undefined;
+  const baseRow = await getSpaceRevision(ctx.db, space.id, base.revision);
+  if (!baseRow) return undefined;
+  const baseContent = await loadContent(ctx.db, baseRow.treeHash);
+  const result = await reconcileImport(
+    { git: input.git.pages, quire: input.quire.pages, base: baseContent.pages, open, commit: input.commit, now: nowIso() },
+    { load: (hash) => loadDocument<JSONDocument>(ctx.db, hash) },
+  );
+  const changed = result.conflicts.length > 0 || result.keptFromQuire.length > 0;
+  const message = conflictMessage(result.conflicts, "import");
+  return { content: { ...input.git, pages: result.pages }, changed, conflicts: result.conflicts, ...(message ? { message } : {}) };
 }
 
 interface BranchLayout {
@@ -402,7 +492,11 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
     const primary = await getSpaceRevision(ctx.db, space.id, revisionId);
     const content = await loadContent(ctx.db, primary?.treeHash ?? null);
     const redirects = await listGitRedirects(ctx.db, space.id);
-    const repoTreeURL = payload.repoTreeURL ?? (await readGitSyncState(ctx.db, space.id))?.repoTreeURL;
+    const state = await readGitSyncState(ctx.db, space.id);
+    const repoTreeURL = payload.repoTreeURL ?? state?.repoTreeURL;
+    const target = { remote: payload.remote, ref: payload.ref, projectDirectory: payload.projectDirectory };
+    // A page in conflict keeps Git's file in the branch until a person resolves it (web app).
+    const open = sameTarget(state?.base, target) ? (state?.conflicts ?? []) : [];
     const result = await commitAndPush({
       url,
       ref: payload.ref,
@@ -426,6 +520,7 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
             ...(layout.root !== undefined && layout.externalFiles
               ? { external: externalLinks(layout.root, layout.externalFiles, repoTreeURL) }
               : {}),
+            ...(open.length > 0 ? { keepBranch: new Set(open.map((c) => c.pageId)) } : {}),
           },
         );
         // The content goes back under the branch's own root and structure, which .gitbook.yaml keeps
@@ -458,13 +553,17 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
       await updateGitSyncState(trx, space.id, (state) => ({
         ...state,
         ...(payload.timestamp ? { lastTimestamp: payload.timestamp } : {}),
+        // The branch now holds this revision (but for pages in conflict, whose base the conflict keeps).
+        ...(result.commit ? { base: { revision: revisionId, commit: result.commit, ...target } } : {}),
         lastExport: {
           ...(state.lastExport ?? { requestedAt: payload.requestedAt }),
           status: result.committed ? "succeeded" : "skipped",
           finishedAt: nowIso(),
           ...(result.commit ? { commit: result.commit } : {}),
           revision: revisionId,
-          ...(result.committed ? {} : { message: "Nothing changed since the last export: no commit was made." }),
+          message: result.committed
+            ? conflictMessage(open, "export")
+            : (conflictMessage(open, "export") ?? "Nothing changed since the last export: no commit was made."),
         },
       }));
     });

@@ -1,4 +1,5 @@
 /** The Git sync state recorded on a space (`spaces.git_sync`). */
+import type { GitConflict } from "../../content/git-sync/conflicts.js";
 import type { Executor } from "../../db/database.js";
 import { parseJsonOrNull } from "../../lib/json.js";
 import { nowIso } from "../../lib/time.js";
@@ -7,9 +8,25 @@ import type { GitSyncStateValue } from "../spaces/spaces.schemas.js";
 
 export type GitSyncRunValue = NonNullable<GitSyncStateValue["lastImport"]>;
 
-export async function readGitSyncState(db: Executor, spaceId: string): Promise<GitSyncStateValue | null> {
+/** What Git held at the last sync, for the repository it was synced with. */
+export interface GitSyncBase {
+  /** A revision whose content is the commit's (an import's own, or the revision an export wrote). */
+  revision: string;
+  commit: string;
+  remote: string;
+  ref: string;
+  projectDirectory: string;
+}
+
+/**
+ * The state as stored: the API's shape plus what only the sync uses (the base of the next sync, the
+ * pages in conflict). The API's response schema leaves those two out; the web app shows conflicts.
+ */
+export type StoredGitSyncState = GitSyncStateValue & { base?: GitSyncBase; conflicts?: GitConflict[] };
+
+export async function readGitSyncState(db: Executor, spaceId: string): Promise<StoredGitSyncState | null> {
   const row = await db.selectFrom("spaces").select("gitSync").where("id", "=", spaceId).executeTakeFirst();
-  return parseJsonOrNull<GitSyncStateValue>(row?.gitSync ?? null, "spaces.git_sync");
+  return parseJsonOrNull<StoredGitSyncState>(row?.gitSync ?? null, "spaces.git_sync");
 }
 
 /**
@@ -20,8 +37,8 @@ export async function readGitSyncState(db: Executor, spaceId: string): Promise<G
 export async function updateGitSyncState(
   db: Executor,
   spaceId: string,
-  change: (state: GitSyncStateValue) => GitSyncStateValue | null,
-): Promise<GitSyncStateValue | null> {
+  change: (state: StoredGitSyncState) => StoredGitSyncState | null,
+): Promise<StoredGitSyncState | null> {
   if (!db.isTransaction) return db.transaction().execute((trx) => updateGitSyncState(trx, spaceId, change));
   await lockSpaceRow(db, spaceId);
   const current = (await readGitSyncState(db, spaceId)) ?? {};
