@@ -78,6 +78,8 @@ export interface ReconcileInput {
   open: readonly GitConflict[];
   commit: string;
   now: string;
+  /** Which run compares (an export compares a branch that moved since the last sync). */
+  direction?: "import" | "export";
 }
 
 export interface ReconcileResult {
@@ -86,6 +88,8 @@ export interface ReconcileResult {
   conflicts: GitConflict[];
   /** Pages whose Quire version was kept because only Quire changed them (the next export writes them). */
   keptFromQuire: string[];
+  /** Pages only Git changed since the base, whose Git version differs from Quire's (an import applies them). */
+  fromGit: string[];
 }
 
 /**
@@ -99,6 +103,7 @@ export async function reconcileImport(input: ReconcileInput, documents: SyncDocu
   const openByPage = new Map(input.open.map((c) => [c.pageId, c]));
   const conflicts: GitConflict[] = [];
   const keptFromQuire: string[] = [];
+  const fromGit: string[] = [];
 
   const visit = async (pages: PageNode[]): Promise<PageNode[]> => {
     const out: PageNode[] = [];
@@ -117,6 +122,7 @@ export async function reconcileImport(input: ReconcileInput, documents: SyncDocu
       const gitChanged = !gitUnchangedBlob && !(await same(page.documentHash, baseHash));
       const quireChanged = !(await same(ours.documentHash, baseHash)) || (!open && ours.title !== baseTitle);
       if (!quireChanged || (gitChanged && (await same(page.documentHash, ours.documentHash)) && page.title === ours.title)) {
+        if (gitChanged && !quireChanged) fromGit.push(page.id);
         out.push({ ...page, children });
         continue;
       }
@@ -135,13 +141,13 @@ export async function reconcileImport(input: ReconcileInput, documents: SyncDocu
         git: page.documentHash ?? "",
         quire: ours.documentHash ?? "",
         commit: input.commit,
-        direction: "import",
+        direction: input.direction ?? "import",
         detectedAt: open?.detectedAt ?? input.now,
       });
     }
     return out;
   };
-  return { pages: await visit(input.git), conflicts, keptFromQuire };
+  return { pages: await visit(input.git), conflicts, keptFromQuire, fromGit };
 }
 
 /** How a person resolved a conflict. `blocks` picks a side for each block both sides changed (merge only; Quire's when absent). */

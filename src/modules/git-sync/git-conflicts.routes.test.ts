@@ -115,10 +115,11 @@ describe("Git sync conflicts", () => {
       expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, guide)).toContain("Second paragraph, Quire's words.");
       expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, await pageId(owner, space.id, "Other"))).toEqual(["Changed in Git."]);
 
-      // The same commit again is skipped; a later commit finds the same conflict (Git's side is not
-      // applied behind the person's back).
+      // Importing again (the same commit, then a later one) finds the same conflict: Git's side is
+      // not applied behind the person's back.
       const again = await sync(owner, space.id, "import", repo.url);
-      expect(again.lastImport.status).toBe("skipped");
+      expect(again.lastImport.status).toBe("succeeded");
+      expect(again.lastImport.message).toMatch(/"Guide" \(guide\.md\)/);
       commitFiles(repo.dir, { "README.md": "# Home\n\nWelcome again.\n" });
       const third = await sync(owner, space.id, "import", repo.url);
       expect(third.lastImport.message).toMatch(/"Guide" \(guide\.md\)/);
@@ -132,6 +133,48 @@ describe("Git sync conflicts", () => {
       const files = readRepoFiles(repo.dir);
       expect(String(files.get("guide.md"))).toBe(gitGuide);
       expect(String(files.get("other.md"))).toContain("Changed in Git, then in Quire.");
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it("an export to a branch that moved since the last sync keeps what Git changed, and records pages edited on both sides", async () => {
+    const { owner, org, space, repo, guide } = await synced();
+    try {
+      const home = await pageId(owner, space.id, "Home");
+      await editInQuire(owner, space.id, guide, "# Guide\n\nFirst paragraph.\n\nSecond, by Quire.\n\nThird paragraph.\n");
+      await editInQuire(owner, space.id, home, "# Home\n\nWelcome, from Quire.\n");
+      const gitGuide = "# Guide\n\nFirst paragraph.\n\nSecond, by Git.\n\nThird paragraph.\n";
+      commitFiles(repo.dir, { "guide.md": gitGuide, "other.md": "# Other\n\nChanged in Git.\n" });
+
+      const exported = await sync(owner, space.id, "export", repo.url);
+      expect(exported.lastExport.status).toBe("succeeded");
+      expect(exported.lastExport.message).toMatch(
+        /^1 page\(s\) were edited both in Git and in Quire .*"Guide" \(guide\.md\)\. Git's file is left as it is in the branch/,
+      );
+      let files = readRepoFiles(repo.dir);
+      expect(String(files.get("guide.md"))).toBe(gitGuide);
+      expect(String(files.get("other.md"))).toBe("# Other\n\nChanged in Git.\n");
+      expect(String(files.get("README.md"))).toContain("Welcome, from Quire.");
+
+      // The next import brings Git's change of the other page, and the conflict stays open.
+      const imported = await sync(owner, space.id, "import", repo.url);
+      expect(imported.lastImport.message).toMatch(/"Guide" \(guide\.md\)/);
+      expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, await pageId(owner, space.id, "Other"))).toEqual(["Changed in Git."]);
+      expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, home)).toEqual(["Welcome, from Quire."]);
+
+      // Keeping Quire's version: the export then writes it.
+      const browser = await WebClient.signedIn(ctx, owner);
+      const page = await conflictPage(org.id, space.id, browser);
+      const res = await browser.post(`/app/o/${org.id}/s/${space.id}/git/conflicts/${guide}`, {
+        _csrf: WebClient.csrfOf(page),
+        keep: "quire",
+      });
+      expect(res.status).toBe(303);
+      await sync(owner, space.id, "export", repo.url);
+      files = readRepoFiles(repo.dir);
+      expect(String(files.get("guide.md"))).toContain("Second, by Quire.");
+      expect(String(files.get("other.md"))).toBe("# Other\n\nChanged in Git.\n");
     } finally {
       repo.cleanup();
     }

@@ -258,7 +258,11 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
     await withFetchedRef(url, payload.ref, options, async (repo) => {
       const primary = await getSpaceRevision(ctx.db, space.id, space.revisionId);
       const primaryGit = parseJsonOrNull<{ oid: string; ref?: string }>(primary?.git ?? null, "revisions.git");
-      if (!payload.force && primaryGit?.oid === repo.commit.oid && primaryGit.ref === payload.ref) {
+      const known = await readGitSyncState(ctx.db, space.id);
+      // After an export that kept some of Git's files (pages in conflict, or changed only in Git), the
+      // commit it made holds content the space does not: importing it is not a no-op.
+      const branchAhead = !!known?.conflicts?.length || !!known?.branchAhead;
+      if (!payload.force && !branchAhead && primaryGit?.oid === repo.commit.oid && primaryGit.ref === payload.ref) {
         await recordRun(ctx, space.id, "lastImport", {
           status: "skipped",
           finishedAt: nowIso(),
@@ -346,6 +350,7 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
             : {
                 base: { revision: gitRevision?.id ?? created.id, commit: repo.commit.oid, ...target },
                 conflicts: reconciled?.conflicts ?? [],
+                branchAhead: undefined,
               }),
           lastImport: {
             ...(state.lastImport ?? { requestedAt: payload.requestedAt }),
@@ -419,6 +424,55 @@ async function reconcileWithQuire(
   const changed = result.conflicts.length > 0 || result.keptFromQuire.length > 0;
   const message = conflictMessage(result.conflicts, "import");
   return { content: { ...input.git, pages: result.pages }, changed, conflicts: result.conflicts, ...(message ? { message } : {}) };
+}
+
+/**
+ * What Git changed in a branch that moved since the last sync, compared page by page with the base
+ * and with Quire's content: the pages whose file the export keeps (changed only in Git, or on both
+ * sides), and the conflicts (the ones still open included, found again).
+ */
+async function remoteChanges(
+  ctx: JobContext,
+  branch: LocalRepo,
+  payload: GitExportPayload,
+  input: { content: RevisionContent; syncBase: GitSyncBase; open: readonly GitConflict[]; repoTreeURL: string | undefined },
+): Promise<{ keep: string[]; conflicts: GitConflict[] } | undefined> {
+  const baseRow = await getSpaceRevision(ctx.db, payload.spaceId, input.syncBase.revision);
+  if (!baseRow) return undefined;
+  const entries = await branch.listTree(payload.projectDirectory);
+  const repository = await readRepository(entries, branch, {
+    projectDirectory: payload.projectDirectory,
+    limits: { ...ctx.config.gitLimits, maxPageBytes: ctx.config.importMaxPageBytes },
+    measureImages: false,
+  });
+  // Git's version of each page, converted as an import converts it (ids kept by path).
+  const imported = await importContent(
+    repository,
+    input.content,
+    {
+      readBlob: async (oid) => (await branch.readBlobs([oid]))[0]!,
+      storeFiles: (files) => storeRepoFiles(ctx.db, branch, files),
+      storeDocuments: (documents) => saveDocumentsJson(ctx.db, documents),
+      loadDocumentJson: (hash) => loadDocumentJson(ctx.db, hash),
+      blobHash,
+    },
+    nowIso(),
+    { repoTreeURL: input.repoTreeURL },
+  );
+  const baseContent = await loadContent(ctx.db, baseRow.treeHash);
+  const result = await reconcileImport(
+    {
+      git: imported.content.pages,
+      quire: input.content.pages,
+      base: baseContent.pages,
+      open: input.open,
+      commit: branch.commit.oid,
+      now: nowIso(),
+      direction: "export",
+    },
+    { load: (hash) => loadDocument<JSONDocument>(ctx.db, hash) },
+  );
+  return { keep: [...result.fromGit, ...result.conflicts.map((c) => c.pageId)], conflicts: result.conflicts };
 }
 
 interface BranchLayout {
@@ -496,7 +550,9 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
     const repoTreeURL = payload.repoTreeURL ?? state?.repoTreeURL;
     const target = { remote: payload.remote, ref: payload.ref, projectDirectory: payload.projectDirectory };
     // A page in conflict keeps Git's file in the branch until a person resolves it (web app).
-    const open = sameTarget(state?.base, target) ? (state?.conflicts ?? []) : [];
+    const syncBase = sameTarget(state?.base, target) ? state?.base : undefined;
+    const open = syncBase ? (state?.conflicts ?? []) : [];
+    let moved: { keep: string[]; conflicts: GitConflict[] } | undefined;
     const result = await commitAndPush({
       url,
       ref: payload.ref,
@@ -509,6 +565,11 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
         const layout: BranchLayout = base
           ? await branchLayout(base, payload.projectDirectory, ctx.config.importMaxPageBytes)
           : { managed: [], others: [], taken: [] };
+        // The branch moved since the last sync: what Git changed there is not overwritten.
+        if (base && layout.config && syncBase && base.commit.oid !== syncBase.commit) {
+          moved = await remoteChanges(ctx, base, payload, { content, syncBase, open, repoTreeURL });
+        }
+        const keepBranch = new Set([...(moved?.keep ?? []), ...open.map((c) => c.pageId)]);
         const writable = await exportContent(
           content,
           { loadDocument: (hash) => loadDocument<JSONDocument>(ctx.db, hash), loadBlob: (hash) => getBlob(ctx.db, hash) },
@@ -520,7 +581,7 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
             ...(layout.root !== undefined && layout.externalFiles
               ? { external: externalLinks(layout.root, layout.externalFiles, repoTreeURL) }
               : {}),
-            ...(open.length > 0 ? { keepBranch: new Set(open.map((c) => c.pageId)) } : {}),
+            ...(keepBranch.size > 0 ? { keepBranch } : {}),
           },
         );
         // The content goes back under the branch's own root and structure, which .gitbook.yaml keeps
@@ -553,8 +614,11 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
       await updateGitSyncState(trx, space.id, (state) => ({
         ...state,
         ...(payload.timestamp ? { lastTimestamp: payload.timestamp } : {}),
-        // The branch now holds this revision (but for pages in conflict, whose base the conflict keeps).
+        // The branch now holds this revision, but for the pages whose file was kept: those in conflict
+        // (whose base the conflict keeps) and those only Git changed (the next import applies them).
         ...(result.commit ? { base: { revision: revisionId, commit: result.commit, ...target } } : {}),
+        ...(moved ? { conflicts: moved.conflicts } : {}),
+        ...(result.commit ? { branchAhead: (moved?.keep.length ?? 0) > 0 || undefined } : {}),
         lastExport: {
           ...(state.lastExport ?? { requestedAt: payload.requestedAt }),
           status: result.committed ? "succeeded" : "skipped",
@@ -562,8 +626,8 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
           ...(result.commit ? { commit: result.commit } : {}),
           revision: revisionId,
           message: result.committed
-            ? conflictMessage(open, "export")
-            : (conflictMessage(open, "export") ?? "Nothing changed since the last export: no commit was made."),
+            ? conflictMessage(moved?.conflicts ?? open, "export")
+            : (conflictMessage(moved?.conflicts ?? open, "export") ?? "Nothing changed since the last export: no commit was made."),
         },
       }));
     });

@@ -22,7 +22,12 @@ export interface GitSyncBase {
  * The state as stored: the API's shape plus what only the sync uses (the base of the next sync, the
  * pages in conflict). The API's response schema leaves those two out; the web app shows conflicts.
  */
-export type StoredGitSyncState = GitSyncStateValue & { base?: GitSyncBase; conflicts?: GitConflict[] };
+export type StoredGitSyncState = GitSyncStateValue & {
+  base?: GitSyncBase;
+  conflicts?: GitConflict[];
+  /** The last export kept some of Git's files in the branch: its commit is not the space's content. */
+  branchAhead?: boolean | undefined;
+};
 
 export async function readGitSyncState(db: Executor, spaceId: string): Promise<StoredGitSyncState | null> {
   const row = await db.selectFrom("spaces").select("gitSync").where("id", "=", spaceId).executeTakeFirst();

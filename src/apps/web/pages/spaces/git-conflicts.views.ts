@@ -47,6 +47,15 @@ function blockSide(content: ContentView, value: unknown): SafeHtml {
   return html`<pre>${JSON.stringify(value, null, 2)}</pre>`;
 }
 
+/** The merge engine's conflict kinds, said from the two sides of a sync (its messages speak of change requests). */
+function blockConflictText(conflict: MergeConflict): string {
+  if (conflict.kind === "delete-edit") {
+    return conflict.ours === undefined ? "Quire deleted this block and Git changed it." : "Git deleted this block and Quire changed it.";
+  }
+  if (conflict.kind === "move") return "This block was moved to different places on each side.";
+  return "This block was changed differently on each side.";
+}
+
 function pageCard(
   content: ContentView,
   action: string,
@@ -70,10 +79,7 @@ function pageCard(
       : html`<form method="post" action="${target}" class="merge-form">${hidden}<input type="hidden" name="keep" value="merge">
           <h4>Merge (${blocks.length === 0 ? "no block was changed by both sides" : `${blocks.length} block(s) changed by both sides: choose one side for each`})</h4>
           ${blocks.map(
-            (
-              c,
-              i,
-            ) => html`<div class="card conflict-item" data-block="${c.blockKey ?? ""}"><p class="small">${c.message.replace("primary", "Quire").replace("change request", "Git")}</p>
+            (c, i) => html`<div class="card conflict-item" data-block="${c.blockKey ?? ""}"><p class="small">${blockConflictText(c)}</p>
               <div class="conflict"><div><h4>Before both (last sync)</h4>${blockSide(content, c.base)}</div><div><h4>Quire</h4>${blockSide(content, c.ours)}</div><div><h4>Git</h4>${blockSide(content, c.theirs)}</div></div>
               ${c.blockKey ? html`<p><label><input type="radio" name="block.${c.blockKey}" value="quire" checked> Quire's</label> <label><input type="radio" name="block.${c.blockKey}" value="git"> Git's</label></p>` : html`<input type="hidden" name="unkeyed.${i}" value="">`}</div>`,
           )}
