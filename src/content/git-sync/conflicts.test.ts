@@ -106,7 +106,7 @@ describe("mergeConflict / resolvedDocument", () => {
   const quire = doc(paragraph("a", "One, Quire."), paragraph("b", "Two, Quire."), paragraph("c", "Three."));
   const git = doc(paragraph("a", "One."), paragraph("b", "Two, Git."), paragraph("c", "Three, Git."));
   const texts = (d: JSONDocument | undefined) =>
-    (d?.nodes as { nodes: { leaves: { text: string }[] }[] }[]).map((n) => n.nodes[0]!.leaves[0]!.text);
+    ((d?.nodes ?? []) as { nodes: { leaves: { text: string }[] }[] }[]).map((n) => n.nodes[0]!.leaves[0]!.text);
 
   it("takes each side's own edits and lists the blocks both changed", () => {
     const merged = mergeConflict(base, quire, git);

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { createChangeRequest, editContent, mergeChangeRequest, pageTexts } from "../../../test/helpers/change-requests.factories.js";
+import { makePng } from "../../../test/helpers/generate-repo.js";
 import { commitFiles, createBareRepo, readRepoFiles } from "../../../test/helpers/git.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { WebClient } from "../../../test/helpers/web.js";
@@ -145,7 +146,14 @@ describe("Git sync conflicts", () => {
       await editInQuire(owner, space.id, guide, "# Guide\n\nFirst paragraph.\n\nSecond, by Quire.\n\nThird paragraph.\n");
       await editInQuire(owner, space.id, home, "# Home\n\nWelcome, from Quire.\n");
       const gitGuide = "# Guide\n\nFirst paragraph.\n\nSecond, by Git.\n\nThird paragraph.\n";
-      commitFiles(repo.dir, { "guide.md": gitGuide, "other.md": "# Other\n\nChanged in Git.\n" });
+      const added = "# Added\n\nA page added in Git.\n\n![Pic](.gitbook/assets/pic.png)\n";
+      commitFiles(repo.dir, {
+        "guide.md": gitGuide,
+        "other.md": "# Other\n\nChanged in Git.\n",
+        "added.md": added,
+        ".gitbook/assets/pic.png": makePng(4, 4),
+        "SUMMARY.md": `${SUMMARY}* [Added](added.md)\n`,
+      });
 
       const exported = await sync(owner, space.id, "export", repo.url);
       expect(exported.lastExport.status).toBe("succeeded");
@@ -156,12 +164,20 @@ describe("Git sync conflicts", () => {
       expect(String(files.get("guide.md"))).toBe(gitGuide);
       expect(String(files.get("other.md"))).toBe("# Other\n\nChanged in Git.\n");
       expect(String(files.get("README.md"))).toContain("Welcome, from Quire.");
+      // A page Git added since (and the image it uses) stays, listed where Git put it.
+      expect(String(files.get("added.md"))).toBe(added);
+      expect(files.has(".gitbook/assets/pic.png")).toBe(true);
+      expect(String(files.get("SUMMARY.md"))).toMatch(/\* \[Other\]\(other\.md\)\n\* \[Added\]\(added\.md\)/);
 
       // The next import brings Git's change of the other page, and the conflict stays open.
       const imported = await sync(owner, space.id, "import", repo.url);
       expect(imported.lastImport.message).toMatch(/"Guide" \(guide\.md\)/);
       expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, await pageId(owner, space.id, "Other"))).toEqual(["Changed in Git."]);
       expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, home)).toEqual(["Welcome, from Quire."]);
+      expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, await pageId(owner, space.id, "Added"))).toEqual([
+        "A page added in Git.",
+        "",
+      ]);
 
       // Keeping Quire's version: the export then writes it.
       const browser = await WebClient.signedIn(ctx, owner);

@@ -14,7 +14,7 @@ import { readRepository, repositoryPaths } from "../../content/gitbook-repo/inde
 import { type ContentConfig, type RepositoryContent, RepositoryFormatError } from "../../content/gitbook-repo/types.js";
 import { writeRepository } from "../../content/gitbook-repo/write.js";
 import { commitRevision } from "../../content/revision/commit.js";
-import type { RevisionContent } from "../../content/revision/model.js";
+import { indexPages, type PageNode, type RevisionContent } from "../../content/revision/model.js";
 import { getSpaceRevision, setRevisionGit } from "../../content/revision/revisions.queries.js";
 import { loadContent, loadDocument, loadDocumentJson, saveDocumentsJson } from "../../content/revision/storage.js";
 import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
@@ -25,6 +25,7 @@ import type { Db } from "../../db/database.js";
 import type { Deps } from "../../deps.js";
 import { GitError } from "../../git/errors.js";
 import { assertValidRef, commitAndPush, type LocalRepo, unsafePathReason, withFetchedRef } from "../../git/index.js";
+import { repoPathFromRoot } from "../../git/paths.js";
 import { createRedactor, parseRemoteUrl } from "../../git/url.js";
 import { enqueue } from "../../jobs/queue.js";
 import { isDeterministicFailure, type JobContext, PermanentJobError } from "../../jobs/registry.js";
@@ -431,12 +432,38 @@ async function reconcileWithQuire(
  * and with Quire's content: the pages whose file the export keeps (changed only in Git, or on both
  * sides), and the conflicts (the ones still open included, found again).
  */
+interface RemoteChanges {
+  /** Pages whose branch file the export keeps. */
+  keep: string[];
+  conflicts: GitConflict[];
+  /** Pages Git added since the last sync (not in Quire, not in the base), with their parent in Git's tree. */
+  added: { page: PageNode; parentId: string | null; index: number }[];
+  /** Repository paths of the pages, includes and files of the base (what Quire knew at the last sync). */
+  known: Set<string>;
+  /** Repository paths of the pages, includes and files Git's content reads now. */
+  gitPaths: Set<string>;
+}
+
+/** `content` with the pages Git added put where Git has them (under the same parent when Quire has it, else at the top). */
+function withPagesAdded(content: RevisionContent, added: RemoteChanges["added"]): RevisionContent {
+  if (added.length === 0) return content;
+  const clone = (pages: PageNode[]): PageNode[] => pages.map((p) => ({ ...p, children: clone(p.children) }));
+  const pages = clone(content.pages);
+  const byId = indexPages(pages);
+  for (const { page, parentId, index } of added) {
+    const parent = parentId ? byId.get(parentId)?.page : undefined;
+    const siblings = parent ? parent.children : pages;
+    siblings.splice(Math.min(index, siblings.length), 0, page);
+  }
+  return { ...content, pages };
+}
+
 async function remoteChanges(
   ctx: JobContext,
   branch: LocalRepo,
   payload: GitExportPayload,
   input: { content: RevisionContent; syncBase: GitSyncBase; open: readonly GitConflict[]; repoTreeURL: string | undefined },
-): Promise<{ keep: string[]; conflicts: GitConflict[] } | undefined> {
+): Promise<RemoteChanges | undefined> {
   const baseRow = await getSpaceRevision(ctx.db, payload.spaceId, input.syncBase.revision);
   if (!baseRow) return undefined;
   const entries = await branch.listTree(payload.projectDirectory);
@@ -472,7 +499,43 @@ async function remoteChanges(
     },
     { load: (hash) => loadDocument<JSONDocument>(ctx.db, hash) },
   );
-  return { keep: [...result.fromGit, ...result.conflicts.map((c) => c.pageId)], conflicts: result.conflicts };
+  const quire = indexPages(input.content.pages);
+  const base = indexPages(baseContent.pages);
+  const added: RemoteChanges["added"] = [];
+  const walk = (pages: PageNode[], parentId: string | null) => {
+    pages.forEach((page, index) => {
+      // A new page brings its children with it; only the top of each new subtree is placed.
+      if (!quire.has(page.id) && !base.has(page.id)) added.push({ page, parentId, index });
+      else walk(page.children, page.id);
+    });
+  };
+  walk(imported.content.pages, null);
+  const addedIds: string[] = [];
+  const collect = (pages: PageNode[]) => {
+    for (const p of pages) {
+      addedIds.push(p.id);
+      collect(p.children);
+    }
+  };
+  collect(added.map((a) => a.page));
+  const pathsOf = (content: RevisionContent) => {
+    const out = new Set<string>();
+    const add = (path: string | undefined) => {
+      const full = path === undefined ? undefined : repoPathFromRoot(repository.root, path);
+      if (full) out.add(full);
+    };
+    for (const { page } of indexPages(content.pages).values()) add(page.git?.path);
+    for (const file of content.files) add(file.git?.path);
+    for (const include of content.reusableContents) add(include.git?.path);
+    return out;
+  };
+  return {
+    keep: [...result.fromGit, ...result.conflicts.map((c) => c.pageId), ...addedIds],
+    conflicts: result.conflicts,
+    added,
+    known: pathsOf(baseContent),
+    gitPaths: pathsOf(imported.content),
+  };
 }
 
 interface BranchLayout {
@@ -552,7 +615,7 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
     // A page in conflict keeps Git's file in the branch until a person resolves it (web app).
     const syncBase = sameTarget(state?.base, target) ? state?.base : undefined;
     const open = syncBase ? (state?.conflicts ?? []) : [];
-    let moved: { keep: string[]; conflicts: GitConflict[] } | undefined;
+    let moved: RemoteChanges | undefined;
     const result = await commitAndPush({
       url,
       ref: payload.ref,
@@ -571,7 +634,7 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
         }
         const keepBranch = new Set([...(moved?.keep ?? []), ...open.map((c) => c.pageId)]);
         const writable = await exportContent(
-          content,
+          moved ? withPagesAdded(content, moved.added) : content,
           { loadDocument: (hash) => loadDocument<JSONDocument>(ctx.db, hash), loadBlob: (hash) => getBlob(ctx.db, hash) },
           {
             taken: layout.taken,
@@ -598,7 +661,11 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
           previousPaths: layout.others,
           branchRedirects,
         });
-        const deletions = layout.managed.filter((path) => !files.has(path));
+        // A branch that moved may hold pages and files Git added since the last sync: Quire never
+        // knew them, so they are not Quire's to delete.
+        const deletions = layout.managed.filter(
+          (path) => !files.has(path) && (!moved || moved.known.has(path) || !moved.gitPaths.has(path)),
+        );
         return { files, deletions };
       },
     });
