@@ -73,8 +73,10 @@ import { searchPage } from "./pages/search/search.page.js";
 import { sitePage } from "./pages/sites/site.page.js";
 import { saveSiteCustomization } from "./pages/sites/site-customization.action.js";
 import { editPageAction } from "./pages/spaces/edit-page.action.js";
+import { gitConflictsPage } from "./pages/spaces/git-conflicts.page.js";
 import { gitExport } from "./pages/spaces/git-export.action.js";
 import { gitImport } from "./pages/spaces/git-import.action.js";
+import { gitResolveConflict } from "./pages/spaces/git-resolve.action.js";
 import { renameSpace } from "./pages/spaces/rename-space.action.js";
 import { revisionPage } from "./pages/spaces/revision.page.js";
 import { spacePage } from "./pages/spaces/space.page.js";
@@ -174,6 +176,8 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { method: "GET", url: `${S}/revisions/:revision`, handler: revisionPage },
   { method: "POST", url: `${S}/git/import`, handler: gitImport },
   { method: "POST", url: `${S}/git/export`, handler: gitExport },
+  { method: "GET", url: `${S}/git/conflicts`, handler: gitConflictsPage },
+  { method: "POST", url: `${S}/git/conflicts/:page`, handler: gitResolveConflict },
 
   // Change requests: the list, one change request and the actions on it
   { method: "GET", url: `${S}/~/changes`, handler: changesListPage },

@@ -54,6 +54,11 @@ export async function exportContent(
     root?: string;
     /** Web addresses of the branch's files that are not imported, by root-relative path (ResolveTable.external). */
     external?: Map<string, string>;
+    /**
+     * Pages (by id) whose file in the branch is written back as it is, whatever the space holds:
+     * pages in conflict, whose Git side must not be overwritten until a person chooses.
+     */
+    keepBranch?: ReadonlySet<string>;
   } = {},
 ): Promise<WritableContent> {
   // Writable pages, with their Markdown filled in below once every path is known.
@@ -178,7 +183,9 @@ export async function exportContent(
   for (const [writable, path] of planned) {
     const node = nodeOf.get(writable);
     if (writable.kind !== "document" || !node) continue;
-    writable.source = kept.has(path) ? (options.branch?.sources.get(path) as string) : await serialize(node, path);
+    const branchSource = options.branch?.sources.get(path);
+    const keep = kept.has(path) || (branchSource !== undefined && !!options.keepBranch?.has(node.id));
+    writable.source = keep ? (branchSource as string) : await serialize(node, path);
   }
 
   const reusableContents: WritableReusableContent[] = [];

@@ -6,6 +6,7 @@
 
 import type { Config } from "../../config.js";
 import type { JSONDocument } from "../../content/document/types.js";
+import { type GitConflict, reconcileImport } from "../../content/git-sync/conflicts.js";
 import { exportContent } from "../../content/git-sync/export-content.js";
 import { importContent } from "../../content/git-sync/import-content.js";
 import { externalLinks } from "../../content/git-sync/resolve.js";
@@ -13,6 +14,7 @@ import { readRepository, repositoryPaths } from "../../content/gitbook-repo/inde
 import { type ContentConfig, type RepositoryContent, RepositoryFormatError } from "../../content/gitbook-repo/types.js";
 import { writeRepository } from "../../content/gitbook-repo/write.js";
 import { commitRevision } from "../../content/revision/commit.js";
+import { indexPages, type PageNode, type RevisionContent } from "../../content/revision/model.js";
 import { getSpaceRevision, setRevisionGit } from "../../content/revision/revisions.queries.js";
 import { loadContent, loadDocument, loadDocumentJson, saveDocumentsJson } from "../../content/revision/storage.js";
 import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
@@ -23,6 +25,7 @@ import type { Db } from "../../db/database.js";
 import type { Deps } from "../../deps.js";
 import { GitError } from "../../git/errors.js";
 import { assertValidRef, commitAndPush, type LocalRepo, unsafePathReason, withFetchedRef } from "../../git/index.js";
+import { repoPathFromRoot } from "../../git/paths.js";
 import { createRedactor, parseRemoteUrl } from "../../git/url.js";
 import { enqueue } from "../../jobs/queue.js";
 import { isDeterministicFailure, type JobContext, PermanentJobError } from "../../jobs/registry.js";
@@ -35,7 +38,14 @@ import { getSpace } from "../spaces/spaces.queries.js";
 import { getUserById } from "../users/users.queries.js";
 import { listGitRedirects, redirectPath, redirectsToPages, replaceGitRedirects } from "./git-redirects.queries.js";
 import type { GitExportPayload, GitImportPayload, GitSyncJobBase } from "./git-sync.jobs.js";
-import { type GitSyncRunValue, readGitSyncState, repoNameOf, updateGitSyncState } from "./git-sync.state.js";
+import {
+  type GitSyncBase,
+  type GitSyncRunValue,
+  readGitSyncState,
+  repoNameOf,
+  type StoredGitSyncState,
+  updateGitSyncState,
+} from "./git-sync.state.js";
 
 /** The purpose Git credentials are sealed under (lib/sealed.ts). */
 export const CREDENTIALS_PURPOSE = "git-credentials";
@@ -249,7 +259,11 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
     await withFetchedRef(url, payload.ref, options, async (repo) => {
       const primary = await getSpaceRevision(ctx.db, space.id, space.revisionId);
       const primaryGit = parseJsonOrNull<{ oid: string; ref?: string }>(primary?.git ?? null, "revisions.git");
-      if (!payload.force && primaryGit?.oid === repo.commit.oid && primaryGit.ref === payload.ref) {
+      const known = await readGitSyncState(ctx.db, space.id);
+      // After an export that kept some of Git's files (pages in conflict, or changed only in Git), the
+      // commit it made holds content the space does not: importing it is not a no-op.
+      const branchAhead = !!known?.conflicts?.length || !!known?.branchAhead;
+      if (!payload.force && !branchAhead && primaryGit?.oid === repo.commit.oid && primaryGit.ref === payload.ref) {
         await recordRun(ctx, space.id, "lastImport", {
           status: "skipped",
           finishedAt: nowIso(),
@@ -283,19 +297,42 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
       );
       const redirects = redirectsToPages(repository.redirects, imported.content.pages);
       const warnings = [...imported.warnings, ...redirects.unresolved];
+      const state = await readGitSyncState(ctx.db, space.id);
+      const target = { remote: payload.remote, ref: payload.ref, projectDirectory: payload.projectDirectory };
+      // Pages edited in Quire since the last sync are not overwritten: see content/git-sync/conflicts.ts.
+      const reconciled = payload.standalone
+        ? undefined
+        : await reconcileWithQuire(ctx, space, state, target, {
+            git: imported.content,
+            quire: previous,
+            commit: repo.commit.oid,
+          });
+      const gitMeta = {
+        oid: repo.commit.oid,
+        message: repo.commit.message,
+        createdByService: false,
+        ref: payload.ref,
+        url: payload.repoCommitURL ? `${payload.repoCommitURL}${repo.commit.oid}` : repo.url,
+      };
       const revision = await ctx.db.transaction().execute(async (trx) => {
+        // When Quire's side of some pages is kept, Git's own content is a revision of its own (off
+        // the primary line): it is the base the next sync compares both sides with.
+        const gitRevision = reconciled?.changed
+          ? await commitRevision(trx, {
+              spaceId: space.id,
+              parents: [space.revisionId],
+              type: "edits",
+              content: imported.content,
+              git: gitMeta,
+              createdBy: payload.actorId,
+            })
+          : undefined;
         const created = await commitRevision(trx, {
           spaceId: space.id,
-          parents: [space.revisionId],
-          type: "edits",
-          content: imported.content,
-          git: {
-            oid: repo.commit.oid,
-            message: repo.commit.message,
-            createdByService: false,
-            ref: payload.ref,
-            url: payload.repoCommitURL ? `${payload.repoCommitURL}${repo.commit.oid}` : repo.url,
-          },
+          parents: gitRevision ? [space.revisionId, gitRevision.id] : [space.revisionId],
+          type: gitRevision ? "merge" : "edits",
+          content: reconciled?.content ?? imported.content,
+          git: gitMeta,
           createdBy: payload.actorId,
           ...(payload.standalone ? {} : { movePrimaryFrom: space.revisionId }),
         });
@@ -309,12 +346,20 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
           ...(payload.standalone ? {} : { contentRoot: repository.root }),
           // Kept for exports, which compare the branch's files with links to the same addresses.
           ...(payload.standalone ? {} : payload.repoTreeURL ? { repoTreeURL: payload.repoTreeURL } : { repoTreeURL: undefined }),
+          ...(payload.standalone
+            ? {}
+            : {
+                base: { revision: gitRevision?.id ?? created.id, commit: repo.commit.oid, ...target },
+                conflicts: reconciled?.conflicts ?? [],
+                branchAhead: undefined,
+              }),
           lastImport: {
             ...(state.lastImport ?? { requestedAt: payload.requestedAt }),
             status: "succeeded",
             finishedAt: nowIso(),
             commit: repo.commit.oid,
             revision: created.id,
+            ...(reconciled?.message ? { message: reconciled.message } : { message: undefined }),
             ...(warnings.length ? { warnings: keptWarnings(warnings).map(redact) } : {}),
           },
         }));
@@ -329,6 +374,168 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
   } catch (error) {
     await recordFailure(ctx, space.id, "lastImport", error, redact);
   }
+}
+
+/** A sync's target repository (the base of a sync is only valid for the same one). */
+interface SyncTarget {
+  remote: string;
+  ref: string;
+  projectDirectory: string;
+}
+
+function sameTarget(base: GitSyncBase | undefined, target: SyncTarget): base is GitSyncBase {
+  return !!base && base.remote === target.remote && base.ref === target.ref && base.projectDirectory === target.projectDirectory;
+}
+
+/** Pages in conflict, named for a person: the first ten titles and paths. */
+function conflictList(conflicts: readonly GitConflict[]): string {
+  const named = conflicts.slice(0, 10).map((c) => `"${c.title}" (${c.path})`);
+  return `${named.join(", ")}${conflicts.length > 10 ? `, and ${conflicts.length - 10} more` : ""}`;
+}
+
+/** What an import or export says when pages are in conflict. */
+export function conflictMessage(conflicts: readonly GitConflict[], direction: "import" | "export"): string | undefined {
+  if (conflicts.length === 0) return undefined;
+  const kept = direction === "import" ? "Quire's version is kept in the space" : "Git's file is left as it is in the branch";
+  return `${conflicts.length} page(s) were edited both in Git and in Quire since the last sync, and were not synced: ${conflictList(conflicts)}. ${kept}, and nothing of either side is lost: open the space in the web app (Git sync, Resolve conflicts) and keep Git's version, Quire's, or a merge of the two for each page. The rest of the ${direction} was applied.`;
+}
+
+/**
+ * Git's content compared page by page with Quire's and with the last sync's base. Undefined when
+ * there is nothing to compare: no base for this repository, or no edit in Quire since and no conflict open.
+ */
+async function reconcileWithQuire(
+  ctx: JobContext,
+  space: { id: string; revisionId: string },
+  state: StoredGitSyncState | null,
+  target: SyncTarget,
+  input: { git: RevisionContent; quire: RevisionContent; commit: string },
+): Promise<{ content: RevisionContent; changed: boolean; conflicts: GitConflict[]; message?: string } | undefined> {
+  const base = state?.base;
+  if (!sameTarget(base, target)) return undefined;
+  const open = state?.conflicts ?? [];
+  if (base.revision === space.revisionId && open.length === 0) return undefined;
+  const baseRow = await getSpaceRevision(ctx.db, space.id, base.revision);
+  if (!baseRow) return undefined;
+  const baseContent = await loadContent(ctx.db, baseRow.treeHash);
+  const result = await reconcileImport(
+    { git: input.git.pages, quire: input.quire.pages, base: baseContent.pages, open, commit: input.commit, now: nowIso() },
+    { load: (hash) => loadDocument<JSONDocument>(ctx.db, hash) },
+  );
+  const changed = result.conflicts.length > 0 || result.keptFromQuire.length > 0;
+  const message = conflictMessage(result.conflicts, "import");
+  return { content: { ...input.git, pages: result.pages }, changed, conflicts: result.conflicts, ...(message ? { message } : {}) };
+}
+
+/**
+ * What Git changed in a branch that moved since the last sync, compared page by page with the base
+ * and with Quire's content: the pages whose file the export keeps (changed only in Git, or on both
+ * sides), and the conflicts (the ones still open included, found again).
+ */
+interface RemoteChanges {
+  /** Pages whose branch file the export keeps. */
+  keep: string[];
+  conflicts: GitConflict[];
+  /** Pages Git added since the last sync (not in Quire, not in the base), with their parent in Git's tree. */
+  added: { page: PageNode; parentId: string | null; index: number }[];
+  /** Repository paths of the pages, includes and files of the base (what Quire knew at the last sync). */
+  known: Set<string>;
+  /** Repository paths of the pages, includes and files Git's content reads now. */
+  gitPaths: Set<string>;
+}
+
+/** `content` with the pages Git added put where Git has them (under the same parent when Quire has it, else at the top). */
+function withPagesAdded(content: RevisionContent, added: RemoteChanges["added"]): RevisionContent {
+  if (added.length === 0) return content;
+  const clone = (pages: PageNode[]): PageNode[] => pages.map((p) => ({ ...p, children: clone(p.children) }));
+  const pages = clone(content.pages);
+  const byId = indexPages(pages);
+  for (const { page, parentId, index } of added) {
+    const parent = parentId ? byId.get(parentId)?.page : undefined;
+    const siblings = parent ? parent.children : pages;
+    siblings.splice(Math.min(index, siblings.length), 0, page);
+  }
+  return { ...content, pages };
+}
+
+async function remoteChanges(
+  ctx: JobContext,
+  branch: LocalRepo,
+  payload: GitExportPayload,
+  input: { content: RevisionContent; syncBase: GitSyncBase; open: readonly GitConflict[]; repoTreeURL: string | undefined },
+): Promise<RemoteChanges | undefined> {
+  const baseRow = await getSpaceRevision(ctx.db, payload.spaceId, input.syncBase.revision);
+  if (!baseRow) return undefined;
+  const entries = await branch.listTree(payload.projectDirectory);
+  const repository = await readRepository(entries, branch, {
+    projectDirectory: payload.projectDirectory,
+    limits: { ...ctx.config.gitLimits, maxPageBytes: ctx.config.importMaxPageBytes },
+    measureImages: false,
+  });
+  // Git's version of each page, converted as an import converts it (ids kept by path).
+  const imported = await importContent(
+    repository,
+    input.content,
+    {
+      readBlob: async (oid) => (await branch.readBlobs([oid]))[0]!,
+      storeFiles: (files) => storeRepoFiles(ctx.db, branch, files),
+      storeDocuments: (documents) => saveDocumentsJson(ctx.db, documents),
+      loadDocumentJson: (hash) => loadDocumentJson(ctx.db, hash),
+      blobHash,
+    },
+    nowIso(),
+    { repoTreeURL: input.repoTreeURL },
+  );
+  const baseContent = await loadContent(ctx.db, baseRow.treeHash);
+  const result = await reconcileImport(
+    {
+      git: imported.content.pages,
+      quire: input.content.pages,
+      base: baseContent.pages,
+      open: input.open,
+      commit: branch.commit.oid,
+      now: nowIso(),
+      direction: "export",
+    },
+    { load: (hash) => loadDocument<JSONDocument>(ctx.db, hash) },
+  );
+  const quire = indexPages(input.content.pages);
+  const base = indexPages(baseContent.pages);
+  const added: RemoteChanges["added"] = [];
+  const walk = (pages: PageNode[], parentId: string | null) => {
+    pages.forEach((page, index) => {
+      // A new page brings its children with it; only the top of each new subtree is placed.
+      if (!quire.has(page.id) && !base.has(page.id)) added.push({ page, parentId, index });
+      else walk(page.children, page.id);
+    });
+  };
+  walk(imported.content.pages, null);
+  const addedIds: string[] = [];
+  const collect = (pages: PageNode[]) => {
+    for (const p of pages) {
+      addedIds.push(p.id);
+      collect(p.children);
+    }
+  };
+  collect(added.map((a) => a.page));
+  const pathsOf = (content: RevisionContent) => {
+    const out = new Set<string>();
+    const add = (path: string | undefined) => {
+      const full = path === undefined ? undefined : repoPathFromRoot(repository.root, path);
+      if (full) out.add(full);
+    };
+    for (const { page } of indexPages(content.pages).values()) add(page.git?.path);
+    for (const file of content.files) add(file.git?.path);
+    for (const include of content.reusableContents) add(include.git?.path);
+    return out;
+  };
+  return {
+    keep: [...result.fromGit, ...result.conflicts.map((c) => c.pageId), ...addedIds],
+    conflicts: result.conflicts,
+    added,
+    known: pathsOf(baseContent),
+    gitPaths: pathsOf(imported.content),
+  };
 }
 
 interface BranchLayout {
@@ -402,7 +609,13 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
     const primary = await getSpaceRevision(ctx.db, space.id, revisionId);
     const content = await loadContent(ctx.db, primary?.treeHash ?? null);
     const redirects = await listGitRedirects(ctx.db, space.id);
-    const repoTreeURL = payload.repoTreeURL ?? (await readGitSyncState(ctx.db, space.id))?.repoTreeURL;
+    const state = await readGitSyncState(ctx.db, space.id);
+    const repoTreeURL = payload.repoTreeURL ?? state?.repoTreeURL;
+    const target = { remote: payload.remote, ref: payload.ref, projectDirectory: payload.projectDirectory };
+    // A page in conflict keeps Git's file in the branch until a person resolves it (web app).
+    const syncBase = sameTarget(state?.base, target) ? state?.base : undefined;
+    const open = syncBase ? (state?.conflicts ?? []) : [];
+    let moved: RemoteChanges | undefined;
     const result = await commitAndPush({
       url,
       ref: payload.ref,
@@ -415,8 +628,13 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
         const layout: BranchLayout = base
           ? await branchLayout(base, payload.projectDirectory, ctx.config.importMaxPageBytes)
           : { managed: [], others: [], taken: [] };
+        // The branch moved since the last sync: what Git changed there is not overwritten.
+        if (base && layout.config && syncBase && base.commit.oid !== syncBase.commit) {
+          moved = await remoteChanges(ctx, base, payload, { content, syncBase, open, repoTreeURL });
+        }
+        const keepBranch = new Set([...(moved?.keep ?? []), ...open.map((c) => c.pageId)]);
         const writable = await exportContent(
-          content,
+          moved ? withPagesAdded(content, moved.added) : content,
           { loadDocument: (hash) => loadDocument<JSONDocument>(ctx.db, hash), loadBlob: (hash) => getBlob(ctx.db, hash) },
           {
             taken: layout.taken,
@@ -426,6 +644,7 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
             ...(layout.root !== undefined && layout.externalFiles
               ? { external: externalLinks(layout.root, layout.externalFiles, repoTreeURL) }
               : {}),
+            ...(keepBranch.size > 0 ? { keepBranch } : {}),
           },
         );
         // The content goes back under the branch's own root and structure, which .gitbook.yaml keeps
@@ -442,7 +661,11 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
           previousPaths: layout.others,
           branchRedirects,
         });
-        const deletions = layout.managed.filter((path) => !files.has(path));
+        // A branch that moved may hold pages and files Git added since the last sync: Quire never
+        // knew them, so they are not Quire's to delete.
+        const deletions = layout.managed.filter(
+          (path) => !files.has(path) && (!moved || moved.known.has(path) || !moved.gitPaths.has(path)),
+        );
         return { files, deletions };
       },
     });
@@ -458,13 +681,20 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
       await updateGitSyncState(trx, space.id, (state) => ({
         ...state,
         ...(payload.timestamp ? { lastTimestamp: payload.timestamp } : {}),
+        // The branch now holds this revision, but for the pages whose file was kept: those in conflict
+        // (whose base the conflict keeps) and those only Git changed (the next import applies them).
+        ...(result.commit ? { base: { revision: revisionId, commit: result.commit, ...target } } : {}),
+        ...(moved ? { conflicts: moved.conflicts } : {}),
+        ...(result.commit ? { branchAhead: (moved?.keep.length ?? 0) > 0 || undefined } : {}),
         lastExport: {
           ...(state.lastExport ?? { requestedAt: payload.requestedAt }),
           status: result.committed ? "succeeded" : "skipped",
           finishedAt: nowIso(),
           ...(result.commit ? { commit: result.commit } : {}),
           revision: revisionId,
-          ...(result.committed ? {} : { message: "Nothing changed since the last export: no commit was made." }),
+          message: result.committed
+            ? conflictMessage(moved?.conflicts ?? open, "export")
+            : (conflictMessage(moved?.conflicts ?? open, "export") ?? "Nothing changed since the last export: no commit was made."),
         },
       }));
     });

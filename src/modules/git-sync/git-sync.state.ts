@@ -1,4 +1,5 @@
 /** The Git sync state recorded on a space (`spaces.git_sync`). */
+import type { GitConflict } from "../../content/git-sync/conflicts.js";
 import type { Executor } from "../../db/database.js";
 import { parseJsonOrNull } from "../../lib/json.js";
 import { nowIso } from "../../lib/time.js";
@@ -7,8 +8,29 @@ import type { GitSyncStateValue } from "../spaces/spaces.schemas.js";
 
 export type GitSyncRunValue = NonNullable<GitSyncStateValue["lastImport"]>;
 
-export async function readGitSyncState(db: Executor, spaceId: string): Promise<GitSyncStateValue | null> {
-  return parseJsonOrNull<GitSyncStateValue>((await getSpaceGitSync(db, spaceId)) ?? null, "spaces.git_sync");
+/** What Git held at the last sync, for the repository it was synced with. */
+export interface GitSyncBase {
+  /** A revision whose content is the commit's (an import's own, or the revision an export wrote). */
+  revision: string;
+  commit: string;
+  remote: string;
+  ref: string;
+  projectDirectory: string;
+}
+
+/**
+ * The state as stored: the API's shape plus what only the sync uses (the base of the next sync, the
+ * pages in conflict). The API's response schema leaves those two out; the web app shows conflicts.
+ */
+export type StoredGitSyncState = GitSyncStateValue & {
+  base?: GitSyncBase;
+  conflicts?: GitConflict[];
+  /** The last export kept some of Git's files in the branch: its commit is not the space's content. */
+  branchAhead?: boolean | undefined;
+};
+
+export async function readGitSyncState(db: Executor, spaceId: string): Promise<StoredGitSyncState | null> {
+  return parseJsonOrNull<StoredGitSyncState>((await getSpaceGitSync(db, spaceId)) ?? null, "spaces.git_sync");
 }
 
 /**
@@ -19,8 +41,8 @@ export async function readGitSyncState(db: Executor, spaceId: string): Promise<G
 export async function updateGitSyncState(
   db: Executor,
   spaceId: string,
-  change: (state: GitSyncStateValue) => GitSyncStateValue | null,
-): Promise<GitSyncStateValue | null> {
+  change: (state: StoredGitSyncState) => StoredGitSyncState | null,
+): Promise<StoredGitSyncState | null> {
   if (!db.isTransaction) return db.transaction().execute((trx) => updateGitSyncState(trx, spaceId, change));
   await lockSpaceRow(db, spaceId);
   const current = (await readGitSyncState(db, spaceId)) ?? {};

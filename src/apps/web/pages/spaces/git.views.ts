@@ -1,7 +1,6 @@
 /** A space's Git panel: the repository it syncs with, its last import and export, and the forms that start one. */
 import { html, type SafeHtml } from "../../../../content/html/safe-html.js";
-import type { GitSyncRunValue } from "../../../../modules/git-sync/git-sync.state.js";
-import type { GitSyncStateValue } from "../../../../modules/spaces/spaces.schemas.js";
+import type { GitSyncRunValue, StoredGitSyncState } from "../../../../modules/git-sync/git-sync.state.js";
 import { badge, when } from "../../common.views.js";
 
 function gitRun(label: string, run: GitSyncRunValue | undefined): SafeHtml {
@@ -14,7 +13,7 @@ function gitRun(label: string, run: GitSyncRunValue | undefined): SafeHtml {
 
 /** `action` is the space's Git address (`.../git`); the forms are shown only to those who may sync (`canSync`). */
 export function gitPanel(view: {
-  state: GitSyncStateValue | null;
+  state: StoredGitSyncState | null;
   action: string;
   canSync: boolean;
   notice: string | undefined;
@@ -37,7 +36,8 @@ export function gitPanel(view: {
   return html`<section class="card" id="git"><h2 style="margin-top:0">Git sync</h2>
       ${view.notice ? html`<p class="badge wait">${view.notice}</p>` : ""}
       ${state?.remote ? html`<p class="small">Repository <code>${state.remote}</code> · <code>${state.ref ?? ""}</code>${state.projectDirectory ? html` · <code>${state.projectDirectory}</code>` : ""}</p>` : html`<p class="muted small">No repository is set up yet.</p>`}
-      ${gitRun("Last import", state?.lastImport)}${gitRun("Last export", state?.lastExport)}${forms}</section>`;
+      ${gitRun("Last import", state?.lastImport)}${gitRun("Last export", state?.lastExport)}
+      ${state?.conflicts?.length ? html`<p class="warn"><strong>${state.conflicts.length} page(s) in conflict</strong>: edited both in Git and in Quire since the last sync. <a class="button" href="${action}/conflicts">Resolve conflicts</a></p>` : ""}${forms}</section>`;
 }
 
 /** What the space page says after an import or export was requested (by the `git` query value, never text from the URL). */

@@ -1,0 +1,223 @@
+/**
+ * Git sync without losing either side. GitBook's Git Sync is "last sync wins"; Quire compares each
+ * page with what Git held at the last sync (the base) instead: a page only Git changed takes Git's
+ * version, a page only Quire changed keeps Quire's, and a page both changed (differently) keeps
+ * Quire's for now and becomes a conflict that a person resolves (keep Git's, keep Quire's, or a
+ * three-way merge of the blocks on the base).
+ */
+import { mergeDocuments } from "../merge/document.js";
+import type { JSONDocument, MergeConflict } from "../merge/types.js";
+import { indexPages, type PageNode } from "../revision/model.js";
+import { canonicalJson } from "../store/canonical.js";
+
+/** A page edited on both sides since the last sync, as recorded in the space's sync state. */
+export interface GitConflict {
+  pageId: string;
+  /** The page's file, relative to the content root. */
+  path: string;
+  title: string;
+  /** Document hashes: what Git held at the last sync, Git's version now, Quire's version when found. */
+  base: string;
+  git: string;
+  quire: string;
+  /** The commit Git's version comes from. */
+  commit: string;
+  /** Which run found it. */
+  direction: "import" | "export";
+  detectedAt: string;
+}
+
+/** One conflict with its three documents and Quire's page now (undefined: deleted in Quire since). */
+export interface ConflictVersions {
+  conflict: GitConflict;
+  base: JSONDocument | undefined;
+  git: JSONDocument | undefined;
+  quire: JSONDocument | undefined;
+  page: PageNode | undefined;
+}
+
+export interface SyncDocuments {
+  load(hash: string): Promise<JSONDocument | undefined>;
+}
+
+/** Block keys are identities, not content: two documents that differ only by them say the same thing. */
+function withoutKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutKeys);
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (k !== "key") out[k] = withoutKeys(v);
+    return out;
+  }
+  return value;
+}
+
+/** Compares documents by content; hashes that differ only by block keys are the same text. */
+export function documentComparer(documents: SyncDocuments) {
+  const cache = new Map<string, string>();
+  const text = async (hash: string | undefined) => {
+    if (!hash) return "";
+    let found = cache.get(hash);
+    if (found === undefined) {
+      const document = await documents.load(hash);
+      found = document ? canonicalJson(withoutKeys(document.nodes)) : "";
+      cache.set(hash, found);
+    }
+    return found;
+  };
+  return async (a: string | undefined, b: string | undefined): Promise<boolean> => a === b || (await text(a)) === (await text(b));
+}
+
+export interface ReconcileInput {
+  /** The import's content: Git's version of every page. */
+  git: PageNode[];
+  /** The space's primary content now: Quire's version. */
+  quire: PageNode[];
+  /** What Git held at the last sync (the sync state's base revision). */
+  base: PageNode[];
+  /** Conflicts still open: their base stands for the page's, and they are found again until resolved. */
+  open: readonly GitConflict[];
+  commit: string;
+  now: string;
+  /** Which run compares (an export compares a branch that moved since the last sync). */
+  direction?: "import" | "export";
+}
+
+export interface ReconcileResult {
+  /** Git's tree, with Quire's version of each page that only Quire changed or that is in conflict. */
+  pages: PageNode[];
+  conflicts: GitConflict[];
+  /** Pages whose Quire version was kept because only Quire changed them (the next export writes them). */
+  keptFromQuire: string[];
+  /** Pages only Git changed since the base, whose Git version differs from Quire's (an import applies them). */
+  fromGit: string[];
+}
+
+/**
+ * Git's pages, each compared with the base and with Quire's version of the same page (by id).
+ * Only a page's document and title are compared: the tree's shape and the other settings follow Git.
+ */
+export async function reconcileImport(input: ReconcileInput, documents: SyncDocuments): Promise<ReconcileResult> {
+  const same = documentComparer(documents);
+  const quire = indexPages(input.quire);
+  const base = indexPages(input.base);
+  const openByPage = new Map(input.open.map((c) => [c.pageId, c]));
+  const conflicts: GitConflict[] = [];
+  const keptFromQuire: string[] = [];
+  const fromGit: string[] = [];
+
+  const visit = async (pages: PageNode[]): Promise<PageNode[]> => {
+    const out: PageNode[] = [];
+    for (const page of pages) {
+      const children = await visit(page.children);
+      const ours = quire.get(page.id)?.page;
+      const before = base.get(page.id)?.page;
+      const open = openByPage.get(page.id);
+      if (page.kind !== "document" || !ours || ours.kind !== "document" || (!before && !open)) {
+        out.push({ ...page, children });
+        continue;
+      }
+      const baseHash = open ? open.base : before?.documentHash;
+      const baseTitle = open ? open.title : (before?.title ?? ours.title);
+      const gitUnchangedBlob = !open && !!before?.git?.oid && before.git.oid === page.git?.oid;
+      const gitChanged = !gitUnchangedBlob && !(await same(page.documentHash, baseHash));
+      const quireChanged = !(await same(ours.documentHash, baseHash)) || (!open && ours.title !== baseTitle);
+      if (!quireChanged || (gitChanged && (await same(page.documentHash, ours.documentHash)) && page.title === ours.title)) {
+        if (gitChanged && !quireChanged) fromGit.push(page.id);
+        out.push({ ...page, children });
+        continue;
+      }
+      const quireVersion: PageNode = { ...page, title: ours.title, documentHash: ours.documentHash, updatedAt: ours.updatedAt, children };
+      if (!ours.documentHash) delete quireVersion.documentHash;
+      out.push(quireVersion);
+      if (!gitChanged) {
+        keptFromQuire.push(page.id);
+        continue;
+      }
+      conflicts.push({
+        pageId: page.id,
+        path: page.git?.path ?? open?.path ?? "",
+        title: ours.title,
+        base: baseHash ?? "",
+        git: page.documentHash ?? "",
+        quire: ours.documentHash ?? "",
+        commit: input.commit,
+        direction: input.direction ?? "import",
+        detectedAt: open?.detectedAt ?? input.now,
+      });
+    }
+    return out;
+  };
+  return { pages: await visit(input.git), conflicts, keptFromQuire, fromGit };
+}
+
+/** How a person resolved a conflict. `blocks` picks a side for each block both sides changed (merge only; Quire's when absent). */
+export type ConflictChoice = { keep: "git" } | { keep: "quire" } | { keep: "merge"; blocks?: Readonly<Record<string, "git" | "quire">> };
+
+const EMPTY: JSONDocument = { object: "document", data: {}, nodes: [] };
+
+/** The blocks `document` holds (through keyed child lists), by key. */
+function blocksByKey(document: JSONDocument): Map<string, object> {
+  const out = new Map<string, object>();
+  const walk = (list: unknown) => {
+    if (!Array.isArray(list)) return;
+    for (const node of list as Record<string, unknown>[]) {
+      if (typeof node?.key === "string") out.set(node.key, node);
+      walk(node?.nodes);
+      walk(node?.fragments);
+    }
+  };
+  walk(document.nodes);
+  return out;
+}
+
+/** `document` with the block of `key` replaced by `block` (removed when absent), wherever it is. */
+function replaceBlock(document: JSONDocument, key: string, block: object | undefined): JSONDocument {
+  const rewrite = (list: readonly object[]): object[] =>
+    list.flatMap((node) => {
+      const record = node as Record<string, unknown>;
+      if (record.key === key) return block ? [block] : [];
+      const copy: Record<string, unknown> = { ...record };
+      for (const field of ["nodes", "fragments"]) if (Array.isArray(copy[field])) copy[field] = rewrite(copy[field] as object[]);
+      return [copy];
+    });
+  return { ...document, nodes: rewrite(document.nodes) };
+}
+
+export interface MergePreview {
+  document: JSONDocument;
+  /** Block conflicts (ours = Quire, theirs = Git), each resolved by `blocks` or else Quire's. */
+  conflicts: MergeConflict[];
+}
+
+/**
+ * The three-way merge of Quire's and Git's versions on the base, block by block. A block both sides
+ * changed takes the side `blocks` names (Quire's by default). Undefined when the blocks cannot be
+ * aligned by key (a document without keys): the caller offers keeping one side whole.
+ */
+export function mergeConflict(
+  base: JSONDocument | undefined,
+  quire: JSONDocument | undefined,
+  git: JSONDocument | undefined,
+  blocks: Readonly<Record<string, "git" | "quire">> = {},
+): MergePreview | undefined {
+  const first = mergeDocuments(base ?? EMPTY, quire ?? EMPTY, git ?? EMPTY, {});
+  if (!first) return undefined;
+  const chosenGit = first.conflicts.filter((c) => c.blockKey && blocks[c.blockKey] === "git");
+  if (chosenGit.length === 0) return first;
+  // Git's side of a chosen block is put in Quire's version too: the two then agree on it.
+  const gitBlocks = blocksByKey(git ?? EMPTY);
+  let ours = quire ?? EMPTY;
+  for (const conflict of chosenGit) ours = replaceBlock(ours, conflict.blockKey as string, gitBlocks.get(conflict.blockKey as string));
+  const second = mergeDocuments(base ?? EMPTY, ours, git ?? EMPTY, {});
+  return second ? { document: second.document, conflicts: first.conflicts } : first;
+}
+
+/** The document a resolution gives. Undefined: a merge that cannot align the blocks. */
+export function resolvedDocument(
+  choice: ConflictChoice,
+  versions: { base?: JSONDocument | undefined; quire?: JSONDocument | undefined; git?: JSONDocument | undefined },
+): JSONDocument | undefined {
+  if (choice.keep === "git") return versions.git ?? EMPTY;
+  if (choice.keep === "quire") return versions.quire ?? EMPTY;
+  return mergeConflict(versions.base, versions.quire, versions.git, choice.blocks)?.document;
+}

@@ -1,0 +1,118 @@
+/**
+ * Pages in Git sync conflict (see content/git-sync/conflicts.ts): the three versions a person
+ * chooses between, and a resolution, which becomes a revision of the space (the next export writes
+ * it to the branch, the next import compares with it).
+ */
+import { type ConflictChoice, type ConflictVersions, mergeConflict, resolvedDocument } from "../../content/git-sync/conflicts.js";
+import type { JSONDocument } from "../../content/merge/types.js";
+import { commitRevision } from "../../content/revision/commit.js";
+import { indexPages, type PageNode, type RevisionContent } from "../../content/revision/model.js";
+import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { loadContent, loadDocument, saveDocument } from "../../content/revision/storage.js";
+import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
+import type { Executor } from "../../db/database.js";
+import { conflicting, invalid, missing } from "../../lib/errors.js";
+import { nowIso } from "../../lib/time.js";
+import { getSpace } from "../spaces/spaces.queries.js";
+import { readGitSyncState, updateGitSyncState } from "./git-sync.state.js";
+
+async function documentOf(db: Executor, hash: string | undefined): Promise<JSONDocument | undefined> {
+  return hash ? loadDocument<JSONDocument>(db, hash) : undefined;
+}
+
+/** The space's open conflicts, each with its versions (Quire's as the space holds it now). */
+export async function loadGitConflicts(
+  db: Executor,
+  spaceId: string,
+): Promise<{ conflicts: ConflictVersions[]; content: RevisionContent; revisionId: string }> {
+  const space = await getSpace(db, spaceId);
+  if (!space) throw missing(`No space with id "${spaceId}".`);
+  const state = await readGitSyncState(db, spaceId);
+  const primary = await getSpaceRevision(db, spaceId, space.revisionId);
+  const content = await loadContent(db, primary?.treeHash ?? null);
+  const pages = indexPages(content.pages);
+  const conflicts: ConflictVersions[] = [];
+  for (const conflict of state?.conflicts ?? []) {
+    const page = pages.get(conflict.pageId)?.page;
+    conflicts.push({
+      conflict,
+      page,
+      base: await documentOf(db, conflict.base),
+      git: await documentOf(db, conflict.git),
+      quire: await documentOf(db, page?.documentHash),
+    });
+  }
+  return { conflicts, content, revisionId: space.revisionId };
+}
+
+/**
+ * Resolves one page's conflict: its document becomes Git's, Quire's or their merge, in a new
+ * primary revision, and the conflict is closed. `expectedRevision` is the primary revision the
+ * person saw: a merge chosen on content that changed since is refused (409), to be looked at again.
+ */
+export async function resolveGitConflict(
+  trx: Executor,
+  input: { spaceId: string; pageId: string; choice: ConflictChoice; actorId: string; expectedRevision?: string | undefined },
+): Promise<{ revisionId: string; remaining: number }> {
+  const state = await updateGitSyncState(trx, input.spaceId, (s) => s); // locks the space row first
+  const conflict = state?.conflicts?.find((c) => c.pageId === input.pageId);
+  if (!conflict) throw missing("This page has no Git conflict to resolve (it may have been resolved already, or by the last sync).");
+  const space = await getSpace(trx, input.spaceId);
+  if (!space) throw missing(`No space with id "${input.spaceId}".`);
+  if (input.expectedRevision && input.expectedRevision !== space.revisionId) {
+    throw conflicting("The space changed since this conflict was shown: look at it again and choose again.");
+  }
+  const primary = await getSpaceRevision(trx, space.id, space.revisionId);
+  const content = await loadContent(trx, primary?.treeHash ?? null);
+  const location = indexPages(content.pages).get(conflict.pageId);
+  let revisionId = space.revisionId;
+  if (location && location.page.kind === "document") {
+    const versions = {
+      base: await documentOf(trx, conflict.base),
+      git: await documentOf(trx, conflict.git),
+      quire: await documentOf(trx, location.page.documentHash),
+    };
+    const document = resolvedDocument(input.choice, versions);
+    if (!document) {
+      throw invalid(
+        "The two versions of this page cannot be merged block by block (their blocks have no common keys): keep Git's or Quire's.",
+      );
+    }
+    const hash = await saveDocument(trx, document);
+    if (hash !== location.page.documentHash) {
+      const replace = (pages: PageNode[]): PageNode[] =>
+        pages.map((p) =>
+          p.id === conflict.pageId
+            ? { ...p, documentHash: hash, updatedAt: nowIso(), children: p.children }
+            : { ...p, children: replace(p.children) },
+        );
+      const created = await commitRevision(trx, {
+        spaceId: space.id,
+        parents: [space.revisionId],
+        type: "edits",
+        content: { ...content, pages: replace(content.pages) },
+        createdBy: input.actorId,
+        movePrimaryFrom: space.revisionId,
+      });
+      await requestSearchIndex(trx, space.id);
+      revisionId = created.id;
+    }
+  }
+  // A page deleted in Quire since has nothing left to resolve: its conflict is closed all the same.
+  const after = await updateGitSyncState(trx, space.id, (s) => {
+    const conflicts = (s.conflicts ?? []).filter((c) => c.pageId !== conflict.pageId);
+    const resolved = conflicts.length === 0 ? "Every Git conflict is resolved: the next export writes the chosen versions." : undefined;
+    const run = conflict.direction === "import" ? "lastImport" : "lastExport";
+    return {
+      ...s,
+      conflicts,
+      ...(resolved && s[run] ? { [run]: { ...s[run], message: resolved } } : {}),
+    };
+  });
+  return { revisionId, remaining: after?.conflicts?.length ?? 0 };
+}
+
+/** The merge preview of one conflict (its merged document and the blocks both sides changed). */
+export function previewMerge(versions: ConflictVersions, blocks: Readonly<Record<string, "git" | "quire">> = {}) {
+  return mergeConflict(versions.base, versions.quire, versions.git, blocks);
+}
