@@ -84,7 +84,7 @@ export function checkExternalUrl(url: string, field: string): string {
 export function externalTarget(url: string, rest: string): string | undefined {
   if (!rest) return url;
   const [head, query = ""] = splitQuery(url);
-  const joined = head.endsWith("/") || rest.startsWith("/") ? `${head}${rest}` : `${head}/${rest}`;
+  const joined = `${head.replace(/\/+$/, "")}/${rest.replace(/^\/+/, "")}`;
   let target: URL;
   try {
     target = new URL(query ? `${joined}?${query}` : joined);
