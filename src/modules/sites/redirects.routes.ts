@@ -34,7 +34,7 @@ import { allow, inSiteTransaction, verifiedShareKey } from "./sites.views.js";
 import { loadSiteModel } from "./structure.queries.js";
 
 const tags = ["site-redirects"];
-const EDIT_MESSAGE = "Only members with the create role, or with the edit level on this site, can change its redirects.";
+const EDIT_MESSAGE = "Only members with the create role, or the edit level on this site, can change its redirects.";
 const prefix = "/v1/orgs/:organizationId/sites/:siteId";
 
 const redirectNotFound = (id: string) => missing(`No redirect with id "${id}" on this site.`);

@@ -134,7 +134,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
         request.params.organizationId,
         request.params.siteId,
       );
-      allow(permissions.edit, "Only members with the create role, or with the edit level on this site, can change it.");
+      allow(permissions.edit, "Only members with the create role, or the edit level on this site, can change it.");
       const { visibility, agentsContext } = request.body;
       if (visibility !== undefined && widensAudience(site.visibility, visibility)) {
         refuseExposure(unreadable, `change this site's visibility from "${site.visibility}" to "${visibility}"`);
@@ -204,7 +204,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
           request.params.organizationId,
           request.params.siteId,
         );
-        allow(permissions.edit, "Only members with the create role, or with the edit level on this site, can publish or unpublish it.");
+        allow(permissions.edit, "Only members with the create role, or the edit level on this site, can publish or unpublish it.");
         // Unpublishing only narrows who reads the site; publishing shows every space of it.
         if (published === 1) refuseExposure(unreadable, "publish this site");
         if (site.published !== published) await updateSiteRow(db, site.id, { published });
