@@ -657,6 +657,22 @@ export interface GitRedirectsTable {
   pageId: string;
 }
 
+/** A site's own redirects (migration 0029; deleted with their site). */
+export interface SiteRedirectsTable {
+  id: string;
+  siteId: string;
+  /** From the site's root, with a leading slash, as given ("/old/guide", "/blog/*"). */
+  source: string;
+  draft: number;
+  captureWildcard: number;
+  permanent: number;
+  /** The `SiteRedirectDestination`, as JSON. */
+  destination: string;
+  createdAt: string;
+  updatedAt: string | null;
+}
+export type SiteRedirectRow = Selectable<SiteRedirectsTable>;
+
 /** "Was this page helpful?" answers (migration 0022): one per reader, page and UTC day. */
 /** The Yjs state of a change request page edited live (src/modules/collab). */
 export interface CollabDocumentsTable {
@@ -753,6 +769,7 @@ export interface Database {
   sitePublishingAuth: SitePublishingAuthTable;
   sitePathRedirects: SitePathRedirectsTable;
   gitRedirects: GitRedirectsTable;
+  siteRedirects: SiteRedirectsTable;
   pageFeedback: PageFeedbackTable;
   collabDocuments: CollabDocumentsTable;
 }

@@ -8,7 +8,8 @@ import { nowIso } from "../lib/time.js";
 import { type ContentNode, contentLevel, type OrgAccess } from "./access.js";
 import { atLeast, isRole, type Role } from "./roles.js";
 
-export type TargetType = "space" | "collection";
+/** A site's grants are its site permissions (sites.policy.ts `siteLevel`). */
+export type TargetType = "space" | "collection" | "site";
 export type PrincipalType = "user" | "team";
 
 export interface GrantKey {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type Requester, type TestContext, type TestResponse, type TestUser } from "../../test/helpers/app.js";
 import { addMemberToOrg, createOrganization, createOrgWithRoles, createUser } from "../../test/helpers/factories.js";
 import { addSection, createSite } from "../../test/helpers/sites.factories.js";
-import { createSpace, grant, setDefaultLevel, snapshot } from "../../test/helpers/spaces.factories.js";
+import { createSpace, createTeam, grant, setDefaultLevel, snapshot } from "../../test/helpers/spaces.factories.js";
 
 let ctx: TestContext;
 let fx: Awaited<ReturnType<typeof fixture>>;
@@ -74,7 +74,8 @@ async function fixture() {
     guest: members.guest,
     otherOrg,
   };
-  return { owner, org, open, restricted, users };
+  const team = await createTeam(ctx, org.id, [members.read]);
+  return { owner, org, open, restricted, users, team };
 }
 
 function as(who: Who): Requester {
@@ -138,13 +139,23 @@ async function translationOf(spaceId: string): Promise<string> {
 
 const enEs = (space: string) => ({ language: "es", source: { space, language: "en" } });
 
+/** A fresh site with a live redirect of "/old" to its open site space. */
+async function withRedirect(): Promise<Ids> {
+  const ids = await buildSite();
+  const created = await ok(
+    ctx.as(fx.owner).post(`${ids.url}/redirects`, { source: "/old", destination: { kind: "site-space", siteSpaceId: ids.openSiteSpace } }),
+    201,
+  );
+  return { ...ids, redirect: created.body.id };
+}
+
 async function freshRestrictedSpace(): Promise<string> {
   const space = await createSpace(ctx, fx.owner, fx.org.id, { title: "Restricted source" });
   await setDefaultLevel(ctx, fx.owner, { space: space.id }, null);
   return space.id;
 }
 
-type Ids = SiteIds & { translation?: string; space?: string };
+type Ids = SiteIds & { translation?: string; space?: string; redirect?: string };
 
 interface Entry {
   /** The route as the API's OpenAPI document names it: "METHOD /path/{param}". */
@@ -416,6 +427,71 @@ const entries: Entry[] = [
     act: (c, i) => c.post(`${i.url}/section-groups/${i.group}/move`, { position: { before: { type: "site-section", id: i.home } } }),
   },
 
+  // Site permissions (grants on the site): members who see it list them, its admins set them.
+  { route: `GET ${SITE}/permissions/users`, name: "list user grants", expected: READ, act: (c, i) => c.get(`${i.url}/permissions/users`) },
+  { route: `GET ${SITE}/permissions/teams`, name: "list team grants", expected: READ, act: (c, i) => c.get(`${i.url}/permissions/teams`) },
+  {
+    route: `PATCH ${SITE}/permissions/users/{userId}`,
+    name: "grant a reader edit on the site",
+    expected: r(204, 403, 403, 403, 403, 404, 404, 401),
+    arrange: fresh,
+    act: (c, i) => c.patch(`${i.url}/permissions/users/${fx.users.reader.id}`, { role: "edit" }),
+  },
+  {
+    route: `PATCH ${SITE}/permissions/users/{userId}`,
+    name: "grant a reader edit on a site the caller created",
+    expected: r(204, 204, 204, 403, 403, 404, 404, 401),
+    arrange: ownSite,
+    perCaller: true,
+    act: (c, i) => c.patch(`${i.url}/permissions/users/${fx.users.reader.id}`, { role: "edit" }),
+  },
+  {
+    route: `PATCH ${SITE}/permissions/teams/{teamId}`,
+    name: "grant a team read on the site",
+    expected: r(204, 403, 403, 403, 403, 404, 404, 401),
+    arrange: fresh,
+    act: (c, i) => c.patch(`${i.url}/permissions/teams/${fx.team.id}`, { role: "read" }),
+  },
+
+  // Site redirects: members who see the site read them, those who may edit it change them.
+  { route: `GET ${SITE}/redirects`, name: "list redirects", expected: READ, act: (c, i) => c.get(`${i.url}/redirects`) },
+  {
+    route: `GET ${SITE}/redirect`,
+    name: "a redirect by its source",
+    expected: READ,
+    arrange: withRedirect,
+    act: (c, i) => c.get(`${i.url}/redirect?source=%2Fold`),
+  },
+  {
+    route: `POST ${SITE}/redirects`,
+    name: "add a redirect",
+    expected: EDIT(201),
+    arrange: fresh,
+    act: (c, i) => c.post(`${i.url}/redirects`, { source: "/old", destination: { kind: "site-space", siteSpaceId: i.openSiteSpace } }),
+  },
+  {
+    route: `PUT ${SITE}/redirects`,
+    name: "upsert redirects in bulk",
+    expected: EDIT(200),
+    arrange: fresh,
+    act: (c, i) =>
+      c.put(`${i.url}/redirects`, { redirects: [{ source: "/old", destination: { kind: "external", url: "https://example.com/" } }] }),
+  },
+  {
+    route: `PATCH ${SITE}/redirects/{siteRedirectId}`,
+    name: "change a redirect",
+    expected: EDIT(200),
+    arrange: withRedirect,
+    act: (c, i) => c.patch(`${i.url}/redirects/${i.redirect}`, { permanent: true }),
+  },
+  {
+    route: `DELETE ${SITE}/redirects/{siteRedirectId}`,
+    name: "delete a redirect",
+    expected: EDIT(205),
+    arrange: withRedirect,
+    act: (c, i) => c.delete(`${i.url}/redirects/${i.redirect}`),
+  },
+
   // Share links.
   { route: `GET ${SITE}/share-links`, name: "list share links", expected: READ, act: (c, i) => c.get(`${i.url}/share-links`) },
   {
@@ -627,7 +703,7 @@ async function state() {
   const orgId = fx.org.id;
   const db = ctx.db;
   const ofSites = db.selectFrom("sites").select("id").where("orgId", "=", orgId);
-  const [content, sites, siteSpaces, sections, groups, links, schemas, auth, redirects, translations] = await Promise.all([
+  const [content, sites, siteSpaces, sections, groups, links, schemas, auth, redirects, siteRedirects, translations] = await Promise.all([
     snapshot(ctx, orgId),
     db.selectFrom("sites").selectAll().where("orgId", "=", orgId).orderBy("id").execute(),
     db.selectFrom("siteSpaces").selectAll().where("siteId", "in", ofSites).orderBy("id").execute(),
@@ -637,9 +713,10 @@ async function state() {
     db.selectFrom("siteAdaptiveSchemas").selectAll().where("siteId", "in", ofSites).orderBy("siteId").execute(),
     db.selectFrom("sitePublishingAuth").selectAll().where("siteId", "in", ofSites).orderBy("siteId").execute(),
     db.selectFrom("sitePathRedirects").selectAll().where("siteId", "in", ofSites).orderBy("siteId").orderBy("fromPath").execute(),
+    db.selectFrom("siteRedirects").selectAll().where("siteId", "in", ofSites).orderBy("id").execute(),
     db.selectFrom("translations").selectAll().where("orgId", "=", orgId).orderBy("id").execute(),
   ]);
-  return { content, sites, siteSpaces, sections, groups, links, schemas, auth, redirects, translations };
+  return { content, sites, siteSpaces, sections, groups, links, schemas, auth, redirects, siteRedirects, translations };
 }
 
 describe("role x route matrix: sites, share links, preview, publishing, customization, translations, ping", () => {

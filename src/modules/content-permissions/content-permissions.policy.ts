@@ -16,3 +16,12 @@ export function contentPermissionsPolicy(access: OrgAccess, level: Role | null):
   const guest = access.membership?.role === null;
   return { view, list: manage || (view && !guest), manage };
 }
+
+/**
+ * Who may list and set the grants on a site: the same rule as for content, from the site's own
+ * permissions (`admin` there: organization admins, the site's creator, the admin level on the site).
+ */
+export function siteGrantsPolicy(access: OrgAccess, site: { view: boolean; admin: boolean }): ContentPermissionsPolicy {
+  const guest = access.membership?.role === null;
+  return { view: site.view, list: site.admin || (site.view && !guest), manage: site.admin };
+}

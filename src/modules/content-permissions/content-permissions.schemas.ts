@@ -32,3 +32,12 @@ export const UserContentPermission = Type.Object({ permission: RoleLevel, user: 
 
 /** Items of the team permission lists. */
 export const TeamContentPermission = Type.Object({ permission: RoleLevel, team: TeamSchema });
+
+/** Body of `updateUserPermissionInSite` / `updateTeamPermissionInSite`: a `MemberRole`; absent (or null) removes the grant. */
+export const SitePermissionBody = Type.Object({ role: Type.Optional(Type.Union([RoleLevel, Type.Null()])) });
+
+/** `UserSitePermissionOverride` (0.202). */
+export const UserSitePermission = Type.Object({ permission: RoleOrGuest, user: UserSchema });
+
+/** `TeamSitePermissionOverride` (0.202). */
+export const TeamSitePermission = Type.Object({ permission: RoleOrGuest, team: TeamSchema });

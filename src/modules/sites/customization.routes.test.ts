@@ -193,7 +193,9 @@ describe("site space customization", () => {
     expect((await ctx.anonymous.delete(at)).status).toBe(401);
     const reader = await ctx.as(members.read).patch(at, { title: "Nope" });
     expect(reader.status).toBe(403);
-    expect(reader.body.error.message).toBe("Only members with the create role or higher can read or change a site's customization.");
+    expect(reader.body.error.message).toBe(
+      "Only members with the create role, or the edit level on this site, can read or change a site's customization.",
+    );
     expect((await ctx.as(members.read).delete(at)).status).toBe(403);
     expect((await ctx.as(outsider).get(at)).status).toBe(404);
     expect((await ctx.as(other.owner).patch(at, { title: "Theirs" })).status).toBe(404);

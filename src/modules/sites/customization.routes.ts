@@ -19,7 +19,7 @@ import { SiteParams } from "./sites.schemas.js";
 import { allow } from "./sites.views.js";
 
 const tags = ["site-customization"];
-const EDIT_MESSAGE = "Only members with the create role or higher can read or change a site's customization.";
+const EDIT_MESSAGE = "Only members with the create role, or the edit level on this site, can read or change a site's customization.";
 
 const UnmaskedQuery = Type.Object({
   unmasked: Type.Optional(Type.Boolean({ description: "Deprecated in GitBook's API; accepted and ignored (nothing is masked)" })),

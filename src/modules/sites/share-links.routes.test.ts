@@ -63,7 +63,9 @@ describe("share links", () => {
     expect(missingName.body.error.message).toMatch(/name/);
     const forbidden = await ctx.as(members.edit).post(`${url}/share-links`, { name: "Mine" });
     expect(forbidden.status).toBe(403);
-    expect(forbidden.body.error.message).toBe("Only members with the create role or higher can manage a site's share links.");
+    expect(forbidden.body.error.message).toBe(
+      "Only members with the create role, or the edit level on this site, can manage a site's share links.",
+    );
     expect((await ctx.as(owner).get(`${url}/share-links`)).body.count).toBe(0);
   });
 

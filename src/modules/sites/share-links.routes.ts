@@ -14,7 +14,7 @@ import { SiteParams } from "./sites.schemas.js";
 import { allow } from "./sites.views.js";
 
 const tags = ["share links"];
-const MANAGE_MESSAGE = "Only members with the create role or higher can manage a site's share links.";
+const MANAGE_MESSAGE = "Only members with the create role, or the edit level on this site, can manage a site's share links.";
 
 /** Share links of a site: anyone holding one's URL may read the site while the link is active. */
 export const shareLinkRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {

@@ -75,7 +75,7 @@ export const siteSettingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         request.params.organizationId,
         request.params.siteId,
       );
-      allow(permissions.edit, "Only members with the create role or higher can change a site's adaptive schema.");
+      allow(permissions.edit, "Only members with the create role, or the edit level on this site, can change a site's adaptive schema.");
       // Claims it declares unsigned are set by any visitor, and conditions decide what they read.
       refuseExposure(unreadable, "change this site's adaptive schema");
       const jsonSchema = request.body.jsonSchema;
@@ -211,7 +211,7 @@ export const siteSettingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         request.params.organizationId,
         request.params.siteId,
       );
-      allow(permissions.edit, "Only members with the create role or higher can preview sites.");
+      allow(permissions.edit, "Only members with the create role, or the edit level on this site, can preview sites.");
       // Whoever holds the link reads the whole site (not only `siteSpace`), with any claims.
       refuseExposure(unreadable, "make a preview link of this site");
       const { siteSpace: siteSpaceId, claims } = request.query;

@@ -1,33 +1,52 @@
 import { notAllowed } from "../../lib/errors.js";
 import type { OrgAccess } from "../../permissions/access.js";
-import { atLeast } from "../../permissions/roles.js";
+import { atLeast, maxRole, type Role } from "../../permissions/roles.js";
 import type { SitePermissionsValue, SiteVisibilityValue } from "./sites.schemas.js";
 
 /**
- * What the caller may do with a site, from their organization role (sites have no grants of their
- * own) and, for what lets other people read the site, their access to the spaces it shows. Members
- * with a role see every site of the organization (guests see none); members who may create content
- * (role `create` or `admin`) change sites and unpublish them; they publish them and manage their
- * share links only while they may read every space the site shows (`unreadable`: the site spaces
- * showing a space they cannot read; unknown counts as some, except for organization admins, who
- * read everything). Organization admins, and the member who created the site while they may still
- * create content, delete it and manage its visitor authentication. docs/permissions.md and the
- * README's "Sites" section have the table.
+ * The caller's level on a site: organization admins have `admin`, members with the organization
+ * role `create` have `create`, other members `read`, guests and outsiders nothing; a grant to the
+ * caller or one of their teams on the site (site permissions, `updateUserPermissionInSite`) raises
+ * it, as grants raise a level on a space (they never lower one). A grant is how a guest reaches a
+ * site, and how a member below `create` gets to change one.
+ */
+export function siteLevel(access: Pick<OrgAccess, "membership" | "grants">, siteId: string): Role | null {
+  const membership = access.membership;
+  if (!membership) return null;
+  if (membership.role === "admin") return "admin";
+  const byRole: Role | null = membership.role === "create" ? "create" : membership.role ? "read" : null;
+  return maxRole(byRole, access.grants.get(siteId));
+}
+
+/** Whether the caller may create sites: the organization role `create` or `admin` (a site grant is on one site only). */
+export function mayCreateSites(access: Pick<OrgAccess, "membership">): boolean {
+  return atLeast(access.membership?.role ?? null, "create");
+}
+
+/**
+ * What the caller may do with a site, from their level on it (`siteLevel`) and, for what lets other
+ * people read the site, their access to the spaces it shows. The read level sees the site; the edit
+ * level (a member with the organization role `create`, or a grant of `edit` or higher) changes it
+ * and unpublishes it, and publishes it and manages its share links only while they may read every
+ * space the site shows (`unreadable`: the site spaces showing a space they cannot read; unknown
+ * counts as some, except for organization admins, who read everything). The admin level, and the
+ * site's creator while they may still edit it, delete it and manage its visitor authentication and
+ * who has access to it. docs/permissions.md and the README's "Sites" section have the table.
  */
 export function sitePermissions(
-  access: Pick<OrgAccess, "membership" | "userId">,
-  site: { createdBy: string | null },
+  access: Pick<OrgAccess, "membership" | "userId" | "grants">,
+  site: { id: string; createdBy: string | null },
   unreadable?: readonly string[],
 ): SitePermissionsValue {
-  const role = access.membership?.role ?? null;
-  const creator = atLeast(role, "create");
-  const readsEverySpace = role === "admin" || unreadable?.length === 0;
+  const level = siteLevel(access, site.id);
+  const editor = atLeast(level, "edit");
+  const readsEverySpace = access.membership?.role === "admin" || unreadable?.length === 0;
   return {
-    view: atLeast(role, "read"),
-    edit: creator,
-    publish: creator && readsEverySpace,
-    manageShareLinks: creator && readsEverySpace,
-    admin: role === "admin" || (creator && site.createdBy === access.userId),
+    view: atLeast(level, "read"),
+    edit: editor,
+    publish: editor && readsEverySpace,
+    manageShareLinks: editor && readsEverySpace,
+    admin: level === "admin" || (editor && site.createdBy === access.userId),
   };
 }
 

@@ -34,7 +34,9 @@ export async function updateSiteRow(db: Executor, siteId: string, changes: Parti
 }
 
 export async function deleteSiteRow(db: Executor, orgId: string, siteId: string): Promise<void> {
-  // Structure, share links, schema, signing key and redirects follow through their foreign keys.
+  // Structure, share links, schema, signing key and redirects follow through their foreign keys;
+  // grants have none (their target may be a space, a collection or a site).
+  await db.deleteFrom("grants").where("targetId", "=", siteId).where("targetType", "=", "site").execute();
   await db.deleteFrom("sites").where("id", "=", siteId).where("orgId", "=", orgId).execute();
 }
 
@@ -53,6 +55,8 @@ export interface ListSitesOptions {
   title?: string | undefined;
   published?: boolean | undefined;
   type?: string[] | undefined;
+  /** Only these sites (a guest's granted ones; other ids are ignored). */
+  only?: readonly string[] | undefined;
 }
 
 /** One page of an organization's sites, oldest first. */
@@ -62,6 +66,10 @@ export function listSites(db: Executor, dialect: DialectName, orgId: string, opt
   if (title) query = query.where(containsInsensitive(dialect, "sites.title", title));
   if (options.published !== undefined) query = query.where("sites.published", "=", options.published ? 1 : 0);
   if (options.type?.length) query = query.where("sites.type", "in", options.type);
+  if (options.only) {
+    if (options.only.length === 0) return Promise.resolve({ rows: [], count: 0 });
+    query = query.where("sites.id", "in", [...options.only]);
+  }
   if (options.space) {
     const spaceId = options.space;
     query = query.where((eb) =>

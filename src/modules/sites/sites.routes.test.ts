@@ -191,7 +191,9 @@ describe("GET, PATCH and DELETE /v1/orgs/{organizationId}/sites/{siteId}", () =>
     const other = await createSite(ctx, owner, org.id);
     const refused = await ctx.as(members.create).delete(`/v1/orgs/${org.id}/sites/${other.id}`);
     expect(refused.status).toBe(403);
-    expect(refused.body.error.message).toBe("Only organization admins and the site's creator can delete it.");
+    expect(refused.body.error.message).toBe(
+      "Only organization admins, members with the admin level on this site and the site's creator can delete it.",
+    );
     expect((await ctx.as(members.guest).delete(url)).status).toBe(204);
     expect((await ctx.as(owner).get(url)).status).toBe(200);
     expect((await ctx.as(members.create).delete(url)).status).toBe(204);

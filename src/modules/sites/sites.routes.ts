@@ -9,7 +9,7 @@ import { listOf } from "../../lib/pagination.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { applyOverride, parseCustomization, parseOverride } from "./customization.js";
 import { loadSpacesForSite, requireOrgAccess, requireSite, siteNotFound } from "./sites.loader.js";
-import { refuseExposure, sitePermissions, widensAudience } from "./sites.policy.js";
+import { mayCreateSites, refuseExposure, sitePermissions, widensAudience } from "./sites.policy.js";
 import { deleteSiteRow, getSite, listSites, updateSiteRow } from "./sites.queries.js";
 import {
   CreateSiteBody,
@@ -59,9 +59,9 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     },
     async (request) => {
       const access = await requireOrgAccess(db, actorOf(request), request.params.organizationId);
-      // Guests see no site: the list is empty for them rather than refused.
-      if (!sitePermissions(access, { createdBy: null }).view) return { items: [], count: 0 };
-      const page = await listSites(db, dialect, access.orgId, request.query);
+      // Guests see only the sites granted to them (or their teams); members with a role see every one.
+      const only = access.membership?.role ? undefined : [...access.grants.keys()];
+      const page = await listSites(db, dialect, access.orgId, { ...request.query, only });
       return listOf(page, await presentSitesFor(db, access, page.rows, urls));
     },
   );
@@ -82,7 +82,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     async (request, reply) => {
       const actor = actorOf(request);
       const access = await requireOrgAccess(db, actor, request.params.organizationId);
-      allow(sitePermissions(access, { createdBy: actor.user.id }).edit, "Only members with the create role or higher can create sites.");
+      allow(mayCreateSites(access), "Only members with the create role or higher can create sites.");
       const ids = request.body.spaces ?? [];
       const spaces = checkSpacesForSite(await loadSpacesForSite(db, access, ids), ids, (i) => `body.spaces[${i}]`);
       const create = (retry: boolean) =>
@@ -134,7 +134,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
         request.params.organizationId,
         request.params.siteId,
       );
-      allow(permissions.edit, "Only members with the create role or higher can change sites.");
+      allow(permissions.edit, "Only members with the create role, or the edit level on this site, can change it.");
       const { visibility, agentsContext } = request.body;
       if (visibility !== undefined && widensAudience(site.visibility, visibility)) {
         refuseExposure(unreadable, `change this site's visibility from "${site.visibility}" to "${visibility}"`);
@@ -169,8 +169,11 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       const permissions = site && sitePermissions(access, site);
       // A site the caller may not see answers like one that does not exist.
       if (site && permissions?.view) {
-        allow(permissions.admin, "Only organization admins and the site's creator can delete it.");
-        await deleteSiteRow(db, access.orgId, site.id);
+        allow(
+          permissions.admin,
+          "Only organization admins, members with the admin level on this site and the site's creator can delete it.",
+        );
+        await db.transaction().execute((trx) => deleteSiteRow(trx, access.orgId, site.id));
       }
       return reply.code(204).send(null);
     },
@@ -201,7 +204,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
           request.params.organizationId,
           request.params.siteId,
         );
-        allow(permissions.edit, "Only members with the create role or higher can publish or unpublish sites.");
+        allow(permissions.edit, "Only members with the create role, or the edit level on this site, can publish or unpublish it.");
         // Unpublishing only narrows who reads the site; publishing shows every space of it.
         if (published === 1) refuseExposure(unreadable, "publish this site");
         if (site.published !== published) await updateSiteRow(db, site.id, { published });

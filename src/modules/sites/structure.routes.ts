@@ -59,7 +59,7 @@ import {
 } from "./structure.service.js";
 
 const tags = ["site structure"];
-const EDIT_MESSAGE = "Only members with the create role or higher can change a site's structure.";
+const EDIT_MESSAGE = "Only members with the create role, or the edit level on this site, can change a site's structure.";
 const SORT_NOTE = "Deprecated: use PATCH {site}/structure/sort.";
 
 type MovePosition = { before?: PositionPointer | undefined; after?: PositionPointer | undefined } | undefined;

@@ -1,6 +1,7 @@
 /**
  * A page of the site for a reader, as HTML (the layout around its rendered body) or as Markdown
- * (`<page>.md`); the 404 page; an old path of a page that moved, redirected to where it is now.
+ * (`<page>.md`); the 404 page; the site's own redirects (site-redirects.ts has the precedence); an
+ * old path of a page that moved, redirected to where it is now.
  * Answers are kept by the site's version, the reader's variant and the path (site.steps.ts).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -8,6 +9,7 @@ import { pageHref, siteHref } from "../layout.js";
 import { findMovedPage, listSiteRedirects } from "../site.loader.js";
 import { type Answer, answer, answerKey, cacheControlOf, robotsOf, type SiteRequest, send } from "../site.steps.js";
 import { markdownHref, pageMarkdown, renderNotFound, renderSitePage } from "../site-pages.js";
+import { siteRedirectFor } from "../site-redirects.js";
 import { readablePage, resolvePath } from "../site-view.js";
 
 export const sitePageHandler = async (request: FastifyRequest, reply: FastifyReply, site: SiteRequest) => {
@@ -15,14 +17,23 @@ export const sitePageHandler = async (request: FastifyRequest, reply: FastifyRep
   const { deps } = app;
   const key = answerKey(site);
   const cacheControl = cacheControlOf(reader);
+  const search = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : "";
   const cached = app.answers.get(key);
-  if (cached) return send(request, reply, cached, cacheControl, app);
+  if (cached) {
+    // A 404 is kept by the site's version, which a new redirect does not change.
+    const own = cached.status === 404 ? await siteRedirectFor(site, search) : undefined;
+    if (own) return reply.header("cache-control", "no-store").redirect(own.location, own.status);
+    return send(request, reply, cached, cacheControl, app);
+  }
 
   const redirects = await listSiteRedirects(deps.db, site.site.id);
   const resolution = resolvePath(view, path, reader, redirects);
   if (resolution.kind === "redirect") {
-    const search = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : "";
     return reply.header("cache-control", "no-store").redirect(siteHref(ctx, resolution.path) + search, resolution.permanent ? 308 : 302);
+  }
+  if (resolution.kind === "not-found") {
+    const own = await siteRedirectFor(site, search);
+    if (own) return reply.header("cache-control", "no-store").redirect(own.location, own.status);
   }
   if (resolution.kind === "not-found" && resolution.variant && resolution.rest !== "") {
     // An old path of a page that was renamed or moved: to where that page is now.

@@ -5,7 +5,6 @@ import { conversationsPermissions } from "../../../../modules/conversations/conv
 import { listClusters } from "../../../../modules/conversations/conversations.queries.js";
 import { loadSpecsOrg } from "../../../../modules/openapi/openapi.loader.js";
 import { listSpecs } from "../../../../modules/openapi/openapi.queries.js";
-import { sitePermissions } from "../../../../modules/sites/sites.policy.js";
 import { listSites } from "../../../../modules/sites/sites.queries.js";
 import { orgHandler } from "../../web.kinds.js";
 import { OrgParams } from "../../web.schemas.js";
@@ -19,7 +18,10 @@ export const orgPage = orgHandler({ params: OrgParams }, async (_request, reply,
   const { org, access } = ctx;
   const collections = await viewableCollections(db, access, org.id);
   const spaces = (await readableSpaces(db, access, { orgId: org.id })).sort((a, b) => a.title.localeCompare(b.title));
-  const sites = sitePermissions(access, { createdBy: null }).view ? (await listSites(db, dialect, org.id, { limit: 100 })).rows : [];
+  // Guests see the sites granted to them; members with a role see every one.
+  const sites = (
+    await listSites(db, dialect, org.id, { limit: 100, only: access.membership?.role ? undefined : [...access.grants.keys()] })
+  ).rows;
   const specs = (await loadSpecsOrg(db, ctx.actor, org.id)).permissions.view ? (await listSpecs(db, org.id, { limit: 100 })).rows : [];
   const topics = conversationsPermissions(access).view
     ? (await listClusters(db, org.id, { orderBy: "updatedAt", order: "desc", limit: 20 })).rows

@@ -143,7 +143,7 @@ describe("the web app's site customization form", () => {
     const view = await reader.get(page);
     expect(view.status).toBe(200);
     expect(view.text).not.toContain(`action="${page}/customization"`);
-    expect(view.text).toContain("Only members with the create role or higher can change how the site looks.");
+    expect(view.text).toContain("Only members with the create role, or the edit level on this site, can change how the site looks.");
     const forged = await reader.post(`${page}/customization`, { ...form, _csrf: WebClient.csrfOf(view.text) });
     expect(forged.status).toBe(403);
     expect(

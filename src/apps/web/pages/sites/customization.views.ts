@@ -15,7 +15,7 @@ export function customizationPanel(view: {
   const { site, action, settings } = view;
   if (!action) {
     return html`<section class="card" id="customization"><h2 style="margin-top:0">Customization</h2>
-        <p class="muted small">Only members with the create role or higher can change how the site looks.</p></section>`;
+        <p class="muted small">Only members with the create role, or the edit level on this site, can change how the site looks.</p></section>`;
   }
   const { primaryColor } = settings.styling;
   const logo = settings.header.logo;

@@ -13,7 +13,8 @@ const schema = { params: Type.Object({ org: Id, site: Id }), body: Customization
 
 export const saveSiteCustomization = orgHandler(schema, async (request, reply, ctx) => {
   const { site, permissions } = await requireSiteWithModel(ctx.deps.db, ctx.actor, ctx.org.id, request.params.site);
-  if (!permissions.edit) throw notAllowed("Only members with the create role or higher can read or change a site's customization.");
+  if (!permissions.edit)
+    throw notAllowed("Only members with the create role, or the edit level on this site, can read or change a site's customization.");
   const settings = customizationFromForm(parseCustomization(site.customization), request.body);
   await setSiteCustomization(ctx.deps.db, site.id, JSON.stringify(settings));
   return reply.redirect(`${appPath.site(ctx.org.id, site.id)}?saved=customization#customization`, 303);
