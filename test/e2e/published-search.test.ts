@@ -135,7 +135,7 @@ describe("the published site's instant search", () => {
         await box.fill("");
         await box.pressSequentially(typed);
         await list.waitFor({ state: "visible" });
-        await expect.poll(() => options.count(), typed).toBeGreaterThan(1);
+        await expect.poll(() => options.count(), { message: typed }).toBeGreaterThan(1);
         const texts = await options.allTextContents();
         expect(texts[0], typed).toContain("Kubernetes");
         expect(texts[0], typed).not.toContain("Kubernetes events");
