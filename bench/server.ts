@@ -170,7 +170,7 @@ async function main() {
   const revision = await handle.db
     .selectFrom("spaces")
     .innerJoin("revisions", "revisions.id", "spaces.revisionId")
-    .select("revisions.treeHash")
+    .select(["revisions.treeHash", "revisions.id"])
     .where("spaces.id", "=", contentSpace)
     .executeTakeFirstOrThrow();
   const documentHash = indexPages((await loadContent(handle.db, revision.treeHash)).pages).get(pageId)?.page.documentHash;
@@ -267,7 +267,7 @@ async function main() {
     },
     {
       name: "GET page document (1,000-page space)",
-      url: `${real}/v1/spaces/${contentSpace}/content/page/${pageId}/document`,
+      url: `${real}/v1/spaces/${contentSpace}/revisions/${revision.id}/page/${pageId}/document`,
       headers: auth,
       baseline: "raw SQLite server: stored page document text",
     },
@@ -327,6 +327,7 @@ async function postgresTargets(url: string, config: ReturnType<typeof loadConfig
   const databaseUrl = new URL(url);
   databaseUrl.pathname = `/${name}`;
   const drop = async () => {
+    await pool.end();
     await handle.destroy();
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
@@ -362,6 +363,8 @@ async function postgresTargets(url: string, config: ReturnType<typeof loadConfig
 
   // The raw server: ~30 lines of what GET space must do on PostgreSQL.
   const pool = new pg.Pool({ connectionString: databaseUrl.href, max: 10 });
+  // The database is dropped (its connections ended) when the run stops this process.
+  pool.on("error", () => {});
   const raw = Fastify({ logger: false });
   raw.get("/space/:id", async (request, reply) => {
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? "")?.[1];

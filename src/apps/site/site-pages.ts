@@ -374,21 +374,31 @@ export interface SiteSearchResult {
   sections: { title: string; href: string; snippet: string }[];
 }
 
+/** Sections shown per page of results: the search page shows two of them, search.json all three. */
+const SECTIONS_SHOWN = 3;
+
 /**
  * Search over the spaces this reader sees. Only what they may see is matched: hits on pages they
  * may not open (or hidden ones) are dropped, and so are rows of conditional blocks whose conditions
  * do not hold for them (the index keeps those apart, index-space.ts), before anything is counted;
  * snippets come from the rows that matched. Results are kept per view, reader, indexed revisions
- * and query. Throws `invalid` (400) for a query parseSearchQuery refuses.
+ * and query. Snippets are made for the first `sections` sections of each result (the ones shown).
+ * Throws `invalid` (400) for a query parseSearchQuery refuses.
  */
-export async function searchSite(deps: Deps, ctx: LayoutContext, query: string, limit = 20): Promise<SiteSearchResult[]> {
+export async function searchSite(
+  deps: Deps,
+  ctx: LayoutContext,
+  query: string,
+  limit = 20,
+  sections = SECTIONS_SHOWN,
+): Promise<SiteSearchResult[]> {
   const parsed = parseSearchQuery(query);
   const { reader } = ctx;
   const bySpace = new Map<string, VariantView>();
   for (const v of visibleVariants(ctx.view, reader)) if (!bySpace.has(v.siteSpace.spaceId)) bySpace.set(v.siteSpace.spaceId, v);
   if (bySpace.size === 0) return [];
   const spaceIds = [...bySpace.keys()];
-  const key = `site|${versionOf(ctx.view)}|${readerKey(reader)}|${ctx.base}|${queryKey(parsed)}|${limit}`;
+  const key = `site|${versionOf(ctx.view)}|${readerKey(reader)}|${ctx.base}|${queryKey(parsed)}|${limit}|${sections}`;
   return keptSearch(deps.db, spaceIds, key, async () => {
     const shown = new Map<string, boolean>();
     const accept = (hit: SearchHit) => {
@@ -427,9 +437,13 @@ export async function searchSite(deps: Deps, ctx: LayoutContext, query: string, 
       ).slice(0, limit - exact.length);
     }
     const several = visibleSections(ctx.view, reader).length > 1;
+    // Snippets are made for the sections shown only.
+    const toShow = (pages: typeof exact) => pages.map((page) => ({ ...page, rowIds: page.rowIds.slice(0, sections) }));
     const described = [
-      ...(await withSnippets(deps, parsed, await describePages(deps.db, parsed, exact), accept)),
-      ...(corrected && fuzzy.length > 0 ? await withSnippets(deps, corrected, await describePages(deps.db, corrected, fuzzy), accept) : []),
+      ...(await withSnippets(deps, parsed, await describePages(deps.db, parsed, toShow(exact)), accept)),
+      ...(corrected && fuzzy.length > 0
+        ? await withSnippets(deps, corrected, await describePages(deps.db, corrected, toShow(fuzzy)), accept)
+        : []),
     ];
     const fuzzyKeys = new Set(fuzzy.map((page) => `${page.spaceId}/${page.pageId}`));
     const corrections = corrected?.include.flatMap((t) => t.alternatives ?? []) ?? [];
@@ -542,7 +556,7 @@ export function searchResultsJson(query: string, results: SiteSearchResult[]) {
       href: r.href,
       path: r.path,
       sections: r.sections
-        .slice(0, 3)
+        .slice(0, SECTIONS_SHOWN)
         .map((s) => ({ title: s.title, href: s.href, snippet: s.snippet, marks: snippetMarks(s.snippet, query, r.corrections) })),
     })),
   };
