@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { closestWords, correctedQuery, editDistance, type Vocabulary, vocabularyRows } from "./typos.js";
+import { closestWords, correctedQuery, editDistance, vocabularyOf, vocabularyRows } from "./typos.js";
 
-const vocabulary = (words: Record<string, number>): Vocabulary => ({
-  words: Object.keys(words).sort(),
-  occurrences: new Map(Object.entries(words)),
-});
+const vocabulary = (words: Record<string, number>) =>
+  vocabularyOf(Object.entries(words).map(([word, occurrences]) => ({ word, occurrences })));
 
 describe("typo tolerance", () => {
   it("counts an edit per letter added, removed, changed, or pair of neighbours swapped, up to a bound", () => {
@@ -49,9 +47,9 @@ describe("typo tolerance", () => {
   });
 
   it("keeps the commonest words of a vocabulary past its bound", () => {
-    const counts = new Map(Array.from({ length: 200_010 }, (_, i) => [`w${i}`, i < 10 ? 1 : 2] as const));
+    const counts = new Map(Array.from({ length: 50_010 }, (_, i) => [`w${i}`, i < 10 ? 1 : 2] as const));
     const rows = vocabularyRows(counts);
-    expect(rows).toHaveLength(200_000);
+    expect(rows).toHaveLength(50_000);
     expect(rows.some((r) => r.occurrences === 1)).toBe(false);
   });
 });
