@@ -14,6 +14,9 @@
  *
  * BENCH_FILTER (comma-separated): only the targets whose name holds one of the words (with their
  * baselines), and none of the one-shot measurements.
+ *
+ * BENCH_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres): also GET space on
+ * PostgreSQL, against a raw `pg` server, on a database created for the run and dropped after it.
  */
 import { execFileSync, spawn } from "node:child_process";
 import os from "node:os";
@@ -150,6 +153,7 @@ async function main() {
     ["merge.bench.ts", []],
     ["merge-api.bench.ts", []],
     ["published.bench.ts", ["1000"]],
+    ["page-document-api.bench.ts", []],
   ] as const) {
     const output = execFileSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, script), ...args], {
       encoding: "utf8",

@@ -248,6 +248,17 @@ export interface SearchSectionsTable {
   conditions: string | null;
 }
 
+/**
+ * The words readers of a published site may all see in a space's indexed text (see
+ * src/content/search/typos.ts): the vocabulary a misspelled query word is corrected from.
+ */
+export interface SearchWordsTable {
+  spaceId: string;
+  word: string;
+  /** How many times the word occurs in that text (the commoner of two corrections ranks first). */
+  occurrences: number;
+}
+
 export interface SearchIndexStateTable {
   spaceId: string;
   /** The revision the space's search rows were built from. */
@@ -731,6 +742,7 @@ export interface Database {
   contentBlobs: ContentBlobsTable;
   searchSections: SearchSectionsTable;
   searchIndexState: SearchIndexStateTable;
+  searchWords: SearchWordsTable;
   pdfExports: PdfExportsTable;
   comments: CommentsTable;
   commentReplies: CommentRepliesTable;

@@ -2,7 +2,7 @@
  * The published site's instant search in Chromium: typing in the header's box shows results (page,
  * section, snippet with the words marked) from search.json; the arrow keys choose one and Enter
  * opens it, Escape closes the list; Ctrl+K and "/" focus the box; axe finds no serious
- * accessibility violation with the list open.
+ * accessibility violation with the list open; a misspelled word ("kubernets") finds its page.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -116,6 +116,33 @@ describe("the published site's instant search", () => {
       await list.waitFor({ state: "visible" });
       await Promise.all([page.waitForURL(/~quire\/search\?q=cluster/), page.keyboard.press("Enter")]);
       expect(await page.locator(".q-results li").count()).toBeGreaterThan(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+  it("finds the page of a misspelled word, the correction marked", async () => {
+    const context = await e2e.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    try {
+      await page.goto(`${root}/overview`);
+      const box = page.getByRole("combobox", { name: "Search this site" });
+      const list = page.getByRole("listbox", { name: "Search results" });
+      const options = list.getByRole("option");
+      // A letter missing, then two letters swapped (which no stemming matches).
+      for (const typed of ["kubernets", "kubrenetes"]) {
+        await box.fill("");
+        await box.pressSequentially(typed);
+        await list.waitFor({ state: "visible" });
+        await expect.poll(() => options.count(), { message: typed }).toBeGreaterThan(1);
+        const texts = await options.allTextContents();
+        expect(texts[0], typed).toContain("Kubernetes");
+        expect(texts[0], typed).not.toContain("Kubernetes events");
+        expect(texts.join(" "), typed).not.toContain("Secret plans");
+      }
+      expect(await list.locator("mark").first().textContent()).toMatch(/^kubernetes$/i);
+      await e2e.shot(page, "search-dropdown-misspelled");
       expect(problems).toEqual([]);
     } finally {
       await context.close();

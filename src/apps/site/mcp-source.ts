@@ -42,7 +42,8 @@ export function siteMcpSource(deps: Deps, ctx: LayoutContext & { origin: string 
       return { title: page.title, url: absolute(markdownHref(ctx, variant, pageId).replace(/\.md$/, "")), markdown };
     },
     async search(query: string, limit: number) {
-      const results = await searchSite(deps, ctx, query, limit);
+      // One snippet per result: the first section's.
+      const results = await searchSite(deps, ctx, query, limit, 1);
       return results.map((r) => ({
         title: r.title,
         url: absolute(r.href),

@@ -16,6 +16,7 @@ import { fullTextIndex } from "../../content/search/engine.js";
 import { parseSearchQuery, queryKey, rowsOfPages, type SearchHit, type SearchQuery, searchWords } from "../../content/search/fulltext.js";
 import { describePages, keptSearch, type PageResult, rankedPages } from "../../content/search/search.service.js";
 import { snippetOf } from "../../content/search/snippets.js";
+import { correctedQuery, vocabulariesOf } from "../../content/search/typos.js";
 import type { Deps } from "../../deps.js";
 import { DomainError } from "../../lib/errors.js";
 import { ResultCache } from "../../lib/result-cache.js";
@@ -367,25 +368,37 @@ export function robotsTxt(ctx: LayoutContext & { origin: string }): string {
 export interface SiteSearchResult {
   title: string;
   href: string;
+  /** Found through corrections of misspelled query words: these words, marked in snippets like the query's. */
+  corrections?: string[];
   path: string[];
   sections: { title: string; href: string; snippet: string }[];
 }
+
+/** Sections shown per page of results: the search page shows two of them, search.json all three. */
+const SECTIONS_SHOWN = 3;
 
 /**
  * Search over the spaces this reader sees. Only what they may see is matched: hits on pages they
  * may not open (or hidden ones) are dropped, and so are rows of conditional blocks whose conditions
  * do not hold for them (the index keeps those apart, index-space.ts), before anything is counted;
  * snippets come from the rows that matched. Results are kept per view, reader, indexed revisions
- * and query. Throws `invalid` (400) for a query parseSearchQuery refuses.
+ * and query. Snippets are made for the first `sections` sections of each result (the ones shown).
+ * Throws `invalid` (400) for a query parseSearchQuery refuses.
  */
-export async function searchSite(deps: Deps, ctx: LayoutContext, query: string, limit = 20): Promise<SiteSearchResult[]> {
+export async function searchSite(
+  deps: Deps,
+  ctx: LayoutContext,
+  query: string,
+  limit = 20,
+  sections = SECTIONS_SHOWN,
+): Promise<SiteSearchResult[]> {
   const parsed = parseSearchQuery(query);
   const { reader } = ctx;
   const bySpace = new Map<string, VariantView>();
   for (const v of visibleVariants(ctx.view, reader)) if (!bySpace.has(v.siteSpace.spaceId)) bySpace.set(v.siteSpace.spaceId, v);
   if (bySpace.size === 0) return [];
   const spaceIds = [...bySpace.keys()];
-  const key = `site|${versionOf(ctx.view)}|${readerKey(reader)}|${ctx.base}|${queryKey(parsed)}|${limit}`;
+  const key = `site|${versionOf(ctx.view)}|${readerKey(reader)}|${ctx.base}|${queryKey(parsed)}|${limit}|${sections}`;
   return keptSearch(deps.db, spaceIds, key, async () => {
     const shown = new Map<string, boolean>();
     const accept = (hit: SearchHit) => {
@@ -404,13 +417,36 @@ export async function searchSite(deps: Deps, ctx: LayoutContext, query: string, 
       }
       return holds;
     };
-    const all = await rankedPages(fullTextIndex(deps.dialect), deps.db, spaceIds, parsed, "readers", accept);
-    const ranked = byTitleMatch(all, parsed, (spaceId, pageId) => bySpace.get(spaceId)?.pages.get(pageId)?.page.title ?? "").slice(
-      0,
-      limit,
-    );
+    const index = fullTextIndex(deps.dialect);
+    const titleOf = (spaceId: string, pageId: string) => bySpace.get(spaceId)?.pages.get(pageId)?.page.title ?? "";
+    // Misspelled words (typos.ts): their corrections rank titles (a title equal to a correction is
+    // one equal to the query) and, when the query as typed leaves room on the page of results, find
+    // more pages, ranked after every page found as typed.
+    const corrected = correctedQuery(await vocabulariesOf(deps.db, spaceIds), parsed);
+    const titleQuery = corrected ?? parsed;
+    const found = await rankedPages(index, deps.db, spaceIds, parsed, "readers", accept);
+    const exact = byTitleMatch(found, titleQuery, titleOf).slice(0, limit);
+    let fuzzy: typeof exact = [];
+    if (corrected && exact.length < limit) {
+      const seen = new Set(exact.map((page) => `${page.spaceId}/${page.pageId}`));
+      const more = await rankedPages(index, deps.db, spaceIds, corrected, "readers", accept);
+      fuzzy = byTitleMatch(
+        more.filter((page) => !seen.has(`${page.spaceId}/${page.pageId}`)),
+        corrected,
+        titleOf,
+      ).slice(0, limit - exact.length);
+    }
     const several = visibleSections(ctx.view, reader).length > 1;
-    const described = await withSnippets(deps, parsed, await describePages(deps.db, parsed, ranked), accept);
+    // Snippets are made for the sections shown only.
+    const toShow = (pages: typeof exact) => pages.map((page) => ({ ...page, rowIds: page.rowIds.slice(0, sections) }));
+    const described = [
+      ...(await withSnippets(deps, parsed, await describePages(deps.db, parsed, toShow(exact)), accept)),
+      ...(corrected && fuzzy.length > 0
+        ? await withSnippets(deps, corrected, await describePages(deps.db, corrected, toShow(fuzzy)), accept)
+        : []),
+    ];
+    const fuzzyKeys = new Set(fuzzy.map((page) => `${page.spaceId}/${page.pageId}`));
+    const corrections = corrected?.include.flatMap((t) => t.alternatives ?? []) ?? [];
     return described.flatMap((result) => {
       const variant = bySpace.get(result.spaceId);
       if (!variant) return [];
@@ -419,6 +455,7 @@ export async function searchSite(deps: Deps, ctx: LayoutContext, query: string, 
         {
           title: result.title,
           href,
+          ...(fuzzyKeys.has(`${result.spaceId}/${result.pageId}`) ? { corrections } : {}),
           path: [...(several && variant.section ? [variant.section.title] : []), ...result.ancestors.map((a) => a.title)],
           sections: result.sections.map((s) => {
             const anchor = s.path.includes("#") ? s.path.slice(s.path.indexOf("#")) : "";
@@ -463,11 +500,19 @@ export function byTitleMatch<T extends { spaceId: string; pageId: string }>(
   query: SearchQuery,
   titleOf: (spaceId: string, pageId: string) => string,
 ): T[] {
-  const wanted = query.include.map((t) => t.word).join(" ");
+  const terms = query.include;
+  // A query word matches a title word it is, or one of its corrections (typos.ts); the last word
+  // may be the start of a longer title.
+  const same = (term: (typeof terms)[number], word: string | undefined) =>
+    word !== undefined && (word === term.word || (term.alternatives?.includes(word) ?? false));
   const tier = (page: T) => {
-    const title = searchWords(titleOf(page.spaceId, page.pageId)).join(" ");
-    if (title === wanted) return 0;
-    return title.startsWith(wanted) ? 1 : 2;
+    const title = searchWords(titleOf(page.spaceId, page.pageId));
+    if (title.length < terms.length || !terms.slice(0, -1).every((term, i) => same(term, title[i]))) return 2;
+    const last = terms.at(-1);
+    const word = title[terms.length - 1];
+    if (!last || word === undefined) return 2;
+    if (same(last, word) && title.length === terms.length) return 0;
+    return same(last, word) || word.startsWith(last.word) ? 1 : 2;
   };
   return ranked
     .map((page, i) => ({ page, i, tier: tier(page) }))
@@ -476,8 +521,9 @@ export function byTitleMatch<T extends { spaceId: string; pageId: string }>(
 }
 
 /** The spans of a snippet that are words of the query (`[start, end)`, by UTF-16 offset), for marking. */
-export function snippetMarks(snippet: string, query: string): [number, number][] {
-  const words = query
+export function snippetMarks(snippet: string, query: string, corrections: readonly string[] = []): [number, number][] {
+  const words = [query, ...corrections]
+    .join(" ")
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 1);
@@ -487,10 +533,10 @@ export function snippetMarks(snippet: string, query: string): [number, number][]
 }
 
 /** A search snippet with the query's words marked; the text is escaped like everything else. */
-function snippetHtml(snippet: string, query: string): SafeHtml {
+function snippetHtml(snippet: string, query: string, corrections?: readonly string[]): SafeHtml {
   const parts: Array<string | SafeHtml> = [];
   let at = 0;
-  for (const [start, end] of snippetMarks(snippet, query)) {
+  for (const [start, end] of snippetMarks(snippet, query, corrections)) {
     parts.push(snippet.slice(at, start), html`<mark>${snippet.slice(start, end)}</mark>`);
     at = end;
   }
@@ -510,8 +556,8 @@ export function searchResultsJson(query: string, results: SiteSearchResult[]) {
       href: r.href,
       path: r.path,
       sections: r.sections
-        .slice(0, 3)
-        .map((s) => ({ title: s.title, href: s.href, snippet: s.snippet, marks: snippetMarks(s.snippet, query) })),
+        .slice(0, SECTIONS_SHOWN)
+        .map((s) => ({ title: s.title, href: s.href, snippet: s.snippet, marks: snippetMarks(s.snippet, query, r.corrections) })),
     })),
   };
 }
@@ -526,7 +572,7 @@ export function renderSearchPage(ctx: LayoutContext, query: string, results: Sit
             (r) =>
               html`<li><a href="${r.href}"><strong>${r.title}</strong></a>${r.path.length ? html`<div class="q-result-path">${r.path.join(" / ")}</div>` : ""}${r.sections
                 .slice(0, 2)
-                .map((s) => html`<div><a href="${s.href}">${s.title}</a>: ${snippetHtml(s.snippet, query)}</div>`)}</li>`,
+                .map((s) => html`<div><a href="${s.href}">${s.title}</a>: ${snippetHtml(s.snippet, query, r.corrections)}</div>`)}</li>`,
           )}</ol>`;
   return sitePage(ctx, {
     title: query ? `Search: ${query}` : "Search",

@@ -15,7 +15,10 @@ interface Row {
 /** A search statement still running after this long is stopped (a 413 for the caller). */
 export const SEARCH_STATEMENT_TIMEOUT_MS = 5000;
 
-const term = (t: QueryTerm) => `${t.word}${t.prefix ? ":*" : ""}`;
+const term = (t: QueryTerm) => {
+  const own = `${t.word}${t.prefix ? ":*" : ""}`;
+  return t.alternatives?.length ? `(${[own, ...t.alternatives].join(" | ")})` : own;
+};
 
 /** tsquery of the words that must appear (every one of them). */
 function includeQuery(query: SearchQuery): string {

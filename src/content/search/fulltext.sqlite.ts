@@ -12,7 +12,10 @@ interface Row {
   conditions: string | null;
 }
 
-const term = (t: QueryTerm) => `"${t.word}"${t.prefix ? "*" : ""}`;
+const term = (t: QueryTerm) => {
+  const own = `"${t.word}"${t.prefix ? "*" : ""}`;
+  return t.alternatives?.length ? `(${[own, ...t.alternatives.map((a) => `"${a}"`)].join(" OR ")})` : own;
+};
 
 /**
  * FTS5 query: in one of the spaces (their ids are words of the `space_id` column, so FTS5 walks

@@ -98,6 +98,8 @@ export async function replaceSpace(
 export interface QueryTerm {
   word: string;
   prefix: boolean;
+  /** Whole words that match in the term's place too (corrections of a misspelled word, typos.ts). */
+  alternatives?: string[] | undefined;
 }
 
 /** A query as the engines run it: every `include` term must match, no `exclude` term may. */
@@ -196,7 +198,7 @@ export function searchWords(text: string): string[] {
 
 /** A stable text of a query, for cache keys: equal queries give equal keys. */
 export function queryKey(query: SearchQuery): string {
-  const term = (t: QueryTerm) => `${t.word}${t.prefix ? "*" : ""}`;
+  const term = (t: QueryTerm) => `${t.word}${t.prefix ? "*" : ""}${t.alternatives ? `~${t.alternatives.join("~")}` : ""}`;
   return [...query.include.map(term), ...query.exclude.map((t) => `-${term(t)}`)].join(" ");
 }
 

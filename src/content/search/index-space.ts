@@ -8,12 +8,13 @@ import type { DialectName, Executor } from "../../db/database.js";
 import { nowIso } from "../../lib/time.js";
 import { AnchorAllocator } from "../document/anchor.js";
 import type { SearchTextSection } from "../document/plain-text.js";
-import { indexPages } from "../revision/model.js";
+import { indexPages, type PageNode } from "../revision/model.js";
 import { loadContent } from "../revision/storage.js";
 import { runInWorker } from "../run-in-worker.js";
 import { getObjectsJson } from "../store/objects.queries.js";
 import { fullTextIndex } from "./engine.js";
 import type { SearchAudience, SearchSectionInput } from "./fulltext.js";
+import { countWords, replaceVocabulary } from "./typos.js";
 
 /**
  * Documents per batch, and their JSON in characters at most (a larger document goes alone). A
@@ -126,9 +127,41 @@ export function pageRows(location: PageLocation, parts: readonly SearchTextSecti
   return rows;
 }
 
+/** Pages every reader of a published site sees: neither they nor an ancestor has a condition or is hidden. */
+function pagesForEveryone(pages: readonly PageNode[], into = new Set<string>()): Set<string> {
+  for (const page of pages) {
+    if (page.condition || page.hidden) continue;
+    into.add(page.id);
+    pagesForEveryone(page.children, into);
+  }
+  return into;
+}
+
+/**
+ * Counts the words of the rows every reader sees into `counts` (the vocabulary typos are corrected
+ * from, typos.ts): rows for everyone, and readers' rows under no condition, of pages for everyone.
+ */
+export function countReadersWords(rows: readonly SearchSectionInput[], forEveryone: ReadonlySet<string>, counts: Map<string, number>) {
+  const titled = new Set<string>();
+  for (const row of rows) {
+    if (!forEveryone.has(row.pageId)) continue;
+    if (row.audience === "members" || (row.audience === "readers" && (row.conditions?.length ?? 0) > 0)) continue;
+    // A page's title repeats on each of its rows: counted once.
+    if (!titled.has(row.pageId)) countWords(row.pageTitle, counts);
+    titled.add(row.pageId);
+    countWords(row.sectionTitle, counts);
+    countWords(row.body, counts);
+  }
+}
+
 /** The rows of the indexed pages of a revision, a batch of pages at a time, in page order. */
-async function* searchSectionBatches(db: Executor, treeHash: string | null): AsyncGenerator<SearchSectionInput[]> {
+async function* searchSectionBatches(
+  db: Executor,
+  treeHash: string | null,
+  words: Map<string, number>,
+): AsyncGenerator<SearchSectionInput[]> {
   const content = await loadContent(db, treeHash);
+  const forEveryone = pagesForEveryone(content.pages);
   const locations = [...indexPages(content.pages).values()].filter((l) => l.page.kind === "document" && !l.page.noIndex);
   for (let start = 0; start < locations.length; start += TEXT_BATCH_DOCUMENTS) {
     const batch = locations.slice(start, start + TEXT_BATCH_DOCUMENTS);
@@ -163,7 +196,9 @@ async function* searchSectionBatches(db: Executor, treeHash: string | null): Asy
     }
     await flush();
     json.clear();
-    yield batch.flatMap((location) => pageRows(location, texts.get(location) ?? []));
+    const rows = batch.flatMap((location) => pageRows(location, texts.get(location) ?? []));
+    countReadersWords(rows, forEveryone, words);
+    yield rows;
   }
 }
 
@@ -173,6 +208,7 @@ export async function indexSpace(db: Executor, dialect: DialectName, spaceId: st
   const index = fullTextIndex(dialect);
   if (!space || space.deletedAt) {
     await index.removeSpace(db, spaceId);
+    await db.deleteFrom("searchWords").where("spaceId", "=", spaceId).execute();
     await db.deleteFrom("searchIndexState").where("spaceId", "=", spaceId).execute();
     return "gone";
   }
@@ -180,7 +216,9 @@ export async function indexSpace(db: Executor, dialect: DialectName, spaceId: st
   if (state?.revisionId === space.revisionId) return "current";
   const revision = await db.selectFrom("revisions").select("treeHash").where("id", "=", space.revisionId).executeTakeFirstOrThrow();
   await index.removeSpace(db, spaceId);
-  for await (const sections of searchSectionBatches(db, revision.treeHash)) await index.addSections(db, spaceId, sections);
+  const words = new Map<string, number>();
+  for await (const sections of searchSectionBatches(db, revision.treeHash, words)) await index.addSections(db, spaceId, sections);
+  await replaceVocabulary(db, spaceId, words);
   await db
     .insertInto("searchIndexState")
     .values({ spaceId, revisionId: space.revisionId, indexedAt: nowIso() })

@@ -46,11 +46,18 @@ function stem(word: string): string {
 }
 
 function matcher(terms: readonly QueryTerm[]): (word: string) => number {
-  const folded = terms.map((t) => ({ word: fold(t.word), stem: stem(fold(t.word)), prefix: t.prefix }));
+  const folded = terms.map((t) => ({
+    word: fold(t.word),
+    stem: stem(fold(t.word)),
+    prefix: t.prefix,
+    // A correction (typos.ts) stands for the term: a snippet shows where it is.
+    alternatives: (t.alternatives ?? []).map((a) => stem(fold(a))),
+  }));
   return (word) => {
     for (let i = 0; i < folded.length; i++) {
       const t = folded[i] as (typeof folded)[number];
       if (word === t.word || (t.prefix && word.startsWith(t.word)) || stem(word) === t.stem) return i;
+      if (t.alternatives.length > 0 && t.alternatives.includes(stem(word))) return i;
     }
     return -1;
   };

@@ -32,6 +32,7 @@ import * as m0026 from "./0026_oidc.js";
 import * as m0027 from "./0027_scim.js";
 import * as m0028 from "./0028_audit_events.js";
 import * as m0029 from "./0029_site_redirects.js";
+import * as m0031 from "./0031_search_words.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   "0027_scim": m0027,
   "0028_audit_events": m0028,
   "0029_site_redirects": m0029,
+  "0031_search_words": m0031,
 };
