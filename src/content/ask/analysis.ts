@@ -3,6 +3,7 @@
  * question's terms, typo expansion against the index's vocabulary, the score of a candidate
  * section and the passage of it that answers best.
  */
+import { invalid } from "../../lib/errors.js";
 import { fold, stem } from "../search/snippets.js";
 
 /** Bounds of a question: past these, words are ignored rather than looked up. */
@@ -19,6 +20,18 @@ export const ASK_LIMITS = {
   /** Characters of the index read to build a vocabulary. */
   vocabularyChars: 32 * 1024 * 1024,
 };
+
+/** The question, trimmed; `invalid` (400) when it is empty or longer than ASK_LIMITS.questionChars. */
+export function checkQuestion(question: string, where = "the question"): string {
+  const asked = question.trim();
+  if (asked === "") throw invalid(`Ask a question: ${where} is empty.`);
+  if (asked.length > ASK_LIMITS.questionChars) {
+    throw invalid(
+      `${where[0]?.toUpperCase()}${where.slice(1)} is longer than ${ASK_LIMITS.questionChars} characters; ask it in fewer words.`,
+    );
+  }
+  return asked;
+}
 
 /** Words that say how a question is asked rather than what about. */
 const STOP_WORDS = new Set(

@@ -195,3 +195,17 @@ export function chatEngine(config: ChatEngineConfig, fetchImpl: typeof fetch = f
     },
   };
 }
+
+/** The engine the configuration names (QUIRE_ASK_*, src/config.ts). */
+export function askEngineOf(config: {
+  engine: "offline" | "chat";
+  chatUrl?: string | undefined;
+  chatModel?: string | undefined;
+  chatKey?: string | undefined;
+  chatTimeoutMs: number;
+}): AskEngine {
+  if (config.engine === "chat" && config.chatUrl && config.chatModel) {
+    return chatEngine({ url: config.chatUrl, model: config.chatModel, apiKey: config.chatKey, timeoutMs: config.chatTimeoutMs });
+  }
+  return offlineEngine;
+}
