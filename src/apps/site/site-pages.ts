@@ -609,7 +609,7 @@ export async function askSite(deps: Deps, ctx: LayoutContext, question: string, 
 export function askMarkdown(answer: SiteAskAnswer, origin: string): string {
   const sources = answer.citations.map(
     (c, i) =>
-      `${i + 1}. [${escapeMarkdown(c.section && c.section !== c.title ? `${c.title} > ${c.section}` : c.title)}](${origin}${c.href})`,
+      `${i + 1}. [${escapeMarkdown(c.section && c.section !== c.title ? `${c.title} › ${c.section}` : c.title)}](${origin}${c.href})`,
   );
   return `# ${escapeMarkdown(answer.question)}\n\n${answer.markdown}\n${sources.length ? `\n## Sources\n\n${sources.join("\n")}\n` : ""}`;
 }
