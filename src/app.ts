@@ -25,6 +25,7 @@ import { registerTextInputGuard } from "./http/text-input.js";
 import { buildValidator } from "./http/validators.js";
 import type { JobDefinition, PeriodicJob } from "./jobs/registry.js";
 import { randomBase62 } from "./lib/ids.js";
+import { askRoutes } from "./modules/ask/ask.routes.js";
 import { changeRequestContentRoutes } from "./modules/change-request-content/change-request-content.routes.js";
 import { changeRequestMergeRoutes } from "./modules/change-request-merge/change-request-merge.routes.js";
 import { reviewRoutes } from "./modules/change-request-reviews/change-request-reviews.routes.js";
@@ -207,6 +208,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(reviewRoutes, { deps });
   await app.register(gitSyncRoutes, { deps });
   await app.register(searchRoutes, { deps });
+  await app.register(askRoutes, { deps });
   await app.register(templateRoutes, { deps });
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });
