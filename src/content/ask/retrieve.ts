@@ -55,10 +55,10 @@ export interface Retrieval {
 
 /**
  * Below this coverage a section does not answer the question. Chosen with the question set of
- * bench/ask (docs/ask.md): above it, unanswerable questions started finding citations; below,
- * answerable ones lost theirs.
+ * bench/ask (docs/ask.md): at 0.6, 31 of 38 answerable questions found their page; at 0.5, 37 of
+ * 38, and the 6 unanswerable ones still found no citation.
  */
-export const ANSWER_THRESHOLD = 0.6;
+export const ANSWER_THRESHOLD = 0.5;
 /** Sections cited in an answer at most, and per page. */
 const MAX_SOURCES = 4;
 const MAX_SOURCES_PER_PAGE = 2;
