@@ -27,6 +27,7 @@ import { registerTextInputGuard } from "./http/text-input.js";
 import { buildValidator } from "./http/validators.js";
 import { type JobDefinition, type PeriodicJob, periodicJobsOf } from "./jobs/registry.js";
 import { randomBase62 } from "./lib/ids.js";
+import { askRoutes } from "./modules/ask/ask.routes.js";
 import { purgeAuditEventsJob } from "./modules/audit/audit.jobs.js";
 import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { changeRequestContentRoutes } from "./modules/change-request-content/change-request-content.routes.js";
@@ -223,6 +224,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   await app.register(reviewRoutes, { deps });
   await app.register(gitSyncRoutes, { deps });
   await app.register(searchRoutes, { deps });
+  await app.register(askRoutes, { deps });
   await app.register(templateRoutes, { deps });
   await app.register(commentRoutes, { deps });
   await app.register(pdfRoutes, { deps });

@@ -48,6 +48,8 @@ export interface Config {
   secretKey: string | undefined;
   /** The machine translation engine of translations (see src/modules/translations). */
   translator: TranslatorConfig;
+  /** The engine that answers questions asked of the docs (src/content/ask, docs/ask.md). */
+  ask: AskConfig;
   /**
    * Networks (CIDR) that URLs given by users may reach besides public addresses, e.g. an intranet
    * host serving OpenAPI documents or Git repositories. Empty by default: private, loopback and
@@ -137,6 +139,39 @@ export interface TranslatorConfig {
   libreTranslateApiKey: string | undefined;
   /** Longest a call to the engine (one batch of text) may take. */
   timeoutMs: number;
+}
+
+export interface AskConfig {
+  /**
+   * `offline` (default: quotes the passages that answer, no model needed) or `chat`: an
+   * OpenAI-compatible `/v1/chat/completions` endpoint, grounded with the same passages.
+   */
+  engine: "offline" | "chat";
+  /** QUIRE_ASK_CHAT_URL: base URL of the endpoint (required with `chat`). */
+  chatUrl: string | undefined;
+  /** QUIRE_ASK_CHAT_MODEL: the model named in each request (required with `chat`). */
+  chatModel: string | undefined;
+  /** QUIRE_ASK_CHAT_KEY: sent as `Authorization: Bearer`, when set. */
+  chatKey: string | undefined;
+  /** QUIRE_ASK_CHAT_TIMEOUT_MS: longest an answer may take to be written. */
+  chatTimeoutMs: number;
+}
+
+function readAsk(env: Env): AskConfig {
+  const engine = env.QUIRE_ASK_ENGINE || (env.QUIRE_ASK_CHAT_URL ? "chat" : "offline");
+  if (engine !== "offline" && engine !== "chat") throw new ConfigError(`QUIRE_ASK_ENGINE must be offline or chat, got "${engine}"`);
+  const chatUrl = env.QUIRE_ASK_CHAT_URL ? readUrl("QUIRE_ASK_CHAT_URL", env.QUIRE_ASK_CHAT_URL, ["http:", "https:"]) : undefined;
+  const chatModel = env.QUIRE_ASK_CHAT_MODEL || undefined;
+  if (engine === "chat" && (!chatUrl || !chatModel)) {
+    throw new ConfigError("QUIRE_ASK_ENGINE=chat needs QUIRE_ASK_CHAT_URL (the endpoint's base URL) and QUIRE_ASK_CHAT_MODEL");
+  }
+  return {
+    engine,
+    chatUrl,
+    chatModel,
+    chatKey: env.QUIRE_ASK_CHAT_KEY || undefined,
+    chatTimeoutMs: readInt(env, "QUIRE_ASK_CHAT_TIMEOUT_MS", 60_000, 1_000, 600_000),
+  };
 }
 
 export class ConfigError extends Error {}
@@ -338,5 +373,6 @@ export function loadConfig(env: Env = process.env): Config {
       maxDebounceMs: readInt(env, "QUIRE_COLLAB_MAX_DEBOUNCE_MS", 3000, 0, 600_000),
     },
     orgCreation: readOrgCreation(env),
+    ask: readAsk(env),
   };
 }

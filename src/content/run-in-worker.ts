@@ -22,6 +22,8 @@ const WORK_OF_TASK: Record<TaskName, string> = {
   writeMarkdown: "Writing the page as Markdown",
   searchTexts: "Extracting the searchable text of pages",
   searchSnippets: "Making the snippets of search results",
+  askVocabulary: "Reading the vocabulary of the searched spaces",
+  askScore: "Scoring the sections that may answer the question",
   pageReferences: "Finding the files that pages refer to",
   renderPdf: "Rendering the PDF",
 };
@@ -39,6 +41,8 @@ const REMEDY_OF_TASK: Record<TaskName, string> = {
   writeMarkdown: `split the page, or ${RAISE}.`,
   searchTexts: `${RAISE}, or split the largest pages.`,
   searchSnippets: `${RAISE}.`,
+  askVocabulary: `${RAISE}, or ask in fewer spaces.`,
+  askScore: `${RAISE}.`,
   pageReferences: `${RAISE} or split the largest pages (QUIRE_IMPORT_MAX_PAGE_BYTES leaves larger pages out of imports).`,
   renderPdf: `print fewer pages (one page or a section instead of the whole space), or ${RAISE}.`,
 };

@@ -8,6 +8,7 @@
 
 import type { MessagePort } from "node:worker_threads";
 import { isWorkerThread, move } from "piscina";
+import { type AskCandidate, type AskTerm, buildVocabulary, type ScoredCandidate, scoreCandidates } from "./ask/analysis.js";
 import { type DocumentPreparation, type PreparedDocument, prepareDocumentNow } from "./document/off-thread.js";
 import { documentSearchText, type SearchTextContext, type SearchTextSection } from "./document/plain-text.js";
 import type { JSONDocument } from "./document/types.js";
@@ -70,6 +71,16 @@ export function searchTexts(input: { documents: { json: string; context: SearchT
 /** Snippets of search results (search/snippets.ts), for a page of results with much text. */
 export function searchSnippets(input: { texts: string[]; query: SearchQuery }): string[] {
   return input.texts.map((text) => snippetOf(text, input.query));
+}
+
+/** The vocabulary of searched rows, for Ask's typo tolerance and term weights (ask/analysis.ts). */
+export function askVocabulary(input: { texts: string[] }): ReturnType<typeof buildVocabulary> {
+  return buildVocabulary(input.texts);
+}
+
+/** Ask's scores and passages of candidate sections (ask/analysis.ts), for candidates with much text. */
+export function askScore(input: { terms: AskTerm[]; candidates: AskCandidate[] }): ScoredCandidate[] {
+  return scoreCandidates(input.terms, input.candidates);
 }
 
 /** SUMMARY.md read into its tree of entries (one of 80 KB held the request thread ~250 ms). */
@@ -152,6 +163,8 @@ const TASKS = {
   prepareDocument,
   searchTexts,
   searchSnippets,
+  askVocabulary,
+  askScore,
   pageReferences,
   renderPdf,
   renderHtml,

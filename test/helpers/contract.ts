@@ -180,6 +180,8 @@ export function checkResponse(method: string, url: string, status: number, bodyT
     const name = response.$ref.split("/").pop();
     response = spec.components.responses?.[name];
   }
+  if (response?.content?.["text/event-stream"]?.schema)
+    return checkEventStream(id, `${responseRef}/content/text~1event-stream/schema`, bodyText);
   const schema = response?.content?.["application/json"]?.schema;
   if (!schema) {
     return bodyText.length === 0 ? [] : [`${id}: status ${status} declares no body but one was sent`];
@@ -193,6 +195,32 @@ export function checkResponse(method: string, url: string, status: number, bodyT
   const validate = validatorFor(`${responseRef}/content/application~1json/schema`);
   if (validate(body)) return [];
   return (validate.errors ?? []).slice(0, 10).map((e) => `${id}: ${e.instancePath || "(root)"} ${e.message} ${JSON.stringify(e.params)}`);
+}
+
+/**
+ * A server-sent events answer (GitBook's streamed operations): every event's `data` is an instance
+ * of the declared schema, but the `done` and `error` events the client handles itself.
+ */
+function checkEventStream(id: string, ref: string, bodyText: string): string[] {
+  const validate = validatorFor(ref);
+  const problems: string[] = [];
+  for (const chunk of bodyText.split("\n\n").filter((c) => c.trim() !== "")) {
+    const event = /^event: (.*)$/m.exec(chunk)?.[1];
+    const data = /^data: (.*)$/m.exec(chunk)?.[1];
+    if (event === "done" || event === "error") continue;
+    if (data === undefined) {
+      problems.push(`${id}: an event without data: ${chunk.slice(0, 200)}`);
+      continue;
+    }
+    if (!validate(JSON.parse(data))) {
+      problems.push(
+        ...(validate.errors ?? [])
+          .slice(0, 5)
+          .map((e) => `${id}: event ${e.instancePath || "(root)"} ${e.message} ${JSON.stringify(e.params)}`),
+      );
+    }
+  }
+  return problems;
 }
 
 export class ContractViolation extends Error {}

@@ -3,10 +3,13 @@
  * pages they see listed, a page as Markdown by its path from the site's root, and search. Paths
  * always name the page (`<section>/<variant>/<page path>`), as the page's `.md` address does.
  */
+import type { SiteRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
+import type { FeedbackRating } from "../../modules/sites/feedback.queries.js";
 import type { LayoutContext } from "./layout.js";
 import { siteHref } from "./layout.js";
-import { allListedPages, markdownHref, pageMarkdown, searchSite } from "./site-pages.js";
+import { recordReaderFeedback } from "./pages/feedback.steps.js";
+import { allListedPages, askSite, markdownHref, pageMarkdown, searchSite } from "./site-pages.js";
 import { pageMarkdownPath, resolvePath } from "./site-view.js";
 
 export interface SitePagesForMcp {
@@ -14,9 +17,17 @@ export interface SitePagesForMcp {
   listPages(): Promise<Array<{ title: string; path: string; url: string; description?: string | undefined; section?: string | undefined }>>;
   readPage(path: string): Promise<{ title: string; url: string; markdown: string } | undefined>;
   search(query: string, limit: number): Promise<Array<{ title: string; url: string; path: string; snippet: string }>>;
+  ask(question: string): Promise<{ answered: boolean; markdown: string; sources: { title: string; url: string }[] }>;
+  sendFeedback(path: string, rating: FeedbackRating): Promise<{ recorded: true } | { recorded: false; message: string }>;
 }
 
-export function siteMcpSource(deps: Deps, ctx: LayoutContext & { origin: string }): SitePagesForMcp {
+/** Who is calling: the site, and the address a rating is counted against. */
+export interface McpCaller {
+  site: SiteRow;
+  ip: string;
+}
+
+export function siteMcpSource(deps: Deps, ctx: LayoutContext & { origin: string }, caller: McpCaller): SitePagesForMcp {
   const { view, reader } = ctx;
   const absolute = (href: string) => `${ctx.origin}${href}`;
   const several = view.variants.size > 1;
@@ -50,6 +61,38 @@ export function siteMcpSource(deps: Deps, ctx: LayoutContext & { origin: string 
         path: r.href.slice(ctx.base.length + 1),
         snippet: r.sections[0]?.snippet ?? "",
       }));
+    },
+    async ask(question: string) {
+      const answer = await askSite(deps, ctx, question);
+      return {
+        answered: answer.answered,
+        markdown: answer.markdown,
+        sources: answer.citations.map((c) => ({
+          title: c.section && c.section !== c.title ? `${c.title} > ${c.section}` : c.title,
+          url: absolute(c.href),
+        })),
+      };
+    },
+    async sendFeedback(path: string, rating: FeedbackRating) {
+      const resolution = resolvePath(
+        view,
+        path.split("/").filter((s) => s !== ""),
+        reader,
+        [],
+      );
+      const outcome = await recordReaderFeedback(deps, {
+        site: caller.site,
+        view,
+        reader,
+        variant: resolution.kind === "page" ? resolution.variant : undefined,
+        pageId: resolution.kind === "page" ? resolution.pageId : "",
+        rating,
+        ip: caller.ip,
+        // An agent keeps no cookie: its address stands for it (one rating per address, page and day).
+        voter: `mcp\n${caller.ip}`,
+      });
+      if (outcome.recorded) return outcome;
+      return { recorded: false as const, message: outcome.status === 404 ? `${outcome.message} (${path})` : outcome.message };
     },
   };
 }

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+import { invalid } from "../../lib/errors.js";
 import { handleMcpRequest, type McpPage, pagePathOf, type SiteMcpSource } from "./mcp.js";
 
 const SITE_URL = "http://docs.test/s/handbook";
@@ -50,8 +51,22 @@ function apiSource(ctx: TestContext, user: TestUser, spaceId: string): SiteMcpSo
         snippet: item.sections.map((s) => s.body).join(" … "),
       }));
     },
+    async ask(question) {
+      // The tool's side only (formatting, errors): what a site answers is tested in ask.routes.test.ts.
+      if (question.length > 300) throw invalid("The question is longer than 300 characters; ask it in fewer words.");
+      const found = await this.search(question, 1);
+      const first = found[0];
+      if (!first) return { answered: false, markdown: "The documentation does not answer this question.", sources: [] };
+      return { answered: true, markdown: `${first.snippet} [1]`, sources: [{ title: first.title, url: first.url }] };
+    },
+    async sendFeedback(path, rating) {
+      ratings.push({ path, rating });
+      return path === "missing" ? { recorded: false, message: "There is no such page for you on this site." } : { recorded: true };
+    },
   };
 }
+
+const ratings: { path: string; rating: string }[] = [];
 
 let ctx: TestContext;
 let probe: FastifyInstance;
@@ -93,13 +108,44 @@ const textOf = (result: Awaited<ReturnType<Client["callTool"]>>) =>
   (result.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
 
 describe("site MCP server", () => {
+  it("answers a question with its sources, says when the docs do not answer, and refuses a question too long", async () => {
+    const client = await connect();
+    const answered = await client.callTool({ name: "askQuestion", arguments: { question: "installer gateway" } });
+    expect(answered.isError).toBeFalsy();
+    expect(textOf(answered)).toContain(`Sources:\n1. [Install](${SITE_URL}/guides/install)`);
+    expect(answered.structuredContent).toMatchObject({ answered: true, sources: [{ title: "Install" }] });
+    const unanswered = await client.callTool({ name: "askQuestion", arguments: { question: "zeppelin" } });
+    expect(textOf(unanswered)).toBe("The documentation does not answer this question.");
+    expect(unanswered.structuredContent).toMatchObject({ answered: false, sources: [] });
+    const long = await client.callTool({ name: "askQuestion", arguments: { question: "why ".repeat(100) } });
+    expect(long.isError).toBe(true);
+    expect(textOf(long)).toContain("longer than 300 characters");
+    const tooLong = await client.callTool({ name: "askQuestion", arguments: { question: "x".repeat(513) } });
+    expect(tooLong.isError).toBe(true);
+    await client.close();
+  });
+
+  it("rates a page by path or URL, and says when a rating is refused", async () => {
+    const client = await connect();
+    const ok = await client.callTool({ name: "sendFeedback", arguments: { path: `${SITE_URL}/guides/install.md`, rating: "good" } });
+    expect(textOf(ok)).toContain('"good" was recorded');
+    expect(ratings.at(-1)).toEqual({ path: "guides/install", rating: "good" });
+    const refused = await client.callTool({ name: "sendFeedback", arguments: { path: "missing", rating: "bad" } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain("no such page");
+    const bad = await client.callTool({ name: "sendFeedback", arguments: { path: "welcome", rating: "great" } });
+    expect(bad.isError).toBe(true);
+    await client.close();
+  });
+
   it("initializes and lists its read-only tools", async () => {
     const client = await connect();
     expect(client.getServerVersion()).toMatchObject({ name: "quire-site", title: "Handbook" });
     expect(client.getInstructions()).toContain(SITE_URL);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["list_pages", "read_page", "search"]);
-    for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
+    expect(tools.map((t) => t.name).sort()).toEqual(["askQuestion", "list_pages", "read_page", "search", "sendFeedback"]);
+    // Every tool reads only, but the one that rates a page.
+    for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(tool.name !== "sendFeedback");
     await client.close();
   });
 

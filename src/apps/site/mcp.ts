@@ -4,7 +4,9 @@
  * HTTP in stateless mode (each POST is answered on its own, as JSON; no session to keep), with the
  * official `@modelcontextprotocol/sdk`. The site's routes mount `handleMcpRequest` at
  * `<site>/~quire/mcp`, after `decideReader`, with a `SiteMcpSource` bound to that reader: the MCP
- * server sees exactly the pages the reader may see, and nothing it does writes.
+ * server sees exactly the pages the reader may see. `askQuestion` answers from those pages;
+ * `sendFeedback`, the one tool that writes, rates a page as the page's feedback form does (same
+ * rules: feedback enabled, the page readable, a bound per address).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -46,6 +48,16 @@ export interface SiteMcpSource {
    */
   readPage(path: string): Promise<{ title: string; url: string; markdown: string } | undefined>;
   search(query: string, limit: number): Promise<McpSearchHit[]>;
+  /** The answer to a question from the pages the reader sees (Markdown citing its sources). */
+  ask(question: string): Promise<McpAnswer>;
+  /** Records a rating of a page (the site's "Was this page helpful?"); a message when it is refused. */
+  sendFeedback(path: string, rating: "good" | "ok" | "bad"): Promise<{ recorded: true } | { recorded: false; message: string }>;
+}
+
+export interface McpAnswer {
+  answered: boolean;
+  markdown: string;
+  sources: { title: string; url: string }[];
 }
 
 const MAX_LIST = 2000;
@@ -89,7 +101,7 @@ export function createSiteMcpServer(source: SiteMcpSource): McpServer {
   const server = new McpServer(
     { name: `quire-site`, title: source.site.title, version: SERVER_VERSION },
     {
-      instructions: `Documentation of "${source.site.title}" (${source.site.url}). Use search to find pages, read_page to read one as Markdown, list_pages for the table of contents.`,
+      instructions: `Documentation of "${source.site.title}" (${source.site.url}). Use askQuestion for an answer with its sources, search to find pages, read_page to read one as Markdown, list_pages for the table of contents, sendFeedback to rate a page.`,
     },
   );
 
@@ -145,6 +157,48 @@ export function createSiteMcpServer(source: SiteMcpSource): McpServer {
       if (!page)
         return { ...text(`There is no page "${path}" on "${source.site.title}". Use list_pages or search to find one.`), isError: true };
       return { ...text(`Source: ${page.url}\n\n${page.markdown}`), structuredContent: { title: page.title, url: page.url } };
+    },
+  );
+
+  server.registerTool(
+    "askQuestion",
+    {
+      title: "Ask a question",
+      description: `Answers a question from the pages of "${source.site.title}", citing the sections it comes from; says so when the documentation does not answer.`,
+      inputSchema: { question: z.string().min(1).max(512).describe("The question, in a sentence") },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ question }) => {
+      let answer: McpAnswer;
+      try {
+        answer = await source.ask(question);
+      } catch (error) {
+        if (error instanceof DomainError && error.kind === "invalid") return { ...text(error.message), isError: true };
+        throw error;
+      }
+      const sources = answer.sources.map((s, i) => `${i + 1}. [${s.title}](${s.url})`).join("\n");
+      return {
+        ...text(sources ? `${answer.markdown}\n\nSources:\n${sources}` : answer.markdown),
+        structuredContent: { answered: answer.answered, answer: answer.markdown, sources: answer.sources },
+      };
+    },
+  );
+
+  server.registerTool(
+    "sendFeedback",
+    {
+      title: "Rate a page",
+      description: `Tells the authors of "${source.site.title}" whether a page helped: good, ok or bad (the page's "Was this page helpful?").`,
+      inputSchema: {
+        path: z.string().max(2000).describe("Page path (e.g. guides/install) or the page's URL"),
+        rating: z.enum(["good", "ok", "bad"]).describe("good: it answered; ok: partly; bad: it did not"),
+      },
+      annotations: { readOnlyHint: false, openWorldHint: false, idempotentHint: true },
+    },
+    async ({ path, rating }) => {
+      const result = await source.sendFeedback(pagePathOf(path, source.site.url), rating);
+      if (!result.recorded) return { ...text(result.message), isError: true };
+      return text(`Thank you: "${rating}" was recorded for ${path}.`);
     },
   );
 

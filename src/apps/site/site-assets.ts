@@ -104,6 +104,13 @@ img.q-only-dark { display: none; }
 .q-search-results .q-search-path, .q-search-results .q-search-snippet { display: block; font-size: .82rem; }
 .q-search-results .q-search-snippet { margin-top: .1rem; }
 .q-search-results mark { background: var(--q-mark-bg, #fff8c5); color: inherit; font-weight: 600; }
+.q-search-results .q-ask-option { font-weight: 600; color: var(--q-accent); }
+.q-ask { padding: .5rem .6rem; font-size: .9rem; line-height: 1.5; }
+.q-ask-question { font-weight: 600; margin: 0 0 .35rem; }
+.q-ask-text { white-space: pre-wrap; margin: 0; }
+.q-ask-sources { margin: .5rem 0 0; padding-left: 1.3rem; font-size: .85rem; }
+.q-search-results .q-ask-sources a { display: inline; padding: 0; color: var(--q-accent); text-decoration: underline; }
+.q-ask[aria-busy=true] .q-ask-text::after { content: "…"; }
 .q-search-status { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .q-header-link { color: var(--q-fg); font-size: .93rem; white-space: nowrap; }
 .q-header-link:hover { color: var(--q-link, var(--q-accent)); text-decoration: none; }
@@ -298,8 +305,35 @@ document.addEventListener("DOMContentLoaded",function(){
           box.appendChild(a);options.push(a);
         });
       });
-      said.textContent=options.length?data.results.length+(data.results.length===1?" result":" results")+", use the arrow keys to choose":"No results for \u201c"+q+"\u201d";
+      askOption(q);
+      said.textContent=data.results.length?data.results.length+(data.results.length===1?" result":" results")+", use the arrow keys to choose":"No results for \u201c"+q+"\u201d";
       open(options.length>0);};
+    var askUrl=form.getAttribute("data-ask"),source=null;
+    // The answer's Markdown shown as text: bold runs bold, escapes undone; nothing from it becomes markup.
+    var answerText=function(el,md){el.textContent="";md.split(/\\*\\*(.+?)\\*\\*/).forEach(function(part,i){var t=part.replace(/\\\\(.)/g,"$1");
+      if(i%2){var b=document.createElement("strong");b.textContent=t;el.appendChild(b);}else el.appendChild(document.createTextNode(t));});};
+    var askNow=function(q){if(source){source.close();source=null;}
+      box.textContent="";options=[];active=-1;shownFor=null;
+      var panel=document.createElement("div");panel.className="q-ask";panel.setAttribute("aria-busy","true");panel.setAttribute("aria-live","polite");
+      var head=document.createElement("p");head.className="q-ask-question";head.textContent=q;
+      var text=document.createElement("p");text.className="q-ask-text";var md="";
+      panel.appendChild(head);panel.appendChild(text);box.appendChild(panel);open(true);said.textContent="Answering…";
+      source=new EventSource(askUrl+"?q="+encodeURIComponent(q));
+      source.addEventListener("text",function(e){md+=JSON.parse(e.data).text;answerText(text,md);});
+      source.addEventListener("answer",function(e){var a=JSON.parse(e.data);answerText(text,a.markdown);
+        if(a.citations.length){var ol=document.createElement("ol");ol.className="q-ask-sources";
+          a.citations.forEach(function(c){var li=document.createElement("li"),l=document.createElement("a");l.href=c.href;
+            l.textContent=c.section&&c.section!==c.title?c.title+" \u203a "+c.section:c.title;li.appendChild(l);ol.appendChild(li);});
+          panel.appendChild(ol);}
+        said.textContent=a.answered?"Answer ready, with "+a.citations.length+" sources":"The documentation does not answer this question";});
+      var end=function(){panel.removeAttribute("aria-busy");if(source){source.close();source=null;}};
+      source.addEventListener("done",end);
+      source.addEventListener("error",function(e){if(e.data){try{text.textContent=JSON.parse(e.data).error.message;}catch(_){}}
+        else if(!md)text.textContent="The answer could not be loaded; try again.";end();});};
+    var askOption=function(q){if(!askUrl)return;var a=document.createElement("a");a.href=askUrl+"?q="+encodeURIComponent(q);
+      a.id="q-search-option-"+options.length;a.className="q-ask-option";a.setAttribute("role","option");a.setAttribute("aria-selected","false");a.tabIndex=-1;
+      a.textContent="Ask \u201c"+q+"\u201d";a.addEventListener("click",function(e){e.preventDefault();e.stopPropagation();askNow(q);});
+      box.appendChild(a);options.push(a);};
     var ask=function(){var q=input.value.trim();
       if(q.length<2){asked++;shownFor=null;box.textContent="";options=[];open(false);return;}
       if(q===shownFor){open(options.length>0);return;}
@@ -315,7 +349,7 @@ document.addEventListener("DOMContentLoaded",function(){
     input.addEventListener("keydown",function(e){
       if(e.key==="ArrowDown"||e.key==="ArrowUp"){if(!options.length)return;e.preventDefault();if(box.hidden){open(true);}
         var n=options.length;pick(e.key==="ArrowDown"?(active+1)%n:(active<=0?n-1:active-1));}
-      else if(e.key==="Enter"){if(!box.hidden&&active>=0){e.preventDefault();location.href=options[active].href;}}
+      else if(e.key==="Enter"){if(!box.hidden&&active>=0){e.preventDefault();if(options[active].className==="q-ask-option")askNow(input.value.trim());else location.href=options[active].href;}}
       else if(e.key==="Escape"){if(!box.hidden){e.preventDefault();e.stopPropagation();open(false);}}
     });
     document.addEventListener("click",function(e){if(!form.contains(e.target))open(false);});

@@ -5,6 +5,9 @@
  * these functions only build them.
  */
 
+import { checkQuestion } from "../../content/ask/analysis.js";
+import { type AskAnswer, type AskOptions, askEngineOf, escapeMarkdown } from "../../content/ask/engines.js";
+import { retrieve } from "../../content/ask/retrieve.js";
 import { readerContext } from "../../content/document/for-reader.js";
 import type { ContentRef } from "../../content/document/types.js";
 import { html, type RenderedFile, type SafeHtml } from "../../content/html/index.js";
@@ -378,6 +381,39 @@ export interface SiteSearchResult {
 const SECTIONS_SHOWN = 3;
 
 /**
+ * What a reader may find: the spaces of the variants they see, and the rule a hit must pass (its
+ * page readable and listed for them, every condition of its row holding for them). Search and Ask
+ * both decide with it.
+ */
+export function readerScope(ctx: LayoutContext): {
+  bySpace: Map<string, VariantView>;
+  spaceIds: string[];
+  accept: (hit: SearchHit) => boolean;
+} {
+  const { reader } = ctx;
+  const bySpace = new Map<string, VariantView>();
+  for (const v of visibleVariants(ctx.view, reader)) if (!bySpace.has(v.siteSpace.spaceId)) bySpace.set(v.siteSpace.spaceId, v);
+  const shown = new Map<string, boolean>();
+  const accept = (hit: SearchHit) => {
+    const variant = bySpace.get(hit.spaceId);
+    // Hidden pages open by URL but are not found by search, as they are not in the navigation.
+    if (!variant || !readablePage(variant, hit.pageId, reader, true)) return false;
+    if (hit.conditions === null) return true;
+    const memo = `${hit.spaceId}|${hit.pageId}|${hit.conditions}`;
+    let holds = shown.get(memo);
+    if (holds === undefined) {
+      const page = variant.pages.get(hit.pageId)?.page;
+      const extra = page ? pageContext(variant, page) : {};
+      const conditions = JSON.parse(hit.conditions) as string[];
+      holds = page !== undefined && conditions.every((condition) => conditionHolds(condition, reader, extra));
+      shown.set(memo, holds);
+    }
+    return holds;
+  };
+  return { bySpace, spaceIds: [...bySpace.keys()], accept };
+}
+
+/**
  * Search over the spaces this reader sees. Only what they may see is matched: hits on pages they
  * may not open (or hidden ones) are dropped, and so are rows of conditional blocks whose conditions
  * do not hold for them (the index keeps those apart, index-space.ts), before anything is counted;
@@ -394,29 +430,10 @@ export async function searchSite(
 ): Promise<SiteSearchResult[]> {
   const parsed = parseSearchQuery(query);
   const { reader } = ctx;
-  const bySpace = new Map<string, VariantView>();
-  for (const v of visibleVariants(ctx.view, reader)) if (!bySpace.has(v.siteSpace.spaceId)) bySpace.set(v.siteSpace.spaceId, v);
-  if (bySpace.size === 0) return [];
-  const spaceIds = [...bySpace.keys()];
+  const { bySpace, spaceIds, accept } = readerScope(ctx);
+  if (spaceIds.length === 0) return [];
   const key = `site|${versionOf(ctx.view)}|${readerKey(reader)}|${ctx.base}|${queryKey(parsed)}|${limit}|${sections}`;
   return keptSearch(deps.db, spaceIds, key, async () => {
-    const shown = new Map<string, boolean>();
-    const accept = (hit: SearchHit) => {
-      const variant = bySpace.get(hit.spaceId);
-      // Hidden pages open by URL but are not found by search, as they are not in the navigation.
-      if (!variant || !readablePage(variant, hit.pageId, reader, true)) return false;
-      if (hit.conditions === null) return true;
-      const memo = `${hit.spaceId}|${hit.pageId}|${hit.conditions}`;
-      let holds = shown.get(memo);
-      if (holds === undefined) {
-        const page = variant.pages.get(hit.pageId)?.page;
-        const extra = page ? pageContext(variant, page) : {};
-        const conditions = JSON.parse(hit.conditions) as string[];
-        holds = page !== undefined && conditions.every((condition) => conditionHolds(condition, reader, extra));
-        shown.set(memo, holds);
-      }
-      return holds;
-    };
     const index = fullTextIndex(deps.dialect);
     const titleOf = (spaceId: string, pageId: string) => bySpace.get(spaceId)?.pages.get(pageId)?.page.title ?? "";
     // Misspelled words (typos.ts): their corrections rank titles (a title equal to a correction is
@@ -582,4 +599,63 @@ export function renderSearchPage(ctx: LayoutContext, query: string, results: Sit
     head: html`<meta name="robots" content="noindex">`,
     query,
   });
+}
+
+// Ask.
+
+/** A section an answer cites, as the reader opens it. */
+export interface SiteAskCitation {
+  title: string;
+  section: string;
+  href: string;
+  passage: string;
+}
+
+export interface SiteAskAnswer {
+  question: string;
+  answered: boolean;
+  markdown: string;
+  engine: AskAnswer["engine"];
+  citations: SiteAskCitation[];
+  followupQuestions: string[];
+}
+
+/**
+ * A question asked of the docs this reader sees: the sections retrieved with search's own rule
+ * (readerScope: pages they may open and find, conditional blocks whose conditions hold for them),
+ * so no hidden text reaches the answer, its citations or the model. The retrieval is kept like
+ * search results (per view, reader, indexed revisions and question); the answer's text goes to
+ * `onText` as it is written. Throws `invalid` (400) for a question without words or too long.
+ */
+export async function askSite(deps: Deps, ctx: LayoutContext, question: string, options: AskOptions = {}): Promise<SiteAskAnswer> {
+  const asked = checkQuestion(question);
+  const { bySpace, spaceIds, accept } = readerScope(ctx);
+  const key = `ask|${versionOf(ctx.view)}|${readerKey(ctx.reader)}|${asked.toLowerCase().replace(/\s+/g, " ")}`;
+  const retrieval = await keptSearch(deps.db, spaceIds, key, () =>
+    retrieve(fullTextIndex(deps.dialect), deps.db, spaceIds, asked, "readers", accept),
+  );
+  const result = await askEngineOf(deps.config.ask).answer(asked, retrieval, options);
+  const citations = result.sources.flatMap((source) => {
+    const variant = bySpace.get(source.spaceId);
+    if (!variant) return [];
+    const href = `${pageHref(ctx, variant, source.pageId)}${source.anchor ? `#${source.anchor}` : ""}`;
+    return [{ title: source.pageTitle, section: source.sectionTitle, href, passage: source.passage }];
+  });
+  return {
+    question: asked,
+    answered: result.answered,
+    markdown: result.markdown,
+    engine: result.engine,
+    citations,
+    followupQuestions: result.followupQuestions,
+  };
+}
+
+/** An answer as Markdown: the question, the answer, its sources as absolute links. */
+export function askMarkdown(answer: SiteAskAnswer, origin: string): string {
+  const sources = answer.citations.map(
+    (c, i) =>
+      `${i + 1}. [${escapeMarkdown(c.section && c.section !== c.title ? `${c.title} › ${c.section}` : c.title)}](${origin}${c.href})`,
+  );
+  return `# ${escapeMarkdown(answer.question)}\n\n${answer.markdown}\n${sources.length ? `\n## Sources\n\n${sources.join("\n")}\n` : ""}`;
 }

@@ -502,16 +502,20 @@ describe("published site routes", () => {
     const row = await siteByBasename(ctx.db, site.basename);
     const view = await loadSiteView(ctx.db, row!);
     const reader = { claims: {}, member: false, indexable: true, variantKey: "v0", via: "anyone" as const };
-    const source = siteMcpSource(ctx.deps, {
-      view,
-      reader,
-      base: `/s/${site.basename}`,
-      assetsBase: "",
-      assets: new Map(),
-      filesBase: "",
-      variant: undefined,
-      origin: "http://quire.test",
-    });
+    const source = siteMcpSource(
+      ctx.deps,
+      {
+        view,
+        reader,
+        base: `/s/${site.basename}`,
+        assetsBase: "",
+        assets: new Map(),
+        filesBase: "",
+        variant: undefined,
+        origin: "http://quire.test",
+      },
+      { site: row!, ip: "127.0.0.1" },
+    );
     expect(source.site).toEqual({ title: "Acme Docs", url: `http://quire.test/s/${site.basename}/` });
     const pages = await source.listPages();
     expect(pages.map((p) => p.path)).toEqual([

@@ -21,6 +21,7 @@ import type { Deps } from "../../deps.js";
 import { KeptEncodings, registerCompression } from "../../http/compression.js";
 import { legacySessionRemoval } from "../../http/member-session.js";
 import { bodyAssets } from "./page-body.js";
+import { askStream } from "./pages/ask.handler.js";
 import { siteAsset } from "./pages/assets.handler.js";
 import { feedbackAction } from "./pages/feedback.action.js";
 import { llmsFullTxtHandler, llmsTxtHandler, robotsTxtHandler, sitemapHandler } from "./pages/machine.handler.js";
@@ -77,6 +78,7 @@ export const SITE_ROUTES: readonly SiteRoute[] = [
   { method: "GET", url: `${S}/~quire/pdf/:siteSpace/:page`, handler: sitePdfHandler },
   { method: "GET", url: `${S}/~quire/search`, handler: searchPage },
   { method: "GET", url: `${S}/~quire/search.json`, handler: searchJson },
+  { method: "GET", url: `${S}/~quire/ask`, handler: askStream },
   { method: "GET", url: `${S}/~quire/mcp`, handler: mcpHandler },
   { method: "POST", url: `${S}/~quire/mcp`, handler: mcpHandler },
   { method: "DELETE", url: `${S}/~quire/mcp`, handler: mcpHandler },

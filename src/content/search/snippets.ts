@@ -21,7 +21,7 @@ const LEAD_WORDS = 4;
 export const INLINE_SNIPPET_CHARS = 64 * 1024;
 
 /** A word for comparison: lower-cased, compatibility forms folded, accents removed (as the engines' tokenizers do). */
-function fold(word: string): string {
+export function fold(word: string): string {
   return word.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "");
 }
 
@@ -29,7 +29,7 @@ function fold(word: string): string {
  * A light English stem, so that a snippet finds "installing" for "installs": the engines stem
  * (Porter, PostgreSQL's english), and a snippet that misses a stemmed match shows the row's start.
  */
-function stem(word: string): string {
+export function stem(word: string): string {
   for (const [suffix, replacement] of [
     ["ies", "i"],
     ["ied", "i"],

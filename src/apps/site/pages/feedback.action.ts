@@ -7,24 +7,16 @@
  * thanks note.
  */
 import { createHash } from "node:crypto";
-import { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { randomBase62 } from "../../../lib/ids.js";
-import { sign } from "../../../lib/signing.js";
-import {
-  FEEDBACK_RATINGS,
-  type FeedbackRating,
-  feedbackFromAddressSince,
-  recordFeedback,
-} from "../../../modules/sites/feedback.queries.js";
+import { FEEDBACK_RATINGS, type FeedbackRating } from "../../../modules/sites/feedback.queries.js";
 import { pageHref } from "../layout.js";
 import { parseCookies } from "../reader.js";
 import { plainNotFound, type SiteRequest, YEAR_SECONDS } from "../site.steps.js";
-import { customizationOf } from "../site-customization.js";
-import { readablePage, variantVisible } from "../site-view.js";
 
-/** Feedback answers one address may give one site in an hour. */
-export const FEEDBACK_PER_HOUR = 30;
+import { recordReaderFeedback } from "./feedback.steps.js";
+
+export { FEEDBACK_PER_HOUR } from "./feedback.steps.js";
 
 export const feedbackAction = async (request: FastifyRequest, reply: FastifyReply, prepared: SiteRequest) => {
   const { ctx, reader, where, site } = prepared;
@@ -37,39 +29,32 @@ export const feedbackAction = async (request: FastifyRequest, reply: FastifyRepl
   if (!FEEDBACK_RATINGS.includes(rating)) return text(400, `rating must be one of ${FEEDBACK_RATINGS.join(", ")}.`);
   const variant = ctx.view.variants.get(field("siteSpace"));
   const pageId = field("page");
-  if (!variant || !variantVisible(ctx.view, variant, reader) || !readablePage(variant, pageId, reader, false)) return plainNotFound(reply);
-  if (!customizationOf({ view: ctx.view, variant }).settings.feedback.enabled) return plainNotFound(reply);
-  const now = new Date();
-  const address = sign(deps.secret, `feedback-address\n${normalizeIP(request.ip)}`);
-  const hourAgo = new Date(now.getTime() - 60 * 60 * 1000).toISOString();
-  if ((await feedbackFromAddressSince(deps.db, site.id, address, hourAgo)) >= FEEDBACK_PER_HOUR) {
-    return text(429, "Too many answers from this address in the last hour; thank you, try again later.");
-  }
   const cookieName = `quire-feedback~${createHash("sha256")
     .update(where.basePath || "/")
     .digest("hex")
     .slice(0, 12)}`;
   let id = parseCookies(request.headers.cookie).get(cookieName);
-  if (!id || !/^[A-Za-z0-9]{22}$/.test(id)) {
-    id = randomBase62(22);
+  const newId = !id || !/^[A-Za-z0-9]{22}$/.test(id);
+  if (newId) id = randomBase62(22);
+  const outcome = await recordReaderFeedback(deps, {
+    site,
+    view: ctx.view,
+    reader,
+    variant,
+    pageId,
+    rating,
+    ip: request.ip,
+    voter: id as string,
+  });
+  if (!outcome.recorded) return outcome.status === 404 ? plainNotFound(reply) : text(outcome.status, outcome.message);
+  if (newId) {
     const secure = request.protocol === "https" || deps.config.publicUrl.startsWith("https:");
     reply.header(
       "set-cookie",
       `${cookieName}=${id}; Path=${where.basePath || "/"}; Max-Age=${YEAR_SECONDS}; SameSite=Lax; HttpOnly${secure ? "; Secure" : ""}`,
     );
   }
-  const createdAt = now.toISOString();
-  await recordFeedback(deps.db, {
-    siteId: site.id,
-    spaceId: variant.siteSpace.spaceId,
-    pageId,
-    voter: createHash("sha256").update(id).digest("base64url"),
-    day: createdAt.slice(0, 10),
-    rating,
-    address,
-    createdAt,
-  });
   return reply
     .header("cache-control", "no-store")
-    .redirect(`${pageHref({ ...ctx, variant, pageId }, variant, pageId)}#q-feedback-thanks`, 303);
+    .redirect(`${pageHref({ ...ctx, variant, pageId }, variant as NonNullable<typeof variant>, pageId)}#q-feedback-thanks`, 303);
 };

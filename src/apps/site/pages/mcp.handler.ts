@@ -3,8 +3,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { siteMcpSource } from "../mcp-source.js";
 import { plainNotFound, type SiteRequest } from "../site.steps.js";
 
-export const mcpHandler = async (request: FastifyRequest, reply: FastifyReply, { app, ctx }: SiteRequest) => {
+export const mcpHandler = async (request: FastifyRequest, reply: FastifyReply, { app, ctx, site }: SiteRequest) => {
   if (!app.mcp) return plainNotFound(reply);
-  await app.mcp(request, reply, siteMcpSource(app.deps, ctx));
+  await app.mcp(request, reply, siteMcpSource(app.deps, ctx, { site, ip: request.ip }));
   return reply;
 };

@@ -5,10 +5,11 @@
  * Answers are kept by the site's version, the reader's variant and the path (site.steps.ts).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { DomainError } from "../../../lib/errors.js";
 import { pageHref, siteHref } from "../layout.js";
 import { findMovedPage, listSiteRedirects } from "../site.loader.js";
 import { type Answer, answer, answerKey, cacheControlOf, robotsOf, type SiteRequest, send } from "../site.steps.js";
-import { markdownHref, pageMarkdown, renderNotFound, renderSitePage } from "../site-pages.js";
+import { askMarkdown, askSite, markdownHref, pageMarkdown, renderNotFound, renderSitePage } from "../site-pages.js";
 import { siteRedirectFor } from "../site-redirects.js";
 import { readablePage, resolvePath } from "../site-view.js";
 
@@ -17,6 +18,8 @@ export const sitePageHandler = async (request: FastifyRequest, reply: FastifyRep
   const { deps } = app;
   const key = answerKey(site);
   const cacheControl = cacheControlOf(reader);
+  const ask = ((request.query ?? {}) as Record<string, unknown>).ask;
+  if (ask !== undefined && path.at(-1)?.endsWith(".md")) return askMarkdownAnswer(reply, site, ask);
   const search = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : "";
   const cached = app.answers.get(key);
   if (cached) {
@@ -71,3 +74,31 @@ export const sitePageHandler = async (request: FastifyRequest, reply: FastifyRep
   app.answers.set(key, result);
   return send(request, reply, result, cacheControl, app);
 };
+
+/**
+ * `<page>.md?ask=<question>`: the answer to a question asked of the site (as this reader sees it),
+ * as Markdown with its sources' addresses: what an agent reading the page's Markdown can ask next.
+ * Never kept: each question is answered anew (its retrieval is kept, site-pages.ts askSite).
+ */
+async function askMarkdownAnswer(reply: FastifyReply, site: SiteRequest, ask: unknown) {
+  const { app, ctx, view, reader, path } = site;
+  const text = (status: number, body: string) =>
+    reply.code(status).header("cache-control", "no-store").type("text/markdown; charset=utf-8").send(body);
+  // The page must be one this reader may read: its address answers no more than the page itself.
+  const resolution = resolvePath(view, path, reader, []);
+  if (resolution.kind !== "page" || !resolution.markdown)
+    return text(404, "# Not found\n\nThis page does not exist, or you cannot see it.\n");
+  if (typeof ask !== "string") return text(400, "# Bad request\n\nGive one question in the `ask` parameter.\n");
+  try {
+    const answered = await askSite(app.deps, ctx, ask);
+    return reply
+      .code(200)
+      .header("cache-control", "private, no-store")
+      .headers(robotsOf(reader))
+      .type("text/markdown; charset=utf-8")
+      .send(askMarkdown(answered, ctx.origin));
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === "invalid") return text(400, `# Bad request\n\n${error.message}\n`);
+    throw error;
+  }
+}
