@@ -30,6 +30,7 @@ import * as m0024 from "./0024_search_audience.js";
 import * as m0025 from "./0025_collab.js";
 import * as m0026 from "./0026_oidc.js";
 import * as m0027 from "./0027_scim.js";
+import * as m0033 from "./0033_comment_anchors.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   "0025_collab": m0025,
   "0026_oidc": m0026,
   "0027_scim": m0027,
+  "0033_comment_anchors": m0033,
 };
