@@ -42,7 +42,7 @@ const highlighted = (page: Page) => page.locator(".qe-editor .qe-commented");
 async function highlightedWords(page: Page): Promise<Record<string, string>> {
   return page.evaluate(() => {
     const words: Record<string, string> = {};
-    for (const element of document.querySelectorAll<HTMLElement>(".qe-editor .qe-commented")) {
+    for (const element of Array.from(document.querySelectorAll<HTMLElement>(".qe-editor .qe-commented"))) {
       const id = element.dataset.comment ?? "";
       words[id] = (words[id] ?? "") + element.textContent;
     }

@@ -239,8 +239,8 @@ describe("the block editor in Chromium", () => {
     const img = editor.locator(".q-image img");
     await img.waitFor({ timeout: 20_000 });
     await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: 10_000 }).toBe(40);
-    await editor.locator(".qe-image-controls input").fill("A beam of light");
-    await editor.locator(".qe-image-controls input").press("Tab");
+    await editor.getByLabel("Alternative text").fill("A beam of light");
+    await editor.getByLabel("Alternative text").press("Tab");
     await waitSaved(page);
     const saved = await pageDocument(cr.id, welcomeId);
     const image = JSON.stringify(saved.nodes.find((n) => (n as { type?: string }).type === "images"));

@@ -53,7 +53,7 @@ function start(root: HTMLElement): void {
     pages: json(data.pages, []),
     ...(data.pageId ? { pageId: data.pageId } : {}),
     anchorsUrl: (pageId) => (data.anchorsUrl ?? "").replace(":pageId", encodeURIComponent(pageId)),
-    pickFiles: (accept) => uploader.pick(accept),
+    pickFiles: (accept, use) => uploader.pick(accept, use),
   };
   setEditorEnv(env);
   const ydoc = new Y.Doc();
