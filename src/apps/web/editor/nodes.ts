@@ -213,6 +213,8 @@ const imageFiles = () => Object.entries(editorEnv().files).filter(([, f]) => f.c
 class ImageView extends BlockView {
   private img = el("img", { alt: "" });
   private darkImg = el("img", { alt: "", class: "qe-image-dark-preview" });
+  // In dark mode the frame shows the dark variant, as the published site does.
+  private darkSource = el("source", { media: "(prefers-color-scheme: dark)" });
   private missing = el("span", { class: "qe-image-missing" });
   private alt = fieldInput(() => this.ctx, "alt", "Alternative text", { placeholder: "alternative text" });
   private size = el("select", { "aria-label": "Width", class: "qe-field qe-small" });
@@ -278,7 +280,7 @@ class ImageView extends BlockView {
     this.dom = el(
       "figure",
       { class: "q-image" },
-      this.control(el("div", { class: "qe-image-frame" }, this.img, this.missing)),
+      this.control(el("div", { class: "qe-image-frame" }, el("picture", {}, this.darkSource, this.img), this.missing)),
       controls,
       this.contentDOM,
     );
@@ -328,6 +330,8 @@ class ImageView extends BlockView {
     this.dark.value = darkValue;
     const darkUrl = imageUrl(data.refDark as Json | undefined);
     this.darkImg.hidden = !darkUrl;
+    if (darkUrl) this.darkSource.srcset = darkUrl;
+    else this.darkSource.removeAttribute("srcset");
     if (darkUrl && this.darkImg.getAttribute("src") !== darkUrl) this.darkImg.src = darkUrl;
     this.captionButton.hidden = this.ctx.node.childCount > 0;
   }
@@ -447,16 +451,30 @@ class ConditionalView extends BlockView {
     this.refresh();
   }
   private settings: HTMLButtonElement;
+  // Fixed to the viewport under its button: a table cell (where conditions sit) clips what overflows it.
+  private place = () => {
+    const rect = this.settings.getBoundingClientRect();
+    this.popover.style.left = `${Math.max(8, Math.min(rect.left, window.innerWidth - this.popover.offsetWidth - 8))}px`;
+    this.popover.style.top = `${rect.bottom + 4}px`;
+  };
   private open(): void {
     this.input.value = String(dataOf(this.ctx.node).expression ?? "");
     this.problem.textContent = "";
     this.popover.hidden = false;
+    this.place();
+    window.addEventListener("scroll", this.place, true);
+    window.addEventListener("resize", this.place);
     this.settings.setAttribute("aria-expanded", "true");
     this.input.focus();
   }
   private close(): void {
     this.popover.hidden = true;
+    window.removeEventListener("scroll", this.place, true);
+    window.removeEventListener("resize", this.place);
     this.settings.setAttribute("aria-expanded", "false");
+  }
+  destroy(): void {
+    this.close();
   }
   private apply(): void {
     const expression = this.input.value;
