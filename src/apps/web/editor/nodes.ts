@@ -17,7 +17,7 @@ import { Fragment, type Node as PMNode, type Schema } from "@tiptap/pm/model";
 import { TextSelection } from "@tiptap/pm/state";
 import type { ViewMutationRecord } from "@tiptap/pm/view";
 import { editorExtensions } from "../../../content/editor/index.js";
-import { ExpressionError, parseExpression } from "../../../expr/index.js";
+import { conditionProblem } from "./condition.js";
 import { InlineMathView } from "./inline-math.js";
 import { openLinkDialog } from "./link.js";
 import { renderMathPreview } from "./math.js";
@@ -387,18 +387,6 @@ class ColumnsView extends BlockView {
   }
 }
 
-/** What is wrong with a condition, in the words of the expression language; undefined when it reads. */
-export function conditionProblem(expression: string): string | undefined {
-  if (!expression.trim()) return 'Write a condition, such as visitor.claims.plan === "pro".';
-  try {
-    parseExpression(expression);
-    return undefined;
-  } catch (error) {
-    if (error instanceof ExpressionError) return error.message;
-    throw error;
-  }
-}
-
 /**
  * A conditional block: its blocks are shown to readers for whom the condition holds. The condition
  * is edited in a small settings popover and checked with the expression language before it is
@@ -437,7 +425,11 @@ class ConditionalView extends BlockView {
       el("label", { class: "qe-if-label" }, "Show these blocks when"),
       this.input,
       this.problem,
-      el("p", { class: "qe-if-help" }, 'A JavaScript expression over the reader\'s visitor data, such as visitor.claims.plan === "pro".'),
+      el(
+        "p",
+        { class: "qe-if-help" },
+        "A JavaScript expression over the reader's claims (visitor.claims) and the space's variables, such as visitor.claims.plan === \"pro\".",
+      ),
       el("div", { class: "qe-comment-actions" }, apply, cancel),
     );
     this.settings = settings;
