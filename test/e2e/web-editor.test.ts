@@ -236,7 +236,7 @@ describe("the block editor in Chromium", () => {
     const chooser = page.waitForEvent("filechooser");
     await insertBlock(page, "image", "Image");
     await (await chooser).setFiles({ name: "beam.png", mimeType: "image/png", buffer: png });
-    const img = editor.locator(".q-image img");
+    const img = editor.locator(".qe-image-frame img");
     await img.waitFor({ timeout: 20_000 });
     await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: 10_000 }).toBe(40);
     await editor.getByLabel("Alternative text").fill("A beam of light");
