@@ -291,6 +291,16 @@ export interface CommentsTable {
   reviewId: string | null;
 }
 
+/** The text an inline comment (the block editor's) was made on: see migration 0033. */
+export interface CommentAnchorsTable {
+  commentId: string;
+  /** The words selected when the comment was made. */
+  quote: string;
+  /** Base64 Yjs relative positions in the page's collaboration document. */
+  start: string;
+  end: string;
+}
+
 export interface CommentRepliesTable {
   id: string;
   commentId: string;
@@ -746,6 +756,7 @@ export interface Database {
   pdfExports: PdfExportsTable;
   comments: CommentsTable;
   commentReplies: CommentRepliesTable;
+  commentAnchors: CommentAnchorsTable;
   commentReactions: CommentReactionsTable;
   commentReplyReactions: CommentReplyReactionsTable;
   changeRequests: ChangeRequestsTable;
@@ -930,6 +941,7 @@ export type RevisionRow = Selectable<RevisionsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type CommentRow = Selectable<CommentsTable>;
 export type CommentReplyRow = Selectable<CommentRepliesTable>;
+export type CommentAnchorRow = Selectable<CommentAnchorsTable>;
 export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
 export type ChangeRequestReviewRow = Selectable<ChangeRequestReviewsTable>;
 export type OpenApiSpecRow = Selectable<OpenApiSpecsTable>;

@@ -236,11 +236,11 @@ describe("the block editor in Chromium", () => {
     const chooser = page.waitForEvent("filechooser");
     await insertBlock(page, "image", "Image");
     await (await chooser).setFiles({ name: "beam.png", mimeType: "image/png", buffer: png });
-    const img = editor.locator(".q-image img");
+    const img = editor.locator(".qe-image-frame img");
     await img.waitFor({ timeout: 20_000 });
     await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: 10_000 }).toBe(40);
-    await editor.locator(".qe-image-controls input").fill("A beam of light");
-    await editor.locator(".qe-image-controls input").press("Tab");
+    await editor.getByLabel("Alternative text").fill("A beam of light");
+    await editor.getByLabel("Alternative text").press("Tab");
     await waitSaved(page);
     const saved = await pageDocument(cr.id, welcomeId);
     const image = JSON.stringify(saved.nodes.find((n) => (n as { type?: string }).type === "images"));

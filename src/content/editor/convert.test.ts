@@ -491,3 +491,43 @@ describe("documents made in the editor are accepted by the content API", () => {
     expect(prepared.json).toBe(canonicalJson(original));
   });
 });
+
+describe("what the editor's image controls write", () => {
+  it("a width in pixels, a dark variant and a caption added in the editor: accepted, and back identical", () => {
+    const paragraph = (text: string) => ({
+      object: "block",
+      type: "paragraph",
+      key: `p-${text.length}`,
+      nodes: [{ object: "text", leaves: [{ object: "leaf", text, marks: [] }] }],
+    });
+    const document = doc({
+      object: "block",
+      type: "images",
+      key: "imgs",
+      isVoid: false,
+      data: {},
+      nodes: [
+        {
+          object: "block",
+          type: "image",
+          key: "img",
+          isVoid: true,
+          data: { ref: { kind: "file", file: "light" }, refDark: { kind: "file", file: "dark" }, width: 320, alt: "The lamp room" },
+          fragments: [{ object: "fragment", fragment: "caption", type: "caption", key: "cap", nodes: [paragraph("Lit at dusk")] }],
+        },
+      ],
+    });
+    expectAcceptedByContentApi(document);
+    const editorDoc = toEditorDoc(document);
+    expect(JSON.stringify(editorDoc)).not.toContain("opaque");
+    expect(fromEditorDoc(editorDoc)).toEqual(document);
+    // The caption the editor adds to an image without one: one empty paragraph, given keys on the way out.
+    const bare = structuredClone(editorDoc) as Any;
+    const image = bare.content[0].content[0];
+    image.content = [{ type: "imageCaption", content: [{ type: "paragraph" }] }];
+    const out = fromEditorDoc(bare) as Any;
+    expectAcceptedByContentApi(out);
+    expect(out.nodes[0].nodes[0].fragments).toHaveLength(1);
+    expect(out.nodes[0].nodes[0].fragments[0].fragment).toBe("caption");
+  });
+});

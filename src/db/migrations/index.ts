@@ -33,6 +33,7 @@ import * as m0027 from "./0027_scim.js";
 import * as m0028 from "./0028_audit_events.js";
 import * as m0029 from "./0029_site_redirects.js";
 import * as m0031 from "./0031_search_words.js";
+import * as m0033 from "./0033_comment_anchors.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   "0028_audit_events": m0028,
   "0029_site_redirects": m0029,
   "0031_search_words": m0031,
+  "0033_comment_anchors": m0033,
 };

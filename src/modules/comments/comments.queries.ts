@@ -1,6 +1,6 @@
 import type { ExpressionBuilder } from "kysely";
 import type { Executor } from "../../db/database.js";
-import type { CommentReplyRow, CommentRow, CommentsTable, Database } from "../../db/schema.js";
+import type { CommentAnchorRow, CommentReplyRow, CommentRow, CommentsTable, Database } from "../../db/schema.js";
 import { type Page, paginate, type SortKey } from "../../lib/pagination.js";
 import { type JoinedMemberRow, type MemberWithUser, membersWithUsers, toMemberWithUser } from "../members/members.queries.js";
 
@@ -255,4 +255,19 @@ export async function listCommenters(
   ];
   const page = await paginate(query, keys, options);
   return { ...page, rows: page.rows.map(toMemberWithUser) };
+}
+
+/** Stores where in the page's text an inline comment was made (migration 0033). */
+export async function insertCommentAnchor(db: Executor, row: CommentAnchorRow): Promise<void> {
+  await db.insertInto("commentAnchors").values(row).execute();
+}
+
+/** The anchors of these comments, for those that have one. */
+export async function anchorsOfComments(db: Executor, commentIds: readonly string[]): Promise<CommentAnchorRow[]> {
+  if (commentIds.length === 0) return [];
+  return db
+    .selectFrom("commentAnchors")
+    .selectAll()
+    .where("commentId", "in", [...new Set(commentIds)])
+    .execute();
 }

@@ -11,6 +11,7 @@ import type { Plugin } from "@tiptap/pm/state";
 import { redo, undo, yCursorPlugin, ySyncPlugin, yUndoPlugin } from "y-prosemirror";
 import * as Y from "yjs";
 import { DOCUMENT_FIELDS_MAP, EDITOR_FRAGMENT, editorDocToYXmlFragment, yXmlFragmentToEditorDoc } from "../../../content/editor/index.js";
+import { inlineComments } from "./comments.js";
 import { DragHandle } from "./handle.js";
 import { CodeHighlight } from "./highlight.js";
 import { assignMissingKeys, BlockKeys } from "./keys.js";
@@ -52,7 +53,7 @@ function start(root: HTMLElement): void {
     pages: json(data.pages, []),
     ...(data.pageId ? { pageId: data.pageId } : {}),
     anchorsUrl: (pageId) => (data.anchorsUrl ?? "").replace(":pageId", encodeURIComponent(pageId)),
-    pickFiles: (accept) => uploader.pick(accept),
+    pickFiles: (accept, use) => uploader.pick(accept, use),
   };
   setEditorEnv(env);
   const ydoc = new Y.Doc();
@@ -156,6 +157,19 @@ function start(root: HTMLElement): void {
     provider.awareness?.setLocalStateField("user", { name: data.userName ?? "", color: data.userColor ?? "#888" });
   }
 
+  const panel = document.getElementById("qe-comments");
+  const comments =
+    panel && data.commentsUrl
+      ? inlineComments({
+          listUrl: data.commentsUrl,
+          postUrl: data.commentsUrl,
+          resolveUrl: (id) => (data.resolveCommentUrl ?? "").replace(":commentId", encodeURIComponent(id)),
+          csrf: data.csrf ?? "",
+          ydoc,
+          panel,
+        })
+      : undefined;
+
   const uploader: Uploader = new Uploader({
     url: data.uploadUrl ?? "",
     csrf: data.csrf ?? "",
@@ -175,6 +189,7 @@ function start(root: HTMLElement): void {
       SlashMenu,
       CodeHighlight,
       DragHandle,
+      ...(comments ? [comments.extension] : []),
       Dropcursor.configure({ color: "var(--accent, #0969da)", width: 2 }),
       Gapcursor,
       Extension.create({
@@ -190,6 +205,7 @@ function start(root: HTMLElement): void {
   });
 
   performance.mark("quire-editor-view");
+  comments?.start(editor);
   let saver: HttpSaver | undefined;
   if (!collabUrl) {
     saver = new HttpSaver({ url: data.saveUrl ?? "", csrf: data.csrf ?? "", snapshot, status, copy });

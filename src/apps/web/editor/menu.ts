@@ -12,7 +12,15 @@ interface MenuItem {
   hint: string;
   keywords: string;
   run(editor: Editor, range: Range): void;
+  /** Where the block may go, when not everywhere: the menu lists it only there. */
+  allowed?(editor: Editor): boolean;
 }
+
+/** In a paragraph right inside a table cell: where GitBook's 0.146 schema places columns and conditional blocks. */
+const inTableCell = (editor: Editor) => {
+  const { $from } = editor.state.selection;
+  return $from.depth >= 2 && $from.node(-1).type.name === "tableFragment";
+};
 
 const para = { type: "paragraph" };
 const insert = (content: Parameters<Editor["commands"]["insertContent"]>[0]) => (editor: Editor, range: Range) =>
@@ -104,6 +112,24 @@ export const MENU_ITEMS: MenuItem[] = [
         { type: "stepperStep", content: [para] },
       ],
     }),
+  },
+  {
+    title: "Columns",
+    hint: "Two columns side by side (in a table cell)",
+    keywords: "columns layout side",
+    allowed: inTableCell,
+    run: insert({
+      type: "columns",
+      attrs: { data: {} },
+      content: [1, 2].map(() => ({ type: "column", attrs: { data: {} }, content: [para] })),
+    }),
+  },
+  {
+    title: "Conditional",
+    hint: "Shown when a condition holds (in a table cell)",
+    keywords: "conditional if condition adaptive",
+    allowed: inTableCell,
+    run: insert({ type: "conditional", attrs: { data: { expression: "true" } }, content: [para] }),
   },
   { title: "Divider", hint: "--- then a space", keywords: "divider rule hr line", run: insert({ type: "divider" }) },
   {
@@ -244,7 +270,7 @@ export const SlashMenu = Extension.create({
         pluginKey: new PluginKey("slashMenu"),
         allowSpaces: false,
         startOfLine: false,
-        items: ({ query }) => filterItems(query),
+        items: ({ query, editor }) => filterItems(query).filter((item) => !item.allowed || item.allowed(editor)),
         command: ({ editor, range, props }) => props.run(editor, range),
         allow: ({ state, range }) => !state.doc.resolve(range.from).parent.type.spec.code,
         render: () => {

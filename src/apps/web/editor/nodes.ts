@@ -17,6 +17,7 @@ import { Fragment, type Node as PMNode, type Schema } from "@tiptap/pm/model";
 import { TextSelection } from "@tiptap/pm/state";
 import type { ViewMutationRecord } from "@tiptap/pm/view";
 import { editorExtensions } from "../../../content/editor/index.js";
+import { conditionProblem } from "./condition.js";
 import { InlineMathView } from "./inline-math.js";
 import { openLinkDialog } from "./link.js";
 import { renderMathPreview } from "./math.js";
@@ -201,11 +202,32 @@ class CodeView extends BlockView {
   }
 }
 
+/** An image file of the change request, or an address, as a `ref`. */
+const imageFiles = () => Object.entries(editorEnv().files).filter(([, f]) => f.contentType.startsWith("image/"));
+
+/**
+ * An image: its alternative text, its width (a share of the page or pixels), its variant for dark
+ * mode (an image of the change request's files, or one uploaded here; the site shows it to readers
+ * in dark mode) and its caption (the image's caption fragment, added on demand).
+ */
 class ImageView extends BlockView {
   private img = el("img", { alt: "" });
+  private darkImg = el("img", { alt: "", class: "qe-image-dark-preview" });
+  // In dark mode the frame shows the dark variant, as the published site does.
+  private darkSource = el("source", { media: "(prefers-color-scheme: dark)" });
   private missing = el("span", { class: "qe-image-missing" });
   private alt = fieldInput(() => this.ctx, "alt", "Alternative text", { placeholder: "alternative text" });
   private size = el("select", { "aria-label": "Width", class: "qe-field qe-small" });
+  private pixels = el("input", {
+    type: "number",
+    min: "1",
+    max: "10000",
+    "aria-label": "Width in pixels",
+    placeholder: "px",
+    class: "qe-field qe-px",
+  });
+  private dark = el("select", { "aria-label": "Image in dark mode", class: "qe-field" });
+  private captionButton = el("button", { type: "button", class: "qe-small-button" }, "Add caption");
   constructor(ctx: ViewContext) {
     super(ctx);
     for (const [value, label] of [
@@ -214,22 +236,73 @@ class ImageView extends BlockView {
       ["50%", "50%"],
       ["75%", "75%"],
       ["100%", "full width"],
+      ["px", "pixels…"],
     ])
       this.size.append(el("option", { value: value! }, label!));
     this.size.addEventListener("change", () => {
       const value = this.size.value;
+      if (value === "px") {
+        this.pixels.hidden = false;
+        this.pixels.focus();
+        return;
+      }
       setData(this.ctx, { width: value ? { unit: "%", value: Number.parseInt(value, 10) } : undefined });
     });
+    this.pixels.addEventListener("change", () => {
+      const value = Number.parseInt(this.pixels.value, 10);
+      if (Number.isFinite(value) && value > 0 && value <= 10_000) setData(this.ctx, { width: value });
+    });
+    this.dark.addEventListener("change", () => {
+      const value = this.dark.value;
+      if (value === "upload") {
+        this.dark.value = this.darkValue();
+        editorEnv().pickFiles("image/*", (file) => setData(this.ctx, { refDark: { kind: "file", file: file.id } }));
+        return;
+      }
+      // "keep": a variant given by address or by a file the page does not list; left as it is.
+      if (value === "keep") return;
+      setData(this.ctx, { refDark: value ? { kind: "file", file: value } : undefined });
+    });
+    this.captionButton.addEventListener("click", () => this.addCaption());
     this.contentDOM = el("div", { class: "qe-caption" });
-    const controls = this.control(el("div", { class: "qe-image-controls" }, this.alt, this.size));
+    const controls = this.control(
+      el(
+        "div",
+        { class: "qe-image-controls" },
+        this.alt,
+        this.size,
+        this.pixels,
+        el("label", { class: "qe-image-dark" }, "Dark mode ", this.dark),
+        this.darkImg,
+        this.captionButton,
+      ),
+    );
     this.dom = el(
       "figure",
       { class: "q-image" },
-      this.control(el("div", { class: "qe-image-frame" }, this.img, this.missing)),
+      this.control(el("div", { class: "qe-image-frame" }, el("picture", {}, this.darkSource, this.img), this.missing)),
       controls,
       this.contentDOM,
     );
     this.refresh();
+  }
+  /** The dark variant as the select shows it: a file id, "" for none, "keep" for any other. */
+  private darkValue(): string {
+    const ref = dataOf(this.ctx.node).refDark as Json | undefined;
+    if (!ref) return "";
+    return ref.kind === "file" && typeof ref.file === "string" && editorEnv().files[ref.file] ? ref.file : "keep";
+  }
+  private addCaption(): void {
+    const pos = this.ctx.getPos();
+    const { editor } = this.ctx;
+    if (pos === undefined) return;
+    const schema = editor.schema;
+    const caption = schema.nodes.imageCaption!.create(null, schema.nodes.paragraph!.create());
+    const at = pos + this.ctx.node.nodeSize - 1;
+    const tr = editor.state.tr.insert(at, caption);
+    tr.setSelection(TextSelection.near(tr.doc.resolve(at + 2)));
+    editor.view.dispatch(tr.scrollIntoView());
+    editor.view.focus();
   }
   refresh(): void {
     const data = dataOf(this.ctx.node);
@@ -240,9 +313,178 @@ class ImageView extends BlockView {
     this.img.alt = String(data.alt ?? "");
     const width = data.width as { unit?: string; value?: number } | number | undefined;
     const percent = typeof width === "object" && width?.unit === "%" ? `${width.value}%` : "";
-    this.img.style.width = percent || (typeof width === "number" ? `${width}px` : "");
+    const px = typeof width === "number" ? width : typeof width === "object" && width?.unit === "px" ? Number(width.value) : undefined;
+    this.img.style.width = percent || (px !== undefined ? `${px}px` : "");
     if (document.activeElement !== this.alt) this.alt.value = String(data.alt ?? "");
-    this.size.value = percent;
+    this.size.value = px !== undefined ? "px" : percent;
+    this.pixels.hidden = px === undefined && this.size.value !== "px";
+    if (document.activeElement !== this.pixels) this.pixels.value = px !== undefined ? String(px) : "";
+    // The dark variant: none, one of the change request's images, one picked here, or one kept as found.
+    const darkValue = this.darkValue();
+    this.dark.replaceChildren(
+      el("option", { value: "" }, "same image"),
+      ...imageFiles().map(([id, file]) => el("option", { value: id }, file.name)),
+      ...(darkValue === "keep" ? [el("option", { value: "keep" }, "(an image set elsewhere)")] : []),
+      el("option", { value: "upload" }, "upload an image…"),
+    );
+    this.dark.value = darkValue;
+    const darkUrl = imageUrl(data.refDark as Json | undefined);
+    this.darkImg.hidden = !darkUrl;
+    if (darkUrl) this.darkSource.srcset = darkUrl;
+    else this.darkSource.removeAttribute("srcset");
+    if (darkUrl && this.darkImg.getAttribute("src") !== darkUrl) this.darkImg.src = darkUrl;
+    this.captionButton.hidden = this.ctx.node.childCount > 0;
+  }
+}
+
+/**
+ * Columns: each column's blocks are edited in place; buttons add a column at the end and remove
+ * the one holding the caret (the last one when the caret is elsewhere). One column is the least.
+ */
+class ColumnsView extends BlockView {
+  private remove = el("button", { type: "button", class: "qe-small-button" }, "− column");
+  constructor(ctx: ViewContext) {
+    super(ctx);
+    const add = el("button", { type: "button", class: "qe-small-button" }, "+ column");
+    add.addEventListener("click", () => this.addColumn());
+    this.remove.addEventListener("click", () => this.removeColumn());
+    this.contentDOM = el("div", { class: "q-columns qe-columns" });
+    this.dom = el(
+      "div",
+      { class: "qe-columns-block" },
+      this.control(el("div", { class: "qe-columns-bar" }, add, this.remove)),
+      this.contentDOM,
+    );
+    this.refresh();
+  }
+  private addColumn(): void {
+    const pos = this.ctx.getPos();
+    if (pos === undefined) return;
+    const { editor } = this.ctx;
+    const schema = editor.schema;
+    const at = pos + this.ctx.node.nodeSize - 1;
+    const tr = editor.state.tr.insert(at, schema.nodes.column!.create({ data: {} }, schema.nodes.paragraph!.create()));
+    tr.setSelection(TextSelection.near(tr.doc.resolve(at + 2)));
+    editor.view.dispatch(tr.scrollIntoView());
+    editor.view.focus();
+  }
+  private removeColumn(): void {
+    const pos = this.ctx.getPos();
+    const node = this.ctx.node;
+    if (pos === undefined || node.childCount <= 1) return;
+    const { editor } = this.ctx;
+    const { from } = editor.state.selection;
+    const ranges: Array<{ from: number; to: number }> = [];
+    node.forEach((column, offset) => {
+      ranges.push({ from: pos + 1 + offset, to: pos + 1 + offset + column.nodeSize });
+    });
+    const target = ranges.find((r) => from > r.from && from < r.to) ?? ranges[ranges.length - 1]!;
+    editor.view.dispatch(editor.state.tr.delete(target.from, target.to).scrollIntoView());
+  }
+  refresh(): void {
+    this.remove.disabled = this.ctx.node.childCount <= 1;
+    this.contentDOM!.style.gridTemplateColumns = `repeat(${Math.max(1, this.ctx.node.childCount)}, minmax(0, 1fr))`;
+  }
+}
+
+/**
+ * A conditional block: its blocks are shown to readers for whom the condition holds. The condition
+ * is edited in a small settings popover and checked with the expression language before it is
+ * stored; a condition that does not read says why and keeps the text (nothing is stored).
+ */
+class ConditionalView extends BlockView {
+  private shown = el("code", { class: "qe-if-expression" });
+  private popover = el("div", { class: "qe-popover qe-if-settings", role: "dialog", "aria-label": "Condition", hidden: "" });
+  private input = el("input", { type: "text", class: "qe-field", "aria-label": "Condition", spellcheck: "false" });
+  private problem = el("p", { class: "qe-if-problem", role: "alert" });
+  constructor(ctx: ViewContext) {
+    super(ctx);
+    const settings = el(
+      "button",
+      { type: "button", class: "qe-small-button", "aria-label": "Condition settings", "aria-expanded": "false" },
+      "⚙ Condition",
+    );
+    const apply = el("button", { type: "button", class: "primary qe-small-button" }, "Apply");
+    const cancel = el("button", { type: "button", class: "qe-small-button" }, "Cancel");
+    settings.addEventListener("click", () => (this.popover.hidden ? this.open() : this.close()));
+    apply.addEventListener("click", () => this.apply());
+    cancel.addEventListener("click", () => this.close());
+    this.input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        this.apply();
+      } else if (event.key === "Escape") {
+        event.preventDefault();
+        this.close();
+      }
+    });
+    this.input.addEventListener("input", () => {
+      this.problem.textContent = "";
+    });
+    this.popover.append(
+      el("label", { class: "qe-if-label" }, "Show these blocks when"),
+      this.input,
+      this.problem,
+      el(
+        "p",
+        { class: "qe-if-help" },
+        "A JavaScript expression over the reader's claims (visitor.claims) and the space's variables, such as visitor.claims.plan === \"pro\".",
+      ),
+      el("div", { class: "qe-comment-actions" }, apply, cancel),
+    );
+    this.settings = settings;
+    this.contentDOM = el("div", { class: "qe-if-body" });
+    this.dom = el(
+      "div",
+      { class: "qe-if" },
+      this.control(el("div", { class: "qe-if-head" }, el("span", { class: "qe-if-badge" }, "If"), this.shown, settings, this.popover)),
+      this.contentDOM,
+    );
+    this.refresh();
+  }
+  private settings: HTMLButtonElement;
+  // Fixed to the viewport under its button: a table cell (where conditions sit) clips what overflows it.
+  private place = () => {
+    const rect = this.settings.getBoundingClientRect();
+    this.popover.style.left = `${Math.max(8, Math.min(rect.left, window.innerWidth - this.popover.offsetWidth - 8))}px`;
+    this.popover.style.top = `${rect.bottom + 4}px`;
+  };
+  private open(): void {
+    this.input.value = String(dataOf(this.ctx.node).expression ?? "");
+    this.problem.textContent = "";
+    this.popover.hidden = false;
+    this.place();
+    window.addEventListener("scroll", this.place, true);
+    window.addEventListener("resize", this.place);
+    this.settings.setAttribute("aria-expanded", "true");
+    this.input.focus();
+  }
+  private close(): void {
+    this.popover.hidden = true;
+    window.removeEventListener("scroll", this.place, true);
+    window.removeEventListener("resize", this.place);
+    this.settings.setAttribute("aria-expanded", "false");
+  }
+  destroy(): void {
+    this.close();
+  }
+  private apply(): void {
+    const expression = this.input.value;
+    const problem = conditionProblem(expression);
+    if (problem) {
+      // The text stays for the writer to correct; nothing is stored.
+      this.problem.textContent = problem;
+      this.input.focus();
+      return;
+    }
+    setData(this.ctx, { expression });
+    this.close();
+    this.ctx.editor.view.focus();
+  }
+  refresh(): void {
+    const expression = String(dataOf(this.ctx.node).expression ?? "");
+    this.shown.textContent = expression || "(no condition)";
+    this.shown.classList.toggle("qe-if-invalid", conditionProblem(expression) !== undefined);
   }
 }
 
@@ -698,10 +940,11 @@ function extensionsConfig(): Record<string, (parent: AnyExtension) => Config> {
     tabsItem: () => ({ renderHTML: () => ["div", { class: "qe-tab" }, 0], addNodeView: () => blockView(TabView) }),
     stepper: () => ({ renderHTML: () => ["ol", { class: "q-stepper" }, 0] }),
     stepperStep: () => ({ renderHTML: () => ["li", { class: "q-step" }, 0] }),
-    columns: () => ({ renderHTML: () => ["div", { class: "q-columns" }, 0] }),
+    columns: () => ({ renderHTML: () => ["div", { class: "q-columns" }, 0], addNodeView: () => blockView(ColumnsView) }),
     column: () => ({ renderHTML: () => ["div", { class: "q-column" }, 0] }),
     conditional: () => ({
       renderHTML: ({ node }: { node: PMNode }) => ["div", { class: "qe-if", "data-expression": String(dataOf(node).expression ?? "") }, 0],
+      addNodeView: () => blockView(ConditionalView),
     }),
     table: () => ({ renderHTML: () => ["div", { class: "q-table-wrap" }, 0], addNodeView: () => blockView(TableView) }),
     tableFragment: () => ({ renderHTML: () => ["div", { class: "qe-cell" }, 0] }),

@@ -1,6 +1,7 @@
 import hljs from "highlight.js";
 import { describe, expect, it } from "vitest";
 import { editorSchema } from "../../../content/editor/index.js";
+import { conditionProblem } from "./condition.js";
 import { searchEmoji } from "./emoji.js";
 import { tokensOfHtml } from "./highlight.js";
 import { checkLinkUrl, headingsOf } from "./link.js";
@@ -54,5 +55,17 @@ describe("the emoji picker's search", () => {
     expect(searchEmoji("heart red").map(([c]) => c)).toEqual(["❤"]);
     expect(searchEmoji("zzzz-nothing")).toEqual([]);
     expect(searchEmoji("").length).toBeGreaterThan(100);
+  });
+});
+
+describe("a conditional block's condition", () => {
+  it("reads what the site can evaluate; says why for what it cannot, with the place", () => {
+    expect(conditionProblem('visitor.claims.plan === "pro"')).toBeUndefined();
+    expect(conditionProblem("visitor.claims.seats > 10 && !visitor.claims.trial")).toBeUndefined();
+    expect(conditionProblem("")).toMatch(/Write a condition/);
+    expect(conditionProblem("   ")).toMatch(/Write a condition/);
+    expect(conditionProblem("visitor.(")).toMatch(/position 8/);
+    expect(conditionProblem('visitor.claims.plan === "pro" &&')).toMatch(/position/);
+    expect(conditionProblem("x".repeat(5000))).toBeTruthy();
   });
 });

@@ -44,9 +44,14 @@ export class Uploader {
     options.root.before(this.tray);
   }
 
-  pick(accept: string): void {
-    const input = el("input", { type: "file", accept, multiple: "" });
-    input.addEventListener("change", () => void this.uploadAll([...(input.files ?? [])], undefined));
+  /** Picked files are inserted at the cursor; with `use`, the one picked file is given to it instead. */
+  pick(accept: string, use?: (file: Uploaded) => void): void {
+    const input = el("input", { type: "file", accept, ...(use ? {} : { multiple: "" }) });
+    input.addEventListener("change", () => {
+      const files = [...(input.files ?? [])];
+      if (use) void (files[0] && this.upload(files[0], undefined, use));
+      else void this.uploadAll(files, undefined);
+    });
     input.click();
   }
 
@@ -55,7 +60,7 @@ export class Uploader {
   }
 
   /** One file: checked against the limit, sent with its progress shown, then inserted where it was dropped (or at the cursor). */
-  async upload(file: File, at: number | undefined): Promise<void> {
+  async upload(file: File, at: number | undefined, use?: (file: Uploaded) => void): Promise<void> {
     const row = el("div", { class: "qe-upload" }, el("span", {}, file.name));
     this.tray.append(row);
     if (file.size > this.options.maxBytes) {
@@ -74,7 +79,8 @@ export class Uploader {
         bar.value = Math.round(fraction * 100);
       });
       this.options.env.files[uploaded.id] = { url: uploaded.url, name: uploaded.name, contentType: uploaded.contentType };
-      this.insert(uploaded, at);
+      if (use) use(uploaded);
+      else this.insert(uploaded, at);
       row.remove();
     } catch (error) {
       row.classList.add("qe-upload-error");

@@ -23,8 +23,8 @@ export interface EditorEnv {
   pageId?: string;
   /** Where the headings of a page of the change request are listed (the link dialog). */
   anchorsUrl(pageId: string): string;
-  /** Opens the file picker and inserts what was uploaded. */
-  pickFiles(accept: string): void;
+  /** Opens the file picker and inserts what was uploaded, or gives it to `use` (one file). */
+  pickFiles(accept: string, use?: (file: { id: string; name: string; url: string; contentType: string }) => void): void;
 }
 
 let envRef: EditorEnv | undefined;

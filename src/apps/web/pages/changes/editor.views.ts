@@ -42,12 +42,16 @@ export function blockEditorPage(view: BlockEditorView): SafeHtml {
         <p class="qe-status" id="qe-status" role="status" aria-live="polite" data-state="loading">Loading the editor…</p>
       </div>
       <noscript><p class="error">The block editor needs JavaScript. <a href="${pageBase}/markdown">Edit the page's Markdown</a> instead.</p></noscript>
+      <div class="qe-layout"><div class="qe-main">
       <div id="quire-editor" class="qe-root q-content"${collab}
         data-save-url="${pageBase}/edit.json" data-upload-url="${pageBase}/files.json" data-markdown-url="${pageBase}/markdown.json"
         data-anchors-url="${base}/p/:pageId/anchors.json"
+        data-comments-url="${pageBase}/comments.json" data-resolve-comment-url="${base}/comments/:commentId/resolve.json"
         data-csrf="${view.csrf}" data-page-id="${view.page.id}" data-storage-key="quire-editor:${view.changeRequest.id}:${view.page.id}"
         data-user-name="${view.user.name}" data-user-color="${view.user.color}"
-        data-files="${JSON.stringify(view.files)}" data-pages="${JSON.stringify(view.pages)}" data-max-upload="${String(view.maxUploadBytes)}"></div>
+        data-files="${JSON.stringify(view.files)}" data-pages="${JSON.stringify(view.pages)}" data-max-upload="${String(view.maxUploadBytes)}"></div></div>
+      <aside id="qe-comments" class="qe-comments" aria-label="Comments"><h2>Comments</h2><p class="muted">Loading…</p></aside>
+      </div>
     </div>
     <script defer src="${view.editorAssets.prefix}/editor.js"></script>`;
 }
