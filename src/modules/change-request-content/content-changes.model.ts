@@ -33,7 +33,7 @@ import {
 import { canonicalJson, objectHash } from "../../content/store/canonical.js";
 import { invalid } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
-import { revertBlocks } from "./block-level-edits.js";
+import { revertBlocks } from "./block-edits.model.js";
 import type { ContentChangeResultValue, ContentChangeValue } from "./change-request-content.schemas.js";
 
 export interface PreparedFile {

@@ -36,7 +36,7 @@ import {
   moveChangeRequestHead,
   recordConflictsSeen,
 } from "../change-requests/change-requests.queries.js";
-import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "../change-requests/write-attempts.js";
+import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "../change-requests/write-attempts.service.js";
 import { blockedMessage, effectiveMergeRules, evaluateMergeRules } from "../merge-rules/merge-rules.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
 import { getUsersByIds } from "../users/users.queries.js";

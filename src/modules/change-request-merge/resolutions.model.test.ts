@@ -3,7 +3,7 @@ import { DocumentStore, doc, paragraph } from "../../../test/helpers/merge/fixtu
 import { mergeContent } from "../../content/merge/index.js";
 import type { PageMeta, RevisionContent } from "../../content/revision/model.js";
 import { documentHashOf } from "../../content/revision/storage.js";
-import { resolvedPageBase } from "./resolutions.js";
+import { resolvedPageBase } from "./resolutions.model.js";
 
 const at = "2026-01-01T00:00:00.000Z";
 const meta = (extra: Partial<PageMeta> = {}): PageMeta => ({

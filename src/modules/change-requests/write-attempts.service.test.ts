@@ -13,7 +13,7 @@ import { emptyContent } from "../../content/revision/model.js";
 import { conflicting, DomainError } from "../../lib/errors.js";
 import { getSpace } from "../spaces/spaces.queries.js";
 import { readTemplateForChangeRequest } from "./change-requests.service.js";
-import { retryWhileSuperseded, Superseded } from "./write-attempts.js";
+import { retryWhileSuperseded, Superseded } from "./write-attempts.service.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
