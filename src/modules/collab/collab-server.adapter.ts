@@ -15,7 +15,6 @@ import * as Y from "yjs";
 import type { CollabConfig } from "../../config.js";
 import type { Db, DialectName } from "../../db/database.js";
 import { type AccessChange, onAccessChange } from "../../lib/access-changes.js";
-import { CollabBridge } from "./collab.redis.js";
 import {
   type CollabDocumentName,
   collabAccess,
@@ -25,6 +24,7 @@ import {
   verifyCollabToken,
   writeCollabDocument,
 } from "./collab.service.js";
+import { CollabBridge } from "./collab-redis.adapter.js";
 
 /** Close codes (4000-4999 are the application's). */
 export const CLOSE = {

@@ -19,15 +19,15 @@ import { lazily } from "../../lib/lazy.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
 import { webAccessAllowed } from "../saml/saml.policy.js";
 import { CollabTokenBody, CollabTokenQuery } from "./collab.schemas.js";
-import type { CollabServer } from "./collab.server.js";
 import { collabAccess, issueCollabToken, parseCollabDocumentName } from "./collab.service.js";
+import type { CollabServer } from "./collab-server.adapter.js";
 
 export const collabRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   let made: CollabServer | undefined;
   let asked = false;
   const collabServer = lazily(async () => {
     asked = true;
-    const { CollabServer } = await import("./collab.server.js");
+    const { CollabServer } = await import("./collab-server.adapter.js");
     made = new CollabServer({
       db: deps.db,
       dialect: deps.dialect,
