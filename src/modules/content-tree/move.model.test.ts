@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { statusOfDomainError } from "../../http/error-handler.js";
 import { DomainError } from "../../lib/errors.js";
-import { planMove } from "./move.js";
+import { planMove } from "./move.model.js";
 import { keyAtEnd, keyBetween, keysBetween, positionsFor, type Sibling, sortSiblings } from "./positions.js";
 
 const [k1, k2, k3] = keysBetween(null, null, 3) as [string, string, string];

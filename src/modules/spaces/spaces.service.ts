@@ -11,7 +11,7 @@ import { isoDaysAgo, nowIso } from "../../lib/time.js";
 import type { OrgAccess } from "../../permissions/access.js";
 import { copyGrants, deleteAccessToTargets, grantCreatorAdmin } from "../../permissions/grants.queries.js";
 import { removeSpacesFromSitesOutside } from "../content-tree/departures.queries.js";
-import { type ContentPositionValue, planMove } from "../content-tree/move.js";
+import { type ContentPositionValue, planMove } from "../content-tree/move.model.js";
 import { keyAtEnd, positionsFor, sortSiblings } from "../content-tree/positions.js";
 import { listSiblings, writePositions } from "../content-tree/tree.queries.js";
 import { SPACE_RETENTION_DAYS } from "./spaces.jobs.js";
