@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { generateConversations, measure } from "../../../test/fixtures/conversations/generate.js";
-import { analyseConversations } from "./conversations.analysis.js";
-import { redact } from "./redact.js";
+import { analyseConversations } from "./analysis.model.js";
+import { redact } from "./redact.model.js";
 
 function analyseLabelled(count: number, seed: number, noise = 0) {
   const set = generateConversations(count, seed, undefined, { noise });

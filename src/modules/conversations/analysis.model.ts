@@ -25,7 +25,7 @@
 import model from "wink-eng-lite-web-model";
 import winkNLP, { type ItemSentence, type ItemToken, type ItsFunction } from "wink-nlp";
 import bm25Vectorizer from "wink-nlp/utilities/bm25-vectorizer.js";
-import { PLACEHOLDER_PATTERN } from "./redact.js";
+import { PLACEHOLDER_PATTERN } from "./redact.model.js";
 
 /** Below this cosine to the current issue, a unit that asks something opens a new issue. */
 export const SPLIT_SIMILARITY = 0.1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { luhnValid, redact, redactUrl } from "./redact.js";
+import { luhnValid, redact, redactUrl } from "./redact.model.js";
 
 describe("redact", () => {
   it("replaces emails, phone numbers, card numbers and secrets, and nothing else", () => {
