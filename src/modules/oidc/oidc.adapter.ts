@@ -15,6 +15,7 @@ import { invalid, notAllowed } from "../../lib/errors.js";
 import { lazily } from "../../lib/lazy.js";
 import { allowingNetworks, policyFetch } from "../../lib/public-fetch.js";
 import { unseal } from "../../lib/sealed.js";
+import { relyingPartyUrls } from "./oidc.presenter.js";
 import { type OidcLogin, saveOidcLogin, takeOidcLogin } from "./oidc.queries.js";
 import { OIDC_SECRET_PURPOSE } from "./oidc.service.js";
 
@@ -30,12 +31,6 @@ export interface OidcEnv {
   config: Pick<Config, "fetchAllowNetworks">;
   urls: Urls;
   secret: string;
-}
-
-/** The addresses this service gives the provider's administrator, under /app/oidc/{providerId}/. */
-export function relyingPartyUrls(urls: Urls, providerId: string) {
-  const base = urls.app(`/oidc/${encodeURIComponent(providerId)}`);
-  return { redirectURI: `${base}/callback`, startURL: `${base}/start` };
 }
 
 async function configurationOf(env: OidcEnv, provider: OidcProviderRow): Promise<openid.Configuration> {
