@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realSpecs, type SpecServer, startSpecServer } from "../../../test/helpers/spec-server.js";
 import { allowingNetworks } from "../../lib/public-fetch.js";
-import { processSpec, processSpecIsolated } from "./openapi.processing.js";
+import { processSpec, processSpecIsolated } from "./openapi-processing.adapter.js";
 
 let server: SpecServer;
 beforeAll(async () => {

@@ -336,12 +336,12 @@ export interface IsolationOptions {
 }
 
 /**
- * processSpec() in a worker thread (openapi.thread.ts), bounded in memory and time. From the
+ * processSpec() in a worker thread (openapi-thread.adapter.ts), bounded in memory and time. From the
  * TypeScript sources (tests, `tsx`) the thread loads its entry through tsx; from dist/, as is.
  */
 export function processSpecIsolated(source: SpecSource, options: IsolationOptions): Promise<IsolatedOutcome> {
   const fromSource = import.meta.url.endsWith(".ts");
-  const entry = new URL(fromSource ? "./openapi.thread.ts" : "./openapi.thread.js", import.meta.url);
+  const entry = new URL(fromSource ? "./openapi-thread.adapter.ts" : "./openapi-thread.adapter.js", import.meta.url);
   const input = { source, maxBytes: options.maxBytes, timeoutMs: options.timeoutMs, allowNetworks: options.allowNetworks };
   return new Promise((resolve, reject) => {
     // From the sources, a bootstrap registers tsx in the thread and imports the entry through it.

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { allowingNetworks } from "../../lib/public-fetch.js";
-import { processSpec, type SpecSource } from "./openapi.processing.js";
+import { processSpec, type SpecSource } from "./openapi-processing.adapter.js";
 
 export interface ThreadInput {
   source: SpecSource;
