@@ -27,7 +27,8 @@ import { invalid } from "../../lib/errors.js";
 import { randomBase62 } from "../../lib/ids.js";
 import { serviceProviderUrls } from "./saml.presenter.js";
 import { recordAssertionUse, takeSamlRequest } from "./saml.queries.js";
-import { ASSERTION_NS, CLOCK_SKEW_MS, DatabaseRequestCache, PROTOCOL_NS, samlFor, UNSPECIFIED_FORMAT } from "./saml.sp.js";
+import { ASSERTION_NS, CLOCK_SKEW_MS, DatabaseRequestCache, PROTOCOL_NS, samlFor, UNSPECIFIED_FORMAT } from "./saml-sp.adapter.js";
+import type { LogoutSubject } from "./saml-ticket.model.js";
 
 /** How old a logout message may be when it arrives (it travels through one browser redirect). */
 export const LOGOUT_MESSAGE_MAX_AGE_MS = 5 * 60 * 1000;
@@ -41,15 +42,6 @@ const SIGNATURE_ALGORITHMS: Record<string, string> = {
   "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512": "RSA-SHA512",
 };
 const SUCCESS = "urn:oasis:names:tc:SAML:2.0:status:Success";
-
-/** The subject and session of the assertion that opened a session (see web.session.ts). */
-export interface LogoutSubject {
-  nameId: string;
-  nameIdFormat: string | null;
-  nameQualifier: string | null;
-  spNameQualifier: string | null;
-  sessionIndex: string | null;
-}
 
 /** Query parameter encoding used for what this service signs: the signature covers these exact bytes. */
 const encode = (value: string) => encodeURIComponent(value);

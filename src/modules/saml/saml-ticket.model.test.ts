@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openTicket, sealTicket, TICKET_TTL_MS } from "./saml.ticket.js";
+import { openTicket, sealTicket, TICKET_TTL_MS } from "./saml-ticket.model.js";
 
 const ticket = { userId: "u", providerId: "p", orgId: "o", requestId: "_r", next: "/app" };
 

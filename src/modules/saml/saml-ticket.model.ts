@@ -9,7 +9,15 @@
  */
 import { createHmac } from "node:crypto";
 import { safeEqual } from "../../lib/ids.js";
-import type { LogoutSubject } from "./saml.slo.js";
+
+/** The subject and session of the assertion that opened a session (see web.session.ts). */
+export interface LogoutSubject {
+  nameId: string;
+  nameIdFormat: string | null;
+  nameQualifier: string | null;
+  spNameQualifier: string | null;
+  sessionIndex: string | null;
+}
 
 /** How long the browser has to follow the ACS's redirect. */
 export const TICKET_TTL_MS = 2 * 60 * 1000;

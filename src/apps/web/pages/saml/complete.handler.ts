@@ -4,7 +4,7 @@
  */
 import Type from "typebox";
 import { invalid, notAllowed } from "../../../../lib/errors.js";
-import { openTicket } from "../../../../modules/saml/saml.ticket.js";
+import { openTicket } from "../../../../modules/saml/saml-ticket.model.js";
 import { publicHandler } from "../../web.kinds.js";
 import { startSession, takeSamlRequest } from "../../web.session.js";
 import { ProviderParams } from "./saml.schemas.js";
