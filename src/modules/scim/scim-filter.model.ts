@@ -3,7 +3,11 @@
  * and `members[value eq "id"]`. Anything else is refused with `invalidFilter`. Pure.
  */
 import { invalid } from "../../lib/errors.js";
-import type { ScimFilter } from "./scim.queries.js";
+
+export interface ScimFilter {
+  attribute: string;
+  value: string;
+}
 
 const COMPARISON = /^\s*([A-Za-z][\w.:-]*)\s+eq\s+"((?:[^"\\]|\\.)*)"\s*$/i;
 const MEMBERS = /^\s*members\[\s*value\s+eq\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$/i;

@@ -7,7 +7,16 @@
  */
 import { invalid } from "../../lib/errors.js";
 import { PATCH_SCHEMA } from "./scim.presenter.js";
-import type { UserChange } from "./scim.service.js";
+
+/** What a SCIM client may set on a User. Undefined: leave as it is. */
+export interface UserChange {
+  userName?: string;
+  displayName?: string;
+  givenName?: string;
+  familyName?: string;
+  active?: boolean;
+  externalId?: string | null;
+}
 
 interface Operation {
   op: string;
