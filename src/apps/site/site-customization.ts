@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { emojiCharacter } from "../../content/document/loose.js";
 import { html, raw, type SafeHtml, safeLinkUrl } from "../../content/html/index.js";
 import type { SiteRow } from "../../db/schema.js";
-import { applyOverride, parseCustomization, parseOverride } from "../../modules/sites/customization.js";
+import { applyOverride, parseCustomization, parseOverride } from "../../modules/sites/customization.model.js";
 import type { ContentRefValue, SiteCustomization } from "../../modules/sites/customization.schemas.js";
 import type { SiteModel } from "../../modules/sites/structure.model.js";
 import { conditionHolds } from "./reader.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseExpression } from "../../expr/index.js";
 import { DomainError } from "../../lib/errors.js";
-import { checkAdaptiveSchema, templateConditions } from "./adaptive.js";
+import { checkAdaptiveSchema, templateConditions } from "./adaptive.model.js";
 
 const schema = {
   $schema: "http://json-schema.org/draft-07/schema#",

@@ -10,6 +10,7 @@ import type {
   SiteSpaceCustomizationOverride,
   UpdateSiteCustomizationBody,
 } from "./customization.schemas.js";
+// biome-ignore lint/style/noRestrictedImports: checkCondition is pure and belongs in structure.model.ts; it moves there once structure.service.ts, whose SQL another change is moving, is free to edit.
 import { checkCondition } from "./structure.service.js";
 
 type UpdateBody = import("typebox").Static<typeof UpdateSiteCustomizationBody>;

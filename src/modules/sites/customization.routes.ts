@@ -6,7 +6,14 @@ import { errorResponses, NoContent } from "../../http/schemas.js";
 import { invalid, missing } from "../../lib/errors.js";
 import type { Actor } from "../../permissions/actor.js";
 import { getSpacesByIds } from "../spaces/spaces.queries.js";
-import { applyOverride, customizationFromBody, mergeOverride, parseCustomization, parseOverride, spacesNamedBy } from "./customization.js";
+import {
+  applyOverride,
+  customizationFromBody,
+  mergeOverride,
+  parseCustomization,
+  parseOverride,
+  spacesNamedBy,
+} from "./customization.model.js";
 import {
   OverrideSiteSpaceCustomizationBody,
   SiteCustomizationSchema,

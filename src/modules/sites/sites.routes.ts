@@ -7,7 +7,7 @@ import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
 import { conflicting } from "../../lib/errors.js";
 import { listOf } from "../../lib/pagination.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { applyOverride, parseCustomization, parseOverride } from "./customization.js";
+import { applyOverride, parseCustomization, parseOverride } from "./customization.model.js";
 import { loadSpacesForSite, requireOrgAccess, requireSite, siteNotFound } from "./sites.loader.js";
 import { refuseExposure, sitePermissions, widensAudience } from "./sites.policy.js";
 import { deleteSiteRow, getSite, listSites, updateSiteRow } from "./sites.queries.js";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from "jose";
 import { describe, expect, it } from "vitest";
-import { looksLikeJwt, verifyVisitorToken } from "./visitor-token.js";
+import { looksLikeJwt, verifyVisitorToken } from "./visitor-token.model.js";
 
 const KEY = randomBytes(32).toString("base64url");
 const OTHER_KEY = randomBytes(32).toString("base64url");
