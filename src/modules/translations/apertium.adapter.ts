@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { batches, isLanguage, type Language, type LanguagePair, type Translator, TranslatorError } from "./translations.translator.js";
+import { batches, isLanguage, type Language, type LanguagePair, type Translator, TranslatorError } from "./translator.model.js";
 
 const execFileAsync = promisify(execFile);
 

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeLibreTranslate, startFakeLibreTranslate } from "../../../test/helpers/libretranslate.js";
 import { loadConfig } from "../../config.js";
 import { DomainError } from "../../lib/errors.js";
-import { ApertiumTranslator, decodeBatch, encodeBatch, keepInitialCase, pairsOfModes } from "./translations.apertium.js";
-import { translatorFor } from "./translations.engines.js";
-import { LibreTranslateTranslator } from "./translations.libretranslate.js";
-import { requirePair, TranslatorError } from "./translations.translator.js";
+import { ApertiumTranslator, decodeBatch, encodeBatch, keepInitialCase, pairsOfModes } from "./apertium.adapter.js";
+import { translatorFor } from "./engines.adapter.js";
+import { LibreTranslateTranslator } from "./libretranslate.adapter.js";
+import { requirePair, TranslatorError } from "./translator.model.js";
 
 describe("Apertium", () => {
   const apertium = new ApertiumTranslator({ timeoutMs: 60_000 });

@@ -1,8 +1,8 @@
 /** The configured translation engine (`QUIRE_TRANSLATOR`). */
 import type { TranslatorConfig } from "../../config.js";
-import { ApertiumTranslator } from "./translations.apertium.js";
-import { LibreTranslateTranslator } from "./translations.libretranslate.js";
-import type { Translator } from "./translations.translator.js";
+import { ApertiumTranslator } from "./apertium.adapter.js";
+import { LibreTranslateTranslator } from "./libretranslate.adapter.js";
+import type { Translator } from "./translator.model.js";
 
 export function translatorFor(config: TranslatorConfig): Translator {
   if (config.engine === "libretranslate") {

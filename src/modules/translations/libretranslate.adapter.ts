@@ -4,7 +4,7 @@
  * answers `translatedText` as an array in the same order. The service's URL (and API key, if it
  * asks for one) come from the environment: `QUIRE_LIBRETRANSLATE_URL`, `QUIRE_LIBRETRANSLATE_API_KEY`.
  */
-import { batches, isLanguage, type Language, type LanguagePair, type Translator, TranslatorError } from "./translations.translator.js";
+import { batches, isLanguage, type Language, type LanguagePair, type Translator, TranslatorError } from "./translator.model.js";
 
 /** LibreTranslate's codes where they differ from TranslationLanguage's. */
 const SERVICE_CODES: Partial<Record<Language, string[]>> = {

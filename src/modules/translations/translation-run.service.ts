@@ -17,7 +17,7 @@ import { collectDocument, SegmentCollector } from "../../content/translation/seg
 import type { JobContext } from "../../jobs/registry.js";
 import { DomainError } from "../../lib/errors.js";
 import { getSpace } from "../spaces/spaces.queries.js";
-import { translatorFor } from "./translations.engines.js";
+import { translatorFor } from "./engines.adapter.js";
 import { membersReadingBeyondSource } from "./translations.loader.js";
 import {
   getTranslationById,
@@ -30,7 +30,7 @@ import {
   type TranslatedItem,
   type TranslationItem,
 } from "./translations.queries.js";
-import { isLanguage, type LanguagePair, requirePair, type Translator } from "./translations.translator.js";
+import { isLanguage, type LanguagePair, requirePair, type Translator } from "./translator.model.js";
 
 export const TRANSLATION_RUN_ATTEMPTS = 5;
 
