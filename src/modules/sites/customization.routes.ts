@@ -21,9 +21,9 @@ import {
   UpdateSiteCustomizationBody,
 } from "./customization.schemas.js";
 import { type LoadedSite, requireSiteWithModel } from "./sites.loader.js";
+import { allow } from "./sites.policy.js";
 import { setSiteCustomization, setSiteSpaceCustomization } from "./sites.queries.js";
 import { SiteParams } from "./sites.schemas.js";
-import { allow } from "./sites.views.js";
 
 const tags = ["site-customization"];
 const EDIT_MESSAGE = "Only members with the create role or higher can read or change a site's customization.";
