@@ -1,5 +1,5 @@
 /**
- * The customization a published site shows (sites/customization.ts stores it), resolved once per
+ * The customization a published site shows (sites/customization.model.ts checks it), resolved once per
  * view of the site (site.loader.ts rebuilds the view when a customization changes): the site's
  * settings and each site space's, with what the layout needs precomputed (the CSS of its colors, the
  * announcement's id). The parts of the page it draws (logo, header links, announcement, footer)

@@ -1,7 +1,7 @@
 /**
  * Live collaboration's HTTP side: the token the editor asks for when it (re)connects, for the member
  * signed in to the web app (its session cookie), and the WebSocket endpoint /app/collab attached to
- * the HTTP server's `upgrade` (collab.server.ts). Neither is part of the API document.
+ * the HTTP server's `upgrade` (collab-server.adapter.ts). Neither is part of the API document.
  *
  * The collaboration server (Hocuspocus, Yjs and the editor model) is made by the first upgrade
  * request, not at start: most processes of a server never see one. With REDIS_URL it is made at

@@ -1,6 +1,6 @@
 /**
  * The analysis job: reads every conversation of an organization, finds their issues and clusters
- * (conversations.analysis.ts), relates each issue to the documentation through the full-text
+ * (analysis.model.ts), relates each issue to the documentation through the full-text
  * search of the organization's spaces, and replaces the previous analysis in one transaction, so
  * that a crash at any point leaves the previous analysis whole (the job is then retried).
  *

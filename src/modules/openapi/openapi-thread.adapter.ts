@@ -1,5 +1,5 @@
 /**
- * Runs one processing (openapi.processing.ts) in a worker thread, so that parsing and validating a
+ * Runs one processing (openapi-processing.adapter.ts) in a worker thread, so that parsing and validating a
  * large document never blocks the event loop of the process that serves requests, and a document
  * that needs too much memory ends this thread, not the process. Posts back the outcome without the
  * parsed document (the job needs only its JSON text and hash).

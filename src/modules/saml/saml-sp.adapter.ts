@@ -113,7 +113,7 @@ export function serviceProviderMetadata(urls: Urls, provider: SamlProviderRow): 
     decryptionPvk: provider.spPrivateKey,
     decryptionCert: provider.spCertificate,
   });
-  // node-saml always writes the HTTP-POST binding; the endpoint speaks HTTP-Redirect (see saml.slo.ts).
+  // node-saml always writes the HTTP-POST binding; the endpoint speaks HTTP-Redirect (see saml-slo.adapter.ts).
   const doc = new DOMParser().parseFromString(xml, "text/xml");
   for (const slo of Array.from(doc.getElementsByTagNameNS(METADATA_NS, "SingleLogoutService")))
     slo.setAttribute("Binding", REDIRECT_BINDING);

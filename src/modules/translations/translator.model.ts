@@ -1,7 +1,7 @@
 /**
  * The machine translation engine behind translations: one small interface, two adapters
  * (Apertium, run offline from Debian's packages, and LibreTranslate's HTTP API), chosen by the
- * configuration (`QUIRE_TRANSLATOR`, see translations.engines.ts).
+ * configuration (`QUIRE_TRANSLATOR`, see engines.adapter.ts).
  */
 import { invalid } from "../../lib/errors.js";
 import { LANGUAGES } from "../spaces/spaces.schemas.js";

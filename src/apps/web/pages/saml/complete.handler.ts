@@ -1,6 +1,6 @@
 /**
  * The sign-in's completion in the browser that started it, under /app: the browser brings the
- * session it may already have, which the new one replaces (see modules/saml/saml.ticket.ts).
+ * session it may already have, which the new one replaces (see modules/saml/saml-ticket.model.ts).
  */
 import Type from "typebox";
 import { invalid, notAllowed } from "../../../../lib/errors.js";

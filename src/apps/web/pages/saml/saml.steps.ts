@@ -43,7 +43,7 @@ export async function requireActiveProvider(db: Executor, providerId: string): P
   return provider;
 }
 
-/** The key that seals the ticket the assertion consumer hands to the browser's completion (modules/saml/saml.ticket.ts). */
+/** The key that seals the ticket the assertion consumer hands to the browser's completion (modules/saml/saml-ticket.model.ts). */
 export function ticketKey(secret: string): string {
   return createHmac("sha256", secret).update("quire saml sign-in ticket").digest("hex");
 }
