@@ -410,7 +410,7 @@ export interface ChangeRequestResolutionsTable {
   pageId: string;
   /** The primary revision whose version of the page the caller resolved the conflict against. */
   primaryRevision: string;
-  /** JSON PageMeta: the page's merge base from now on (see change-requests/resolutions.ts). */
+  /** JSON PageMeta: the page's merge base from now on (see change-request-merge/resolutions.model.ts). */
   base: string;
   createdBy: string;
   createdAt: string;

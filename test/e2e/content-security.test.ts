@@ -11,7 +11,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveDocument } from "../../src/content/revision/storage.js";
-import { DEFAULT_CUSTOMIZATION } from "../../src/modules/sites/customization.js";
+import { DEFAULT_CUSTOMIZATION } from "../../src/modules/sites/customization.model.js";
 import type { TestContext, TestUser } from "../helpers/app.js";
 import { commitContent, testFile } from "../helpers/content.factories.js";
 import { createOrganization, createUser } from "../helpers/factories.js";

@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLoginLink } from "../../src/apps/web/web.queries.js";
-import { DEFAULT_CUSTOMIZATION } from "../../src/modules/sites/customization.js";
+import { DEFAULT_CUSTOMIZATION } from "../../src/modules/sites/customization.model.js";
 import { createTestContext, type TestContext, type TestUser } from "../helpers/app.js";
 import { connectChromium } from "../helpers/browser.js";
 import { commitContent } from "../helpers/content.factories.js";

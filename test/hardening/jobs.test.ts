@@ -12,7 +12,7 @@ import { enqueue } from "../../src/jobs/queue.js";
 import { defineJob, type JobContext } from "../../src/jobs/registry.js";
 import { LEASE_MS, Worker } from "../../src/jobs/worker.js";
 import { runGitImport } from "../../src/modules/git-sync/git-sync.service.js";
-import { readGitSyncState, updateGitSyncState } from "../../src/modules/git-sync/git-sync.state.js";
+import { readGitSyncState, updateGitSyncState } from "../../src/modules/git-sync/git-sync-state.service.js";
 import { createTestContext, type TestContext } from "../helpers/app.js";
 import "../helpers/job-kinds.js";
 import { createOrgWithSpace } from "../helpers/spaces.factories.js";

@@ -8,7 +8,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { putBlob } from "../../src/content/store/blobs.queries.js";
 import { redactUrl } from "../../src/http/log-redaction.js";
-import { downloadUrl } from "../../src/modules/files/files.urls.js";
+import { downloadUrl } from "../../src/modules/files/files-urls.model.js";
 import { createTestContext, type TestContext } from "../helpers/app.js";
 import { createOrgWithSpace } from "../helpers/spaces.factories.js";
 

@@ -1,6 +1,7 @@
 /**
  * scripts/check-module-pairs.mjs and the graph it reads (scripts/lib/module-graph.mjs): imports of
- * every kind between the families of src/modules, and no cycle among them, of any length.
+ * every kind between the families of src/modules, and no cycle among them, of any length; and a
+ * role for every file of a family (scripts/lib/module-roles.mjs), each role documented.
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -9,6 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { elementaryCycles, importsOf, moduleGraph } from "../../scripts/lib/module-graph.mjs";
+import { ROLES } from "../../scripts/lib/module-roles.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const made: string[] = [];
@@ -16,10 +18,27 @@ afterAll(() => {
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A repository whose src/modules holds the given files (path under src/modules -> text). */
-function modules(files: Record<string, string>): string {
+/** The architecture document's table of roles, with a row for each of `roles`. */
+const rolesTable = (roles: readonly string[]) =>
+  [
+    "# Architecture",
+    "",
+    "## One rule per layer",
+    "",
+    "| layer | rule |",
+    "|---|---|",
+    ...roles.map((r) => `| \`<name>.${r}.ts\` | ... |`),
+    "",
+    "## Next",
+    "",
+  ].join("\n");
+
+/** A repository whose src/modules holds the given files (path under src/modules -> text), its roles documented. */
+function modules(files: Record<string, string>, documented: readonly string[] = ROLES): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-graph-"));
   made.push(dir);
+  fs.mkdirSync(path.join(dir, "docs"));
+  fs.writeFileSync(path.join(dir, "docs/architecture.md"), rolesTable(documented));
   for (const [file, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, "src/modules", file)), { recursive: true });
     fs.writeFileSync(path.join(dir, "src/modules", file), text);
@@ -74,31 +93,74 @@ describe("cycles between families", () => {
 
   it("fail the check, naming the files of each edge, also through a lazy import() or a nested folder", async () => {
     const repository = modules({
-      "a/a.ts": 'import { b } from "../b/b.js";\nexport const a = b;\n',
-      "b/b.ts": 'export const b = 1;\nexport const later = () => import("../c/c.js");\n',
-      "c/deep/c.ts": 'import { a } from "../../a/a.js";\nexport const c = a;\n',
-      "d/d.ts": 'import { a } from "../a/a.js";\nexport const d = a;\n',
+      "a/a.service.ts": 'import { b } from "../b/b.service.js";\nexport const a = b;\n',
+      "b/b.service.ts": 'export const b = 1;\nexport const later = () => import("../c/c.service.js");\n',
+      "c/deep/c.service.ts": 'import { a } from "../../a/a.service.js";\nexport const c = a;\n',
+      "d/d.service.ts": 'import { a } from "../a/a.service.js";\nexport const d = a;\n',
     });
     const { code, output } = await check(repository);
     expect(code).toBe(1);
     expect(output).toContain("cycle: a -> b -> c -> a");
-    expect(output).toContain("src/modules/a/a.ts:1 -> b");
-    expect(output).toContain("src/modules/b/b.ts:2 -> c (dynamic)");
-    expect(output).toContain("src/modules/c/deep/c.ts:1 -> a");
-    expect(output).not.toContain("src/modules/d/d.ts");
+    expect(output).toContain("src/modules/a/a.service.ts:1 -> b");
+    expect(output).toContain("src/modules/b/b.service.ts:2 -> c (dynamic)");
+    expect(output).toContain("src/modules/c/deep/c.service.ts:1 -> a");
+    expect(output).not.toContain("src/modules/d/d.service.ts");
   });
 
   it("pass the check when every edge has one direction (and a test file may import anything)", async () => {
     const repository = modules({
-      "a/a.ts": 'import { b } from "../b/b.js";\nexport const a = b;\n',
-      "a/a.test.ts": 'import { b } from "../b/b.js";\n',
-      "b/b.ts": "export const b = 1;\n",
-      "b/b.test.ts": 'import { a } from "../a/a.js";\n',
+      "a/a.service.ts": 'import { b } from "../b/b.queries.js";\nexport const a = b;\n',
+      "a/a.test.ts": 'import { b } from "../b/b.queries.js";\n',
+      "b/b.queries.ts": "export const b = 1;\n",
+      "b/b.test.ts": 'import { a } from "../a/a.service.js";\n',
     });
     expect(await check(repository)).toEqual({ code: 0, output: expect.stringContaining("module cycles: none") });
   });
 
   it("are none in this repository", () => {
     expect(elementaryCycles(moduleGraph())).toEqual([]);
+  });
+});
+
+describe("the role of every file of a family", () => {
+  it("fails the check for a file without one, naming the file and the roles", async () => {
+    const repository = modules({
+      "a/a.service.ts": "export const a = 1;\n",
+      "a/helpers.ts": "export const h = 1;\n",
+      "b/deep/b.urls.ts": "export const b = 1;\n",
+    });
+    const { code, output } = await check(repository);
+    expect(code).toBe(1);
+    expect(output).toContain(`src/modules/a/helpers.ts has no role: name it <name>.<role>.ts with one of ${ROLES.join(", ")}`);
+    expect(output).toContain("src/modules/b/deep/b.urls.ts has no role");
+    expect(output).not.toContain("a.service.ts has no role");
+  });
+
+  it("asks none of a test file or a .d.ts", async () => {
+    const repository = modules({
+      "a/a.model.ts": "export const a = 1;\n",
+      "a/a.model.test.ts": "export {};\n",
+      "a/package.d.ts": 'declare module "untyped" {}\n',
+    });
+    expect(await check(repository)).toEqual({
+      code: 0,
+      output: expect.stringContaining("module roles: every file of src/modules has one"),
+    });
+  });
+
+  it("fails the check for a role that has no row in the architecture document's table", async () => {
+    const repository = modules(
+      { "a/a.adapter.ts": "export const a = 1;\n" },
+      ROLES.filter((role) => role !== "adapter"),
+    );
+    const { code, output } = await check(repository);
+    expect(code).toBe(1);
+    expect(output).toContain("The role .adapter.ts has no row in docs/architecture.md");
+  });
+
+  it("is given in this repository, besides the renames still pending", async () => {
+    const { code, output } = await check(root);
+    expect(output).not.toContain("has no role");
+    expect(code).toBe(0);
   });
 });

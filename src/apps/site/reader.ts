@@ -9,7 +9,7 @@
  * - `public`, `unlisted`: anyone reads.
  * - `share-link`: the first path segment after the site's base must be the key of an active share
  *   link of this site, looked up on every request (a deactivated or deleted link stops at once).
- * - `visitor-auth`: a visitor token (see visitor-token.ts) from `Authorization: Bearer`, the
+ * - `visitor-auth`: a visitor token (see modules/sites/visitor-token.model.ts) from `Authorization: Bearer`, the
  *   `jwt_token` query parameter (then kept in a cookie scoped to the site's path and removed from
  *   the URL by a redirect) or that cookie; without a valid one the reader is sent to sign in with
  *   the site's OpenID Connect provider when it names one (which gives them a visitor token of the
@@ -19,7 +19,7 @@
  *   visibility, published or not, with a Quire API token as `Authorization: Bearer` or signed in
  *   to the web app (by the pass to sites signing in gives, a cookie scoped to /s on Quire's own
  *   host; the session cookie itself never reaches site pages).
- * - A signed preview link (sites/preview.ts) admits whoever holds it for its hour, with the claims
+ * - A signed preview link (sites/preview.model.ts) admits whoever holds it for its hour, with the claims
  *   it carries, published or not; it is kept in a path-scoped cookie like a visitor token.
  *
  * The token `POST {org}/ping` returns (lib/member-claims.ts) is accepted like a visitor token by
@@ -43,12 +43,12 @@ import { decodeRison } from "../../lib/rison.js";
 import { unseal } from "../../lib/sealed.js";
 import { getOrganization } from "../../modules/organizations/organizations.queries.js";
 import { webAccessAllowed } from "../../modules/saml/saml.policy.js";
-import { verifyPreview } from "../../modules/sites/preview.js";
+import { verifyPreview } from "../../modules/sites/preview.model.js";
 import { findActiveShareLink } from "../../modules/sites/share-links.queries.js";
 import { loadSpacesForSite } from "../../modules/sites/sites.loader.js";
 import { getAdaptiveSchema, getPublishingAuth } from "../../modules/sites/sites.queries.js";
 import { VISITOR_KEY_PURPOSE } from "../../modules/sites/sites.service.js";
-import { looksLikeJwt, type TokenCheck, verifyVisitorToken } from "../../modules/sites/visitor-token.js";
+import { looksLikeJwt, type TokenCheck, verifyVisitorToken } from "../../modules/sites/visitor-token.model.js";
 import { loadOrgAccess, type OrgAccess } from "../../permissions/access.js";
 import { getMember } from "../../permissions/memberships.queries.js";
 import { atLeast } from "../../permissions/roles.js";

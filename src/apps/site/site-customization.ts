@@ -1,5 +1,5 @@
 /**
- * The customization a published site shows (sites/customization.ts stores it), resolved once per
+ * The customization a published site shows (sites/customization.model.ts checks it), resolved once per
  * view of the site (site.loader.ts rebuilds the view when a customization changes): the site's
  * settings and each site space's, with what the layout needs precomputed (the CSS of its colors, the
  * announcement's id). The parts of the page it draws (logo, header links, announcement, footer)
@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { emojiCharacter } from "../../content/document/loose.js";
 import { html, raw, type SafeHtml, safeLinkUrl } from "../../content/html/index.js";
 import type { SiteRow } from "../../db/schema.js";
-import { applyOverride, parseCustomization, parseOverride } from "../../modules/sites/customization.js";
+import { applyOverride, parseCustomization, parseOverride } from "../../modules/sites/customization.model.js";
 import type { ContentRefValue, SiteCustomization } from "../../modules/sites/customization.schemas.js";
 import type { SiteModel } from "../../modules/sites/structure.model.js";
 import { conditionHolds } from "./reader.js";

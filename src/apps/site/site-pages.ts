@@ -23,7 +23,7 @@ import { correctedQuery, vocabulariesOf } from "../../content/search/typos.js";
 import type { Deps } from "../../deps.js";
 import { DomainError } from "../../lib/errors.js";
 import { ResultCache } from "../../lib/result-cache.js";
-import { downloadUrl } from "../../modules/files/files.urls.js";
+import { downloadUrl } from "../../modules/files/files-urls.model.js";
 import { editLinkOf } from "./edit-link.js";
 import { type LayoutContext, type PageParts, pageHref, siteHref, sitePage } from "./layout.js";
 import { bodyOf } from "./page-body.js";

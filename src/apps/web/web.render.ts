@@ -13,7 +13,7 @@ import type { FileEntry, PageNode, RevisionContent } from "../../content/revisio
 import { loadDocumentsJson } from "../../content/revision/storage.js";
 import type { Executor } from "../../db/database.js";
 import type { Deps } from "../../deps.js";
-import { downloadUrl } from "../../modules/files/files.urls.js";
+import { downloadUrl } from "../../modules/files/files-urls.model.js";
 import { appAssets } from "./web.assets.js";
 import { appPath } from "./web.paths.js";
 

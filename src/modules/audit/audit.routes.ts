@@ -15,7 +15,6 @@ import type { Actor } from "../../permissions/actor.js";
 import { authorize } from "../../permissions/authorize.js";
 import { requireOrganization } from "../organizations/organizations.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { auditEventLines, JSON_LINES } from "./audit.export.js";
 import { presentAuditEvent, presentAuditEventDetails } from "./audit.presenter.js";
 import { getAuditEvent, listAuditEvents } from "./audit.queries.js";
 import {
@@ -26,6 +25,7 @@ import {
   AuditFilters,
   ListAuditEventsQuery,
 } from "./audit.schemas.js";
+import { auditEventLines, JSON_LINES } from "./audit-export.service.js";
 
 const tags = ["organizations"];
 const FORBIDDEN = "Only organization admins can read the audit log.";

@@ -14,14 +14,14 @@ import { FetchRefused, fetchPublicFile, type PublicFetchOptions } from "../../li
 import { nowIso } from "../../lib/time.js";
 import type { Actor } from "../../permissions/actor.js";
 import { documentLoader, loadPageBases, mergeWithPageBases } from "../change-request-merge/change-request-merge.service.js";
-import { resolvedPageBase } from "../change-request-merge/resolutions.js";
+import { resolvedPageBase } from "../change-request-merge/resolutions.model.js";
 import type { LoadedChangeRequest } from "../change-requests/change-requests.loader.js";
 import { assertWritable } from "../change-requests/change-requests.policy.js";
 import { baseRevisionOf } from "../change-requests/change-requests.presenter.js";
 import { getChangeRequest, moveChangeRequestHead, recordContribution, saveResolution } from "../change-requests/change-requests.queries.js";
-import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "../change-requests/write-attempts.js";
-import { type ApplyInput, applyContentChanges, type PreparedFile } from "./apply-content-changes.js";
+import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "../change-requests/write-attempts.service.js";
 import { type ContentChangeResultValue, type ContentChangeValue, MAX_FILE_BYTES } from "./change-request-content.schemas.js";
+import { type ApplyInput, applyContentChanges, type PreparedFile } from "./content-changes.model.js";
 
 /** Files fetched or decoded for one batch, at most (each at most MAX_FILE_BYTES). */
 const MAX_FILES_PER_BATCH = 100;

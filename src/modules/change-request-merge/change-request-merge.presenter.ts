@@ -5,7 +5,7 @@
 import type { MergeConflict, SemanticChange } from "../../content/merge/index.js";
 import { type FileEntry, indexPages, type PageLocation, type RevisionContent } from "../../content/revision/model.js";
 import type { Urls } from "../../http/urls.js";
-import { downloadUrl } from "../files/files.urls.js";
+import { downloadUrl } from "../files/files-urls.model.js";
 import type { ConflictResponse } from "./change-request-merge.schemas.js";
 
 export interface FileUrlContext {

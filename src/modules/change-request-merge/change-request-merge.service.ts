@@ -3,7 +3,7 @@
  * revision it was created or last updated from), the current primary content and the change
  * request's head, by `mergeContent`. Nothing is written when the merge has conflicts; the caller
  * lists them (GET .../conflicts) and resolves them by editing the change request (see
- * resolutions.ts).
+ * resolutions.model.ts).
  *
  * Both writes use compare-and-set (of the space's primary revision for a merge, of the change
  * request's head for an update) and recompute from scratch when another write won, so concurrent
@@ -36,8 +36,8 @@ import {
   moveChangeRequestHead,
   recordConflictsSeen,
 } from "../change-requests/change-requests.queries.js";
-import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "../change-requests/write-attempts.js";
-import { blockedMessage, effectiveMergeRules, evaluateMergeRules } from "../merge-rules/merge-rules.js";
+import { freshState, MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "../change-requests/write-attempts.service.js";
+import { blockedMessage, effectiveMergeRules, evaluateMergeRules } from "../merge-rules/merge-rules.model.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
 import { getUsersByIds } from "../users/users.queries.js";
 
@@ -100,7 +100,7 @@ export async function computeMerge(db: Executor, sides: MergeSides, pageBases?: 
 
 /**
  * The three-way merge of base, primary ("ours") and change request head ("theirs"), each page
- * merged against its recorded resolution base when it has one (`pageBases`, see resolutions.ts).
+ * merged against its recorded resolution base when it has one (`pageBases`, see resolutions.model.ts).
  */
 export function mergeWithPageBases(
   db: Executor,
@@ -275,7 +275,7 @@ export async function updateFromPrimary(db: Db, input: { loaded: LoadedChangeReq
 /**
  * The conflicts a merge would have now (empty when it would merge cleanly). Reporting them records
  * which primary revision the caller saw, so that an edit of a page in conflict resolves it against
- * that version (resolutions.ts).
+ * that version (resolutions.model.ts).
  */
 export async function currentConflicts(db: Db, loaded: LoadedChangeRequest): Promise<{ sides: MergeSides; conflicts: MergeConflict[] }> {
   const { space, changeRequest } = await freshState(db, loaded);

@@ -5,7 +5,7 @@ import type { Actor } from "../../permissions/actor.js";
 import type { LoadedChangeRequest } from "../change-requests/change-requests.loader.js";
 import { presentComments } from "../comments/comments.presenter.js";
 import type { FormatValue } from "../comments/comments.schemas.js";
-import type { CommentScope } from "../comments/comments.scope.js";
+import type { CommentScope } from "../comments/comments-scope.model.js";
 import { presentUserOrPlaceholder } from "../users/users.presenter.js";
 import type { ReviewsContext } from "./change-request-reviews.loader.js";
 import type { RequestedReviewerResponse, ReviewResponse } from "./change-request-reviews.schemas.js";

@@ -28,7 +28,7 @@ import {
   updateChangeRequestRow,
 } from "./change-requests.queries.js";
 import type { ChangeRequestStatus, UpdateChangeRequestValue } from "./change-requests.schemas.js";
-import { MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "./write-attempts.js";
+import { MAX_ATTEMPTS, requireRevision, retryWhileSuperseded, Superseded } from "./write-attempts.service.js";
 
 export interface NewChangeRequestInput {
   space: SpaceRow;

@@ -1,7 +1,7 @@
 /**
  * Live collaboration's HTTP side: the token the editor asks for when it (re)connects, for the member
  * signed in to the web app (its session cookie), and the WebSocket endpoint /app/collab attached to
- * the HTTP server's `upgrade` (collab.server.ts). Neither is part of the API document.
+ * the HTTP server's `upgrade` (collab-server.adapter.ts). Neither is part of the API document.
  *
  * The collaboration server (Hocuspocus, Yjs and the editor model) is made by the first upgrade
  * request, not at start: most processes of a server never see one. With REDIS_URL it is made at
@@ -19,15 +19,15 @@ import { lazily } from "../../lib/lazy.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
 import { webAccessAllowed } from "../saml/saml.policy.js";
 import { CollabTokenBody, CollabTokenQuery } from "./collab.schemas.js";
-import type { CollabServer } from "./collab.server.js";
 import { collabAccess, issueCollabToken, parseCollabDocumentName } from "./collab.service.js";
+import type { CollabServer } from "./collab-server.adapter.js";
 
 export const collabRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   let made: CollabServer | undefined;
   let asked = false;
   const collabServer = lazily(async () => {
     asked = true;
-    const { CollabServer } = await import("./collab.server.js");
+    const { CollabServer } = await import("./collab-server.adapter.js");
     made = new CollabServer({
       db: deps.db,
       dialect: deps.dialect,

@@ -5,8 +5,8 @@ import { newId } from "../../lib/ids.js";
 import type { OrgAccess } from "../../permissions/access.js";
 import { deleteAccessToTargets, grantCreatorAdmin } from "../../permissions/grants.queries.js";
 import { removeSpacesFromSitesOutside } from "../content-tree/departures.queries.js";
-import { type ContentPositionValue, planMove } from "../content-tree/move.js";
-import { keyAtEnd, keysBetween, sortSiblings } from "../content-tree/positions.js";
+import { type ContentPositionValue, planMove } from "../content-tree/move.model.js";
+import { keyAtEnd, keysBetween, sortSiblings } from "../content-tree/positions.model.js";
 import { listSiblings, writePositions } from "../content-tree/tree.queries.js";
 import {
   deleteCollections,

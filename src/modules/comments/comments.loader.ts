@@ -2,15 +2,8 @@
 import type { Executor } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow, UserRow } from "../../db/schema.js";
 import { getUsersByIds } from "../users/users.queries.js";
-import {
-  type CommentLocation,
-  listComments,
-  type ReactionRow,
-  type ReplierRow,
-  reactionsTo,
-  repliersOfComments,
-  repliesOfComments,
-} from "./comments.queries.js";
+import { listComments, type ReactionRow, type ReplierRow, reactionsTo, repliersOfComments, repliesOfComments } from "./comments.queries.js";
+import type { CommentLocation } from "./comments-scope.model.js";
 
 /** What presenting comments or replies needs besides them. */
 export interface LoadedCommentsContext {

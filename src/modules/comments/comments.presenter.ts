@@ -23,7 +23,7 @@ import type {
   FormatValue,
   TableCellValue,
 } from "./comments.schemas.js";
-import { basePathOf, type CommentScope } from "./comments.scope.js";
+import { basePathOf, type CommentScope } from "./comments-scope.model.js";
 
 /** What presenting a page of comments or replies needs, loaded beforehand in bulk. */
 export interface CommentPresentContext {

@@ -3,12 +3,7 @@ import type { Executor } from "../../db/database.js";
 import type { CommentAnchorRow, CommentReplyRow, CommentRow, CommentsTable, Database } from "../../db/schema.js";
 import { type Page, paginate, type SortKey } from "../../lib/pagination.js";
 import { type JoinedMemberRow, type MemberWithUser, membersWithUsers, toMemberWithUser } from "../members/members.queries.js";
-
-/** Where comments live: a space's own comments (`changeRequestId` absent) or one change request's. */
-export interface CommentLocation {
-  spaceId: string;
-  changeRequestId?: string | undefined;
-}
+import type { CommentLocation } from "./comments-scope.model.js";
 
 /** The filter selecting the comments of one location. */
 function inLocation(location: CommentLocation) {

@@ -15,7 +15,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import Type, { type TObject } from "typebox";
-import type { Trx } from "../../db/database.js";
+import type { Executor, Trx } from "../../db/database.js";
 import type { CommentReplyRow, CommentRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
@@ -52,16 +52,68 @@ import {
   UpdateReplyBody,
   type UpdateReplyValue,
 } from "./comments.schemas.js";
-import { type CommentRouteSet, type CommentScope, locationOf, placeOf, SPACE_COMMENT_OPERATION_IDS } from "./comments.scope.js";
 import { checkReactions, checkTarget, createComment, createReply, documentFromBody, editComment, editReply } from "./comments.service.js";
+import { type CommentScope, locationOf, placeOf } from "./comments-scope.model.js";
 
-export {
-  CHANGE_REQUEST_COMMENT_OPERATION_IDS,
-  type CommentOperationIds,
-  type CommentRouteSet,
-  type CommentScope,
-  SPACE_COMMENT_OPERATION_IDS,
-} from "./comments.scope.js";
+export type { CommentScope } from "./comments-scope.model.js";
+
+export interface CommentOperationIds {
+  listComments: string;
+  postComment: string;
+  getComment: string;
+  updateComment: string;
+  deleteComment: string;
+  listReplies: string;
+  postReply: string;
+  getReply: string;
+  updateReply: string;
+  deleteReply: string;
+  listCommenters: string;
+}
+
+export interface CommentRouteSet {
+  /** Route prefix, e.g. "/v1/spaces/:spaceId". */
+  prefix: string;
+  /** Schema of the prefix's path parameters. */
+  params: TObject;
+  operationIds: CommentOperationIds;
+  /** Loads the location for the caller; throws 404 when it is missing or the caller may not view it. */
+  resolve(request: FastifyRequest): Promise<CommentScope>;
+  tags?: string[];
+  /** Reply updates accept `resolved`, which resolves or reopens the parent comment (change requests). */
+  replyResolvesComment?: boolean;
+  /** Runs in the transaction that stores a new comment or reply (change requests count contributions). */
+  onPosted?(trx: Executor, scope: CommentScope, userId: string): Promise<void>;
+}
+
+export const SPACE_COMMENT_OPERATION_IDS: CommentOperationIds = {
+  listComments: "listCommentsInSpace",
+  postComment: "postCommentInSpace",
+  getComment: "getCommentInSpace",
+  updateComment: "updateCommentInSpace",
+  deleteComment: "deleteCommentInSpace",
+  listReplies: "listCommentRepliesInSpace",
+  postReply: "postCommentReplyInSpace",
+  getReply: "getCommentReplyInSpace",
+  updateReply: "updateCommentReplyInSpace",
+  deleteReply: "deleteCommentReplyInSpace",
+  listCommenters: "listCommentersInSpace",
+};
+
+/** For `/v1/spaces/:spaceId/change-requests/:changeRequestId` (mount with `replyResolvesComment: true`). */
+export const CHANGE_REQUEST_COMMENT_OPERATION_IDS: CommentOperationIds = {
+  listComments: "listCommentsInChangeRequest",
+  postComment: "postCommentInChangeRequest",
+  getComment: "getCommentInChangeRequest",
+  updateComment: "updateCommentInChangeRequest",
+  deleteComment: "deleteCommentInChangeRequest",
+  listReplies: "listCommentRepliesInChangeRequest",
+  postReply: "postCommentReplyInChangeRequest",
+  getReply: "getCommentReplyInChangeRequest",
+  updateReply: "updateCommentReplyInChangeRequest",
+  deleteReply: "deleteCommentReplyInChangeRequest",
+  listCommenters: "listCommentersInChangeRequest",
+};
 
 /** Registers the comment, reply and commenter routes of one location (a space, a change request). */
 export function registerCommentRoutes(app: FastifyInstance, deps: Deps, set: CommentRouteSet): void {

@@ -16,7 +16,7 @@ import { nowIso } from "../../lib/time.js";
 import { loadRevisionView, pageDocument } from "../content/content.loader.js";
 import { applyReactions, insertComment, insertReply, updateComment, updateReply } from "./comments.queries.js";
 import type { BodyInputValue, TableCellValue } from "./comments.schemas.js";
-import type { CommentScope } from "./comments.scope.js";
+import type { CommentScope } from "./comments-scope.model.js";
 
 /**
  * A comment body parsed as the body of a page would be, except that it has no title and no front

@@ -1,6 +1,6 @@
 import type { Executor } from "../../db/database.js";
 import { nowIso } from "../../lib/time.js";
-import type { Sibling } from "./positions.js";
+import type { Sibling } from "./positions.model.js";
 
 /**
  * Children of a parent collection (or of the organization's top level when `parentId` is null):

@@ -15,7 +15,7 @@ import type { RevisionRow } from "../../db/schema.js";
 import type { Urls } from "../../http/urls.js";
 import { parseJson, parseJsonOrNull } from "../../lib/json.js";
 import type { ChangeRequestResponse } from "../change-requests/change-requests.schemas.js";
-import { downloadUrl } from "../files/files.urls.js";
+import { downloadUrl } from "../files/files-urls.model.js";
 import type { FileResponse, PageResponse } from "./content.schemas.js";
 
 export interface ContentPresentContext {

@@ -1,6 +1,6 @@
 /**
  * The analysis job: reads every conversation of an organization, finds their issues and clusters
- * (conversations.analysis.ts), relates each issue to the documentation through the full-text
+ * (analysis.model.ts), relates each issue to the documentation through the full-text
  * search of the organization's spaces, and replaces the previous analysis in one transaction, so
  * that a crash at any point leaves the previous analysis whole (the job is then retried).
  *
@@ -17,7 +17,7 @@ import type { Db, DialectName, Executor } from "../../db/database.js";
 import type { ConversationClusterRow, ConversationIssueRow } from "../../db/schema.js";
 import { enqueue } from "../../jobs/queue.js";
 import { defineJob } from "../../jobs/registry.js";
-import type { AnalysisPart } from "./conversations.analysis.js";
+import type { AnalysisPart } from "./analysis.model.js";
 import type { StoredDocumentationPage } from "./conversations.presenter.js";
 import {
   conversationsForAnalysis,
@@ -120,7 +120,7 @@ export async function runConversationAnalysis(deps: AnalysisDeps, orgId: string,
       (a, b) => compareText(a.createdAt, b.createdAt) || compareText(a.source, b.source) || compareText(a.externalId, b.externalId),
     );
     // Loaded on first use: the language model weighs ~35 MB that a server without conversations never needs.
-    const { analyseConversations } = await import("./conversations.analysis.js");
+    const { analyseConversations } = await import("./analysis.model.js");
     const result = analyseConversations(
       rows.map((row) => ({ id: row.id, subject: row.subject, parts: JSON.parse(row.parts) as AnalysisPart[] })),
     );

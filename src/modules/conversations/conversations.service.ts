@@ -11,7 +11,7 @@ import { newId } from "../../lib/ids.js";
 import { requestConversationAnalysis } from "./conversations.jobs.js";
 import { existingConversations, insertConversations, replaceConversation, requestAnalysis } from "./conversations.queries.js";
 import type { ConversationInputValue } from "./conversations.schemas.js";
-import { redact, redactUrl } from "./redact.js";
+import { redact, redactUrl } from "./redact.model.js";
 
 export interface IngestOutcome {
   created: number;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { putBlob } from "../../content/store/blobs.queries.js";
-import { DOWNLOAD_URL_TTL_SECONDS, downloadUrl } from "./files.urls.js";
+import { DOWNLOAD_URL_TTL_SECONDS, downloadUrl } from "./files-urls.model.js";
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import Type from "typebox";
 import { getBlob } from "../../content/store/blobs.queries.js";
 import type { Deps } from "../../deps.js";
 import { forbidden, notFound } from "../../http/errors.js";
-import { verifyDownload } from "./files.urls.js";
+import { verifyDownload } from "./files-urls.model.js";
 
 /** Types a browser may render inline; everything else downloads as an attachment. */
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|application\/pdf|text\/plain|video\/(mp4|webm)|audio\/(mpeg|ogg|wav))$/;

@@ -12,7 +12,7 @@ import { makePng } from "../../../test/helpers/generate-repo.js";
 import { commitFiles, createBareRepo, readRepoFiles } from "../../../test/helpers/git.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { WebClient } from "../../../test/helpers/web.js";
-import { readGitSyncState } from "./git-sync.state.js";
+import { readGitSyncState } from "./git-sync-state.service.js";
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -14,7 +14,7 @@ import type { Executor } from "../../db/database.js";
 import { conflicting, invalid, missing } from "../../lib/errors.js";
 import { nowIso } from "../../lib/time.js";
 import { getSpace } from "../spaces/spaces.queries.js";
-import { readGitSyncState, updateGitSyncState } from "./git-sync.state.js";
+import { readGitSyncState, updateGitSyncState } from "./git-sync-state.service.js";
 
 async function documentOf(db: Executor, hash: string | undefined): Promise<JSONDocument | undefined> {
   return hash ? loadDocument<JSONDocument>(db, hash) : undefined;

@@ -9,7 +9,7 @@ import { GitSyncState, SpaceParams } from "../spaces/spaces.schemas.js";
 import { requireSyncableSpace } from "./git-sync.loader.js";
 import { ExportBody, ImportBody } from "./git-sync.schemas.js";
 import { assertExportRef, gitJobBase, requestGitRun } from "./git-sync.service.js";
-import { readGitSyncState, updateGitSyncState } from "./git-sync.state.js";
+import { readGitSyncState, updateGitSyncState } from "./git-sync-state.service.js";
 
 const tags = ["git"];
 

@@ -38,14 +38,8 @@ import { getSpace } from "../spaces/spaces.queries.js";
 import { getUserById } from "../users/users.queries.js";
 import { listGitRedirects, redirectPath, redirectsToPages, replaceGitRedirects } from "./git-redirects.queries.js";
 import type { GitExportPayload, GitImportPayload, GitSyncJobBase } from "./git-sync.jobs.js";
-import {
-  type GitSyncBase,
-  type GitSyncRunValue,
-  readGitSyncState,
-  repoNameOf,
-  type StoredGitSyncState,
-  updateGitSyncState,
-} from "./git-sync.state.js";
+import { type GitSyncBase, type GitSyncRunValue, repoNameOf, type StoredGitSyncState } from "./git-sync-state.model.js";
+import { readGitSyncState, updateGitSyncState } from "./git-sync-state.service.js";
 
 /** The purpose Git credentials are sealed under (lib/sealed.ts). */
 export const CREDENTIALS_PURPOSE = "git-credentials";

@@ -3,8 +3,13 @@ import type { Urls } from "../../http/urls.js";
 import { isRole } from "../../permissions/roles.js";
 import type { DefaultTeams } from "../saml/saml.loader.js";
 import { presentTeam } from "../teams/teams.presenter.js";
-import { relyingPartyUrls } from "./oidc.client.js";
 import type { OidcProviderResponse } from "./oidc.schemas.js";
+
+/** The addresses this service gives the provider's administrator, under /app/oidc/{providerId}/. */
+export function relyingPartyUrls(urls: Urls, providerId: string) {
+  const base = urls.app(`/oidc/${encodeURIComponent(providerId)}`);
+  return { redirectURI: `${base}/callback`, startURL: `${base}/start` };
+}
 
 /** A provider as its organization's admins see it: never its client secret. */
 export function presentOidcProvider(provider: OidcProviderRow, defaults: DefaultTeams, urls: Urls): OidcProviderResponse {

@@ -18,7 +18,6 @@ import type { JobContext } from "../../jobs/registry.js";
 import { defineJob } from "../../jobs/registry.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
-import { type IsolatedOutcome, processSpecIsolated } from "./openapi.processing.js";
 import {
   getSpecSource,
   getVersionHash,
@@ -29,6 +28,7 @@ import {
   specsDueForRefresh,
 } from "./openapi.queries.js";
 import { enqueueProcessing } from "./openapi.service.js";
+import { type IsolatedOutcome, processSpecIsolated } from "./openapi-processing.adapter.js";
 
 declare module "../../jobs/registry.js" {
   interface JobPayloads {

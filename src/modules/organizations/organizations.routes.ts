@@ -11,7 +11,7 @@ import { toList } from "../../lib/pagination.js";
 import { nowIso } from "../../lib/time.js";
 import { authorize } from "../../permissions/authorize.js";
 import { addMember, getMember, markMemberSeen } from "../../permissions/memberships.queries.js";
-import { checkMergeRules } from "../merge-rules/merge-rules.js";
+import { checkMergeRules } from "../merge-rules/merge-rules.loader.js";
 import { addressVerifiedEverywhere, addressVerifiedFor } from "../users/users.policy.js";
 import { requireOrganization } from "./organizations.loader.js";
 import { organizationPermissions } from "./organizations.policy.js";

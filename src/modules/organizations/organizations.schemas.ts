@@ -1,5 +1,6 @@
 import Type, { type Static } from "typebox";
-import { OrganizationMergeRules, RichDocument, RoleOrGuest, Timestamp } from "../../http/schemas.js";
+import { RichDocument, RoleOrGuest, Timestamp } from "../../http/schemas.js";
+import { OrganizationMergeRules } from "../merge-rules/merge-rules.schemas.js";
 
 export const OrganizationParams = Type.Object({ organizationId: Type.String({ minLength: 1, maxLength: 100 }) });
 

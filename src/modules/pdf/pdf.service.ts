@@ -18,7 +18,7 @@ import { getObjectsJson } from "../../content/store/objects.queries.js";
 import type { Db } from "../../db/database.js";
 import type { Urls } from "../../http/urls.js";
 import { busy, missing } from "../../lib/errors.js";
-import { downloadUrl } from "../files/files.urls.js";
+import { downloadUrl } from "../files/files-urls.model.js";
 import { getPdfExportBlob, putPdfExport } from "./pdf.queries.js";
 
 /** Bump when the renderer's output changes, so cached PDFs are rendered again. */

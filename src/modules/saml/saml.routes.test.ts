@@ -3,7 +3,7 @@ import { createTestContext, TEST_PUBLIC_URL, type TestContext } from "../../../t
 import { createOrganization, createOrgWithRoles } from "../../../test/helpers/factories.js";
 import { createTestIdp, type TestIdp } from "../../../test/helpers/saml-idp.js";
 import { createTeam } from "../../../test/helpers/teams.factories.js";
-import { parseCertificate } from "./saml.certificate.js";
+import { parseCertificate } from "./saml-certificate.model.js";
 
 let ctx: TestContext;
 let idp: TestIdp;

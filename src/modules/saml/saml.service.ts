@@ -7,9 +7,9 @@ import { isRole, type Role } from "../../permissions/roles.js";
 import { getTeam, insertTeamMembers } from "../teams/teams.queries.js";
 import { vouchedByOrganization } from "../users/users.policy.js";
 import { getUserByEmail, insertUser, setEmailVerification, updateUser, verificationColumns } from "../users/users.queries.js";
-import { parseCertificate } from "./saml.certificate.js";
 import { getSamlProvider, insertSamlProvider, updateSamlProvider } from "./saml.queries.js";
 import type { CreateSamlProviderValue, UpdateSamlProviderValue } from "./saml.schemas.js";
+import { parseCertificate } from "./saml-certificate.model.js";
 
 /** Role of members created at their first sign-in when the administrator names none. */
 export const DEFAULT_SSO_ROLE: Role = "read";

@@ -3,6 +3,7 @@ import type { Executor } from "../../db/database.js";
 import type { ScimTokenRow } from "../../db/schema.js";
 import { hashToken, newId, randomBase62 } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
+import type { ScimFilter } from "./scim-filter.model.js";
 
 export const SCIM_TOKEN_PREFIX = "qscim_";
 
@@ -85,11 +86,6 @@ export interface ScimMemberRow {
   disabled: number;
   joinedAt: string;
   updatedAt: string;
-}
-
-export interface ScimFilter {
-  attribute: string;
-  value: string;
 }
 
 /** One page of the organization's members that match every filter (`userName`, `externalId`, `id`, `emails.value`). */

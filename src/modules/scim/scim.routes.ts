@@ -16,8 +16,6 @@ import { DomainError, invalid, missing, preconditionFailed } from "../../lib/err
 import { authorize } from "../../permissions/authorize.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { loadSamlOrganization } from "../saml/saml.loader.js";
-import { parseFilter } from "./scim.filter.js";
-import { groupChangeOf, userChangeOf } from "./scim.patch.js";
 import {
   type AttributeSelection,
   ERROR_SCHEMA,
@@ -49,9 +47,11 @@ import {
   deleteScimGroup,
   deleteScimUser,
   groupNotFound,
-  type UserChange,
   userNotFound,
 } from "./scim.service.js";
+import { parseFilter } from "./scim-filter.model.js";
+import type { UserChange } from "./scim-patch.model.js";
+import { groupChangeOf, userChangeOf } from "./scim-patch.model.js";
 
 const SCIM_TYPE = "application/scim+json; charset=utf-8";
 const MAX_COUNT = 200;

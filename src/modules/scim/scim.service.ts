@@ -25,19 +25,10 @@ import { createTeam } from "../teams/teams.service.js";
 import { vouchedByOrganization } from "../users/users.policy.js";
 import { getUserByEmail, getUserById, insertUser, normalizeEmail, updateUser } from "../users/users.queries.js";
 import { setExternalId, setMemberDisabled, setUserEmail, touchTeam } from "./scim.queries.js";
+import type { UserChange } from "./scim-patch.model.js";
 
 const DISPLAY_NAME_MAX = 64;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
-
-/** What a SCIM client may set on a User. Undefined: leave as it is. */
-export interface UserChange {
-  userName?: string;
-  displayName?: string;
-  givenName?: string;
-  familyName?: string;
-  active?: boolean;
-  externalId?: string | null;
-}
 
 export const userNotFound = (id: string) => `No user with id "${id}" is a member of this organization.`;
 export const groupNotFound = (id: string) => `No group with id "${id}" in this organization.`;

@@ -3,7 +3,7 @@ import { createTestContext, type TestContext } from "../../../test/helpers/app.j
 import { schemaErrors } from "../../../test/helpers/contract.js";
 import { createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
-import { DEFAULT_CUSTOMIZATION } from "./customization.js";
+import { DEFAULT_CUSTOMIZATION } from "./customization.model.js";
 
 let ctx: TestContext;
 beforeAll(async () => {

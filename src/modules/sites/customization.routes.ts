@@ -6,7 +6,14 @@ import { errorResponses, NoContent } from "../../http/schemas.js";
 import { invalid, missing } from "../../lib/errors.js";
 import type { Actor } from "../../permissions/actor.js";
 import { getSpacesByIds } from "../spaces/spaces.queries.js";
-import { applyOverride, customizationFromBody, mergeOverride, parseCustomization, parseOverride, spacesNamedBy } from "./customization.js";
+import {
+  applyOverride,
+  customizationFromBody,
+  mergeOverride,
+  parseCustomization,
+  parseOverride,
+  spacesNamedBy,
+} from "./customization.model.js";
 import {
   OverrideSiteSpaceCustomizationBody,
   SiteCustomizationSchema,
@@ -14,9 +21,9 @@ import {
   UpdateSiteCustomizationBody,
 } from "./customization.schemas.js";
 import { type LoadedSite, requireSiteWithModel } from "./sites.loader.js";
+import { allow } from "./sites.policy.js";
 import { setSiteCustomization, setSiteSpaceCustomization } from "./sites.queries.js";
 import { SiteParams } from "./sites.schemas.js";
-import { allow } from "./sites.views.js";
 
 const tags = ["site-customization"];
 const EDIT_MESSAGE = "Only members with the create role, or the edit level on this site, can read or change a site's customization.";

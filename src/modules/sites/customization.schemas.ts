@@ -2,7 +2,7 @@
  * Site customization (`SiteCustomizationSettings` of @gitbook/api 0.146.0) and a site space's
  * overrides of it (the body of `overrideSiteSpaceCustomizationById`). Objects refuse unknown
  * properties (they are dropped, never stored); sizes are bounded. What a schema cannot say (URLs are
- * http(s) without credentials, which fields a link's kind needs) is checked by customization.ts.
+ * http(s) without credentials, which fields a link's kind needs) is checked by customization.model.ts.
  */
 import Type, { type Static, type TSchema } from "typebox";
 import { Id } from "../../http/schemas.js";
@@ -95,7 +95,7 @@ const FontDefinition = Type.Object(
 );
 
 /**
- * A `ContentRef` as one object: `kind` says which other field it needs (checked by customization.ts),
+ * A `ContentRef` as one object: `kind` says which other field it needs (checked by customization.model.ts),
  * so that a wrong kind is reported as such rather than as every alternative's complaint.
  */
 export const CustomizationContentRef = Type.Object(
@@ -143,7 +143,7 @@ export const Announcement = Type.Object(
   strict,
 );
 
-/** `CustomizationFavicon`: `{icon: {light, dark}}`, `{emoji}` or `{}` (one at most, checked by customization.ts). */
+/** `CustomizationFavicon`: `{icon: {light, dark}}`, `{emoji}` or `{}` (one at most, checked by customization.model.ts). */
 export const Favicon = Type.Object(
   { icon: Type.Optional(ThemedUrl), emoji: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })) },
   strict,

@@ -28,9 +28,9 @@ import {
   UpdateRedirectBody,
 } from "./redirects.schemas.js";
 import { bulkUpsertRedirects, checkRedirectRoom, destinationSegments, newRedirectRow, resolveDestination } from "./redirects.service.js";
-import { requireSite } from "./sites.loader.js";
+import { inSiteTransaction, requireSite, verifiedShareKey } from "./sites.loader.js";
+import { allow } from "./sites.policy.js";
 import { SiteParams } from "./sites.schemas.js";
-import { allow, inSiteTransaction, verifiedShareKey } from "./sites.views.js";
 import { loadSiteModel } from "./structure.queries.js";
 
 const tags = ["site-redirects"];

@@ -9,9 +9,8 @@ import { deleteShareLinkRow, getShareLink, listShareLinks, updateShareLinkRow } 
 import { CreateShareLinkBody, ShareLinkParams, ShareLinkSchema, UpdateShareLinkBody } from "./share-links.schemas.js";
 import { createShareLink, shareLinkKey } from "./share-links.service.js";
 import { requireSite } from "./sites.loader.js";
-import { refuseExposure } from "./sites.policy.js";
+import { allow, refuseExposure } from "./sites.policy.js";
 import { SiteParams } from "./sites.schemas.js";
-import { allow } from "./sites.views.js";
 
 const tags = ["share links"];
 const MANAGE_MESSAGE = "Only members with the create role, or the edit level on this site, can manage a site's share links.";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, TEST_PUBLIC_URL, type TestContext } from "../../../test/helpers/app.js";
 import { addSection, createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
-import { verifyPreview } from "./preview.js";
+import { verifyPreview } from "./preview.model.js";
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -5,10 +5,10 @@ import { actorOf } from "../../http/authenticate.js";
 import { errorResponses } from "../../http/schemas.js";
 import { invalid, missing } from "../../lib/errors.js";
 import { parseJson } from "../../lib/json.js";
-import { checkAdaptiveSchema, templateConditions } from "./adaptive.js";
-import { previewParams } from "./preview.js";
+import { checkAdaptiveSchema, templateConditions } from "./adaptive.model.js";
+import { previewParams } from "./preview.model.js";
 import { requireSite, requireSiteWithModel } from "./sites.loader.js";
-import { refuseExposure } from "./sites.policy.js";
+import { allow, refuseExposure } from "./sites.policy.js";
 import { getAdaptiveSchema, putAdaptiveSchema } from "./sites.queries.js";
 import {
   AdaptiveSchemaSchema,
@@ -21,7 +21,6 @@ import {
   UpdatePublishingAuthBody,
 } from "./sites.schemas.js";
 import { ensurePublishingAuth, presentPublishingAuth, updatePublishingAuth } from "./sites.service.js";
-import { allow } from "./sites.views.js";
 import { defaultSectionId, defaultSiteSpaceId } from "./structure.model.js";
 
 const tags = ["sites"];

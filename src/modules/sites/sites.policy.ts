@@ -79,3 +79,8 @@ export function refuseExposure(unreadable: readonly string[], action: string): v
     `You cannot ${action}: ${one ? "site space" : "site spaces"} ${shown}${more} of this site ${one ? "shows a space" : "show spaces"} you cannot read, and this would let others read ${one ? "it" : "them"}. Ask an organization admin (or a member who can read ${one ? "that space" : "those spaces"}) to do it, or take ${one ? "that site space" : "those site spaces"} off the site first.`,
   );
 }
+
+/** 403 unless the caller's permissions (on a site they may see) allow the action. */
+export function allow(allowed: boolean, message: string): void {
+  if (!allowed) throw notAllowed(message);
+}

@@ -1,5 +1,6 @@
 import type { SiteRow } from "../../db/schema.js";
 import type { Urls } from "../../http/urls.js";
+import type { SitesContext } from "./sites.loader.js";
 import { SITE_FEATURES, type SitePermissionsValue, type SiteResponse } from "./sites.schemas.js";
 
 /** The public shape of a site (`Site`). */
@@ -27,4 +28,13 @@ export function presentSite(site: SiteRow, input: { siteSpaces: number; permissi
     },
     permissions: input.permissions,
   };
+}
+
+/** Sites as the caller sees them, from what loadSitesContext loaded for all of them. */
+export function presentSites(sites: readonly SiteRow[], context: SitesContext, urls: Urls): SiteResponse[] {
+  return sites.map((site) => {
+    const permissions = context.permissions.get(site.id);
+    if (!permissions) throw new Error(`No permissions were loaded for site ${site.id}`);
+    return presentSite(site, { siteSpaces: context.siteSpaces.get(site.id) ?? 0, permissions }, urls);
+  });
 }

@@ -1,15 +1,28 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { Executor } from "../../db/database.js";
 import { isUniqueViolation } from "../../db/dialect.js";
 import type { SiteRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
+import type { Urls } from "../../http/urls.js";
 import { conflicting } from "../../lib/errors.js";
 import { listOf } from "../../lib/pagination.js";
+import type { OrgAccess } from "../../permissions/access.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
-import { applyOverride, parseCustomization, parseOverride } from "./customization.js";
-import { loadSpacesForSite, requireOrgAccess, requireSite, siteNotFound } from "./sites.loader.js";
-import { mayCreateSites, refuseExposure, sitePermissions, widensAudience } from "./sites.policy.js";
+import { applyOverride, parseCustomization, parseOverride } from "./customization.model.js";
+import {
+  inSiteTransaction,
+  loadSitesContext,
+  loadSpacesForSite,
+  loadStructureSpaces,
+  requireOrgAccess,
+  requireSite,
+  siteNotFound,
+  verifiedShareKey,
+} from "./sites.loader.js";
+import { allow, mayCreateSites, refuseExposure, sitePermissions, widensAudience } from "./sites.policy.js";
+import { presentSites } from "./sites.presenter.js";
 import { deleteSiteRow, getSite, listSites, updateSiteRow } from "./sites.queries.js";
 import {
   CreateSiteBody,
@@ -22,9 +35,9 @@ import {
   UpdateSiteBody,
 } from "./sites.schemas.js";
 import { checkSpacesForSite, createSite, updateSite } from "./sites.service.js";
-import { allow, inSiteTransaction, presentSiteFor, presentSitesFor, structureContext, verifiedShareKey } from "./sites.views.js";
+
 import type { SiteModel } from "./structure.model.js";
-import { presentStructure } from "./structure.presenter.js";
+import { presentStructure, structureContextOf } from "./structure.presenter.js";
 import { loadSiteModel } from "./structure.queries.js";
 
 const tags = ["sites"];
@@ -62,7 +75,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       // Guests see only the sites granted to them (or their teams); members with a role see every one.
       const only = access.membership?.role ? undefined : [...access.grants.keys()];
       const page = await listSites(db, dialect, access.orgId, { ...request.query, only });
-      return listOf(page, await presentSitesFor(db, access, page.rows, urls));
+      return listOf(page, presentSites(page.rows, await loadSitesContext(db, access, page.rows), urls));
     },
   );
 
@@ -231,7 +244,7 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       if (site.published !== 1) throw siteNotFound(site.id);
       const shareKey = await verifiedShareKey(db, site.id, request.query.shareKey);
       const model = await loadSiteModel(db, site);
-      const ctx = await structureContext(db, access, model, urls, shareKey);
+      const ctx = structureContextOf(access, model, await loadStructureSpaces(db, model), urls, shareKey);
       return {
         object: "published-content-site" as const,
         site: await presentSiteFor(db, access, site, urls),
@@ -242,3 +255,10 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     },
   );
 };
+
+/** One site as the caller sees it. */
+async function presentSiteFor(db: Executor, access: OrgAccess, site: SiteRow, urls: Urls) {
+  const [presented] = presentSites([site], await loadSitesContext(db, access, [site]), urls);
+  if (!presented) throw new Error("presentSites returned nothing for one site");
+  return presented;
+}

@@ -195,7 +195,7 @@ export const PreviewResponse = Type.Object({
   url: Type.String({ description: "Signed preview address, valid for one hour" }),
 });
 
-/** The JSON Schema of visitor claims (`SiteAdaptiveJSONSchema`); its shape is checked by adaptive.ts. */
+/** The JSON Schema of visitor claims (`SiteAdaptiveJSONSchema`); its shape is checked by adaptive.model.ts. */
 export const AdaptiveJsonSchema = Type.Unsafe<Record<string, unknown>>({
   type: "object",
   additionalProperties: true,

@@ -10,8 +10,9 @@
  * first visible one in order when unset or gone.
  */
 import type { SiteRow, SiteSectionGroupRow, SiteSectionRow, SiteSpaceRow, SpaceRow } from "../../db/schema.js";
+import { ExpressionError, parseExpression } from "../../expr/index.js";
 import { invalid } from "../../lib/errors.js";
-import { keyBetween, keysBetween } from "../content-tree/positions.js";
+import { keyBetween, keysBetween } from "../content-tree/positions.model.js";
 
 export interface ModelSiteSpace extends SiteSpaceRow {
   space: SpaceRow;
@@ -292,4 +293,16 @@ export function planPosition(
 export function keyAfter(siblings: readonly { position: string; id: string }[]): string {
   const last = [...siblings].sort(byPosition).at(-1);
   return keyBetween(last?.position ?? null, null);
+}
+
+/** A condition as stored: null to remove (null or ""), else checked with the expression parser. */
+export function checkCondition(condition: string | null, field: string): string | null {
+  if (condition === null || condition.trim() === "") return null;
+  try {
+    parseExpression(condition, { maxLength: 1024 });
+  } catch (error) {
+    if (error instanceof ExpressionError) throw invalid(`${field} is not a valid expression: ${error.message}.`);
+    throw error;
+  }
+  return condition;
 }

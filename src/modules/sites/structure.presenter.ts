@@ -6,8 +6,11 @@
  * a share key as the first segment after it when the caller gave one, then the section's path
  * (none for the home section), then the site space's path (none for its section's default).
  */
-import type { SiteSectionGroupRow, SiteSectionRow } from "../../db/schema.js";
+import type { SiteSectionGroupRow, SiteSectionRow, SpaceRow } from "../../db/schema.js";
 import type { Urls } from "../../http/urls.js";
+import type { OrgAccess } from "../../permissions/access.js";
+import type { SpaceCounts } from "../spaces/space-activity.queries.js";
+import { presentSpacesFor } from "../spaces/spaces.presenter.js";
 import type { SpaceResponse } from "../spaces/spaces.schemas.js";
 import {
   childrenOf,
@@ -31,6 +34,18 @@ export interface StructureContext {
   urls: Urls;
   /** A verified share key to put in published URLs. */
   shareKey?: string | undefined;
+}
+
+/** What the structure presenter needs: the model and the spaces of its visible site spaces (loadStructureSpaces), presented for the caller. */
+export function structureContextOf(
+  access: OrgAccess,
+  model: SiteModel,
+  loaded: { spaces: readonly SpaceRow[]; counts: ReadonlyMap<string, SpaceCounts> },
+  urls: Urls,
+  shareKey?: string,
+): StructureContext {
+  const presented = presentSpacesFor(access, loaded.spaces, loaded.counts, urls);
+  return { model, spaces: new Map(presented.map((s) => [s.id, s])), urls, shareKey };
 }
 
 function publishedUrl(ctx: StructureContext, ...segments: (string | null)[]): { published?: string } {

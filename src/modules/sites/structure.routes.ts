@@ -6,11 +6,17 @@ import { errorResponses, ListOf, NoContent } from "../../http/schemas.js";
 import { missing } from "../../lib/errors.js";
 import { listOf, paginateRows } from "../../lib/pagination.js";
 import type { Actor } from "../../permissions/actor.js";
-import { type LoadedSite, loadSpacesForSite, requireSiteWithModel } from "./sites.loader.js";
-import { refuseExposure } from "./sites.policy.js";
+import {
+  inSiteTransaction,
+  type LoadedSite,
+  loadSpacesForSite,
+  loadStructureSpaces,
+  requireSiteWithModel,
+  verifiedShareKey,
+} from "./sites.loader.js";
+import { allow, refuseExposure } from "./sites.policy.js";
 import { SiteParams } from "./sites.schemas.js";
 import { checkSpacesForSite } from "./sites.service.js";
-import { allow, inSiteTransaction, structureContext, verifiedShareKey } from "./sites.views.js";
 import {
   defaultSiteSpaceId,
   type ModelSiteSpace,
@@ -21,7 +27,14 @@ import {
   sectionsInOrder,
   siteSpacesOf,
 } from "./structure.model.js";
-import { presentGroup, presentSection, presentSiteSpace, presentStructure, type StructureContext } from "./structure.presenter.js";
+import {
+  presentGroup,
+  presentSection,
+  presentSiteSpace,
+  presentStructure,
+  type StructureContext,
+  structureContextOf,
+} from "./structure.presenter.js";
 import { deleteSectionRow, deleteSiteSpaceRow, loadSiteModel, updateGroupRow } from "./structure.queries.js";
 import {
   AddSectionBody,
@@ -103,7 +116,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
   async function loadForRead(actor: Actor, params: { organizationId: string; siteId: string }, shareKey?: string) {
     const loaded = await requireSiteWithModel(db, actor, params.organizationId, params.siteId);
     const key = await verifiedShareKey(db, loaded.site.id, shareKey);
-    return { ...loaded, ctx: await structureContext(db, loaded.access, loaded.model, urls, key) };
+    return { ...loaded, ctx: structureContextOf(loaded.access, loaded.model, await loadStructureSpaces(db, loaded.model), urls, key) };
   }
 
   async function loadForWrite(actor: Actor, params: { organizationId: string; siteId: string }) {
@@ -115,7 +128,7 @@ export const siteStructureRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
   /** The model again after a write, presented for the caller. */
   async function reloaded(loaded: LoadedSite): Promise<StructureContext> {
     const model = await loadSiteModel(db, loaded.site);
-    return structureContext(db, loaded.access, model, urls);
+    return structureContextOf(loaded.access, model, await loadStructureSpaces(db, model), urls);
   }
 
   const siteSpaceOf = (model: SiteModel, id: string) => {

@@ -5,13 +5,13 @@
  */
 import type { Executor } from "../../db/database.js";
 import type { SiteSectionRow, SpaceRow } from "../../db/schema.js";
-import { ExpressionError, parseExpression } from "../../expr/index.js";
 import { invalid, missing } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
-import { keysBetween } from "../content-tree/positions.js";
+import { keysBetween } from "../content-tree/positions.model.js";
 import { recordRedirect, updateSiteRow } from "./sites.queries.js";
 import {
+  checkCondition,
   checkPath,
   childrenOf,
   defaultSectionId,
@@ -42,18 +42,6 @@ import {
   updateSectionRow,
   updateSiteSpaceRow,
 } from "./structure.queries.js";
-
-/** A condition as stored: null to remove (null or ""), else checked with the expression parser. */
-export function checkCondition(condition: string | null, field: string): string | null {
-  if (condition === null || condition.trim() === "") return null;
-  try {
-    parseExpression(condition, { maxLength: 1024 });
-  } catch (error) {
-    if (error instanceof ExpressionError) throw invalid(`${field} is not a valid expression: ${error.message}.`);
-    throw error;
-  }
-  return condition;
-}
 
 function sectionOf(model: SiteModel, id: string, field: string): SiteSectionRow {
   const section = model.sections.find((s) => s.id === id);

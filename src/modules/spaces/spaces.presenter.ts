@@ -1,10 +1,10 @@
 import { derivedFromCached } from "../../db/prepared.js";
 import type { SpaceRow } from "../../db/schema.js";
-import type { SpaceMergeRulesValue } from "../../http/schemas.js";
 import type { Urls } from "../../http/urls.js";
 import { deepFreeze, parseJson, parseJsonOrNull } from "../../lib/json.js";
 import type { OrgAccess } from "../../permissions/access.js";
 import { toDefaultLevel } from "../../permissions/access.js";
+import type { SpaceMergeRulesValue } from "../merge-rules/merge-rules.schemas.js";
 import type { SpaceCounts } from "./space-activity.queries.js";
 import { spacePermissions } from "./spaces.policy.js";
 import type { GitSyncStateValue, SpacePermissionsValue, SpaceResponse, VisitorAuthValue } from "./spaces.schemas.js";

@@ -1,5 +1,6 @@
 import Type, { type Static } from "typebox";
-import { DefaultLevel, Id, ListQuery, MergeRule, Order, RoleLevel, SpaceMergeRules, Timestamp } from "../../http/schemas.js";
+import { DefaultLevel, Id, ListQuery, Order, RoleLevel, Timestamp } from "../../http/schemas.js";
+import { MergeRule, SpaceMergeRules } from "../merge-rules/merge-rules.schemas.js";
 
 export const SpaceParams = Type.Object({ spaceId: Id });
 

@@ -6,8 +6,8 @@
 import type { Executor } from "../../db/database.js";
 import { enqueue } from "../../jobs/queue.js";
 import { defineJob } from "../../jobs/registry.js";
+import { runTranslation, TRANSLATION_RUN_ATTEMPTS, type TranslationRunPayload } from "./translation-run.service.js";
 import { listTranslationsOfSource, markPending } from "./translations.queries.js";
-import { runTranslation, TRANSLATION_RUN_ATTEMPTS, type TranslationRunPayload } from "./translations.run.js";
 
 declare module "../../jobs/registry.js" {
   interface JobPayloads {

@@ -9,7 +9,7 @@ import { authorize } from "../../permissions/authorize.js";
 import { requireCreateDestination } from "../collections/collections.loader.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { getSpace } from "../spaces/spaces.queries.js";
-import { translatorFor } from "./translations.engines.js";
+import { translatorFor } from "./engines.adapter.js";
 import { requestTranslationRun } from "./translations.jobs.js";
 import {
   requireMemberOrg,

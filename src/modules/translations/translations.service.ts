@@ -14,7 +14,7 @@ import { createSpace } from "../spaces/spaces.service.js";
 import { requestTranslationRun } from "./translations.jobs.js";
 import { findTranslationOf, insertTranslation } from "./translations.queries.js";
 import type { CreateTranslationValue } from "./translations.schemas.js";
-import { requirePair, type Translator } from "./translations.translator.js";
+import { requirePair, type Translator } from "./translator.model.js";
 
 export const EMPTY_INSTRUCTIONS = { object: "document", data: {}, nodes: [] } as const;
 

@@ -2,8 +2,8 @@
 import Type from "typebox";
 import { auditActionCatalogue } from "../../../../http/audit.js";
 import { invalid } from "../../../../lib/errors.js";
-import { auditEventLines, JSON_LINES } from "../../../../modules/audit/audit.export.js";
 import { listAuditEvents } from "../../../../modules/audit/audit.queries.js";
+import { auditEventLines, JSON_LINES } from "../../../../modules/audit/audit-export.service.js";
 import { organizationPermissions } from "../../../../modules/organizations/organizations.policy.js";
 import { authorize } from "../../../../permissions/authorize.js";
 import { orgHandler } from "../../web.kinds.js";

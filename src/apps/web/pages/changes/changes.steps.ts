@@ -12,7 +12,7 @@ import { editChangeRequestContent } from "../../../../modules/change-request-con
 import type { LoadedChangeRequest } from "../../../../modules/change-requests/change-requests.loader.js";
 import { assertWritable, refuseWrite } from "../../../../modules/change-requests/change-requests.policy.js";
 import { getComment } from "../../../../modules/comments/comments.queries.js";
-import type { CommentScope } from "../../../../modules/comments/comments.scope.js";
+import type { CommentScope } from "../../../../modules/comments/comments-scope.model.js";
 import { loadRevisionView, type RevisionView } from "../../../../modules/content/content.loader.js";
 import { publishedPlacesOfSpace } from "../../../../modules/sites/structure.queries.js";
 import type { ChangeRequestContext } from "../../web.steps.js";

@@ -7,10 +7,10 @@
 import { isUniqueViolation } from "../../../../db/dialect.js";
 import { conflicting } from "../../../../lib/errors.js";
 import { unseal } from "../../../../lib/sealed.js";
-import { finishOidcSignIn, visitorClaimsOf } from "../../../../modules/oidc/oidc.client.js";
+import { finishOidcSignIn, visitorClaimsOf } from "../../../../modules/oidc/oidc.adapter.js";
 import { signInWithOidc } from "../../../../modules/oidc/oidc.service.js";
 import { VISITOR_KEY_PURPOSE } from "../../../../modules/sites/sites.service.js";
-import { signVisitorToken } from "../../../../modules/sites/visitor-token.js";
+import { signVisitorToken } from "../../../../modules/sites/visitor-token.model.js";
 import { publicHandler } from "../../web.kinds.js";
 import { startSession, takeOidcState } from "../../web.session.js";
 import { CallbackQuery, ProviderParams } from "./oidc.schemas.js";

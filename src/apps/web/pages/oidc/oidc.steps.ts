@@ -6,7 +6,7 @@
 import type { OidcProviderRow, SiteRow } from "../../../../db/schema.js";
 import type { Deps } from "../../../../deps.js";
 import { invalid, missing } from "../../../../lib/errors.js";
-import type { OidcEnv } from "../../../../modules/oidc/oidc.client.js";
+import type { OidcEnv } from "../../../../modules/oidc/oidc.adapter.js";
 import { getOidcProviderById } from "../../../../modules/oidc/oidc.queries.js";
 import { getPublishingAuth, getSite, type PublishingAuthRow } from "../../../../modules/sites/sites.queries.js";
 

@@ -4,7 +4,7 @@
  * provider's authorization endpoint and keeps the state in a cookie: only it may complete the
  * sign-in (login CSRF).
  */
-import { OIDC_LOGIN_TTL_MS, startOidcSignIn } from "../../../../modules/oidc/oidc.client.js";
+import { OIDC_LOGIN_TTL_MS, startOidcSignIn } from "../../../../modules/oidc/oidc.adapter.js";
 import { publicHandler } from "../../web.kinds.js";
 import { rememberOidcState, safeNext } from "../../web.session.js";
 import { ProviderParams, StartQuery } from "./oidc.schemas.js";

@@ -7,7 +7,7 @@ import Type from "typebox";
 import { isUniqueViolation } from "../../../../db/dialect.js";
 import { conflicting } from "../../../../lib/errors.js";
 import { signInWithSaml } from "../../../../modules/saml/saml.service.js";
-import { sealTicket } from "../../../../modules/saml/saml.ticket.js";
+import { sealTicket } from "../../../../modules/saml/saml-ticket.model.js";
 import { publicHandler } from "../../web.kinds.js";
 import { safeNext } from "../../web.session.js";
 import { ProviderParams } from "./saml.schemas.js";

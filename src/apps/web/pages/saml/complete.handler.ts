@@ -1,10 +1,10 @@
 /**
  * The sign-in's completion in the browser that started it, under /app: the browser brings the
- * session it may already have, which the new one replaces (see modules/saml/saml.ticket.ts).
+ * session it may already have, which the new one replaces (see modules/saml/saml-ticket.model.ts).
  */
 import Type from "typebox";
 import { invalid, notAllowed } from "../../../../lib/errors.js";
-import { openTicket } from "../../../../modules/saml/saml.ticket.js";
+import { openTicket } from "../../../../modules/saml/saml-ticket.model.js";
 import { publicHandler } from "../../web.kinds.js";
 import { startSession, takeSamlRequest } from "../../web.session.js";
 import { ProviderParams } from "./saml.schemas.js";

@@ -11,13 +11,13 @@ import type { SamlProviderRow } from "../../../../db/schema.js";
 import type { Deps } from "../../../../deps.js";
 import type { SignedInWith } from "../../../../http/member-session.js";
 import { invalid, missing } from "../../../../lib/errors.js";
-import { relyingPartyUrls } from "../../../../modules/oidc/oidc.client.js";
+import { relyingPartyUrls } from "../../../../modules/oidc/oidc.presenter.js";
 import { allOidcProviders } from "../../../../modules/oidc/oidc.queries.js";
 import { samlProviderStatus, serviceProviderUrls } from "../../../../modules/saml/saml.presenter.js";
 import { allSamlProviders, getSamlProviderById } from "../../../../modules/saml/saml.queries.js";
 
-export const samlServiceProvider = () => import("../../../../modules/saml/saml.sp.js");
-export const samlSingleLogout = () => import("../../../../modules/saml/saml.slo.js");
+export const samlServiceProvider = () => import("../../../../modules/saml/saml-sp.adapter.js");
+export const samlSingleLogout = () => import("../../../../modules/saml/saml-slo.adapter.js");
 
 /** The organization's active providers (SAML, then OpenID Connect) as sign-in buttons, each coming back to `next`. */
 export async function singleSignOns(
@@ -43,7 +43,7 @@ export async function requireActiveProvider(db: Executor, providerId: string): P
   return provider;
 }
 
-/** The key that seals the ticket the assertion consumer hands to the browser's completion (modules/saml/saml.ticket.ts). */
+/** The key that seals the ticket the assertion consumer hands to the browser's completion (modules/saml/saml-ticket.model.ts). */
 export function ticketKey(secret: string): string {
   return createHmac("sha256", secret).update("quire saml sign-in ticket").digest("hex");
 }

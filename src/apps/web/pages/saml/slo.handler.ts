@@ -1,6 +1,6 @@
 /**
  * Single logout, HTTP-Redirect binding: the IdP's LogoutRequest (it ends the sessions it names
- * here) or its LogoutResponse to the LogoutRequest sent at sign-out (see modules/saml/saml.slo.ts).
+ * here) or its LogoutResponse to the LogoutRequest sent at sign-out (see modules/saml/saml-slo.adapter.ts).
  */
 import { invalid } from "../../../../lib/errors.js";
 import { page } from "../../layout.views.js";

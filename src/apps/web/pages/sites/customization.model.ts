@@ -5,7 +5,7 @@
  */
 import Type, { type Static } from "typebox";
 import { invalid } from "../../../../lib/errors.js";
-import { customizationFromBody } from "../../../../modules/sites/customization.js";
+import { customizationFromBody } from "../../../../modules/sites/customization.model.js";
 import type { SiteCustomization } from "../../../../modules/sites/customization.schemas.js";
 import { Csrf } from "../../web.schemas.js";
 

@@ -1,7 +1,7 @@
 /** Saves a site's customization from its form, for members who may edit the site (the API's rules and 403). */
 import Type from "typebox";
 import { notAllowed } from "../../../../lib/errors.js";
-import { parseCustomization } from "../../../../modules/sites/customization.js";
+import { parseCustomization } from "../../../../modules/sites/customization.model.js";
 import { requireSiteWithModel } from "../../../../modules/sites/sites.loader.js";
 import { setSiteCustomization } from "../../../../modules/sites/sites.queries.js";
 import { orgHandler } from "../../web.kinds.js";

@@ -1,7 +1,7 @@
 /** A site: its structure and published address; for its editors, its customization and page feedback. */
 import Type from "typebox";
 import { html } from "../../../../content/html/safe-html.js";
-import { parseCustomization } from "../../../../modules/sites/customization.js";
+import { parseCustomization } from "../../../../modules/sites/customization.model.js";
 import { loadSpacesForSite, requireSiteWithModel } from "../../../../modules/sites/sites.loader.js";
 import { sitePermissions } from "../../../../modules/sites/sites.policy.js";
 import { atLeast } from "../../../../permissions/roles.js";

@@ -1,6 +1,6 @@
 /** A space's Git panel: the repository it syncs with, its last import and export, and the forms that start one. */
 import { html, type SafeHtml } from "../../../../content/html/safe-html.js";
-import type { GitSyncRunValue, StoredGitSyncState } from "../../../../modules/git-sync/git-sync.state.js";
+import type { GitSyncRunValue, StoredGitSyncState } from "../../../../modules/git-sync/git-sync-state.model.js";
 import { badge, when } from "../../common.views.js";
 
 function gitRun(label: string, run: GitSyncRunValue | undefined): SafeHtml {

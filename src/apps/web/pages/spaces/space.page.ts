@@ -2,7 +2,7 @@
 import Type from "typebox";
 import { html } from "../../../../content/html/safe-html.js";
 import { loadRevisionView, pageDocumentJson } from "../../../../modules/content/content.loader.js";
-import { readGitSyncState } from "../../../../modules/git-sync/git-sync.state.js";
+import { readGitSyncState } from "../../../../modules/git-sync/git-sync-state.service.js";
 import { renameForm } from "../../common.views.js";
 import { orgHandler } from "../../web.kinds.js";
 import { appPath } from "../../web.paths.js";

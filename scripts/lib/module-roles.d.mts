@@ -1,0 +1,3 @@
+export const ROLES: readonly string[];
+export function roleOf(fileName: string): string | undefined;
+export function moduleFiles(root?: string): string[];
