@@ -3,8 +3,10 @@
  * question's terms, typo expansion against the index's vocabulary, the score of a candidate
  * section and the passage of it that answers best.
  */
+
 import { invalid } from "../../lib/errors.js";
 import { fold, stem } from "../search/snippets.js";
+import { editDistance } from "../search/typos.js";
 
 /** Bounds of a question: past these, words are ignored rather than looked up. */
 export const ASK_LIMITS = {
@@ -109,31 +111,6 @@ export function vocabularyOf(built: { rows: number; words: [string, number][] })
     stems.set(s, (stems.get(s) ?? 0) + df);
   }
   return { rows: built.rows, words, stems };
-}
-
-/**
- * Optimal string alignment distance (Damerau-Levenshtein with adjacent swaps) of `a` and `b`, or
- * `max + 1` as soon as it must exceed `max`: most vocabulary words are rejected after a row or two.
- */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prevPrev: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, (prevPrev[j - 2] as number) + 1);
-      row.push(value);
-      if (value < rowMin) rowMin = value;
-    }
-    if (rowMin > max) return max + 1;
-    prevPrev = prev;
-    prev = row;
-  }
-  return prev[b.length] as number;
 }
 
 /** Edits a word of this length may hold and still be read as a vocabulary word. */
