@@ -15,7 +15,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { elementaryCycles, moduleGraph, repoRoot } from "./lib/module-graph.mjs";
-import { moduleFiles, ROLES, roleOf } from "./lib/module-roles.mjs";
+import { APP_ROLES, appFilesWithoutRole, moduleFiles, ROLES, roleOf } from "./lib/module-roles.mjs";
 
 /**
  * Cycles that exist today and are to be removed by a refactor, written as the check prints them
@@ -48,7 +48,12 @@ const layers = architecture.slice(
 const undocumented = ROLES.filter((role) => !layers.includes(`.${role}.ts\``));
 for (const role of undocumented)
   console.error(`The role .${role}.ts has no row in docs/architecture.md's "One rule per layer" table: add its rule there.`);
-const failed = unroled.length > 0 || renamed.length > 0 || undocumented.length > 0;
+const appsUnroled = appFilesWithoutRole(root);
+for (const file of appsUnroled)
+  console.error(
+    `${file} has no role: name it <name>.<role>.ts with one of ${APP_ROLES.join(", ")} (docs/architecture.md, "Applications").`,
+  );
+const failed = unroled.length > 0 || renamed.length > 0 || undocumented.length > 0 || appsUnroled.length > 0;
 
 const edges = moduleGraph(root);
 const cycles = elementaryCycles(edges);

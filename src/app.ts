@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type RouteOptions } from "fastify";
 import { sql } from "kysely";
 import { publishedSiteRoutes } from "./apps/site/site.routes.js";
-import { SiteHosts } from "./apps/site/site-hosts.js";
+import { SiteHosts } from "./apps/site/site-hosts.steps.js";
 import { purgeExpiredSignInsJob } from "./apps/web/web.jobs.js";
 import { webRoutes } from "./apps/web/web.routes.js";
 import { onPrimaryContentChange } from "./content/revision/primary-hooks.js";
@@ -247,8 +247,8 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   // Live collaboration: the editor's token, and the WebSocket endpoint /app/collab on this server's port.
   await app.register(collabRoutes, { deps });
   // The MCP SDK (with zod) is ~25 MB resident: loaded by the first MCP request, not at startup.
-  const mcp = async (...args: Parameters<typeof import("./apps/site/mcp.js").handleMcpRequest>) =>
-    (await import("./apps/site/mcp.js")).handleMcpRequest(...args);
+  const mcp = async (...args: Parameters<typeof import("./apps/site/mcp.steps.js").handleMcpRequest>) =>
+    (await import("./apps/site/mcp.steps.js")).handleMcpRequest(...args);
   await app.register(publishedSiteRoutes, { deps, siteHosts, mcp });
 
   return app;

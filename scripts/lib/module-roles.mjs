@@ -27,3 +27,46 @@ export function moduleFiles(root = repoRoot) {
     .map((file) => `src/modules/${file}`)
     .sort();
 }
+
+/**
+ * The roles of a file of an application (src/apps/<app>/), by suffix, as docs/architecture.md's
+ * "Applications" table gives them. `apps/web/editor/` is the editor's browser bundle (its own
+ * tsconfig, built by esbuild): its files are the bundle's modules and carry no role.
+ */
+export const APP_ROLES = [
+  "routes",
+  "page",
+  "action",
+  "handler",
+  "kinds",
+  "steps",
+  "views",
+  "model",
+  "schemas",
+  "paths",
+  "client",
+  "session",
+  "hooks",
+  "queries",
+  "render",
+  "assets",
+  "jobs",
+];
+
+const APP_ROLE_SUFFIX = new RegExp(`\\.(${APP_ROLES.join("|")})\\.ts$`);
+
+/** Every non-test TypeScript file of the applications without one of APP_ROLES (the editor bundle aside). */
+export function appFilesWithoutRole(root = repoRoot) {
+  let entries;
+  try {
+    entries = readdirSync(join(root, "src", "apps"), { recursive: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .map((entry) => String(entry).split(sep).join("/"))
+    .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.startsWith("web/editor/"))
+    .filter((file) => !APP_ROLE_SUFFIX.test(file))
+    .map((file) => `src/apps/${file}`)
+    .sort();
+}

@@ -10,7 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { elementaryCycles, importsOf, moduleGraph } from "../../scripts/lib/module-graph.mjs";
-import { ROLES } from "../../scripts/lib/module-roles.mjs";
+import { APP_ROLES, appFilesWithoutRole, ROLES } from "../../scripts/lib/module-roles.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const made: string[] = [];
@@ -162,5 +162,25 @@ describe("the role of every file of a family", () => {
     const { code, output } = await check(root);
     expect(output).not.toContain("has no role");
     expect(code).toBe(0);
+  });
+});
+
+describe("the role of every file of an application", () => {
+  it("fails the check for a file without one (the editor's browser bundle aside), naming the file and the roles", async () => {
+    const repository = modules({ "a/a.service.ts": "export const a = 1;\n" });
+    const app = (file: string) => {
+      fs.mkdirSync(path.dirname(path.join(repository, "src/apps", file)), { recursive: true });
+      fs.writeFileSync(path.join(repository, "src/apps", file), "export {};\n");
+    };
+    for (const file of ["site/site.routes.ts", "site/pages/page.page.ts", "site/layout.ts", "site/layout.test.ts", "web/editor/main.ts"])
+      app(file);
+    expect(appFilesWithoutRole(repository)).toEqual(["src/apps/site/layout.ts"]);
+    const { code, output } = await check(repository);
+    expect(code).toBe(1);
+    expect(output).toContain(`src/apps/site/layout.ts has no role: name it <name>.<role>.ts with one of ${APP_ROLES.join(", ")}`);
+  });
+
+  it("are all given in this repository", () => {
+    expect(appFilesWithoutRole()).toEqual([]);
   });
 });

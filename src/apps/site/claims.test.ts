@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { combineClaims, signedClaimsOf, unsignedClaims, unsignedSchemaOf, variantKeyOf } from "./claims.js";
-import { conditionHolds, type Reader } from "./reader.js";
+import { combineClaims, signedClaimsOf, unsignedClaims, unsignedSchemaOf, variantKeyOf } from "./claims.model.js";
+import { conditionHolds, type Reader } from "./reader.model.js";
 
 const schema = {
   type: "object",

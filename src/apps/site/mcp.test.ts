@@ -11,7 +11,7 @@ import { createTestContext, type TestContext, type TestUser } from "../../../tes
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { invalid } from "../../lib/errors.js";
-import { handleMcpRequest, type McpPage, pagePathOf, type SiteMcpSource } from "./mcp.js";
+import { handleMcpRequest, type McpPage, pagePathOf, type SiteMcpSource } from "./mcp.steps.js";
 
 const SITE_URL = "http://docs.test/s/handbook";
 

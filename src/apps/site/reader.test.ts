@@ -12,7 +12,7 @@ import { createOrgWithSpace, createSpace, setDefaultLevel } from "../../../test/
 import { WebClient } from "../../../test/helpers/web.js";
 import { SESSION_COOKIE, SITE_MEMBER_COOKIE } from "../../http/member-session.js";
 import { signMemberClaims } from "../../lib/member-claims.js";
-import { decideReader } from "./reader.js";
+import { decideReader } from "./reader.steps.js";
 
 let ctx: TestContext;
 let probe: FastifyInstance;

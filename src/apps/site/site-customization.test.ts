@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readableOn, textOn } from "./site-customization.js";
+import { readableOn, textOn } from "./site-customization.views.js";
 
 /** WCAG contrast of two hex colors. */
 function contrast(a: string, b: string): number {

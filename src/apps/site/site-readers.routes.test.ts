@@ -12,8 +12,8 @@ import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.fa
 import { parseMarkdownPage } from "../../content/markdown/index.js";
 import { saveDocument } from "../../content/revision/storage.js";
 import { editorAssets } from "../web/web.assets.js";
-import { bodyAssets } from "./page-body.js";
-import { buildSiteAssets } from "./site-assets.js";
+import { bodyAssets } from "./page-body.render.js";
+import { buildSiteAssets } from "./site.assets.js";
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -5,8 +5,8 @@ import { block, code, doc, fileRef, h, inline, p, text } from "../../../test/hel
 import { addSection, createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
 import { saveDocument } from "../../content/revision/storage.js";
-import { siteMcpSource } from "./mcp-source.js";
-import { loadSiteView, siteByBasename } from "./site.loader.js";
+import { siteMcpSource } from "./mcp-source.steps.js";
+import { loadSiteView, siteByBasename } from "./site-load.steps.js";
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -20,7 +20,7 @@ import { EMBED_FRAME_ORIGINS } from "../../content/html/index.js";
 import type { Deps } from "../../deps.js";
 import { KeptEncodings, registerCompression } from "../../http/compression.js";
 import { legacySessionRemoval } from "../../http/member-session.js";
-import { bodyAssets } from "./page-body.js";
+import { bodyAssets } from "./page-body.render.js";
 import { askStream } from "./pages/ask.handler.js";
 import { siteAsset } from "./pages/assets.handler.js";
 import { feedbackAction } from "./pages/feedback.action.js";
@@ -30,9 +30,9 @@ import { navBranchHandler } from "./pages/nav.handler.js";
 import { sitePageHandler } from "./pages/page.page.js";
 import { sitePdfHandler } from "./pages/pdf.handler.js";
 import { searchJson, searchPage } from "./pages/search.page.js";
+import { buildSiteAssets } from "./site.assets.js";
 import { type Answer, plainNotFound, prepare, type SiteApp, type SiteHandler, segmentsOf } from "./site.steps.js";
-import { buildSiteAssets } from "./site-assets.js";
-import type { SiteHosts } from "./site-hosts.js";
+import type { SiteHosts } from "./site-hosts.steps.js";
 
 /**
  * Sites share Quire's host with the web app and the API. Their pages run no script but their own

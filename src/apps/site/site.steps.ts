@@ -11,13 +11,14 @@ import { html } from "../../content/html/index.js";
 import type { SiteRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import type { KeptEncodings } from "../../http/compression.js";
-import type { LayoutContext } from "./layout.js";
-import type { SitePagesForMcp } from "./mcp-source.js";
-import { decideReader, type Reader } from "./reader.js";
-import { loadSiteView, siteByBasename } from "./site.loader.js";
-import type { SiteAssets } from "./site-assets.js";
-import { siteRequestOf } from "./site-hosts.js";
-import { readerKey, type SiteView, versionOf } from "./site-view.js";
+import type { LayoutContext } from "./layout.views.js";
+import type { SitePagesForMcp } from "./mcp-source.steps.js";
+import type { Reader } from "./reader.model.js";
+import { decideReader } from "./reader.steps.js";
+import type { SiteAssets } from "./site.assets.js";
+import { siteRequestOf } from "./site-hosts.steps.js";
+import { loadSiteView, siteByBasename } from "./site-load.steps.js";
+import { readerKey, type SiteView, versionOf } from "./site-view.model.js";
 
 export interface Answer {
   status: number;

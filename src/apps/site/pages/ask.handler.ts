@@ -11,7 +11,7 @@ import { statusOfDomainError } from "../../../http/error-handler.js";
 import { openEventStream } from "../../../http/event-stream.js";
 import { DomainError } from "../../../lib/errors.js";
 import { robotsOf, type SiteRequest } from "../site.steps.js";
-import { askSite } from "../site-pages.js";
+import { askSite } from "../site-pages.steps.js";
 
 export const askStream = async (request: FastifyRequest, reply: FastifyReply, site: SiteRequest) => {
   const { app, ctx, reader } = site;

@@ -10,8 +10,8 @@ import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { randomBase62 } from "../../../lib/ids.js";
 import { FEEDBACK_RATINGS, type FeedbackRating } from "../../../modules/sites/feedback.queries.js";
-import { pageHref } from "../layout.js";
-import { parseCookies } from "../reader.js";
+import { pageHref } from "../layout.views.js";
+import { parseCookies } from "../reader.steps.js";
 import { plainNotFound, type SiteRequest, YEAR_SECONDS } from "../site.steps.js";
 
 import { recordReaderFeedback } from "./feedback.steps.js";

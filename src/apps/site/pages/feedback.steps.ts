@@ -10,9 +10,9 @@ import type { SiteRow } from "../../../db/schema.js";
 import type { Deps } from "../../../deps.js";
 import { sign } from "../../../lib/signing.js";
 import { type FeedbackRating, feedbackFromAddressSince, recordFeedback } from "../../../modules/sites/feedback.queries.js";
-import type { Reader } from "../reader.js";
-import { customizationOf } from "../site-customization.js";
-import { readablePage, type SiteView, type VariantView, variantVisible } from "../site-view.js";
+import type { Reader } from "../reader.model.js";
+import { customizationOf } from "../site-customization.views.js";
+import { readablePage, type SiteView, type VariantView, variantVisible } from "../site-view.model.js";
 
 /** Feedback answers one address may give one site in an hour. */
 export const FEEDBACK_PER_HOUR = 30;

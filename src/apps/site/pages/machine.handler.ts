@@ -1,7 +1,7 @@
 /** What the site answers machines: llms.txt, llms-full.txt, sitemap.xml and robots.txt, built for the reader and kept. */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { answer, robotsOf, type SiteRequest, sendKept } from "../site.steps.js";
-import { llmsFullTxt, llmsTxt, robotsTxt, sitemapXml } from "../site-pages.js";
+import { llmsFullTxt, llmsTxt, robotsTxt, sitemapXml } from "../site-pages.steps.js";
 
 export const llmsTxtHandler = async (request: FastifyRequest, reply: FastifyReply, site: SiteRequest) =>
   sendKept(request, reply, site, async () => answer(200, "text/plain; charset=utf-8", llmsTxt(site.ctx), robotsOf(site.reader)));

@@ -1,6 +1,6 @@
 /** The site's MCP endpoint (`<site>/~quire/mcp`, GET, POST and DELETE): one request over the reader's pages. */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { siteMcpSource } from "../mcp-source.js";
+import { siteMcpSource } from "../mcp-source.steps.js";
 import { plainNotFound, type SiteRequest } from "../site.steps.js";
 
 export const mcpHandler = async (request: FastifyRequest, reply: FastifyReply, { app, ctx, site }: SiteRequest) => {

@@ -5,8 +5,8 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { answer, plainNotFound, type SiteRequest, send, YEAR_SECONDS } from "../site.steps.js";
-import { navBranch } from "../site-nav.js";
-import { variantVisible } from "../site-view.js";
+import { navBranch } from "../site-nav.views.js";
+import { variantVisible } from "../site-view.model.js";
 
 export const navBranchHandler = async (request: FastifyRequest, reply: FastifyReply, { app, view, reader, ctx, params }: SiteRequest) => {
   const variant = view.variants.get(params.variant ?? "");

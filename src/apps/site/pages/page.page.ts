@@ -6,12 +6,12 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { DomainError } from "../../../lib/errors.js";
-import { pageHref, siteHref } from "../layout.js";
-import { findMovedPage, listSiteRedirects } from "../site.loader.js";
+import { pageHref, siteHref } from "../layout.views.js";
 import { type Answer, answer, answerKey, cacheControlOf, robotsOf, type SiteRequest, send } from "../site.steps.js";
-import { askMarkdown, askSite, markdownHref, pageMarkdown, renderNotFound, renderSitePage } from "../site-pages.js";
-import { siteRedirectFor } from "../site-redirects.js";
-import { readablePage, resolvePath } from "../site-view.js";
+import { findMovedPage, listSiteRedirects } from "../site-load.steps.js";
+import { askMarkdown, askSite, markdownHref, pageMarkdown, renderNotFound, renderSitePage } from "../site-pages.steps.js";
+import { siteRedirectFor } from "../site-redirects.steps.js";
+import { readablePage, resolvePath } from "../site-view.model.js";
 
 export const sitePageHandler = async (request: FastifyRequest, reply: FastifyReply, site: SiteRequest) => {
   const { app, ctx, view, reader, path } = site;

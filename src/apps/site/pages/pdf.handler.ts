@@ -10,8 +10,8 @@ import { statusOfDomainError } from "../../../http/error-handler.js";
 import { BUSY_RETRY_AFTER_SECONDS, DomainError } from "../../../lib/errors.js";
 import { pdfBytes } from "../../../modules/pdf/pdf.service.js";
 import { plainNotFound, type SiteRequest } from "../site.steps.js";
-import { customizationOf } from "../site-customization.js";
-import { pageContext, readablePage, variantVisible } from "../site-view.js";
+import { customizationOf } from "../site-customization.views.js";
+import { pageContext, readablePage, variantVisible } from "../site-view.model.js";
 
 export const sitePdfHandler = async (request: FastifyRequest, reply: FastifyReply, site: SiteRequest) => {
   const { view, reader, params } = site;

@@ -7,8 +7,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { statusOfDomainError } from "../../../http/error-handler.js";
 import { DomainError } from "../../../lib/errors.js";
 import { answer, robotsOf, type SiteRequest, send } from "../site.steps.js";
-import { renderSearchPage, searchResultsJson, searchSite } from "../site-pages.js";
-import { resolvePath } from "../site-view.js";
+import { renderSearchPage, searchResultsJson, searchSite } from "../site-pages.steps.js";
+import { resolvePath } from "../site-view.model.js";
 
 const queryOf = (request: FastifyRequest) => {
   const query = (request.query ?? {}) as Record<string, unknown>;

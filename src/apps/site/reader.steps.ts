@@ -31,7 +31,6 @@
 import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
-import { conditionHoldsIn, readerContext } from "../../content/document/for-reader.js";
 import type { Executor } from "../../db/database.js";
 import type { SiteRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
@@ -44,6 +43,7 @@ import { unseal } from "../../lib/sealed.js";
 import { getOrganization } from "../../modules/organizations/organizations.queries.js";
 import { webAccessAllowed } from "../../modules/saml/saml.policy.js";
 import { verifyPreview } from "../../modules/sites/preview.model.js";
+import { siteSpaceIdsOf } from "../../modules/sites/published.queries.js";
 import { findActiveShareLink } from "../../modules/sites/share-links.queries.js";
 import { loadSpacesForSite } from "../../modules/sites/sites.loader.js";
 import { getAdaptiveSchema, getPublishingAuth } from "../../modules/sites/sites.queries.js";
@@ -52,42 +52,10 @@ import { looksLikeJwt, type TokenCheck, verifyVisitorToken } from "../../modules
 import { loadOrgAccess, type OrgAccess } from "../../permissions/access.js";
 import { getMember } from "../../permissions/memberships.queries.js";
 import { atLeast } from "../../permissions/roles.js";
-import { siteSpaceIdsOf } from "./access.queries.js";
-import { combineClaims, signedClaimsOf, unsignedClaims, unsignedSchemaOf, variantKeyOf } from "./claims.js";
+import { combineClaims, signedClaimsOf, unsignedClaims, unsignedSchemaOf, variantKeyOf } from "./claims.model.js";
+import type { Reader, ReaderDecision, VisitorClaims } from "./reader.model.js";
 
 /** The visitor's claims as conditions see them: `visitor.claims`. */
-export type VisitorClaims = Record<string, unknown>;
-
-export interface Reader {
-  claims: VisitorClaims;
-  /** A member of the site's organization who may read its spaces (sees unpublished sites too). */
-  member: boolean;
-  /** Search engines may index what this reader sees (public sites, read without a share key). */
-  indexable: boolean;
-  /**
-   * A short stable key of everything about this reader that changes what a page looks like (claims,
-   * member, the share key every link carries): put it in page cache keys and ETags. "v0" for the
-   * common reader without claims.
-   */
-  variantKey: string;
-  /** How the reader was admitted (for logs and for pages that say so, e.g. a preview banner). */
-  via: "anyone" | "share-link" | "visitor-token" | "member" | "preview";
-}
-
-export type ReaderDecision =
-  | {
-      kind: "read";
-      reader: Reader;
-      /** Path segments consumed by access (a share link's key), which every site URL must carry. */
-      prefix: string[];
-      /** Cookies to set on the answer (a visitor token moved out of the URL, unsigned claims). */
-      setCookies: string[];
-      /** When set, answer 302 to this address instead (the same URL without `jwt_token`). */
-      redirect?: string;
-    }
-  | { kind: "login"; location: string }
-  | { kind: "not-found" };
-
 export const TOKEN_COOKIE = "quire-visitor-token";
 export const PREVIEW_COOKIE = "quire-site-preview";
 export const UNSIGNED_COOKIE = "quire-visitor-public";
@@ -411,13 +379,4 @@ function loginLocation(fallbackUrl: string, url: URL, basePath: string, strip: r
   } catch {
     return fallbackUrl;
   }
-}
-
-/**
- * Whether a condition (an expression of GitBook's expression language over `visitor.claims`) lets
- * this reader see the thing it guards. No condition: shown. A missing claim, an expression that
- * does not parse, fails or runs out of its budget: hidden (content/document/for-reader.ts).
- */
-export function conditionHolds(condition: string | null | undefined, reader: Reader, extra: Record<string, unknown> = {}): boolean {
-  return conditionHoldsIn(condition, readerContext(reader.claims, extra));
 }

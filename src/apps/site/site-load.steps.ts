@@ -10,10 +10,10 @@ import { indexOfContent, loadContent } from "../../content/revision/storage.js";
 import type { Executor } from "../../db/database.js";
 import type { SiteRow } from "../../db/schema.js";
 import { findGitRedirect } from "../../modules/git-sync/git-redirects.queries.js";
+import { findSiteByBasename, listSiteRedirects, loadSiteRows, type SiteRows } from "../../modules/sites/published.queries.js";
 import type { SiteModel } from "../../modules/sites/structure.model.js";
-import { findSiteByBasename, listSiteRedirects, loadSiteRows, type SiteRows } from "./site.queries.js";
-import { resolveCustomizations } from "./site-customization.js";
-import { buildSiteView, type SiteView } from "./site-view.js";
+import { resolveCustomizations } from "./site-customization.views.js";
+import { buildSiteView, type SiteView } from "./site-view.model.js";
 
 export { findSiteByBasename, listSiteRedirects };
 

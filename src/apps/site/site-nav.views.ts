@@ -13,9 +13,9 @@ import { createHash } from "node:crypto";
 import { emojiCharacter } from "../../content/document/loose.js";
 import { html, raw, type SafeHtml } from "../../content/html/index.js";
 import type { PageNode } from "../../content/revision/model.js";
-import type { LayoutContext } from "./site.context.js";
-import { pageHref } from "./site-urls.js";
-import { pageVisible, readablePage, readerKey, type VariantView } from "./site-view.js";
+import type { LayoutContext } from "./site-context.model.js";
+import { pageHref } from "./site-urls.paths.js";
+import { pageVisible, readablePage, readerKey, type VariantView } from "./site-view.model.js";
 
 interface NavItem {
   id: string;

@@ -90,3 +90,9 @@ const redirectsOfSite = prepared<{ siteId: string }, { fromPath: string; targetT
 export function listSiteRedirects(db: Executor, siteId: string) {
   return redirectsOfSite(db, { siteId });
 }
+
+/** The spaces a site publishes (its site spaces), by id. */
+export async function siteSpaceIdsOf(db: Executor, siteId: string): Promise<string[]> {
+  const rows = await db.selectFrom("siteSpaces").select("spaceId").where("siteId", "=", siteId).execute();
+  return [...new Set(rows.map((r) => r.spaceId))];
+}

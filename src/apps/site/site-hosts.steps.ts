@@ -13,7 +13,7 @@ import type { IncomingMessage } from "node:http";
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../../db/database.js";
 import type { Urls } from "../../http/urls.js";
-import { listSitesWithProxy } from "./site.queries.js";
+import { listSitesWithProxy } from "../../modules/sites/published.queries.js";
 
 const SITE_HOST = Symbol("quire.siteHost");
 

@@ -17,8 +17,8 @@ import {
   siteSpaceSegments,
   visibleSiteSpacesOf,
 } from "../../modules/sites/structure.model.js";
-import { conditionHolds, type Reader } from "./reader.js";
-import type { SiteCustomizations } from "./site-customization.types.js";
+import { conditionHolds, type Reader } from "./reader.model.js";
+import type { SiteCustomizations } from "./site-customization.model.js";
 
 export interface VariantView {
   siteSpace: ModelSiteSpace;

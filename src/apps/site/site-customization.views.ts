@@ -12,13 +12,13 @@ import type { SiteRow } from "../../db/schema.js";
 import { applyOverride, parseCustomization, parseOverride } from "../../modules/sites/customization.model.js";
 import type { ContentRefValue, SiteCustomization } from "../../modules/sites/customization.schemas.js";
 import type { SiteModel } from "../../modules/sites/structure.model.js";
-import { conditionHolds } from "./reader.js";
-import type { LayoutContext } from "./site.context.js";
-import type { ResolvedCustomization, SiteCustomizations } from "./site-customization.types.js";
-import { pageHref, siteHref } from "./site-urls.js";
-import { readablePage, type VariantView, visibleVariants } from "./site-view.js";
+import { conditionHolds } from "./reader.model.js";
+import type { LayoutContext } from "./site-context.model.js";
+import type { ResolvedCustomization, SiteCustomizations } from "./site-customization.model.js";
+import { pageHref, siteHref } from "./site-urls.paths.js";
+import { readablePage, type VariantView, visibleVariants } from "./site-view.model.js";
 
-export type { ResolvedCustomization, SiteCustomizations } from "./site-customization.types.js";
+export type { ResolvedCustomization, SiteCustomizations } from "./site-customization.model.js";
 
 /** Quire's dark background, which the tint is mixed into (site-assets.ts). */
 const LIGHT_BG = "#ffffff";

@@ -24,10 +24,10 @@ import type { Deps } from "../../deps.js";
 import { DomainError } from "../../lib/errors.js";
 import { ResultCache } from "../../lib/result-cache.js";
 import { downloadUrl } from "../../modules/files/files-urls.model.js";
-import { editLinkOf } from "./edit-link.js";
-import { type LayoutContext, type PageParts, pageHref, siteHref, sitePage } from "./layout.js";
-import { bodyOf } from "./page-body.js";
-import { conditionHolds, type Reader } from "./reader.js";
+import { editLinkOf } from "./edit-link.model.js";
+import { type LayoutContext, type PageParts, pageHref, siteHref, sitePage } from "./layout.views.js";
+import { bodyOf } from "./page-body.render.js";
+import { conditionHolds, type Reader } from "./reader.model.js";
 import {
   listedPages,
   pageContext,
@@ -39,7 +39,7 @@ import {
   versionOf,
   visibleSections,
   visibleVariants,
-} from "./site-view.js";
+} from "./site-view.model.js";
 
 function assetHref(ctx: LayoutContext, name: string): string {
   return `${ctx.assetsBase}/${ctx.assets.get(name) ?? name}`;

@@ -16,8 +16,8 @@ import {
 import { liveSiteRedirects } from "../../modules/sites/redirects.queries.js";
 import { defaultSectionId } from "../../modules/sites/structure.model.js";
 import type { SiteRequest } from "./site.steps.js";
-import { siteHref } from "./site-urls.js";
-import { pagePath, readablePage, visibleVariants } from "./site-view.js";
+import { siteHref } from "./site-urls.paths.js";
+import { pagePath, readablePage, visibleVariants } from "./site-view.model.js";
 
 /** The address and status of the site redirect this request matches, or undefined (also when its destination is gone or hidden from this reader). */
 export async function siteRedirectFor(site: SiteRequest, search: string): Promise<{ location: string; status: 307 | 308 } | undefined> {

@@ -7,7 +7,7 @@
  */
 import { parseJsonOrNull } from "../../lib/json.js";
 import type { GitSyncStateValue } from "../../modules/spaces/spaces.schemas.js";
-import type { VariantView } from "./site-view.js";
+import type { VariantView } from "./site-view.model.js";
 
 export interface EditLink {
   href: string;

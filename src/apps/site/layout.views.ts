@@ -6,8 +6,8 @@
  */
 
 import { html, raw, type SafeHtml } from "../../content/html/index.js";
-import type { EditLink } from "./edit-link.js";
-import type { LayoutContext, OutlineItem } from "./site.context.js";
+import type { EditLink } from "./edit-link.model.js";
+import type { LayoutContext, OutlineItem } from "./site-context.model.js";
 import {
   announcementBanner,
   customizationHead,
@@ -16,12 +16,12 @@ import {
   headerLinks,
   headerTitle,
   rootAttributes,
-} from "./site-customization.js";
-import { sidebar } from "./site-nav.js";
-import { siteHref } from "./site-urls.js";
-import { groupOf, type VariantView, visibleSections, visibleVariants } from "./site-view.js";
+} from "./site-customization.views.js";
+import { sidebar } from "./site-nav.views.js";
+import { siteHref } from "./site-urls.paths.js";
+import { groupOf, type VariantView, visibleSections, visibleVariants } from "./site-view.model.js";
 
-export { pageHref, siteHref } from "./site-urls.js";
+export { pageHref, siteHref } from "./site-urls.paths.js";
 export type { LayoutContext, OutlineItem };
 
 function variantRootHref(ctx: LayoutContext, variant: VariantView): string {

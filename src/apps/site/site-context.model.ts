@@ -3,8 +3,8 @@
  * that the views layout.ts imports (the sidebar, the customization, the addresses) need not import
  * layout.ts back.
  */
-import type { Reader } from "./reader.js";
-import type { SiteView, VariantView } from "./site-view.js";
+import type { Reader } from "./reader.model.js";
+import type { SiteView, VariantView } from "./site-view.model.js";
 
 export interface LayoutContext {
   view: SiteView;

@@ -6,11 +6,11 @@
 import type { SiteRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import type { FeedbackRating } from "../../modules/sites/feedback.queries.js";
-import type { LayoutContext } from "./layout.js";
-import { siteHref } from "./layout.js";
+import type { LayoutContext } from "./layout.views.js";
+import { siteHref } from "./layout.views.js";
 import { recordReaderFeedback } from "./pages/feedback.steps.js";
-import { allListedPages, askSite, markdownHref, pageMarkdown, searchSite } from "./site-pages.js";
-import { pageMarkdownPath, resolvePath } from "./site-view.js";
+import { allListedPages, askSite, markdownHref, pageMarkdown, searchSite } from "./site-pages.steps.js";
+import { pageMarkdownPath, resolvePath } from "./site-view.model.js";
 
 export interface SitePagesForMcp {
   site: { title: string; url: string };

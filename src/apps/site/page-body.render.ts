@@ -5,7 +5,7 @@
  */
 import { contentAssets, raw, type SafeHtml } from "../../content/html/index.js";
 import type { RenderedHtml } from "../../content/html/off-thread.js";
-import type { OutlineItem } from "./site.context.js";
+import type { OutlineItem } from "./site-context.model.js";
 
 export interface RenderedBody {
   html: SafeHtml;
