@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
 import Type from "typebox";
-import type { ChangeRequestRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { ErrorBody, errorResponses } from "../../http/schemas.js";
 import { RESOLUTION_NOTE } from "../change-request-merge/change-request-merge.schemas.js";
 import { loadChangeRequestsContext, requireChangeRequest } from "../change-requests/change-requests.loader.js";
 import { assertWritable, refuseWrite } from "../change-requests/change-requests.policy.js";
-import { presentChangeRequests } from "../change-requests/change-requests.presenter.js";
+import { presentLoadedChangeRequest } from "../change-requests/change-requests.presenter.js";
 import { commentContribution } from "../change-requests/change-requests.queries.js";
 import { ChangeRequestParams, ChangeRequestSchema } from "../change-requests/change-requests.schemas.js";
 import { CHANGE_REQUEST_COMMENT_OPERATION_IDS, registerCommentRoutes } from "../comments/comments.routes.js";
@@ -35,9 +34,6 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps 
   const { db, urls, secret } = deps;
 
   /** One change request as presented: what it needs is loaded first, then presented (pure). */
-  async function presentOne(row: ChangeRequestRow) {
-    return presentChangeRequests([row], await loadChangeRequestsContext(db, [row]), urls)[0]!;
-  }
 
   /** The change request's head revision, after checking the caller may view the space. */
   const changeRequestContent = async (request: FastifyRequest) => {
@@ -141,7 +137,11 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps 
         changes: request.body.changes,
         pageLocation: (pageId) => urls.api(`/spaces/${loaded.space.id}/change-requests/${loaded.changeRequest.id}/content/page/${pageId}`),
       });
-      const changeRequest = await presentOne(outcome.changeRequest);
+      const changeRequest = presentLoadedChangeRequest(
+        outcome.changeRequest,
+        await loadChangeRequestsContext(db, [outcome.changeRequest]),
+        urls,
+      );
       if (request.query.compat !== false) return changeRequest;
       const ctx = { urls, secret, orgId: loaded.space.orgId, spaceId: loaded.space.id, metadata: true };
       return {

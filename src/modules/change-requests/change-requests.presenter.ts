@@ -62,6 +62,15 @@ export function presentChangeRequest(
   };
 }
 
+/** One change request, with what `loadChangeRequestsContext` loaded for it. */
+export function presentLoadedChangeRequest(
+  row: ChangeRequestRow,
+  context: Parameters<typeof presentChangeRequests>[1],
+  urls: Parameters<typeof presentChangeRequests>[2],
+): ChangeRequestResponse {
+  return presentChangeRequests([row], context, urls)[0] as ChangeRequestResponse;
+}
+
 /** Change requests of any spaces, with what `loadChangeRequestsContext` loaded for them. */
 export function presentChangeRequests(
   rows: readonly ChangeRequestRow[],

@@ -14,7 +14,7 @@ import { presentUser } from "../users/users.presenter.js";
 import { getUsersByIds } from "../users/users.queries.js";
 import { loadChangeRequestsContext, requireChangeRequest } from "./change-requests.loader.js";
 import { authorizeUpdate, refuseWrite } from "./change-requests.policy.js";
-import { presentChangeRequests } from "./change-requests.presenter.js";
+import { presentChangeRequests, presentLoadedChangeRequest } from "./change-requests.presenter.js";
 import { type ChangeRequestFilter, getChangeRequest, listChangeRequests, listContributors } from "./change-requests.queries.js";
 import {
   ChangeRequestParams,
@@ -46,9 +46,6 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
   const { db, urls } = deps;
 
   /** One change request as presented: what it needs is loaded first, then presented (pure). */
-  async function presentOne(row: ChangeRequestRow) {
-    return presentChangeRequests([row], await loadChangeRequestsContext(db, [row]), urls)[0]!;
-  }
 
   async function listResponse(page: Page<ChangeRequestRow>) {
     const items = presentChangeRequests(page.rows, await loadChangeRequestsContext(db, page.rows), urls);
@@ -90,7 +87,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
         }),
       );
       reply.code(201).header("location", urls.api(`/spaces/${row.spaceId}/change-requests/${row.id}`));
-      return presentOne(row);
+      return presentLoadedChangeRequest(row, await loadChangeRequestsContext(db, [row]), urls);
     },
   );
 
@@ -145,7 +142,7 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
     },
     async (request) => {
       const { changeRequest } = await requireChangeRequest(db, actorOf(request), request.params.spaceId, request.params.changeRequestId);
-      return presentOne(changeRequest);
+      return presentLoadedChangeRequest(changeRequest, await loadChangeRequestsContext(db, [changeRequest]), urls);
     },
   );
 
@@ -167,7 +164,8 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = as
       const loaded = await requireChangeRequest(db, actor, request.params.spaceId, request.params.changeRequestId);
       authorizeUpdate(loaded, `No change request "${request.params.changeRequestId}" in space "${request.params.spaceId}".`);
       await updateChangeRequest(db, loaded.changeRequest, request.body);
-      return presentOne((await getChangeRequest(db, loaded.space.id, loaded.changeRequest.id))!);
+      const updated = (await getChangeRequest(db, loaded.space.id, loaded.changeRequest.id))!;
+      return presentLoadedChangeRequest(updated, await loadChangeRequestsContext(db, [updated]), urls);
     },
   );
 

@@ -15,14 +15,13 @@ import type { JSONDocument } from "../../content/document/types.js";
 import { editableFilePath } from "../../content/markdown/api-paths.js";
 import { keptMarkdown, writeMarkdown } from "../../content/markdown/write-off-thread.js";
 import { loadDocument, loadDocumentJson } from "../../content/revision/storage.js";
-import type { ChangeRequestRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
 import { errorResponses, ListOf, ListQuery, RichDocument } from "../../http/schemas.js";
 import { paginateRows, toList } from "../../lib/pagination.js";
 import { loadChangeRequestsContext } from "../change-requests/change-requests.loader.js";
-import { presentChangeRequests } from "../change-requests/change-requests.presenter.js";
+import { presentLoadedChangeRequest } from "../change-requests/change-requests.presenter.js";
 import { getChangeRequest } from "../change-requests/change-requests.queries.js";
 import { requireSpace } from "../spaces/spaces.loader.js";
 import {
@@ -96,9 +95,6 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
   const { db, urls, secret } = deps;
 
   /** One change request as presented: what it needs is loaded first, then presented (pure). */
-  async function presentOne(row: ChangeRequestRow) {
-    return presentChangeRequests([row], await loadChangeRequestsContext(db, [row]), urls)[0]!;
-  }
   registerLinkReads(app, deps, {
     base: set.base,
     params: set.params,
@@ -171,7 +167,7 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
         view.revision.type === "merge" && view.revision.mergedFrom
           ? await getChangeRequest(db, view.space.id, view.revision.mergedFrom)
           : undefined;
-      const mergedFrom = merged ? await presentOne(merged) : undefined;
+      const mergedFrom = merged ? presentLoadedChangeRequest(merged, await loadChangeRequestsContext(db, [merged]), urls) : undefined;
       return presentRevision(view.revision, view.content, presentContext(view, request.query as Query), mergedFrom);
     },
   );
