@@ -201,55 +201,61 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     if (redis === undefined) return { status: "ready" };
     return { status: redis === "ok" ? "ready" : "degraded", redis };
   });
-  app.get("/v1/", { config: { public: true }, schema: { tags: ["meta"], operationId: "getApiInformation" } }, async () => ({
-    version: API_VERSION,
-    build: process.env.QUIRE_BUILD ?? "dev",
-  }));
-
-  await app.register(userRoutes, { deps });
-  await app.register(organizationRoutes, { deps });
-  await app.register(fileRoutes, { deps });
-  await app.register(memberRoutes, { deps });
-  await app.register(auditRoutes, { deps });
-  await app.register(teamRoutes, { deps });
-  await app.register(inviteRoutes, { deps });
-  await app.register(collectionRoutes, { deps });
-  await app.register(spaceRoutes, { deps });
-  await app.register(contentPermissionRoutes, { deps });
-  await app.register(sitePermissionRoutes, { deps });
-  await app.register(contentRoutes, { deps });
-  await app.register(changeRequestRoutes, { deps });
-  await app.register(changeRequestContentRoutes, { deps });
-  await app.register(changeRequestMergeRoutes, { deps });
-  await app.register(reviewRoutes, { deps });
-  await app.register(gitSyncRoutes, { deps });
-  await app.register(searchRoutes, { deps });
-  await app.register(askRoutes, { deps });
-  await app.register(templateRoutes, { deps });
-  await app.register(commentRoutes, { deps });
-  await app.register(pdfRoutes, { deps });
-  await app.register(siteRoutes, { deps });
-  await app.register(siteStructureRoutes, { deps });
-  await app.register(shareLinkRoutes, { deps });
-  await app.register(siteRedirectRoutes, { deps });
-  await app.register(siteCustomizationRoutes, { deps });
-  await app.register(siteSettingsRoutes, { deps });
-  await app.register(translationRoutes, { deps });
-  await app.register(openapiRoutes, { deps });
-  await app.register(samlRoutes, { deps });
-  await app.register(oidcRoutes, { deps });
-  await app.register(scimTokenRoutes, { deps });
-  // SCIM 2.0 provisioning at /scim/v2, authenticated by an organization's SCIM token (its own hooks and error bodies).
-  await app.register(scimRoutes, { deps });
-  // The member web app (src/apps/web): its pages and forms under /app, SAML sign-in under /saml.
-  await app.register(webRoutes, { deps });
-  await app.register(conversationRoutes, { deps });
+  // QUIRE_SERVICES: a process without `web` answers only its health and, with `collab`, the editor's
+  // live collaboration (a proxy sends /app/collab there); one without `collab` refuses collaboration.
+  if (deps.config.services.web) await registerWeb();
   // Live collaboration: the editor's token, and the WebSocket endpoint /app/collab on this server's port.
   await app.register(collabRoutes, { deps });
-  // The MCP SDK (with zod) is ~25 MB resident: loaded by the first MCP request, not at startup.
-  const mcp = async (...args: Parameters<typeof import("./apps/site/mcp.steps.js").handleMcpRequest>) =>
-    (await import("./apps/site/mcp.steps.js")).handleMcpRequest(...args);
-  await app.register(publishedSiteRoutes, { deps, siteHosts, mcp });
+
+  async function registerWeb(): Promise<void> {
+    app.get("/v1/", { config: { public: true }, schema: { tags: ["meta"], operationId: "getApiInformation" } }, async () => ({
+      version: API_VERSION,
+      build: process.env.QUIRE_BUILD ?? "dev",
+    }));
+
+    await app.register(userRoutes, { deps });
+    await app.register(organizationRoutes, { deps });
+    await app.register(fileRoutes, { deps });
+    await app.register(memberRoutes, { deps });
+    await app.register(auditRoutes, { deps });
+    await app.register(teamRoutes, { deps });
+    await app.register(inviteRoutes, { deps });
+    await app.register(collectionRoutes, { deps });
+    await app.register(spaceRoutes, { deps });
+    await app.register(contentPermissionRoutes, { deps });
+    await app.register(sitePermissionRoutes, { deps });
+    await app.register(contentRoutes, { deps });
+    await app.register(changeRequestRoutes, { deps });
+    await app.register(changeRequestContentRoutes, { deps });
+    await app.register(changeRequestMergeRoutes, { deps });
+    await app.register(reviewRoutes, { deps });
+    await app.register(gitSyncRoutes, { deps });
+    await app.register(searchRoutes, { deps });
+    await app.register(askRoutes, { deps });
+    await app.register(templateRoutes, { deps });
+    await app.register(commentRoutes, { deps });
+    await app.register(pdfRoutes, { deps });
+    await app.register(siteRoutes, { deps });
+    await app.register(siteStructureRoutes, { deps });
+    await app.register(shareLinkRoutes, { deps });
+    await app.register(siteRedirectRoutes, { deps });
+    await app.register(siteCustomizationRoutes, { deps });
+    await app.register(siteSettingsRoutes, { deps });
+    await app.register(translationRoutes, { deps });
+    await app.register(openapiRoutes, { deps });
+    await app.register(samlRoutes, { deps });
+    await app.register(oidcRoutes, { deps });
+    await app.register(scimTokenRoutes, { deps });
+    // SCIM 2.0 provisioning at /scim/v2, authenticated by an organization's SCIM token (its own hooks and error bodies).
+    await app.register(scimRoutes, { deps });
+    // The member web app (src/apps/web): its pages and forms under /app, SAML sign-in under /saml.
+    await app.register(webRoutes, { deps });
+    await app.register(conversationRoutes, { deps });
+    // The MCP SDK (with zod) is ~25 MB resident: loaded by the first MCP request, not at startup.
+    const mcp = async (...args: Parameters<typeof import("./apps/site/mcp.steps.js").handleMcpRequest>) =>
+      (await import("./apps/site/mcp.steps.js")).handleMcpRequest(...args);
+    await app.register(publishedSiteRoutes, { deps, siteHosts, mcp });
+  }
 
   return app;
 }

@@ -120,4 +120,20 @@ describe("loadConfig: file:// Git remotes", () => {
       gitFileRoot: "/srv/repos",
     });
   });
+
+  it("reads the services a process runs (QUIRE_SERVICES), and the legacy switches when it is unset", () => {
+    expect(loadConfig({}).services).toEqual({ web: true, worker: true, collab: true });
+    const worker = loadConfig({ QUIRE_SERVICES: "worker" });
+    expect(worker.services).toEqual({ web: false, worker: true, collab: false });
+    expect(worker.runWorker).toBe(true);
+    expect(worker.collab.enabled).toBe(false);
+    const web = loadConfig({ QUIRE_SERVICES: " web , collab " });
+    expect(web.services).toEqual({ web: true, worker: false, collab: true });
+    expect(web.runWorker).toBe(false);
+    expect(loadConfig({ QUIRE_WORKER: "false", QUIRE_COLLAB: "false" }).services).toEqual({ web: true, worker: false, collab: false });
+    expect(() => loadConfig({ QUIRE_SERVICES: "web,jobs" })).toThrow(
+      'QUIRE_SERVICES names "jobs": use a comma-separated list of web, worker, collab',
+    );
+    expect(() => loadConfig({ QUIRE_SERVICES: "web", QUIRE_WORKER: "true" })).toThrow(/leave QUIRE_WORKER and QUIRE_COLLAB unset/);
+  });
 });

@@ -22,6 +22,13 @@ export interface Config {
   bodyLimit: number;
   /** Whether `quire serve` also runs the job worker loop in the same process. */
   runWorker: boolean;
+  /**
+   * QUIRE_SERVICES: what `quire serve` runs in this process, of `web` (the API, the web app and the
+   * published sites), `worker` (the job worker) and `collab` (the editor's live collaboration:
+   * /app/collab and its token). Default all three; `worker` and `collab` are also the legacy
+   * QUIRE_WORKER and QUIRE_COLLAB switches.
+   */
+  services: { web: boolean; worker: boolean; collab: boolean };
   /** Allow `file://` Git remotes (tests and single-machine setups only), under `gitFileRoot`. */
   gitAllowFileUrls: boolean;
   /** The directory `file://` Git remotes must be in (absolute); required when they are allowed. */
@@ -200,6 +207,23 @@ function readOptionalInt(env: Env, name: string, min: number, max: number): numb
   return readInt(env, name, 0, min, max);
 }
 
+const SERVICES = ["web", "worker", "collab"] as const;
+
+/** QUIRE_SERVICES, a comma-separated list of SERVICES; unset: all, less what QUIRE_WORKER or QUIRE_COLLAB turn off. */
+function readServices(env: Env): Config["services"] {
+  const raw = env.QUIRE_SERVICES?.trim();
+  if (!raw) return { web: true, worker: readBool(env, "QUIRE_WORKER", true), collab: readBool(env, "QUIRE_COLLAB", true) };
+  const named = raw.split(",").map((name) => name.trim().toLowerCase());
+  const unknown = named.filter((name) => !(SERVICES as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new ConfigError(`QUIRE_SERVICES names ${unknown.map((n) => `"${n}"`).join(", ")}: use a comma-separated list of ${SERVICES.join(", ")}`);
+  }
+  if (env.QUIRE_WORKER || env.QUIRE_COLLAB) {
+    throw new ConfigError("QUIRE_SERVICES is set: leave QUIRE_WORKER and QUIRE_COLLAB unset (QUIRE_SERVICES says which services run)");
+  }
+  return { web: named.includes("web"), worker: named.includes("worker"), collab: named.includes("collab") };
+}
+
 function readBool(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -327,6 +351,7 @@ export function loadConfig(env: Env = process.env): Config {
     /\/+$/,
     "",
   );
+  const services = readServices(env);
   return {
     port,
     host: env.HOST || "0.0.0.0",
@@ -336,7 +361,8 @@ export function loadConfig(env: Env = process.env): Config {
     sample: readBool(env, "QUIRE_SAMPLE", true),
     logLevel,
     bodyLimit: readInt(env, "QUIRE_BODY_LIMIT", 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    runWorker: readBool(env, "QUIRE_WORKER", true),
+    runWorker: services.worker,
+    services,
     gitAllowFileUrls,
     gitFileRoot: readGitFileRoot(env, gitAllowFileUrls),
     trustProxy: readBool(env, "QUIRE_TRUST_PROXY", false),
@@ -362,7 +388,7 @@ export function loadConfig(env: Env = process.env): Config {
     openapiMemoryMb: readInt(env, "QUIRE_OPENAPI_MEMORY_MB", 1024, 64, 65_536),
     rateLimit: readRateLimit(env, databaseUrl),
     collab: {
-      enabled: readBool(env, "QUIRE_COLLAB", true),
+      enabled: services.collab,
       redisUrl: env.REDIS_URL ? readUrl("REDIS_URL", env.REDIS_URL, ["redis:", "rediss:"]) : undefined,
       maxMessageBytes: readInt(env, "QUIRE_COLLAB_MAX_MESSAGE_BYTES", 2 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       maxStateBytes: readInt(env, "QUIRE_COLLAB_MAX_STATE_BYTES", 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
