@@ -216,7 +216,9 @@ function readServices(env: Env): Config["services"] {
   const named = raw.split(",").map((name) => name.trim().toLowerCase());
   const unknown = named.filter((name) => !(SERVICES as readonly string[]).includes(name));
   if (unknown.length > 0) {
-    throw new ConfigError(`QUIRE_SERVICES names ${unknown.map((n) => `"${n}"`).join(", ")}: use a comma-separated list of ${SERVICES.join(", ")}`);
+    throw new ConfigError(
+      `QUIRE_SERVICES names ${unknown.map((n) => `"${n}"`).join(", ")}: use a comma-separated list of ${SERVICES.join(", ")}`,
+    );
   }
   if (env.QUIRE_WORKER || env.QUIRE_COLLAB) {
     throw new ConfigError("QUIRE_SERVICES is set: leave QUIRE_WORKER and QUIRE_COLLAB unset (QUIRE_SERVICES says which services run)");
