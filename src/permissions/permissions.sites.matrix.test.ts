@@ -198,6 +198,19 @@ const entries: Entry[] = [
     act: (c) => c.post(`${orgUrl()}/sites`, { title: "New site", spaces: [fx.restricted.id] }),
   },
   { route: `GET ${SITE}`, name: "get a site", expected: READ, act: (c, i) => c.get(i.url) },
+  // Ask in a site: whoever may read the site, over the spaces they may read (a stream of events).
+  {
+    route: `POST ${SITE}/ask`,
+    name: "ask a question in a site",
+    expected: READ,
+    act: (c, i) => c.post(`${i.url}/ask`, { question: "What is in the open space?", scope: { mode: "all" } }),
+  },
+  {
+    route: `GET ${SITE}/ask/questions`,
+    name: "list recommended questions of a site",
+    expected: READ,
+    act: (c, i) => c.get(`${i.url}/ask/questions`),
+  },
   {
     route: `PATCH ${SITE}`,
     name: "rename a site",

@@ -115,8 +115,13 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     async (request, reply) => {
       const { org, permissions } = await loadOidcOrganization(db, actorOf(request), request.params.organizationId);
       authorize(permissions, "admin", { notFound: oidcProviderNotFound(request.params.oidcProviderId), forbidden: ADMINS_ONLY });
-      const deleted = await db.transaction().execute((trx) => deleteOidcProvider(trx, org.id, request.params.oidcProviderId));
-      if (!deleted) await loadOidcProvider(db, org.id, request.params.oidcProviderId);
+      // Nothing deleted: the 404 is thrown inside the transaction, so that it rolls back with the
+      // audit entry it would otherwise have committed (db/audit.ts writes entries with a transaction).
+      await db.transaction().execute(async (trx) => {
+        if (!(await deleteOidcProvider(trx, org.id, request.params.oidcProviderId))) {
+          await loadOidcProvider(trx, org.id, request.params.oidcProviderId);
+        }
+      });
       return reply.code(204).send(null);
     },
   );

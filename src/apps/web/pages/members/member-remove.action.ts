@@ -16,8 +16,10 @@ export const removeMemberForm = orgHandler(schema, async (request, reply, ctx) =
     notFound: memberNotFound(userId),
     forbidden: "Only organization admins can remove other members; you can remove yourself.",
   });
-  const removed = await ctx.deps.db.transaction().execute((trx) => removeMember(trx, { orgId: ctx.org.id, userId }));
-  if (!removed) throw missing(memberNotFound(userId));
+  // Thrown inside the transaction: nothing removed rolls back the audit entry with it.
+  await ctx.deps.db.transaction().execute(async (trx) => {
+    if (!(await removeMember(trx, { orgId: ctx.org.id, userId }))) throw missing(memberNotFound(userId));
+  });
   ctx.actor.access.invalidate(ctx.org.id);
   // Who left the organization has nothing more to see there.
   return reply.redirect(userId === ctx.actor.user.id ? "/app" : membersPath(ctx.org.id, "removed"), 303);
