@@ -13,7 +13,7 @@ import type { PageNode, ReusableContentEntry, RevisionContent } from "../../cont
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import { documentHashOf, loadContent, loadDocuments, prepareContent, saveDocument } from "../../content/revision/storage.js";
 import { requestSearchIndex } from "../../content/search/search-index.jobs.js";
-import { collectDocument, SegmentCollector } from "../../content/translation/segments.js";
+import { collectDocument, SegmentCollector } from "../../content/translations/segments.js";
 import type { JobContext } from "../../jobs/registry.js";
 import { DomainError } from "../../lib/errors.js";
 import { getSpace } from "../spaces/spaces.queries.js";
