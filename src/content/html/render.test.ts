@@ -272,6 +272,28 @@ describe("renderDocument: blocks", () => {
     expect(textOf(one(root, "div.q-unavailable"))).toBe("File not available");
   });
 
+  it("embeds CodePen, Figma, Google Slides and Spotify from validated ids only", () => {
+    const result = render(
+      doc(
+        block("embed", { url: "https://codepen.io/quire/pen/abcDEF1" }),
+        block("embed", { url: "https://www.figma.com/design/AbCdEfGhIjKlMnOp/My-file?node-id=1-2" }),
+        block("embed", { url: "https://docs.google.com/presentation/d/1AbCdEfGhIjKlMnOpQrStUvWxYz_0123/edit#slide=id.p" }),
+        block("embed", { url: "https://open.spotify.com/episode/0123456789abcdefABCDEF" }),
+        block("embed", { url: "https://codepen.io/quire/pen/a%22b" }),
+        block("embed", { url: "https://www.figma.com/design/short/x" }),
+        block("embed", { url: "https://docs.google.com/document/d/1AbCdEfGhIjKlMnOpQrStUvWxYz_0123/edit" }),
+      ),
+    );
+    const root = dom(result.html);
+    expect(all(root, "iframe").map((f) => f.attrs.src)).toEqual([
+      "https://codepen.io/quire/embed/abcDEF1?default-tab=result",
+      `https://www.figma.com/embed?embed_host=quire&url=${encodeURIComponent("https://www.figma.com/design/AbCdEfGhIjKlMnOp")}`,
+      "https://docs.google.com/presentation/d/1AbCdEfGhIjKlMnOpQrStUvWxYz_0123/embed",
+      "https://open.spotify.com/embed/episode/0123456789abcdefABCDEF",
+    ]);
+    expect(all(root, "a.q-embed-link")).toHaveLength(3);
+  });
+
   it("embeds YouTube, Vimeo and Loom in sandboxed iframes and links everything else", () => {
     const result = render(
       doc(

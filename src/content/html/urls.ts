@@ -28,12 +28,24 @@ export function safeMediaUrl(url: string | undefined): string | undefined {
 const YOUTUBE_PLAYER = "https://www.youtube-nocookie.com";
 const VIMEO_PLAYER = "https://player.vimeo.com";
 const LOOM_PLAYER = "https://www.loom.com";
+const CODEPEN_PLAYER = "https://codepen.io";
+const FIGMA_PLAYER = "https://www.figma.com";
+const GOOGLE_DOCS_PLAYER = "https://docs.google.com";
+const SPOTIFY_PLAYER = "https://open.spotify.com";
 
 /** Where the iframes of `knownEmbed` load from: the `frame-src` of every page that shows rendered content. */
-export const EMBED_FRAME_ORIGINS: readonly string[] = [YOUTUBE_PLAYER, VIMEO_PLAYER, LOOM_PLAYER];
+export const EMBED_FRAME_ORIGINS: readonly string[] = [
+  YOUTUBE_PLAYER,
+  VIMEO_PLAYER,
+  LOOM_PLAYER,
+  CODEPEN_PLAYER,
+  FIGMA_PLAYER,
+  GOOGLE_DOCS_PLAYER,
+  SPOTIFY_PLAYER,
+];
 
 export interface KnownEmbed {
-  provider: "youtube" | "vimeo" | "loom";
+  provider: "youtube" | "vimeo" | "loom" | "codepen" | "figma" | "google-slides" | "spotify";
   src: string;
   title: string;
 }
@@ -44,6 +56,10 @@ export interface KnownEmbed {
  *   - YouTube (youtube.com/watch?v=, youtu.be/, /embed/, /shorts/) -> youtube-nocookie.com player
  *   - Vimeo (vimeo.com/<id>, player.vimeo.com/video/<id>)
  *   - Loom (loom.com/share/<id>, loom.com/embed/<id>)
+ *   - CodePen (codepen.io/<user>/pen/<id>) -> its embed, result tab
+ *   - Figma (figma.com/file|design|proto|board/<key>) -> figma.com/embed of that file alone
+ *   - Google Slides (docs.google.com/presentation/d/<id>) -> the presentation's /embed
+ *   - Spotify (open.spotify.com/track|album|playlist|episode|show|artist/<id>) -> open.spotify.com/embed
  */
 export function knownEmbed(url: string): KnownEmbed | undefined {
   let parsed: URL;
@@ -73,6 +89,31 @@ export function knownEmbed(url: string): KnownEmbed | undefined {
   if (host === "loom.com") {
     const id = /^\/(?:share|embed)\/([a-f0-9]{16,64})(?:\/|$)/.exec(path)?.[1];
     if (id) return { provider: "loom", src: `${LOOM_PLAYER}/embed/${id}`, title: "Loom video" };
+    return undefined;
+  }
+  if (host === "codepen.io") {
+    const pen = /^\/([A-Za-z0-9_-]{1,40})\/(?:pen|full|details|embed)\/([A-Za-z0-9]{3,12})(?:\/|$)/.exec(path);
+    if (pen) return { provider: "codepen", src: `${CODEPEN_PLAYER}/${pen[1]}/embed/${pen[2]}?default-tab=result`, title: "CodePen" };
+    return undefined;
+  }
+  if (host === "figma.com") {
+    const file = /^\/(file|design|proto|board)\/([A-Za-z0-9]{10,40})(?:\/|$)/.exec(path);
+    if (file) {
+      // The embed is given the file's canonical address, built from the validated key, never the author's URL.
+      const target = encodeURIComponent(`${FIGMA_PLAYER}/${file[1]}/${file[2]}`);
+      return { provider: "figma", src: `${FIGMA_PLAYER}/embed?embed_host=quire&url=${target}`, title: "Figma file" };
+    }
+    return undefined;
+  }
+  if (host === "docs.google.com") {
+    const id = /^\/presentation\/d\/([A-Za-z0-9_-]{20,80})(?:\/|$)/.exec(path)?.[1];
+    if (id)
+      return { provider: "google-slides", src: `${GOOGLE_DOCS_PLAYER}/presentation/d/${id}/embed`, title: "Google Slides presentation" };
+    return undefined;
+  }
+  if (host === "open.spotify.com") {
+    const item = /^\/(?:embed\/)?(track|album|playlist|episode|show|artist)\/([A-Za-z0-9]{22})(?:\/|$)/.exec(path);
+    if (item) return { provider: "spotify", src: `${SPOTIFY_PLAYER}/embed/${item[1]}/${item[2]}`, title: "Spotify" };
   }
   return undefined;
 }
