@@ -68,6 +68,7 @@ import { samlComplete } from "./pages/saml/complete.handler.js";
 import { samlMetadata } from "./pages/saml/metadata.handler.js";
 import { samlLogout, samlLogoutPosted } from "./pages/saml/slo.handler.js";
 import { samlStart } from "./pages/saml/start.handler.js";
+import { askPage } from "./pages/search/ask.page.js";
 import { SEARCH_SCRIPT, SEARCH_SCRIPT_PATH } from "./pages/search/search.client.js";
 import { searchJson } from "./pages/search/search.handler.js";
 import { searchPage } from "./pages/search/search.page.js";
@@ -163,6 +164,7 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { method: "POST", url: `${O}/members/:userId/role`, handler: changeRoleForm },
   { method: "POST", url: `${O}/members/:userId/remove`, handler: removeMemberForm },
   { method: "GET", url: `${O}/search`, handler: searchPage },
+  { method: "GET", url: `${O}/ask`, handler: askPage },
   { method: "GET", url: `${O}/search.json`, handler: searchJson },
   { method: "GET", url: `${O}/sites/:site`, handler: sitePage },
   { method: "POST", url: `${O}/sites/:site/customization`, handler: saveSiteCustomization },

@@ -97,3 +97,32 @@ describe("searching pages in the web app", () => {
     expect(odd.status, odd.text).toBeLessThan(500);
   });
 });
+
+describe("asking the docs in the web app", () => {
+  it("answers from the spaces the member may read, citing their pages, and says so when the docs do not answer", async () => {
+    const s = await setup();
+    const ask = `/app/o/${s.org.id}/ask`;
+    const reader = await WebClient.signedIn(ctx, s.members.read);
+    expect((await reader.get(ask)).status).toBe(200);
+    const res = await reader.get(`${ask}?q=${encodeURIComponent("Where do the clusters run at home?")}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.text).toContain('<ol class="ask-sources">');
+    const sources = [...res.text.matchAll(/<li value="\d+"><a href="([^"]+)">/g)].map((m) => m[1] as string);
+    expect(sources.length).toBeGreaterThan(0);
+    expect(sources.every((url) => url.startsWith(`/app/o/${s.org.id}/s/${s.space.id}/p/`))).toBe(true);
+    for (const url of sources) expect((await reader.get(url.replace(/&amp;/g, "&"))).status, url).toBe(200);
+    // The restricted space's text is no source of a member who may not read it; its owner's answer cites it.
+    const budget = `${ask}?q=${encodeURIComponent("How much do the clusters cost?")}`;
+    expect((await reader.get(budget)).text).not.toContain(`/s/${s.secret.id}/`);
+    const owner = await WebClient.signedIn(ctx, s.owner);
+    expect((await owner.get(budget)).text).toContain(`/s/${s.secret.id}/`);
+    // Nothing in the docs answers this.
+    const none = await reader.get(`${ask}?q=${encodeURIComponent("What is the airspeed velocity of an unladen swallow?")}`);
+    expect(none.status).toBe(200);
+    expect(none.text).not.toContain('<ol class="ask-sources">');
+    // An outsider finds no organization; a question beyond Ask's bound is refused with a page.
+    const outsider = await WebClient.signedIn(ctx, await createUser(ctx));
+    expect((await outsider.get(`${ask}?q=clusters`)).status).toBe(404);
+    expect((await reader.get(`${ask}?q=${"w".repeat(600)}`)).status).toBe(400);
+  });
+});

@@ -24,12 +24,42 @@ export function searchBody(view: { org: string; query: string; results: FoundPag
   return html`<h1>Search</h1>
     <form method="get" action="/app/o/${encodeURIComponent(view.org)}/search" role="search" class="actions">
       <input type="search" name="q" value="${view.query}" maxlength="512" aria-label="Search pages" size="40">
-      <button type="submit">Search</button></form>
+      <button type="submit">Search</button>
+      <button type="submit" formaction="/app/o/${encodeURIComponent(view.org)}/ask">Ask</button></form>
     ${
       !view.query
         ? emptyNote("Type words to look for in the pages of the spaces you can read.")
         : results.length > 0
           ? html`<ul class="plain search-results">${results}</ul>`
           : emptyNote(`No page of the spaces you can read matches “${view.query}”.`)
+    }`;
+}
+
+/** An answer of Ask, its text (Markdown citing [n]) and the sources it cites, in order. */
+export interface AskedAnswer {
+  answered: boolean;
+  text: string;
+  sources: { number: number; title: string; space: string; url: string }[];
+}
+
+/** The Ask page: the question, the answer as its paragraphs (shown as text), and its sources as links. */
+export function askBody(view: { org: string; question: string; answer: AskedAnswer | undefined }): SafeHtml {
+  const paragraphs = (view.answer?.text ?? "")
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => html`<p>${p}</p>`);
+  const sources = (view.answer?.sources ?? []).map(
+    (s) => html`<li value="${String(s.number)}"><a href="${s.url}">${s.title}</a> <span class="muted small">${s.space}</span></li>`,
+  );
+  return html`<h1>Ask</h1>
+    <form method="get" action="/app/o/${encodeURIComponent(view.org)}/ask" class="actions">
+      <input type="search" name="q" value="${view.question}" maxlength="512" aria-label="Question" size="50">
+      <button type="submit">Ask</button></form>
+    ${
+      !view.answer
+        ? emptyNote("Ask a question: the answer is written from the pages of the spaces you can read, with its sources.")
+        : html`<section class="ask-answer" aria-label="Answer">${paragraphs}</section>
+          ${sources.length > 0 ? html`<h2>Sources</h2><ol class="ask-sources">${sources}</ol>` : ""}`
     }`;
 }
