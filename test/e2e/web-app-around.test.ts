@@ -221,4 +221,23 @@ describe("the app around the editor, in Chromium", () => {
       await context.close();
     }
   });
+
+  it("asks the docs from the search page: an answer with its sources, which open", async () => {
+    const { context, page } = await e2e.signIn(editor);
+    const problems = watchProblems(page);
+    await page.goto(`${base}/app/o/${orgId}/search?q=${encodeURIComponent("Where do the clusters run at home?")}`);
+    await page.getByRole("button", { name: "Ask", exact: true }).click();
+    await page.waitForURL(/\/ask\?q=/);
+    expect(await page.locator("main h1").textContent()).toBe("Ask");
+    const sources = page.locator("ol.ask-sources a");
+    expect(await sources.count()).toBeGreaterThan(0);
+    expect(await page.locator("section.ask-answer p").count()).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await e2e.shot(page, "around-06-ask");
+    await sources.first().click();
+    await page.waitForURL(/\/p\/[^/#]+(#.*)?$/);
+    expect(await page.locator("main").textContent()).toContain("Clusters");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

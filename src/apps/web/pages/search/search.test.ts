@@ -107,7 +107,9 @@ describe("asking the docs in the web app", () => {
     const res = await reader.get(`${ask}?q=${encodeURIComponent("Where do the clusters run at home?")}`);
     expect(res.status, res.text).toBe(200);
     expect(res.text).toContain('<ol class="ask-sources">');
-    const sources = [...res.text.matchAll(/<li value="\d+"><a href="([^"]+)">/g)].map((m) => m[1] as string);
+    // The answer's Markdown is shown as text with its strong words and citations linked to the sources.
+    expect(res.text).toMatch(/<p><strong>Kubernetes<\/strong>: Clusters at home\. <a href="#source-1">\[1\]<\/a><\/p>/);
+    const sources = [...res.text.matchAll(/<li value="\d+" id="source-\d+"><a href="([^"]+)">/g)].map((m) => m[1] as string);
     expect(sources.length).toBeGreaterThan(0);
     expect(sources.every((url) => url.startsWith(`/app/o/${s.org.id}/s/${s.space.id}/p/`))).toBe(true);
     for (const url of sources) expect((await reader.get(url.replace(/&amp;/g, "&"))).status, url).toBe(200);

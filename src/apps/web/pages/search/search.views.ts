@@ -48,9 +48,10 @@ export function askBody(view: { org: string; question: string; answer: AskedAnsw
     .split(/\n\s*\n/)
     .map((p) => p.trim())
     .filter(Boolean)
-    .map((p) => html`<p>${p}</p>`);
+    .map((p) => html`<p>${answerInlines(p)}</p>`);
   const sources = (view.answer?.sources ?? []).map(
-    (s) => html`<li value="${String(s.number)}"><a href="${s.url}">${s.title}</a> <span class="muted small">${s.space}</span></li>`,
+    (s) =>
+      html`<li value="${String(s.number)}" id="source-${String(s.number)}"><a href="${s.url}">${s.title}</a> <span class="muted small">${s.space}</span></li>`,
   );
   return html`<h1>Ask</h1>
     <form method="get" action="/app/o/${encodeURIComponent(view.org)}/ask" class="actions">
@@ -62,4 +63,29 @@ export function askBody(view: { org: string; question: string; answer: AskedAnsw
         : html`<section class="ask-answer" aria-label="Answer">${paragraphs}</section>
           ${sources.length > 0 ? html`<h2>Sources</h2><ol class="ask-sources">${sources}</ol>` : ""}`
     }`;
+}
+
+/**
+ * The inline Markdown an answer is written with: `**strong**`, citations `[n]` (a link to source n)
+ * and backslash escapes; anything else stays text (escaped by `html`, so an answer never makes markup).
+ */
+function answerInlines(text: string): SafeHtml[] {
+  const parts: SafeHtml[] = [];
+  const unescape = (t: string) => t.replace(/\\([\\`*_[\]<>#|])/g, "$1");
+  const pattern = /\*\*((?:\\.|[^*\\])+)\*\*|\[(\d{1,2})\]/g;
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    const at = match.index ?? 0;
+    // A citation written escaped (`\[1\]`) is text.
+    if (match[2] !== undefined && text[at - 1] === "\\") continue;
+    parts.push(html`${unescape(text.slice(last, at))}`);
+    parts.push(
+      match[1] !== undefined
+        ? html`<strong>${unescape(match[1])}</strong>`
+        : html`<a href="#source-${match[2] as string}">[${match[2] as string}]</a>`,
+    );
+    last = at + match[0].length;
+  }
+  parts.push(html`${unescape(text.slice(last))}`);
+  return parts;
 }
