@@ -71,21 +71,21 @@ export function askBody(view: { org: string; question: string; answer: AskedAnsw
  */
 function answerInlines(text: string): SafeHtml[] {
   const parts: SafeHtml[] = [];
-  const unescape = (t: string) => t.replace(/\\([\\`*_[\]<>#|])/g, "$1");
+  const unescaped = (t: string) => t.replace(/\\([\\`*_[\]<>#|])/g, "$1");
   const pattern = /\*\*((?:\\.|[^*\\])+)\*\*|\[(\d{1,2})\]/g;
   let last = 0;
   for (const match of text.matchAll(pattern)) {
     const at = match.index ?? 0;
     // A citation written escaped (`\[1\]`) is text.
     if (match[2] !== undefined && text[at - 1] === "\\") continue;
-    parts.push(html`${unescape(text.slice(last, at))}`);
+    parts.push(html`${unescaped(text.slice(last, at))}`);
     parts.push(
       match[1] !== undefined
-        ? html`<strong>${unescape(match[1])}</strong>`
+        ? html`<strong>${unescaped(match[1])}</strong>`
         : html`<a href="#source-${match[2] as string}">[${match[2] as string}]</a>`,
     );
     last = at + match[0].length;
   }
-  parts.push(html`${unescape(text.slice(last))}`);
+  parts.push(html`${unescaped(text.slice(last))}`);
   return parts;
 }
