@@ -231,6 +231,10 @@ export function openEmojiPicker(editor: Editor): void {
   let selected = 0;
 
   const close = (refocus: boolean) => {
+    // The editor takes the focus before the picker's field leaves the page: Tiptap's focus command
+    // moves it only on the next animation frame, and keys typed until then (a fast typist, a busy
+    // machine) went to the page's body and were lost.
+    if (refocus) editor.view.focus();
     popup.remove();
     document.removeEventListener("mousedown", outside, true);
     openPicker = undefined;
@@ -240,7 +244,7 @@ export function openEmojiPicker(editor: Editor): void {
     if (!(event.target instanceof Node && popup.contains(event.target))) close(false);
   };
   const choose = (char: string) => {
-    close(false);
+    close(true);
     editor
       .chain()
       .focus(at)

@@ -140,6 +140,9 @@ export function openLinkDialog(editor: Editor): boolean {
   };
 
   const close = (refocus: boolean) => {
+    // Focus first, synchronously (Tiptap's focus command waits for the next animation frame): keys
+    // typed right after closing reach the editor, not the page's body.
+    if (refocus) editor.view.focus();
     dialog.remove();
     document.removeEventListener("mousedown", outside, true);
     closeOpen = undefined;
@@ -153,7 +156,7 @@ export function openLinkDialog(editor: Editor): boolean {
   const apply = (ref: LinkRef, label: string) => {
     const data = { ...((existing?.attrs.data as Json | undefined) ?? {}), ref };
     const attrs = { ...(existing?.attrs ?? {}), data };
-    close(false);
+    close(true);
     const chain = editor.chain().focus();
     if (needsText) {
       const text = textInput.value.trim() || label;
