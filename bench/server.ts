@@ -41,6 +41,7 @@ async function main() {
     QUIRE_RATE_LIMIT: process.env.QUIRE_RATE_LIMIT ?? "true",
     QUIRE_RATE_LIMIT_TOKEN: "1000000000",
     QUIRE_RATE_LIMIT_ADDRESS: "1000000000",
+    QUIRE_RATE_LIMIT_READER: "1000000000",
   });
   const sqlitePath = path.join(dataDir, "quire.db");
   const handle = openDatabase({ sqlitePath });
