@@ -149,7 +149,8 @@ describe("site redirects API (0.202)", () => {
       .post(`${url}/redirects`, { source: "/x", destination: { kind: "external", url: "https://example.com/" } });
     expect(refused.status).toBe(403);
     expect((await ctx.as(owner).put(`${url}/redirects`, { redirects: [] })).status).toBe(400);
-    const tooMany = Array.from({ length: 501 }, (_, i) => ({ source: `/p${i}`, destination: null }));
+    // One item more than a bulk upsert takes (500, redirects.schemas.ts).
+    const tooMany = Array.from({ length: 500 + 1 }, (_, i) => ({ source: `/p${i}`, destination: null }));
     expect((await ctx.as(owner).put(`${url}/redirects`, { redirects: tooMany })).status).toBe(400);
     // A grant of edit on the site is what lets that member change its redirects.
     expect((await ctx.as(owner).patch(`${url}/permissions/users/${members.edit.id}`, { role: "edit" })).status).toBe(204);
