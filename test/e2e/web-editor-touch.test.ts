@@ -2,7 +2,8 @@
  * Moving blocks with a finger, in Chromium on a phone-sized touch screen (touch events from the
  * DevTools protocol, as a phone's browser sends them): a tap shows the grip beside the block, the
  * grip dragged up or down shows where the block will land and moves it there in one step (one undo
- * brings it back), the moved block keeps its key, and the page saved holds the new order.
+ * brings it back), the moved block keeps its key, and the page saved holds the new order. The
+ * editor's scripts are loaded by the edit view only.
  * QUIRE_SCREENSHOTS_DIR=<dir> keeps screenshots.
  */
 import { readFileSync } from "node:fs";
@@ -116,8 +117,17 @@ describe("moving blocks with a finger", () => {
 
     const { context, page } = await e2e.signIn(writer, PHONE);
     const problems = watchProblems(page);
+    // The editor's scripts load on the edit view only: not on the space's page nor the change request's.
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto(`${base}/app/o/${orgId}/s/${spaceId}`);
+    await page.goto(`${base}/app/o/${orgId}/s/${spaceId}/~/changes/${cr.number}`);
+    expect(scripts.filter((s) => /\/editor[^/]*\.js$/.test(s))).toEqual([]);
     await openEditor(page, `${base}/app/o/${orgId}/s/${spaceId}/~/changes/${cr.number}/p/${pageId}/edit`);
     await page.locator(".qe-editor > p", { hasText: "Log the ships." }).waitFor();
+    expect(scripts.filter((s) => /\/editor[^/]*\.js$/.test(s)).map((s) => s.split("/").pop())).toEqual(["editor.js"]);
     const cdp = await context.newCDPSession(page);
     const scrollBefore = await page.evaluate(() => window.scrollY);
 
