@@ -1,3 +1,4 @@
+import net from "node:net";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { editorAssets } from "../src/apps/web/web.assets.js";
@@ -66,12 +67,30 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((sorted.length * p) / 100) - 1)]!;
 };
 
+/** A port free now: the public URL (whose origin the collaboration endpoint checks) must name it before the app is built. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+// BENCH_COLLAB=false measures the editor saving over HTTP (the page carries the document) instead
+// of live collaboration (the default: the document comes over the WebSocket).
+const COLLAB = process.env.BENCH_COLLAB !== "false";
+
 async function main() {
-  const bench = await benchApp({ tmpPrefix: "quire-bench-editor-", publicUrl: "http://127.0.0.1:1" });
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const bench = await benchApp({
+    tmpPrefix: "quire-bench-editor-",
+    publicUrl: base,
+    env: { QUIRE_PUBLIC_URL: base, ...(COLLAB ? {} : { QUIRE_COLLAB: "false" }) },
+  });
   const { app: probe, handle, organization, token } = bench;
-  await probe.listen({ port: 0, host: "127.0.0.1" });
-  const address = probe.server.address();
-  const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  await probe.listen({ port, host: "127.0.0.1" });
+  console.log(`editor ${COLLAB ? "with live collaboration" : "saving over HTTP (QUIRE_COLLAB=false)"}`);
   const auth = { authorization: `Bearer ${token}` };
   const api = async (method: string, url: string, payload?: unknown) => {
     const res = await fetch(`${base}${url}`, {
@@ -103,6 +122,9 @@ async function main() {
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
+    page.on("console", (message) => {
+      if (message.type() === "error") console.error(`browser: ${message.text()}`);
+    });
     const { token: login } = await createLoginLink(handle.db, owner.id);
     await page.goto(`${base}/app/login/link/${login}`);
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -111,7 +133,15 @@ async function main() {
     const openOnce = async (pageId: string) => {
       const started = performance.now();
       await page.goto(edit(pageId));
-      await page.locator('#quire-editor[data-ready="true"]').waitFor({ timeout: 120_000 });
+      // Ready to type: the editor is editable and shows the page (with collaboration, once the
+      // server's document has arrived over the WebSocket).
+      await page
+        .locator('#quire-editor[data-ready="true"] .qe-editor[contenteditable="true"] > p')
+        .first()
+        .waitFor({ timeout: 120_000 })
+        .catch(async (error: unknown) => {
+          throw new Error(`the editor did not open (its status line: "${await page.locator("#qe-status").textContent()}"): ${error}`);
+        });
       const ready = performance.now() - started;
       const marks = await page.evaluate(() => {
         const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
@@ -127,7 +157,7 @@ async function main() {
         };
       });
       if (process.env.BENCH_MARKS) console.log(JSON.stringify(marks));
-      await page.locator(".qe-editor p").first().click();
+      await page.locator(".qe-editor > p").first().click();
       await page.keyboard.type("Q");
       await page.waitForFunction(() => document.querySelector(".qe-editor p")?.textContent?.includes("Q"));
       return { ready, input: performance.now() - started };
@@ -145,7 +175,7 @@ async function main() {
       );
 
     await page.goto(edit(blocksId));
-    await page.locator('#quire-editor[data-ready="true"]').waitFor({ timeout: 120_000 });
+    await page.locator('#quire-editor[data-ready="true"] .qe-editor[contenteditable="true"] > p').first().waitFor({ timeout: 120_000 });
     await page.evaluate(() => {
       const w = window as unknown as { __events: number[]; __frames: number[] };
       w.__events = [];

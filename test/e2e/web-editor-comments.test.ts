@@ -2,8 +2,11 @@
  * Inline comments in Chromium, two editors live on one page (collaboration on): words selected by
  * one and commented on (the selection bubble, or Ctrl-Alt-M) are highlighted for both with the
  * thread in the side panel; text typed before them by the other keeps the highlight on the same
- * words; resolving hides it for both. QUIRE_SCREENSHOTS_DIR=<dir> keeps screenshots, light and dark.
+ * words; replies to it and to a block comment, written in the panel, reach both; resolving hides
+ * it for both. QUIRE_SCREENSHOTS_DIR=<dir> keeps screenshots, light and dark.
  */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestContext, TestUser } from "../helpers/app.js";
@@ -35,6 +38,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await e2e?.close();
 });
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = (await page.evaluate(() => (window as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as {
+    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+  };
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
 
 const highlighted = (page: Page) => page.locator(".qe-editor .qe-commented");
 
@@ -143,6 +158,54 @@ describe("inline comments in the block editor", () => {
     expect(listed.body.items).toHaveLength(1);
     expect(listed.body.items[0].target.page).toEqual({ id: pageId });
 
+    // B replies from the panel (Ctrl-Enter); A sees the reply under the thread, as does the API.
+    const threadB = b.locator(".qe-comments .qe-thread-open");
+    await threadB.getByLabel("Reply to Wren Writer").fill("Done, and the lens polished.");
+    await threadB.getByLabel("Reply to Wren Writer").press("Control+Enter");
+    for (const page of [a, b]) {
+      await expect
+        .poll(() => page.locator(".qe-comments .qe-thread-open .qe-thread-reply .qe-thread-body").allTextContents(), { timeout: 30_000 })
+        .toEqual(["Done, and the lens polished.\n"]);
+    }
+    expect(await threadB.getByLabel("Reply to Wren Writer").inputValue()).toBe("");
+    const replies = await ctx.as(owner).get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/comments/${listed.body.items[0].id}/replies`);
+    expect(replies.body.items.map((r: { postedBy: { displayName: string } }) => r.postedBy.displayName)).toEqual(["Olive Owner"]);
+
+    // A comment on the block (made through the API) is listed with its replies box: A replies with the button.
+    const paragraphKey = listed.body.items[0].target.node.id as string;
+    const onBlock = await ctx.as(owner).post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/comments`, {
+      body: { markdown: "Is oil kept dry?" },
+      page: pageId,
+      node: paragraphKey,
+    });
+    expect(onBlock.status, JSON.stringify(onBlock.body)).toBe(200);
+    // The API does not tell the editors: A's panel shows it once it fetches the threads (on the reply's signal, or a reload).
+    await a.reload();
+    await a.locator('.qe-editor[contenteditable="true"]').waitFor({ timeout: 30_000 });
+    const blockThread = a.locator(".qe-comments .qe-thread", { hasText: "Is oil kept dry?" });
+    await blockThread.waitFor({ timeout: 30_000 });
+    expect(await blockThread.locator(".qe-thread-on").textContent()).toBe("On a block of this page");
+    // An empty reply is refused in place, without a request.
+    await blockThread.getByRole("button", { name: "Reply" }).click();
+    await expect.poll(() => blockThread.locator(".qe-comment-error").textContent()).toBe("Write a reply first.");
+    await blockThread.getByLabel("Reply to Olive Owner").fill("Yes, in sealed tins.");
+    await e2e.shot(a, "editor-comment-reply");
+    await blockThread.getByRole("button", { name: "Reply" }).click();
+    for (const page of [a, b]) {
+      await expect
+        .poll(
+          () =>
+            page
+              .locator(".qe-comments .qe-thread", { hasText: "Is oil kept dry?" })
+              .locator(".qe-thread-reply .qe-thread-body")
+              .allTextContents(),
+          { timeout: 30_000 },
+        )
+        .toEqual(["Yes, in sealed tins.\n"]);
+    }
+    await e2e.shot(b, "editor-comment-replies-seen");
+    expect(await axeViolations(b)).toEqual([]);
+
     // B types before the words (and A after them): the highlight stays on the same words in both.
     await caretAtStartOf(b, "The keeper lights");
     await b.keyboard.type("At night, ");
@@ -170,8 +233,8 @@ describe("inline comments in the block editor", () => {
     await b.keyboard.press("Escape");
     await composerB.waitFor({ state: "detached" });
 
-    // B resolves the thread: the highlight goes in both, the thread is listed as resolved.
-    await b.locator(".qe-comments .qe-thread-open").getByRole("button", { name: "Resolve" }).click();
+    // B resolves the inline thread: the highlight goes in both, the thread is listed as resolved.
+    await b.locator(".qe-comments .qe-thread-open", { hasText: "Trim the wick first." }).getByRole("button", { name: "Resolve" }).click();
     for (const page of [a, b]) {
       await highlighted(page).first().waitFor({ state: "detached", timeout: 30_000 });
       await page.locator(".qe-comments .qe-resolved summary", { hasText: "Resolved (1)" }).waitFor({ timeout: 30_000 });

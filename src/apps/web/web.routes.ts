@@ -27,7 +27,12 @@ import { saveDetails } from "./pages/changes/details.action.js";
 import { duplicatePage } from "./pages/changes/duplicate-page.action.js";
 import { editPagePage, markdownPagePage, saveEditedPage } from "./pages/changes/edit.page.js";
 import { pageAnchorsJson, pastedMarkdownJson, saveEditorJson, uploadEditorFileJson } from "./pages/changes/editor.handler.js";
-import { pageCommentsJson, postPageCommentJson, resolvePageCommentJson } from "./pages/changes/inline-comments.handler.js";
+import {
+  pageCommentsJson,
+  postPageCommentJson,
+  replyToPageCommentJson,
+  resolvePageCommentJson,
+} from "./pages/changes/inline-comments.handler.js";
 import { changesListPage } from "./pages/changes/list.page.js";
 import { mergeForm } from "./pages/changes/merge.action.js";
 import { movePage } from "./pages/changes/move-page.action.js";
@@ -215,6 +220,7 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { method: "GET", url: `${CR}/p/:pageId/comments.json`, handler: pageCommentsJson, json: true },
   { method: "POST", url: `${CR}/p/:pageId/comments.json`, handler: postPageCommentJson, json: true },
   { method: "POST", url: `${CR}/comments/:commentId/resolve.json`, handler: resolvePageCommentJson, json: true },
+  { method: "POST", url: `${CR}/comments/:commentId/replies.json`, handler: replyToPageCommentJson, json: true },
   { method: "GET", url: `${CR}/p/:pageId/markdown`, handler: markdownPagePage },
   { method: "POST", url: `${CR}/p/:pageId/markdown`, handler: saveEditedPage, bodyLimit: LARGE_FORM },
   {

@@ -33,6 +33,8 @@ export interface CommentsOptions {
   postUrl: string;
   /** The address that resolves or reopens comment `id`. */
   resolveUrl: (id: string) => string;
+  /** The address that posts a reply to comment `id`. */
+  replyUrl: (id: string) => string;
   csrf: string;
   ydoc: Y.Doc;
   panel: HTMLElement;
@@ -188,6 +190,8 @@ class Comments {
     "💬 Comment",
   );
   private composer?: HTMLElement;
+  /** Replies being written, by comment id: they survive the panel being drawn again (another editor's comment arriving). */
+  private drafts = new Map<string, string>();
   private loading: Promise<void> | undefined;
   private again = false;
   constructor(readonly options: CommentsOptions) {
@@ -397,10 +401,67 @@ class Comments {
         event.stopPropagation();
         void this.setResolved(thread, !resolved, button);
       });
-      item.append(el("div", { class: "qe-comment-actions" }, button));
+      item.append(this.replyForm(thread), el("div", { class: "qe-comment-actions" }, button));
     }
     if (thread.anchor && thread.status === "open") item.addEventListener("click", () => this.activate(thread.id, "text"));
     return item;
+  }
+
+  /**
+   * The reply box under a thread: Ctrl-Enter or "Reply" posts it; the thread comes back with the
+   * reply and the other editors are told to fetch it. A refused reply keeps its text.
+   */
+  private replyForm(thread: Thread): HTMLElement {
+    const area = el("textarea", {
+      class: "qe-field qe-reply-field",
+      rows: "1",
+      "aria-label": `Reply to ${thread.postedBy}`,
+      placeholder: "Reply…",
+    }) as HTMLTextAreaElement;
+    area.value = this.drafts.get(thread.id) ?? "";
+    const error = el("p", { class: "qe-comment-error", role: "alert" });
+    const send = el("button", { type: "submit", class: "qe-small-button" }, "Reply") as HTMLButtonElement;
+    const form = el("form", { class: "qe-reply", "aria-label": `Reply to the comment of ${thread.postedBy}` }, area, error, send);
+    // Clicks and keys in the box are the box's: not the thread's (which moves the caret to its words).
+    form.addEventListener("click", (event) => event.stopPropagation());
+    area.addEventListener("input", () => {
+      if (area.value) this.drafts.set(thread.id, area.value);
+      else this.drafts.delete(thread.id);
+    });
+    const submit = async () => {
+      const text = area.value.trim();
+      if (!text) {
+        error.textContent = "Write a reply first.";
+        area.focus();
+        return;
+      }
+      send.disabled = true;
+      error.textContent = "";
+      try {
+        const body = await requestJson<{ comment: Thread }>(this.options.replyUrl(thread.id), {
+          method: "POST",
+          csrf: this.options.csrf,
+          body: JSON.stringify({ body: text }),
+        });
+        this.drafts.delete(thread.id);
+        this.setThreads(this.threads.map((t) => (t.id === body.comment.id ? body.comment : t)));
+        this.announce(thread.id);
+      } catch (e) {
+        error.textContent = (e as Error).message;
+        send.disabled = false;
+      }
+    };
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      void submit();
+    });
+    area.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        void submit();
+      }
+    });
+    return form;
   }
 
   render(): void {
@@ -428,8 +489,21 @@ class Comments {
       );
     }
     const wasOpen = panel.querySelector("details.qe-resolved")?.hasAttribute("open");
+    const active = document.activeElement;
+    const replying =
+      active instanceof HTMLTextAreaElement && active.classList.contains("qe-reply-field") && panel.contains(active)
+        ? active.closest<HTMLElement>(".qe-thread")?.dataset.comment
+        : undefined;
     panel.replaceChildren(...children);
     if (wasOpen) panel.querySelector("details.qe-resolved")?.setAttribute("open", "");
+    if (replying) {
+      // Drawn again while a reply was being typed (another editor's change): the box keeps the focus.
+      const area = panel.querySelector<HTMLTextAreaElement>(`.qe-thread[data-comment="${CSS.escape(replying)}"] .qe-reply-field`);
+      if (area) {
+        area.focus();
+        area.setSelectionRange(area.value.length, area.value.length);
+      }
+    }
   }
 }
 

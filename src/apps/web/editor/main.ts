@@ -164,6 +164,7 @@ function start(root: HTMLElement): void {
           listUrl: data.commentsUrl,
           postUrl: data.commentsUrl,
           resolveUrl: (id) => (data.resolveCommentUrl ?? "").replace(":commentId", encodeURIComponent(id)),
+          replyUrl: (id) => (data.replyCommentUrl ?? "").replace(":commentId", encodeURIComponent(id)),
           csrf: data.csrf ?? "",
           ydoc,
           panel,

@@ -47,6 +47,7 @@ export function blockEditorPage(view: BlockEditorView): SafeHtml {
         data-save-url="${pageBase}/edit.json" data-upload-url="${pageBase}/files.json" data-markdown-url="${pageBase}/markdown.json"
         data-anchors-url="${base}/p/:pageId/anchors.json"
         data-comments-url="${pageBase}/comments.json" data-resolve-comment-url="${base}/comments/:commentId/resolve.json"
+        data-reply-comment-url="${base}/comments/:commentId/replies.json"
         data-csrf="${view.csrf}" data-page-id="${view.page.id}" data-storage-key="quire-editor:${view.changeRequest.id}:${view.page.id}"
         data-user-name="${view.user.name}" data-user-color="${view.user.color}"
         data-files="${JSON.stringify(view.files)}" data-pages="${JSON.stringify(view.pages)}" data-max-upload="${String(view.maxUploadBytes)}"></div></div>

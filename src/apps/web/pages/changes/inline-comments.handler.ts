@@ -1,11 +1,11 @@
 /**
  * The block editor's comment endpoints (JSON, errors included): the threads of a page, a comment
- * on a text selection, resolving or reopening one. The page's CSRF token comes in `x-csrf-token`.
+ * on a text selection, a reply to a comment of the page, resolving or reopening one. The page's CSRF token comes in `x-csrf-token`.
  */
 import Type from "typebox";
 import { changeRequestHandler } from "../../web.kinds.js";
 import { Body, CommentParams, PageParams } from "./changes.schemas.js";
-import { pageThreads, postInlineComment, resolveInlineComment } from "./inline-comments.steps.js";
+import { pageThreads, postInlineComment, replyToPageComment, resolveInlineComment } from "./inline-comments.steps.js";
 
 export const pageCommentsJson = changeRequestHandler({ params: PageParams }, async (request, reply, ctx) => {
   return reply.send({ comments: await pageThreads(ctx, request.params.pageId) });
@@ -31,5 +31,13 @@ export const resolvePageCommentJson = changeRequestHandler(
   async (request, reply, ctx) => {
     await resolveInlineComment(ctx, request.params.commentId, request.body.resolved);
     return reply.send({ resolved: request.body.resolved });
+  },
+);
+
+export const replyToPageCommentJson = changeRequestHandler(
+  { params: CommentParams, body: Type.Object({ body: Body }) },
+  async (request, reply, ctx) => {
+    const comment = await replyToPageComment(ctx, request.params.commentId, request.body.body);
+    return reply.code(201).send({ comment });
   },
 );

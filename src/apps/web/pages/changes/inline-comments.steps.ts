@@ -11,7 +11,7 @@ import { commentContribution } from "../../../../modules/change-requests/change-
 import { loadConversation } from "../../../../modules/comments/comments.loader.js";
 import { commentPermissions } from "../../../../modules/comments/comments.policy.js";
 import { anchorsOfComments, insertCommentAnchor } from "../../../../modules/comments/comments.queries.js";
-import { checkTarget, createComment, documentFromBody, editComment } from "../../../../modules/comments/comments.service.js";
+import { checkTarget, createComment, createReply, documentFromBody, editComment } from "../../../../modules/comments/comments.service.js";
 import { getUsersByIds } from "../../../../modules/users/users.queries.js";
 import { authorize } from "../../../../permissions/authorize.js";
 import type { ChangeRequestContext } from "../../web.steps.js";
@@ -119,6 +119,29 @@ export async function postInlineComment(
   });
   const thread = (await pageThreads(ctx, pageId)).find((t) => t.id === comment.id);
   if (!thread) throw invalid(`The comment was stored but is not on page "${pageId}".`);
+  return thread;
+}
+
+/**
+ * A reply to a comment of the page (inline or on a block), from the editor's side panel: the
+ * comment policy's `reply`, as the change request's page and the API apply it. Answers the thread
+ * as the panel lists it.
+ */
+export async function replyToPageComment(ctx: ChangeRequestContext, commentId: string, markdown: string): Promise<ThreadJson> {
+  const { loaded, actor, deps } = ctx;
+  const comment = await requireComment(ctx, commentId);
+  authorize(commentPermissions(actor.user.id, comment, loaded.permissions), "reply", mayComment(loaded));
+  const document = await documentFromBody({ markdown }, "body");
+  await deps.db.transaction().execute((trx) =>
+    createReply(trx, {
+      comment,
+      postedBy: actor.user.id,
+      document,
+      onPosted: commentContribution(loaded.changeRequest.id, actor.user.id),
+    }),
+  );
+  const thread = comment.pageId ? (await pageThreads(ctx, comment.pageId)).find((t) => t.id === comment.id) : undefined;
+  if (!thread) throw invalid(`The reply was stored but comment "${commentId}" is not on a page of the change request.`);
   return thread;
 }
 

@@ -95,6 +95,54 @@ describe("inline comments of the block editor", () => {
     expect((await ctx.as(s.owner).get(`${s.api}/comments/${comment.id}`)).body.status).toBe("open");
   });
 
+  it("posts replies to inline and block comments, answers the thread with them, and the API lists them", async () => {
+    const s = await setup();
+    const inline = JSON.parse(
+      (await s.editor.sendJson("POST", `${s.url}/p/${s.home.id}/comments.json`, { body: "Inline", node: s.key, anchor }, s.csrf)).text,
+    ).comment;
+    const block = await ctx.as(s.owner).post(`${s.api}/comments`, { body: { markdown: "On the block" }, page: s.home.id, node: s.key });
+    expect(block.status, JSON.stringify(block.body)).toBe(200);
+    for (const [id, text] of [
+      [inline.id as string, "A *reply* to the words"],
+      [block.body.id as string, "A reply to the block"],
+    ] as const) {
+      const res = await s.editor.sendJson("POST", `${s.url}/comments/${id}/replies.json`, { body: text }, s.csrf);
+      expect(res.status, res.text).toBe(201);
+      const thread = JSON.parse(res.text).comment;
+      expect(thread.id).toBe(id);
+      expect(thread.replies.map((r: { body: string }) => r.body)).toEqual([`${text}\n`]);
+      expect(thread.replies[0].postedBy).toBeTruthy();
+      const fromApi = await ctx.as(s.owner).get(`${s.api}/comments/${id}/replies`);
+      expect(fromApi.status, JSON.stringify(fromApi.body)).toBe(200);
+      expect(fromApi.body.items).toHaveLength(1);
+    }
+    // A reply to a resolved comment is a reply too (the thread stays resolved).
+    await s.editor.sendJson("POST", `${s.url}/comments/${inline.id}/resolve.json`, { resolved: true }, s.csrf);
+    const late = await s.editor.sendJson("POST", `${s.url}/comments/${inline.id}/replies.json`, { body: "Later" }, s.csrf);
+    expect(late.status, late.text).toBe(201);
+    expect(JSON.parse(late.text).comment).toMatchObject({ status: "resolved" });
+    expect(JSON.parse(late.text).comment.replies).toHaveLength(2);
+
+    // Bad bodies are refused with the reason and store nothing.
+    const cases: Array<[unknown, string]> = [
+      [{ body: "   " }, "must not be empty"],
+      [{ body: "x".repeat(20_001) }, "body"],
+      [{}, "body"],
+      [{ body: 42 }, "body"],
+    ];
+    for (const [body, message] of cases) {
+      const res = await s.editor.sendJson("POST", `${s.url}/comments/${block.body.id}/replies.json`, body, s.csrf);
+      expect(res.status, res.text).toBe(400);
+      expect(JSON.parse(res.text).error.message).toContain(message);
+    }
+    const noSuch = await s.editor.sendJson("POST", `${s.url}/comments/nope/replies.json`, { body: "x" }, s.csrf);
+    expect(noSuch.status, noSuch.text).toBe(404);
+    const forged = await s.editor.sendJson("POST", `${s.url}/comments/${block.body.id}/replies.json`, { body: "x" }, "forged");
+    expect(forged.status).toBe(403);
+    const listed = JSON.parse((await s.editor.get(`${s.url}/p/${s.home.id}/comments.json`)).text).comments;
+    expect(listed.map((c: { replies: unknown[] }) => c.replies.length)).toEqual([2, 1]);
+  });
+
   it("refuses bad anchors, blocks, pages and bodies with the reason, and stores none of them", async () => {
     const s = await setup();
     const post = (body: unknown) => s.editor.sendJson("POST", `${s.url}/p/${s.home.id}/comments.json`, body, s.csrf);
@@ -144,6 +192,8 @@ describe("inline comments of the block editor", () => {
     expect(JSON.parse(refused.text).error.message).toContain("comment");
     const resolve = await reader.sendJson("POST", `${s.url}/comments/${id}/resolve.json`, { resolved: true }, readerCsrf);
     expect(resolve.status, resolve.text).toBe(403);
+    const readerReply = await reader.sendJson("POST", `${s.url}/comments/${id}/replies.json`, { body: "Reader" }, readerCsrf);
+    expect(readerReply.status, readerReply.text).toBe(403);
 
     const other = await createOrgWithSpace(ctx, { title: "Elsewhere" });
     const stranger = await WebClient.signedIn(ctx, other.owner);
@@ -151,11 +201,16 @@ describe("inline comments of the block editor", () => {
     const strangerCsrf = /name="_csrf" value="([^"]+)"/.exec((await stranger.get("/app")).text)?.[1] as string;
     const theirs = await stranger.sendJson("POST", `${s.url}/comments/${id}/resolve.json`, { resolved: true }, strangerCsrf);
     expect(theirs.status).toBe(404);
+    const theirReply = await stranger.sendJson("POST", `${s.url}/comments/${id}/replies.json`, { body: "x" }, strangerCsrf);
+    expect(theirReply.status).toBe(404);
     // A comment id of another change request is not found in this one.
     const otherCr = await createChangeRequest(ctx, s.members.edit, s.space.id, { subject: "Other" });
     const otherUrl = s.url.replace(/\/\d+$/, `/${otherCr.number}`);
     const elsewhere = await s.editor.sendJson("POST", `${otherUrl}/comments/${id}/resolve.json`, { resolved: true }, s.csrf);
     expect(elsewhere.status).toBe(404);
+    const replyElsewhere = await s.editor.sendJson("POST", `${otherUrl}/comments/${id}/replies.json`, { body: "x" }, s.csrf);
+    expect(replyElsewhere.status).toBe(404);
+    expect(JSON.parse((await s.editor.get(`${s.url}/p/${s.home.id}/comments.json`)).text).comments[0].replies).toEqual([]);
     expect((await new WebClient(ctx).get(`${s.url}/p/${s.home.id}/comments.json`)).status).toBe(401);
   });
 });
