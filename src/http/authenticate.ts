@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
+import { outsideAudit } from "../db/audit.js";
 import type { Db } from "../db/database.js";
 import { derivedFromCached, prepared } from "../db/prepared.js";
 import type { Database, UserRow } from "../db/schema.js";
@@ -64,11 +65,14 @@ async function authenticate(db: Db, request: FastifyRequest): Promise<Actor> {
   }
   const now = Date.now();
   if (token.lastUsedMs === null || now - token.lastUsedMs > LAST_USED_RESOLUTION_MS) {
-    await db
-      .updateTable("apiTokens")
-      .set({ lastUsedAt: new Date(now).toISOString() })
-      .where("id", "=", token.tokenId)
-      .execute();
+    // Bookkeeping, not the request's change: it must not carry (nor commit early) the request's audit entry.
+    await outsideAudit(() =>
+      db
+        .updateTable("apiTokens")
+        .set({ lastUsedAt: new Date(now).toISOString() })
+        .where("id", "=", token.tokenId)
+        .execute(),
+    );
   }
   return { user: token.user, tokenId: token.tokenId, access: new AccessCache(db, token.user.id) };
 }
