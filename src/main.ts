@@ -339,10 +339,17 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
     .action(async (opts: { user: string; json?: boolean }) => {
       const result = await withDatabase(async (handle, config) => {
         const user = await findUser(handle, opts.user);
-        // As with `tokens create`, the operator vouches for a pending invited account.
-        if (user.pending) await updateUser(handle.db, user.id, { pending: 0 });
-        const { token, expiresAt } = await createLoginLink(handle.db, user.id);
-        recordAudit({ action: "login_link.created", target: { type: "user", id: user.id, label: user.email }, payload: { expiresAt } });
+        const { token, expiresAt } = await handle.db.transaction().execute(async (trx) => {
+          // As with `tokens create`, the operator vouches for a pending invited account.
+          if (user.pending) await updateUser(trx, user.id, { pending: 0 });
+          const link = await createLoginLink(trx, user.id);
+          recordAudit({
+            action: "login_link.created",
+            target: { type: "user", id: user.id, label: user.email },
+            payload: { expiresAt: link.expiresAt },
+          });
+          return link;
+        });
         return { url: `${await commandPublicUrl(handle.db, config)}/app/login/link/${token}`, expiresAt };
       });
       io.out(opts.json ? JSON.stringify(result) : `${result.url}\n(valid once, until ${result.expiresAt})`);
@@ -397,8 +404,11 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
       if (!label || label.length > 100) throw new CommandError("--label must be 1 to 100 characters.");
       const { token, id, baseURL } = await withDatabase(async (handle, config) => {
         const org = await organizationOf(handle, opts.org);
-        const created = await insertScimToken(handle.db, { orgId: org.id, label, createdBy: null });
-        recordAudit({ action: "scim_token.created", orgIds: [org.id], target: { type: "scim-token", id: created.row.id, label } });
+        const created = await handle.db.transaction().execute(async (trx) => {
+          const made = await insertScimToken(trx, { orgId: org.id, label, createdBy: null });
+          recordAudit({ action: "scim_token.created", orgIds: [org.id], target: { type: "scim-token", id: made.row.id, label } });
+          return made;
+        });
         return { token: created.token, id: created.row.id, baseURL: `${new Urls(config.publicUrl).base}/scim/v2` };
       });
       io.out(opts.json ? JSON.stringify({ id, token, baseURL }) : `${token}\nbase URL: ${baseURL}\n(the token is shown once)`);
@@ -434,9 +444,11 @@ export function buildCli(io: Io, setExit: (code: number) => void): Command {
     .action(async (tokenId: string, opts: { org: string; json?: boolean }) => {
       const revoked = await withDatabase(async (handle) => {
         const org = await organizationOf(handle, opts.org);
-        const done = await revokeScimToken(handle.db, org.id, tokenId);
-        if (done) recordAudit({ action: "scim_token.revoked", orgIds: [org.id], target: { type: "scim-token", id: tokenId } });
-        return done;
+        return handle.db.transaction().execute(async (trx) => {
+          const done = await revokeScimToken(trx, org.id, tokenId);
+          if (done) recordAudit({ action: "scim_token.revoked", orgIds: [org.id], target: { type: "scim-token", id: tokenId } });
+          return done;
+        });
       });
       if (!revoked) throw new CommandError(`The organization has no SCIM token with id "${tokenId}".`);
       io.out(opts.json ? JSON.stringify({ revoked: true }) : "SCIM token revoked");

@@ -2,6 +2,7 @@
  * How entries are recorded: in the transaction of the change (a rollback takes the entry with it),
  * from the web app's forms, sign-ins and failed sign-ins, and their deletion by retention only.
  */
+import { sql } from "kysely";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLoginLink } from "../src/apps/web/web.queries.js";
@@ -70,6 +71,115 @@ describe("in the transaction of the change", () => {
     );
     expect(seenOutside).toBe(0);
     expect(await entries("test.atomic")).toHaveLength(1);
+  });
+});
+
+describe("a write made by a single statement, outside a transaction", () => {
+  const route = (action: string) => ({ action, url: "/v1/orgs/:organizationId", params: { organizationId: orgId }, body: {} });
+  const titleOf = async () =>
+    (await ctx.db.selectFrom("organizations").select("title").where("id", "=", orgId).executeTakeFirstOrThrow()).title;
+  /** Counts the transactions `fn` opens through `ctx.db.transaction()` (the audited builder calls it for a lone write too). */
+  async function countingTransactions<T>(fn: () => Promise<T>): Promise<number> {
+    const original = ctx.db.transaction;
+    let opened = 0;
+    ctx.db.transaction = (() => {
+      opened++;
+      return original.call(ctx.db);
+    }) as typeof original;
+    try {
+      await fn();
+    } finally {
+      ctx.db.transaction = original;
+    }
+    return opened;
+  }
+
+  it("commits with its entry: the entry is written by the statement's own transaction, not at the request's end", async () => {
+    const scope = new AuditScope({ source: "api" }, route("test.lone-write"));
+    scope.actor = { type: "user", id: owner.id };
+    await inAuditScope(scope, () => ctx.db.updateTable("organizations").set({ title: "Lone write" }).where("id", "=", orgId).execute());
+    expect(scope.owes).toBe(false);
+    expect(await entries("test.lone-write")).toHaveLength(1);
+    expect(await titleOf()).toBe("Lone write");
+  });
+
+  it("a failure after the write, while its entry is written, rolls back the write too", async () => {
+    const before = await titleOf();
+    const scope = new AuditScope({ source: "api" }, route("test.lone-failure"));
+    scope.actorOf = () => {
+      throw new Error("injected: the entry cannot be written");
+    };
+    await expect(
+      inAuditScope(scope, () => ctx.db.updateTable("organizations").set({ title: "Never written" }).where("id", "=", orgId).execute()),
+    ).rejects.toThrow("injected");
+    expect(await titleOf()).toBe(before);
+    expect(await entries("test.lone-failure")).toEqual([]);
+    // Still owed: the request's end decides (an error answer drops the route's entry).
+    expect(scope.owes).toBe(true);
+  });
+
+  it("a write that fails leaves no entry", async () => {
+    const scope = new AuditScope({ source: "api" }, route("test.lone-refused"));
+    scope.actor = { type: "user", id: owner.id };
+    const existing = await ctx.db.selectFrom("organizations").selectAll().where("id", "=", orgId).executeTakeFirstOrThrow();
+    // The same primary key again: refused by the database.
+    await expect(inAuditScope(scope, () => ctx.db.insertInto("organizations").values(existing).execute())).rejects.toThrow();
+    expect(await entries("test.lone-refused")).toEqual([]);
+    scope.dropRouteEntry();
+    await flushAudit(ctx.db, scope);
+    expect(await entries("test.lone-refused")).toEqual([]);
+  });
+
+  it("reads open no transaction, nor do writes outside a scope or once the scope owes nothing", async () => {
+    const scope = new AuditScope({ source: "api" }, route("test.lone-reads"));
+    scope.actor = { type: "user", id: owner.id };
+    const reads = await countingTransactions(() =>
+      inAuditScope(scope, async () => {
+        await titleOf();
+        await ctx.db.selectFrom("members").select("userId").where("orgId", "=", orgId).execute();
+      }),
+    );
+    expect(reads).toBe(0);
+    const outside = await countingTransactions(() =>
+      ctx.db.updateTable("organizations").set({ title: "Outside a scope" }).where("id", "=", orgId).execute(),
+    );
+    expect(outside).toBe(0);
+    const writes = await countingTransactions(() =>
+      inAuditScope(scope, async () => {
+        await ctx.db.updateTable("organizations").set({ title: "First write" }).where("id", "=", orgId).execute();
+        await ctx.db.updateTable("organizations").set({ title: "Second write" }).where("id", "=", orgId).execute();
+      }),
+    );
+    // The first write carries the entry; the second, owing nothing, runs alone.
+    expect(writes).toBe(1);
+    expect(await entries("test.lone-reads")).toHaveLength(1);
+  });
+
+  it("through the API: an entry that cannot be written keeps a route's single-statement change from happening", async () => {
+    const before = await titleOf();
+    const refuse =
+      ctx.dialect === "postgres"
+        ? [
+            sql`CREATE FUNCTION refuse_org_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit entry refused'; END $$`,
+            sql`CREATE TRIGGER refuse_org_audit BEFORE INSERT ON audit_events FOR EACH ROW WHEN (NEW.action = 'updateOrganizationById') EXECUTE FUNCTION refuse_org_audit()`,
+          ]
+        : [
+            sql`CREATE TRIGGER refuse_org_audit BEFORE INSERT ON audit_events WHEN NEW.action = 'updateOrganizationById' BEGIN SELECT RAISE(ABORT, 'audit entry refused'); END`,
+          ];
+    for (const statement of refuse) await statement.execute(ctx.db);
+    try {
+      const refused = await ctx.as(owner).patch(`/v1/orgs/${orgId}`, { title: "Unaudited title" });
+      expect(refused.status).toBe(500);
+      expect(await titleOf()).toBe(before);
+    } finally {
+      await sql`DROP TRIGGER refuse_org_audit${sql.raw(ctx.dialect === "postgres" ? " ON audit_events" : "")}`.execute(ctx.db);
+      if (ctx.dialect === "postgres") await sql`DROP FUNCTION refuse_org_audit()`.execute(ctx.db);
+    }
+    const renamed = await ctx.as(owner).patch(`/v1/orgs/${orgId}`, { title: "Audited title" });
+    expect(renamed.status).toBe(200);
+    expect(await titleOf()).toBe("Audited title");
+    const [entry] = await entries("updateOrganizationById");
+    expect(entry).toMatchObject({ actorId: owner.id, targetType: "organization", targetId: orgId });
   });
 });
 

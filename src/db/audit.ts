@@ -4,8 +4,10 @@
  * where, and the entries it owes. The scope's entries are written by the first transaction that
  * commits inside it, as that transaction's last statements (`withAuditedTransactions` wraps
  * `db.transaction()`), so a change and its entry commit or roll back together; a rolled-back
- * transaction gives its entries back to the scope. What is left when the request ends (a change
- * made by a single statement, outside any transaction) is written then, before the answer is sent.
+ * transaction gives its entries back to the scope. A write made by a single statement outside any
+ * transaction, while the scope owes entries, is run in a transaction of its own that writes them
+ * too. What is left when the request ends (entries of a request that changed nothing, a failed
+ * sign-in) is written then, before the answer is sent.
  *
  * A scope owes one entry by default, the route's own (its action, its target, the fields the body
  * set, secrets replaced), unless code recorded a more precise one with `recordAudit` (a sign-in, a
@@ -13,6 +15,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
+import type { CompiledQuery, QueryResult } from "kysely";
 import type { Db, Executor, Trx } from "./database.js";
 
 export type AuditSource = "ui" | "api" | "integration" | "script";
@@ -125,6 +128,11 @@ export function inAuditScope<T>(scope: AuditScope, fn: () => T): T {
   return scopes.run(scope, fn);
 }
 
+/** Runs `fn` outside any audit scope: bookkeeping that is no one's change (a token's last use) carries no entry. */
+export function outsideAudit<T>(fn: () => T): T {
+  return scopes.exit(fn);
+}
+
 export function currentAuditScope(): AuditScope | undefined {
   return scopes.getStore();
 }
@@ -144,12 +152,38 @@ export function setAuditActor(actor: AuditActor, orgId?: string): void {
 
 /**
  * Makes every `db.transaction().execute(fn)` write the current scope's owed entries before it
- * commits (the database handle is patched in place; transactions outside a scope are unchanged).
+ * commits (the database handle is patched in place; transactions outside a scope are unchanged),
+ * and runs a write made outside a transaction (a single statement on `db`) in one when the scope
+ * still owes entries, so that it and its entries commit together. Reads never open one.
  */
 export function withAuditedTransactions(db: Db): Db {
   const begin = db.transaction.bind(db);
   (db as { transaction: unknown }).transaction = () => auditedBuilder(begin());
+  // Every query built on `db` (builders, `sql` templates, `db.executeQuery`) runs through this
+  // executor; a transaction's executor is a new one, so statements inside a transaction pass by.
+  const executor = db.getExecutor();
+  const execute = executor.executeQuery.bind(executor);
+  executor.executeQuery = (<R>(compiled: CompiledQuery): Promise<QueryResult<R>> => {
+    const scope = currentAuditScope();
+    if (!scope?.owes || !isWrite(compiled)) return execute<R>(compiled);
+    return db.transaction().execute((trx) => trx.getExecutor().executeQuery<R>(compiled));
+  }) as typeof executor.executeQuery;
   return db;
+}
+
+const WRITE_NODES = new Set(["InsertQueryNode", "UpdateQueryNode", "DeleteQueryNode", "MergeQueryNode"]);
+const WRITE_SQL = /^\s*(insert|update|delete|replace|merge|upsert)\b/i;
+
+/** Whether a statement may change a row: a write builder's, a select with a writing CTE, or raw SQL that starts with a write verb or holds one in a CTE. */
+export function isWrite(compiled: CompiledQuery): boolean {
+  const node = compiled.query as { kind: string; with?: { expressions: { expression: { kind: string } }[] } };
+  if (WRITE_NODES.has(node.kind)) return true;
+  if (node.kind === "SelectQueryNode") return node.with?.expressions.some((cte) => WRITE_NODES.has(cte.expression.kind)) ?? false;
+  if (node.kind === "RawNode") {
+    const text = compiled.sql;
+    return WRITE_SQL.test(text) || (/^\s*with\b/i.test(text) && /\b(insert|update|delete)\b/i.test(text));
+  }
+  return false;
 }
 
 type Builder = ReturnType<Db["transaction"]>;
@@ -184,6 +218,14 @@ function auditedBuilder(builder: Builder): Builder {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
+}
+
+/**
+ * Runs `fn` in `db` when it is a transaction, else in one of its own: for code that records an
+ * entry after its write (`recordAudit` with the id the write made), so that both commit together.
+ */
+export function inTransaction<T>(db: Executor, fn: (trx: Executor) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : (db as Db).transaction().execute(fn);
 }
 
 /** Writes what the scope still owes, outside a transaction (the request or command is over). */

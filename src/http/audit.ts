@@ -4,7 +4,8 @@
  * (db/audit.ts) that owes the route's entry. The scope is opened as each route is registered
  * (`onRoute`), so a new route is audited without a line of its own; one that changes nothing
  * durable says so in its `config.audit.skip`, with the reason. The entry is written by the
- * request's first committed transaction, else before the answer is sent (`onSend`); an answer of
+ * request's first committed transaction (a single-statement write opens one), else, when nothing
+ * was written, before the answer is sent (`onSend`); an answer of
  * 400 or more drops the route's entry (nothing changed), and writes the route's `failure` entry
  * instead where it has one (a failed sign-in).
  */

@@ -1,10 +1,12 @@
 /**
  * Bearer authentication. Every /v1 route requires `Authorization: Bearer <token>` unless its route
  * config says `public: true`. The token is looked up by its SHA-256 hash; a missing, unknown or
- * revoked token is a 401.
+ * revoked token is a 401, and a bad one (not a missing one) a failed sign-in in the audit log
+ * (token-failures.ts).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
+import { outsideAudit } from "../db/audit.js";
 import type { Db } from "../db/database.js";
 import { derivedFromCached, prepared } from "../db/prepared.js";
 import type { Database, UserRow } from "../db/schema.js";
@@ -12,6 +14,7 @@ import { hashToken } from "../lib/ids.js";
 import { AccessCache } from "../permissions/access.js";
 import type { Actor } from "../permissions/actor.js";
 import { unauthorized } from "./errors.js";
+import { type TokenFailure, TokenFailureAudit } from "./token-failures.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -39,7 +42,14 @@ const userByTokenHash = prepared<{ hash: string }, TokenRow>(
 // Recording every use would turn each read into a write; once a minute is enough to show activity.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** Each database's recorder of bad tokens (one per application; `optionalActor` finds it by the database it is given). */
+const tokenFailures = new WeakMap<Db, TokenFailureAudit>();
+
 export function registerAuthentication(app: FastifyInstance, db: Db): void {
+  const failures = new TokenFailureAudit(db, app.log);
+  tokenFailures.set(db, failures);
+  failures.start();
+  app.addHook("onClose", () => failures.close());
   app.decorateRequest("actor", null);
   app.addHook("onRequest", async (request) => {
     if (request.routeOptions.config?.public) return;
@@ -55,22 +65,42 @@ async function authenticate(db: Db, request: FastifyRequest): Promise<Actor> {
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) {
+    await failedSignIn(db, request, { reason: "malformed" });
     throw unauthorized("The Authorization header must have the form `Bearer <API token>`.");
   }
   const [row] = await userByTokenHash(db, { hash: hashToken(match[1]) });
   const token = row && tokenOf(row);
   if (!token || token.revoked) {
+    await failedSignIn(
+      db,
+      request,
+      token
+        ? { reason: "revoked", token: match[1], tokenId: token.tokenId, userId: token.user.id }
+        : { reason: "unknown", token: match[1] },
+    );
     throw unauthorized("The API token is unknown or has been revoked.");
   }
   const now = Date.now();
   if (token.lastUsedMs === null || now - token.lastUsedMs > LAST_USED_RESOLUTION_MS) {
-    await db
-      .updateTable("apiTokens")
-      .set({ lastUsedAt: new Date(now).toISOString() })
-      .where("id", "=", token.tokenId)
-      .execute();
+    // Bookkeeping, not the request's change: it must not carry (nor commit early) the request's audit entry.
+    await outsideAudit(() =>
+      db
+        .updateTable("apiTokens")
+        .set({ lastUsedAt: new Date(now).toISOString() })
+        .where("id", "=", token.tokenId)
+        .execute(),
+    );
   }
   return { user: token.user, tokenId: token.tokenId, access: new AccessCache(db, token.user.id) };
+}
+
+function failedSignIn(db: Db, request: FastifyRequest, failure: Omit<TokenFailure, "address" | "userAgent" | "requestId">) {
+  return tokenFailures.get(db)?.note({
+    ...failure,
+    address: request.ip,
+    userAgent: request.headers["user-agent"]?.slice(0, 500) ?? null,
+    requestId: request.id,
+  });
 }
 
 /** A token's row taken apart once per cached row: every request of its holder needs the same. */
@@ -98,4 +128,9 @@ export async function optionalActor(db: Db, request: FastifyRequest): Promise<Ac
 export function actorOf(request: FastifyRequest): Actor {
   if (!request.actor) throw unauthorized("Authentication required.");
   return request.actor;
+}
+
+/** The recorder of bad tokens of the application over `db` (its summaries are written by its timer; tests flush them). */
+export function tokenFailureAuditOf(db: Db): TokenFailureAudit | undefined {
+  return tokenFailures.get(db);
 }
