@@ -117,6 +117,12 @@ export interface RateLimitConfig {
    * each served from cache. A site's search, PDFs and MCP count against `perAddress`.
    */
   perReaderAddress: number;
+  /**
+   * Questions asked of a published site per client address (`~quire/ask?q=`, `<page>.md?ask=`):
+   * each one reads the index and may call a language model, so its budget is far below a page
+   * read's. They count against `perAddress` too.
+   */
+  perAskAddress: number;
   /** Failed authentications (401) per client address before its authenticated requests get 429. */
   authFailures: number;
   /**
@@ -320,6 +326,7 @@ function readRateLimit(env: Env, databaseUrl: string | undefined): RateLimitConf
     perToken: readInt(env, "QUIRE_RATE_LIMIT_TOKEN", 600, 1, 1_000_000_000),
     perAddress: readInt(env, "QUIRE_RATE_LIMIT_ADDRESS", 1200, 1, 1_000_000_000),
     perReaderAddress: readInt(env, "QUIRE_RATE_LIMIT_READER", 12_000, 1, 1_000_000_000),
+    perAskAddress: readInt(env, "QUIRE_RATE_LIMIT_ASK", 20, 1, 1_000_000_000),
     authFailures: readInt(env, "QUIRE_RATE_LIMIT_AUTH_FAILURES", 20, 1, 1_000_000_000),
     store,
     redisUrl,

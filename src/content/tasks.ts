@@ -24,6 +24,7 @@ import type { MarkdownWrite } from "./markdown/write-off-thread.js";
 import type { PdfRenderTask } from "./pdf/render-task.js";
 import type { SearchQuery } from "./search/fulltext.js";
 import { snippetOf } from "./search/snippets.js";
+import { type PackedVocabulary, packVocabulary } from "./search/typos.js";
 import { canonicalJson, objectHash } from "./store/canonical.js";
 
 export interface PageToParse {
@@ -66,6 +67,12 @@ export function prepareDocument(input: DocumentPreparation): PreparedDocument {
 /** The sections of text of documents given as JSON, with what readers may see of them (search indexing). */
 export function searchTexts(input: { documents: { json: string; context: SearchTextContext }[] }): SearchTextSection[][] {
   return input.documents.map(({ json, context }) => documentSearchText(JSON.parse(json) as JSONDocument, context));
+}
+
+/** A site search's vocabulary of a space, packed (search/typos.ts): its words "\n"-joined, their occurrences alike. */
+export function searchVocabulary(input: { words: string; occurrences: Int32Array }): PackedVocabulary {
+  const words = input.words === "" ? [] : input.words.split("\n");
+  return packVocabulary(words.map((word, i) => ({ word, occurrences: input.occurrences[i] ?? 0 })));
 }
 
 /** Snippets of search results (search/snippets.ts), for a page of results with much text. */
@@ -163,6 +170,7 @@ const TASKS = {
   prepareDocument,
   searchTexts,
   searchSnippets,
+  searchVocabulary,
   askVocabulary,
   askScore,
   pageReferences,

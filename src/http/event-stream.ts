@@ -22,6 +22,8 @@ export function openEventStream(reply: FastifyReply, headers: Record<string, str
   const raw = reply.raw;
   raw.on("close", () => controller.abort(new Error("The client closed the connection.")));
   raw.writeHead(200, {
+    // What hooks set before the handler (the rate limit's headers): a hijacked reply would drop them.
+    ...(reply.getHeaders() as Record<string, string | number | string[]>),
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-store",
     "x-content-type-options": "nosniff",

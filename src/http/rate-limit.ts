@@ -3,6 +3,8 @@
  *
  * - every request from a client address counts against that address (`perAddress`; IPv6 by /64),
  *   except a published site's page reads (`perReaderAddress`, larger: see isPageRead);
+ * - questions asked of a published site (Ask) also count against a budget of their own per address
+ *   (`perAskAddress`, much smaller: each reads the index and may call a language model);
  * - a request carrying a bearer token also counts against the token (`perToken`);
  * - every 401 counts against the address (`authFailures`); once that count is reached, requests
  *   from the address to authenticated routes answer 429 until the window ends, whatever token
@@ -105,6 +107,12 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     ...cache,
     keyGenerator: (request) => `${prefix}reader-address:${addressOf(request)}`,
   }) as Limiter;
+  const perAskAddress = app.createRateLimit({
+    max: settings.perAskAddress,
+    timeWindow,
+    ...cache,
+    keyGenerator: (request) => `${prefix}ask-address:${addressOf(request)}`,
+  }) as Limiter;
   const perToken = app.createRateLimit({
     max: settings.perToken,
     timeWindow,
@@ -140,6 +148,10 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     if ("max" in address) {
       verdicts.push([address, reading ? "this address's page reads" : "this address"]);
       addressVerdicts.set(request, address);
+    }
+    if (isQuestion(request)) {
+      const asked = await perAskAddress(request);
+      if ("max" in asked) verdicts.push([asked, "this address's questions"]);
     }
     if (bearerOf(request)) {
       const token = await perToken(request);
@@ -186,6 +198,14 @@ function isPageRead(request: FastifyRequest): boolean {
   if (SITE_WORK.test(path)) return false;
   const params = new URLSearchParams(query);
   return !params.has("q") && !params.has("ask");
+}
+
+/** A question asked of a published site: its Ask stream (`~quire/ask`) or a page's Markdown with `?ask=`. */
+function isQuestion(request: FastifyRequest): boolean {
+  if (!request.routeOptions.config?.reader) return false;
+  const [path, query = ""] = request.url.split("?", 2) as [string, string?];
+  if (/\/~quire\/ask\/?$/.test(path)) return true;
+  return new URLSearchParams(query).has("ask");
 }
 
 /** The tightest limit is the one reported (and the first one exceeded, the one refused). */

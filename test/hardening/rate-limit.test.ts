@@ -125,6 +125,45 @@ describe("per address", () => {
     expect(over.json().error.message).toMatch(/^Too many requests for this address's page reads \(60 per 60 s\)/);
   });
 
+  it("gives a published site's questions (Ask) a tighter budget of their own, in the JSON error shape; pages and search go on", async () => {
+    const ctx = await limitedContext({ perAddress: 100, perReaderAddress: 200, perAskAddress: 3 });
+    const { org, owner, space } = await createOrgWithSpace(ctx);
+    await commitContent(ctx, space.id, { pages: [{ title: "Welcome", slug: "welcome", paragraphs: ["Rotate the keys monthly."] }] });
+    await ctx.worker.drain();
+    const site = await createSite(ctx, owner, org.id, { title: "Asked" });
+    await addSection(ctx, owner, org.id, site.id, { spaceId: space.id, title: "Guide" });
+    expect((await ctx.as(owner).post(`/v1/orgs/${org.id}/sites/${site.id}/publish`)).status).toBe(200);
+    const reader = (url: string) => ctx.app.inject({ method: "GET", url: `/s/${site.basename}${url}`, remoteAddress: "10.7.7.7" });
+    // The stream and a page's Markdown with `?ask=` share the budget (3): the fourth question is refused.
+    const asked = [
+      await reader("/~quire/ask?q=How%20do%20I%20rotate%20the%20keys%3F"),
+      await reader("/welcome.md?ask=rotate%20keys"),
+      await reader("/~quire/ask?q=rotate"),
+    ];
+    for (const res of asked) {
+      expect(res.statusCode).not.toBe(429);
+      expect(res.headers["x-ratelimit-limit"]).toBe("3");
+    }
+    expect(asked.map((res) => res.headers["x-ratelimit-remaining"])).toEqual(["2", "1", "0"]);
+    const refused = await reader("/~quire/ask?q=keys");
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers["content-type"]).toMatch(/^application\/json/);
+    expect(refused.json()).toEqual({
+      error: {
+        code: 429,
+        message: expect.stringMatching(/^Too many requests for this address's questions \(3 per 60 s\); retry in \d+ s\.$/),
+      },
+    });
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect((await reader("/welcome.md?ask=keys")).statusCode).toBe(429);
+    // The same address still reads pages and searches; another address still asks.
+    expect((await reader("/welcome")).statusCode).toBe(200);
+    expect((await reader("/welcome.md")).statusCode).toBe(200);
+    expect((await reader("/~quire/search.json?q=keys")).statusCode).toBe(200);
+    const elsewhere = await ctx.app.inject({ method: "GET", url: `/s/${site.basename}/~quire/ask?q=keys`, remoteAddress: "10.8.8.8" });
+    expect(elsewhere.statusCode).toBe(200);
+  });
+
   it("is stricter on failed authentication: after N 401s, even a valid token from that address gets 429", async () => {
     const ctx = await limitedContext({ authFailures: 3 });
     const user = await createUser(ctx);

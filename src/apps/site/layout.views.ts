@@ -110,6 +110,8 @@ ${sectionTabs(ctx)}
 export interface PageParts {
   title: string;
   description?: string | undefined;
+  /** The body's opening words: the page's description for search engines when it has none. */
+  summary?: string | undefined;
   cover?: { src: string; srcDark?: string | undefined; full: boolean } | undefined;
   breadcrumb?: string[] | undefined;
   body: SafeHtml;
@@ -234,7 +236,7 @@ function cover(parts: PageParts): SafeHtml {
  */
 function socialTags(siteTitle: string, title: string, parts: PageParts): SafeHtml {
   return html`<meta property="og:type" content="website"><meta property="og:site_name" content="${siteTitle}"><meta property="og:title" content="${title}">${
-    parts.description ? html`<meta property="og:description" content="${parts.description}">` : ""
+    parts.description || parts.summary ? html`<meta property="og:description" content="${parts.description || parts.summary}">` : ""
   }${parts.canonical ? html`<link rel="canonical" href="${parts.canonical}"><meta property="og:url" content="${parts.canonical}">` : ""}`;
 }
 
@@ -246,7 +248,7 @@ export function sitePage(ctx: LayoutContext, parts: PageParts): string {
   return html`<!doctype html>
 <html lang="${language}"${rootAttributes(ctx)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
-${parts.description ? html`<meta name="description" content="${parts.description}">` : ""}
+${parts.description || parts.summary ? html`<meta name="description" content="${parts.description || parts.summary}">` : ""}
 ${socialTags(custom.title, title, parts)}
 <link rel="stylesheet" href="${asset(ctx, "site.css")}">
 ${parts.head ?? ""}

@@ -315,6 +315,12 @@ export function customizationHead(ctx: LayoutContext): SafeHtml {
     const text = emojiCharacter(favicon.emoji).replace(/[<>&"']/g, "");
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">${text}</text></svg>`;
     parts.push(html`<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(svg)}">`);
+  } else {
+    // No icon chosen: the site's initial, so that browsers do not ask the host for /favicon.ico
+    // (a 404 in every first visit's console, and a request spent).
+    const initial = (/[\p{L}\p{N}]/u.exec(custom.title)?.[0] ?? "").toUpperCase();
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" rx="22" fill="#1f2328"/><text x="50" y="71" font-size="62" font-family="sans-serif" text-anchor="middle" fill="#fff">${initial}</text></svg>`;
+    parts.push(html`<link rel="icon" href="data:image/svg+xml,${encodeURIComponent(svg)}">`);
   }
   if (socialPreview.url) parts.push(html`<meta property="og:image" content="${socialPreview.url}">`);
   return html`${parts}`;

@@ -160,6 +160,7 @@ export async function renderSitePage(
   return sitePage(ctx, {
     title: page.title,
     description: page.description,
+    summary: body.summary,
     cover: coverOf(deps, ctx, variant, page),
     breadcrumb: location.ancestors.map((a) => a.title),
     body: body.html,

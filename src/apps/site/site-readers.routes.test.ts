@@ -88,7 +88,9 @@ describe("what search engines and link previews read", () => {
     const install = await page(`${root}/install`);
     expect(install).toContain("<title>Install | Acme Docs</title>");
     expect(install).toContain('<meta property="og:title" content="Install | Acme Docs">');
-    expect(install).not.toContain("og:description");
+    // Without a description of its own, a page is described by its opening words.
+    expect(install).toContain('<meta property="og:description" content="Run it.">');
+    expect(install).toContain('<meta name="description" content="Run it.">');
     expect(install).toContain(`<link rel="canonical" href="${origin}${root}/install">`);
     expect(install).toContain(`<meta property="og:url" content="${origin}${root}/install">`);
     // A page that does not exist names no canonical address.

@@ -112,6 +112,10 @@ describe("published site routes", () => {
     expect(install.text).not.toContain("<script>alert(1)");
     expect(install.text).toContain('<div class="q-breadcrumb">Getting started</div>');
     expect(install.text).toContain(`<a href="${root}/getting-started/install" aria-current="page">Install</a>`);
+    // A page without a description is described to search engines by its opening words, escaped.
+    expect(install.text).toContain('<meta name="description" content="Run the installer &lt;script&gt;alert(1)&lt;/script&gt;.">');
+    // Without a chosen icon, the site's initial: browsers do not ask the host for /favicon.ico.
+    expect(page).toMatch(/<link rel="icon" href="data:image\/svg\+xml,[^"]*%3EA%3C%2Ftext%3E/);
   });
 
   it("shows a page's emoji in the navigation as the character, whether stored as GitBook's code points or as written", async () => {

@@ -239,7 +239,7 @@ describe("renderDocument: blocks", () => {
     expect(result.features.has("math")).toBe(true);
   });
 
-  it("renders images with their size, caption, dark variant and lazy loading", () => {
+  it("renders images with their size, caption, dark variant, the first one near the top fetched at once and the others lazily", () => {
     const root = body(
       block("images", { align: "left" }, [
         block("image", { ref: fileRef("light"), refDark: fileRef("dark"), alt: "Alt" }, undefined, {
@@ -251,7 +251,10 @@ describe("renderDocument: blocks", () => {
     );
     expect(one(root, "div.q-images").attrs.class).toBe("q-images q-align-left");
     const [first, second] = all(root, "img");
-    expect(first!.attrs).toMatchObject({ src: "/files/light.svg", alt: "Alt", width: "480", height: "200", loading: "lazy" });
+    expect(first!.attrs).toMatchObject({ src: "/files/light.svg", alt: "Alt", width: "480", height: "200", fetchpriority: "high" });
+    expect(first!.attrs.loading).toBeUndefined();
+    expect(second!.attrs.loading).toBe("lazy");
+    expect(second!.attrs.fetchpriority).toBeUndefined();
     expect(one(root, "source").attrs).toMatchObject({ srcset: "/files/dark.svg", media: "(prefers-color-scheme: dark)" });
     expect(textOf(one(root, "figcaption"))).toBe("Cap tion");
     expect(textOf(one(one(root, "figcaption"), "strong"))).toBe("tion");
@@ -343,6 +346,46 @@ describe("renderDocument: blocks", () => {
     );
     expect(one(prefixed, "input").attrs.name).toMatch(/^side-tabs-\d+$/);
     expect(one(prefixed, "h3").attrs.id).toBe("title");
+  });
+
+  it("names where a link goes when its text does not ('here', 'read more'): the page's title or the site's host, visually hidden", () => {
+    const root = dom(
+      render(
+        doc(
+          p(
+            inline("link", { ref: urlRef("https://www.serpapi.com/users/sign_up") }, [text("here")]),
+            inline("link", { ref: { kind: "page", page: "p1" } }, [text("Read more")]),
+            inline("link", { ref: urlRef("https://example.com/guide") }, [text("the guide")]),
+          ),
+        ),
+      ).html,
+    );
+    const [here, more, guide] = all(root, "a.q-link");
+    expect(textOf(here!)).toBe("here (serpapi.com)");
+    expect(one(here!, "span.q-visually-hidden").attrs.class).toBe("q-visually-hidden");
+    expect(textOf(more!)).toBe("Read more (Page p1)");
+    // A link that says where it goes is left as written.
+    expect(textOf(guide!)).toBe("the guide");
+    expect(all(guide!, "span")).toHaveLength(0);
+  });
+
+  it("shows the links of an expandable's title as their text: the summary is the control, and holds no other", () => {
+    const root = body(
+      block("expandable", {}, undefined, {
+        fragments: [
+          {
+            object: "fragment",
+            fragment: "expandable-title",
+            type: "expandable-title",
+            nodes: [p(text("Learn with "), inline("link", { ref: urlRef("https://training.example") }, [text("the course")]))],
+          },
+          { object: "fragment", fragment: "expandable-body", type: "expandable-body", nodes: [p("Body")] },
+        ],
+      }),
+    );
+    const summary = one(root, "summary");
+    expect(textOf(summary)).toBe("Learn with the course");
+    expect(all(summary, "a")).toHaveLength(0);
   });
 
   it("renders expandables as <details>, steppers as an ordered list, columns side by side", () => {

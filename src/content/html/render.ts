@@ -45,6 +45,8 @@ export interface Ctx {
 }
 
 const EMPTY = raw("");
+/** An image within this many blocks of the top is fetched at once (HtmlRenderer.image). */
+const LEAD_IMAGE_BLOCKS = 4;
 const TAG_LINE = /^\{%.*%\}$/s;
 const join = (parts: readonly SafeHtml[]) => raw(parts.map((part) => part.value).join(""));
 
@@ -57,6 +59,9 @@ export class HtmlRenderer {
   private readonly notes: Array<{ id: string; body: Fragment[] }> = [];
   private counter = 0;
   private readonly prefix: string;
+  /** Blocks rendered so far, and whether an image near the top was fetched at once (see `image`). */
+  private blocksSeen = 0;
+  private leadImage = false;
 
   constructor(readonly env: RenderEnv) {
     this.prefix = env.idPrefix ?? "q";
@@ -81,6 +86,7 @@ export class HtmlRenderer {
   }
 
   block(node: Node, ctx: Ctx): SafeHtml {
+    this.blocksSeen += 1;
     if (node.object === "text") return html`<p>${this.inlines([node], ctx)}</p>`;
     if (ctx.depth >= MAX_DEPTH) {
       const text = textOf(node).trim();
@@ -181,7 +187,11 @@ export class HtmlRenderer {
       case "link": {
         const content = this.inlines(children(node), { ...inner, inLink: true });
         const target = ctx.inLink ? undefined : this.link(dataRef(node));
-        return target ? html`<a class="q-link" href="${target.href}">${content}</a>` : content;
+        if (!target) return content;
+        // "here", "read more": read alone (a screen reader's list of links, a search engine), such
+        // words name no destination; where the link goes is added for them, visually hidden.
+        const where = GENERIC_LINK_TEXT.has(textOf(node).trim().toLowerCase()) ? destinationOf(target) : "";
+        return html`<a class="q-link" href="${target.href}">${content}${where ? html`<span class="q-visually-hidden"> (${where})</span>` : EMPTY}</a>`;
       }
       case "emoji":
         return html`<span class="q-emoji">${emojiText(dataString(node, "code") ?? "")}</span>`;
@@ -410,7 +420,12 @@ export class HtmlRenderer {
     const width = lengthOf(node.data?.width);
     const dark = this.imageSource(dataRef(node, "refDark"));
     const sizeStyle = width ? html` style="width:${width}"` : EMPTY;
-    const img = html`<img src="${source.url}" alt="${alt}" loading="lazy" decoding="async"${dimensions(source)}${sizeStyle}>`;
+    // An image among the first blocks is likely the largest thing of the first screen: fetched at
+    // once and first, not lazily (a lazy image waits for layout), it is painted sooner.
+    const lead = !this.leadImage && this.blocksSeen <= LEAD_IMAGE_BLOCKS;
+    if (lead) this.leadImage = true;
+    const loading = lead ? raw(' fetchpriority="high"') : raw(' loading="lazy"');
+    const img = html`<img src="${source.url}" alt="${alt}"${loading} decoding="async"${dimensions(source)}${sizeStyle}>`;
     return html`<figure class="q-image">${dark ? this.picture(dark.url, img) : img}${captionText ? html`<figcaption>${caption}</figcaption>` : EMPTY}</figure>`;
   }
 
@@ -467,7 +482,9 @@ export class HtmlRenderer {
     const title = fragmentNamed(node, "expandable-title");
     const body = fragmentNamed(node, "expandable-body");
     const inner: Ctx = { ...ctx, outline: false };
-    const summary = title ? this.captionInlines(children(title), inner) : EMPTY;
+    // The summary is the control that opens it: a link inside would be a control in a control,
+    // out of a keyboard's and a screen reader's reach, so its links show as their text.
+    const summary = title ? this.captionInlines(children(title), { ...inner, inLink: true }) : EMPTY;
     // Its id lets a link open it (content.js); it gives way to a heading that already has it.
     const wanted = typeof node.meta?.id === "string" ? node.meta.id : "";
     const free = wanted !== "" && !this.ids.has(wanted);
@@ -562,6 +579,37 @@ export class HtmlRenderer {
 }
 
 // ---------------------------------------------------------------- helpers
+
+/** Link texts that say nothing of where the link goes (the words search engines and audits flag). */
+const GENERIC_LINK_TEXT = new Set([
+  "click here",
+  "click this",
+  "go",
+  "here",
+  "information",
+  "learn more",
+  "link",
+  "more",
+  "more info",
+  "more information",
+  "read more",
+  "right here",
+  "see more",
+  "start",
+  "this",
+  "this link",
+  "this page",
+]);
+
+/** A link's destination in words: the page's title, else the host of an outside address. */
+function destinationOf(target: { href: string; title?: string }): string {
+  if (target.title) return target.title;
+  try {
+    return new URL(target.href).host.replace(/^www\./, "");
+  } catch {
+    return "";
+  }
+}
 
 function wrapMark(mark: { type?: unknown; data?: Record<string, unknown> }, inner: string): string {
   switch (mark.type) {

@@ -13,6 +13,7 @@
  */
 import type { Executor } from "../../db/database.js";
 import { ResultCache } from "../../lib/result-cache.js";
+import { runInWorker } from "../run-in-worker.js";
 import { type QueryTerm, type SearchQuery, searchWords } from "./fulltext.js";
 
 export const TYPO_LIMITS = {
@@ -84,16 +85,33 @@ export function vocabularyRows(counts: ReadonlyMap<string, number>): { word: str
 }
 
 /**
- * A space's vocabulary, as searched: sorted words (for prefixes), their occurrences, and for each
- * pair of letters (a word's first letter paired with "^") the words holding it. Comparing a word
- * with every word of a large vocabulary took 0.4-0.9 s on the request thread (200,000 words); an
- * edit removes at most three of a word's pairs (a swap: "xaby" to "xbay"), so only words sharing
+ * A space's vocabulary, as searched: sorted words (for prefixes), their occurrences (by index), and
+ * for each pair of letters (a word's first letter paired with "^") the words holding it. Comparing a
+ * word with every word of a large vocabulary took 0.4-0.9 s on the request thread (200,000 words);
+ * an edit removes at most three of a word's pairs (a swap: "xaby" to "xbay"), so only words sharing
  * enough pairs are compared.
  */
 export interface Vocabulary {
   words: string[];
-  occurrences: Map<string, number>;
+  /** Occurrences of `words[i]`. */
+  occurrences: Int32Array;
   pairs: Map<number, Int32Array>;
+}
+
+/**
+ * A vocabulary as built in a worker thread (the pairs of 50,000 words took ~300 ms to index): flat
+ * typed arrays (each copied back in one piece) and the words as one string (one copy, where
+ * 50,000 strings would be cloned one by one). `unpackVocabulary` makes the Vocabulary of
+ * it on the calling thread at the cost of a Map entry per distinct pair.
+ */
+export interface PackedVocabulary {
+  /** The sorted words joined by "\n" (no word holds one: words are letters and digits). */
+  words: string;
+  occurrences: Int32Array;
+  /** Distinct pairs, the words of pairKeys[k] being pairWords[pairStarts[k] .. pairStarts[k + 1]). */
+  pairKeys: Float64Array;
+  pairStarts: Int32Array;
+  pairWords: Int32Array;
 }
 
 /** The distinct letter pairs of a word (UTF-16 units, as numbers), its start marked. */
@@ -108,36 +126,81 @@ function pairsOf(word: string): Set<number> {
   return pairs;
 }
 
-export function vocabularyOf(rows: readonly { word: string; occurrences: number }[]): Vocabulary {
-  const words = rows.map((r) => r.word).sort();
+/** The vocabulary of the rows, packed (the work of a worker thread for a large one: `searchVocabulary` in tasks.ts). */
+export function packVocabulary(rows: readonly { word: string; occurrences: number }[]): PackedVocabulary {
+  const sorted = [...rows].sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
   const lists = new Map<number, number[]>();
-  words.forEach((word, i) => {
+  let total = 0;
+  sorted.forEach(({ word }, i) => {
     for (const pair of pairsOf(word)) {
       const list = lists.get(pair);
       if (list) list.push(i);
       else lists.set(pair, [i]);
+      total++;
     }
   });
-  const pairs = new Map([...lists].map(([pair, list]) => [pair, Int32Array.from(list)]));
-  return { words, occurrences: new Map(rows.map((r) => [r.word, Number(r.occurrences)])), pairs };
+  const pairKeys = new Float64Array(lists.size);
+  const pairStarts = new Int32Array(lists.size + 1);
+  const pairWords = new Int32Array(total);
+  let k = 0;
+  let at = 0;
+  for (const [pair, list] of lists) {
+    pairKeys[k] = pair;
+    pairStarts[k] = at;
+    pairWords.set(list, at);
+    at += list.length;
+    k++;
+  }
+  pairStarts[k] = at;
+  return {
+    words: sorted.map((r) => r.word).join("\n"),
+    occurrences: Int32Array.from(sorted, (r) => Number(r.occurrences)),
+    pairKeys,
+    pairStarts,
+    pairWords,
+  };
+}
+
+export function unpackVocabulary(packed: PackedVocabulary): Vocabulary {
+  const pairs = new Map<number, Int32Array>();
+  for (let k = 0; k < packed.pairKeys.length; k++) {
+    pairs.set(packed.pairKeys[k] as number, packed.pairWords.subarray(packed.pairStarts[k], packed.pairStarts[k + 1]));
+  }
+  return { words: packed.words === "" ? [] : packed.words.split("\n"), occurrences: packed.occurrences, pairs };
+}
+
+export function vocabularyOf(rows: readonly { word: string; occurrences: number }[]): Vocabulary {
+  return unpackVocabulary(packVocabulary(rows));
+}
+
+/** The first index of a word not below `word` in the sorted words. */
+function lowerBound(words: readonly string[], word: string): number {
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((words[middle] as string) < word) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The occurrences of `word` in the vocabulary (0 when it has none). */
+export function occurrencesOf(vocabulary: Vocabulary, word: string): number {
+  const i = lowerBound(vocabulary.words, word);
+  return vocabulary.words[i] === word ? (vocabulary.occurrences[i] as number) : 0;
 }
 
 /** Whether a word of the vocabulary starts with `prefix` (binary search in the sorted words). */
 function hasPrefix(vocabulary: Vocabulary, prefix: string): boolean {
   const { words } = vocabulary;
-  let low = 0;
-  let high = words.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((words[middle] as string) < prefix) low = middle + 1;
-    else high = middle;
-  }
+  const low = lowerBound(words, prefix);
   return low < words.length && (words[low] as string).startsWith(prefix);
 }
 
 /** Whether the vocabulary holds the term (a prefix term: a word starting with it). */
 export function knows(vocabulary: Vocabulary, term: QueryTerm): boolean {
-  return term.prefix ? hasPrefix(vocabulary, term.word) : vocabulary.occurrences.has(term.word);
+  return term.prefix ? hasPrefix(vocabulary, term.word) : occurrencesOf(vocabulary, term.word) > 0;
 }
 
 /**
@@ -155,31 +218,42 @@ function distanceTo(term: QueryTerm, word: string, max: number): number {
   return best;
 }
 
-/** The closest words of the vocabularies to `term`, best first (none within its edits: empty). */
-export function closestWords(vocabularies: readonly Vocabulary[], term: QueryTerm): string[] {
-  const max = term.word.length >= TYPO_LIMITS.twoEditsFrom ? 2 : 1;
-  const found = new Map<string, { distance: number; occurrences: number }>();
+/**
+ * The words of the vocabulary within `max` edits of `term` (for a prefix term, of their start),
+ * with their distance and occurrences, in no order; none when the term has too few distinct pairs
+ * for the pairs to narrow the search.
+ */
+export function nearWords(vocabulary: Vocabulary, term: QueryTerm, max: number): { word: string; distance: number; occurrences: number }[] {
   const termPairs = pairsOf(term.word);
   // Each edit removes at most three of the term's pairs: a word (or its start) within `max` edits
   // holds at least this many of them.
   const needed = termPairs.size - 3 * max;
   // A word of few distinct pairs ("qqqqqqqq") would be compared with most of the vocabulary.
   if (needed < 1) return [];
-  for (const vocabulary of vocabularies) {
-    const shared = new Uint8Array(vocabulary.words.length);
-    const candidates: number[] = [];
-    for (const pair of termPairs) {
-      for (const i of vocabulary.pairs.get(pair) ?? []) {
-        shared[i] = (shared[i] as number) + 1;
-        if (shared[i] === needed) candidates.push(i);
-      }
+  const shared = new Uint8Array(vocabulary.words.length);
+  const candidates: number[] = [];
+  for (const pair of termPairs) {
+    for (const i of vocabulary.pairs.get(pair) ?? []) {
+      shared[i] = (shared[i] as number) + 1;
+      if (shared[i] === needed) candidates.push(i);
     }
-    for (const i of candidates) {
-      const word = vocabulary.words[i] as string;
-      if (word.length < term.word.length - max || (!term.prefix && word.length > term.word.length + max)) continue;
-      const distance = distanceTo(term, word, max);
-      if (distance > max) continue;
-      const occurrences = vocabulary.occurrences.get(word) ?? 0;
+  }
+  const near: { word: string; distance: number; occurrences: number }[] = [];
+  for (const i of candidates) {
+    const word = vocabulary.words[i] as string;
+    if (word.length < term.word.length - max || (!term.prefix && word.length > term.word.length + max)) continue;
+    const distance = distanceTo(term, word, max);
+    if (distance <= max) near.push({ word, distance, occurrences: vocabulary.occurrences[i] as number });
+  }
+  return near;
+}
+
+/** The closest words of the vocabularies to `term`, best first (none within its edits: empty). */
+export function closestWords(vocabularies: readonly Vocabulary[], term: QueryTerm): string[] {
+  const max = term.word.length >= TYPO_LIMITS.twoEditsFrom ? 2 : 1;
+  const found = new Map<string, { distance: number; occurrences: number }>();
+  for (const vocabulary of vocabularies) {
+    for (const { word, distance, occurrences } of nearWords(vocabulary, term, max)) {
       const known = found.get(word);
       if (!known || distance < known.distance) found.set(word, { distance, occurrences: (known?.occurrences ?? 0) + occurrences });
       else known.occurrences += occurrences;
@@ -211,16 +285,42 @@ export function correctedQuery(vocabularies: readonly Vocabulary[], query: Searc
 /** Vocabularies loaded, by space and indexed revision; 64 MB at most. */
 const vocabularyCache = new ResultCache<Vocabulary>(64 * 1024 * 1024, (v) => v.words.reduce((n, w) => n + w.length * 6 + 80, 0));
 
-/** The vocabularies of the given spaces (empty for a space not indexed yet). */
+/** Words read per statement: one statement over 50,000 words would hold SQLite's (the request's) thread. */
+const WORDS_PER_READ = 5000;
+/** Up to this many words, a vocabulary is built on the calling thread (a worker's round trip costs more). */
+const INLINE_VOCABULARY_WORDS = 5000;
+
+/** A space's vocabulary, read in slices (the event loop runs between them) and built in a worker thread when large. */
+async function loadVocabulary(db: Executor, spaceId: string): Promise<Vocabulary> {
+  const words: string[] = [];
+  const occurrences: number[] = [];
+  let after: string | undefined;
+  for (;;) {
+    let query = db.selectFrom("searchWords").select(["word", "occurrences"]).where("spaceId", "=", spaceId);
+    if (after !== undefined) query = query.where("word", ">", after);
+    const rows = await query.orderBy("word").limit(WORDS_PER_READ).execute();
+    for (const row of rows) {
+      words.push(row.word);
+      occurrences.push(Number(row.occurrences));
+    }
+    if (rows.length < WORDS_PER_READ) break;
+    after = (rows.at(-1) as { word: string }).word;
+    await yieldToEventLoop();
+  }
+  if (words.length <= INLINE_VOCABULARY_WORDS)
+    return vocabularyOf(words.map((word, i) => ({ word, occurrences: occurrences[i] as number })));
+  const packed = await runInWorker("searchVocabulary", { words: words.join("\n"), occurrences: Int32Array.from(occurrences) });
+  return unpackVocabulary(packed);
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The vocabularies of the given spaces (empty for a space not indexed yet), kept per indexed revision. */
 export async function vocabulariesOf(db: Executor, spaceIds: readonly string[]): Promise<Vocabulary[]> {
   if (spaceIds.length === 0) return [];
   const states = await db.selectFrom("searchIndexState").select(["spaceId", "revisionId"]).where("spaceId", "in", spaceIds).execute();
   return Promise.all(
-    states.map((state) =>
-      vocabularyCache.get(`${state.spaceId}|${state.revisionId}`, async () =>
-        vocabularyOf(await db.selectFrom("searchWords").select(["word", "occurrences"]).where("spaceId", "=", state.spaceId).execute()),
-      ),
-    ),
+    states.map((state) => vocabularyCache.get(`${state.spaceId}|${state.revisionId}`, () => loadVocabulary(db, state.spaceId))),
   );
 }
 
