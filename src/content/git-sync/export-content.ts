@@ -4,7 +4,9 @@
  * includes. Page paths are planned before any page is written, so that links between pages, files
  * and includes become correct relative paths.
  */
+
 import { dirname, repoPathFromRoot } from "../../git/paths.js";
+import { PART_OF, withoutParts } from "../document/parts.js";
 import type { ContentRef, JSONDocument } from "../document/types.js";
 import { ASSETS_DIR, INCLUDES_DIR } from "../gitbook-repo/read.js";
 import { relativePath as relativeRepoPath, slugify } from "../gitbook-repo/text.js";
@@ -227,12 +229,14 @@ export async function exportContent(
     for (let start = 0; start < candidates.length; start += 20) {
       const batch = candidates.slice(start, start + 20);
       const pages: PageToParse[] = [];
+      const previousJson: (string | undefined)[] = [];
       for (const item of batch) {
         const previous = item.documentHash ? await sources.loadDocument(item.documentHash) : undefined;
+        previousJson.push(previous ? canonicalJson(previous) : undefined);
         pages.push({
           source: branch.sources.get(item.path) as string,
           fromPath: item.path,
-          previousJson: previous ? canonicalJson(previous) : undefined,
+          previousJson: previousJson[previousJson.length - 1],
         });
       }
       const parsed = await runInWorker("parsePages", { table, pages });
@@ -240,7 +244,11 @@ export async function exportContent(
         const result = parsed[i];
         if (!result) return;
         const empty = !item.documentHash && JSON.parse(result.json).nodes?.length === 0;
-        if (result.hash !== item.documentHash && !empty) return;
+        // Imported before blocks moved out of a container were marked (document/parts.ts), the
+        // stored document is the same one without the marks: the page was not edited either.
+        const unmarkedSame = () =>
+          result.json.includes(`"${PART_OF}"`) && canonicalJson(withoutParts(JSON.parse(result.json))) === previousJson[i];
+        if (result.hash !== item.documentHash && !empty && !unmarkedSame()) return;
         if (item.node) {
           // A file without its own `#` title takes the page's from SUMMARY.md, which the export writes.
           const title = result.title?.trim();

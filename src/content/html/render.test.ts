@@ -148,6 +148,24 @@ describe("renderDocument: blocks", () => {
     expect(boxes.every((b) => "disabled" in b.attrs)).toBe(true);
   });
 
+  it("shows blocks a Markdown import moved out of a container inside it, and an embed's caption under it", () => {
+    const root = body(
+      block("hint", { style: "info" }, [p("Run:")]),
+      { ...code("bash", "npm i"), partOf: "hint" },
+      { ...block("hint", { style: "info" }, [p("Then go.")]), partOf: "hint" },
+      { object: "block", type: "embed", isVoid: true, data: { url: "https://example.com/video" } },
+      { ...p("The caption"), partOf: "embed" },
+      // Not after its container: shown where it is.
+      { ...p("Alone"), partOf: "hint" },
+    );
+    const hints = all(root, "div.q-hint");
+    expect(hints).toHaveLength(1);
+    expect(textOf(hints[0]!)).toContain("npm i");
+    expect(textOf(hints[0]!)).toContain("Then go.");
+    expect(textOf(one(one(root, "figure.q-captioned"), "figcaption.q-caption"))).toBe("The caption");
+    expect(textOf(root)).toContain("Alone");
+  });
+
   it("renders blockquotes, hints of every style and dividers", () => {
     const root = body(
       block("blockquote", {}, [p("quoted")]),

@@ -4,8 +4,10 @@
  * `html` template; the only markup inserted as is comes from highlight.js and KaTeX, which escape
  * the text they are given.
  */
+
 import { gitbookAnchor } from "../document/anchor.js";
 import { isTextColor } from "../document/nodes.js";
+import { partsOf, regroupParts } from "../document/parts.js";
 import type { ContentRef, JSONDocument } from "../document/types.js";
 import { highlightLines, languageOf, syntaxLabel } from "./code.js";
 import { renderMath } from "./math.js";
@@ -81,7 +83,8 @@ export class HtmlRenderer {
 
   blocks(nodes: readonly unknown[], ctx: Ctx): SafeHtml {
     const parts: SafeHtml[] = [];
-    for (const node of nodes) if (isNode(node)) parts.push(this.block(node, ctx));
+    // Blocks a Markdown import moved out of their container are shown inside it, as the page has them.
+    for (const node of regroupParts(nodes)) if (isNode(node)) parts.push(this.block(node, ctx));
     return join(parts);
   }
 
@@ -131,9 +134,9 @@ export class HtmlRenderer {
       case "drawing":
         return this.drawing(node);
       case "file":
-        return this.file(node);
+        return this.captioned(this.file(node), node, inner);
       case "embed":
-        return this.embed(node);
+        return this.captioned(this.embed(node), node, inner);
       case "table":
         return renderTable(this, node, inner);
       case "tabs":
@@ -439,6 +442,13 @@ export class HtmlRenderer {
     const source = this.imageSource(dataRef(node));
     if (!source) return html`<figure class="q-drawing q-unavailable"><span>Drawing not available</span></figure>`;
     return html`<figure class="q-drawing"><img src="${source.url}" alt="Drawing" loading="lazy" decoding="async"${dimensions(source)}></figure>`;
+  }
+
+  /** An embed or a file with the caption its Markdown gave it (document/parts.ts). */
+  private captioned(block: SafeHtml, node: Node, ctx: Ctx): SafeHtml {
+    const caption = partsOf(node);
+    if (!caption.length) return block;
+    return html`<figure class="q-captioned">${block}<figcaption class="q-caption">${this.blocks(caption, ctx)}</figcaption></figure>`;
   }
 
   private file(node: Node): SafeHtml {

@@ -58,6 +58,7 @@ import {
   plainParagraph,
   textNode,
 } from "../document/nodes.js";
+import { canHoldParts, markPartOf, partOf } from "../document/parts.js";
 import type {
   ContentRef,
   DocumentBlock,
@@ -863,7 +864,8 @@ class Converter {
         out.push(converted);
         continue;
       }
-      if (containerName !== undefined)
+      // Moved out of a container that marks its parts, the block is written back and shown inside it.
+      if (containerName !== undefined && !canHoldParts(context))
         this.warnSink(
           `a ${block.type} block cannot be inside ${containerName} in GitBook's document model; the ${containerName.replace(/^an? /, "")} was split and the block moved out of it`,
         );
@@ -923,24 +925,31 @@ class Converter {
     make: (nodes: DocumentBlock[]) => T,
   ): DocumentBlock[] {
     const fitted = this.fit(children, context, name);
+    // Containers holding `nodes` mark what was moved out of them, and their later pieces, so that
+    // the Markdown writer and the published page fold them back (see document/parts.ts).
+    const marks = canHoldParts(context);
     const out: DocumentBlock[] = [];
     let run: DocumentBlock[] = [];
     let madeAny = false;
+    const piece = (nodes: DocumentBlock[]) => {
+      const made = make(nodes);
+      if (marks && madeAny) markPartOf(made, context);
+      madeAny = true;
+      return made;
+    };
     for (const block of fitted) {
       if (isAllowedIn(context, block)) run.push(block);
       else {
-        if (run.length) {
-          out.push(make(run));
-          madeAny = true;
-        }
+        // A block moved out before any content still follows its container (an empty piece).
+        if (run.length || (marks && !madeAny)) out.push(piece(run));
         run = [];
-        out.push(block);
+        out.push(marks ? markPartOf(block, context) : block);
       }
     }
     if (run.length || !madeAny) {
-      const piece = make(run);
-      if (run.length || out.length === 0) out.push(piece);
-      else out.unshift(piece);
+      const last = piece(run);
+      if (run.length || out.length === 0) out.push(last);
+      else out.unshift(last);
     }
     return out;
   }
@@ -979,18 +988,21 @@ class Converter {
         let run: Array<DocumentBlockTabsItem | DocumentBlockStepperStep> = [];
         const flush = () => {
           if (!run.length) return;
-          pieces.push(
+          const made: DocumentBlock =
             tag.name === "tabs"
               ? { object: "block", type: "tabs", nodes: run as DocumentBlockTabsItem[] }
-              : { object: "block", type: "stepper", nodes: run as DocumentBlockStepperStep[] },
-          );
+              : { object: "block", type: "stepper", nodes: run as DocumentBlockStepperStep[] };
+          // A later piece continues the first (a block moved out of a tab sits between them).
+          pieces.push(pieces.some((p) => p.type === tag.name) ? markPartOf(made, tag.name) : made);
           run = [];
         };
         for (const item of items) {
           if ((tag.name === "tabs" && item.type === "tabs-item") || (tag.name === "stepper" && item.type === "stepper-step"))
             run.push(item as DocumentBlockTabsItem);
           else {
-            this.warn(node, `content inside {% ${tag.name} %} but outside any {% ${itemName} %} was moved out`);
+            // A block moved out of one of the tabs (marked) is written back and shown inside it.
+            if (partOf(item) === undefined)
+              this.warn(node, `content inside {% ${tag.name} %} but outside any {% ${itemName} %} was moved out`);
             flush();
             pieces.push(item);
           }
@@ -1053,16 +1065,16 @@ class Converter {
       case "embed": {
         const url = tag.attrs.url ?? tag.positional[0];
         if (url === undefined) return this.keepTagsAsText(tag, node, inner(context));
-        const caption = inner(context);
-        if (caption.length)
-          this.warn(node, "the embed's caption is kept as the paragraph after it (embeds have no caption in GitBook's document model)");
+        // Embeds and files have no caption in 0.146's model: the caption's blocks follow the block,
+        // marked as its parts, and are written back inside its tag (document/parts.ts).
+        const caption = inner(context).map((b) => markPartOf(b, "embed"));
         return [this.embed(url, tag), ...caption];
       }
       case "file": {
+        const block = this.singleTag(tag, node);
         const caption = inner(context);
-        if (caption.length)
-          this.warn(node, "the file's caption is kept as the paragraph after it (files have no caption in GitBook's document model)");
-        return [...this.singleTag(tag, node), ...caption];
+        if (block.length === 1 && block[0]!.type === "file") for (const b of caption) markPartOf(b, "file");
+        return [...block, ...caption];
       }
       case "openapi":
       case "swagger": {
@@ -1425,12 +1437,16 @@ class Converter {
     let run: DocumentBlockListItem[] = [];
     let start = node.start ?? 1;
     let startOfRun = start;
+    let made = 0;
     const flush = () => {
       if (!run.length) return;
-      if (tasks) pieces.push({ object: "block", type: "list-tasks", nodes: run });
+      let list: DocumentBlock;
+      if (tasks) list = { object: "block", type: "list-tasks", nodes: run };
       else if (node.ordered)
-        pieces.push({ object: "block", type: "list-ordered", data: startOfRun !== 1 ? { start: startOfRun } : {}, nodes: run });
-      else pieces.push({ object: "block", type: "list-unordered", nodes: run });
+        list = { object: "block", type: "list-ordered", data: startOfRun !== 1 ? { start: startOfRun } : {}, nodes: run };
+      else list = { object: "block", type: "list-unordered", nodes: run };
+      // A later piece continues the list (a block moved out of an item sits between them).
+      pieces.push(made++ > 0 ? markPartOf(list, list.type) : list);
       run = [];
     };
     for (const item of node.children) {

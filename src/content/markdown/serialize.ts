@@ -9,11 +9,13 @@
  * escaped as `{\%` so text can never turn into a tag; paragraphs the parser made from tag lines it
  * passed through (`{% if %}`, `{% columns %}`, unknown tags ...) are written back verbatim.
  */
+
 import type { Html, List, ListItem, PhrasingContent, Root, RootContent, TableCell, TableRow } from "mdast";
 import remarkGfm from "remark-gfm";
 import remarkStringify, { type Options as StringifyOptions } from "remark-stringify";
 import { unified } from "unified";
 import { inlineText } from "../document/nodes.js";
+import { partsOf, regroupParts } from "../document/parts.js";
 import type {
   ContentRef,
   DocumentBlock,
@@ -224,7 +226,15 @@ class Writer {
   }
 
   flow(blocks: readonly DocumentBlock[]): RootContent[] {
-    return blocks.flatMap((b) => this.block(b));
+    // Blocks the import moved out of a container go back inside it, where the file had them.
+    return regroupParts(blocks).flatMap((b) => this.block(b));
+  }
+
+  /** A void block's tag, with its caption (the parts `regroupParts` gave it) inside when it has one. */
+  private captioned(block: DocumentBlock, tag: string, name: string): RootContent[] {
+    const parts = partsOf(block) as DocumentBlock[];
+    if (!parts.length) return [html(tag)];
+    return [this.tagBlock(tag, `{% end${name} %}`, parts) as unknown as RootContent];
   }
 
   private tagBlock(open: string, close: string, children: readonly DocumentBlock[]): TagBlock {
@@ -327,20 +337,20 @@ class Writer {
       case "image":
         return [this.images({ object: "block", type: "images", isVoid: false, data: {}, nodes: [block] })];
       case "file":
-        return [html(formatTag("file", [["src", this.path(block.data.ref)]]))];
+        return this.captioned(block, formatTag("file", [["src", this.path(block.data.ref)]]), "file");
       case "drawing":
         if (!block.data.ref) return [];
         this.warn("a drawing was written as an image (drawings have no Markdown form)");
         return [{ type: "paragraph", children: [{ type: "image", url: this.path(block.data.ref), alt: "" }] }];
       case "embed":
-        return [
-          html(
-            formatTag("embed", [
-              ["url", block.data.url],
-              ["fullWidth", block.data.fullWidth ? "true" : undefined],
-            ]),
-          ),
-        ];
+        return this.captioned(
+          block,
+          formatTag("embed", [
+            ["url", block.data.url],
+            ["fullWidth", block.data.fullWidth ? "true" : undefined],
+          ]),
+          "embed",
+        );
       case "reusable-content":
         return [html(formatTag("include", [], [`"${this.path(block.data.ref)}"`]))];
       case "content-ref": {

@@ -8,7 +8,9 @@ import { createTestContext, type TestContext } from "../../../test/helpers/app.j
 import { editContent, mergeChangeRequest } from "../../../test/helpers/change-requests.factories.js";
 import { makePng } from "../../../test/helpers/generate-repo.js";
 import { createBareRepo, type FileSpec, readRepoFiles } from "../../../test/helpers/git.js";
+import { testEnv } from "../../../test/helpers/render-documents.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+import { renderDocument } from "../../content/html/index.js";
 import { contentLinkResolver } from "../../content/markdown/content-links.js";
 
 let ctx: TestContext;
@@ -285,6 +287,101 @@ describe("GitBook fidelity of a Git import, and its round trip", () => {
       },
     );
     expect(changed).toEqual([]);
+  });
+
+  it("9: code in hints, tables in tabs and embed captions come back where the file had them: unedited byte for byte, edited in Quire's Markdown, and shown there", async () => {
+    const blocks = [
+      "# Blocks",
+      "",
+      '{% hint style="warning" %}',
+      "Run this first:",
+      "",
+      "```bash",
+      "npm ci",
+      "```",
+      "",
+      "Then start.",
+      "{% endhint %}",
+      "",
+      "{% tabs %}",
+      '{% tab title="Limits" %}',
+      "| limit | default |",
+      "| ----- | ------- |",
+      "| pages | 100     |",
+      "{% endtab %}",
+      "",
+      '{% tab title="Notes" %}',
+      "None.",
+      "{% endtab %}",
+      "{% endtabs %}",
+      "",
+      '{% embed url="https://www.youtube.com/watch?v=dQw4w9WgXcQ" %}',
+      "The **launch** video",
+      "{% endembed %}",
+      "",
+    ].join("\n");
+    const files = {
+      "README.md": "# Home\n",
+      "SUMMARY.md": "# Table of contents\n\n* [Home](README.md)\n* [Blocks](blocks.md)\n",
+      "blocks.md": blocks,
+    };
+    const { changed } = await roundTrip(files, async (space, owner, warnings) => {
+      expect(warnings.join("\n")).not.toMatch(/caption|cannot be inside|moved out/);
+      const page = await pageDocument(owner, space.id, "Blocks");
+      const nodes = page.document.nodes as { type: string; partOf?: string }[];
+      // 0.146's model holds them side by side; each part names the container it belongs in.
+      expect(nodes.map((n) => [n.type, n.partOf ?? null])).toEqual([
+        ["hint", null],
+        ["code", "hint"],
+        ["hint", "hint"],
+        ["tabs", null],
+        ["table", "tabs-item"],
+        ["tabs", "tabs"],
+        ["embed", null],
+        ["paragraph", "embed"],
+      ]);
+      // The published page shows the code in the hint box, the table in its tab, the caption under the video.
+      const html = renderDocument(page.document, testEnv()).html;
+      expect(html).toMatch(/<div class="q-hint q-hint-warning"[\s\S]*npm ci[\s\S]*Then start\.[\s\S]*<\/div><\/div>/);
+      expect(html.match(/class="q-hint /g)).toHaveLength(1);
+      expect(html).toMatch(/Limits<\/label><div class="q-tab-panel"><div class="q-table/);
+      expect(html).toMatch(
+        /<figure class="q-captioned">[\s\S]*<figcaption class="q-caption"><p>The <strong>launch<\/strong> video<\/p><\/figcaption><\/figure>/,
+      );
+    });
+    expect(changed).toEqual([]);
+
+    // Edited in Quire (a paragraph added at the end): the page is written in Quire's Markdown, with
+    // the code still in its hint, the table in its tab and the caption in its embed.
+    const { owner, space } = await createOrgWithSpace(ctx, { title: "Fidelity edited" });
+    const repo = createBareRepo(files);
+    try {
+      await ctx.as(owner).post(`/v1/spaces/${space.id}/git/import`, { url: repo.url, ref: "refs/heads/main" });
+      await ctx.worker.drain();
+      const page = await pageDocument(owner, space.id, "Blocks");
+      const document = structuredClone(page.document);
+      document.nodes.push({
+        object: "block",
+        type: "paragraph",
+        nodes: [{ object: "text", leaves: [{ object: "leaf", text: "Edited.", marks: [] }] }],
+      });
+      const cr = (await ctx.as(owner).post(`/v1/spaces/${space.id}/change-requests`, { subject: "Edit" })).body;
+      await editContent(ctx, owner, space.id, cr.id, [{ operation: "update_page", page: page.id, document: { document } }]);
+      await mergeChangeRequest(ctx, owner, space.id, cr.id);
+      await ctx.as(owner).post(`/v1/spaces/${space.id}/git/export`, { url: repo.url, ref: "refs/heads/main", commitMessage: "Edit" });
+      await ctx.worker.drain();
+      expect((await ctx.as(owner).get(`/v1/spaces/${space.id}/git/info`)).body.lastExport.status).toBe("succeeded");
+      const written = String(readRepoFiles(repo.dir).get("blocks.md"));
+      expect(written).not.toBe(blocks);
+      expect(written).toContain('{% hint style="warning" %}\nRun this first:\n\n```bash\nnpm ci\n```\n\nThen start.\n{% endhint %}\n');
+      expect(written).toMatch(
+        /\{% tab title="Limits" %\}\n\| limit +\| default +\|\n\| -+ +\| -+ +\|\n\| pages +\| 100 +\|\n\{% endtab %\}/,
+      );
+      expect(written).toContain('{% embed url="https://www.youtube.com/watch?v=dQw4w9WgXcQ" %}\nThe **launch** video\n{% endembed %}\n');
+      expect(written).toMatch(/Edited\.\n$/);
+    } finally {
+      repo.cleanup();
+    }
   });
 
   it("10: the page as Markdown writes images with their file's name, and that address resolves back to the file", async () => {
