@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JSONDocument } from "../../src/content/document/types.js";
 import { keptMarkdown } from "../../src/content/markdown/write-off-thread.js";
 import { saveDocument } from "../../src/content/revision/storage.js";
-import { searchCache } from "../../src/content/search/search.service.js";
+import { searchCaches } from "../../src/content/search/search.service.js";
 import { createTestContext, type TestContext, type TestUser } from "../helpers/app.js";
 import { commitContent, type TestPage } from "../helpers/content.factories.js";
 import { describeRun, expectLessOfTheRequestThread, onTheRequestThread, type ProbedRun, whileProbing } from "../helpers/latency-probe.js";
@@ -170,7 +170,7 @@ describe("search over a space with a hostile 1.6 MB page", () => {
     it(`q=${q}`, async ({ annotate }) => {
       for (const [name, ask] of targets) {
         // Not answered from what an earlier request kept.
-        searchCache.clear();
+        for (const cache of Object.values(searchCaches)) cache.clear();
         const { run, stall } = await probed(() => ask(q));
         await report(
           annotate,

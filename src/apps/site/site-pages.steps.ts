@@ -434,7 +434,7 @@ export async function searchSite(
   const { bySpace, spaceIds, accept } = readerScope(ctx);
   if (spaceIds.length === 0) return [];
   const key = `site|${versionOf(ctx.view)}|${readerKey(reader)}|${ctx.base}|${queryKey(parsed)}|${limit}|${sections}`;
-  return keptSearch(deps.db, spaceIds, key, async () => {
+  return keptSearch(deps.db, spaceIds, key, "sites", async () => {
     const index = fullTextIndex(deps.dialect);
     const titleOf = (spaceId: string, pageId: string) => bySpace.get(spaceId)?.pages.get(pageId)?.page.title ?? "";
     // Misspelled words (typos.ts): their corrections rank titles (a title equal to a correction is
@@ -632,7 +632,7 @@ export async function askSite(deps: Deps, ctx: LayoutContext, question: string, 
   const asked = checkQuestion(question);
   const { bySpace, spaceIds, accept } = readerScope(ctx);
   const key = `ask|${versionOf(ctx.view)}|${readerKey(ctx.reader)}|${asked.toLowerCase().replace(/\s+/g, " ")}`;
-  const retrieval = await keptSearch(deps.db, spaceIds, key, () =>
+  const retrieval = await keptSearch(deps.db, spaceIds, key, "sites", () =>
     retrieve(fullTextIndex(deps.dialect), deps.db, spaceIds, asked, "readers", accept),
   );
   const result = await askEngineOf(deps.config.ask).answer(asked, retrieval, options);

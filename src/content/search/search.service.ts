@@ -6,7 +6,7 @@
  * A search is bounded: the query's shape (fulltext.ts, QUERY_LIMITS), the rows ranked
  * (MAX_SECTION_HITS), the text of each row (index-space.ts, SEARCH_ROW_LIMITS) and the snippets,
  * computed only for the results returned (snippets.ts). Results are kept per indexed revision of
- * the spaces searched, query and page (searchCache).
+ * the spaces searched, query and page (searchCaches).
  */
 import { createHash } from "node:crypto";
 import type { Executor } from "../../db/database.js";
@@ -160,21 +160,33 @@ export async function indexedRevisions(db: Executor, spaceIds: readonly string[]
     .join(",");
 }
 
-/** Search answers kept (members' API searches and published sites' searches), 16 MB at most. */
-export const searchCache = new ResultCache<object>(16 * 1024 * 1024, (value) => JSON.stringify(value).length * 2);
+const keptAnswers = () => new ResultCache<object>(16 * 1024 * 1024, (value) => JSON.stringify(value).length * 2);
 
-/** The answer of `compute`, kept under `key` when the spaces' index is known (see indexedRevisions). */
+/**
+ * Search answers kept, 16 MB at most for each of: members' searches (API, MCP of the API, the web
+ * app) and published sites' searches and Ask retrievals. Apart, so that the queries of a public
+ * site's readers, however many, never push members' answers out, nor the reverse: sharing one
+ * budget, a site's new queries emptied it of the API's answers (a repeated API search cost a whole
+ * search again, three times the CPU of a kept answer on average in `npm run bench`).
+ */
+export const searchCaches = { members: keptAnswers(), sites: keptAnswers() };
+
+/** Whose searches an answer is kept with (searchCaches). */
+export type KeptFor = keyof typeof searchCaches;
+
+/** The answer of `compute`, kept under `key` with `keptFor`'s answers when the spaces' index is known (see indexedRevisions). */
 export async function keptSearch<T extends object>(
   db: Executor,
   spaceIds: readonly string[],
   key: string,
+  keptFor: KeptFor,
   compute: () => Promise<T>,
 ): Promise<T> {
   const revisions = await indexedRevisions(db, spaceIds);
   if (revisions === undefined) return compute();
   // Keys name every space searched (an organization's hundreds): kept as a digest.
   const digest = createHash("sha256").update(`${key}|${revisions}`).digest("base64url");
-  return (await searchCache.get(digest, compute)) as T;
+  return (await searchCaches[keptFor].get(digest, compute)) as T;
 }
 
 type Paged<T> = { results: T[]; count: number; next?: { page: string } };
@@ -195,7 +207,7 @@ export async function searchPages(
   const parsed = parseSearchQuery(query);
   const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
   const key = `pages|${[...spaceIds].sort().join(",")}|${queryKey(parsed)}|${offset}|${limit}`;
-  return keptSearch(db, spaceIds, key, async () => {
+  return keptSearch(db, spaceIds, key, "members", async () => {
     const pages = await rankedPages(index, db, spaceIds, parsed, "members");
     const { slice, ...rest } = pageAt(pages, offset, limit);
     return { results: await describePages(db, parsed, slice), ...rest };
@@ -226,7 +238,7 @@ export async function searchOrganization(
   const parsed = parseSearchQuery(query);
   const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
   const key = `org|${[...spaceIds].sort().join(",")}|${queryKey(parsed)}|${offset}|${limit}`;
-  return keptSearch(db, spaceIds, key, async () => {
+  return keptSearch(db, spaceIds, key, "members", async () => {
     const bySpace = new Map<string, RankedPage[]>();
     for (const ranked of await rankedPages(index, db, spaceIds, parsed, "members")) {
       const list = bySpace.get(ranked.spaceId) ?? [];
