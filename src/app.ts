@@ -46,6 +46,9 @@ import { conversationRoutes } from "./modules/conversations/conversations.routes
 import { fileRoutes } from "./modules/files/files.routes.js";
 import { gitExportJob, gitImportJob } from "./modules/git-sync/git-sync.jobs.js";
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
+import { purgeSiteInsightsJob } from "./modules/insights/insights.jobs.js";
+import { siteInsightsRoutes } from "./modules/insights/insights.routes.js";
+import { InsightsRecorder } from "./modules/insights/recorder.service.js";
 import { inviteRoutes } from "./modules/invites/invites.routes.js";
 import { memberRoutes } from "./modules/members/members.routes.js";
 import { oidcRoutes } from "./modules/oidc/oidc.routes.js";
@@ -84,6 +87,7 @@ export const jobDefinitions: readonly JobDefinition<any>[] = [
   purgeExpiredSignInsJob,
   conversationsAnalyseJob,
   purgeAuditEventsJob,
+  purgeSiteInsightsJob,
 ];
 
 /**
@@ -100,6 +104,13 @@ export const periodicJobs: PeriodicJob[] = periodicJobsOf(jobDefinitions);
 
 // A client-supplied request id is kept only when it is short and harmless to log.
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The recorder of published sites' insights (tests write its counts with `flush()`). */
+    insights?: InsightsRecorder;
+  }
+}
 
 export interface BuildOptions {
   /** Called as each route is registered, before any (scripts/lib/routes.ts maps routes to their code with it). */
@@ -241,6 +252,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     await app.register(siteRedirectRoutes, { deps });
     await app.register(siteCustomizationRoutes, { deps });
     await app.register(siteSettingsRoutes, { deps });
+    await app.register(siteInsightsRoutes, { deps });
     await app.register(translationRoutes, { deps });
     await app.register(openapiRoutes, { deps });
     await app.register(samlRoutes, { deps });
@@ -254,7 +266,12 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     // The MCP SDK (with zod) is ~25 MB resident: loaded by the first MCP request, not at startup.
     const mcp = async (...args: Parameters<typeof import("./apps/site/mcp.steps.js").handleMcpRequest>) =>
       (await import("./apps/site/mcp.steps.js")).handleMcpRequest(...args);
-    await app.register(publishedSiteRoutes, { deps, siteHosts, mcp });
+    // What readers of published sites do, counted in memory and written in batches off the request path.
+    const insights = new InsightsRecorder(deps, deps.config.insights.enabled, deps.config.insights.flushMs);
+    app.decorate("insights", insights);
+    insights.start();
+    app.addHook("onClose", async () => insights.stop());
+    await app.register(publishedSiteRoutes, { deps, siteHosts, mcp, insights });
   }
 
   return app;

@@ -67,6 +67,8 @@ export interface Config {
   openapiRefreshMinutes: number;
   /** Days the audit log keeps an event; the `purge-audit-events` job deletes older ones (the log's only deletion). */
   auditRetentionDays: number;
+  /** Insights of published sites (views, searches, questions): whether readers' visits are counted, for how long, how often counts are written. */
+  insights: { enabled: boolean; retentionDays: number; flushMs: number };
   /** Time allowed to fetch one OpenAPI document (or one file it references), in milliseconds. */
   openapiFetchTimeoutMs: number;
   /** Largest OpenAPI document (and each file it references) that is fetched, in bytes. */
@@ -392,6 +394,11 @@ export function loadConfig(env: Env = process.env): Config {
     fetchAllowNetworks: readNetworks(env, "QUIRE_FETCH_ALLOW_NETWORKS"),
     openapiRefreshMinutes: readInt(env, "QUIRE_OPENAPI_REFRESH_MINUTES", 360, 1, 525_600),
     auditRetentionDays: readInt(env, "QUIRE_AUDIT_RETENTION_DAYS", 365, 1, 36_500),
+    insights: {
+      enabled: readBool(env, "QUIRE_INSIGHTS", true),
+      retentionDays: readInt(env, "QUIRE_INSIGHTS_RETENTION_DAYS", 180, 1, 36_500),
+      flushMs: readInt(env, "QUIRE_INSIGHTS_FLUSH_MS", 5000, 100, 600_000),
+    },
     openapiFetchTimeoutMs: readInt(env, "QUIRE_OPENAPI_FETCH_TIMEOUT_MS", 30_000, 100, 600_000),
     openapiMaxBytes: readInt(env, "QUIRE_OPENAPI_MAX_BYTES", 20 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     openapiMemoryMb: readInt(env, "QUIRE_OPENAPI_MEMORY_MB", 1024, 64, 65_536),

@@ -708,6 +708,73 @@ export interface CollabDocumentsTable {
   updatedAt: string;
 }
 
+/** The salt of a UTC day's visitor hashes (migration 0034): visitors cannot be followed across days. */
+export interface SiteInsightSaltsTable {
+  day: string;
+  salt: string;
+}
+
+/** Where a published site's view came from. */
+export type SiteViewSource = "page" | "markdown" | "llms.txt" | "llms-full.txt" | "mcp";
+
+export interface SitePageViewsTable {
+  siteId: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  /** "" for an address that is no page (llms.txt, the MCP endpoint). */
+  spaceId: string;
+  pageId: string;
+  source: SiteViewSource;
+  /** 1 when an agent read it (every source but `page`, and pages read by a known agent's user agent). */
+  agent: number;
+  views: number;
+}
+
+export interface SiteVisitorsTable {
+  siteId: string;
+  day: string;
+  /** Keyed hash of address and user agent under the day's salt. */
+  visitor: string;
+  agent: number;
+}
+
+export interface SiteSearchesTable {
+  siteId: string;
+  day: string;
+  /** The words searched, lowercased, spaces collapsed. */
+  query: string;
+  searches: number;
+  /** How many of those searches found nothing. */
+  noResult: number;
+}
+
+export interface SiteQuestionsTable {
+  id: string;
+  siteId: string;
+  /** The question's words, lowercased, punctuation aside: the same key is the same question. */
+  key: string;
+  /** The question as first asked. */
+  question: string;
+  type: "exploring" | "how-to" | "troubleshooting" | "reference" | "unknown";
+  createdAt: string;
+  /** The last time it was asked. */
+  askedAt: string;
+}
+
+export interface SiteQuestionAnswersTable {
+  id: string;
+  siteId: string;
+  questionId: string;
+  /** The question as asked this time. */
+  raw: string;
+  answered: "yes" | "partially" | "no";
+  /** `site`: the site's Ask box; `api`: an agent (MCP, a page's `.md?ask=`). */
+  channel: "site" | "api";
+  /** JSON: the pages cited, [{ spaceId, pageId, title }]. */
+  sources: string;
+  createdAt: string;
+}
+
 export interface PageFeedbackTable {
   siteId: string;
   spaceId: string;
@@ -794,6 +861,12 @@ export interface Database {
   gitRedirects: GitRedirectsTable;
   siteRedirects: SiteRedirectsTable;
   pageFeedback: PageFeedbackTable;
+  siteInsightSalts: SiteInsightSaltsTable;
+  sitePageViews: SitePageViewsTable;
+  siteVisitors: SiteVisitorsTable;
+  siteSearches: SiteSearchesTable;
+  siteQuestions: SiteQuestionsTable;
+  siteQuestionAnswers: SiteQuestionAnswersTable;
   collabDocuments: CollabDocumentsTable;
 }
 

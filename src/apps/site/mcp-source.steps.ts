@@ -5,11 +5,12 @@
  */
 import type { SiteRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
+import type { InsightsRecorder, Visit } from "../../modules/insights/recorder.service.js";
 import type { FeedbackRating } from "../../modules/sites/feedback.queries.js";
 import type { LayoutContext } from "./layout.views.js";
 import { siteHref } from "./layout.views.js";
 import { recordReaderFeedback } from "./pages/feedback.steps.js";
-import { allListedPages, askSite, markdownHref, pageMarkdown, searchSite } from "./site-pages.steps.js";
+import { allListedPages, askSite, countQuestion, markdownHref, pageMarkdown, searchSite } from "./site-pages.steps.js";
 import { pageMarkdownPath, resolvePath } from "./site-view.model.js";
 
 export interface SitePagesForMcp {
@@ -25,6 +26,9 @@ export interface SitePagesForMcp {
 export interface McpCaller {
   site: SiteRow;
   ip: string;
+  /** Who calls, as insights count them; the searches and questions of the agent are counted there. */
+  visit?: Visit;
+  insights?: InsightsRecorder | undefined;
 }
 
 export function siteMcpSource(deps: Deps, ctx: LayoutContext & { origin: string }, caller: McpCaller): SitePagesForMcp {
@@ -55,6 +59,7 @@ export function siteMcpSource(deps: Deps, ctx: LayoutContext & { origin: string 
     async search(query: string, limit: number) {
       // One snippet per result: the first section's.
       const results = await searchSite(deps, ctx, query, limit, 1);
+      if (caller.visit) caller.insights?.search(caller.visit, query, results.length, false);
       return results.map((r) => ({
         title: r.title,
         url: absolute(r.href),
@@ -64,6 +69,7 @@ export function siteMcpSource(deps: Deps, ctx: LayoutContext & { origin: string 
     },
     async ask(question: string) {
       const answer = await askSite(deps, ctx, question);
+      countQuestion(caller.insights, caller.site.id, answer, "api");
       return {
         answered: answer.answered,
         markdown: answer.markdown,

@@ -24,6 +24,7 @@ import type { Deps } from "../../deps.js";
 import { DomainError } from "../../lib/errors.js";
 import { ResultCache } from "../../lib/result-cache.js";
 import { downloadUrl } from "../../modules/files/files-urls.model.js";
+import type { InsightsRecorder } from "../../modules/insights/recorder.service.js";
 import { editLinkOf } from "./edit-link.model.js";
 import { type LayoutContext, type PageParts, pageHref, siteHref, sitePage } from "./layout.views.js";
 import { bodyOf } from "./page-body.render.js";
@@ -619,6 +620,13 @@ export interface SiteAskAnswer {
   engine: AskAnswer["engine"];
   citations: SiteAskCitation[];
   followupQuestions: string[];
+  /** The pages cited, by id (what insights keep of an answer). */
+  sources: { spaceId: string; pageId: string; title: string }[];
+}
+
+/** An answer given, counted for the site's Insights: `site` from the Ask box, `api` from an agent. */
+export function countQuestion(insights: InsightsRecorder | undefined, siteId: string, answer: SiteAskAnswer, channel: "site" | "api") {
+  insights?.question({ siteId, question: answer.question, answered: answer.answered, channel, sources: answer.sources });
 }
 
 /**
@@ -649,6 +657,9 @@ export async function askSite(deps: Deps, ctx: LayoutContext, question: string, 
     engine: result.engine,
     citations,
     followupQuestions: result.followupQuestions,
+    sources: result.sources
+      .filter((source) => bySpace.has(source.spaceId))
+      .map((source) => ({ spaceId: source.spaceId, pageId: source.pageId, title: source.pageTitle })),
   };
 }
 

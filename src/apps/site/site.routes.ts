@@ -20,6 +20,7 @@ import { EMBED_FRAME_ORIGINS } from "../../content/html/index.js";
 import type { Deps } from "../../deps.js";
 import { KeptEncodings, registerCompression } from "../../http/compression.js";
 import { legacySessionRemoval } from "../../http/member-session.js";
+import type { InsightsRecorder } from "../../modules/insights/recorder.service.js";
 import { bodyAssets } from "./page-body.render.js";
 import { askStream } from "./pages/ask.handler.js";
 import { siteAsset } from "./pages/assets.handler.js";
@@ -118,9 +119,11 @@ export interface SiteRoutesOptions {
   siteHosts?: SiteHosts;
   /** The site's MCP endpoint (`<site>/~quire/mcp`): answers one request over the reader's pages. */
   mcp?: SiteApp["mcp"];
+  /** Counts what readers do for the site's Insights. */
+  insights?: InsightsRecorder;
 }
 
-export const publishedSiteRoutes: FastifyPluginAsyncTypebox<SiteRoutesOptions> = async (app, { deps, siteHosts, mcp }) => {
+export const publishedSiteRoutes: FastifyPluginAsyncTypebox<SiteRoutesOptions> = async (app, { deps, siteHosts, mcp, insights }) => {
   if (siteHosts) {
     await siteHosts.start(deps.db, deps.log);
     app.addHook("onClose", async () => siteHosts.stop());
@@ -148,6 +151,7 @@ export const publishedSiteRoutes: FastifyPluginAsyncTypebox<SiteRoutesOptions> =
     // Compressed, an answer is a fifth to a tenth of its size: a quarter of the answers' budget holds them all.
     encodings: new KeptEncodings(Math.ceil(deps.config.siteCacheBytes / 4)),
     mcp,
+    insights,
   };
 
   /** The row of the table this request is for, run once the reader is decided (public rows: at once). */

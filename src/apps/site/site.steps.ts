@@ -11,6 +11,7 @@ import { html } from "../../content/html/index.js";
 import type { SiteRow } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import type { KeptEncodings } from "../../http/compression.js";
+import type { InsightsRecorder, Visit } from "../../modules/insights/recorder.service.js";
 import type { LayoutContext } from "./layout.views.js";
 import type { SitePagesForMcp } from "./mcp-source.steps.js";
 import type { Reader } from "./reader.model.js";
@@ -27,6 +28,8 @@ export interface Answer {
   etag: string;
   /** Extra headers (X-Robots-Tag). */
   headers: Record<string, string>;
+  /** The page this answer shows, counted as a view each time it is sent (insights). */
+  page?: { spaceId: string; pageId: string; source: "page" | "markdown" };
 }
 
 export const YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -40,6 +43,13 @@ export interface SiteApp {
   encodings: KeptEncodings;
   /** The site's MCP endpoint (`<site>/~quire/mcp`): answers one request over the reader's pages. */
   mcp?: ((request: FastifyRequest, reply: FastifyReply, source: SitePagesForMcp) => Promise<void>) | undefined;
+  /** Counts what readers do for the site's Insights (never awaited: it writes in batches, later). */
+  insights?: InsightsRecorder | undefined;
+}
+
+/** Who is reading, as insights count them (hashed there, never kept as given). */
+export function visitOf(request: FastifyRequest, site: Pick<SiteRow, "id">): Visit {
+  return { siteId: site.id, ip: request.ip, userAgent: request.headers["user-agent"] };
 }
 
 /** A request past `prepare`: who reads which site, and where. */

@@ -34,6 +34,7 @@ import * as m0028 from "./0028_audit_events.js";
 import * as m0029 from "./0029_site_redirects.js";
 import * as m0031 from "./0031_search_words.js";
 import * as m0033 from "./0033_comment_anchors.js";
+import * as m0034 from "./0034_site_insights.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   "0029_site_redirects": m0029,
   "0031_search_words": m0031,
   "0033_comment_anchors": m0033,
+  "0034_site_insights": m0034,
 };

@@ -11,7 +11,7 @@ import { statusOfDomainError } from "../../../http/error-handler.js";
 import { openEventStream } from "../../../http/event-stream.js";
 import { DomainError } from "../../../lib/errors.js";
 import { robotsOf, type SiteRequest } from "../site.steps.js";
-import { askSite } from "../site-pages.steps.js";
+import { askSite, countQuestion } from "../site-pages.steps.js";
 
 export const askStream = async (request: FastifyRequest, reply: FastifyReply, site: SiteRequest) => {
   const { app, ctx, reader } = site;
@@ -29,6 +29,7 @@ export const askStream = async (request: FastifyRequest, reply: FastifyReply, si
   const stream = openEventStream(reply, robotsOf(reader));
   try {
     const result = await askSite(app.deps, ctx, question, { onText: (text) => stream.send({ text }, "text"), signal: stream.signal });
+    countQuestion(app.insights, site.site.id, result, "site");
     stream.send(result, "answer");
     stream.done();
   } catch (error) {

@@ -7,9 +7,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { DomainError } from "../../../lib/errors.js";
 import { pageHref, siteHref } from "../layout.views.js";
-import { type Answer, answer, answerKey, cacheControlOf, robotsOf, type SiteRequest, send } from "../site.steps.js";
+import { type Answer, answer, answerKey, cacheControlOf, robotsOf, type SiteRequest, send, visitOf } from "../site.steps.js";
 import { findMovedPage, listSiteRedirects } from "../site-load.steps.js";
-import { askMarkdown, askSite, markdownHref, pageMarkdown, renderNotFound, renderSitePage } from "../site-pages.steps.js";
+import { askMarkdown, askSite, countQuestion, markdownHref, pageMarkdown, renderNotFound, renderSitePage } from "../site-pages.steps.js";
 import { siteRedirectFor } from "../site-redirects.steps.js";
 import { readablePage, resolvePath } from "../site-view.model.js";
 
@@ -26,6 +26,7 @@ export const sitePageHandler = async (request: FastifyRequest, reply: FastifyRep
     // A 404 is kept by the site's version, which a new redirect does not change.
     const own = cached.status === 404 ? await siteRedirectFor(site, search) : undefined;
     if (own) return reply.header("cache-control", "no-store").redirect(own.location, own.status);
+    countView(request, site, cached);
     return send(request, reply, cached, cacheControl, app);
   }
 
@@ -56,24 +57,42 @@ export const sitePageHandler = async (request: FastifyRequest, reply: FastifyRep
     const pageCtx = { ...ctx, variant: resolution.variant, pageId: resolution.pageId };
     const page = resolution.variant.pages.get(resolution.pageId)?.page;
     const pageRobots = page?.noIndex || page?.noRobotsIndex ? { "x-robots-tag": "noindex" } : robotsOf(reader);
+    const shown = { spaceId: resolution.variant.siteSpace.spaceId, pageId: resolution.pageId };
     result = resolution.markdown
-      ? answer(200, "text/markdown; charset=utf-8", await pageMarkdown(deps, pageCtx, resolution.variant, resolution.pageId), pageRobots)
-      : answer(
-          200,
-          "text/html; charset=utf-8",
-          await renderSitePage(
-            deps,
-            pageCtx,
-            resolution.variant,
-            resolution.pageId,
-            markdownHref(ctx, resolution.variant, resolution.pageId),
+      ? {
+          ...answer(
+            200,
+            "text/markdown; charset=utf-8",
+            await pageMarkdown(deps, pageCtx, resolution.variant, resolution.pageId),
+            pageRobots,
           ),
-          pageRobots,
-        );
+          page: { ...shown, source: "markdown" },
+        }
+      : {
+          ...answer(
+            200,
+            "text/html; charset=utf-8",
+            await renderSitePage(
+              deps,
+              pageCtx,
+              resolution.variant,
+              resolution.pageId,
+              markdownHref(ctx, resolution.variant, resolution.pageId),
+            ),
+            pageRobots,
+          ),
+          page: { ...shown, source: "page" },
+        };
   }
   app.answers.set(key, result);
+  countView(request, site, result);
   return send(request, reply, result, cacheControl, app);
 };
+
+/** A page sent is a view (a 304 too: the reader's browser shows the page it kept). */
+function countView(request: FastifyRequest, site: SiteRequest, sent: Answer) {
+  if (sent.page) site.app.insights?.view(visitOf(request, site.site), sent.page.source, sent.page.spaceId, sent.page.pageId);
+}
 
 /**
  * `<page>.md?ask=<question>`: the answer to a question asked of the site (as this reader sees it),
@@ -91,6 +110,7 @@ async function askMarkdownAnswer(reply: FastifyReply, site: SiteRequest, ask: un
   if (typeof ask !== "string") return text(400, "# Bad request\n\nGive one question in the `ask` parameter.\n");
   try {
     const answered = await askSite(app.deps, ctx, ask);
+    countQuestion(app.insights, site.site.id, answered, "api");
     return reply
       .code(200)
       .header("cache-control", "private, no-store")

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { statusOfDomainError } from "../../../http/error-handler.js";
 import { DomainError } from "../../../lib/errors.js";
-import { answer, robotsOf, type SiteRequest, send } from "../site.steps.js";
+import { answer, robotsOf, type SiteRequest, send, visitOf } from "../site.steps.js";
 import { renderSearchPage, searchResultsJson, searchSite } from "../site-pages.steps.js";
 import { resolvePath } from "../site-view.model.js";
 
@@ -23,6 +23,7 @@ export const searchPage = async (request: FastifyRequest, reply: FastifyReply, s
   if (q.trim() !== "") {
     try {
       results = await searchSite(app.deps, ctx, q);
+      app.insights?.search(visitOf(request, site.site), q, results.length, false);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       // A query refused for its shape: the page says what to change, with the status that says so.
@@ -57,6 +58,8 @@ export const searchJson = async (request: FastifyRequest, reply: FastifyReply, s
     if (!(error instanceof DomainError)) throw error;
     return refuse(statusOfDomainError[error.kind], error.message);
   }
+  // The header's box searches as the reader types: the recorder keeps the last of a run of searches.
+  app.insights?.search(visitOf(request, site.site), q, results.length, true);
   const result = answer(200, JSON_TYPE, JSON.stringify(searchResultsJson(q, results)), robotsOf(reader));
   return send(request, reply, result, "private, no-cache", undefined);
 };

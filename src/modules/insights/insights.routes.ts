@@ -1,0 +1,248 @@
+/**
+ * A published site's insights through the API, for its editors and admins (insights.policy.ts):
+ * GitBook 0.202's site question operations (listSiteQuestions, getSiteQuestionById,
+ * getSiteQuestionStats, listSiteQuestionSources, listSiteQuestionAnswers) over the questions asked
+ * of the site's Ask box and its agents, and Quire's getSiteInsights, the summary the app's Insights
+ * page shows (views, visitors, pages, searches, questions, feedback; agents apart from browsers).
+ * Another organization's site is a 404; a member who only sees the site gets a 403.
+ */
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { Deps } from "../../deps.js";
+import { actorOf } from "../../http/authenticate.js";
+import { errorResponses, ListOf } from "../../http/schemas.js";
+import { invalid, missing } from "../../lib/errors.js";
+import { paginateRows, toList } from "../../lib/pagination.js";
+import { SiteParams } from "../sites/sites.schemas.js";
+import { loadInsights, loadPageNames, requireSiteInsights } from "./insights.loader.js";
+import { citedPages, presentAnswer, presentInsights, presentQuestion, questionStats } from "./insights.presenter.js";
+import { type AnswerFilter, type AnswerRow, getQuestion, listAnswers, questionsByIds } from "./insights.queries.js";
+import {
+  GetSiteQuestionQuery,
+  InsightsQuery,
+  ListQuestionSourcesQuery,
+  ListSiteQuestionAnswersQuery,
+  ListSiteQuestionsQuery,
+  QuestionStatsQuery,
+  SiteInsightsSchema,
+  SiteQuestionAnswerSchema,
+  SiteQuestionAnswerSourceSchema,
+  SiteQuestionParams,
+  SiteQuestionSchema,
+  SiteQuestionStatsSchema,
+} from "./insights.schemas.js";
+
+const tags = ["site-questions"];
+const prefix = "/v1/orgs/:organizationId/sites/:siteId";
+
+interface FilterQuery {
+  from?: string | undefined;
+  to?: string | undefined;
+  relevance?: string[] | undefined;
+  channelType?: string[] | undefined;
+  answered?: string[] | undefined;
+  topic?: string[] | undefined;
+}
+
+/**
+ * The answers a query's filters keep, or undefined when they keep none: Quire's questions are all
+ * `relevant`, have no topic, and come through the `site` and `api` channels only.
+ */
+function filterOf(query: FilterQuery): AnswerFilter | undefined {
+  const from = query.from ? new Date(query.from).toISOString() : undefined;
+  const to = query.to ? new Date(query.to).toISOString() : undefined;
+  if (from && to && from > to) throw invalid("`from` is after `to`: give a range that ends after it starts.");
+  if (query.relevance?.length && !query.relevance.includes("relevant")) return undefined;
+  if (query.topic?.length) return undefined;
+  const channel = query.channelType?.filter((c): c is "site" | "api" => c === "site" || c === "api");
+  if (query.channelType?.length && !channel?.length) return undefined;
+  return {
+    from,
+    to,
+    answered: query.answered as AnswerFilter["answered"],
+    channel: query.channelType?.length ? channel : undefined,
+  };
+}
+
+const questionNotFound = (id: string) => missing(`No question with id "${id}" on this site.`);
+
+export const siteInsightsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const { db, urls } = deps;
+  const questionUrl = (orgId: string, siteId: string, id: string) => urls.api(`/orgs/${orgId}/sites/${siteId}/questions/${id}`);
+  const answerUrl = (orgId: string, siteId: string, id: string) => urls.api(`/orgs/${orgId}/sites/${siteId}/answers/${id}`);
+  const answersOf = async (siteId: string, filter: AnswerFilter | undefined): Promise<AnswerRow[]> =>
+    filter ? listAnswers(db, siteId, filter) : [];
+
+  app.get(
+    `${prefix}/insights`,
+    {
+      schema: {
+        tags: ["site-insights"],
+        operationId: "getSiteInsights",
+        description:
+          "What the site's readers did over the last `days` (30 by default): views and distinct visitors per day, browsers and agents (`.md`, llms.txt, llms-full.txt, MCP, known agents' user agents) apart; the pages read most; searches and those that found nothing; questions asked and those the docs did not answer; page feedback. Visitors are counted from a hash under a salt changed every day: no address is kept.",
+        params: SiteParams,
+        querystring: InsightsQuery,
+        response: { 200: SiteInsightsSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const loaded = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      return presentInsights(await loadInsights(db, loaded, request.query.days ?? 30));
+    },
+  );
+
+  app.get(
+    `${prefix}/questions`,
+    {
+      schema: {
+        tags,
+        operationId: "listSiteQuestions",
+        description:
+          "The questions readers asked the site's Ask box and its agents (MCP, a page's `.md?ask=`): the same words asked again are one question. Without `sort`, newest question first.",
+        params: SiteParams,
+        querystring: ListSiteQuestionsQuery,
+        response: { 200: ListOf(SiteQuestionSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { site } = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      const { params, query } = request;
+      const filter = filterOf(query);
+      const answers = await answersOf(site.id, filter && { ...filter, type: query.type });
+      const byQuestion = new Map<string, AnswerRow[]>();
+      for (const answer of answers) byQuestion.set(answer.questionId, [...(byQuestion.get(answer.questionId) ?? []), answer]);
+      const now = new Date();
+      const items = (await questionsByIds(db, site.id, [...byQuestion.keys()])).map((q) =>
+        presentQuestion(q, byQuestion.get(q.id) ?? [], questionUrl(params.organizationId, site.id, q.id), now),
+      );
+      const direction = query.order ?? "desc";
+      const sortValue = {
+        askedAt: (q: (typeof items)[number]) => q.askedAt,
+        "stats.answered": (q: (typeof items)[number]) => (q.stats.answers ? q.stats.answered.yes / q.stats.answers : 0),
+        "stats.feedback": (q: (typeof items)[number]) => q.stats.feedback.positive,
+        "stats.answers": (q: (typeof items)[number]) => q.stats.answers,
+        createdAt: (q: (typeof items)[number]) => q.createdAt,
+      }[query.sort ?? "createdAt"];
+      const page = paginateRows(
+        items,
+        [
+          { direction, value: sortValue },
+          { direction, value: (q) => q.id },
+        ],
+        query,
+      );
+      return toList(page, (q) => q);
+    },
+  );
+
+  app.get(
+    `${prefix}/question-stats`,
+    {
+      schema: {
+        tags,
+        operationId: "getSiteQuestionStats",
+        description: "Counts over the questions asked of the site: answered or not, by type and channel, and a weekly pulse of 13 weeks.",
+        params: SiteParams,
+        querystring: QuestionStatsQuery,
+        response: { 200: SiteQuestionStatsSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { site } = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      return questionStats(await answersOf(site.id, filterOf(request.query)), new Date());
+    },
+  );
+
+  app.get(
+    `${prefix}/questions/:siteQuestionId`,
+    {
+      schema: {
+        tags,
+        operationId: "getSiteQuestionById",
+        params: SiteQuestionParams,
+        querystring: GetSiteQuestionQuery,
+        response: { 200: SiteQuestionSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { site } = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      const question = await getQuestion(db, site.id, request.params.siteQuestionId);
+      if (!question) throw questionNotFound(request.params.siteQuestionId);
+      const filter = filterOf(request.query);
+      const answers = await answersOf(site.id, filter && { ...filter, questionId: question.id });
+      return presentQuestion(question, answers, questionUrl(request.params.organizationId, site.id, question.id), new Date());
+    },
+  );
+
+  app.get(
+    `${prefix}/questions/:siteQuestionId/sources`,
+    {
+      schema: {
+        tags,
+        operationId: "listSiteQuestionSources",
+        description: "The pages the answers to a question cited, most cited first.",
+        params: SiteQuestionParams,
+        querystring: ListQuestionSourcesQuery,
+        response: { 200: ListOf(SiteQuestionAnswerSourceSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const loaded = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      const { site } = loaded;
+      const question = await getQuestion(db, site.id, request.params.siteQuestionId);
+      if (!question) throw questionNotFound(request.params.siteQuestionId);
+      const filter = filterOf(request.query);
+      const answers = await answersOf(site.id, filter && { ...filter, questionId: question.id });
+      const cited = citedPages(answers);
+      const names = await loadPageNames(
+        db,
+        loaded,
+        cited.map((c) => c.spaceId),
+      );
+      const items = cited.map((c, i) => ({
+        rank: i,
+        object: "site-question-answer-source" as const,
+        id: `${c.spaceId}/${c.pageId}`,
+        weight: c.count / answers.length,
+        urls: { location: urls.api(`/spaces/${c.spaceId}/content/page/${c.pageId}`) },
+        type: "page" as const,
+        space: c.spaceId,
+        revision: names.revision(c.spaceId),
+        page: c.pageId,
+        title: names.title(c.spaceId, c.pageId),
+        count: c.count,
+      }));
+      const page = paginateRows(items, [{ direction: "asc", value: (s) => s.rank }], request.query);
+      return toList(page, ({ rank: _rank, ...source }) => source);
+    },
+  );
+
+  app.get(
+    `${prefix}/answers`,
+    {
+      schema: {
+        tags,
+        operationId: "listSiteQuestionAnswers",
+        description: "Each time a question was asked, newest first, with whether the docs answered it.",
+        params: SiteParams,
+        querystring: ListSiteQuestionAnswersQuery,
+        response: { 200: ListOf(SiteQuestionAnswerSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { site } = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      const { query, params } = request;
+      const filter = filterOf(query);
+      const answers = await answersOf(site.id, filter && { ...filter, questionId: query.question, type: query["question.type"] });
+      const page = paginateRows(
+        answers,
+        [
+          { direction: "desc", value: (a) => a.createdAt },
+          { direction: "desc", value: (a) => a.id },
+        ],
+        query,
+      );
+      return toList(page, (a) => presentAnswer(a, answerUrl(params.organizationId, site.id, a.id)));
+    },
+  );
+};
