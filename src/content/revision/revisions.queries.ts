@@ -1,11 +1,25 @@
+import type { Kysely } from "kysely";
 import type { Executor } from "../../db/database.js";
-import type { RevisionRow } from "../../db/schema.js";
+import { prepared } from "../../db/prepared.js";
+import type { Database, RevisionRow } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
 import { nowIso } from "../../lib/time.js";
 
-/** A revision of the given space (another space's revision id is treated as unknown). */
-export function getSpaceRevision(db: Executor, spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
-  return db.selectFrom("revisions").selectAll().where("id", "=", revisionId).where("spaceId", "=", spaceId).executeTakeFirst();
+// Every read of a space's content loads its revision first: compiled once and kept while the
+// database is unchanged (db/prepared.ts), as the token and the space it follows are.
+const spaceRevision = prepared<{ spaceId: string; revisionId: string }, RevisionRow>(
+  (db, param) =>
+    (db as Kysely<Database>)
+      .selectFrom("revisions")
+      .selectAll()
+      .where("id", "=", param("revisionId"))
+      .where("spaceId", "=", param("spaceId")),
+  { cache: true },
+);
+
+/** A revision of the given space (another space's revision id is treated as unknown). The row is frozen (shared). */
+export async function getSpaceRevision(db: Executor, spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
+  return (await spaceRevision(db, { spaceId, revisionId }))[0];
 }
 
 /** A space's newest revisions, newest first (a page's history walks first parents through them). */
