@@ -8,7 +8,15 @@
 
 import type { MessagePort } from "node:worker_threads";
 import { isWorkerThread, move } from "piscina";
-import { type AskCandidate, type AskTerm, buildVocabulary, type ScoredCandidate, scoreCandidates } from "./ask/analysis.js";
+import {
+  type AskCandidate,
+  type AskTerm,
+  buildVocabulary,
+  type PackedAskVocabulary,
+  packAskVocabulary,
+  type ScoredCandidate,
+  scoreCandidates,
+} from "./ask/analysis.js";
 import { type DocumentPreparation, type PreparedDocument, prepareDocumentNow } from "./document/off-thread.js";
 import { documentSearchText, type SearchTextContext, type SearchTextSection } from "./document/plain-text.js";
 import type { JSONDocument } from "./document/types.js";
@@ -81,8 +89,8 @@ export function searchSnippets(input: { texts: string[]; query: SearchQuery }): 
 }
 
 /** The vocabulary of searched rows, for Ask's typo tolerance and term weights (ask/analysis.ts). */
-export function askVocabulary(input: { texts: string[] }): ReturnType<typeof buildVocabulary> {
-  return buildVocabulary(input.texts);
+export function askVocabulary(input: { texts: string[] }): PackedAskVocabulary {
+  return packAskVocabulary(buildVocabulary(input.texts));
 }
 
 /** Ask's scores and passages of candidate sections (ask/analysis.ts), for candidates with much text. */

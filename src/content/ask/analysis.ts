@@ -6,7 +6,14 @@
 
 import { invalid } from "../../lib/errors.js";
 import { fold, stem } from "../search/snippets.js";
-import { editDistance } from "../search/typos.js";
+import {
+  nearWords,
+  occurrencesOf,
+  type PackedVocabulary,
+  packVocabulary,
+  type Vocabulary as TypoVocabulary,
+  unpackVocabulary,
+} from "../search/typos.js";
 
 /** Bounds of a question: past these, words are ignored rather than looked up. */
 export const ASK_LIMITS = {
@@ -74,13 +81,25 @@ export function questionWords(question: string): string[] {
   return words;
 }
 
-/** Document frequencies of the words of some rows (each row counts once per word). */
+/**
+ * Document frequencies of the words of some rows (each row counts once per word), as typos.ts keeps
+ * a vocabulary: sorted words with their counts by index, and the words' letter pairs, so that a
+ * misspelt word is compared with the few words sharing enough of its pairs, not with all of them
+ * (200,000 words, on the request thread).
+ */
 export interface Vocabulary {
   rows: number;
-  /** Word -> rows holding it. */
-  words: Map<string, number>;
-  /** Stem -> rows holding a word of that stem (summed over words: an upper bound). */
-  stems: Map<string, number>;
+  /** Words and the rows holding each (`occurrencesOf`). */
+  words: TypoVocabulary;
+  /** Stems and the rows holding a word of each (summed over words: an upper bound); no pairs. */
+  stems: TypoVocabulary;
+}
+
+/** A vocabulary as a worker thread builds it (tasks.ts `askVocabulary`): flat arrays, cheap to hand back. */
+export interface PackedAskVocabulary {
+  rows: number;
+  words: PackedVocabulary;
+  stems: PackedVocabulary;
 }
 
 /** The vocabulary of the given texts (a row's titles and body as one text). */
@@ -103,14 +122,28 @@ export function buildVocabulary(texts: readonly string[]): { rows: number; words
   return { rows: texts.length, words };
 }
 
-export function vocabularyOf(built: { rows: number; words: [string, number][] }): Vocabulary {
-  const words = new Map(built.words);
+export function packAskVocabulary(built: { rows: number; words: [string, number][] }): PackedAskVocabulary {
   const stems = new Map<string, number>();
   for (const [word, df] of built.words) {
     const s = stem(word);
     stems.set(s, (stems.get(s) ?? 0) + df);
   }
-  return { rows: built.rows, words, stems };
+  return {
+    rows: built.rows,
+    words: packVocabulary(built.words.map(([word, occurrences]) => ({ word, occurrences }))),
+    stems: packVocabulary(
+      [...stems].map(([word, occurrences]) => ({ word, occurrences })),
+      { pairs: false },
+    ),
+  };
+}
+
+export function unpackAskVocabulary(packed: PackedAskVocabulary): Vocabulary {
+  return { rows: packed.rows, words: unpackVocabulary(packed.words), stems: unpackVocabulary(packed.stems) };
+}
+
+export function vocabularyOf(built: { rows: number; words: [string, number][] }): Vocabulary {
+  return unpackAskVocabulary(packAskVocabulary(built));
 }
 
 /** Edits a word of this length may hold and still be read as a vocabulary word. */
@@ -123,14 +156,9 @@ function allowedEdits(word: string): number {
 export function correctionsOf(word: string, vocabulary: Vocabulary): string[] {
   const max = allowedEdits(word);
   if (max === 0) return [];
-  const found: { word: string; distance: number; df: number }[] = [];
-  for (const [candidate, df] of vocabulary.words) {
-    if (Math.abs(candidate.length - word.length) > max || /^\p{N}+$/u.test(candidate)) continue;
-    const distance = editDistance(word, candidate, max);
-    if (distance <= max) found.push({ word: candidate, distance, df });
-  }
-  return found
-    .sort((a, b) => a.distance - b.distance || b.df - a.df || (a.word < b.word ? -1 : 1))
+  return nearWords(vocabulary.words, { word, prefix: false }, max)
+    .filter((found) => !/^\p{N}+$/u.test(found.word))
+    .sort((a, b) => a.distance - b.distance || b.occurrences - a.occurrences || (a.word < b.word ? -1 : 1))
     .slice(0, ASK_LIMITS.correctionsPerTerm)
     .map((f) => f.word);
 }
@@ -141,11 +169,11 @@ export function askTerms(words: readonly string[], vocabulary: Vocabulary): AskT
   const idf = (df: number) => Math.log(1 + vocabulary.rows / Math.max(1, df));
   return words.map((word) => {
     const s = stem(word);
-    const df = vocabulary.words.get(word) ?? vocabulary.stems.get(s) ?? 0;
+    const df = occurrencesOf(vocabulary.words, word) || occurrencesOf(vocabulary.stems, s);
     if (df > 0 || corrected >= ASK_LIMITS.typoTerms) return { word, stem: s, weight: idf(df), corrections: [] };
     corrected++;
     const corrections = correctionsOf(word, vocabulary);
-    const best = corrections[0] !== undefined ? (vocabulary.words.get(corrections[0]) ?? 0) : 0;
+    const best = corrections[0] !== undefined ? occurrencesOf(vocabulary.words, corrections[0]) : 0;
     // A word the docs never use weighs as the rarest word: a question about it is not answered by the others alone.
     return { word, stem: s, weight: idf(best), corrections };
   });

@@ -24,6 +24,7 @@ import {
   questionWords,
   type ScoredCandidate,
   scoreCandidates,
+  unpackAskVocabulary,
   type Vocabulary,
   vocabularyOf,
 } from "./analysis.js";
@@ -73,7 +74,7 @@ const INLINE_SCORE_CHARS = 64 * 1024;
 const INLINE_VOCABULARY_CHARS = 256 * 1024;
 const VOCABULARY_ROWS_PER_READ = 500;
 
-const vocabularies = new ResultCache<Vocabulary>(64 * 1024 * 1024, (v) => 64 + v.words.size * 80);
+const vocabularies = new ResultCache<Vocabulary>(64 * 1024 * 1024, (v) => 64 + (v.words.words.length + v.stems.words.length) * 80);
 
 /** The vocabulary of the rows `who` may match in the spaces, kept per indexed revision. */
 async function vocabularyFor(db: Executor, spaceIds: readonly string[], who: SearchFor): Promise<Vocabulary> {
@@ -100,9 +101,12 @@ async function vocabularyFor(db: Executor, spaceIds: readonly string[], who: Sea
         chars += text.length;
       }
       after = Number((rows.at(-1) as { id: number }).id);
+      // The event loop runs between slices: up to 32 MB are read, and other requests are waiting.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    const built = chars < INLINE_VOCABULARY_CHARS ? buildVocabulary(texts) : await runInWorker("askVocabulary", { texts });
-    return vocabularyOf(built);
+    // Counting, stemming and indexing the words' letter pairs (200,000 words) is a worker's work past a size.
+    if (chars < INLINE_VOCABULARY_CHARS) return vocabularyOf(buildVocabulary(texts));
+    return unpackAskVocabulary(await runInWorker("askVocabulary", { texts }));
   };
   if (spaceIds.length === 0) return vocabularyOf({ rows: 0, words: [] });
   if (revisions === undefined) return build();

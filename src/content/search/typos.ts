@@ -127,18 +127,23 @@ function pairsOf(word: string): Set<number> {
 }
 
 /** The vocabulary of the rows, packed (the work of a worker thread for a large one: `searchVocabulary` in tasks.ts). */
-export function packVocabulary(rows: readonly { word: string; occurrences: number }[]): PackedVocabulary {
+export function packVocabulary(
+  rows: readonly { word: string; occurrences: number }[],
+  options: { pairs?: boolean } = {},
+): PackedVocabulary {
   const sorted = [...rows].sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
   const lists = new Map<number, number[]>();
   let total = 0;
-  sorted.forEach(({ word }, i) => {
-    for (const pair of pairsOf(word)) {
-      const list = lists.get(pair);
-      if (list) list.push(i);
-      else lists.set(pair, [i]);
-      total++;
-    }
-  });
+  // Without pairs, a vocabulary answers occurrencesOf only (Ask's stems).
+  if (options.pairs !== false)
+    sorted.forEach(({ word }, i) => {
+      for (const pair of pairsOf(word)) {
+        const list = lists.get(pair);
+        if (list) list.push(i);
+        else lists.set(pair, [i]);
+        total++;
+      }
+    });
   const pairKeys = new Float64Array(lists.size);
   const pairStarts = new Int32Array(lists.size + 1);
   const pairWords = new Int32Array(total);
