@@ -224,8 +224,8 @@ async function main() {
       // and the thread's own CPU time (on a loaded machine the two part: the rest is waiting for a core).
       const cdp = await page.context().newCDPSession(page);
       const events: Array<{ name: string; ph: string; dur?: number; tdur?: number; tid: number; pid: number }> = [];
-      cdp.on("Tracing.dataCollected", (data: { value: typeof events }) => {
-        events.push(...data.value);
+      cdp.on("Tracing.dataCollected", (data) => {
+        events.push(...(data.value as unknown as typeof events));
       });
       const done = new Promise<void>((resolve) => cdp.once("Tracing.tracingComplete", () => resolve()));
       await cdp.send("Tracing.start", {
