@@ -219,6 +219,44 @@ async function main() {
           .join("\n"),
       );
     }
+    if (process.env.BENCH_TRACE) {
+      // A performance trace of 20 keystrokes: the renderer's main-thread work by kind, wall time
+      // and the thread's own CPU time (on a loaded machine the two part: the rest is waiting for a core).
+      const cdp = await page.context().newCDPSession(page);
+      const events: Array<{ name: string; ph: string; dur?: number; tdur?: number; tid: number; pid: number }> = [];
+      cdp.on("Tracing.dataCollected", (data) => {
+        events.push(...(data.value as unknown as typeof events));
+      });
+      const done = new Promise<void>((resolve) => cdp.once("Tracing.tracingComplete", () => resolve()));
+      await cdp.send("Tracing.start", {
+        categories: "devtools.timeline,disabled-by-default-devtools.timeline",
+        transferMode: "ReportEvents",
+      });
+      for (let i = 0; i < 20; i++) {
+        await page.keyboard.press("KeyC");
+        await page.waitForTimeout(40);
+      }
+      await page.waitForTimeout(500);
+      await cdp.send("Tracing.end");
+      await done;
+      const main = events.find((e) => e.name === "RunTask" && (e.dur ?? 0) > 0);
+      const byName = new Map<string, { wall: number; cpu: number; count: number }>();
+      for (const e of events) {
+        if (e.ph !== "X" || !main || e.pid !== main.pid) continue;
+        const entry = byName.get(e.name) ?? { wall: 0, cpu: 0, count: 0 };
+        entry.wall += (e.dur ?? 0) / 1000;
+        entry.cpu += (e.tdur ?? 0) / 1000;
+        entry.count++;
+        byName.set(e.name, entry);
+      }
+      console.log(
+        [...byName]
+          .sort((a, b) => b[1].wall - a[1].wall)
+          .slice(0, 14)
+          .map(([name, v]) => `${name}: ${v.wall.toFixed(0)} ms wall, ${v.cpu.toFixed(0)} ms CPU, ${v.count}×`)
+          .join("\n"),
+      );
+    }
     const KEYS = Number(process.env.BENCH_KEYS ?? 200);
     for (let i = 0; i < KEYS; i++) {
       await page.keyboard.press(i % 20 === 19 ? "Space" : "KeyA");

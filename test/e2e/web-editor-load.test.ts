@@ -5,7 +5,7 @@
  * holds it), so that updates, saves and `saved` messages arrive late and bunched in the middle of
  * the typing. Nothing typed may be lost, doubled or reordered: each editor's words come out whole,
  * where its caret was, in both browsers and in the change request. No timing is asserted: a slower
- * machine only makes the test longer.
+ * machine only makes the test longer. QUIRE_SCREENSHOTS_DIR=<dir> keeps a screenshot.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestContext, TestUser } from "../helpers/app.js";
@@ -155,6 +155,9 @@ describe("typing while the server is busy", () => {
         { timeout: 60_000, interval: 250 },
       )
       .toEqual([expected, "Second paragraph."]);
+    // The other's named cursor shows over its line (a long page's blocks clip what they paint, with a margin for it).
+    await b.locator(".ProseMirror-yjs-cursor", { hasText: "Wren Writer" }).waitFor({ timeout: 30_000 });
+    await e2e.shot(b, "editor-load-cursor");
     expect(problemsA).toEqual([]);
     expect(problemsB).toEqual([]);
   }, 300_000);
