@@ -5,7 +5,9 @@
  * - cold render: every page requested once right after the space's primary revision changed (a
  *   re-import that edits one page), so nothing is cached: p50/p99/max per page;
  * - crawl: every page's HTML, then every page's Markdown, one after the other (total time);
- * - freshness: a merge-like commit of new text, then the time until a GET shows it.
+ * - freshness: a merge-like commit of new text, then the time until a GET shows it;
+ * - insights: warm passes over every page with the recorder off and on, alternated (off, on, off,
+ *   on) in the same process, pages per second each; then the time the recorder's flush takes.
  */
 import fs from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -82,6 +84,48 @@ async function main() {
   const freshMs = performance.now() - started;
   if (!after.body.includes("Freshly changed title")) throw new Error("the change did not show");
 
+  // Insights off and on, alternated so that neither gets a warmer process; browser and agent
+  // user agents from a few addresses, as readers would be.
+  const recorder = app.insights;
+  if (!recorder) throw new Error("the app has no insights recorder");
+  const agents = ["Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0", "GPTBot/1.2", "curl/8.5.0"];
+  const readerPass = async () => {
+    const started = performance.now();
+    for (const [i, url] of htmlUrls.entries()) {
+      const res = await app.inject({
+        method: "GET",
+        url,
+        headers: { "user-agent": agents[i % agents.length]! },
+        remoteAddress: `198.51.100.${i % 200}`,
+      });
+      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+    }
+    return htmlUrls.length / ((performance.now() - started) / 1000);
+  };
+  const rates = { off: [] as number[], on: [] as number[] };
+  let flushMs = 0;
+  recorder.enabled = false;
+  await readerPass();
+  // ABBA order: neither mode always runs first in a round.
+  for (const modes of [
+    ["off", "on"],
+    ["on", "off"],
+    ["off", "on"],
+    ["on", "off"],
+  ] as const) {
+    for (const mode of modes) {
+      recorder.enabled = mode === "on";
+      rates[mode].push(await readerPass());
+      const t = performance.now();
+      await recorder.flush(true);
+      if (mode === "on") flushMs = Math.max(flushMs, performance.now() - t);
+    }
+  }
+  const written = await handle.db
+    .selectFrom("sitePageViews")
+    .select((eb) => eb.fn.sum<number | string>("views").as("views"))
+    .executeTakeFirst();
+
   const f = (n: number) => n.toFixed(1);
   console.log(`published site over ${htmlUrls.length} pages (generated repository, imported through Git):`);
   console.log(
@@ -96,6 +140,13 @@ async function main() {
   );
   console.log(`  cold Markdown of every page: p99 ${f(percentile(coldMd.times, 99))} ms; ${f(coldMd.total / 1000)} s`);
   console.log(`  a new revision shows on the next GET: ${f(freshMs)} ms from commit to answer`);
+  const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+  console.log(
+    `  warm pages with insights off: ${mean(rates.off).toFixed(0)} pages/s (${rates.off.map((r) => r.toFixed(0)).join(", ")}); on: ${mean(rates.on).toFixed(0)} pages/s (${rates.on.map((r) => r.toFixed(0)).join(", ")}); ${f((100 * (mean(rates.on) - mean(rates.off))) / mean(rates.off))}%`,
+  );
+  console.log(
+    `  insights flush of one pass (${htmlUrls.length} views; ${Number(written?.views ?? 0)} counted in all, earlier passes included): ${f(flushMs)} ms, off the request path`,
+  );
   await app.close();
   await handle.destroy?.();
   fs.rmSync(dataDir, { recursive: true, force: true });

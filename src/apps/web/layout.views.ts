@@ -51,6 +51,13 @@ const STYLE = raw(`<style>
   input, select, textarea { font: inherit; padding: .3rem .5rem; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); max-width: 100%; }
   code.secret { display: block; padding: .5rem; background: var(--mark); word-break: break-all; }
   .table-wrap { overflow-x: auto; }
+  .bars { display: flex; align-items: flex-end; gap: 2px; height: 10rem; padding: .25rem 0; border-bottom: 1px solid var(--line); }
+  .bars .day { flex: 1 1 0; min-width: 2px; height: 100%; display: flex; flex-direction: column; justify-content: flex-end; }
+  .bars .browser { background: var(--accent); } .bars .agent { background: var(--warn); }
+  .legend { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; vertical-align: middle; }
+  .legend.browser { background: var(--accent); } .legend.agent { background: var(--warn); }
+  .figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: .75rem; margin: .75rem 0; }
+  .figures .card { margin: 0; } .figures strong { display: block; font-size: 1.6rem; }
   table { border-collapse: collapse; width: 100%; } td, th { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
   form.inline { display: inline; }
   form.stack { display: grid; gap: .5rem; max-width: 36rem; } form.stack label { display: grid; gap: .15rem; font-size: .9rem; }

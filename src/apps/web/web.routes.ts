@@ -77,6 +77,7 @@ import { askPage } from "./pages/search/ask.page.js";
 import { SEARCH_SCRIPT, SEARCH_SCRIPT_PATH } from "./pages/search/search.client.js";
 import { searchJson } from "./pages/search/search.handler.js";
 import { searchPage } from "./pages/search/search.page.js";
+import { siteInsightsPage } from "./pages/sites/insights.page.js";
 import { sitePage } from "./pages/sites/site.page.js";
 import { saveSiteCustomization } from "./pages/sites/site-customization.action.js";
 import { editPageAction } from "./pages/spaces/edit-page.action.js";
@@ -172,6 +173,7 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { method: "GET", url: `${O}/ask`, handler: askPage },
   { method: "GET", url: `${O}/search.json`, handler: searchJson },
   { method: "GET", url: `${O}/sites/:site`, handler: sitePage },
+  { method: "GET", url: `${O}/sites/:site/insights`, handler: siteInsightsPage },
   { method: "POST", url: `${O}/sites/:site/customization`, handler: saveSiteCustomization },
   { method: "GET", url: `${O}/openapi/:slug`, handler: specPage },
   { method: "GET", url: `${O}/agent/topics/:topic`, handler: topicPage },

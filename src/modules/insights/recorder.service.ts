@@ -77,7 +77,8 @@ export class InsightsRecorder {
 
   constructor(
     private readonly deps: { db: Db; secret: string; log: Logger },
-    readonly enabled: boolean,
+    /** Whether anything is counted (QUIRE_INSIGHTS); the bench turns it off and on in one run. */
+    public enabled: boolean,
     private readonly flushMs: number,
   ) {}
 

@@ -31,14 +31,16 @@ export const sitePage = orgHandler(schema, async (request, reply, ctx) => {
   const canRead = (spaceId: string) => atLeast(spaces.get(spaceId)?.level, "read");
   const canEdit = sitePermissions(access, site).edit;
   const settings = parseCustomization(site.customization);
-  const panels = html`${customizationPanel({
-    site,
-    action: canEdit ? `${appPath.site(org, site.id)}/customization` : undefined,
-    settings,
-    customized: site.customization !== null,
-    saved: request.query.saved === "customization",
-    csrf: ctx.csrf(),
-  })}
+  const panels = html`${canEdit ? html`<p><a class="button" href="${appPath.site(org, site.id)}/insights">Insights</a> <span class="muted small">views, searches, questions and agents' reads of the published site</span></p>` : ""}${customizationPanel(
+    {
+      site,
+      action: canEdit ? `${appPath.site(org, site.id)}/customization` : undefined,
+      settings,
+      customized: site.customization !== null,
+      saved: request.query.saved === "customization",
+      csrf: ctx.csrf(),
+    },
+  )}
       ${canEdit ? feedbackPanel(settings.feedback.enabled === true, await loadFeedback(db, site.id, model.siteSpaces, canRead)) : ""}`;
   const body = siteBody({ org, site, model, address: (...segments) => urls.site(site.basename, ...segments), canRead, panels });
   return sendOrgPage(reply, ctx, {
