@@ -74,6 +74,8 @@ import { searchJson } from "./pages/search/search.handler.js";
 import { searchPage } from "./pages/search/search.page.js";
 import { sitePage } from "./pages/sites/site.page.js";
 import { saveSiteCustomization } from "./pages/sites/site-customization.action.js";
+import { setSiteTeamPermission, setSiteUserPermission } from "./pages/sites/site-permissions.action.js";
+import { addSiteRedirect, deleteSiteRedirect, editSiteRedirect, pasteSiteRedirects } from "./pages/sites/site-redirects.action.js";
 import { editPageAction } from "./pages/spaces/edit-page.action.js";
 import { gitConflictsPage } from "./pages/spaces/git-conflicts.page.js";
 import { gitExport } from "./pages/spaces/git-export.action.js";
@@ -168,6 +170,12 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { method: "GET", url: `${O}/search.json`, handler: searchJson },
   { method: "GET", url: `${O}/sites/:site`, handler: sitePage },
   { method: "POST", url: `${O}/sites/:site/customization`, handler: saveSiteCustomization },
+  { method: "POST", url: `${O}/sites/:site/redirects`, handler: addSiteRedirect },
+  { method: "POST", url: `${O}/sites/:site/redirects/bulk`, handler: pasteSiteRedirects, bodyLimit: 1024 * 1024 },
+  { method: "POST", url: `${O}/sites/:site/redirects/:redirect`, handler: editSiteRedirect, audit: { action: "app.sites.redirects.edit" } },
+  { method: "POST", url: `${O}/sites/:site/redirects/:redirect/delete`, handler: deleteSiteRedirect },
+  { method: "POST", url: `${O}/sites/:site/permissions/users`, handler: setSiteUserPermission },
+  { method: "POST", url: `${O}/sites/:site/permissions/teams`, handler: setSiteTeamPermission },
   { method: "GET", url: `${O}/openapi/:slug`, handler: specPage },
   { method: "GET", url: `${O}/agent/topics/:topic`, handler: topicPage },
 
