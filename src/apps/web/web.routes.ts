@@ -80,6 +80,8 @@ import { searchPage } from "./pages/search/search.page.js";
 import { siteInsightsPage } from "./pages/sites/insights.page.js";
 import { sitePage } from "./pages/sites/site.page.js";
 import { saveSiteCustomization } from "./pages/sites/site-customization.action.js";
+import { setSiteTeamPermission, setSiteUserPermission } from "./pages/sites/site-permissions.action.js";
+import { addSiteRedirect, deleteSiteRedirect, editSiteRedirect, pasteSiteRedirects } from "./pages/sites/site-redirects.action.js";
 import { editPageAction } from "./pages/spaces/edit-page.action.js";
 import { gitConflictsPage } from "./pages/spaces/git-conflicts.page.js";
 import { gitExport } from "./pages/spaces/git-export.action.js";
@@ -175,6 +177,12 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { method: "GET", url: `${O}/sites/:site`, handler: sitePage },
   { method: "GET", url: `${O}/sites/:site/insights`, handler: siteInsightsPage },
   { method: "POST", url: `${O}/sites/:site/customization`, handler: saveSiteCustomization },
+  { method: "POST", url: `${O}/sites/:site/redirects`, handler: addSiteRedirect },
+  { method: "POST", url: `${O}/sites/:site/redirects/bulk`, handler: pasteSiteRedirects, bodyLimit: 1024 * 1024 },
+  { method: "POST", url: `${O}/sites/:site/redirects/:redirect`, handler: editSiteRedirect, audit: { action: "app.sites.redirects.edit" } },
+  { method: "POST", url: `${O}/sites/:site/redirects/:redirect/delete`, handler: deleteSiteRedirect },
+  { method: "POST", url: `${O}/sites/:site/permissions/users`, handler: setSiteUserPermission },
+  { method: "POST", url: `${O}/sites/:site/permissions/teams`, handler: setSiteTeamPermission },
   { method: "GET", url: `${O}/openapi/:slug`, handler: specPage },
   { method: "GET", url: `${O}/agent/topics/:topic`, handler: topicPage },
 
