@@ -95,7 +95,8 @@ describe("reconcileImport", () => {
   });
 
   it("pages new on Git's side, and groups, are Git's", async () => {
-    const result = await reconcile([page("new", "git")], [page("p", "quire")], [page("p", "base")]);
+    // p, which Git deleted and Quire did not edit, follows Git (edited in Quire, it is kept: below).
+    const result = await reconcile([page("new", "git")], [page("p", "base")], [page("p", "base")]);
     expect(result.pages.map((p) => p.documentHash)).toEqual(["git"]);
     expect(result.conflicts).toEqual([]);
   });
@@ -128,5 +129,41 @@ describe("mergeConflict / resolvedDocument", () => {
     const gitDeleted = doc(paragraph("a", "One."), paragraph("c", "Three."));
     const merged = mergeConflict(base, quire, gitDeleted, { b: "git" });
     expect(texts(merged?.document)).toEqual(["One, Quire.", "Three."]);
+  });
+});
+
+describe("reconcileImport: a page deleted or moved on one side and edited on the other", () => {
+  it("keeps a page Git deleted that Quire edited, under its parent, as a conflict; one Quire did not edit follows Git", async () => {
+    const parent = (children: PageNode[]) => page("guide", "base", { children });
+    const r = await reconcile(
+      [parent([])],
+      [parent([page("p", "quire"), page("q", "base")])],
+      [parent([page("p", "base"), page("q", "base")])],
+    );
+    expect(r.pages[0]!.children.map((c) => [c.id, c.documentHash])).toEqual([["p", "quire"]]);
+    expect(r.conflicts).toMatchObject([{ pageId: "p", kind: "deleted-in-git", git: "", quire: "quire", base: "base", path: "p.md" }]);
+    expect(r.conflicts[0]!.movedTo).toBeUndefined();
+    // Found again while open, even once Quire's text is the base's again.
+    const again = await reconcile([parent([])], [parent([page("p", "base")])], [parent([page("p", "base")])], r.conflicts);
+    expect(again.conflicts).toMatchObject([{ pageId: "p", kind: "deleted-in-git", detectedAt: r.conflicts[0]!.detectedAt }]);
+  });
+
+  it("names the page Git moved the file to (a new page whose text is the base's)", async () => {
+    const r = await reconcile(
+      [page("moved", "git-rekeyed-base", { git: { oid: "o", path: "guides/p.md" } })],
+      [page("p", "quire")],
+      [page("p", "base")],
+    );
+    expect(r.pages.map((p) => p.id)).toEqual(["moved", "p"]);
+    expect(r.conflicts).toMatchObject([{ pageId: "p", kind: "deleted-in-git", movedTo: { pageId: "moved", path: "guides/p.md" } }]);
+  });
+
+  it("brings back a page Quire deleted that Git edited, as a conflict; one Git did not edit only comes back", async () => {
+    const r = await reconcile([page("p", "git"), page("q", "base")], [], [page("p", "base"), page("q", "base")]);
+    expect(r.pages.map((p) => [p.id, p.documentHash])).toEqual([
+      ["p", "git"],
+      ["q", "base"],
+    ]);
+    expect(r.conflicts).toMatchObject([{ pageId: "p", kind: "deleted-in-quire", git: "git", quire: "" }]);
   });
 });

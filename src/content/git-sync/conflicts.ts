@@ -25,6 +25,14 @@ export interface GitConflict {
   /** Which run found it. */
   direction: "import" | "export";
   detectedAt: string;
+  /**
+   * What each side did (absent: both edited the page). `deleted-in-git`: Git deleted the page's file
+   * (or moved it: `movedTo`) and Quire edited the page; `git` is then "". `deleted-in-quire`: Quire
+   * deleted the page and Git edited its file; `quire` is then "".
+   */
+  kind?: "deleted-in-git" | "deleted-in-quire";
+  /** Git moved the page's file: the page Git's file is now (its id and path). */
+  movedTo?: { pageId: string; path: string };
 }
 
 /** One conflict with its three documents and Quire's page now (undefined: deleted in Quire since). */
@@ -112,6 +120,27 @@ export async function reconcileImport(input: ReconcileInput, documents: SyncDocu
       const ours = quire.get(page.id)?.page;
       const before = base.get(page.id)?.page;
       const open = openByPage.get(page.id);
+      if (page.kind === "document" && !ours && before?.kind === "document" && (open?.kind === "deleted-in-quire" || !open)) {
+        // Deleted in Quire since the base: Git's page comes back (as before), and when Git edited it
+        // that is a conflict, so that the deletion is a person's choice and Git's edit is not lost.
+        const baseHash = open ? open.base : before.documentHash;
+        const gitUnchangedBlob = !open && !!before.git?.oid && before.git.oid === page.git?.oid;
+        if (open || (!gitUnchangedBlob && !(await same(page.documentHash, baseHash))))
+          conflicts.push({
+            pageId: page.id,
+            path: page.git?.path ?? open?.path ?? "",
+            title: page.title,
+            base: baseHash ?? "",
+            git: page.documentHash ?? "",
+            quire: "",
+            commit: input.commit,
+            direction: input.direction ?? "import",
+            detectedAt: open?.detectedAt ?? input.now,
+            kind: "deleted-in-quire",
+          });
+        out.push({ ...page, children });
+        continue;
+      }
       if (page.kind !== "document" || !ours || ours.kind !== "document" || (!before && !open)) {
         out.push({ ...page, children });
         continue;
@@ -147,7 +176,72 @@ export async function reconcileImport(input: ReconcileInput, documents: SyncDocu
     }
     return out;
   };
-  return { pages: await visit(input.git), conflicts, keptFromQuire, fromGit };
+  const pages = await visit(input.git);
+  await keepDeletedInGit(pages, input, { quire, base, openByPage, same, conflicts });
+  return { pages, conflicts, keptFromQuire, fromGit };
+}
+
+/**
+ * Pages Git deleted (or moved elsewhere: a new path is a new page) since the base that Quire edited
+ * since: Quire's page stays in the tree, where Quire has it (under the same parent when Git's tree
+ * has it, else at the top level), and is a conflict, until a person chooses to delete it (Git's
+ * side) or keep it. A page Git moved is named by its new page, found by the base's text.
+ */
+async function keepDeletedInGit(
+  pages: PageNode[],
+  input: ReconcileInput,
+  found: {
+    quire: ReturnType<typeof indexPages>;
+    base: ReturnType<typeof indexPages>;
+    openByPage: Map<string, GitConflict>;
+    same: ReturnType<typeof documentComparer>;
+    conflicts: GitConflict[];
+  },
+): Promise<void> {
+  const inGit = indexPages(pages);
+  const added = [...inGit.values()].map((l) => l.page).filter((p) => p.kind === "document" && !found.base.has(p.id));
+  const keptIds = new Set<string>();
+  for (const [id, location] of found.quire) {
+    const ours = location.page;
+    if (inGit.has(id) || ours.kind !== "document") continue;
+    // Under a page kept just before (pre-order), it is already back with it.
+    const underKept = location.ancestors.some((a) => keptIds.has(a.id));
+    const before = found.base.get(id)?.page;
+    const open = found.openByPage.get(id);
+    if (!before?.git?.path && open?.kind !== "deleted-in-git") continue;
+    const baseHash = open ? open.base : before?.documentHash;
+    const quireChanged = !(await found.same(ours.documentHash, baseHash)) || (!open && ours.title !== before?.title);
+    if (!open && !quireChanged) continue;
+    let movedTo = open?.movedTo;
+    if (!movedTo && baseHash) {
+      for (const candidate of added)
+        if (candidate.git?.path && (await found.same(candidate.documentHash, baseHash))) {
+          movedTo = { pageId: candidate.id, path: candidate.git.path };
+          break;
+        }
+    }
+    if (!underKept) {
+      // Quire's page, without the pages under it that Git's tree still has (they stay where Git put them).
+      const kept: PageNode = { ...ours, children: ours.children.filter((c) => !inGit.has(c.id)) };
+      const parent = location.parentId ? inGit.get(location.parentId)?.page : undefined;
+      if (parent) parent.children = [...parent.children, kept];
+      else pages.push(kept);
+      keptIds.add(id);
+    }
+    found.conflicts.push({
+      pageId: id,
+      path: open?.path ?? before?.git?.path ?? "",
+      title: ours.title,
+      base: baseHash ?? "",
+      git: "",
+      quire: ours.documentHash ?? "",
+      commit: input.commit,
+      direction: input.direction ?? "import",
+      detectedAt: open?.detectedAt ?? input.now,
+      kind: "deleted-in-git",
+      ...(movedTo ? { movedTo } : {}),
+    });
+  }
 }
 
 /** How a person resolved a conflict. `blocks` picks a side for each block both sides changed (merge only; Quire's when absent). */

@@ -196,6 +196,49 @@ describe("Git sync conflicts", () => {
     }
   });
 
+  it("a page Git moved (or deleted) and Quire edited is kept as a conflict; keeping Quire's puts its text where Git moved the file", async () => {
+    const { owner, org, space, repo, guide } = await synced();
+    try {
+      await editInQuire(owner, space.id, guide, "# Guide\n\nFirst paragraph.\n\nSecond, by Quire.\n\nThird paragraph.\n");
+      const { "guide.md": moved, ...rest } = FILES;
+      commitFiles(
+        repo.dir,
+        { ...rest, "SUMMARY.md": SUMMARY.replace("(guide.md)", "(guides/guide.md)"), "guides/guide.md": moved },
+        { replace: true },
+      );
+      const info = await sync(owner, space.id, "import", repo.url);
+      expect(info.lastImport.status).toBe("succeeded");
+      expect(info.lastImport.message).toMatch(/"Guide" \(guide\.md\)/);
+      const state = await readGitSyncState(ctx.db, space.id);
+      const movedId = flatten((await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body.pages).find(
+        (p: Page) => p.title === "Guide" && p.id !== guide,
+      )?.id;
+      expect(state?.conflicts).toMatchObject([
+        { pageId: guide, kind: "deleted-in-git", movedTo: { pageId: movedId, path: "guides/guide.md" } },
+      ]);
+      // Quire's edit is still in the space, beside Git's moved page.
+      expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, guide)).toContain("Second, by Quire.");
+
+      const browser = await WebClient.signedIn(ctx, owner);
+      const page = await conflictPage(org.id, space.id, browser);
+      expect(page).toMatch(/data-kind="moved-in-git">Git moved this page.{1,6}s file to <code>guides\/guide\.md<\/code>/);
+      const res = await browser.post(`/app/o/${org.id}/s/${space.id}/git/conflicts/${guide}`, {
+        _csrf: WebClient.csrfOf(page),
+        keep: "quire",
+      });
+      expect(res.status).toBe(303);
+      const content = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body as { pages: Page[] };
+      expect(flatten(content.pages).map((p) => p.id)).not.toContain(guide);
+      expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, movedId!)).toContain("Second, by Quire.");
+      await sync(owner, space.id, "export", repo.url);
+      const files = readRepoFiles(repo.dir);
+      expect(String(files.get("guides/guide.md"))).toContain("Second, by Quire.");
+      expect(files.has("guide.md")).toBe(false);
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   async function conflictPage(org: string, spaceId: string, browser: WebClient) {
     const res = await browser.get(`/app/o/${org}/s/${spaceId}/git/conflicts`);
     expect(res.status, res.text.slice(0, 500)).toBe(200);

@@ -34,12 +34,14 @@ export async function loadGitConflicts(
   const conflicts: ConflictVersions[] = [];
   for (const conflict of state?.conflicts ?? []) {
     const page = pages.get(conflict.pageId)?.page;
+    // A page Git moved: Git's version is its new page's; one a side deleted has no version there.
+    const moved = conflict.movedTo ? pages.get(conflict.movedTo.pageId)?.page : undefined;
     conflicts.push({
       conflict,
       page,
       base: await documentOf(db, conflict.base),
-      git: await documentOf(db, conflict.git),
-      quire: await documentOf(db, page?.documentHash),
+      git: await documentOf(db, moved ? moved.documentHash : conflict.git),
+      quire: conflict.kind === "deleted-in-quire" ? undefined : await documentOf(db, page?.documentHash),
     });
   }
   return { conflicts, content, revisionId: space.revisionId };
@@ -64,9 +66,54 @@ export async function resolveGitConflict(
   }
   const primary = await getSpaceRevision(trx, space.id, space.revisionId);
   const content = await loadContent(trx, primary?.treeHash ?? null);
-  const location = indexPages(content.pages).get(conflict.pageId);
+  const index = indexPages(content.pages);
+  const location = index.get(conflict.pageId);
   let revisionId = space.revisionId;
-  if (location && location.page.kind === "document") {
+  const commit = async (pages: PageNode[]) => {
+    const created = await commitRevision(trx, {
+      spaceId: space.id,
+      parents: [space.revisionId],
+      type: "edits",
+      content: { ...content, pages },
+      createdBy: input.actorId,
+      movePrimaryFrom: space.revisionId,
+    });
+    await requestSearchIndex(trx, space.id);
+    return created.id;
+  };
+  const without = (pages: PageNode[], id: string): PageNode[] =>
+    pages.filter((p) => p.id !== id).map((p) => ({ ...p, children: without(p.children, id) }));
+  const withDocument = (pages: PageNode[], id: string, hash: string): PageNode[] =>
+    pages.map((p) =>
+      p.id === id ? { ...p, documentHash: hash, updatedAt: nowIso() } : { ...p, children: withDocument(p.children, id, hash) },
+    );
+  const moved = conflict.movedTo ? index.get(conflict.movedTo.pageId)?.page : undefined;
+  if (conflict.kind && location) {
+    // One side deleted (or Git moved) the page: the choice keeps it or deletes it.
+    const deletes = conflict.kind === "deleted-in-git" ? input.choice.keep === "git" : input.choice.keep === "quire";
+    if (input.choice.keep === "merge" && !(conflict.kind === "deleted-in-git" && moved)) {
+      throw invalid(
+        conflict.kind === "deleted-in-git"
+          ? "Git deleted this page: keep Git's version (the page is deleted) or Quire's (the page is kept)."
+          : "Quire deleted this page: keep Git's version (the page is kept) or Quire's (the page is deleted).",
+      );
+    }
+    if (deletes) revisionId = await commit(without(content.pages, conflict.pageId));
+    else if (conflict.kind === "deleted-in-git" && moved && moved.kind === "document") {
+      // Git moved the page: Quire's text (or the merge) goes to the page where Git's file is now.
+      const document = resolvedDocument(input.choice, {
+        base: await documentOf(trx, conflict.base),
+        git: await documentOf(trx, moved.documentHash),
+        quire: await documentOf(trx, location.page.documentHash),
+      });
+      if (!document)
+        throw invalid(
+          "The two versions of this page cannot be merged block by block (their blocks have no common keys): keep Git's or Quire's.",
+        );
+      const hash = await saveDocument(trx, document);
+      revisionId = await commit(withDocument(without(content.pages, conflict.pageId), moved.id, hash));
+    }
+  } else if (location && location.page.kind === "document") {
     const versions = {
       base: await documentOf(trx, conflict.base),
       git: await documentOf(trx, conflict.git),
@@ -79,24 +126,7 @@ export async function resolveGitConflict(
       );
     }
     const hash = await saveDocument(trx, document);
-    if (hash !== location.page.documentHash) {
-      const replace = (pages: PageNode[]): PageNode[] =>
-        pages.map((p) =>
-          p.id === conflict.pageId
-            ? { ...p, documentHash: hash, updatedAt: nowIso(), children: p.children }
-            : { ...p, children: replace(p.children) },
-        );
-      const created = await commitRevision(trx, {
-        spaceId: space.id,
-        parents: [space.revisionId],
-        type: "edits",
-        content: { ...content, pages: replace(content.pages) },
-        createdBy: input.actorId,
-        movePrimaryFrom: space.revisionId,
-      });
-      await requestSearchIndex(trx, space.id);
-      revisionId = created.id;
-    }
+    if (hash !== location.page.documentHash) revisionId = await commit(withDocument(content.pages, conflict.pageId, hash));
   }
   // A page deleted in Quire since has nothing left to resolve: its conflict is closed all the same.
   const after = await updateGitSyncState(trx, space.id, (s) => {

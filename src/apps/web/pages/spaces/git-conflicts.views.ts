@@ -67,16 +67,42 @@ function pageCard(
   const { conflict, base, git, quire, page } = view.versions;
   const target = `${action}/${encodeURIComponent(conflict.pageId)}`;
   const hidden = html`${csrfField(csrf)}<input type="hidden" name="revision" value="${revision}">`;
+  // One side deleted the page (or Git moved its file): the choice keeps it or deletes it.
+  const moved = conflict.kind === "deleted-in-git" ? conflict.movedTo : undefined;
+  const gitLabel =
+    conflict.kind === "deleted-in-git"
+      ? moved
+        ? "Keep Git's version (delete this copy)"
+        : "Keep Git's version (delete the page)"
+      : "Keep Git's version";
+  const quireLabel =
+    conflict.kind === "deleted-in-quire"
+      ? "Keep Quire's version (delete the page)"
+      : moved
+        ? `Keep Quire's version (at ${moved.path})`
+        : conflict.kind === "deleted-in-git"
+          ? "Keep Quire's version (keep the page)"
+          : "Keep Quire's version";
+  const what =
+    conflict.kind === "deleted-in-git"
+      ? moved
+        ? html`<p class="warn" data-kind="moved-in-git">Git moved this page's file to <code>${moved.path}</code> and Quire edited the page: Quire's version is kept here until you choose.</p>`
+        : html`<p class="warn" data-kind="deleted-in-git">Git deleted this page's file and Quire edited the page: the page is kept in the space until you choose.</p>`
+      : conflict.kind === "deleted-in-quire"
+        ? html`<p class="warn" data-kind="deleted-in-quire">Quire deleted this page and Git edited its file: Git's version is back in the space until you choose.</p>`
+        : "";
   const keepForms = canResolve
     ? html`<div class="choices">
-        <form method="post" action="${target}">${hidden}<input type="hidden" name="keep" value="git"><button type="submit">Keep Git's version</button></form>
-        <form method="post" action="${target}">${hidden}<input type="hidden" name="keep" value="quire"><button type="submit">Keep Quire's version</button></form></div>`
+        <form method="post" action="${target}">${hidden}<input type="hidden" name="keep" value="git"><button type="submit">${gitLabel}</button></form>
+        <form method="post" action="${target}">${hidden}<input type="hidden" name="keep" value="quire"><button type="submit">${quireLabel}</button></form></div>`
     : html`<p class="muted small">Only members who can edit this space can resolve its conflicts.</p>`;
   const blocks = view.blockConflicts;
   const mergeForm =
-    blocks === undefined
-      ? html`<p class="muted">The two versions cannot be merged block by block: keep one of them.</p>`
-      : html`<form method="post" action="${target}" class="merge-form">${hidden}<input type="hidden" name="keep" value="merge">
+    conflict.kind && !moved
+      ? ""
+      : blocks === undefined
+        ? html`<p class="muted">The two versions cannot be merged block by block: keep one of them.</p>`
+        : html`<form method="post" action="${target}" class="merge-form">${hidden}<input type="hidden" name="keep" value="merge">
           <h4>Merge (${blocks.length === 0 ? "no block was changed by both sides" : `${blocks.length} block(s) changed by both sides: choose one side for each`})</h4>
           ${blocks.map(
             (c, i) => html`<div class="card conflict-item" data-block="${c.blockKey ?? ""}"><p class="small">${blockConflictText(c)}</p>
@@ -87,7 +113,7 @@ function pageCard(
   return html`<section class="card git-conflict" id="conflict-${conflict.pageId}" data-page="${conflict.pageId}">
     <h3>${page?.title ?? conflict.title}</h3>
     <p class="muted small"><code>${conflict.path}</code> · Git commit <code>${conflict.commit.slice(0, 12)}</code></p>
-    ${page ? "" : html`<p class="warn">This page was deleted in Quire since: choosing closes the conflict.</p>`}
+    ${what}${page ? "" : html`<p class="warn">This page was deleted in Quire since: choosing closes the conflict.</p>`}
     <div class="conflict two">${sideDiff(content, "What Quire changed since the last sync", "quire", base, quire)}${sideDiff(content, "What Git changed since the last sync", "git", base, git)}</div>
     ${keepForms}${mergeForm}</section>`;
 }
@@ -105,7 +131,7 @@ export function gitConflictsBody(view: {
   const intro =
     view.conflicts.length === 0
       ? html`<p>No page is in conflict: every import and export applied both sides. <a href="${view.spaceHref}#git">Back to the space</a></p>`
-      : html`<p>These pages were edited both in Git and in Quire since the last sync. Nothing of either side is lost: the space keeps Quire's version and the branch Git's until you choose. The choice becomes a revision of the space, which the next export writes to the branch.</p>`;
+      : html`<p>These pages were edited both in Git and in Quire since the last sync (or edited on one side and deleted or moved on the other). Nothing of either side is lost: the space keeps Quire's version and the branch Git's until you choose. The choice becomes a revision of the space, which the next export writes to the branch.</p>`;
   return html`${CHANGES_STYLE}${contentStyle()}<style>.conflict.two { grid-template-columns: repeat(2, minmax(0, 1fr)); } .choices { display: flex; gap: .5rem; margin: .6rem 0; } .merge-form { border-top: 1px solid var(--line, #d0d7de); margin-top: .6rem; }</style>
     <h1>Git conflicts</h1>${view.notice ? html`<p class="notice">${view.notice}</p>` : ""}${intro}
     ${view.conflicts.map((c) => pageCard(view.content, view.action, view.csrf, view.revision, c, view.canResolve))}`;
