@@ -149,13 +149,33 @@ async function withRedirect(): Promise<Ids> {
   return { ...ids, redirect: created.body.id };
 }
 
+/** A fresh site with one question its readers asked (as the insights recorder stores it). */
+async function withQuestion(): Promise<Ids> {
+  const ids = await buildSite();
+  const now = new Date().toISOString();
+  const question = `q-${ids.siteId}`;
+  await ctx.db
+    .insertInto("siteQuestions")
+    .values({
+      id: question,
+      siteId: ids.siteId,
+      key: "how to install",
+      question: "How to install?",
+      type: "how-to",
+      createdAt: now,
+      askedAt: now,
+    })
+    .execute();
+  return { ...ids, question };
+}
+
 async function freshRestrictedSpace(): Promise<string> {
   const space = await createSpace(ctx, fx.owner, fx.org.id, { title: "Restricted source" });
   await setDefaultLevel(ctx, fx.owner, { space: space.id }, null);
   return space.id;
 }
 
-type Ids = SiteIds & { translation?: string; space?: string; redirect?: string };
+type Ids = SiteIds & { translation?: string; space?: string; redirect?: string; question?: string };
 
 interface Entry {
   /** The route as the API's OpenAPI document names it: "METHOD /path/{param}". */
@@ -464,6 +484,26 @@ const entries: Entry[] = [
     expected: r(204, 403, 403, 403, 403, 404, 404, 401),
     arrange: fresh,
     act: (c, i) => c.patch(`${i.url}/permissions/teams/${fx.team.id}`, { role: "read" }),
+  },
+
+  // Insights: what readers did is for the site's editors and admins, not for members who only see it.
+  { route: `GET ${SITE}/insights`, name: "insights summary", expected: EDIT(200), act: (c, i) => c.get(`${i.url}/insights`) },
+  { route: `GET ${SITE}/questions`, name: "list questions", expected: EDIT(200), act: (c, i) => c.get(`${i.url}/questions`) },
+  { route: `GET ${SITE}/question-stats`, name: "question stats", expected: EDIT(200), act: (c, i) => c.get(`${i.url}/question-stats`) },
+  { route: `GET ${SITE}/answers`, name: "list answers", expected: EDIT(200), act: (c, i) => c.get(`${i.url}/answers`) },
+  {
+    route: `GET ${SITE}/questions/{siteQuestionId}`,
+    name: "a question",
+    expected: EDIT(200),
+    arrange: withQuestion,
+    act: (c, i) => c.get(`${i.url}/questions/${i.question}`),
+  },
+  {
+    route: `GET ${SITE}/questions/{siteQuestionId}/sources`,
+    name: "a question's sources",
+    expected: EDIT(200),
+    arrange: withQuestion,
+    act: (c, i) => c.get(`${i.url}/questions/${i.question}/sources`),
   },
 
   // Site redirects: members who see the site read them, those who may edit it change them.
