@@ -167,7 +167,9 @@ describe("quire serve", () => {
     } finally {
       await database.cleanup();
     }
-  });
+    // Two cold starts racing for one fresh database (one migrates, the other waits for it): ~50 s on
+    // a quiet 2-core machine, past two minutes when the suite's other workers share it.
+  }, 300_000);
 
   it("publishes a sample site on the first start, prints where to sign in, and does neither again", async () => {
     const database = testDialect() === "postgres" ? await createTestDatabase({ migrate: false }) : undefined;
