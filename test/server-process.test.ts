@@ -143,33 +143,37 @@ describe("quire serve", () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o644);
   });
 
-  it.runIf(testDialect() === "postgres")("lets several processes share one PostgreSQL database, bootstrapping once", async () => {
-    const database = await createTestDatabase({ migrate: false });
-    try {
-      const env = { DATABASE_URL: database.location.databaseUrl!, QUIRE_ORG_CREATION: "users" };
-      const [a, b] = await Promise.all([startServer(env), startServer(env)]);
-      const tokens = [a, b].map((s) => path.join(s.dataDir, "admin-token")).filter((f) => fs.existsSync(f));
-      expect(tokens).toHaveLength(1);
-      const token = fs.readFileSync(tokens[0]!, "utf8").trim();
-      const created = await fetch(`${a.url}/v1/orgs`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify({ title: "Shared" }),
-      });
-      expect(created.status).toBe(201);
-      const { id } = (await created.json()) as { id: string };
-      const seen = await fetch(`${b.url}/v1/orgs/${id}`, { headers: { authorization: `Bearer ${token}` } });
-      expect(seen.status).toBe(200);
-      a.child.kill("SIGTERM");
-      b.child.kill("SIGTERM");
-      expect(await a.exit).toBe(0);
-      expect(await b.exit).toBe(0);
-    } finally {
-      await database.cleanup();
-    }
-    // Two cold starts racing for one fresh database (one migrates, the other waits for it): ~50 s on
-    // a quiet 2-core machine, past two minutes when the suite's other workers share it.
-  }, 300_000);
+  it.runIf(testDialect() === "postgres")(
+    "lets several processes share one PostgreSQL database, bootstrapping once",
+    async () => {
+      const database = await createTestDatabase({ migrate: false });
+      try {
+        const env = { DATABASE_URL: database.location.databaseUrl!, QUIRE_ORG_CREATION: "users" };
+        const [a, b] = await Promise.all([startServer(env), startServer(env)]);
+        const tokens = [a, b].map((s) => path.join(s.dataDir, "admin-token")).filter((f) => fs.existsSync(f));
+        expect(tokens).toHaveLength(1);
+        const token = fs.readFileSync(tokens[0]!, "utf8").trim();
+        const created = await fetch(`${a.url}/v1/orgs`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({ title: "Shared" }),
+        });
+        expect(created.status).toBe(201);
+        const { id } = (await created.json()) as { id: string };
+        const seen = await fetch(`${b.url}/v1/orgs/${id}`, { headers: { authorization: `Bearer ${token}` } });
+        expect(seen.status).toBe(200);
+        a.child.kill("SIGTERM");
+        b.child.kill("SIGTERM");
+        expect(await a.exit).toBe(0);
+        expect(await b.exit).toBe(0);
+      } finally {
+        await database.cleanup();
+      }
+      // Two cold starts racing for one fresh database (one migrates, the other waits for it): ~50 s on
+      // a quiet 2-core machine, past two minutes when the suite's other workers share it.
+    },
+    300_000,
+  );
 
   it("publishes a sample site on the first start, prints where to sign in, and does neither again", async () => {
     const database = testDialect() === "postgres" ? await createTestDatabase({ migrate: false }) : undefined;
