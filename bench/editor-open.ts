@@ -1,8 +1,8 @@
-import net from "node:net";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { editorAssets } from "../src/apps/web/web.assets.js";
 import { createLoginLink } from "../src/apps/web/web.queries.js";
+import { freePort } from "../test/helpers/ports.js";
 import { benchApp } from "./seed.js";
 
 const text = (value: string, marks: string[] = []) => ({
@@ -66,15 +66,6 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((sorted.length * p) / 100) - 1)]!;
 };
-
-/** A port free now: the public URL (whose origin the collaboration endpoint checks) must name it before the app is built. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 // BENCH_COLLAB=false measures the editor saving over HTTP (the page carries the document) instead
 // of live collaboration (the default: the document comes over the WebSocket).

@@ -6,12 +6,12 @@
  */
 import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, expect, it } from "vitest";
 import { createBareRepo } from "./helpers/git.js";
+import { freePort } from "./helpers/ports.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -28,14 +28,6 @@ const cleanups: (() => void)[] = [];
 afterAll(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
-
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 it("creates a space, imports a Git repository, publishes it and reads it, as the README says", async () => {
   const repo = createBareRepo(

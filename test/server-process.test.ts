@@ -13,6 +13,7 @@ import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectChromium } from "./helpers/browser.js";
 import { createTestDatabase, testDialect } from "./helpers/db.js";
+import { freePort } from "./helpers/ports.js";
 
 interface Server {
   child: ChildProcess;
@@ -27,21 +28,12 @@ afterEach(() => {
   for (const server of running.splice(0)) server.child.kill("SIGKILL");
 });
 
-/** A port nobody listens on now (the sample's addresses need the real port before the server starts). */
 /** A full-page screenshot named `name`, when QUIRE_SCREENSHOTS_DIR is set. */
 async function shot(page: Page, name: string): Promise<void> {
   const dir = process.env.QUIRE_SCREENSHOTS_DIR;
   if (!dir) return;
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
-}
-
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 async function waitFor(server: Server, text: string): Promise<void> {

@@ -11,7 +11,7 @@ import { connectChromium } from "../helpers/browser.js";
 import { commitContent } from "../helpers/content.factories.js";
 import { createOrganization, createUser } from "../helpers/factories.js";
 import { startTestIdp, type TestIdp } from "../helpers/oidc-idp.js";
-import { freePort } from "../helpers/simplesamlphp.js";
+import { freePort } from "../helpers/ports.js";
 import { addSection, createSite } from "../helpers/sites.factories.js";
 import { createSpace } from "../helpers/spaces.factories.js";
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../helpers/app.js";
 import { connectChromium } from "../helpers/browser.js";
 import { commitContent } from "../helpers/content.factories.js";
-import { freePort } from "../helpers/simplesamlphp.js";
+import { freePort } from "../helpers/ports.js";
 import { createSite } from "../helpers/sites.factories.js";
 import { createOrgWithSpace } from "../helpers/spaces.factories.js";
 

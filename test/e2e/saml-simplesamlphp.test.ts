@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../helpers/app.js";
 import { connectChromium } from "../helpers/browser.js";
 import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
-import { freePort, type SimpleSamlPhp, simpleSamlPhpMissing, startSimpleSamlPhp } from "../helpers/simplesamlphp.js";
+import { freePort } from "../helpers/ports.js";
+import { type SimpleSamlPhp, simpleSamlPhpMissing, startSimpleSamlPhp } from "../helpers/simplesamlphp.js";
 import { createTeam } from "../helpers/teams.factories.js";
 
 const SCREENSHOTS = process.env.QUIRE_SCREENSHOTS_DIR;

@@ -13,8 +13,8 @@ import { loadConfig, type RateLimitConfig } from "../../src/config.js";
 import { randomBase62 } from "../../src/lib/ids.js";
 import { createTestContext, type TestContext } from "../helpers/app.js";
 import { createUser } from "../helpers/factories.js";
+import { freePort } from "../helpers/ports.js";
 import { type RedisServer, startRedisServer } from "../helpers/redis-server.js";
-import { freePort } from "../helpers/simplesamlphp.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import net from "node:net";
-import { freePort } from "./simplesamlphp.js";
+import { freePort } from "./ports.js";
 
 export interface RedisServer {
   port: number;

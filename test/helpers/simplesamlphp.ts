@@ -6,9 +6,9 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./ports.js";
 import { writeSelfSignedCertificate } from "./saml-idp.js";
 
 export const SIMPLESAMLPHP_DIR = "/usr/share/simplesamlphp";
@@ -23,18 +23,6 @@ export function simpleSamlPhpMissing(): string | undefined {
   }
   return undefined;
 }
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
 export interface IdpUser {
   username: string;
   password: string;

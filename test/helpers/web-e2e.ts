@@ -10,7 +10,7 @@ import { createLoginLink } from "../../src/apps/web/web.queries.js";
 import type { Config } from "../../src/config.js";
 import { createTestContext, type TestContext } from "./app.js";
 import { connectChromium } from "./browser.js";
-import { freePort } from "./simplesamlphp.js";
+import { freePort } from "./ports.js";
 
 export interface WebE2E {
   ctx: TestContext;

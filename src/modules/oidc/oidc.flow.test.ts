@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { addMemberToOrg, createOrganization, createUser } from "../../../test/helpers/factories.js";
 import { CookieJar, loginAtIdp, newSigningKey, resign, startTestIdp, type TestIdp, unsigned } from "../../../test/helpers/oidc-idp.js";
-import { freePort } from "../../../test/helpers/simplesamlphp.js";
+import { freePort } from "../../../test/helpers/ports.js";
 import { createSite } from "../../../test/helpers/sites.factories.js";
 import { createSpace } from "../../../test/helpers/spaces.factories.js";
 import { createTeam } from "../../../test/helpers/teams.factories.js";
