@@ -15,12 +15,13 @@
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { createLoginLink } from "../src/apps/web/web.queries.js";
 import { withHeadingAnchors } from "../src/content/document/anchor.js";
 import { checkEditorDoc, fromEditorDoc } from "../src/content/editor/index.js";
+import { freePort } from "../test/helpers/ports.js";
+import { firstDifference } from "./json-diff.js";
 import { benchApp, importRepo } from "./seed.js";
 
 const CORPUS = "/work/corpus";
@@ -41,37 +42,6 @@ const sortKeys = (value: unknown): unknown =>
             .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
         )
       : value;
-
-/** The first place where two JSON values differ, as a path and the two values (cut short). */
-function firstDifference(a: unknown, b: unknown, at = "$"): string | undefined {
-  if (a === b) return undefined;
-  const show = (v: unknown) => (JSON.stringify(v) ?? "undefined").slice(0, 160);
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
-    return `${at}: ${show(a)} != ${show(b)}`;
-  }
-  if (Array.isArray(a) && Array.isArray(b)) {
-    for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      const d = firstDifference(a[i], b[i], `${at}[${i}]`);
-      if (d) return d;
-    }
-    return undefined;
-  }
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
-    const d = firstDifference(x[k], y[k], `${at}.${k}`);
-    if (d) return d;
-  }
-  return undefined;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface PageEntry {
   id: string;

@@ -1,9 +1,9 @@
 /**
- * `npm run bench:lighthouse [bare repository] [ref]`: a published site over a real repository,
- * measured as a reader's browser sees it. The repository (by default the 800-page
- * /work/corpus/carlospolop+hacktricks at refs/heads/master; QUIRE_LIGHTHOUSE_REPO and
- * QUIRE_LIGHTHOUSE_REF override) is imported through the real Git import into a Quire server in
- * this process, published, and then:
+ * `npm run bench:lighthouse [bare repository] [ref]`: a published site over a repository,
+ * measured as a reader's browser sees it. The repository (a real one's bare clone, as
+ * bench/bare-snapshot.sh makes; QUIRE_LIGHTHOUSE_REPO and QUIRE_LIGHTHOUSE_REF also name it; without
+ * one, a generated repository of 800 pages and 200 images) is imported through the real Git import
+ * into a Quire server in this process, published, and then:
  *
  * - Lighthouse (desktop and mobile presets) scores performance, accessibility, best practices and
  *   SEO on the home page and on a typical page (the page of median HTML size);
@@ -15,13 +15,11 @@
  * - a warm page's throughput (brotli) is compared with @fastify/static serving the same bytes
  *   through the same compression plugin, in the same process (a ratio: the machine is shared).
  *
- * Chromium is Debian's /usr/bin/chromium, headless. Lighthouse is loaded from
- * QUIRE_LIGHTHOUSE_MODULE (a directory holding node_modules/lighthouse) when set, else from the
- * project's own dependencies. QUIRE_SCREENSHOTS_DIR keeps a screenshot of each page measured.
+ * Chromium is Debian's /usr/bin/chromium, headless; Lighthouse is the project's pinned dev
+ * dependency. QUIRE_SCREENSHOTS_DIR keeps a screenshot of each page measured.
  */
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { brotliCompressSync } from "node:zlib";
@@ -30,10 +28,14 @@ import autocannon from "autocannon";
 import Fastify from "fastify";
 import { chromium, type Page } from "playwright-core";
 import { registerCompression } from "../src/http/compression.js";
+import { generateRepo } from "../test/helpers/generate-repo.js";
+import { type BareRepo, createBareRepo } from "../test/helpers/git.js";
+import { freePort } from "../test/helpers/ports.js";
 import { benchApp, importRepo } from "./seed.js";
 
-const REPO = process.argv[2] ?? process.env.QUIRE_LIGHTHOUSE_REPO ?? "/work/corpus/carlospolop+hacktricks";
-const REF = process.argv[3] ?? process.env.QUIRE_LIGHTHOUSE_REF ?? "refs/heads/master";
+const REPO = process.argv[2] ?? process.env.QUIRE_LIGHTHOUSE_REPO;
+const REF = process.argv[3] ?? process.env.QUIRE_LIGHTHOUSE_REF;
+const GENERATED = { pages: 800, images: 200 };
 const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"];
 const SECONDS = Number(process.env.BENCH_DURATION ?? 5);
@@ -42,26 +44,15 @@ const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const THROUGHPUT_ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3);
 const TARGET = { score: 95, firstVisitBytes: 60 * 1024 };
 
-/** Lighthouse and chrome-launcher, from QUIRE_LIGHTHOUSE_MODULE's node_modules or from the project's. */
+/** Lighthouse and chrome-launcher, resolved from the project's dependencies (Lighthouse's deep config path is not in its exports' types). */
 async function loadLighthouse() {
-  const from = process.env.QUIRE_LIGHTHOUSE_MODULE
-    ? path.join(path.resolve(process.env.QUIRE_LIGHTHOUSE_MODULE), "package.json")
-    : import.meta.filename;
-  const require = createRequire(from);
+  const require = createRequire(import.meta.filename);
   const load = async (specifier: string) => import(pathToFileURL(require.resolve(specifier)).href);
   const lighthouse = (await load("lighthouse")).default;
   const version = JSON.parse(fs.readFileSync(require.resolve("lighthouse/package.json"), "utf8")).version as string;
   const desktop = (await load("lighthouse/core/config/desktop-config.js")).default;
   const launcher = await load("chrome-launcher");
   return { lighthouse, version, desktop, launcher };
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -96,11 +87,12 @@ const pad = (value: string, width: number) => value.padEnd(width);
 
 async function main() {
   const { lighthouse, version, desktop, launcher } = await loadLighthouse();
-  if (!fs.existsSync(REPO)) throw new Error(`No repository at ${REPO}: give a bare repository's path as the first argument.`);
+  if (REPO && !fs.existsSync(REPO)) throw new Error(`No repository at ${REPO}: give a bare repository's path as the first argument.`);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const bench = await benchApp({ tmpPrefix: "quire-bench-lighthouse-", publicUrl: base });
   const { app, handle, config, secret, organization, auth } = bench;
+  let generated: BareRepo | undefined;
   try {
     const space = await app.inject({
       method: "POST",
@@ -109,15 +101,20 @@ async function main() {
       payload: { title: "Docs" },
     });
     const spaceId = space.json().id as string;
-    const imported = await importRepo(
-      { db: handle.db, dialect: handle.dialect, config, secret },
-      { spaceId, actorId: bench.user.id, url: pathToFileURL(REPO).href, ref: REF },
-    );
+    const deps = { db: handle.db, dialect: handle.dialect, config, secret };
+    generated = REPO ? undefined : createBareRepo(generateRepo(GENERATED));
+    const imported = await importRepo(deps, {
+      spaceId,
+      actorId: bench.user.id,
+      url: generated ? generated.url : pathToFileURL(REPO!).href,
+      ...(REF ? { ref: REF } : {}),
+    });
+    const name = REPO ? path.basename(REPO) : `a generated repository of ${GENERATED.pages} pages`;
     const site = await app.inject({
       method: "POST",
       url: `/v1/orgs/${organization.id}/sites`,
       headers: auth,
-      payload: { title: path.basename(REPO).split("+").pop() ?? "Docs", spaces: [spaceId] },
+      payload: { title: REPO ? (path.basename(REPO).split("+").pop() ?? "Docs") : "Docs", spaces: [spaceId] },
     });
     if (site.statusCode !== 201) throw new Error(`site: ${site.statusCode} ${site.body}`);
     const { id: siteId, basename } = site.json() as { id: string; basename: string };
@@ -145,7 +142,7 @@ async function main() {
     const longest = byBr[byBr.length - 1]!;
     const p90 = byBr[Math.floor(byBr.length * 0.9)]!;
     console.log(
-      `${path.basename(REPO)} (${REF}): imported ${imported.lastImport.revision?.slice(0, 12) ?? ""} in ${(imported.ms / 1000).toFixed(1)} s; ${sizes.length} pages crawled in ${(crawlMs / 1000).toFixed(1)} s`,
+      `${name} (${REF ?? "default branch"}): imported ${imported.lastImport.revision?.slice(0, 12) ?? ""} in ${(imported.ms / 1000).toFixed(1)} s; ${sizes.length} pages crawled in ${(crawlMs / 1000).toFixed(1)} s`,
     );
     console.log(
       `compressed HTML per page (br): median ${kb(typical.br)} (${typical.path}), p90 ${kb(p90.br)}, max ${kb(longest.br)} (${longest.path})`,
@@ -301,6 +298,7 @@ async function main() {
     process.exitCode = low.length || heavy || axeFailures ? 1 : 0;
   } finally {
     await bench.close();
+    generated?.cleanup();
   }
 }
 
