@@ -175,6 +175,33 @@ async function requestJson<T>(url: string, init: RequestInit & { csrf?: string }
   return body;
 }
 
+/**
+ * The submit of a comment box: an empty text is refused with `empty`, the button is off while
+ * `post` runs, and a text the server refuses stays in the box with the reason, to be sent again.
+ */
+function submitter(
+  box: { area: HTMLTextAreaElement; error: HTMLElement; send: HTMLButtonElement },
+  empty: string,
+  post: (text: string) => Promise<void>,
+): () => Promise<void> {
+  return async () => {
+    const text = box.area.value.trim();
+    if (!text) {
+      box.error.textContent = empty;
+      box.area.focus();
+      return;
+    }
+    box.send.disabled = true;
+    box.error.textContent = "";
+    try {
+      await post(text);
+    } catch (e) {
+      box.error.textContent = (e as Error).message;
+      box.send.disabled = false;
+    }
+  };
+}
+
 const when = (iso: string) => {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? "" : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -282,31 +309,17 @@ class Comments {
     const coords = view.coordsAtPos(to);
     form.style.left = `${Math.max(8, Math.min(coords.left, window.innerWidth - 340)) + window.scrollX}px`;
     form.style.top = `${coords.bottom + window.scrollY + 8}px`;
-    const submit = async () => {
-      const text = area.value.trim();
-      if (!text) {
-        error.textContent = "Write something first.";
-        area.focus();
-        return;
-      }
-      send.disabled = true;
-      error.textContent = "";
-      try {
-        const body = await requestJson<{ comment: Thread }>(this.options.postUrl, {
-          method: "POST",
-          csrf: this.options.csrf,
-          body: JSON.stringify({ body: text, anchor: { quote: quote.slice(0, 2000), ...anchor }, ...(node ? { node } : {}) }),
-        });
-        this.closeComposer();
-        this.setThreads([...this.threads.filter((t) => t.id !== body.comment.id), body.comment], body.comment.id);
-        this.announce(body.comment.id);
-        this.editor.commands.focus();
-      } catch (e) {
-        // The text stays in the composer, to be sent again.
-        error.textContent = (e as Error).message;
-        send.disabled = false;
-      }
-    };
+    const submit = submitter({ area, error, send }, "Write something first.", async (text) => {
+      const body = await requestJson<{ comment: Thread }>(this.options.postUrl, {
+        method: "POST",
+        csrf: this.options.csrf,
+        body: JSON.stringify({ body: text, anchor: { quote: quote.slice(0, 2000), ...anchor }, ...(node ? { node } : {}) }),
+      });
+      this.closeComposer();
+      this.setThreads([...this.threads.filter((t) => t.id !== body.comment.id), body.comment], body.comment.id);
+      this.announce(body.comment.id);
+      this.editor.commands.focus();
+    });
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       void submit();
@@ -428,29 +441,16 @@ class Comments {
       if (area.value) this.drafts.set(thread.id, area.value);
       else this.drafts.delete(thread.id);
     });
-    const submit = async () => {
-      const text = area.value.trim();
-      if (!text) {
-        error.textContent = "Write a reply first.";
-        area.focus();
-        return;
-      }
-      send.disabled = true;
-      error.textContent = "";
-      try {
-        const body = await requestJson<{ comment: Thread }>(this.options.replyUrl(thread.id), {
-          method: "POST",
-          csrf: this.options.csrf,
-          body: JSON.stringify({ body: text }),
-        });
-        this.drafts.delete(thread.id);
-        this.setThreads(this.threads.map((t) => (t.id === body.comment.id ? body.comment : t)));
-        this.announce(thread.id);
-      } catch (e) {
-        error.textContent = (e as Error).message;
-        send.disabled = false;
-      }
-    };
+    const submit = submitter({ area, error, send }, "Write a reply first.", async (text) => {
+      const body = await requestJson<{ comment: Thread }>(this.options.replyUrl(thread.id), {
+        method: "POST",
+        csrf: this.options.csrf,
+        body: JSON.stringify({ body: text }),
+      });
+      this.drafts.delete(thread.id);
+      this.setThreads(this.threads.map((t) => (t.id === body.comment.id ? body.comment : t)));
+      this.announce(thread.id);
+    });
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       void submit();
