@@ -100,6 +100,15 @@ export interface ReconcileResult {
   fromGit: string[];
 }
 
+/** A conflict this run found: its commit and direction, and when it was first seen (an open one keeps its date). */
+function conflictFound(
+  input: Pick<ReconcileInput, "commit" | "now" | "direction">,
+  open: GitConflict | undefined,
+  found: Omit<GitConflict, "commit" | "direction" | "detectedAt">,
+): GitConflict {
+  return { ...found, commit: input.commit, direction: input.direction ?? "import", detectedAt: open?.detectedAt ?? input.now };
+}
+
 /**
  * Git's pages, each compared with the base and with Quire's version of the same page (by id).
  * Only a page's document and title are compared: the tree's shape and the other settings follow Git.
@@ -126,18 +135,17 @@ export async function reconcileImport(input: ReconcileInput, documents: SyncDocu
         const baseHash = open ? open.base : before.documentHash;
         const gitUnchangedBlob = !open && !!before.git?.oid && before.git.oid === page.git?.oid;
         if (open || (!gitUnchangedBlob && !(await same(page.documentHash, baseHash))))
-          conflicts.push({
-            pageId: page.id,
-            path: page.git?.path ?? open?.path ?? "",
-            title: page.title,
-            base: baseHash ?? "",
-            git: page.documentHash ?? "",
-            quire: "",
-            commit: input.commit,
-            direction: input.direction ?? "import",
-            detectedAt: open?.detectedAt ?? input.now,
-            kind: "deleted-in-quire",
-          });
+          conflicts.push(
+            conflictFound(input, open, {
+              pageId: page.id,
+              path: page.git?.path ?? open?.path ?? "",
+              title: page.title,
+              base: baseHash ?? "",
+              git: page.documentHash ?? "",
+              quire: "",
+              kind: "deleted-in-quire",
+            }),
+          );
         out.push({ ...page, children });
         continue;
       }
@@ -162,17 +170,16 @@ export async function reconcileImport(input: ReconcileInput, documents: SyncDocu
         keptFromQuire.push(page.id);
         continue;
       }
-      conflicts.push({
-        pageId: page.id,
-        path: page.git?.path ?? open?.path ?? "",
-        title: ours.title,
-        base: baseHash ?? "",
-        git: page.documentHash ?? "",
-        quire: ours.documentHash ?? "",
-        commit: input.commit,
-        direction: input.direction ?? "import",
-        detectedAt: open?.detectedAt ?? input.now,
-      });
+      conflicts.push(
+        conflictFound(input, open, {
+          pageId: page.id,
+          path: page.git?.path ?? open?.path ?? "",
+          title: ours.title,
+          base: baseHash ?? "",
+          git: page.documentHash ?? "",
+          quire: ours.documentHash ?? "",
+        }),
+      );
     }
     return out;
   };
@@ -228,19 +235,18 @@ async function keepDeletedInGit(
       else pages.push(kept);
       keptIds.add(id);
     }
-    found.conflicts.push({
-      pageId: id,
-      path: open?.path ?? before?.git?.path ?? "",
-      title: ours.title,
-      base: baseHash ?? "",
-      git: "",
-      quire: ours.documentHash ?? "",
-      commit: input.commit,
-      direction: input.direction ?? "import",
-      detectedAt: open?.detectedAt ?? input.now,
-      kind: "deleted-in-git",
-      ...(movedTo ? { movedTo } : {}),
-    });
+    found.conflicts.push(
+      conflictFound(input, open, {
+        pageId: id,
+        path: open?.path ?? before?.git?.path ?? "",
+        title: ours.title,
+        base: baseHash ?? "",
+        git: "",
+        quire: ours.documentHash ?? "",
+        kind: "deleted-in-git",
+        ...(movedTo ? { movedTo } : {}),
+      }),
+    );
   }
 }
 
