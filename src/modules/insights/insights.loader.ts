@@ -20,11 +20,11 @@ import { loadSiteModel } from "../sites/structure.queries.js";
 import { dayOf } from "./insights.model.js";
 import { INSIGHTS_MESSAGE, mayReadInsights } from "./insights.policy.js";
 import {
-  type AnswerRow,
+  type AnswerFacts,
   type DayCounts,
-  listAnswers,
+  listAnswerFacts,
   type PageCount,
-  questionsByIds,
+  questionsAnswered,
   type SearchCount,
   type SourceCount,
   searchTotals,
@@ -86,7 +86,7 @@ export interface InsightsLoaded {
   searches: SearchCount[];
   searchesWithoutResult: SearchCount[];
   searchTotals: { searches: number; noResult: number };
-  answers: AnswerRow[];
+  answers: AnswerFacts[];
   questions: Map<string, SiteQuestionsTable>;
   feedback: PageFeedbackCount[];
   title(spaceId: string, pageId: string): string;
@@ -107,10 +107,10 @@ export async function loadInsights(db: Executor, loaded: LoadedSite, days: numbe
     topSearches(db, siteId, from, to, 20),
     topSearches(db, siteId, from, to, 20, true),
     searchTotals(db, siteId, from, to),
-    listAnswers(db, siteId, { from: `${from}T00:00:00.000Z` }),
+    listAnswerFacts(db, siteId, { from: `${from}T00:00:00.000Z` }),
     feedbackCounts(db, siteId, from, 20),
   ]);
-  const questionRows = await questionsByIds(db, siteId, [...new Set(answers.map((a) => a.questionId))]);
+  const questionRows = await questionsAnswered(db, siteId, { from: `${from}T00:00:00.000Z` });
   const names = await loadPageNames(db, loaded, [...pages.map((p) => p.spaceId), ...feedback.map((f) => f.spaceId)]);
   return {
     from,

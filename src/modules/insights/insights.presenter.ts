@@ -2,16 +2,16 @@
 import type { SiteQuestionsTable } from "../../db/schema.js";
 import type { InsightsLoaded } from "./insights.loader.js";
 import { daysBetween, weeklyPulse } from "./insights.model.js";
-import type { AnswerRow, DayCounts } from "./insights.queries.js";
+import type { AnswerFacts, AnswerRow, DayCounts } from "./insights.queries.js";
 import { QUESTION_TYPES, type SiteInsightsValue, type SiteQuestionStatsValue } from "./insights.schemas.js";
 
 /**
  * Stats of answers (and of the questions they answer). Quire records no rating of an answer
  * (every answer is `unrated`) and does not judge relevance (every question is `relevant`).
  */
-export function questionStats(answers: readonly AnswerRow[], now: Date): SiteQuestionStatsValue {
+export function questionStats(answers: readonly AnswerFacts[], now: Date): SiteQuestionStatsValue {
   const types = Object.fromEntries(QUESTION_TYPES.map((t) => [t, 0])) as SiteQuestionStatsValue["types"];
-  const questions = new Map<string, AnswerRow["type"]>();
+  const questions = new Map<string, AnswerFacts["type"]>();
   const answered = { yes: 0, partially: 0, no: 0 };
   const channelTypes: Record<string, number> = {};
   for (const answer of answers) {
@@ -36,7 +36,7 @@ export function questionStats(answers: readonly AnswerRow[], now: Date): SiteQue
   };
 }
 
-export function presentQuestion(question: SiteQuestionsTable, answers: readonly AnswerRow[], location: string, now: Date) {
+export function presentQuestion(question: SiteQuestionsTable, answers: readonly AnswerFacts[], location: string, now: Date) {
   return {
     object: "site-question" as const,
     id: question.id,

@@ -13,6 +13,7 @@ import type {
   SiteSearchesTable,
   SiteVisitorsTable,
 } from "../../db/schema.js";
+import { type Page, paginate, type SortKey } from "../../lib/pagination.js";
 
 /** The salt of a day, made by the first process that needs it (others read the same one). */
 export async function saltOfDay(db: Executor, day: string, fresh: string): Promise<string> {
@@ -306,7 +307,38 @@ function answersOf(db: Executor, siteId: string, filter: AnswerFilter) {
 
 export type AnswerRow = SiteQuestionAnswersTable & { type: SiteQuestionsTable["type"] };
 
-/** The answers that match, with their question's type (the stats and the answers list read them). */
+/** What the counts read of an answer: neither its text nor its sources, so a year of a busy site's questions stays small to read. */
+export type AnswerFacts = Pick<AnswerRow, "id" | "questionId" | "type" | "answered" | "channel" | "createdAt">;
+
+export async function listAnswerFacts(db: Executor, siteId: string, filter: AnswerFilter): Promise<AnswerFacts[]> {
+  return answersOf(db, siteId, filter)
+    .select([
+      "siteQuestionAnswers.id",
+      "siteQuestionAnswers.questionId",
+      "siteQuestions.type",
+      "siteQuestionAnswers.answered",
+      "siteQuestionAnswers.channel",
+      "siteQuestionAnswers.createdAt",
+    ])
+    .execute();
+}
+
+/** One page of the answers that match, newest first (keyset paging in the database). */
+export function pageOfAnswers(
+  db: Executor,
+  siteId: string,
+  filter: AnswerFilter,
+  options: { page?: string | undefined; limit?: number | undefined },
+): Promise<Page<AnswerRow>> {
+  const query = answersOf(db, siteId, filter).selectAll("siteQuestionAnswers").select("siteQuestions.type");
+  const keys: SortKey<AnswerRow>[] = [
+    { column: "siteQuestionAnswers.createdAt", direction: "desc", value: (r) => r.createdAt },
+    { column: "siteQuestionAnswers.id", direction: "desc", value: (r) => r.id },
+  ];
+  return paginate(query, keys, options);
+}
+
+/** The answers that match, whole, with their question's type (one question's sources read them). */
 export async function listAnswers(db: Executor, siteId: string, filter: AnswerFilter): Promise<AnswerRow[]> {
   return answersOf(db, siteId, filter)
     .selectAll("siteQuestionAnswers")
@@ -320,12 +352,12 @@ export async function getQuestion(db: Executor, siteId: string, id: string): Pro
   return db.selectFrom("siteQuestions").selectAll().where("siteId", "=", siteId).where("id", "=", id).executeTakeFirst();
 }
 
-export async function questionsByIds(db: Executor, siteId: string, ids: readonly string[]): Promise<SiteQuestionsTable[]> {
-  if (ids.length === 0) return [];
+/** The questions with an answer the filter keeps: one statement however many they are (no list of ids is sent). */
+export async function questionsAnswered(db: Executor, siteId: string, filter: AnswerFilter): Promise<SiteQuestionsTable[]> {
   return db
     .selectFrom("siteQuestions")
     .selectAll()
     .where("siteId", "=", siteId)
-    .where("id", "in", [...ids])
+    .where("id", "in", answersOf(db, siteId, filter).select("siteQuestionAnswers.questionId"))
     .execute();
 }

@@ -15,7 +15,15 @@ import { paginateRows, toList } from "../../lib/pagination.js";
 import { SiteParams } from "../sites/sites.schemas.js";
 import { loadInsights, loadPageNames, requireSiteInsights } from "./insights.loader.js";
 import { citedPages, presentAnswer, presentInsights, presentQuestion, questionStats } from "./insights.presenter.js";
-import { type AnswerFilter, type AnswerRow, getQuestion, listAnswers, questionsByIds } from "./insights.queries.js";
+import {
+  type AnswerFacts,
+  type AnswerFilter,
+  getQuestion,
+  listAnswerFacts,
+  listAnswers,
+  pageOfAnswers,
+  questionsAnswered,
+} from "./insights.queries.js";
 import {
   GetSiteQuestionQuery,
   InsightsQuery,
@@ -69,8 +77,9 @@ export const siteInsightsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
   const { db, urls } = deps;
   const questionUrl = (orgId: string, siteId: string, id: string) => urls.api(`/orgs/${orgId}/sites/${siteId}/questions/${id}`);
   const answerUrl = (orgId: string, siteId: string, id: string) => urls.api(`/orgs/${orgId}/sites/${siteId}/answers/${id}`);
-  const answersOf = async (siteId: string, filter: AnswerFilter | undefined): Promise<AnswerRow[]> =>
-    filter ? listAnswers(db, siteId, filter) : [];
+  // A filter that keeps nothing (a topic, spam: Quire has neither) reads nothing.
+  const factsOf = async (siteId: string, filter: AnswerFilter | undefined): Promise<AnswerFacts[]> =>
+    filter ? listAnswerFacts(db, siteId, filter) : [];
 
   app.get(
     `${prefix}/insights`,
@@ -107,12 +116,17 @@ export const siteInsightsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     async (request) => {
       const { site } = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
       const { params, query } = request;
-      const filter = filterOf(query);
-      const answers = await answersOf(site.id, filter && { ...filter, type: query.type });
-      const byQuestion = new Map<string, AnswerRow[]>();
-      for (const answer of answers) byQuestion.set(answer.questionId, [...(byQuestion.get(answer.questionId) ?? []), answer]);
+      const base = filterOf(query);
+      const filter = base && { ...base, type: query.type };
+      const answers = await factsOf(site.id, filter);
+      const byQuestion = new Map<string, AnswerFacts[]>();
+      for (const answer of answers) {
+        const list = byQuestion.get(answer.questionId);
+        if (list) list.push(answer);
+        else byQuestion.set(answer.questionId, [answer]);
+      }
       const now = new Date();
-      const items = (await questionsByIds(db, site.id, [...byQuestion.keys()])).map((q) =>
+      const items = (filter ? await questionsAnswered(db, site.id, filter) : []).map((q) =>
         presentQuestion(q, byQuestion.get(q.id) ?? [], questionUrl(params.organizationId, site.id, q.id), now),
       );
       const direction = query.order ?? "desc";
@@ -149,7 +163,7 @@ export const siteInsightsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     },
     async (request) => {
       const { site } = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
-      return questionStats(await answersOf(site.id, filterOf(request.query)), new Date());
+      return questionStats(await factsOf(site.id, filterOf(request.query)), new Date());
     },
   );
 
@@ -169,7 +183,7 @@ export const siteInsightsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       const question = await getQuestion(db, site.id, request.params.siteQuestionId);
       if (!question) throw questionNotFound(request.params.siteQuestionId);
       const filter = filterOf(request.query);
-      const answers = await answersOf(site.id, filter && { ...filter, questionId: question.id });
+      const answers = await factsOf(site.id, filter && { ...filter, questionId: question.id });
       return presentQuestion(question, answers, questionUrl(request.params.organizationId, site.id, question.id), new Date());
     },
   );
@@ -192,7 +206,8 @@ export const siteInsightsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       const question = await getQuestion(db, site.id, request.params.siteQuestionId);
       if (!question) throw questionNotFound(request.params.siteQuestionId);
       const filter = filterOf(request.query);
-      const answers = await answersOf(site.id, filter && { ...filter, questionId: question.id });
+      // One question's answers, whole: their sources are what this lists.
+      const answers = filter ? await listAnswers(db, site.id, { ...filter, questionId: question.id }) : [];
       const cited = citedPages(answers);
       const names = await loadPageNames(
         db,
@@ -233,15 +248,9 @@ export const siteInsightsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       const { site } = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
       const { query, params } = request;
       const filter = filterOf(query);
-      const answers = await answersOf(site.id, filter && { ...filter, questionId: query.question, type: query["question.type"] });
-      const page = paginateRows(
-        answers,
-        [
-          { direction: "desc", value: (a) => a.createdAt },
-          { direction: "desc", value: (a) => a.id },
-        ],
-        query,
-      );
+      const page = filter
+        ? await pageOfAnswers(db, site.id, { ...filter, questionId: query.question, type: query["question.type"] }, query)
+        : { rows: [], count: 0 };
       return toList(page, (a) => presentAnswer(a, answerUrl(params.organizationId, site.id, a.id)));
     },
   );
