@@ -80,7 +80,10 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const config: Config = {
     ...loaded,
     // The limiter runs (in memory) but never binds a test that is not about it (see test/hardening/rate-limit.test.ts).
-    rateLimit: { ...loaded.rateLimit, perToken: 1e9, perAddress: 1e9, authFailures: 1e9 },
+    rateLimit: { ...loaded.rateLimit, perToken: 1e9, perAddress: 1e9, perReaderAddress: 1e9, perAskAddress: 1e9, authFailures: 1e9 },
+    // Insights are written when a test flushes them (`app.insights.flush()`), never by the timer in
+    // the middle of a test that checks nothing was written yet (a loaded machine stretches a test past 5 s).
+    insights: { ...loaded.insights, flushMs: 600_000 },
     // Test remotes are made under the temp directory (test/helpers/git.ts); file:// stays refused
     // unless a test allows it (gitAllowFileUrls), and loopback unless it allows that network.
     gitFileRoot: os.tmpdir(),
