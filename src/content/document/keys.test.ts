@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { withCpuTime } from "../../../test/helpers/cpu-time.js";
 import { parseMarkdownPage } from "../markdown/parse.js";
-import { collectKeys, reconcileKeys, stripKeys } from "./keys.js";
+import { collectKeys, reconcileKeys, seedKeys, stripKeys } from "./keys.js";
 import type { JSONDocument } from "./types.js";
 
 const doc = (markdown: string, previous?: JSONDocument) => parseMarkdownPage(markdown, previous ? { previous } : {}).document;
@@ -93,5 +93,39 @@ describe("reconcileKeys", () => {
     const previousKeys = new Map(first.nodes.map((n) => [JSON.stringify(stripKeys(n)), n.key]));
     const kept = next.nodes.filter((n) => previousKeys.get(JSON.stringify(stripKeys(n))) === n.key).length;
     expect(kept).toBe(3000);
+  });
+});
+
+describe("seedKeys", () => {
+  it("gives the same keys to the same document and seed, different keys to another seed, all distinct", () => {
+    const make = (): JSONDocument =>
+      ({
+        object: "document",
+        data: {},
+        nodes: [
+          {
+            object: "block",
+            type: "paragraph",
+            key: "a",
+            data: {},
+            nodes: [{ object: "text", leaves: [{ object: "leaf", text: "one", marks: [] }] }],
+          },
+          {
+            object: "block",
+            type: "list-unordered",
+            key: "b",
+            data: {},
+            nodes: [{ object: "block", type: "list-item", key: "c", data: {}, nodes: [] }],
+          },
+        ],
+      }) as unknown as JSONDocument;
+    const [first, again, other] = [make(), make(), make()];
+    seedKeys(first, "answer-1");
+    seedKeys(again, "answer-1");
+    seedKeys(other, "answer-2");
+    expect(collectKeys(first)).toEqual(collectKeys(again));
+    expect(new Set(collectKeys(first)).size).toBe(3);
+    expect(collectKeys(first).every((k) => /^[0-9A-Za-z]{12}$/.test(k))).toBe(true);
+    expect(collectKeys(other)).not.toEqual(collectKeys(first));
   });
 });

@@ -392,3 +392,30 @@ export function collectKeys(document: JSONDocument): string[] {
   for (const list of childLists(document as unknown as AnyNode)) for (const node of list) visit(node);
   return keys;
 }
+
+/**
+ * Gives every keyed node a key derived from `seed` and its place in document order, in place: a
+ * document made anew from the same text on each read (an Ask answer kept as Markdown) then reads
+ * back with the same keys every time.
+ */
+export function seedKeys(document: JSONDocument, seed: string): void {
+  let index = 0;
+  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  const keyOf = (n: number) => {
+    const digest = createHash("sha256").update(`${seed}\n${n}`).digest();
+    let key = "";
+    for (let i = 0; i < KEY_LENGTH; i++) key += alphabet[(digest[i] ?? 0) % alphabet.length];
+    return key;
+  };
+  const stack: AnyNode[] = [];
+  for (const list of childLists(document as unknown as AnyNode)) for (let i = list.length - 1; i >= 0; i--) stack.push(list[i] as AnyNode);
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (isKeyed(node)) node.key = keyOf(index++);
+    const lists = childLists(node);
+    for (let l = lists.length - 1; l >= 0; l--) {
+      const list = lists[l] as AnyNode[];
+      for (let i = list.length - 1; i >= 0; i--) stack.push(list[i] as AnyNode);
+    }
+  }
+}
