@@ -772,6 +772,8 @@ export interface SiteQuestionAnswersTable {
   channel: "site" | "api";
   /** JSON: the pages cited, [{ spaceId, pageId, title }]. */
   sources: string;
+  /** The answer's Markdown as the reader read it (at most MAX_RESPONSE_CHARS); null before 0035. */
+  response: string | null;
   createdAt: string;
 }
 

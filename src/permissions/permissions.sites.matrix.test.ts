@@ -166,7 +166,23 @@ async function withQuestion(): Promise<Ids> {
       askedAt: now,
     })
     .execute();
-  return { ...ids, question };
+  // One time it was asked, with the answer the reader read (as the recorder writes it), citing nothing.
+  const answer = `a-${ids.siteId}`;
+  await ctx.db
+    .insertInto("siteQuestionAnswers")
+    .values({
+      id: answer,
+      siteId: ids.siteId,
+      questionId: question,
+      raw: "How to install?",
+      answered: "no",
+      channel: "site",
+      sources: "[]",
+      response: "The docs do not say.",
+      createdAt: now,
+    })
+    .execute();
+  return { ...ids, question, answer };
 }
 
 async function freshRestrictedSpace(): Promise<string> {
@@ -175,7 +191,7 @@ async function freshRestrictedSpace(): Promise<string> {
   return space.id;
 }
 
-type Ids = SiteIds & { translation?: string; space?: string; redirect?: string; question?: string };
+type Ids = SiteIds & { translation?: string; space?: string; redirect?: string; question?: string; answer?: string };
 
 interface Entry {
   /** The route as the API's OpenAPI document names it: "METHOD /path/{param}". */
@@ -505,6 +521,13 @@ const entries: Entry[] = [
     arrange: withQuestion,
     act: (c, i) => c.get(`${i.url}/questions/${i.question}/sources`),
   },
+  ...(["", "/thread", "/sources"] as const).map((tail) => ({
+    route: `GET ${SITE}/answers/{siteQuestionAnswerId}${tail}`,
+    name: `an answer${tail ? `'s ${tail.slice(1)}` : ""}`,
+    expected: EDIT(200),
+    arrange: withQuestion,
+    act: (c: Requester, i: Ids) => c.get(`${i.url}/answers/${i.answer}${tail}`),
+  })),
 
   // Site redirects: members who see the site read them, those who may edit it change them.
   { route: `GET ${SITE}/redirects`, name: "list redirects", expected: READ, act: (c, i) => c.get(`${i.url}/redirects`) },

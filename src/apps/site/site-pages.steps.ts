@@ -626,7 +626,14 @@ export interface SiteAskAnswer {
 
 /** An answer given, counted for the site's Insights: `site` from the Ask box, `api` from an agent. */
 export function countQuestion(insights: InsightsRecorder | undefined, siteId: string, answer: SiteAskAnswer, channel: "site" | "api") {
-  insights?.question({ siteId, question: answer.question, answered: answer.answered, channel, sources: answer.sources });
+  insights?.question({
+    siteId,
+    question: answer.question,
+    answered: answer.answered,
+    channel,
+    sources: answer.sources,
+    response: answer.markdown,
+  });
 }
 
 /**

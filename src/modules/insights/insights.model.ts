@@ -74,6 +74,8 @@ export function searchKey(query: string): string {
 }
 
 export const MAX_QUESTION_CHARS = 1000;
+/** The most of an answer's Markdown kept (an offline answer is a few passages, a model's a few paragraphs). */
+export const MAX_RESPONSE_CHARS = 20_000;
 
 /** What makes two questions the same: their words, lowercased, punctuation and spacing aside. */
 export function questionKey(question: string): string {

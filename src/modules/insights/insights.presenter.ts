@@ -1,4 +1,6 @@
 /** The site question operations' bodies (GitBook 0.202's shapes) and the insights summary, from rows loaded before. */
+import { seedKeys } from "../../content/document/index.js";
+import { parseMarkdownPage } from "../../content/markdown/index.js";
 import type { SiteQuestionsTable } from "../../db/schema.js";
 import type { InsightsLoaded } from "./insights.loader.js";
 import { daysBetween, weeklyPulse } from "./insights.model.js";
@@ -65,6 +67,29 @@ export function presentAnswer(answer: AnswerRow, location: string) {
     channel: { type: answer.channel },
     createdAt: answer.createdAt,
     urls: { location },
+  };
+}
+
+/** An answer's Markdown as a document, with the same keys on every read. */
+function answerDocument(answerId: string, markdown: string) {
+  const { document } = parseMarkdownPage(markdown);
+  seedKeys(document, answerId);
+  return document;
+}
+
+/**
+ * An answer with what the reader read: the assistant's message, its one step the answer's Markdown
+ * as a document. An answer recorded before Quire kept the text has a message with no step.
+ */
+export function presentAnswerWithResponse(answer: AnswerRow, location: string) {
+  return {
+    ...presentAnswer(answer, location),
+    response: {
+      id: answer.id,
+      role: "assistant" as const,
+      steps: answer.response === null ? [] : [{ phase: "final_answer" as const, content: answerDocument(answer.id, answer.response) }],
+      createdAt: answer.createdAt,
+    },
   };
 }
 

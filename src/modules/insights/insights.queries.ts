@@ -348,6 +348,15 @@ export async function listAnswers(db: Executor, siteId: string, filter: AnswerFi
     .execute();
 }
 
+/** One answer of the site, whole, with its question's type. */
+export async function getAnswer(db: Executor, siteId: string, id: string): Promise<AnswerRow | undefined> {
+  return answersOf(db, siteId, {})
+    .selectAll("siteQuestionAnswers")
+    .select("siteQuestions.type")
+    .where("siteQuestionAnswers.id", "=", id)
+    .executeTakeFirst();
+}
+
 export async function getQuestion(db: Executor, siteId: string, id: string): Promise<SiteQuestionsTable | undefined> {
   return db.selectFrom("siteQuestions").selectAll().where("siteId", "=", siteId).where("id", "=", id).executeTakeFirst();
 }

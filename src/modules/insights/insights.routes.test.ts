@@ -138,6 +138,25 @@ describe("site insights", () => {
       "How do I run the installer?",
       "how do I run the installer",
     ]);
+
+    // One answer: what the reader read, as a document, and the pages it cited.
+    const answerId = answers.body.items[0].id as string;
+    const answer = await ctx.as(s.owner).get(`${s.url}/answers/${answerId}`);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(responseErrors0202("getSiteQuestionAnswerById", 200, answer.body)).toEqual([]);
+    expect(answer.body).toMatchObject({ id: answerId, question: { id: installer.id }, answered: "yes", response: { role: "assistant" } });
+    expect(answer.body.response.steps).toHaveLength(1);
+    expect(JSON.stringify(answer.body.response.steps[0].content)).toContain("Run the installer with sudo");
+    const thread = await ctx.as(s.owner).get(`${s.url}/answers/${answerId}/thread`);
+    expect(responseErrors0202("getSiteQuestionAnswerThreadById", 200, thread.body)).toEqual([]);
+    expect(thread.body).toEqual([answer.body]);
+    const cited = await ctx.as(s.owner).get(`${s.url}/answers/${answerId}/sources`);
+    expect(responseErrors0202("listSiteQuestionAnswerSources", 200, cited.body)).toEqual([]);
+    expect(cited.body.items).toEqual([
+      expect.objectContaining({ type: "page", page: s.ids.install, title: "Install", count: 1, weight: 1 }),
+    ]);
+    const unansweredId = (await ctx.as(s.owner).get(`${s.url}/answers?answered=no`)).body.items[0].id as string;
+    expect((await ctx.as(s.owner).get(`${s.url}/answers/${unansweredId}/sources`)).body.items).toEqual([]);
   });
 
   it("keep no address or user agent: visitors are hashes under a salt of the day", async () => {
@@ -172,6 +191,7 @@ describe("site insights", () => {
     await flush();
     const question = (await ctx.as(s.owner).get(`${s.url}/questions`)).body.items[0];
     expect(question).toBeDefined();
+    const answer = (await ctx.as(s.owner).get(`${s.url}/answers`)).body.items[0];
     for (const path of [
       "insights",
       "questions",
@@ -179,6 +199,9 @@ describe("site insights", () => {
       "answers",
       `questions/${question.id}`,
       `questions/${question.id}/sources`,
+      `answers/${answer.id}`,
+      `answers/${answer.id}/thread`,
+      `answers/${answer.id}/sources`,
     ]) {
       expect((await ctx.as(s.members.create).get(`${s.url}/${path}`)).status, path).toBe(200);
       const reader = await ctx.as(s.members.read).get(`${s.url}/${path}`);
@@ -193,6 +216,9 @@ describe("site insights", () => {
     const mine = await ctx.as(other.owner).get(`${other.url}/questions/${question.id}`);
     expect(mine.status).toBe(404);
     expect(mine.body.error.message).toContain(question.id);
+    const theirs = await ctx.as(other.owner).get(`${other.url}/answers/${answer.id}`);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.error.message).toContain(answer.id);
   });
 
   it("refuse bad parameters with 400 and a message saying what to change", async () => {

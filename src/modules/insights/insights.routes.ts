@@ -7,17 +7,28 @@
  * Another organization's site is a 404; a member who only sees the site gets a 403.
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import Type, { type Static } from "typebox";
 import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { errorResponses, ListOf } from "../../http/schemas.js";
 import { invalid, missing } from "../../lib/errors.js";
 import { paginateRows, toList } from "../../lib/pagination.js";
+import type { LoadedSite } from "../sites/sites.loader.js";
 import { SiteParams } from "../sites/sites.schemas.js";
 import { loadInsights, loadPageNames, requireSiteInsights } from "./insights.loader.js";
-import { citedPages, presentAnswer, presentInsights, presentQuestion, questionStats } from "./insights.presenter.js";
+import {
+  citedPages,
+  presentAnswer,
+  presentAnswerWithResponse,
+  presentInsights,
+  presentQuestion,
+  questionStats,
+} from "./insights.presenter.js";
 import {
   type AnswerFacts,
   type AnswerFilter,
+  type AnswerRow,
+  getAnswer,
   getQuestion,
   listAnswerFacts,
   listAnswers,
@@ -27,13 +38,16 @@ import {
 import {
   GetSiteQuestionQuery,
   InsightsQuery,
+  ListAnswerSourcesQuery,
   ListQuestionSourcesQuery,
   ListSiteQuestionAnswersQuery,
   ListSiteQuestionsQuery,
   QuestionStatsQuery,
   SiteInsightsSchema,
+  SiteQuestionAnswerParams,
   SiteQuestionAnswerSchema,
   SiteQuestionAnswerSourceSchema,
+  SiteQuestionAnswerWithResponseSchema,
   SiteQuestionParams,
   SiteQuestionSchema,
   SiteQuestionStatsSchema,
@@ -80,6 +94,29 @@ export const siteInsightsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
   // A filter that keeps nothing (a topic, spam: Quire has neither) reads nothing.
   const factsOf = async (siteId: string, filter: AnswerFilter | undefined): Promise<AnswerFacts[]> =>
     filter ? listAnswerFacts(db, siteId, filter) : [];
+  // The pages some answers cited, most cited first, named as they are in the site's revisions now.
+  const sourcesOf = async (loaded: LoadedSite, answers: AnswerRow[]) => {
+    const cited = citedPages(answers);
+    const names = await loadPageNames(
+      db,
+      loaded,
+      cited.map((c) => c.spaceId),
+    );
+    return cited.map((c, i) => ({
+      rank: i,
+      object: "site-question-answer-source" as const,
+      id: `${c.spaceId}/${c.pageId}`,
+      weight: c.count / answers.length,
+      urls: { location: urls.api(`/spaces/${c.spaceId}/content/page/${c.pageId}`) },
+      type: "page" as const,
+      space: c.spaceId,
+      revision: names.revision(c.spaceId),
+      page: c.pageId,
+      title: names.title(c.spaceId, c.pageId),
+      count: c.count,
+    }));
+  };
+  const present = <T extends { rank: number }>({ rank: _rank, ...source }: T) => source;
 
   app.get(
     `${prefix}/insights`,
@@ -202,33 +239,12 @@ export const siteInsightsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     },
     async (request) => {
       const loaded = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
-      const { site } = loaded;
-      const question = await getQuestion(db, site.id, request.params.siteQuestionId);
+      const question = await getQuestion(db, loaded.site.id, request.params.siteQuestionId);
       if (!question) throw questionNotFound(request.params.siteQuestionId);
       const filter = filterOf(request.query);
       // One question's answers, whole: their sources are what this lists.
-      const answers = filter ? await listAnswers(db, site.id, { ...filter, questionId: question.id }) : [];
-      const cited = citedPages(answers);
-      const names = await loadPageNames(
-        db,
-        loaded,
-        cited.map((c) => c.spaceId),
-      );
-      const items = cited.map((c, i) => ({
-        rank: i,
-        object: "site-question-answer-source" as const,
-        id: `${c.spaceId}/${c.pageId}`,
-        weight: c.count / answers.length,
-        urls: { location: urls.api(`/spaces/${c.spaceId}/content/page/${c.pageId}`) },
-        type: "page" as const,
-        space: c.spaceId,
-        revision: names.revision(c.spaceId),
-        page: c.pageId,
-        title: names.title(c.spaceId, c.pageId),
-        count: c.count,
-      }));
-      const page = paginateRows(items, [{ direction: "asc", value: (s) => s.rank }], request.query);
-      return toList(page, ({ rank: _rank, ...source }) => source);
+      const answers = filter ? await listAnswers(db, loaded.site.id, { ...filter, questionId: question.id }) : [];
+      return toList(paginateRows(await sourcesOf(loaded, answers), [{ direction: "asc", value: (s) => s.rank }], request.query), present);
     },
   );
 
@@ -252,6 +268,65 @@ export const siteInsightsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         ? await pageOfAnswers(db, site.id, { ...filter, questionId: query.question, type: query["question.type"] }, query)
         : { rows: [], count: 0 };
       return toList(page, (a) => presentAnswer(a, answerUrl(params.organizationId, site.id, a.id)));
+    },
+  );
+
+  const answerOf = async (request: { params: Static<typeof SiteQuestionAnswerParams> } & Parameters<typeof actorOf>[0]) => {
+    const loaded = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
+    const answer = await getAnswer(db, loaded.site.id, request.params.siteQuestionAnswerId);
+    if (!answer) throw missing(`No answer with id "${request.params.siteQuestionAnswerId}" on this site.`);
+    return { loaded, answer, location: answerUrl(request.params.organizationId, loaded.site.id, answer.id) };
+  };
+
+  app.get(
+    `${prefix}/answers/:siteQuestionAnswerId`,
+    {
+      schema: {
+        tags,
+        operationId: "getSiteQuestionAnswerById",
+        description: "One time a question was asked: the question, whether the docs answered it, and the answer the reader read.",
+        params: SiteQuestionAnswerParams,
+        response: { 200: SiteQuestionAnswerWithResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { answer, location } = await answerOf(request);
+      return presentAnswerWithResponse(answer, location);
+    },
+  );
+
+  app.get(
+    `${prefix}/answers/:siteQuestionAnswerId/thread`,
+    {
+      schema: {
+        tags,
+        operationId: "getSiteQuestionAnswerThreadById",
+        description: "The exchange an answer belongs to. Quire's Ask answers each question on its own, so the thread is the answer alone.",
+        params: SiteQuestionAnswerParams,
+        response: { 200: Type.Array(SiteQuestionAnswerWithResponseSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { answer, location } = await answerOf(request);
+      return [presentAnswerWithResponse(answer, location)];
+    },
+  );
+
+  app.get(
+    `${prefix}/answers/:siteQuestionAnswerId/sources`,
+    {
+      schema: {
+        tags,
+        operationId: "listSiteQuestionAnswerSources",
+        description: "The pages one answer cited.",
+        params: SiteQuestionAnswerParams,
+        querystring: ListAnswerSourcesQuery,
+        response: { 200: ListOf(SiteQuestionAnswerSourceSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { loaded, answer } = await answerOf(request);
+      return toList(paginateRows(await sourcesOf(loaded, [answer]), [{ direction: "asc", value: (s) => s.rank }], request.query), present);
     },
   );
 };

@@ -4,7 +4,8 @@
  * insights (getSiteInsights: views, visitors, pages, searches, questions, feedback, agents).
  */
 import Type, { type Static } from "typebox";
-import { ListQuery } from "../../http/schemas.js";
+import type { JSONDocument } from "../../content/document/types.js";
+import { ListQuery, RichDocument } from "../../http/schemas.js";
 import { SiteParams } from "../sites/sites.schemas.js";
 
 export const QUESTION_TYPES = ["exploring", "how-to", "troubleshooting", "reference", "unknown"] as const;
@@ -57,6 +58,33 @@ export const SiteQuestionAnswerSchema = Type.Object({
   createdAt: Type.String({ format: "date-time" }),
   urls: Type.Object({ location: Type.String() }),
 });
+
+/**
+ * 0.202's AIMessage as Quire fills it: the assistant's one final step, the answer as a document.
+ * Quire's Ask answers each question on its own (no follow-ups in one exchange), so a thread is the
+ * answer alone.
+ */
+const AnswerMessage = Type.Object({
+  id: Type.String(),
+  role: Type.Literal("assistant"),
+  steps: Type.Array(
+    Type.Object({
+      phase: Type.Literal("final_answer"),
+      // The schema checks the shape loosely; the content engine made the document.
+      content: Type.Unsafe<JSONDocument>(RichDocument),
+    }),
+  ),
+  createdAt: Type.String({ format: "date-time" }),
+});
+
+export const SiteQuestionAnswerWithResponseSchema = Type.Object({ ...SiteQuestionAnswerSchema.properties, response: AnswerMessage });
+
+export const SiteQuestionAnswerParams = Type.Object({
+  ...SiteParams.properties,
+  siteQuestionAnswerId: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
+export const ListAnswerSourcesQuery = Type.Object({ page: ListQuery.properties.page, limit: ListQuery.properties.limit });
 
 export const SiteQuestionAnswerSourceSchema = Type.Object({
   object: Type.Literal("site-question-answer-source"),

@@ -24,7 +24,7 @@ import type {
   SiteVisitorsTable,
 } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
-import { dayOf, isAgentUserAgent, MAX_QUESTION_CHARS, questionKey, questionType, searchKey } from "./insights.model.js";
+import { dayOf, isAgentUserAgent, MAX_QUESTION_CHARS, MAX_RESPONSE_CHARS, questionKey, questionType, searchKey } from "./insights.model.js";
 import {
   addPageViews,
   addSearches,
@@ -54,6 +54,8 @@ export interface AskedQuestion {
   answered: boolean;
   channel: SiteQuestionAnswersTable["channel"];
   sources: { spaceId: string; pageId: string; title: string }[];
+  /** The answer's Markdown, as the reader read it. */
+  response: string;
 }
 
 interface PendingSearch {
@@ -135,7 +137,12 @@ export class InsightsRecorder {
   question(asked: AskedQuestion): void {
     if (!this.enabled) return;
     if (questionKey(asked.question) === "" || !this.room()) return;
-    this.questions.push({ ...asked, question: asked.question.slice(0, MAX_QUESTION_CHARS), at: new Date().toISOString() });
+    this.questions.push({
+      ...asked,
+      question: asked.question.slice(0, MAX_QUESTION_CHARS),
+      response: asked.response.slice(0, MAX_RESPONSE_CHARS),
+      at: new Date().toISOString(),
+    });
   }
 
   /** Writes what was counted, in one transaction. `all`: searches still being typed too. */
@@ -270,6 +277,7 @@ export class InsightsRecorder {
           answered: q.answered ? "yes" : "no",
           channel: q.channel,
           sources: JSON.stringify(q.sources),
+          response: q.response,
           createdAt: q.at,
         });
       }
