@@ -367,6 +367,12 @@ describe("the block editor in Chromium", () => {
       expect(await page.locator(".qe-editor > *").count()).toBe(every.document.nodes.length);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, label).toBeLessThanOrEqual((options.viewport.width as number) + 1);
+      // A table's cells stand at their record's row: "Second row" under "First row", not beside it.
+      const cells = page.locator(".qe-table").first().locator(".qe-cell");
+      const [firstCell, secondCell] = [await cells.nth(0).boundingBox(), await cells.nth(1).boundingBox()];
+      expect(await cells.nth(1).textContent()).toBe("Second row");
+      expect(secondCell!.y, label).toBeGreaterThanOrEqual(firstCell!.y + firstCell!.height - 1);
+      expect(secondCell!.x, label).toBe(firstCell!.x);
       await e2e.shot(page, `editor-every-block-${label}`);
       expect(problems).toEqual([]);
     }

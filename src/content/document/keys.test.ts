@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { withCpuTime } from "../../../test/helpers/cpu-time.js";
 import { parseMarkdownPage } from "../markdown/parse.js";
-import { collectKeys, reconcileKeys, seedKeys, stripKeys } from "./keys.js";
+import { collectKeys, reconcileKeys, reconcileKeysInPlace, seedKeys, stripKeys } from "./keys.js";
 import type { JSONDocument } from "./types.js";
 
 const doc = (markdown: string, previous?: JSONDocument) => parseMarkdownPage(markdown, previous ? { previous } : {}).document;
@@ -93,6 +93,64 @@ describe("reconcileKeys", () => {
     const previousKeys = new Map(first.nodes.map((n) => [JSON.stringify(stripKeys(n)), n.key]));
     const kept = next.nodes.filter((n) => previousKeys.get(JSON.stringify(stripKeys(n))) === n.key).length;
     expect(kept).toBe(3000);
+  });
+
+  describe("with the keys a JSON document gives (keepGiven)", () => {
+    const given = (previous: JSONDocument | undefined, next: JSONDocument) => {
+      const copy = structuredClone(next);
+      reconcileKeysInPlace(previous, copy, { keepGiven: true });
+      return copy;
+    };
+    const lines = "Light the lamp.\n\nTrim the wick.\n\nWind the clock.\n\nLog the ships.\n";
+
+    it("keeps the key each block came with when blocks of one type trade places and one is edited", () => {
+      // The editor's save after two moves and a few words typed: the last and first paragraphs traded
+      // places, one of them edited. By content and position alone, each would take the other's key.
+      const first = doc(lines);
+      const [light, trim, wind, log] = first.nodes;
+      const edited = structuredClone(light!) as unknown as { nodes: Array<{ leaves: Array<{ text: string }> }> };
+      edited.nodes[0]!.leaves[0]!.text = "Light the lamp. Now.";
+      const next = { ...first, nodes: [log!, trim!, wind!, edited as unknown as typeof light] } as JSONDocument;
+      expect(topKeys(reconcileKeys(first, next))).toEqual([light!.key, trim!.key, wind!.key, log!.key]);
+      expect(topKeys(given(first, next))).toEqual([log!.key, trim!.key, wind!.key, light!.key]);
+    });
+
+    it("keys only the blocks given without a key (or with one met earlier), never with a key another block keeps", () => {
+      const first = doc(lines);
+      const [light, trim, wind, log] = first.nodes.map((n) => n.key!);
+      const next = structuredClone(first);
+      // The first two blocks' keys traded places (the client says so): kept.
+      next.nodes[0]!.key = wind!;
+      next.nodes[2]!.key = light!;
+      // Unchanged but given without its key: takes its previous one back.
+      delete next.nodes[1]!.key;
+      // A repeat of a key met earlier: keyed as if given none (its previous key, by content).
+      next.nodes[3]!.key = wind!;
+      const out = given(first, next);
+      expect(topKeys(out)).toEqual([wind, trim, light, log]);
+      // A block given none whose previous key another block keeps gets a fresh one.
+      const again = structuredClone(first);
+      again.nodes[0]!.key = trim!;
+      delete again.nodes[1]!.key;
+      const keys = topKeys(given(first, again));
+      expect(keys[0]).toBe(trim);
+      expect([light, trim, wind, log]).not.toContain(keys[1]);
+      expect(keys.slice(2)).toEqual([wind, log]);
+    });
+
+    it("keeps every key of a document that names all its blocks, and keys nested blocks given without one", () => {
+      const first = doc(base);
+      const next = structuredClone(first);
+      next.nodes.reverse();
+      expect(given(first, next)).toEqual(next);
+      const list = next.nodes.find((n) => n.type === "list-unordered") as unknown as { nodes: Array<{ key?: string }> };
+      const itemKey = list.nodes[1]!.key;
+      delete list.nodes[1]!.key;
+      const out = given(first, next);
+      expect((out.nodes.find((n) => n.type === "list-unordered") as unknown as { nodes: Array<{ key?: string }> }).nodes[1]!.key).toBe(
+        itemKey,
+      );
+    });
   });
 });
 

@@ -13,6 +13,11 @@
  *    paragraph moved out of a removed hint keeps its key); anything else gets a fresh random key.
  *
  * Keys stay unique within the document even when the previous one had duplicates.
+ *
+ * A JSON document given to the API or saved by the editor names its blocks itself: with `keepGiven`,
+ * a node that carries a key not met earlier in the document keeps it (a moved block is the block
+ * it was, whatever now stands where it stood), and only the nodes without one go through the steps
+ * above. Markdown has no keys: there the steps decide everything.
  */
 import { createHash } from "node:crypto";
 import { randomBase62 } from "../../lib/ids.js";
@@ -208,7 +213,27 @@ class Reconciler {
   private readonly sigs = new Signatures();
   private readonly pending: AnyNode[] = [];
 
+  /** Nodes of the new document that keep the key they came with; their keys are taken already. */
+  private readonly kept = new Set<AnyNode>();
+
   constructor(private readonly previous: JSONDocument | undefined) {}
+
+  /** `node` keeps its key: nothing else may be given it. */
+  keep(node: AnyNode): void {
+    this.kept.add(node);
+    this.used.add(node.key!);
+  }
+
+  has(key: string): boolean {
+    return this.used.has(key);
+  }
+
+  get keepsAll(): boolean {
+    return this.pendingKeys === 0;
+  }
+
+  /** Keyed nodes of the new document that have no key yet. */
+  pendingKeys = 0;
 
   run(next: JSONDocument): void {
     const nextRoot = next as unknown as AnyNode;
@@ -242,9 +267,9 @@ class Reconciler {
     node.key = key ?? this.fresh();
   }
 
-  /** Identical subtrees: every node takes the key of its counterpart. */
+  /** Identical subtrees: every node takes the key of its counterpart (a node that came with one keeps it). */
   private copyKeys(prev: AnyNode, next: AnyNode): void {
-    this.setKey(next, this.take(prev.key));
+    if (!this.kept.has(next)) this.setKey(next, this.take(prev.key));
     const prevLists = childLists(prev);
     const nextLists = childLists(next);
     nextLists.forEach((list, l) => {
@@ -257,7 +282,7 @@ class Reconciler {
   }
 
   private assignFresh(node: AnyNode): void {
-    this.setKey(node, undefined);
+    if (!this.kept.has(node)) this.setKey(node, undefined);
     for (const list of childLists(node)) for (const child of list) this.assignFresh(child);
   }
 
@@ -314,6 +339,10 @@ class Reconciler {
   }
 
   private editedInPlace(prev: AnyNode, next: AnyNode): void {
+    if (this.kept.has(next)) {
+      this.reconcileChildren(prev, next);
+      return;
+    }
     const key = this.take(prev.key);
     if (key === undefined && isKeyed(next)) {
       this.pending.push(next);
@@ -340,12 +369,16 @@ class Reconciler {
   }
 
   private placeUnmatched(node: AnyNode, pool: Map<string, AnyNode[]>): void {
+    if (this.kept.has(node)) {
+      for (const list of childLists(node)) for (const child of list) this.placeUnmatched(child, pool);
+      return;
+    }
     // Without leftovers (a new page: no previous document) no signature can match; skipping them
     // saved ~10% of a first import's conversion CPU (a SHA-1 of every subtree).
     const candidates = pool.size > 0 ? pool.get(this.sigs.of(node)) : undefined;
     while (candidates?.length) {
       const candidate = candidates.shift()!;
-      if (this.subtreeKeysFree(candidate)) {
+      if (this.subtreeKeysFree(candidate, node)) {
         this.copyKeys(candidate, node);
         return;
       }
@@ -354,9 +387,11 @@ class Reconciler {
     for (const list of childLists(node)) for (const child of list) this.placeUnmatched(child, pool);
   }
 
-  private subtreeKeysFree(node: AnyNode): boolean {
-    if (node.key !== undefined && this.used.has(node.key)) return false;
-    return childLists(node).every((list) => list.every((child) => this.subtreeKeysFree(child)));
+  /** Whether `prev`'s keys are free for `next` (the same content): a node of `next` that keeps its own key needs none. */
+  private subtreeKeysFree(prev: AnyNode, next: AnyNode | undefined): boolean {
+    if (!(next && this.kept.has(next)) && prev.key !== undefined && this.used.has(prev.key)) return false;
+    const nextLists = next ? childLists(next) : [];
+    return childLists(prev).every((list, l) => list.every((child, i) => this.subtreeKeysFree(child, nextLists[l]?.[i])));
   }
 }
 
@@ -371,15 +406,27 @@ export function reconcileKeys(previous: JSONDocument | undefined, next: JSONDocu
   return copy;
 }
 
-/** `reconcileKeys` writing into `next` itself (the parser uses it on documents it just built). */
-export function reconcileKeysInPlace(previous: JSONDocument | undefined, next: JSONDocument): void {
-  for (const list of childLists(next as unknown as AnyNode)) for (const node of list) clearKeys(node);
-  new Reconciler(previous).run(next);
+export interface ReconcileOptions {
+  /** Keyed nodes that carry a key not met earlier in `next` keep it (see the header). */
+  keepGiven?: boolean;
 }
 
-function clearKeys(node: AnyNode): void {
-  delete node.key;
-  for (const list of childLists(node)) for (const child of list) clearKeys(child);
+/** `reconcileKeys` writing into `next` itself (the parser uses it on documents it just built). */
+export function reconcileKeysInPlace(previous: JSONDocument | undefined, next: JSONDocument, options: ReconcileOptions = {}): void {
+  const reconciler = new Reconciler(previous);
+  const visit = (node: AnyNode) => {
+    if (options.keepGiven && isKeyed(node) && typeof node.key === "string" && node.key !== "" && !reconciler.has(node.key))
+      reconciler.keep(node);
+    else {
+      delete node.key;
+      if (isKeyed(node)) reconciler.pendingKeys++;
+    }
+    for (const list of childLists(node)) for (const child of list) visit(child);
+  };
+  for (const list of childLists(next as unknown as AnyNode)) for (const node of list) visit(node);
+  // Every node named itself (the editor's saves): nothing to look up.
+  if (reconciler.keepsAll) return;
+  reconciler.run(next);
 }
 
 /** Every key in a document, in document order (for tests and merge code). */

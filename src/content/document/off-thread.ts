@@ -22,7 +22,7 @@ export const INLINE_DOCUMENT_JSON_CHARS = 8 * 1024;
 export interface DocumentPreparation {
   /** The document given, as JSON text (`{object, data, nodes}`). */
   documentJson: string;
-  /** The stored JSON of the page's previous document, whose block keys unchanged blocks keep. */
+  /** The stored JSON of the page's previous document, whose block keys unchanged blocks given without a key keep. */
   previousJson?: string | undefined;
 }
 
@@ -36,7 +36,9 @@ export interface PreparedDocument {
 export function prepareDocumentNow(input: DocumentPreparation): PreparedDocument {
   const document = JSON.parse(input.documentJson) as JSONDocument;
   const previous = input.previousJson === undefined ? undefined : (JSON.parse(input.previousJson) as JSONDocument);
-  reconcileKeysInPlace(previous, document);
+  // The document names its blocks: a block that comes with a key keeps it (a block moved across
+  // another of its type is not that other block); only blocks without one take keys from `previous`.
+  reconcileKeysInPlace(previous, document, { keepGiven: true });
   const json = canonicalJson(document);
   return { hash: objectHash("document", json), json };
 }

@@ -165,6 +165,34 @@ describe("POST .../change-requests/{cr}/content: pages", () => {
     expect((await pagesOf(owner, prefix))[0]!.description).toBeUndefined();
   });
 
+  it("keeps the keys a JSON document gives its blocks (a moved block stays itself); blocks given none take the previous ones", async () => {
+    const { owner, space, home, cr, prefix } = await setup();
+    const [one, two, three] = await pageKeys(ctx, owner, prefix, home.id);
+    const stored = (await ctx.as(owner).get(`${prefix}/content/page/${home.id}`)).body.document;
+    const [first, second, third] = stored.nodes as Array<{ key: string; nodes: Array<{ leaves: Array<{ text: string }> }> }>;
+    // "Three" moved to the top and "One" to the bottom, edited: at the same places, by type and
+    // position alone, each would be taken for the other.
+    const edited = structuredClone(first!);
+    edited.nodes[0]!.leaves[0]!.text = "One, now";
+    const moved = { ...stored, nodes: [third, second, edited] };
+    await editContent(ctx, owner, space.id, cr.id, [{ operation: "update_page", page: home.id, document: { document: moved } }]);
+    expect(await pageTexts(ctx, owner, prefix, home.id)).toEqual(["Three", "Two", "One, now"]);
+    expect(await pageKeys(ctx, owner, prefix, home.id)).toEqual([three, two, one]);
+    // Given without a key, or with one met earlier in the document, a block takes the previous version's key by content.
+    const { key: _three, ...threeBare } = third!;
+    const { key: _two, ...twoBare } = second!;
+    const { key: _one, ...oneBare } = edited;
+    for (const nodes of [
+      [threeBare, twoBare, edited],
+      [third, { ...second, key: three }, oneBare],
+    ]) {
+      await editContent(ctx, owner, space.id, cr.id, [
+        { operation: "update_page", page: home.id, document: { document: { ...stored, nodes } } },
+      ]);
+      expect(await pageKeys(ctx, owner, prefix, home.id)).toEqual([three, two, one]);
+    }
+  });
+
   it("deletes pages with their subpages and reverts pages and blocks", async () => {
     const { owner, space, home, guides, install, cr, prefix } = await setup();
     const deleted = await editContent(ctx, owner, space.id, cr.id, [

@@ -6,8 +6,10 @@
  * stores the documents and commits one revision).
  *
  * Page bodies come as Markdown (parsed with GitBook's syntax, front matter setting page metadata)
- * or as JSON documents; either way the new document takes the block keys of the page's previous
- * document where blocks are unchanged or edited in place, so that merges work block by block.
+ * or as JSON documents. A block of a JSON document that comes with a key keeps it (the editor's
+ * saves name every block: a moved block stays itself); a block without one, and every block of
+ * Markdown, takes the key of the page's previous document where it is unchanged, moved or edited
+ * in place, so that merges work block by block.
  *
  * Links in Markdown resolve to pages and files of the change request: `/pages/<id or path>`, Git
  * style paths (`/pages/guide.md`, `/pages/guide/README.md`, `/pages/README.md` = the first page),

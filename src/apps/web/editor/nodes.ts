@@ -563,11 +563,26 @@ class TableView extends BlockView {
     const model = new TableModel(this.ctx.node, this.ctx.editor.schema);
     const columns = model.columns.length || 1;
     this.contentDOM!.style.gridTemplateColumns = `repeat(${columns}, minmax(6rem, 1fr))`;
-    // Cells are laid out by the place of their fragment's name in the records and columns.
+    // ProseMirror draws (or redraws) the cells after this: they are placed once it has.
+    queueMicrotask(() => this.placeCells());
+  }
+  /**
+   * Cells stand at the row and column of their fragment's name in the records and columns: a
+   * column that is not text (a number, a checkbox) has no fragment, and its place stays empty
+   * rather than the next row's cell moving up into it. Fragments no record names go below.
+   */
+  private placeCells(): void {
+    const model = new TableModel(this.ctx.node, this.ctx.editor.schema);
+    const columns = model.columns.length || 1;
     const places = model.places();
+    const rows = model.rows().length;
+    let unplaced = 0;
     this.ctx.node.forEach((child, _offset, index) => {
       const dom = this.contentDOM!.children[index] as HTMLElement | undefined;
-      if (dom) dom.style.order = String(places.get(String(child.attrs.fragment)) ?? 100000 + index);
+      if (!dom) return;
+      const place = places.get(String(child.attrs.fragment)) ?? rows * columns + unplaced++;
+      dom.style.gridRow = String(Math.floor(place / columns) + 1);
+      dom.style.gridColumn = String((place % columns) + 1);
     });
   }
   override ignoreMutation(mutation: ViewMutationRecord): boolean {
@@ -947,7 +962,18 @@ function extensionsConfig(): Record<string, (parent: AnyExtension) => Config> {
       addNodeView: () => blockView(ConditionalView),
     }),
     table: () => ({ renderHTML: () => ["div", { class: "q-table-wrap" }, 0], addNodeView: () => blockView(TableView) }),
-    tableFragment: () => ({ renderHTML: () => ["div", { class: "qe-cell" }, 0] }),
+    tableFragment: () => ({
+      renderHTML: () => ["div", { class: "qe-cell" }, 0],
+      // The table places its cells (grid row and column in their style): not an edit to read back.
+      addNodeView: () => () => {
+        const dom = el("div", { class: "qe-cell" });
+        return {
+          dom,
+          contentDOM: dom,
+          ignoreMutation: (mutation: ViewMutationRecord) => mutation.type === "attributes" && mutation.attributeName === "style",
+        };
+      },
+    }),
     ...Object.fromEntries(
       [
         "mathBlock",
