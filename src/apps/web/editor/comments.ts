@@ -275,7 +275,8 @@ class Comments {
       !selection.empty &&
       view.state.doc.textBetween(selection.from, selection.to, " ", " ").trim() !== "";
     if (!show) {
-      this.bubble.hidden = true;
+      // Only when it shows: writing the attribute again at every keystroke restyles the page.
+      if (!this.bubble.hidden) this.bubble.hidden = true;
       return;
     }
     const end = view.coordsAtPos(selection.to);

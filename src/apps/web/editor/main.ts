@@ -7,7 +7,7 @@
 import { HocuspocusProvider } from "@hocuspocus/provider";
 import { Editor, Extension } from "@tiptap/core";
 import { Dropcursor, Gapcursor } from "@tiptap/extensions";
-import type { Plugin } from "@tiptap/pm/state";
+import { Plugin, type PluginView } from "@tiptap/pm/state";
 import { redo, undo, yCursorPlugin, ySyncPlugin, yUndoPlugin } from "y-prosemirror";
 import * as Y from "yjs";
 import { DOCUMENT_FIELDS_MAP, EDITOR_FRAGMENT, editorDocToYXmlFragment, yXmlFragmentToEditorDoc } from "../../../content/editor/index.js";
@@ -36,6 +36,34 @@ function json<T>(text: string | undefined, fallback: T): T {
   } catch {
     return fallback;
   }
+}
+
+/**
+ * `plugin` with its view's updates run 50 ms after the last one rather than in the keystroke. For
+ * y-prosemirror's cursor plugin: telling the others where the caret is turns it into a Yjs position
+ * by walking the page's blocks from the first (twice, for anchor and head), milliseconds on a long
+ * page that need not come before the frame showing the letter typed.
+ */
+function afterTypingPauses(plugin: Plugin): Plugin {
+  const makeView = plugin.spec.view;
+  if (!makeView) return plugin;
+  return new Plugin({
+    ...plugin.spec,
+    view: (editorView) => {
+      const inner: PluginView = makeView(editorView);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      return {
+        update: (view, previous) => {
+          clearTimeout(timer);
+          timer = setTimeout(() => inner.update?.(view, previous), 50);
+        },
+        destroy: () => {
+          clearTimeout(timer);
+          inner.destroy?.();
+        },
+      };
+    },
+  });
 }
 
 /** Keys for the blocks that lack one or repeat one (a document saved without them), out of the undo history. */
@@ -105,7 +133,7 @@ function start(root: HTMLElement): void {
     priority: 1000,
     addProseMirrorPlugins() {
       const plugins: Plugin[] = [ySyncPlugin(fragment), yUndoPlugin()];
-      if (provider) plugins.push(yCursorPlugin(provider.awareness!));
+      if (provider) plugins.push(afterTypingPauses(yCursorPlugin(provider.awareness!)));
       return plugins;
     },
     addKeyboardShortcuts() {

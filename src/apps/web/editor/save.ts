@@ -12,8 +12,7 @@ export const OFFLINE_MESSAGE = "Offline — your changes are kept and will be se
 export class StatusLine {
   constructor(private element: HTMLElement) {}
   show(state: SaveState, message?: string): void {
-    this.element.dataset.state = state;
-    this.element.textContent =
+    const text =
       state === "saved"
         ? (message ?? "Saved")
         : state === "saving"
@@ -25,6 +24,12 @@ export class StatusLine {
               : state === "unsaved"
                 ? "Unsaved changes"
                 : "Loading the editor…";
+    // Unchanged, the line is left alone: a change to the page outside the editor lays the page out
+    // again, and Chromium then reads the whole editor's text anew for the keyboard's input method
+    // (tens of milliseconds per keystroke on a long page).
+    if (this.element.dataset.state === state && this.element.textContent === text) return;
+    this.element.dataset.state = state;
+    this.element.textContent = text;
   }
 }
 
