@@ -35,6 +35,7 @@ import * as m0029 from "./0029_site_redirects.js";
 import * as m0031 from "./0031_search_words.js";
 import * as m0033 from "./0033_comment_anchors.js";
 import * as m0034 from "./0034_site_insights.js";
+import * as m0035 from "./0035_image_variants.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   "0031_search_words": m0031,
   "0033_comment_anchors": m0033,
   "0034_site_insights": m0034,
+  "0035_image_variants": m0035,
 };
