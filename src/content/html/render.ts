@@ -385,7 +385,10 @@ export class HtmlRenderer {
     const collapsed = dataNumber(node, "collapsedLineCount");
     const collapsible = dataFlag(node, "expandable") && collapsed !== undefined && collapsed > 0 && lines.length > collapsed;
     if (collapsible) classes.push("q-code-collapsible");
-    const pre = html`<pre><code class="hljs${language ? ` language-${language}` : ""}">${raw(body.join(""))}</code></pre>`;
+    // Focusable (a block that scrolls sideways must be reachable by keyboard; content.js takes it off
+    // a block that does not, once shown), and its line count for the height it is given before the
+    // browser lays it out (content.css: code out of sight is laid out when it comes near).
+    const pre = html`<pre tabindex="0" style="--q-lines:${lines.length}"><code class="hljs${language ? ` language-${language}` : ""}">${raw(body.join(""))}</code></pre>`;
     // The header shows the title and the language; the copy button (content.js shows it) sits in
     // the header when there is one, else over the code.
     const label = syntaxLabel(syntax);
