@@ -44,6 +44,7 @@ import { sitePermissionRoutes } from "./modules/content-permissions/site-permiss
 import { conversationsAnalyseJob } from "./modules/conversations/conversations.jobs.js";
 import { conversationRoutes } from "./modules/conversations/conversations.routes.js";
 import { fileRoutes } from "./modules/files/files.routes.js";
+import { imageVariantsJob } from "./modules/files/image-variants.jobs.js";
 import { gitExportJob, gitImportJob } from "./modules/git-sync/git-sync.jobs.js";
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
 import { purgeSiteInsightsJob } from "./modules/insights/insights.jobs.js";
@@ -79,6 +80,7 @@ export const API_VERSION = "0.1.0";
 export const jobDefinitions: readonly JobDefinition<any>[] = [
   purgeDeletedSpacesJob,
   searchIndexJob,
+  imageVariantsJob,
   gitImportJob,
   gitExportJob,
   translationRunJob,

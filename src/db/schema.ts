@@ -228,6 +228,20 @@ export interface ContentBlobsTable {
   createdAt: string;
 }
 
+/** An image blob at one width, in WebP (migration 0035); width 0 marks the source as done. */
+export interface ImageVariantsTable {
+  sourceHash: string;
+  width: number;
+  height: number;
+  contentType: string;
+  size: number;
+  /** Null when the source is served for this width (the WebP was not smaller), and for the width-0 marker. */
+  data: Buffer | null;
+  /** Why the source could not be derived (on the width-0 marker only). */
+  error: string | null;
+  createdAt: string;
+}
+
 export interface SearchSectionsTable {
   id: Generated<number>;
   spaceId: string;
@@ -819,6 +833,7 @@ export interface Database {
   settings: SettingsTable;
   contentObjects: ContentObjectsTable;
   contentBlobs: ContentBlobsTable;
+  imageVariants: ImageVariantsTable;
   searchSections: SearchSectionsTable;
   searchIndexState: SearchIndexStateTable;
   searchWords: SearchWordsTable;

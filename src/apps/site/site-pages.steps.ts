@@ -23,7 +23,7 @@ import { correctedQuery, vocabulariesOf } from "../../content/search/typos.js";
 import type { Deps } from "../../deps.js";
 import { DomainError } from "../../lib/errors.js";
 import { ResultCache } from "../../lib/result-cache.js";
-import { downloadUrl } from "../../modules/files/files-urls.model.js";
+import { downloadUrl, widthsSrcset } from "../../modules/files/files-urls.model.js";
 import type { InsightsRecorder } from "../../modules/insights/recorder.service.js";
 import { editLinkOf } from "./edit-link.model.js";
 import { type LayoutContext, type PageParts, pageHref, siteHref, sitePage } from "./layout.views.js";
@@ -54,15 +54,27 @@ function variantOfSpace(ctx: LayoutContext, spaceId: string | undefined): Varian
   return visibleVariants(ctx.view, ctx.reader).find((v) => v.siteSpace.spaceId === spaceId);
 }
 
+/**
+ * The width a block image takes in the page's column, by the layout's breakpoints (site.assets.ts:
+ * `.q-layout` and its media queries): the whole width less the padding on a phone, less the sidebar
+ * on a tablet, less the sidebar and the outline on a desktop, at most the column of a 90rem layout.
+ * The browser picks from an image's widths by it (an image narrower than that is shown at its size).
+ */
+const CONTENT_IMAGE_SIZES =
+  "(max-width: 760px) calc(100vw - 2rem), (max-width: 1100px) calc(100vw - 19rem), (max-width: 1440px) calc(100vw - 37rem), 53rem";
+
 export function fileUrl(deps: Pick<Deps, "secret">, filesBase: string, variant: VariantView, fileId: string): RenderedFile | undefined {
   const file = variant.content.files.find((f) => f.id === fileId);
   if (!file) return undefined;
+  const url = downloadUrl(filesBase, deps.secret, { blobHash: file.blobHash, name: file.name, contentType: file.contentType });
+  const srcset = file.dimensions ? widthsSrcset(url, file.contentType, file.dimensions.width) : undefined;
   return {
-    url: downloadUrl(filesBase, deps.secret, { blobHash: file.blobHash, name: file.name, contentType: file.contentType }),
+    url,
     name: file.name,
     contentType: file.contentType,
     size: file.size,
     ...(file.dimensions ? { width: file.dimensions.width, height: file.dimensions.height } : {}),
+    ...(srcset ? { srcset, sizes: CONTENT_IMAGE_SIZES } : {}),
   };
 }
 

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext, type TestUser } from "../../../test/helpers/app.js";
 import { commitContent, type TestPage, testFile } from "../../../test/helpers/content.factories.js";
+import { encodePng } from "../../../test/helpers/png.js";
 import { block, code, doc, fileRef, h, inline, p, text } from "../../../test/helpers/render-documents.js";
 import { addSection, createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace, createSpace } from "../../../test/helpers/spaces.factories.js";
+import { imageDimensions } from "../../content/gitbook-repo/media.js";
 import { saveDocument } from "../../content/revision/storage.js";
 import { siteMcpSource } from "./mcp-source.steps.js";
 import { loadSiteView, siteByBasename } from "./site-load.steps.js";
@@ -588,6 +590,48 @@ describe("published site routes", () => {
     const md = await get(`${root}/rich.md`);
     expect(md.status).toBe(200);
     expect(md.text).toContain(`(http://quire.test${root}/target)`);
+  });
+
+  it("offers a block image at its widths in WebP, under the image's own signed address, with its size and priority", async () => {
+    const { root, space } = await scenario();
+    const chart = await testFile(
+      ctx,
+      "chart.png",
+      encodePng(900, 300, (x, y) => [x % 256, y % 256, (x * y) % 256, 255], false),
+      "image/png",
+      {
+        dimensions: { width: 900, height: 300 },
+      },
+    );
+    const vector = await testFile(ctx, "logo.svg", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), "image/svg+xml", {
+      dimensions: { width: 900, height: 300 },
+    });
+    const image = (file: { id: string }, alt: string) =>
+      block("images", {}, [block("image", { ref: fileRef(file.id), alt }, undefined, { isVoid: true, fragments: [] })]);
+    const documentHash = await saveDocument(ctx.db, doc(image(chart, "Chart"), p("Between."), image(vector, "Logo")));
+    await commitContent(ctx, space.id, { files: [chart, vector], pages: [{ title: "Charts", slug: "charts", extra: { documentHash } }] });
+    const res = await get(`${root}/charts`);
+    expect(res.status, res.text).toBe(200);
+    const tag = /<img src="([^"]+)" srcset="([^"]+)" sizes="([^"]+)" alt="Chart"([^>]*)>/.exec(res.text);
+    expect(tag, res.text).not.toBeNull();
+    const [, src, srcset, sizes, rest] = tag as unknown as string[];
+    const source = (src as string).replaceAll("&amp;", "&");
+    const candidates = (srcset as string).replaceAll("&amp;", "&").split(", ");
+    expect(candidates.map((c) => c.split(" ")[1])).toEqual(["320w", "480w", "640w", "800w", "900w"]);
+    for (const candidate of candidates) expect(candidate.startsWith(`${source}&w=`)).toBe(true);
+    expect(sizes).toContain("(max-width: 760px) calc(100vw - 2rem)");
+    expect(rest).toContain('fetchpriority="high"');
+    expect(rest).toContain('width="900" height="300"');
+    // An SVG is drawn at any size: no widths.
+    expect(res.text).toMatch(/<img src="[^"]+logo\.svg[^"]*" alt="Logo" loading="lazy"/);
+
+    const first = candidates[2]!.split(" ")[0]!;
+    expect((await get(first)).headers["content-type"]).toBe("image/png");
+    await ctx.worker.drain();
+    const served = await get(first);
+    expect(served.status).toBe(200);
+    expect(served.headers["content-type"]).toBe("image/webp");
+    expect(imageDimensions(served.raw)).toEqual({ width: 640, height: 213 });
   });
 
   it("serves a site on its proxy host and path", async () => {

@@ -285,8 +285,8 @@ export class HtmlRenderer {
     return target.title === undefined ? { href } : { href, title: target.title };
   }
 
-  /** An image's URL and size: a `url` ref as given (web URLs only), a `file` ref through env.file. */
-  imageSource(reference: ContentRef | undefined): { url: string; width?: number; height?: number } | undefined {
+  /** An image's URL and size: a `url` ref as given (web URLs only), a `file` ref through env.file (with its other widths, if offered). */
+  imageSource(reference: ContentRef | undefined): ImageSource | undefined {
     if (!reference) return undefined;
     if (reference.kind === "url") {
       const url = safeMediaUrl(typeof reference.url === "string" ? reference.url : undefined);
@@ -295,13 +295,21 @@ export class HtmlRenderer {
     if (reference.kind === "file" && typeof reference.file === "string") {
       const file = this.env.file(reference.file);
       const url = safeMediaUrl(file?.url);
-      return file && url ? { url, width: file.width, height: file.height } : undefined;
+      if (!file || !url) return undefined;
+      const srcset = file.srcset && file.sizes ? { srcset: file.srcset, sizes: file.sizes } : {};
+      return { url, width: file.width, height: file.height, ...srcset };
     }
     return undefined;
   }
 
-  /** A light image with a dark variant: <picture> picks by prefers-color-scheme; content.js follows [data-theme]. */
-  picture(darkUrl: string, img: SafeHtml): SafeHtml {
+  /**
+   * A light image with a dark variant: <picture> picks by prefers-color-scheme; content.js follows
+   * [data-theme]. `widths`: the dark image's other widths are offered too.
+   */
+  picture(darkUrl: string, img: SafeHtml, dark?: ImageSource, widths = false): SafeHtml {
+    if (widths && dark?.srcset && dark.sizes) {
+      return html`<picture><source srcset="${dark.srcset}" sizes="${dark.sizes}" media="(prefers-color-scheme: dark)" data-q-dark>${img}</picture>`;
+    }
     // srcset is a list: a space or comma in the URL would start another candidate.
     const srcset = darkUrl.replace(/[\s,]/g, (c) => encodeURIComponent(c));
     return html`<picture><source srcset="${srcset}" media="(prefers-color-scheme: dark)" data-q-dark>${img}</picture>`;
@@ -377,7 +385,10 @@ export class HtmlRenderer {
     const collapsed = dataNumber(node, "collapsedLineCount");
     const collapsible = dataFlag(node, "expandable") && collapsed !== undefined && collapsed > 0 && lines.length > collapsed;
     if (collapsible) classes.push("q-code-collapsible");
-    const pre = html`<pre><code class="hljs${language ? ` language-${language}` : ""}">${raw(body.join(""))}</code></pre>`;
+    // Focusable (a block that scrolls sideways must be reachable by keyboard; content.js takes it off
+    // a block that does not, once shown), and its line count for the height it is given before the
+    // browser lays it out (content.css: code out of sight is laid out when it comes near).
+    const pre = html`<pre tabindex="0" style="--q-lines:${lines.length}"><code class="hljs${language ? ` language-${language}` : ""}">${raw(body.join(""))}</code></pre>`;
     // The header shows the title and the language; the copy button (content.js shows it) sits in
     // the header when there is one, else over the code.
     const label = syntaxLabel(syntax);
@@ -428,8 +439,8 @@ export class HtmlRenderer {
     const lead = !this.leadImage && this.blocksSeen <= LEAD_IMAGE_BLOCKS;
     if (lead) this.leadImage = true;
     const loading = lead ? raw(' fetchpriority="high"') : raw(' loading="lazy"');
-    const img = html`<img src="${source.url}" alt="${alt}"${loading} decoding="async"${dimensions(source)}${sizeStyle}>`;
-    return html`<figure class="q-image">${dark ? this.picture(dark.url, img) : img}${captionText ? html`<figcaption>${caption}</figcaption>` : EMPTY}</figure>`;
+    const img = html`<img src="${source.url}"${widths(source)} alt="${alt}"${loading} decoding="async"${dimensions(source)}${sizeStyle}>`;
+    return html`<figure class="q-image">${dark ? this.picture(dark.url, img, dark, true) : img}${captionText ? html`<figcaption>${caption}</figcaption>` : EMPTY}</figure>`;
   }
 
   private captionInlines(nodes: readonly Node[], ctx: Ctx): SafeHtml {
@@ -657,6 +668,21 @@ function alignClass(node: Node, attribute = true): SafeHtml {
   const align = dataString(node, "align");
   if (align !== "center" && align !== "end") return EMPTY;
   return attribute ? raw(` class="q-align-${align}"`) : raw(` q-align-${align}`);
+}
+
+/** An image as the renderer places it: its address, its size, and its other widths when offered. */
+export interface ImageSource {
+  url: string;
+  width?: number;
+  height?: number;
+  srcset?: string;
+  sizes?: string;
+}
+
+/** The `srcset` and `sizes` of an image offered at other widths (with its size known, so that the page does not shift). */
+function widths(source: ImageSource): SafeHtml {
+  if (!source.srcset || !source.sizes || !source.width || !source.height) return EMPTY;
+  return html` srcset="${source.srcset}" sizes="${source.sizes}"`;
 }
 
 function dimensions(source: { width?: number; height?: number }): SafeHtml {

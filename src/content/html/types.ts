@@ -7,6 +7,12 @@ export interface RenderedFile {
   size?: number;
   width?: number;
   height?: number;
+  /**
+   * The image at other widths (an `<img srcset>` of `w` descriptors) and the width it takes on the
+   * page (`sizes`), when whoever serves it offers them; a block image lets the browser pick.
+   */
+  srcset?: string;
+  sizes?: string;
 }
 
 /** What an OpenAPI operation block shows beyond its method and path, when the caller knows the spec. */

@@ -2,6 +2,7 @@
  * Download URLs for revision files: signed and expiring, so that they work where no bearer token
  * can be sent (an <img> tag, a browser tab) and are only handed to callers allowed to see the file.
  */
+import { isDerivable, variantWidths } from "../../content/images/widths.js";
 import { sign, verifySignature } from "../../lib/signing.js";
 
 /** How long a download URL stays valid. */
@@ -26,6 +27,18 @@ export function downloadUrl(base: string, secret: string, target: DownloadTarget
   const expires = (Math.floor(now / 1000 / ttl) + 2) * ttl;
   const query = new URLSearchParams({ type: target.contentType, expires: String(expires), sig: sign(secret, message(target, expires)) });
   return `${base}/files/${target.blobHash}/${encodeURIComponent(target.name)}?${query}`;
+}
+
+/**
+ * A signed image URL (`downloadUrl`) at each width it is offered at, as a `srcset` of `w`
+ * descriptors (GET /files serves `&w=`), or undefined for a type or size that has none.
+ */
+export function widthsSrcset(url: string, contentType: string, width: number | undefined): string | undefined {
+  if (!width || !isDerivable(contentType)) return undefined;
+  const widths = variantWidths(width);
+  if (widths.length === 0) return undefined;
+  const separator = url.includes("?") ? "&" : "?";
+  return widths.map((w) => `${url}${separator}w=${w} ${w}w`).join(", ");
 }
 
 export function verifyDownload(

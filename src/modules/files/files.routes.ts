@@ -1,9 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyReply } from "fastify";
 import Type from "typebox";
+import { isDerivable, MAX_VARIANT_WIDTH } from "../../content/images/widths.js";
 import { getBlob } from "../../content/store/blobs.queries.js";
 import type { Deps } from "../../deps.js";
-import { forbidden, notFound } from "../../http/errors.js";
+import { badRequest, forbidden, notFound } from "../../http/errors.js";
 import { verifyDownload } from "./files-urls.model.js";
+import { requestVariants } from "./image-variants.jobs.js";
+import { variantData, variantEntries } from "./image-variants.queries.js";
 
 /** Types a browser may render inline; everything else downloads as an attachment. */
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|application\/pdf|text\/plain|video\/(mp4|webm)|audio\/(mpeg|ogg|wav))$/;
@@ -16,7 +20,19 @@ const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|application\/pdf|text\/p
 const SCRIPT_TYPES =
   /^(text|application)\/(x-)?(javascript|ecmascript|jscript|livescript)\b|^text\/(x-)?(js|ecmascript)\b|^application\/wasm\b|^text\/jsx?\b|^module\b/i;
 
-/** GET /files/{hash}/{name}: the bytes behind a signed `downloadURL`. */
+/** The file name a variant is saved under: the source's, its extension that of the variant's type. */
+function variantName(name: string, contentType: string): string {
+  const extension = contentType === "image/webp" ? ".webp" : "";
+  return extension ? `${name.replace(/\.[A-Za-z0-9]{1,5}$/, "")}${extension}` : name;
+}
+
+/**
+ * GET /files/{hash}/{name}: the bytes behind a signed `downloadURL`. With `w`, an image (PNG, JPEG,
+ * GIF, WebP) at about that width in WebP: the narrowest variant at least that wide (the widest
+ * made for a wider request). The address is the file's own, under the same signature: whoever may
+ * fetch the image may fetch its variants, and nobody else. Variants are made by a job
+ * (image-variants.jobs.ts); until they are, the image is served as stored and not cached.
+ */
 export const fileRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     "/files/:hash/:name",
@@ -29,29 +45,53 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
           type: Type.String({ minLength: 1, maxLength: 255 }),
           expires: Type.Integer({ minimum: 0 }),
           sig: Type.String({ minLength: 1, maxLength: 128 }),
+          w: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_VARIANT_WIDTH })),
         }),
       },
     },
     async (request, reply) => {
       const { hash, name } = request.params;
-      const { type, expires, sig } = request.query;
+      const { type, expires, sig, w } = request.query;
       const verdict = verifyDownload(deps.secret, { blobHash: hash, name, contentType: type }, expires, sig);
       if (verdict === "invalid") throw forbidden("This download link is not valid.");
       if (verdict === "expired") throw forbidden("This download link has expired; read the file again through the API for a fresh link.");
-      const bytes = await getBlob(deps.db, hash);
-      if (!bytes) throw notFound("This file no longer exists.");
-      const inline = INLINE_TYPES.test(type);
-      return (
-        reply
-          .header("content-type", SCRIPT_TYPES.test(type.trim()) ? "application/octet-stream" : type)
-          .header("content-length", bytes.length)
-          // Uploaded content must never run as our origin's page (SVG and HTML can carry scripts).
-          .header("content-security-policy", "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'")
-          .header("x-content-type-options", "nosniff")
-          .header("content-disposition", `${inline ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(name)}`)
-          .header("cache-control", `private, max-age=${Math.max(0, expires - Math.floor(Date.now() / 1000))}, immutable`)
-          .send(bytes)
-      );
+      const cache = `private, max-age=${Math.max(0, expires - Math.floor(Date.now() / 1000))}, immutable`;
+      if (w !== undefined) {
+        if (!isDerivable(type)) throw badRequest("Only PNG, JPEG, GIF and WebP images are served at other widths (w).");
+        const entries = await variantEntries(deps.db, hash);
+        const done = entries.find((entry) => entry.width === 0);
+        const made = entries.filter((entry) => entry.width > 0);
+        const chosen = made.find((entry) => entry.width >= w) ?? made.at(-1);
+        if (chosen?.stored) {
+          const data = await variantData(deps.db, hash, chosen.width);
+          if (data) return send(reply, data, chosen.contentType, variantName(name, chosen.contentType), cache);
+        }
+        if (!done && (await requestVariants(deps.db, hash))) deps.notifyJobs();
+        // Until the variants are made, the source: not kept, so that the next visit gets the variant.
+        if (!done) return send(reply, await sourceBytes(deps, hash), type, name, "no-cache");
+      }
+      return send(reply, await sourceBytes(deps, hash), type, name, cache);
     },
   );
 };
+
+async function sourceBytes(deps: Deps, hash: string): Promise<Buffer> {
+  const bytes = await getBlob(deps.db, hash);
+  if (!bytes) throw notFound("This file no longer exists.");
+  return bytes;
+}
+
+function send(reply: FastifyReply, bytes: Buffer, type: string, name: string, cache: string) {
+  const inline = INLINE_TYPES.test(type);
+  return (
+    reply
+      .header("content-type", SCRIPT_TYPES.test(type.trim()) ? "application/octet-stream" : type)
+      .header("content-length", bytes.length)
+      // Uploaded content must never run as our origin's page (SVG and HTML can carry scripts).
+      .header("content-security-policy", "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'")
+      .header("x-content-type-options", "nosniff")
+      .header("content-disposition", `${inline ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(name)}`)
+      .header("cache-control", cache)
+      .send(bytes)
+  );
+}

@@ -33,18 +33,33 @@
   }
 
   // ---- code wider than its block: focusable, so that the keyboard can scroll it
+  // Code blocks come focusable; one that does not scroll sideways is taken out of the tab order
+  // once it is near the screen (measured then: measuring every block at once would lay out the
+  // whole page, code out of sight included), and again when the window is resized.
   function setupScrollableCode() {
-    const mark = () => {
-      for (const pre of document.querySelectorAll(".q-code pre")) {
-        if (pre.scrollWidth > pre.clientWidth) pre.tabIndex = 0;
-        else pre.removeAttribute("tabindex");
-      }
+    const near = new Set();
+    const mark = (pre) => {
+      if (pre.scrollWidth > pre.clientWidth) pre.tabIndex = 0;
+      else pre.removeAttribute("tabindex");
     };
-    mark();
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (entry.isIntersecting) {
+            near.add(entry.target);
+            mark(entry.target);
+          } else near.delete(entry.target);
+        }
+      },
+      { rootMargin: "50% 0px" },
+    );
+    for (const pre of document.querySelectorAll(".q-code pre")) observer.observe(pre);
     let pending = 0;
     addEventListener("resize", () => {
       cancelAnimationFrame(pending);
-      pending = requestAnimationFrame(mark);
+      pending = requestAnimationFrame(() => {
+        for (const pre of near) mark(pre);
+      });
     });
   }
 
