@@ -12,6 +12,7 @@ import { makePng } from "../../../test/helpers/generate-repo.js";
 import { commitFiles, createBareRepo, readRepoFiles } from "../../../test/helpers/git.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { WebClient } from "../../../test/helpers/web.js";
+import type { JSONDocument } from "../../content/document/types.js";
 import { parseMarkdownPage } from "../../content/markdown/parse.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
@@ -349,7 +350,9 @@ describe("Git sync conflicts", () => {
   /** Edits the space's reusable content in Quire: a new primary revision whose include holds `markdown`. */
   async function editIncludeInQuire(spaceId: string, markdown: string) {
     const { revisionId, content } = await primaryContent(spaceId);
-    const hash = await saveDocument(ctx.db, parseMarkdownPage(markdown).document);
+    // Edited in place, as the editor does: the blocks keep their keys.
+    const previous = await loadDocument<JSONDocument>(ctx.db, content.reusableContents[0]!.documentHash!);
+    const hash = await saveDocument(ctx.db, parseMarkdownPage(markdown, { previous }).document);
     await ctx.db.transaction().execute((trx) =>
       commitRevision(trx, {
         spaceId,

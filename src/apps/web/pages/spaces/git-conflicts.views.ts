@@ -91,7 +91,9 @@ function pageCard(
         ? html`<p class="warn" data-kind="moved-in-git">Git moved this page's file to <code>${moved.path}</code> and Quire edited the page: Quire's version is kept here until you choose.</p>`
         : html`<p class="warn" data-kind="deleted-in-git">Git deleted this page's file and Quire edited the page: the page is kept in the space until you choose.</p>`
       : conflict.kind === "deleted-in-quire"
-        ? html`<p class="warn" data-kind="deleted-in-quire">Quire deleted this page and Git edited its file: Git's version is back in the space until you choose.</p>`
+        ? page
+          ? html`<p class="warn" data-kind="deleted-in-quire">Quire deleted this page and Git edited its file: Git's version is back in the space until you choose.</p>`
+          : html`<p class="warn" data-kind="deleted-in-quire">Quire deleted this page and Git edited its file: Git's file stays in the branch until you choose. Keeping Git's version brings the page back into the space (at the top level); keeping Quire's lets the next export delete the file.</p>`
         : "";
   const keepForms = canResolve
     ? html`<div class="choices">
@@ -121,7 +123,7 @@ function pageCard(
         : isInclude
           ? html`<p class="warn">This reusable content was deleted in Quire since: choosing closes the conflict.</p>`
           : conflict.kind === "deleted-in-quire"
-            ? html`<p class="warn">Git's version is in the branch, not in the space: keeping it brings the page back (at the top level), keeping Quire's deletes its file at the next export.</p>`
+            ? ""
             : html`<p class="warn">This page was deleted in Quire since: choosing closes the conflict.</p>`
     }
     <div class="conflict two">${sideDiff(content, "What Quire changed since the last sync", "quire", base, quire)}${sideDiff(content, "What Git changed since the last sync", "git", base, git)}</div>
