@@ -186,7 +186,9 @@ async function measure(repoDir: string): Promise<Row> {
       const compare = (list: typeof own.pages, count: () => void) => {
         const visit = (items: typeof own.pages) => {
           for (const item of items) {
-            if (item.kind === "document" && item.path && originals.get(item.path) === item.source) count();
+            // A page without a file (a folder without README.md, a SUMMARY.md item without a link)
+            // is written as no file, only its SUMMARY.md line: nothing to differ.
+            if (item.kind === "document" && (item.linkless || (item.path && originals.get(item.path) === item.source))) count();
             if (item.kind !== "link") visit(item.children);
           }
         };

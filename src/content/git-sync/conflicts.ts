@@ -7,13 +7,14 @@
  */
 import { mergeDocuments } from "../merge/document.js";
 import type { JSONDocument, MergeConflict } from "../merge/types.js";
-import { indexPages, type PageNode } from "../revision/model.js";
+import { indexPages, type PageNode, type ReusableContentEntry } from "../revision/model.js";
 import { canonicalJson } from "../store/canonical.js";
 
-/** A page edited on both sides since the last sync, as recorded in the space's sync state. */
+/** A page (or an include) edited on both sides since the last sync, as recorded in the space's sync state. */
 export interface GitConflict {
+  /** The page's id, or the reusable content's when `target` is "include". */
   pageId: string;
-  /** The page's file, relative to the content root. */
+  /** The page's (or include's) file, relative to the content root. */
   path: string;
   title: string;
   /** Document hashes: what Git held at the last sync, Git's version now, Quire's version when found. */
@@ -33,6 +34,8 @@ export interface GitConflict {
   kind?: "deleted-in-git" | "deleted-in-quire";
   /** Git moved the page's file: the page Git's file is now (its id and path). */
   movedTo?: { pageId: string; path: string };
+  /** What is in conflict: a page (absent) or a reusable content, a file under `.gitbook/includes` that pages include. */
+  target?: "include";
 }
 
 /** One conflict with its three documents and Quire's page now (undefined: deleted in Quire since). */
@@ -42,6 +45,8 @@ export interface ConflictVersions {
   git: JSONDocument | undefined;
   quire: JSONDocument | undefined;
   page: PageNode | undefined;
+  /** The reusable content in conflict as the space holds it now (a conflict whose `target` is "include"). */
+  include?: ReusableContentEntry | undefined;
 }
 
 export interface SyncDocuments {
@@ -117,7 +122,7 @@ export async function reconcileImport(input: ReconcileInput, documents: SyncDocu
   const same = documentComparer(documents);
   const quire = indexPages(input.quire);
   const base = indexPages(input.base);
-  const openByPage = new Map(input.open.map((c) => [c.pageId, c]));
+  const openByPage = new Map(input.open.filter((c) => c.target !== "include").map((c) => [c.pageId, c]));
   const conflicts: GitConflict[] = [];
   const keptFromQuire: string[] = [];
   const fromGit: string[] = [];
@@ -129,11 +134,13 @@ export async function reconcileImport(input: ReconcileInput, documents: SyncDocu
       const ours = quire.get(page.id)?.page;
       const before = base.get(page.id)?.page;
       const open = openByPage.get(page.id);
-      if (page.kind === "document" && !ours && before?.kind === "document" && (open?.kind === "deleted-in-quire" || !open)) {
+      // (An open conflict is found again even when the base has no page: an export that found it made
+      // Quire's content, without the page, the base.)
+      if (page.kind === "document" && !ours && (open?.kind === "deleted-in-quire" || (!open && before?.kind === "document"))) {
         // Deleted in Quire since the base: Git's page comes back (as before), and when Git edited it
         // that is a conflict, so that the deletion is a person's choice and Git's edit is not lost.
-        const baseHash = open ? open.base : before.documentHash;
-        const gitUnchangedBlob = !open && !!before.git?.oid && before.git.oid === page.git?.oid;
+        const baseHash = open ? open.base : before?.documentHash;
+        const gitUnchangedBlob = !open && !!before?.git?.oid && before.git.oid === page.git?.oid;
         if (open || (!gitUnchangedBlob && !(await same(page.documentHash, baseHash))))
           conflicts.push(
             conflictFound(input, open, {
@@ -186,6 +193,70 @@ export async function reconcileImport(input: ReconcileInput, documents: SyncDocu
   const pages = await visit(input.git);
   await keepDeletedInGit(pages, input, { quire, base, openByPage, same, conflicts });
   return { pages, conflicts, keptFromQuire, fromGit };
+}
+
+export interface ReconcileIncludesInput extends Pick<ReconcileInput, "open" | "commit" | "now" | "direction"> {
+  git: ReusableContentEntry[];
+  quire: ReusableContentEntry[];
+  base: ReusableContentEntry[];
+}
+
+/**
+ * Git's includes (reusable contents), each compared with the base and with Quire's version (by id,
+ * which an import keeps by path), as pages are: only Git changed it, Git's; only Quire, Quire's
+ * (kept); both, differently, Quire's is kept and it is a conflict (`target: "include"`).
+ * An include one side deleted follows Git, as before.
+ */
+export async function reconcileIncludes(
+  input: ReconcileIncludesInput,
+  documents: SyncDocuments,
+): Promise<{ reusableContents: ReusableContentEntry[]; conflicts: GitConflict[]; keptFromQuire: string[]; fromGit: string[] }> {
+  const same = documentComparer(documents);
+  const quire = new Map(input.quire.map((r) => [r.id, r]));
+  const base = new Map(input.base.map((r) => [r.id, r]));
+  const openById = new Map(input.open.filter((c) => c.target === "include").map((c) => [c.pageId, c]));
+  const conflicts: GitConflict[] = [];
+  const keptFromQuire: string[] = [];
+  const fromGit: string[] = [];
+  const reusableContents: ReusableContentEntry[] = [];
+  for (const include of input.git) {
+    const ours = quire.get(include.id);
+    const before = base.get(include.id);
+    const open = openById.get(include.id);
+    if (!ours || (!before && !open)) {
+      reusableContents.push(include);
+      continue;
+    }
+    const baseHash = open ? open.base : before?.documentHash;
+    const baseTitle = open ? open.title : (before?.title ?? ours.title);
+    const gitUnchangedBlob = !open && !!before?.git?.oid && before.git.oid === include.git?.oid;
+    const gitChanged = !gitUnchangedBlob && !(await same(include.documentHash, baseHash));
+    const quireChanged = !(await same(ours.documentHash, baseHash)) || (!open && ours.title !== baseTitle);
+    if (!quireChanged || (gitChanged && (await same(include.documentHash, ours.documentHash)) && include.title === ours.title)) {
+      if (gitChanged && !quireChanged) fromGit.push(include.id);
+      reusableContents.push(include);
+      continue;
+    }
+    const quireVersion: ReusableContentEntry = { ...include, title: ours.title, documentHash: ours.documentHash as string };
+    if (!ours.documentHash) delete quireVersion.documentHash;
+    reusableContents.push(quireVersion);
+    if (!gitChanged) {
+      keptFromQuire.push(include.id);
+      continue;
+    }
+    conflicts.push(
+      conflictFound(input, open, {
+        pageId: include.id,
+        path: include.git?.path ?? open?.path ?? "",
+        title: ours.title,
+        base: baseHash ?? "",
+        git: include.documentHash ?? "",
+        quire: ours.documentHash ?? "",
+        target: "include",
+      }),
+    );
+  }
+  return { reusableContents, conflicts, keptFromQuire, fromGit };
 }
 
 /**

@@ -57,8 +57,8 @@ export async function exportContent(
     /** Web addresses of the branch's files that are not imported, by root-relative path (ResolveTable.external). */
     external?: Map<string, string>;
     /**
-     * Pages (by id) whose file in the branch is written back as it is, whatever the space holds:
-     * pages in conflict, whose Git side must not be overwritten until a person chooses.
+     * Pages and includes (by id) whose file in the branch is written back as it is, whatever the
+     * space holds: those in conflict, whose Git side must not be overwritten until a person chooses.
      */
     keepBranch?: ReadonlySet<string>;
   } = {},
@@ -193,8 +193,9 @@ export async function exportContent(
   const reusableContents: WritableReusableContent[] = [];
   for (const include of content.reusableContents) {
     const path = includePath.get(include.id)!;
-    if (kept.has(path)) {
-      reusableContents.push({ path, title: include.title, source: options.branch?.sources.get(path) as string });
+    const branchSource = options.branch?.sources.get(path);
+    if (kept.has(path) || (branchSource !== undefined && !!options.keepBranch?.has(include.id))) {
+      reusableContents.push({ path, title: include.title, source: branchSource as string });
       continue;
     }
     const document = (include.documentHash ? await sources.loadDocument(include.documentHash) : undefined) ?? EMPTY;

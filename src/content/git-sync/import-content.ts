@@ -116,7 +116,8 @@ export async function importContent(
         const before =
           previousSiblings.find((p) => p.kind === page.kind && !p.git && p.title === page.title) ??
           (page.kind === "group" ? previousSiblings.find((p) => p.kind === "group" && p.slug === page.slug) : undefined) ??
-          (previousSiblings[index]?.kind === page.kind ? previousSiblings[index] : undefined);
+          // (never a page that has a file: that one's id is its file's)
+          (previousSiblings[index]?.kind === page.kind && !previousSiblings[index]?.git ? previousSiblings[index] : undefined);
         id = before?.id;
         previousChildren = before?.children ?? [];
       }

@@ -170,12 +170,13 @@ describe("without SUMMARY.md: inferred from folders", () => {
         children: [
           "guides/a.md | Alpha",
           "guides/b.md | Bravo",
-          { page: "guides/deep/README.md | deep", children: ["guides/deep/c.md | Deep C"] },
+          // No README.md: a page without a file (nothing is written into the folder by an export).
+          { page: " | deep", children: ["guides/deep/c.md | Deep C"] },
         ],
       },
     ]);
     const deep = (content.pages[4] as { children: RepoPage[] }).children[2];
-    expect(deep).toMatchObject({ kind: "document", oid: null, source: "" });
+    expect(deep).toMatchObject({ kind: "document", path: "", oid: null, source: "", slug: "deep", linkless: true });
     expect(content.warnings.map((w) => w.code)).toEqual(["folder_without_readme"]);
     expect(content.files.map((f) => f.path)).toEqual([".gitbook/assets/logo.svg"]);
   });

@@ -571,11 +571,24 @@ function inferPages(
       if (!readme) {
         warnings.push({
           code: "folder_without_readme",
-          message: `The folder ${JSON.stringify(sub)} has no README.md; its page is empty`,
+          message: `The folder ${JSON.stringify(sub)} has no README.md; its page has no content, only the pages under it`,
           paths: [sub],
         });
+        // A page without a file, as a SUMMARY.md item without a link: an export writes no README.md
+        // into the folder (the repository did not have one), only the item over its pages.
+        const title = basename(sub);
+        return {
+          kind: "document",
+          path: "",
+          oid: null,
+          slug: slugify(title),
+          title,
+          source: "",
+          children: build(sub, level + 1),
+          linkless: true,
+        };
       }
-      const page = newDocument(readme ?? `${sub}/README.md`, readme ? entryFor(readme) : undefined, readme ? "" : basename(sub));
+      const page = newDocument(readme, entryFor(readme), "");
       page.children = build(sub, level + 1);
       return page;
     });

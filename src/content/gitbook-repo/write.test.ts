@@ -81,7 +81,8 @@ describe("write -> read round trip", () => {
         "* [Guides](guides/README.md)",
         "  * [Alpha](guides/a.md)",
         "  * [Bravo](guides/b.md)",
-        "  * [deep](guides/deep/README.md)",
+        // A folder without README.md: a page without a file, written as an item without a link.
+        "  * deep",
         "    * [Deep C](guides/deep/c.md)",
         "",
       ].join("\n"),

@@ -12,6 +12,11 @@ import { makePng } from "../../../test/helpers/generate-repo.js";
 import { commitFiles, createBareRepo, readRepoFiles } from "../../../test/helpers/git.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { WebClient } from "../../../test/helpers/web.js";
+import type { JSONDocument } from "../../content/document/types.js";
+import { parseMarkdownPage } from "../../content/markdown/parse.js";
+import { commitRevision } from "../../content/revision/commit.js";
+import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
+import { loadContent, loadDocument, saveDocument } from "../../content/revision/storage.js";
 import { readGitSyncState } from "./git-sync-state.service.js";
 
 let ctx: TestContext;
@@ -320,6 +325,195 @@ describe("Git sync conflicts", () => {
       ]);
       await sync(owner, space.id, "export", repo.url);
       expect(String(readRepoFiles(repo.dir).get("guide.md"))).toBe("# Guide\n\nFirst, by Quire.\n\nSecond, by Git.\n\nThird, by Git.\n");
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  // trunk-io/docs: `.gitbook/includes/slack-callout.md`, included by its pages as below.
+  const CALLOUT = `---\ntitle: Slack callout\n---\n\n\n\n{% hint style="success" %}\nWant to chat with Trunk's engineers? Join us and 1500+ fellow engineers [on Slack](https://slack.trunk.io/).\n{% endhint %}\n`;
+
+  /** The space's primary content now. */
+  async function primaryContent(spaceId: string) {
+    const space = await ctx.db.selectFrom("spaces").select(["revisionId"]).where("id", "=", spaceId).executeTakeFirstOrThrow();
+    const revision = await getSpaceRevision(ctx.db, spaceId, space.revisionId);
+    return { revisionId: space.revisionId, content: await loadContent(ctx.db, revision?.treeHash ?? null) };
+  }
+
+  /** The texts of a reusable content's document as the space holds it. */
+  async function includeText(spaceId: string): Promise<string> {
+    const { content } = await primaryContent(spaceId);
+    const document = await loadDocument(ctx.db, content.reusableContents[0]?.documentHash ?? "");
+    return JSON.stringify(document);
+  }
+
+  /** Edits the space's reusable content in Quire: a new primary revision whose include holds `markdown`. */
+  async function editIncludeInQuire(spaceId: string, markdown: string) {
+    const { revisionId, content } = await primaryContent(spaceId);
+    // Edited in place, as the editor does: the blocks keep their keys.
+    const previous = await loadDocument<JSONDocument>(ctx.db, content.reusableContents[0]!.documentHash!);
+    const hash = await saveDocument(ctx.db, parseMarkdownPage(markdown, { previous }).document);
+    await ctx.db.transaction().execute((trx) =>
+      commitRevision(trx, {
+        spaceId,
+        parents: [revisionId],
+        type: "edits",
+        content: { ...content, reusableContents: content.reusableContents.map((r) => ({ ...r, documentHash: hash })) },
+        createdBy: null,
+        movePrimaryFrom: revisionId,
+      }),
+    );
+  }
+
+  it("an include edited in Git and in Quire is a conflict, like a page: the import keeps Quire's, the export Git's file, until a person chooses", async () => {
+    const setup = await createOrgWithSpace(ctx, { title: "Includes" });
+    const { owner, org, space } = setup;
+    const repo = createBareRepo({
+      ...FILES,
+      "guide.md": `# Guide\n\nFirst paragraph.\n\n{% include ".gitbook/includes/slack-callout.md" %}\n`,
+      ".gitbook/includes/slack-callout.md": CALLOUT,
+    });
+    try {
+      expect((await sync(owner, space.id, "import", repo.url)).lastImport.status).toBe("succeeded");
+      const includeId = (await primaryContent(space.id)).content.reusableContents[0]!.id;
+      await editIncludeInQuire(space.id, CALLOUT.replace("Want to chat", "Want to talk"));
+      const gitCallout = CALLOUT.replace("1500+", "2000+");
+      commitFiles(repo.dir, { ".gitbook/includes/slack-callout.md": gitCallout, "other.md": "# Other\n\nChanged in Git.\n" });
+
+      const info = await sync(owner, space.id, "import", repo.url);
+      expect(info.lastImport.message).toMatch(/^1 page\(s\) were edited both .*"Slack callout" \(\.gitbook\/includes\/slack-callout\.md\)/);
+      // Quire's version is kept (not overwritten by Git's), the rest of the import applied.
+      expect(await includeText(space.id)).toContain("Want to talk");
+      expect(await includeText(space.id)).not.toContain("2000+");
+      expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, await pageId(owner, space.id, "Other"))).toEqual(["Changed in Git."]);
+      expect((await readGitSyncState(ctx.db, space.id))?.conflicts).toMatchObject([
+        { pageId: includeId, target: "include", path: ".gitbook/includes/slack-callout.md", direction: "import" },
+      ]);
+
+      // The export leaves Git's file in the branch (not overwritten by Quire's either).
+      await sync(owner, space.id, "export", repo.url);
+      expect(String(readRepoFiles(repo.dir).get(".gitbook/includes/slack-callout.md"))).toBe(gitCallout);
+
+      const browser = await WebClient.signedIn(ctx, owner);
+      const page = await conflictPage(org.id, space.id, browser);
+      expect(page).toContain('data-target="include"');
+      expect(page).toMatch(/data-kind="include">This reusable content/);
+      expect(page).toContain("2000+");
+      expect(page).toContain("Want to talk");
+      const res = await browser.post(`/app/o/${org.id}/s/${space.id}/git/conflicts/${includeId}`, {
+        _csrf: WebClient.csrfOf(page),
+        keep: "merge",
+      });
+      expect(res.status, res.text.slice(0, 300)).toBe(303);
+      // The merge holds both sides' edits of the one hint... or Quire's for the block both changed.
+      expect(await includeText(space.id)).toContain("Want to talk");
+      expect((await readGitSyncState(ctx.db, space.id))?.conflicts).toEqual([]);
+      await sync(owner, space.id, "export", repo.url);
+      expect(String(readRepoFiles(repo.dir).get(".gitbook/includes/slack-callout.md"))).toContain("Want to talk");
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it("an export keeps a page Quire deleted that Git edited (deleted-in-quire), and Git's edit of a page Quire moved", async () => {
+    const { owner, org, space, repo, guide } = await synced();
+    try {
+      const other = await pageId(owner, space.id, "Other");
+      const home = await pageId(owner, space.id, "Home");
+      const cr = await createChangeRequest(ctx, owner, space.id);
+      await editContent(ctx, owner, space.id, cr.id, [
+        { operation: "delete_page", page: other },
+        { operation: "update_page", page: guide, into: home },
+      ]);
+      await mergeChangeRequest(ctx, owner, space.id, cr.id);
+      const gitOther = "# Other\n\nEdited in Git.\n";
+      const gitGuide = "# Guide\n\nFirst paragraph, edited in Git.\n\nSecond paragraph.\n\nThird paragraph.\n";
+      commitFiles(repo.dir, { "other.md": gitOther, "guide.md": gitGuide });
+
+      const exported = await sync(owner, space.id, "export", repo.url);
+      expect(exported.lastExport.status).toBe("succeeded");
+      expect(exported.lastExport.message).toMatch(/"Other" \(other\.md\)\. Git's file is left as it is in the branch/);
+      let files = readRepoFiles(repo.dir);
+      // Git's edit of the page Quire deleted stays, listed where Git has it.
+      expect(String(files.get("other.md"))).toBe(gitOther);
+      expect(String(files.get("SUMMARY.md"))).toContain("* [Other](other.md)");
+      // The page Quire moved is listed where Quire put it, its file Git's.
+      expect(String(files.get("guide.md"))).toBe(gitGuide);
+      expect(String(files.get("SUMMARY.md"))).toMatch(/\* \[Home\]\(README\.md\)\n {2}\* \[Guide\]\(guide\.md\)/);
+      expect((await readGitSyncState(ctx.db, space.id))?.conflicts).toMatchObject([
+        { pageId: other, kind: "deleted-in-quire", direction: "export", quire: "" },
+      ]);
+
+      // The conflicts page says Quire deleted it; nothing is lost by a second export either.
+      const browser = await WebClient.signedIn(ctx, owner);
+      const page = await conflictPage(org.id, space.id, browser);
+      expect(page).toMatch(/data-kind="deleted-in-quire">Quire deleted this page and Git edited its file/);
+      expect(page).toContain("found by an export");
+      await sync(owner, space.id, "export", repo.url);
+      files = readRepoFiles(repo.dir);
+      expect(String(files.get("other.md"))).toBe(gitOther);
+
+      // Keeping Git's version brings the page back into the space; the next export keeps its file.
+      const res = await browser.post(`/app/o/${org.id}/s/${space.id}/git/conflicts/${other}`, {
+        _csrf: WebClient.csrfOf(page),
+        keep: "git",
+      });
+      expect(res.status, res.text.replace(/<style[\s\S]*?<\/style>/g, "").slice(0, 3000)).toBe(303);
+      expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, other)).toEqual(["Edited in Git."]);
+      await sync(owner, space.id, "export", repo.url);
+      files = readRepoFiles(repo.dir);
+      expect(String(files.get("other.md"))).toBe(gitOther);
+      expect(String(files.get("SUMMARY.md"))).toContain("* [Other](other.md)");
+      // The next import brings Git's edit of the page Quire moved, where Quire moved it.
+      expect((await sync(owner, space.id, "import", repo.url)).lastImport.message).toBeUndefined();
+      const content = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body as { pages: Page[] };
+      expect(content.pages.find((p) => p.id === home)?.pages?.map((p) => p.id)).toEqual([guide]);
+      expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, guide)).toContain("First paragraph, edited in Git.");
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it("an export to a branch where Git deleted a page Quire edited leaves it deleted there (deleted-in-git) and keeps Quire's page", async () => {
+    const { owner, org, space, repo, guide } = await synced();
+    try {
+      await editInQuire(owner, space.id, guide, "# Guide\n\nFirst paragraph.\n\nSecond, by Quire.\n\nThird paragraph.\n");
+      // Git deletes guide.md (edited in Quire) and other.md (not edited in Quire).
+      commitFiles(
+        repo.dir,
+        { "README.md": FILES["README.md"], "SUMMARY.md": "# Table of contents\n\n* [Home](README.md)\n" },
+        { replace: true },
+      );
+      const exported = await sync(owner, space.id, "export", repo.url);
+      expect(exported.lastExport.message).toMatch(/"Guide" \(guide\.md\)/);
+      let files = readRepoFiles(repo.dir);
+      expect(files.has("guide.md")).toBe(false);
+      expect(files.has("other.md")).toBe(false);
+      expect(String(files.get("SUMMARY.md"))).toBe("# Table of contents\n\n* [Home](README.md)\n");
+      expect((await readGitSyncState(ctx.db, space.id))?.conflicts).toMatchObject([
+        { pageId: guide, kind: "deleted-in-git", direction: "export", git: "" },
+      ]);
+      // Quire's edit is still in the space.
+      expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, guide)).toContain("Second, by Quire.");
+
+      // The next import keeps the conflict (and Quire's page), and deletes the page Quire did not edit.
+      const imported = await sync(owner, space.id, "import", repo.url);
+      expect(imported.lastImport.message).toMatch(/"Guide" \(guide\.md\)/);
+      const titles = flatten((await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body.pages).map((p: Page) => p.title);
+      expect(titles).toEqual(["Home", "Guide"]);
+
+      // Keeping Quire's version: the export then writes the page back.
+      const browser = await WebClient.signedIn(ctx, owner);
+      const page = await conflictPage(org.id, space.id, browser);
+      expect(page).toMatch(/data-kind="deleted-in-git">Git deleted this page/);
+      const res = await browser.post(`/app/o/${org.id}/s/${space.id}/git/conflicts/${guide}`, {
+        _csrf: WebClient.csrfOf(page),
+        keep: "quire",
+      });
+      expect(res.status).toBe(303);
+      await sync(owner, space.id, "export", repo.url);
+      files = readRepoFiles(repo.dir);
+      expect(String(files.get("guide.md"))).toContain("Second, by Quire.");
     } finally {
       repo.cleanup();
     }

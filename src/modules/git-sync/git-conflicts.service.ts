@@ -4,6 +4,7 @@
  * it to the branch, the next import compares with it).
  */
 import { type ConflictChoice, type ConflictVersions, mergeConflict, resolvedDocument } from "../../content/git-sync/conflicts.js";
+import { slugify } from "../../content/gitbook-repo/text.js";
 import type { JSONDocument } from "../../content/merge/types.js";
 import { commitRevision } from "../../content/revision/commit.js";
 import { indexPages, type PageNode, type RevisionContent } from "../../content/revision/model.js";
@@ -33,6 +34,18 @@ export async function loadGitConflicts(
   const pages = indexPages(content.pages);
   const conflicts: ConflictVersions[] = [];
   for (const conflict of state?.conflicts ?? []) {
+    if (conflict.target === "include") {
+      const include = content.reusableContents.find((r) => r.id === conflict.pageId);
+      conflicts.push({
+        conflict,
+        page: undefined,
+        include,
+        base: await documentOf(db, conflict.base),
+        git: await documentOf(db, conflict.git),
+        quire: await documentOf(db, include?.documentHash),
+      });
+      continue;
+    }
     const page = pages.get(conflict.pageId)?.page;
     // A page Git moved: Git's version is its new page's; one a side deleted has no version there.
     const moved = conflict.movedTo ? pages.get(conflict.movedTo.pageId)?.page : undefined;
@@ -69,12 +82,12 @@ export async function resolveGitConflict(
   const index = indexPages(content.pages);
   const location = index.get(conflict.pageId);
   let revisionId = space.revisionId;
-  const commit = async (pages: PageNode[]) => {
+  const commit = async (pages: PageNode[], reusableContents = content.reusableContents) => {
     const created = await commitRevision(trx, {
       spaceId: space.id,
       parents: [space.revisionId],
       type: "edits",
-      content: { ...content, pages },
+      content: { ...content, pages, reusableContents },
       createdBy: input.actorId,
       movePrimaryFrom: space.revisionId,
     });
@@ -88,7 +101,47 @@ export async function resolveGitConflict(
       p.id === id ? { ...p, documentHash: hash, updatedAt: nowIso() } : { ...p, children: withDocument(p.children, id, hash) },
     );
   const moved = conflict.movedTo ? index.get(conflict.movedTo.pageId)?.page : undefined;
-  if (conflict.kind && location) {
+  const include = conflict.target === "include" ? content.reusableContents.find((r) => r.id === conflict.pageId) : undefined;
+  if (include) {
+    // A reusable content: its document becomes the side chosen (or the merge), as a page's does.
+    const document = resolvedDocument(input.choice, {
+      base: await documentOf(trx, conflict.base),
+      git: await documentOf(trx, conflict.git),
+      quire: await documentOf(trx, include.documentHash),
+    });
+    if (!document) {
+      throw invalid(
+        "The two versions of this reusable content cannot be merged block by block (their blocks have no common keys): keep Git's or Quire's.",
+      );
+    }
+    const hash = await saveDocument(trx, document);
+    if (hash !== include.documentHash) {
+      const reusableContents = content.reusableContents.map((r) => (r.id === include.id ? { ...r, documentHash: hash } : r));
+      revisionId = await commit(content.pages, reusableContents);
+    }
+  } else if (conflict.kind === "deleted-in-quire" && !location && input.choice.keep === "git") {
+    // Quire deleted the page and an export found Git's edit (the page is not back in the space
+    // yet): keeping Git's version brings it back, at the end of the top level, with its file.
+    const now = nowIso();
+    const name =
+      conflict.path
+        .replace(/\.md$/i, "")
+        .split("/")
+        .filter((part) => !/^readme$/i.test(part))
+        .pop() ?? conflict.title;
+    const restored: PageNode = {
+      id: conflict.pageId,
+      kind: "document",
+      title: conflict.title,
+      slug: slugify(name || conflict.title),
+      ...(conflict.git ? { documentHash: conflict.git } : {}),
+      ...(conflict.path ? { git: { oid: "", path: conflict.path } } : {}),
+      createdAt: now,
+      updatedAt: now,
+      children: [],
+    };
+    revisionId = await commit([...content.pages, restored]);
+  } else if (conflict.kind && location) {
     // One side deleted (or Git moved) the page: the choice keeps it or deletes it.
     const deletes = conflict.kind === "deleted-in-git" ? input.choice.keep === "git" : input.choice.keep === "quire";
     if (input.choice.keep === "merge" && !(conflict.kind === "deleted-in-git" && moved)) {

@@ -491,4 +491,40 @@ describe("GitBook fidelity of a Git import, and its round trip", () => {
     );
     expect(changed).toEqual([]);
   });
+  it("12: without SUMMARY.md, a folder without README.md is a page without a file: an export writes no README.md into it", async () => {
+    // langgenius/dify-docs: `tools/` holds only folders (each with its own README.md), and
+    // `writing-guides/` only pages; neither has a README.md of its own.
+    const translate = [
+      "# Translation Rules and Utilities",
+      "",
+      "Chinese and Japanese documentation is translated alongside each English change — by the docs team and contributors alike, typically with AI-agent assistance following the rules in this directory.",
+      "",
+    ].join("\n");
+    const files = {
+      "README.md": "# Dify Documentation\n",
+      "tools/translate/README.md": translate,
+      "tools/translate/formatting-ja.md": "# Japanese Formatting Guide\n",
+      "writing-guides/glossary.md": "# Glossary\n",
+    };
+    const { changed, after } = await roundTrip(files, async (space, owner, warnings) => {
+      expect(warnings.join("\n")).toMatch(/The folder "tools" has no README\.md/);
+      const content = (await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body as { pages: Page[] };
+      const shape = (pages: Page[]): unknown => pages.map((p) => [p.title, p.path ?? "", ...(p.pages?.length ? [shape(p.pages)] : [])]);
+      expect(shape(content.pages)).toEqual([
+        ["Dify Documentation", "dify-documentation"],
+        [
+          "tools",
+          "tools",
+          [["Translation Rules and Utilities", "tools/translate", [["Japanese Formatting Guide", "tools/translate/formatting-ja"]]]],
+        ],
+        ["writing-guides", "writing-guides", [["Glossary", "writing-guides/glossary"]]],
+      ]);
+      expect((await pageDocument(owner, space.id, "tools")).document?.nodes ?? []).toEqual([]);
+    });
+    // Only SUMMARY.md is new (an export always writes one); every page's file is as it was, and
+    // no tools/README.md or writing-guides/README.md appears.
+    expect(changed.map((c) => c.split("\n")[0])).toEqual(["SUMMARY.md"]);
+    expect([...after.keys()].filter((name) => name.endsWith(".md")).sort()).toEqual([...Object.keys(files), "SUMMARY.md"].sort());
+    expect(String(after.get("SUMMARY.md"))).toMatch(/^\* tools$/m);
+  });
 });

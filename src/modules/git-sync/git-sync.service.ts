@@ -6,7 +6,7 @@
 
 import type { Config } from "../../config.js";
 import type { JSONDocument } from "../../content/document/types.js";
-import { type GitConflict, reconcileImport } from "../../content/git-sync/conflicts.js";
+import { type GitConflict, reconcileImport, reconcileIncludes } from "../../content/git-sync/conflicts.js";
 import { exportContent } from "../../content/git-sync/export-content.js";
 import { importContent } from "../../content/git-sync/import-content.js";
 import { externalLinks } from "../../content/git-sync/resolve.js";
@@ -274,9 +274,17 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
         measureImages: false,
       });
       const previous = await loadContent(ctx.db, primary?.treeHash ?? null);
+      const target = { remote: payload.remote, ref: payload.ref, projectDirectory: payload.projectDirectory };
+      // A page Quire deleted since the last sync keeps its id (the base's) when Git still has it,
+      // so that Git's edit of it is found as a conflict rather than read as a new page.
+      const syncBase = !payload.standalone && sameTarget(known?.base, target) ? known.base : undefined;
+      const baseRow = syncBase ? await getSpaceRevision(ctx.db, space.id, syncBase.revision) : undefined;
+      const identities = baseRow
+        ? withBaseIdentities(previous, await loadContent(ctx.db, baseRow.treeHash), known?.conflicts ?? [])
+        : previous;
       const imported = await importContent(
         repository,
-        previous,
+        identities,
         {
           readBlob: async (oid) => (await repo.readBlobs([oid]))[0]!,
           // Files first, read once each and outside the transaction: stored by content, they are
@@ -292,7 +300,6 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
       const redirects = redirectsToPages(repository.redirects, imported.content.pages);
       const warnings = [...imported.warnings, ...redirects.unresolved];
       const state = await readGitSyncState(ctx.db, space.id);
-      const target = { remote: payload.remote, ref: payload.ref, projectDirectory: payload.projectDirectory };
       // Pages edited in Quire since the last sync are not overwritten: see content/git-sync/conflicts.ts.
       const reconciled = payload.standalone
         ? undefined
@@ -370,6 +377,38 @@ export async function runGitImport(ctx: JobContext, payload: GitImportPayload): 
   }
 }
 
+/**
+ * `quire` with, for identities only, the base's pages Quire deleted since (at the end of the top
+ * level, without children): an import of Git's tree then gives Git's file of such a page the
+ * page's own id, and the comparison with the base finds Quire's deletion (deleted-in-quire).
+ */
+function withBaseIdentities(quire: RevisionContent, base: RevisionContent, open: readonly GitConflict[]): RevisionContent {
+  const inQuire = indexPages(quire.pages);
+  const paths = new Set([...inQuire.values()].flatMap(({ page }) => (page.git?.path ? [page.git.path] : [])));
+  const deleted: PageNode[] = [];
+  const add = (page: PageNode) => {
+    if (page.kind !== "document" || !page.git?.path || inQuire.has(page.id) || paths.has(page.git.path)) return;
+    paths.add(page.git.path);
+    deleted.push({ ...page, children: [] });
+  };
+  for (const { page } of indexPages(base.pages).values()) add(page);
+  // Found by an export, whose base (Quire's content) no longer has the page: the conflict names it.
+  const now = nowIso();
+  for (const c of open)
+    if (c.kind === "deleted-in-quire" && c.path)
+      add({
+        id: c.pageId,
+        kind: "document",
+        title: c.title,
+        slug: "",
+        git: { oid: "", path: c.path },
+        createdAt: now,
+        updatedAt: now,
+        children: [],
+      });
+  return deleted.length === 0 ? quire : { ...quire, pages: [...quire.pages, ...deleted] };
+}
+
 /** A sync's target repository (the base of a sync is only valid for the same one). */
 interface SyncTarget {
   remote: string;
@@ -412,13 +451,32 @@ async function reconcileWithQuire(
   const baseRow = await getSpaceRevision(ctx.db, space.id, base.revision);
   if (!baseRow) return undefined;
   const baseContent = await loadContent(ctx.db, baseRow.treeHash);
+  const documents = { load: (hash: string) => loadDocument<JSONDocument>(ctx.db, hash) };
+  const now = nowIso();
   const result = await reconcileImport(
-    { git: input.git.pages, quire: input.quire.pages, base: baseContent.pages, open, commit: input.commit, now: nowIso() },
-    { load: (hash) => loadDocument<JSONDocument>(ctx.db, hash) },
+    { git: input.git.pages, quire: input.quire.pages, base: baseContent.pages, open, commit: input.commit, now },
+    documents,
   );
-  const changed = result.conflicts.length > 0 || result.keptFromQuire.length > 0;
-  const message = conflictMessage(result.conflicts, "import");
-  return { content: { ...input.git, pages: result.pages }, changed, conflicts: result.conflicts, ...(message ? { message } : {}) };
+  const includes = await reconcileIncludes(
+    {
+      git: input.git.reusableContents,
+      quire: input.quire.reusableContents,
+      base: baseContent.reusableContents,
+      open,
+      commit: input.commit,
+      now,
+    },
+    documents,
+  );
+  const conflicts = [...result.conflicts, ...includes.conflicts];
+  const changed = conflicts.length > 0 || result.keptFromQuire.length > 0 || includes.keptFromQuire.length > 0;
+  const message = conflictMessage(conflicts, "import");
+  return {
+    content: { ...input.git, pages: result.pages, reusableContents: includes.reusableContents },
+    changed,
+    conflicts,
+    ...(message ? { message } : {}),
+  };
 }
 
 /**
@@ -430,18 +488,28 @@ interface RemoteChanges {
   /** Pages whose branch file the export keeps. */
   keep: string[];
   conflicts: GitConflict[];
-  /** Pages Git added since the last sync (not in Quire, not in the base), with their parent in Git's tree. */
+  /**
+   * Pages Git added since the last sync (not in Quire, not in the base), and pages Quire deleted
+   * that Git edited (in conflict), with their parent in Git's tree.
+   */
   added: { page: PageNode; parentId: string | null; index: number }[];
+  /** Pages (ids) Git deleted or moved since the last sync that Quire still has: not written back. */
+  deletedInGit: Set<string>;
   /** Repository paths of the pages, includes and files of the base (what Quire knew at the last sync). */
   known: Set<string>;
   /** Repository paths of the pages, includes and files Git's content reads now. */
   gitPaths: Set<string>;
 }
 
-/** `content` with the pages Git added put where Git has them (under the same parent when Quire has it, else at the top). */
-function withPagesAdded(content: RevisionContent, added: RemoteChanges["added"]): RevisionContent {
-  if (added.length === 0) return content;
-  const clone = (pages: PageNode[]): PageNode[] => pages.map((p) => ({ ...p, children: clone(p.children) }));
+/**
+ * What an export writes: `content` without the pages whose file Git deleted (the pages under one
+ * take its place), and with the pages Git added put where Git has them (under the same parent when
+ * Quire has it, else at the top).
+ */
+function withBranchChanges(content: RevisionContent, added: RemoteChanges["added"], deleted: ReadonlySet<string>): RevisionContent {
+  if (added.length === 0 && deleted.size === 0) return content;
+  const clone = (pages: PageNode[]): PageNode[] =>
+    pages.flatMap((p) => (deleted.has(p.id) ? clone(p.children) : [{ ...p, children: clone(p.children) }]));
   const pages = clone(content.pages);
   const byId = indexPages(pages);
   for (const { page, parentId, index } of added) {
@@ -466,10 +534,11 @@ async function remoteChanges(
     limits: { ...ctx.config.gitLimits, maxPageBytes: ctx.config.importMaxPageBytes },
     measureImages: false,
   });
+  const baseContent = await loadContent(ctx.db, baseRow.treeHash);
   // Git's version of each page, converted as an import converts it (ids kept by path).
   const imported = await importContent(
     repository,
-    input.content,
+    withBaseIdentities(input.content, baseContent, input.open),
     {
       readBlob: async (oid) => (await branch.readBlobs([oid]))[0]!,
       storeFiles: (files) => storeRepoFiles(ctx.db, branch, files),
@@ -480,30 +549,45 @@ async function remoteChanges(
     nowIso(),
     { repoTreeURL: input.repoTreeURL },
   );
-  const baseContent = await loadContent(ctx.db, baseRow.treeHash);
+  const documents = { load: (hash: string) => loadDocument<JSONDocument>(ctx.db, hash) };
+  const compared = { open: input.open, commit: branch.commit.oid, now: nowIso(), direction: "export" as const };
   const result = await reconcileImport(
-    {
-      git: imported.content.pages,
-      quire: input.content.pages,
-      base: baseContent.pages,
-      open: input.open,
-      commit: branch.commit.oid,
-      now: nowIso(),
-      direction: "export",
-    },
-    { load: (hash) => loadDocument<JSONDocument>(ctx.db, hash) },
+    { git: imported.content.pages, quire: input.content.pages, base: baseContent.pages, ...compared },
+    documents,
+  );
+  const includes = await reconcileIncludes(
+    { git: imported.content.reusableContents, quire: input.content.reusableContents, base: baseContent.reusableContents, ...compared },
+    documents,
   );
   const quire = indexPages(input.content.pages);
   const base = indexPages(baseContent.pages);
+  const inGit = indexPages(imported.content.pages);
   const added: RemoteChanges["added"] = [];
+  // Pages Quire deleted and Git edited (in conflict): Git's page stays in the branch, where Git has
+  // it, with its file, until a person chooses (as an import brings it back into the space).
+  const restored = new Set<string>();
+  for (const conflict of result.conflicts) {
+    const location = conflict.kind === "deleted-in-quire" && !quire.has(conflict.pageId) ? inGit.get(conflict.pageId) : undefined;
+    if (!location || location.ancestors.some((a) => restored.has(a.id))) continue;
+    restored.add(conflict.pageId);
+    const page = { ...location.page, children: location.page.children.filter((c) => !quire.has(c.id)) };
+    added.push({ page, parentId: location.parentId, index: location.index });
+  }
   const walk = (pages: PageNode[], parentId: string | null) => {
     pages.forEach((page, index) => {
+      if (restored.has(page.id)) return;
       // A new page brings its children with it; only the top of each new subtree is placed.
       if (!quire.has(page.id) && !base.has(page.id)) added.push({ page, parentId, index });
       else walk(page.children, page.id);
     });
   };
   walk(imported.content.pages, null);
+  // Pages Git deleted (or moved) since the last sync that Quire still has: the export does not
+  // write them back (the branch keeps Git's deletion). Those Quire edited are conflicts
+  // (deleted-in-git, Quire's page kept in the space); the others the next import deletes.
+  const deletedInGit = new Set<string>();
+  for (const [id, { page }] of quire)
+    if (page.kind === "document" && page.git?.path && base.has(id) && !inGit.has(id)) deletedInGit.add(id);
   const addedIds: string[] = [];
   const collect = (pages: PageNode[]) => {
     for (const p of pages) {
@@ -523,10 +607,12 @@ async function remoteChanges(
     for (const include of content.reusableContents) add(include.git?.path);
     return out;
   };
+  const conflicts = [...result.conflicts, ...includes.conflicts];
   return {
-    keep: [...result.fromGit, ...result.conflicts.map((c) => c.pageId), ...addedIds],
-    conflicts: result.conflicts,
+    keep: [...result.fromGit, ...includes.fromGit, ...conflicts.map((c) => c.pageId), ...addedIds],
+    conflicts,
     added,
+    deletedInGit,
     known: pathsOf(baseContent),
     gitPaths: pathsOf(imported.content),
   };
@@ -622,13 +708,23 @@ export async function runGitExport(ctx: JobContext, payload: GitExportPayload): 
         const layout: BranchLayout = base
           ? await branchLayout(base, payload.projectDirectory, ctx.config.importMaxPageBytes)
           : { managed: [], others: [], taken: [] };
-        // The branch moved since the last sync: what Git changed there is not overwritten.
-        if (base && layout.config && syncBase && base.commit.oid !== syncBase.commit) {
+        // The branch moved since the last sync: what Git changed there is not overwritten. Also read
+        // when the last export kept some of Git's files (branchAhead: the base revision does not hold
+        // them, and writing it would overwrite them), and when a page Quire deleted is in conflict
+        // (Git's page is kept where Git has it).
+        const inQuire = indexPages(content.pages);
+        const restoring = open.some((c) => c.kind === "deleted-in-quire" && !inQuire.has(c.pageId));
+        if (base && layout.config && syncBase && (base.commit.oid !== syncBase.commit || restoring || state?.branchAhead)) {
           moved = await remoteChanges(ctx, base, payload, { content, syncBase, open, repoTreeURL });
         }
         const keepBranch = new Set([...(moved?.keep ?? []), ...open.map((c) => c.pageId)]);
+        // A page Git deleted, in conflict, is not written back: the branch keeps Git's side.
+        const deletedInGit = new Set([
+          ...(moved?.deletedInGit ?? []),
+          ...(moved?.conflicts ?? open).filter((c) => c.kind === "deleted-in-git").map((c) => c.pageId),
+        ]);
         const writable = await exportContent(
-          moved ? withPagesAdded(content, moved.added) : content,
+          withBranchChanges(content, moved?.added ?? [], deletedInGit),
           { loadDocument: (hash) => loadDocument<JSONDocument>(ctx.db, hash), loadBlob: (hash) => getBlob(ctx.db, hash) },
           {
             taken: layout.taken,

@@ -64,7 +64,8 @@ function pageCard(
   view: ConflictPageView,
   canResolve: boolean,
 ): SafeHtml {
-  const { conflict, base, git, quire, page } = view.versions;
+  const { conflict, base, git, quire, page, include } = view.versions;
+  const isInclude = conflict.target === "include";
   const target = `${action}/${encodeURIComponent(conflict.pageId)}`;
   const hidden = html`${csrfField(csrf)}<input type="hidden" name="revision" value="${revision}">`;
   // One side deleted the page (or Git moved its file): the choice keeps it or deletes it.
@@ -83,13 +84,16 @@ function pageCard(
         : conflict.kind === "deleted-in-git"
           ? "Keep Quire's version (keep the page)"
           : "Keep Quire's version";
-  const what =
-    conflict.kind === "deleted-in-git"
+  const what = isInclude
+    ? html`<p class="warn" data-kind="include">This reusable content (a file under <code>.gitbook/includes</code>, shown in every page that includes it) was edited both in Git and in Quire: Quire's version is kept in the space and Git's in the branch until you choose.</p>`
+    : conflict.kind === "deleted-in-git"
       ? moved
         ? html`<p class="warn" data-kind="moved-in-git">Git moved this page's file to <code>${moved.path}</code> and Quire edited the page: Quire's version is kept here until you choose.</p>`
         : html`<p class="warn" data-kind="deleted-in-git">Git deleted this page's file and Quire edited the page: the page is kept in the space until you choose.</p>`
       : conflict.kind === "deleted-in-quire"
-        ? html`<p class="warn" data-kind="deleted-in-quire">Quire deleted this page and Git edited its file: Git's version is back in the space until you choose.</p>`
+        ? page
+          ? html`<p class="warn" data-kind="deleted-in-quire">Quire deleted this page and Git edited its file: Git's version is back in the space until you choose.</p>`
+          : html`<p class="warn" data-kind="deleted-in-quire">Quire deleted this page and Git edited its file: Git's file stays in the branch until you choose. Keeping Git's version brings the page back into the space (at the top level); keeping Quire's lets the next export delete the file.</p>`
         : "";
   const keepForms = canResolve
     ? html`<div class="choices">
@@ -110,10 +114,18 @@ function pageCard(
               ${c.blockKey ? html`<p><label><input type="radio" name="block.${c.blockKey}" value="quire" checked> Quire's</label> <label><input type="radio" name="block.${c.blockKey}" value="git"> Git's</label></p>` : html`<input type="hidden" name="unkeyed.${i}" value="">`}</div>`,
           )}
           ${canResolve ? html`<button class="primary" type="submit">Merge</button>` : ""}</form>`;
-  return html`<section class="card git-conflict" id="conflict-${conflict.pageId}" data-page="${conflict.pageId}">
-    <h3>${page?.title ?? conflict.title}</h3>
-    <p class="muted small"><code>${conflict.path}</code> · Git commit <code>${conflict.commit.slice(0, 12)}</code></p>
-    ${what}${page ? "" : html`<p class="warn">This page was deleted in Quire since: choosing closes the conflict.</p>`}
+  return html`<section class="card git-conflict" id="conflict-${conflict.pageId}" data-page="${conflict.pageId}" data-target="${isInclude ? "include" : "page"}">
+    <h3>${include?.title ?? page?.title ?? conflict.title}</h3>
+    <p class="muted small"><code>${conflict.path}</code> · Git commit <code>${conflict.commit.slice(0, 12)}</code>${conflict.direction === "export" ? " · found by an export" : ""}</p>
+    ${what}${
+      page || include
+        ? ""
+        : isInclude
+          ? html`<p class="warn">This reusable content was deleted in Quire since: choosing closes the conflict.</p>`
+          : conflict.kind === "deleted-in-quire"
+            ? ""
+            : html`<p class="warn">This page was deleted in Quire since: choosing closes the conflict.</p>`
+    }
     <div class="conflict two">${sideDiff(content, "What Quire changed since the last sync", "quire", base, quire)}${sideDiff(content, "What Git changed since the last sync", "git", base, git)}</div>
     ${keepForms}${mergeForm}</section>`;
 }
@@ -131,7 +143,7 @@ export function gitConflictsBody(view: {
   const intro =
     view.conflicts.length === 0
       ? html`<p>No page is in conflict: every import and export applied both sides. <a href="${view.spaceHref}#git">Back to the space</a></p>`
-      : html`<p>These pages were edited both in Git and in Quire since the last sync (or edited on one side and deleted or moved on the other). Nothing of either side is lost: the space keeps Quire's version and the branch Git's until you choose. The choice becomes a revision of the space, which the next export writes to the branch.</p>`;
+      : html`<p>These pages (and reusable contents) were edited both in Git and in Quire since the last sync (or edited on one side and deleted or moved on the other). Nothing of either side is lost: the space keeps Quire's version and the branch Git's until you choose. The choice becomes a revision of the space, which the next export writes to the branch.</p>`;
   return html`${CHANGES_STYLE}${contentStyle()}<style>.conflict.two { grid-template-columns: repeat(2, minmax(0, 1fr)); } .choices { display: flex; gap: .5rem; margin: .6rem 0; } .merge-form { border-top: 1px solid var(--line, #d0d7de); margin-top: .6rem; }</style>
     <h1>Git conflicts</h1>${view.notice ? html`<p class="notice">${view.notice}</p>` : ""}${intro}
     ${view.conflicts.map((c) => pageCard(view.content, view.action, view.csrf, view.revision, c, view.canResolve))}`;
