@@ -21,7 +21,9 @@
  * baselines), and none of the one-shot measurements.
  *
  * BENCH_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres): also GET space on
- * PostgreSQL, against a raw `pg` server, on a database created for the run and dropped after it.
+ * PostgreSQL, against a raw `pg` server, on a database created for the run and dropped after it;
+ * and, among the one-shot measurements, two Quire processes on one database
+ * (postgres-processes.bench.ts: CPU per request of each and of PostgreSQL's backends).
  */
 import { execFileSync, spawn } from "node:child_process";
 import os from "node:os";
@@ -175,6 +177,8 @@ async function main() {
     ["merge-api.bench.ts", []],
     ["published.bench.ts", ["1000"]],
     ["page-document-api.bench.ts", []],
+    // Two `quire serve` processes on one PostgreSQL database, on a scratch database of that server.
+    ...(process.env.BENCH_POSTGRES_URL ? ([["postgres-processes.bench.ts", []]] as const) : []),
   ] as const) {
     const output = execFileSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, script), ...args], {
       encoding: "utf8",
