@@ -3,6 +3,11 @@
  * and reports each figure as a ratio against baselines measured in the same run (these machines
  * are noisy, so only same-run ratios are comparable).
  *
+ * Two figures per target: the server process's CPU time per request (user + system of all its
+ * threads, from /proc, divided by the requests answered), and requests per second. CPU per request
+ * is the one to compare: other programs sharing the server's core slow its requests down but do
+ * not add to its CPU time, so the ratio holds on a busy machine where req/s wanders.
+ *
  * BENCH_DURATION (seconds per target, default 12), split into BENCH_ROUNDS (default 6) rounds;
  * req/s is the median of the rounds, p99 the worst round. BENCH_CONNECTIONS (default 10). Latency targets
  * (search) also run with one connection, so that their p99 is the request's own latency rather
@@ -16,13 +21,16 @@
  * baselines), and none of the one-shot measurements.
  *
  * BENCH_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres): also GET space on
- * PostgreSQL, against a raw `pg` server, on a database created for the run and dropped after it.
+ * PostgreSQL, against a raw `pg` server, on a database created for the run and dropped after it;
+ * and, among the one-shot measurements, two Quire processes on one database
+ * (postgres-processes.bench.ts: CPU per request of each and of PostgreSQL's backends).
  */
 import { execFileSync, spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import autocannon from "autocannon";
+import { cpuMicros } from "./proc-cpu.js";
 
 interface Target {
   name: string;
@@ -55,7 +63,9 @@ function pinToCoreZero(): boolean {
   }
 }
 
-async function startServer(pinned: boolean): Promise<{ targets: Target[]; responseBytes: number; stop: () => void }> {
+async function startServer(
+  pinned: boolean,
+): Promise<{ targets: Target[]; responseBytes: number; pid: number | undefined; stop: () => void }> {
   const command = [process.execPath, "--import", "tsx", path.join(import.meta.dirname, "server.ts")];
   // taskset execs the command, so the child is the server itself (SIGTERM reaches it).
   const [file, ...args] = pinned ? ["taskset", "-c", "1", ...command] : command;
@@ -65,7 +75,7 @@ async function startServer(pinned: boolean): Promise<{ targets: Target[]; respon
     lines.once("line", resolve);
     child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
   });
-  return { ...JSON.parse(first), stop: () => child.kill("SIGTERM") };
+  return { ...JSON.parse(first), pid: child.pid, stop: () => child.kill("SIGTERM") };
 }
 
 function shuffled(words: readonly string[]): string[] {
@@ -77,7 +87,7 @@ function shuffled(words: readonly string[]): string[] {
   return out;
 }
 
-async function measure(target: Target, seconds: number) {
+async function measure(target: Target, seconds: number, serverPid?: number) {
   const options = { url: target.url, headers: target.headers, connections: target.connections ?? connections };
   const { shuffledWords } = target;
   const path = new URL(target.url);
@@ -91,11 +101,15 @@ async function measure(target: Target, seconds: number) {
         },
       ]
     : undefined;
+  const cpuBefore = serverPid === undefined ? undefined : cpuMicros(serverPid);
   const result = await autocannon({ ...options, duration: seconds, ...(requests ? { requests } : {}) });
+  const cpuAfter = serverPid === undefined ? undefined : cpuMicros(serverPid);
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${target.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
   }
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  const answered = result.requests.total;
+  const cpu = cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? (cpuAfter - cpuBefore) / answered : undefined;
+  return { rps: result.requests.average, p99: result.latency.p99, cpu };
 }
 
 const median = (values: number[]) => {
@@ -125,20 +139,29 @@ async function main() {
     for (const target of server.targets) await measure(target, 2);
     // Every target is measured once per round and a ratio is taken within a round, so that it
     // compares figures taken seconds apart rather than minutes (the machine's speed drifts).
-    const runs = new Map<string, { rps: number; p99: number }[]>(server.targets.map((t) => [t.name, []]));
+    const runs = new Map<string, { rps: number; p99: number; cpu: number | undefined }[]>(server.targets.map((t) => [t.name, []]));
     for (let round = 0; round < rounds; round++) {
-      for (const target of server.targets) runs.get(target.name)!.push(await measure(target, seconds));
+      for (const target of server.targets) runs.get(target.name)!.push(await measure(target, seconds, server.pid));
     }
     console.log("");
-    console.log(`${"target".padEnd(50)} ${"req/s".padStart(9)} ${"p99 ms".padStart(7)}  ratio (median of the rounds' ratios)`);
+    console.log(
+      `${"target".padEnd(50)} ${"req/s".padStart(9)} ${"p99 ms".padStart(7)} ${"CPU µs/req".padStart(10)}  ratios to the baseline (median of the rounds' ratios; CPU: lowest-highest round)`,
+    );
     for (const target of server.targets) {
       const r = runs.get(target.name)!;
       const base = target.baseline ? runs.get(target.baseline) : undefined;
       const percent = base ? median(r.map((x, i) => x.rps / base[i]!.rps)) * 100 : 0;
-      const ratio = base ? `${percent.toFixed(percent < 10 ? 1 : 0)}% of ${target.baseline}` : "";
+      const cpuRatios = base ? r.flatMap((x, i) => (x.cpu && base[i]!.cpu ? [x.cpu / base[i]!.cpu!] : [])) : [];
+      const cpuRatio =
+        cpuRatios.length > 0
+          ? `CPU/req ${median(cpuRatios).toFixed(2)}x (${Math.min(...cpuRatios).toFixed(2)}-${Math.max(...cpuRatios).toFixed(2)}), `
+          : "";
+      const ratio = base ? `${cpuRatio}req/s ${percent.toFixed(percent < 10 ? 1 : 0)}% of ${target.baseline}` : "";
       const rps = median(r.map((x) => x.rps));
       const p99 = Math.max(...r.map((x) => x.p99));
-      console.log(`${target.name.padEnd(50)} ${rps.toFixed(0).padStart(9)} ${String(p99).padStart(7)}  ${ratio}`);
+      const cpus = r.flatMap((x) => (x.cpu === undefined ? [] : [x.cpu]));
+      const cpu = cpus.length > 0 ? median(cpus).toFixed(0) : "-";
+      console.log(`${target.name.padEnd(50)} ${rps.toFixed(0).padStart(9)} ${String(p99).padStart(7)} ${cpu.padStart(10)}  ${ratio}`);
     }
   } finally {
     server.stop();
@@ -154,6 +177,8 @@ async function main() {
     ["merge-api.bench.ts", []],
     ["published.bench.ts", ["1000"]],
     ["page-document-api.bench.ts", []],
+    // Two `quire serve` processes on one PostgreSQL database, on a scratch database of that server.
+    ...(process.env.BENCH_POSTGRES_URL ? ([["postgres-processes.bench.ts", []]] as const) : []),
   ] as const) {
     const output = execFileSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, script), ...args], {
       encoding: "utf8",

@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLoginLink } from "../src/apps/web/web.queries.js";
-import { AuditScope, flushAudit, inAuditScope } from "../src/db/audit.js";
+import { AuditScope, currentAuditScope, flushAudit, inAuditScope } from "../src/db/audit.js";
 import type { JobContext } from "../src/jobs/registry.js";
 import { purgeAuditEventsJob } from "../src/modules/audit/audit.jobs.js";
 import { createTestContext, type TestContext, type TestUser } from "./helpers/app.js";
@@ -71,6 +71,41 @@ describe("in the transaction of the change", () => {
     );
     expect(seenOutside).toBe(0);
     expect(await entries("test.atomic")).toHaveLength(1);
+  });
+});
+
+describe("the scope of concurrent requests", () => {
+  it("each sees its own scope while the other starts and ends, and nothing is in scope once both ended", async () => {
+    const first = new AuditScope({ source: "api" });
+    const second = new AuditScope({ source: "api" });
+    let endFirst!: () => void;
+    const firstBlocked = new Promise<void>((resolve) => (endFirst = resolve));
+    const seen: (AuditScope | undefined)[] = [];
+    const one = inAuditScope(first, async () => {
+      await firstBlocked;
+      seen.push(currentAuditScope());
+    });
+    // The second request starts and ends while the first is still open.
+    await inAuditScope(second, async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      seen.push(currentAuditScope());
+    });
+    expect(currentAuditScope()).toBeUndefined();
+    endFirst();
+    await one;
+    expect(seen).toEqual([second, first]);
+    // Outside any scope (the storage is off while none is open), and again inside a new one.
+    expect(await Promise.resolve().then(() => currentAuditScope())).toBeUndefined();
+    const third = new AuditScope({ source: "api" });
+    expect(await inAuditScope(third, async () => currentAuditScope())).toBe(third);
+    // A scope whose function throws, synchronously or not, ends too.
+    expect(() =>
+      inAuditScope(third, () => {
+        throw new Error("sync");
+      }),
+    ).toThrow("sync");
+    await expect(inAuditScope(third, async () => Promise.reject(new Error("async")))).rejects.toThrow("async");
+    expect(await inAuditScope(first, async () => currentAuditScope())).toBe(first);
   });
 });
 

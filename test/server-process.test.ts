@@ -11,6 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
+import { createApiToken, revokeApiToken } from "../src/modules/users/tokens.queries.js";
 import { connectChromium } from "./helpers/browser.js";
 import { createTestDatabase, testDialect } from "./helpers/db.js";
 import { freePort } from "./helpers/ports.js";
@@ -154,6 +155,20 @@ describe("quire serve", () => {
         const { id } = (await created.json()) as { id: string };
         const seen = await fetch(`${b.url}/v1/orgs/${id}`, { headers: { authorization: `Bearer ${token}` } });
         expect(seen.status).toBe(200);
+
+        // A token both processes have seen (and keep), revoked by a third process (as `quire tokens
+        // revoke` does): both refuse it once the change feed has told them, in well under the bound.
+        const { id: userId } = (await (await fetch(`${a.url}/v1/user`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+          id: string;
+        };
+        const other = await createApiToken(database.db, userId, "revoked elsewhere");
+        const withOther = (server: { url: string }) =>
+          fetch(`${server.url}/v1/orgs/${id}`, { headers: { authorization: `Bearer ${other.token}` } }).then((res) => res.status);
+        expect([await withOther(a), await withOther(b)]).toEqual([200, 200]);
+        expect(await revokeApiToken(database.db, other.id)).toBe(true);
+        await expect.poll(() => Promise.all([withOther(a), withOther(b)]), { timeout: 10_000, interval: 10 }).toEqual([401, 401]);
+        // The owner's own token is untouched.
+        expect((await fetch(`${b.url}/v1/orgs/${id}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
         a.child.kill("SIGTERM");
         b.child.kill("SIGTERM");
         expect(await a.exit).toBe(0);

@@ -48,7 +48,24 @@ export function prepared<Params extends Record<string, unknown>, Row>(
   const byAdapter = new WeakMap<object, Compiled<Row>>();
   const cache = new WeakMap<DirectSqlite, Map<unknown, { dataVersion: number; writes: number; rows: readonly unknown[] }>>();
   const pgCache = new WeakMap<TableVersions, Map<unknown, { stamp: string; rows: readonly unknown[] }>>();
+  // The last executor seen, with its compiled query and direct handle: a process mostly reads
+  // through one database object, and looking both up costs more than a cached read.
+  let last: { db: Executor; compiled: Compiled<Row>; direct: DirectSqlite | undefined } | undefined;
   return async (db, params) => {
+    if (last?.db !== db) last = { db, compiled: compiledFor(db), direct: directSqliteOf(db) };
+    const { compiled, direct } = last;
+    if (direct && !direct.inTransaction()) {
+      if (options.cache) return cachedRows<Row>(direct, compiled, params);
+      const statement = direct.prepare(compiled.query.sql);
+      if (statement.reader) return statement.all(parametersOf(compiled, params)) as Row[];
+    }
+    const versions = options.cache ? tableVersionsOf(db) : undefined;
+    if (versions) return pgCachedRows<Row>(db, versions, compiled, params);
+    const result = await db.executeQuery<Row>({ ...compiled.query, parameters: parametersOf(compiled, params) });
+    return result.rows;
+  };
+
+  function compiledFor(db: Executor): Compiled<Row> {
     const adapter = db.getExecutor().adapter;
     let compiled = byAdapter.get(adapter.constructor);
     if (!compiled) {
@@ -63,17 +80,8 @@ export function prepared<Params extends Record<string, unknown>, Row>(
       compiled = { query, slots, names, dialect, tables: tablesOf(query.query) };
       byAdapter.set(adapter.constructor, compiled);
     }
-    const direct = directSqliteOf(db);
-    if (direct && !direct.inTransaction()) {
-      if (options.cache) return cachedRows<Row>(direct, compiled, params);
-      const statement = direct.prepare(compiled.query.sql);
-      if (statement.reader) return statement.all(parametersOf(compiled, params)) as Row[];
-    }
-    const versions = options.cache ? tableVersionsOf(db) : undefined;
-    if (versions) return pgCachedRows<Row>(db, versions, compiled, params);
-    const result = await db.executeQuery<Row>({ ...compiled.query, parameters: parametersOf(compiled, params) });
-    return result.rows;
-  };
+    return compiled;
+  }
 
   /** PostgreSQL: rows kept while the change feed says none of the query's tables changed (db/change-feed.ts). */
   async function pgCachedRows<R>(db: Executor, versions: TableVersions, compiled: Compiled<Row>, params: Params): Promise<R[]> {

@@ -10,9 +10,9 @@ import { outsideAudit } from "../db/audit.js";
 import type { Db } from "../db/database.js";
 import { derivedFromCached, prepared } from "../db/prepared.js";
 import type { Database, UserRow } from "../db/schema.js";
-import { hashToken } from "../lib/ids.js";
 import { AccessCache } from "../permissions/access.js";
 import type { Actor } from "../permissions/actor.js";
+import { bearerHashOf, bearerOf, registerBearer } from "./bearer.js";
 import { unauthorized } from "./errors.js";
 import { type TokenFailure, TokenFailureAudit } from "./token-failures.js";
 
@@ -51,6 +51,7 @@ export function registerAuthentication(app: FastifyInstance, db: Db): void {
   failures.start();
   app.addHook("onClose", () => failures.close());
   app.decorateRequest("actor", null);
+  registerBearer(app);
   app.addHook("onRequest", async (request) => {
     if (request.routeOptions.config?.public) return;
     if (!request.url.startsWith("/v1")) return;
@@ -63,20 +64,19 @@ async function authenticate(db: Db, request: FastifyRequest): Promise<Actor> {
   if (!header) {
     throw unauthorized("Authentication required: send `Authorization: Bearer <API token>`.");
   }
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) {
+  const bearer = bearerOf(request);
+  const hash = bearerHashOf(request);
+  if (!bearer || !hash) {
     await failedSignIn(db, request, { reason: "malformed" });
     throw unauthorized("The Authorization header must have the form `Bearer <API token>`.");
   }
-  const [row] = await userByTokenHash(db, { hash: hashToken(match[1]) });
+  const [row] = await userByTokenHash(db, { hash });
   const token = row && tokenOf(row);
   if (!token || token.revoked) {
     await failedSignIn(
       db,
       request,
-      token
-        ? { reason: "revoked", token: match[1], tokenId: token.tokenId, userId: token.user.id }
-        : { reason: "unknown", token: match[1] },
+      token ? { reason: "revoked", token: bearer, tokenId: token.tokenId, userId: token.user.id } : { reason: "unknown", token: bearer },
     );
     throw unauthorized("The API token is unknown or has been revoked.");
   }

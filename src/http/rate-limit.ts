@@ -23,12 +23,13 @@
  * and is skipped for a while after a failure (redis-store.ts), and answers then carry no limit
  * headers, since nothing is counted.
  */
-import rateLimit, { normalizeIP } from "@fastify/rate-limit";
+import { normalizeIP } from "@fastify/rate-limit";
+import LocalStore from "@fastify/rate-limit/store/LocalStore.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { RateLimitConfig } from "../config.js";
 import type { Db } from "../db/database.js";
-import { hashToken } from "../lib/ids.js";
+import { bearerHashOf, registerBearer } from "./bearer.js";
 import { HttpError } from "./errors.js";
 import { BatchedDatabaseStore, WriteThroughDatabaseStore } from "./rate-limit-database.js";
 
@@ -36,6 +37,12 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** A published site's page reads: counted against `perReaderAddress` (isPageRead). */
     reader?: boolean;
+  }
+  interface FastifyRequest {
+    /** The client's address as the limits count it (IPv6 by /64), once worked out. */
+    rateLimitAddress: string | null;
+    /** The verdict of the request's address budget. */
+    rateLimitAddressVerdict: Verdict | null;
   }
 }
 
@@ -50,7 +57,34 @@ interface Verdict {
   isExceeded: boolean;
 }
 
-type Limiter = (request: FastifyRequest, options?: { increment?: boolean }) => Promise<Verdict | { isAllowed: true }>;
+type StoreCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+/** A store of counts as @fastify/rate-limit defines them (its in-memory one, redis-store.ts, rate-limit-database.ts). */
+interface CountStore {
+  incr(key: string, callback: StoreCallback, timeWindow: number, max: number): void;
+  read(key: string, callback: StoreCallback, timeWindow: number, max: number): void;
+}
+
+/**
+ * Counts (or, with `increment` false, reads) a key's requests of the window against `max`: the
+ * verdict at once when the store answers synchronously, else a promise of it. A store that fails
+ * counts nothing and refuses nothing (as @fastify/rate-limit's `skipOnError`).
+ */
+function counter(store: CountStore, max: number, timeWindow: number) {
+  return (key: string, increment = true): Verdict | Promise<Verdict> => {
+    let verdict: Verdict | undefined;
+    let resolve: ((verdict: Verdict) => void) | undefined;
+    const answer: StoreCallback = (error, result) => {
+      const current = error || !result ? 0 : result.current;
+      const ttl = error || !result ? 0 : result.ttl;
+      verdict = { max, remaining: Math.max(0, max - current), ttlInSeconds: Math.ceil(ttl / 1000), isExceeded: current > max };
+      resolve?.(verdict);
+    };
+    if (increment) store.incr(key, answer, timeWindow, max);
+    else store.read(key, answer, timeWindow, max);
+    return verdict ?? new Promise<Verdict>((done) => (resolve = done));
+  };
+}
 
 /** What the limiter tells the readiness check. */
 export interface RateLimits {
@@ -66,7 +100,7 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
     redis = handle;
     app.addHook("onClose", () => handle.close());
   }
-  let store: object | undefined = redis?.store;
+  let store: CountStore | undefined = redis?.store;
   if (settings.store === "database") {
     if (settings.syncMs === 0) store = new WriteThroughDatabaseStore(db, log);
     else {
@@ -75,110 +109,122 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
       store = batched;
     }
   }
-  await app.register(rateLimit, {
-    global: false,
-    // An unavailable store lets requests through (logged by the store) rather than refusing every request.
-    skipOnError: true,
-    // The plugin instantiates `store` with `new`: a function returning an object gives that object.
-    ...(store
-      ? {
-          store: function StoreOfApp() {
-            return store;
-          } as never,
-        }
-      : {}),
-  });
-
+  const timeWindow = settings.windowMs;
+  // One counter per budget. In memory, @fastify/rate-limit's own store (an LRU of 50,000 keys each).
+  const storeOf = (): CountStore => store ?? new LocalStore(false, false, 50_000);
+  const perAddress = counter(storeOf(), settings.perAddress, timeWindow);
+  const perReaderAddress = counter(storeOf(), settings.perReaderAddress, timeWindow);
+  const perAskAddress = counter(storeOf(), settings.perAskAddress, timeWindow);
+  const perToken = counter(storeOf(), settings.perToken, timeWindow);
+  const authFailures = counter(storeOf(), settings.authFailures, timeWindow);
   const prefix = store ? settings.keyPrefix : "";
   const circuit = redis?.circuit;
-  const timeWindow = settings.windowMs;
-  // Entries of each in-memory store (typed options omit it; the plugin reads it).
-  const cache = { cache: 50_000 } as object;
-  const addressOf = (request: FastifyRequest) => normalizeIP(request.ip);
-  const perAddress = app.createRateLimit({
-    max: settings.perAddress,
-    timeWindow,
-    ...cache,
-    keyGenerator: (request) => `${prefix}address:${addressOf(request)}`,
-  }) as Limiter;
-  const perReaderAddress = app.createRateLimit({
-    max: settings.perReaderAddress,
-    timeWindow,
-    ...cache,
-    keyGenerator: (request) => `${prefix}reader-address:${addressOf(request)}`,
-  }) as Limiter;
-  const perAskAddress = app.createRateLimit({
-    max: settings.perAskAddress,
-    timeWindow,
-    ...cache,
-    keyGenerator: (request) => `${prefix}ask-address:${addressOf(request)}`,
-  }) as Limiter;
-  const perToken = app.createRateLimit({
-    max: settings.perToken,
-    timeWindow,
-    ...cache,
-    keyGenerator: (request) => `${prefix}token:${hashToken(bearerOf(request) ?? "").slice(0, 32)}`,
-  }) as Limiter;
-  const authFailures = app.createRateLimit({
-    max: settings.authFailures,
-    timeWindow,
-    ...cache,
-    keyGenerator: (request) => `${prefix}auth-failures:${addressOf(request)}`,
-  }) as Limiter;
   const seconds = Math.round(timeWindow / 1000);
-  // The address's verdict of each request, for the headers of a 401 (which drop the refused token's).
-  const addressVerdicts = new WeakMap<FastifyRequest, Verdict>();
+  registerBearer(app);
+  // The client's address as counted (IPv6 by /64), and its verdict (for the headers of a 401, which drop the refused token's).
+  app.decorateRequest("rateLimitAddress", null);
+  app.decorateRequest("rateLimitAddressVerdict", null);
+  // normalizeIP lower-cases what is not an IPv6 address (which always holds a colon) and rewrites
+  // what is: its IPv6 test, a long regular expression, is skipped for the others.
+  const addressOf = (request: FastifyRequest): string =>
+    (request.rateLimitAddress ??= request.ip.includes(":") ? normalizeIP(request.ip) : request.ip.toLowerCase());
 
-  app.addHook("onRequest", async (request, reply) => {
-    if (UNLIMITED_PATHS.has(request.url.split("?", 1)[0] ?? "")) return;
-    if (!request.routeOptions.config?.public && request.url.startsWith("/v1")) {
-      const failures = await authFailures(request, { increment: false });
-      if ("max" in failures && failures.remaining <= 0) {
-        setHeaders(reply, failures);
-        refuse(
-          reply,
-          failures,
-          `Too many failed authentications from this address (${failures.max} per ${seconds} s); retry in ${failures.ttlInSeconds} s.`,
-        );
-      }
-    }
-    const verdicts: [Verdict, string][] = [];
-    const reading = isPageRead(request);
-    const address = await (reading ? perReaderAddress : perAddress)(request);
-    if ("max" in address) {
-      verdicts.push([address, reading ? "this address's page reads" : "this address"]);
-      addressVerdicts.set(request, address);
-    }
-    if (isQuestion(request)) {
-      const asked = await perAskAddress(request);
-      if ("max" in asked) verdicts.push([asked, "this address's questions"]);
-    }
-    if (bearerOf(request)) {
-      const token = await perToken(request);
-      if ("max" in token) verdicts.push([token, "this API token"]);
-    }
+  /** Refuses the request when its address has failed authentication too often. */
+  const checkFailures = (reply: FastifyReply, failures: Verdict): void => {
+    if (failures.remaining > 0) return;
+    setHeaders(reply, failures);
+    refuse(
+      reply,
+      failures,
+      `Too many failed authentications from this address (${failures.max} per ${seconds} s); retry in ${failures.ttlInSeconds} s.`,
+    );
+  };
+
+  /** Reports the tightest of the request's budgets, and refuses it when one is exceeded. */
+  const judge = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    reading: boolean,
+    address: Verdict,
+    asked?: Verdict,
+    token?: Verdict,
+  ): void => {
+    request.rateLimitAddressVerdict = address;
+    const verdicts: [Verdict, string][] = [[address, reading ? "this address's page reads" : "this address"]];
+    if (asked) verdicts.push([asked, "this address's questions"]);
+    if (token) verdicts.push([token, "this API token"]);
     // Nothing was counted while Redis is skipped: no limit to report.
-    if (verdicts.length === 0 || (circuit && !circuit.available)) return;
+    if (circuit && !circuit.available) return;
     const [verdict, subject] = tightest(verdicts);
     setHeaders(reply, verdict);
     if (verdict.isExceeded) {
       refuse(reply, verdict, `Too many requests for ${subject} (${verdict.max} per ${seconds} s); retry in ${verdict.ttlInSeconds} s.`);
     }
+  };
+
+  /** Counts the request against each of its budgets: at once when the stores answer at once, else a promise. */
+  const count = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+    const address = addressOf(request);
+    const reading = isPageRead(request);
+    const counted = (reading ? perReaderAddress : perAddress)(`${prefix}${reading ? "reader-address" : "address"}:${address}`);
+    const asked = isQuestion(request) ? perAskAddress(`${prefix}ask-address:${address}`) : undefined;
+    const hash = bearerHashOf(request);
+    const token = hash === undefined ? undefined : perToken(`${prefix}token:${hash.slice(0, 32)}`);
+    if (counted instanceof Promise || asked instanceof Promise || token instanceof Promise) {
+      return Promise.all([counted, asked, token]).then(([c, a, t]) => judge(request, reply, reading, c, a, t));
+    }
+    judge(request, reply, reading, counted, asked, token);
+    return undefined;
+  };
+
+  /** Authenticated routes first check the address's failed authentications, then count. */
+  const limit = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+    if (request.routeOptions.config?.public || !request.url.startsWith("/v1")) return count(request, reply);
+    const failures = authFailures(`${prefix}auth-failures:${addressOf(request)}`, false);
+    if (failures instanceof Promise) {
+      return failures.then((verdict) => {
+        checkFailures(reply, verdict);
+        return count(request, reply);
+      });
+    }
+    checkFailures(reply, failures);
+    return count(request, reply);
+  };
+
+  // Callback style, with no promise when the stores answer at once (in memory, or a batched
+  // database store that knows the key): an async hook and a promise per budget cost more than the counting.
+  app.addHook("onRequest", (request, reply, done) => {
+    if (UNLIMITED_PATHS.has(request.url.split("?", 1)[0] ?? "")) return done();
+    let pending: Promise<void> | undefined;
+    try {
+      pending = limit(request, reply);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (pending) pending.then(() => done(), done);
+    else done();
   });
 
-  app.addHook("onSend", async (request, reply, payload) => {
-    if (reply.statusCode !== 401) return payload;
-    const failures = await authFailures(request);
-    if (circuit && !circuit.available) return payload;
+  const reportFailure = (request: FastifyRequest, reply: FastifyReply, failures: Verdict): void => {
+    if (circuit && !circuit.available) return;
     // The token was refused, so its budget means nothing: what limits this client now is the
     // failed authentications left to its address (or the address's own limit, when tighter).
-    if ("max" in failures) {
-      const candidates: [Verdict, string][] = [[failures, "failed authentications"]];
-      const address = addressVerdicts.get(request);
-      if (address) candidates.push([address, "this address"]);
-      setHeaders(reply, tightest(candidates)[0]);
+    const candidates: [Verdict, string][] = [[failures, "failed authentications"]];
+    const address = request.rateLimitAddressVerdict;
+    if (address) candidates.push([address, "this address"]);
+    setHeaders(reply, tightest(candidates)[0]);
+  };
+  app.addHook("onSend", (request, reply, payload, done) => {
+    if (reply.statusCode !== 401) return done(null, payload);
+    const failures = authFailures(`${prefix}auth-failures:${addressOf(request)}`);
+    if (!(failures instanceof Promise)) {
+      reportFailure(request, reply, failures);
+      return done(null, payload);
     }
-    return payload;
+    failures.then((verdict) => {
+      reportFailure(request, reply, verdict);
+      done(null, payload);
+    }, done);
   });
 
   return redis ? { redisHealth: redis.health } : {};
@@ -213,13 +259,6 @@ function tightest<T>(verdicts: [Verdict, T][]): [Verdict, T] {
   return verdicts.reduce((a, b) =>
     b[0].isExceeded && !a[0].isExceeded ? b : b[0].remaining < a[0].remaining && a[0].isExceeded === b[0].isExceeded ? b : a,
   );
-}
-
-function bearerOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (!header) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1];
 }
 
 function setHeaders(reply: FastifyReply, verdict: Verdict): void {
