@@ -1,9 +1,11 @@
 /**
  * What duplicating a page asks of the content operation: one insert_page per page of its subtree,
  * the copy right after the original and titled as a copy, each subpage under its parent's copy
- * (linked by the batch's refs). Documents are copied as stored; the content operation gives their
- * blocks new keys, as for any new page.
+ * (linked by the batch's refs). Documents are copied without their block keys: the content
+ * operation keeps the keys a document comes with, and gives blocks without one new keys, so the
+ * copy's blocks are its own (a comment or a merge on one page never lands on the other).
  */
+import { stripKeys } from "../../../../content/document/index.js";
 import type { PageLocation, PageNode } from "../../../../content/revision/model.js";
 import { loadDocument } from "../../../../content/revision/storage.js";
 import type { Executor } from "../../../../db/database.js";
@@ -48,7 +50,9 @@ export async function duplicateChanges(db: Executor, location: PageLocation): Pr
     } else {
       const stored = page.documentHash ? await loadDocument(db, page.documentHash) : undefined;
       if (page.documentHash && !stored) throw new Error(`Document ${page.documentHash} of page ${page.id} is missing`);
-      const document = (stored ?? { object: "document", data: {}, nodes: [] }) as NonNullable<ContentChangeValue["document"]>["document"];
+      const document = stripKeys(stored ?? { object: "document", data: {}, nodes: [] }) as NonNullable<
+        ContentChangeValue["document"]
+      >["document"];
       changes.push({ operation: "insert_page", ref, title, document: { document }, ...place, ...metadata });
     }
     for (const child of page.children) await visit(child, ref, false);
