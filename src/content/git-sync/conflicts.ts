@@ -28,7 +28,8 @@ export interface GitConflict {
   detectedAt: string;
   /**
    * What each side did (absent: both edited the page). `deleted-in-git`: Git deleted the page's file
-   * (or moved it: `movedTo`) and Quire edited the page; `git` is then "". `deleted-in-quire`: Quire
+   * (or moved it: `movedTo`) and Quire edited the page; `git` is then "" (the base's document when
+   * Git moved the file unchanged). `deleted-in-quire`: Quire
    * deleted the page and Git edited its file; `quire` is then "".
    */
   kind?: "deleted-in-git" | "deleted-in-quire";
@@ -291,10 +292,16 @@ async function keepDeletedInGit(
     const quireChanged = !(await found.same(ours.documentHash, baseHash)) || (!open && ours.title !== before?.title);
     if (!open && !quireChanged) continue;
     let movedTo = open?.movedTo;
+    // Git's version of a page it moved: its new file holds the base's text (that is how the move is
+    // recognised), so Git's version is the base itself, keys included - the conflict then shows
+    // that Git changed no block, and a merge is Quire's edit, whether or not the page Git moved is
+    // in the space yet (an export finds the move before the import brings that page).
+    let movedText = open?.movedTo ? open.git : "";
     if (!movedTo && baseHash) {
       for (const candidate of added)
         if (candidate.git?.path && (await found.same(candidate.documentHash, baseHash))) {
           movedTo = { pageId: candidate.id, path: candidate.git.path };
+          movedText = baseHash;
           break;
         }
     }
@@ -312,7 +319,7 @@ async function keepDeletedInGit(
         path: open?.path ?? before?.git?.path ?? "",
         title: ours.title,
         base: baseHash ?? "",
-        git: "",
+        git: movedText,
         quire: ours.documentHash ?? "",
         kind: "deleted-in-git",
         ...(movedTo ? { movedTo } : {}),

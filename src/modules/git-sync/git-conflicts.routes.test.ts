@@ -519,6 +519,58 @@ describe("Git sync conflicts", () => {
     }
   });
 
+  it("an export that finds Git moved a page Quire edited shows Git's moved text; keeping Quire's writes it to the new file, one page after the next import", async () => {
+    const { owner, org, space, repo, guide } = await synced();
+    try {
+      await editInQuire(owner, space.id, guide, "# Guide\n\nFirst paragraph.\n\nSecond, by Quire.\n\nThird paragraph.\n");
+      // Git moves guide.md into a folder, unedited.
+      const { "guide.md": text, ...rest } = FILES;
+      commitFiles(
+        repo.dir,
+        { ...rest, "SUMMARY.md": SUMMARY.replace("(guide.md)", "(guides/guide.md)"), "guides/guide.md": text },
+        { replace: true },
+      );
+      await sync(owner, space.id, "export", repo.url);
+      let files = readRepoFiles(repo.dir);
+      expect(files.has("guide.md")).toBe(false);
+      expect(String(files.get("guides/guide.md"))).toBe(text);
+      const [conflict] = (await readGitSyncState(ctx.db, space.id))?.conflicts ?? [];
+      expect(conflict).toMatchObject({ pageId: guide, kind: "deleted-in-git", direction: "export", movedTo: { path: "guides/guide.md" } });
+      expect(conflict?.git).not.toBe("");
+
+      // Git's side is the moved file's text: Git changed nothing of it (not "every block removed").
+      const browser = await WebClient.signedIn(ctx, owner);
+      const page = await conflictPage(org.id, space.id, browser);
+      expect(page).toMatch(/data-kind="moved-in-git">Git moved this page.{1,6}s file to <code>guides\/guide\.md<\/code>/);
+      const at = page.indexOf('data-side="git"');
+      const gitSide = page.slice(at, page.indexOf("</div>", at));
+      expect(gitSide).toContain("Nothing.");
+      expect(gitSide).not.toContain('data-kind="removed"');
+
+      const res = await browser.post(`/app/o/${org.id}/s/${space.id}/git/conflicts/${guide}`, {
+        _csrf: WebClient.csrfOf(page),
+        keep: "quire",
+      });
+      expect(res.status, res.text.replace(/<style[\s\S]*?<\/style>/g, "").slice(0, 2000)).toBe(303);
+      expect((await readGitSyncState(ctx.db, space.id))?.conflicts ?? []).toEqual([]);
+      await sync(owner, space.id, "export", repo.url);
+      files = readRepoFiles(repo.dir);
+      expect(files.has("guide.md")).toBe(false);
+      expect(String(files.get("guides/guide.md"))).toContain("Second, by Quire.");
+      expect(String(files.get("SUMMARY.md"))).toContain("(guides/guide.md)");
+      // Git then edits another page; the import finds the moved file as this same page.
+      commitFiles(repo.dir, { "other.md": "# Other\n\nEdited in Git.\n" });
+      const imported = await sync(owner, space.id, "import", repo.url);
+      expect(imported.lastImport.status).toBe("succeeded");
+      expect(imported.lastImport.message).toBeUndefined();
+      const pages = flatten((await ctx.as(owner).get(`/v1/spaces/${space.id}/content`)).body.pages);
+      expect(pages.filter((p: Page) => p.title === "Guide").map((p: Page) => p.id)).toEqual([guide]);
+      expect(await pageTexts(ctx, owner, `/v1/spaces/${space.id}`, guide)).toContain("Second, by Quire.");
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it("refuses what may not resolve: other organizations (404), readers (403), bad choices (400), a stale view (409)", async () => {
     const { owner, org, space, repo, guide, members, outsider } = await synced();
     try {

@@ -53,7 +53,7 @@ export async function loadGitConflicts(
       conflict,
       page,
       base: await documentOf(db, conflict.base),
-      git: await documentOf(db, moved ? moved.documentHash : conflict.git),
+      git: await documentOf(db, conflict.git || moved?.documentHash),
       quire: conflict.kind === "deleted-in-quire" ? undefined : await documentOf(db, page?.documentHash),
     });
   }
@@ -144,7 +144,7 @@ export async function resolveGitConflict(
   } else if (conflict.kind && location) {
     // One side deleted (or Git moved) the page: the choice keeps it or deletes it.
     const deletes = conflict.kind === "deleted-in-git" ? input.choice.keep === "git" : input.choice.keep === "quire";
-    if (input.choice.keep === "merge" && !(conflict.kind === "deleted-in-git" && moved)) {
+    if (input.choice.keep === "merge" && !(conflict.kind === "deleted-in-git" && conflict.movedTo)) {
       throw invalid(
         conflict.kind === "deleted-in-git"
           ? "Git deleted this page: keep Git's version (the page is deleted) or Quire's (the page is kept)."
@@ -165,6 +165,28 @@ export async function resolveGitConflict(
         );
       const hash = await saveDocument(trx, document);
       revisionId = await commit(withDocument(without(content.pages, conflict.pageId), moved.id, hash));
+    } else if (conflict.kind === "deleted-in-git" && conflict.movedTo && !moved && location.page.kind === "document") {
+      // An export found Git's move (the moved page comes into the space with the next import):
+      // Quire's page takes the text chosen and the file Git moved it to, so the next export writes
+      // it there and the next import finds it as this same page.
+      const document = resolvedDocument(input.choice, {
+        base: await documentOf(trx, conflict.base),
+        git: await documentOf(trx, conflict.git),
+        quire: await documentOf(trx, location.page.documentHash),
+      });
+      if (!document)
+        throw invalid(
+          "The two versions of this page cannot be merged block by block (their blocks have no common keys): keep Git's or Quire's.",
+        );
+      const hash = await saveDocument(trx, document);
+      const path = conflict.movedTo.path;
+      const movedHere = (pages: PageNode[]): PageNode[] =>
+        pages.map((p) =>
+          p.id === conflict.pageId
+            ? { ...p, documentHash: hash, git: { oid: "", path }, updatedAt: nowIso() }
+            : { ...p, children: movedHere(p.children) },
+        );
+      revisionId = await commit(movedHere(content.pages));
     }
   } else if (location && location.page.kind === "document") {
     const versions = {
