@@ -101,6 +101,20 @@ export async function resolveGitConflict(
       p.id === id ? { ...p, documentHash: hash, updatedAt: nowIso() } : { ...p, children: withDocument(p.children, id, hash) },
     );
   const moved = conflict.movedTo ? index.get(conflict.movedTo.pageId)?.page : undefined;
+  /** The page's document as chosen (Git's, Quire's or their merge over the base), saved: its hash. */
+  const chosenPage = async (gitHash: string | undefined, quireHash: string | undefined): Promise<string> => {
+    const document = resolvedDocument(input.choice, {
+      base: await documentOf(trx, conflict.base),
+      git: await documentOf(trx, gitHash),
+      quire: await documentOf(trx, quireHash),
+    });
+    if (!document) {
+      throw invalid(
+        "The two versions of this page cannot be merged block by block (their blocks have no common keys): keep Git's or Quire's.",
+      );
+    }
+    return saveDocument(trx, document);
+  };
   const include = conflict.target === "include" ? content.reusableContents.find((r) => r.id === conflict.pageId) : undefined;
   if (include) {
     // A reusable content: its document becomes the side chosen (or the merge), as a page's does.
@@ -154,31 +168,13 @@ export async function resolveGitConflict(
     if (deletes) revisionId = await commit(without(content.pages, conflict.pageId));
     else if (conflict.kind === "deleted-in-git" && moved && moved.kind === "document") {
       // Git moved the page: Quire's text (or the merge) goes to the page where Git's file is now.
-      const document = resolvedDocument(input.choice, {
-        base: await documentOf(trx, conflict.base),
-        git: await documentOf(trx, moved.documentHash),
-        quire: await documentOf(trx, location.page.documentHash),
-      });
-      if (!document)
-        throw invalid(
-          "The two versions of this page cannot be merged block by block (their blocks have no common keys): keep Git's or Quire's.",
-        );
-      const hash = await saveDocument(trx, document);
+      const hash = await chosenPage(moved.documentHash, location.page.documentHash);
       revisionId = await commit(withDocument(without(content.pages, conflict.pageId), moved.id, hash));
     } else if (conflict.kind === "deleted-in-git" && conflict.movedTo && !moved && location.page.kind === "document") {
       // An export found Git's move (the moved page comes into the space with the next import):
       // Quire's page takes the text chosen and the file Git moved it to, so the next export writes
       // it there and the next import finds it as this same page.
-      const document = resolvedDocument(input.choice, {
-        base: await documentOf(trx, conflict.base),
-        git: await documentOf(trx, conflict.git),
-        quire: await documentOf(trx, location.page.documentHash),
-      });
-      if (!document)
-        throw invalid(
-          "The two versions of this page cannot be merged block by block (their blocks have no common keys): keep Git's or Quire's.",
-        );
-      const hash = await saveDocument(trx, document);
+      const hash = await chosenPage(conflict.git, location.page.documentHash);
       const path = conflict.movedTo.path;
       const movedHere = (pages: PageNode[]): PageNode[] =>
         pages.map((p) =>
@@ -189,18 +185,7 @@ export async function resolveGitConflict(
       revisionId = await commit(movedHere(content.pages));
     }
   } else if (location && location.page.kind === "document") {
-    const versions = {
-      base: await documentOf(trx, conflict.base),
-      git: await documentOf(trx, conflict.git),
-      quire: await documentOf(trx, location.page.documentHash),
-    };
-    const document = resolvedDocument(input.choice, versions);
-    if (!document) {
-      throw invalid(
-        "The two versions of this page cannot be merged block by block (their blocks have no common keys): keep Git's or Quire's.",
-      );
-    }
-    const hash = await saveDocument(trx, document);
+    const hash = await chosenPage(conflict.git, location.page.documentHash);
     if (hash !== location.page.documentHash) revisionId = await commit(withDocument(content.pages, conflict.pageId, hash));
   }
   // A page deleted in Quire since has nothing left to resolve: its conflict is closed all the same.
