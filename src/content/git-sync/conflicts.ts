@@ -119,6 +119,34 @@ function conflictFound(
  * Git's pages, each compared with the base and with Quire's version of the same page (by id).
  * Only a page's document and title are compared: the tree's shape and the other settings follow Git.
  */
+/** What a page or an include holds that the three-way comparison reads. */
+interface Side {
+  documentHash?: string | undefined;
+  title: string;
+  git?: { oid: string } | undefined;
+}
+
+/**
+ * What Git and Quire each did to one page or include since the base (or, for one still in
+ * conflict, since that conflict's base), and whether Git's version is the one to take: Quire did
+ * not change it, or both made the same change. A blob Git left as it was is not read.
+ */
+async function compareSides(
+  same: ReturnType<typeof documentComparer>,
+  git: Side,
+  ours: Side,
+  before: Side | undefined,
+  open: GitConflict | undefined,
+): Promise<{ baseHash: string | undefined; gitChanged: boolean; quireChanged: boolean; takeGit: boolean }> {
+  const baseHash = open ? open.base : before?.documentHash;
+  const baseTitle = open ? open.title : (before?.title ?? ours.title);
+  const gitUnchangedBlob = !open && !!before?.git?.oid && before.git.oid === git.git?.oid;
+  const gitChanged = !gitUnchangedBlob && !(await same(git.documentHash, baseHash));
+  const quireChanged = !(await same(ours.documentHash, baseHash)) || (!open && ours.title !== baseTitle);
+  const takeGit = !quireChanged || (gitChanged && (await same(git.documentHash, ours.documentHash)) && git.title === ours.title);
+  return { baseHash, gitChanged, quireChanged, takeGit };
+}
+
 export async function reconcileImport(input: ReconcileInput, documents: SyncDocuments): Promise<ReconcileResult> {
   const same = documentComparer(documents);
   const quire = indexPages(input.quire);
@@ -161,12 +189,8 @@ export async function reconcileImport(input: ReconcileInput, documents: SyncDocu
         out.push({ ...page, children });
         continue;
       }
-      const baseHash = open ? open.base : before?.documentHash;
-      const baseTitle = open ? open.title : (before?.title ?? ours.title);
-      const gitUnchangedBlob = !open && !!before?.git?.oid && before.git.oid === page.git?.oid;
-      const gitChanged = !gitUnchangedBlob && !(await same(page.documentHash, baseHash));
-      const quireChanged = !(await same(ours.documentHash, baseHash)) || (!open && ours.title !== baseTitle);
-      if (!quireChanged || (gitChanged && (await same(page.documentHash, ours.documentHash)) && page.title === ours.title)) {
+      const { baseHash, gitChanged, quireChanged, takeGit } = await compareSides(same, page, ours, before, open);
+      if (takeGit) {
         if (gitChanged && !quireChanged) fromGit.push(page.id);
         out.push({ ...page, children });
         continue;
@@ -228,12 +252,8 @@ export async function reconcileIncludes(
       reusableContents.push(include);
       continue;
     }
-    const baseHash = open ? open.base : before?.documentHash;
-    const baseTitle = open ? open.title : (before?.title ?? ours.title);
-    const gitUnchangedBlob = !open && !!before?.git?.oid && before.git.oid === include.git?.oid;
-    const gitChanged = !gitUnchangedBlob && !(await same(include.documentHash, baseHash));
-    const quireChanged = !(await same(ours.documentHash, baseHash)) || (!open && ours.title !== baseTitle);
-    if (!quireChanged || (gitChanged && (await same(include.documentHash, ours.documentHash)) && include.title === ours.title)) {
+    const { baseHash, gitChanged, quireChanged, takeGit } = await compareSides(same, include, ours, before, open);
+    if (takeGit) {
       if (gitChanged && !quireChanged) fromGit.push(include.id);
       reusableContents.push(include);
       continue;

@@ -65,6 +65,16 @@ async function editInQuire(user: User, spaceId: string, id: string, markdown: st
   await mergeChangeRequest(ctx, user, spaceId, cr.id);
 }
 
+/** Git moves guide.md into a folder, unedited (SUMMARY.md follows). */
+function moveGuideInGit(dir: string) {
+  const { "guide.md": text, ...rest } = FILES;
+  commitFiles(
+    dir,
+    { ...rest, "SUMMARY.md": SUMMARY.replace("(guide.md)", "(guides/guide.md)"), "guides/guide.md": text },
+    { replace: true },
+  );
+}
+
 /** A space imported from a fresh repository. */
 async function synced() {
   const setup = await createOrgWithSpace(ctx, { title: "Conflicts" });
@@ -205,12 +215,7 @@ describe("Git sync conflicts", () => {
     const { owner, org, space, repo, guide } = await synced();
     try {
       await editInQuire(owner, space.id, guide, "# Guide\n\nFirst paragraph.\n\nSecond, by Quire.\n\nThird paragraph.\n");
-      const { "guide.md": moved, ...rest } = FILES;
-      commitFiles(
-        repo.dir,
-        { ...rest, "SUMMARY.md": SUMMARY.replace("(guide.md)", "(guides/guide.md)"), "guides/guide.md": moved },
-        { replace: true },
-      );
+      moveGuideInGit(repo.dir);
       const info = await sync(owner, space.id, "import", repo.url);
       expect(info.lastImport.status).toBe("succeeded");
       expect(info.lastImport.message).toMatch(/"Guide" \(guide\.md\)/);
@@ -523,17 +528,11 @@ describe("Git sync conflicts", () => {
     const { owner, org, space, repo, guide } = await synced();
     try {
       await editInQuire(owner, space.id, guide, "# Guide\n\nFirst paragraph.\n\nSecond, by Quire.\n\nThird paragraph.\n");
-      // Git moves guide.md into a folder, unedited.
-      const { "guide.md": text, ...rest } = FILES;
-      commitFiles(
-        repo.dir,
-        { ...rest, "SUMMARY.md": SUMMARY.replace("(guide.md)", "(guides/guide.md)"), "guides/guide.md": text },
-        { replace: true },
-      );
+      moveGuideInGit(repo.dir);
       await sync(owner, space.id, "export", repo.url);
       let files = readRepoFiles(repo.dir);
       expect(files.has("guide.md")).toBe(false);
-      expect(String(files.get("guides/guide.md"))).toBe(text);
+      expect(String(files.get("guides/guide.md"))).toBe(FILES["guide.md"]);
       const [conflict] = (await readGitSyncState(ctx.db, space.id))?.conflicts ?? [];
       expect(conflict).toMatchObject({ pageId: guide, kind: "deleted-in-git", direction: "export", movedTo: { path: "guides/guide.md" } });
       expect(conflict?.git).not.toBe("");
