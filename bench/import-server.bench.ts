@@ -16,6 +16,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { cpuMicros } from "./proc-cpu.js";
 
 const [target, ref = "HEAD", projectDirectory = ""] = process.argv.slice(2);
 if (!target) {
@@ -55,11 +56,8 @@ const status = (field: "VmRSS" | "VmHWM") => {
   const text = fs.readFileSync(`/proc/${server.pid}/status`, "utf8");
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)?.[1] ?? 0) * 1024;
 };
-/** CPU seconds the server process used so far, all its threads (utime + stime, in clock ticks of 1/100 s). */
-const cpuSeconds = () => {
-  const fields = fs.readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
+/** CPU seconds the server process used so far, all its threads. */
+const cpuSeconds = () => (cpuMicros(server.pid!) ?? Number.NaN) / 1e6;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 try {

@@ -17,13 +17,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import pg from "pg";
-import { initOrganization, loadInstanceSecret } from "../src/bootstrap.js";
+import type pg from "pg";
+import { loadInstanceSecret } from "../src/bootstrap.js";
 import { loadConfig } from "../src/config.js";
-import { openDatabase } from "../src/db/database.js";
-import { migrateToLatest } from "../src/db/migrate.js";
 import { createApiToken, revokeApiToken } from "../src/modules/users/tokens.queries.js";
 import { cpuMicros } from "./proc-cpu.js";
+import { scratchPostgres } from "./scratch-postgres.js";
 import { importGeneratedRepo } from "./seed.js";
 
 const url = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -87,19 +86,11 @@ function spent(before: Map<number, number>, after: Map<number, number>): number 
 
 async function main() {
   const name = `quire_bench_procs_${process.pid}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name}`);
-  const databaseUrl = new URL(url);
-  databaseUrl.pathname = `/${name}`;
+  const scratch = await scratchPostgres(url, name);
+  const { handle, admin, organization, token, user } = scratch;
+  const databaseUrl = new URL(scratch.url);
   const servers: Server[] = [];
-  const handle = openDatabase({ databaseUrl: databaseUrl.href });
   try {
-    await migrateToLatest(handle.db);
-    const { organization, token, user } = await handle.db
-      .transaction()
-      .execute((trx) => initOrganization(trx, { orgTitle: "Bench", email: "bench@bench.test", name: "Bench" }));
     const env = {
       DATABASE_URL: databaseUrl.href,
       // API processes as behind a load balancer (README: several processes); the jobs (the import
@@ -206,15 +197,7 @@ async function main() {
         fs.rmSync(s.dataDir, { recursive: true, force: true });
       }),
     );
-    await handle.destroy();
-    // Once the closed connections' backends have ended (forcing it would end them mid-goodbye).
-    for (let i = 0; i < 100; i++) {
-      const { rows } = await admin.query("select count(*)::int as n from pg_stat_activity where datname = $1", [name]);
-      if (rows[0].n === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await scratch.drop();
   }
 }
 

@@ -25,6 +25,7 @@ import { loadContent } from "../src/content/revision/storage.js";
 import { openDatabase } from "../src/db/database.js";
 import { migrateToLatest } from "../src/db/migrate.js";
 import { Urls } from "../src/http/urls.js";
+import { scratchPostgres } from "./scratch-postgres.js";
 import { importGeneratedRepo } from "./seed.js";
 
 const SPACES = 150;
@@ -320,27 +321,15 @@ async function main() {
  * process ends), beside a raw `pg` server doing the same token lookup and primary-key read.
  */
 async function postgresTargets(url: string, config: ReturnType<typeof loadConfig>) {
-  const name = `quire_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name}`);
-  const databaseUrl = new URL(url);
-  databaseUrl.pathname = `/${name}`;
-  const drop = async () => {
-    await pool.end();
-    await handle.destroy();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  };
+  const scratch = await scratchPostgres(url, `quire_bench_${process.pid}`);
+  const { handle, organization, token } = scratch;
+  const databaseUrl = new URL(scratch.url);
   process.once("SIGTERM", () => {
-    drop().finally(() => process.exit(0));
+    pool
+      .end()
+      .then(() => scratch.drop())
+      .finally(() => process.exit(0));
   });
-  const handle = openDatabase({ databaseUrl: databaseUrl.href });
-  await migrateToLatest(handle.db);
-  const { organization, token } = await handle.db
-    .transaction()
-    .execute((trx) => initOrganization(trx, { orgTitle: "Bench", email: "bench@bench.test", name: "Bench" }));
   const app = await buildApp({
     config,
     db: handle.db,

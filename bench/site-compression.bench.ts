@@ -7,9 +7,9 @@
  * /proc before and after, and divided by the requests answered.
  */
 import { spawn } from "node:child_process";
-import fs from "node:fs";
 import readline from "node:readline";
 import autocannon from "autocannon";
+import { cpuMicros } from "./proc-cpu.js";
 
 const PAGES = Number(process.argv[2] ?? 60);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 8);
@@ -45,11 +45,7 @@ async function serve() {
 }
 
 /** The child's CPU time (user + system) in ms, from /proc. */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / 100;
-}
+const cpuMs = (pid: number) => (cpuMicros(pid) ?? Number.NaN) / 1000;
 
 async function main() {
   const child = spawn(process.execPath, ["--import", "tsx", process.argv[1]!, String(PAGES), "serve"], {
