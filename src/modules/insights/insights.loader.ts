@@ -48,6 +48,8 @@ export const GONE_PAGE = "(a page no longer in the site)";
 export interface PageNames {
   title(spaceId: string, pageId: string): string;
   revision(spaceId: string): string;
+  /** Whether the caller may read this space of the site (false for a space no longer in it). */
+  readable(spaceId: string): boolean;
   model: SiteModel;
 }
 
@@ -72,6 +74,7 @@ export async function loadPageNames(db: Executor, loaded: LoadedSite, spaceIds: 
       return pages.get(spaceId)?.get(pageId)?.page.title ?? GONE_PAGE;
     },
     revision: (spaceId) => inSite.get(spaceId)?.revisionId ?? "",
+    readable: (spaceId) => inSite.has(spaceId) && canRead(spaceId),
   };
 }
 

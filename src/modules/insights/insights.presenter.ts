@@ -79,15 +79,17 @@ function answerDocument(answerId: string, markdown: string) {
 
 /**
  * An answer with what the reader read: the assistant's message, its one step the answer's Markdown
- * as a document. An answer recorded before Quire kept the text has a message with no step.
+ * as a document. The message has no step when the text was not kept (an answer recorded before
+ * Quire kept it) or may not be shown (`showText` false: it quotes a space the caller cannot read).
  */
-export function presentAnswerWithResponse(answer: AnswerRow, location: string) {
+export function presentAnswerWithResponse(answer: AnswerRow, location: string, showText: boolean) {
+  const text = showText ? answer.response : null;
   return {
     ...presentAnswer(answer, location),
     response: {
       id: answer.id,
       role: "assistant" as const,
-      steps: answer.response === null ? [] : [{ phase: "final_answer" as const, content: answerDocument(answer.id, answer.response) }],
+      steps: text === null ? [] : [{ phase: "final_answer" as const, content: answerDocument(answer.id, text) }],
       createdAt: answer.createdAt,
     },
   };

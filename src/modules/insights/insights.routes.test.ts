@@ -8,7 +8,7 @@ import { createTestContext, type TestContext } from "../../../test/helpers/app.j
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { responseErrors0202 } from "../../../test/helpers/contract-0202.js";
 import { createSite } from "../../../test/helpers/sites.factories.js";
-import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+import { createOrgWithSpace, setDefaultLevel } from "../../../test/helpers/spaces.factories.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -221,6 +221,27 @@ describe("site insights", () => {
     expect(theirs.body.error.message).toContain(answer.id);
   });
 
+  it("show an answer's text only to a caller who may read every space it cites", async () => {
+    const s = await scenario();
+    await read(`${s.root}/~quire/ask?q=${encodeURIComponent("How do I run the installer?")}`, FIREFOX);
+    await flush();
+    const answerId = (await ctx.as(s.owner).get(`${s.url}/answers`)).body.items[0].id as string;
+    const stepsOf = async (who: typeof s.owner) => (await ctx.as(who).get(`${s.url}/answers/${answerId}`)).body.response.steps;
+    expect(await stepsOf(s.members.create)).toHaveLength(1);
+    // The cited space closed to members: an editor of the site who no longer reads it sees that the
+    // question was answered, not the text that quotes it.
+    await setDefaultLevel(ctx, s.owner, { space: s.space.id }, null);
+    const answer = await ctx.as(s.members.create).get(`${s.url}/answers/${answerId}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ answered: "yes", response: { steps: [] } });
+    expect(JSON.stringify(answer.body)).not.toContain("installer with sudo");
+    const thread = await ctx.as(s.members.create).get(`${s.url}/answers/${answerId}/thread`);
+    expect(thread.body[0].response.steps).toEqual([]);
+    const cited = await ctx.as(s.members.create).get(`${s.url}/answers/${answerId}/sources`);
+    expect(cited.body.items[0].title).toBe("(a page of a space you cannot read)");
+    expect(await stepsOf(s.owner)).toHaveLength(1);
+  });
+
   it("refuse bad parameters with 400 and a message saying what to change", async () => {
     const s = await scenario();
     const bad = async (path: string) => {
@@ -237,6 +258,8 @@ describe("site insights", () => {
     expect(await bad("question-stats?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z")).toContain("`from` is after `to`");
     await bad(`questions?limit=${"9".repeat(5)}`);
     await bad(`answers?page=${"x".repeat(30)}`);
+    await bad(`answers/${"x".repeat(101)}`);
+    await bad("answers/some-answer/sources?limit=0");
   });
 
   it("go with their site, and are not counted when insights are off", async () => {

@@ -277,6 +277,21 @@ export const siteInsightsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     if (!answer) throw missing(`No answer with id "${request.params.siteQuestionAnswerId}" on this site.`);
     return { loaded, answer, location: answerUrl(request.params.organizationId, loaded.site.id, answer.id) };
   };
+  // The answer as the reader read it, with its text only for a caller who may read every space it
+  // cites (the text quotes them; an editor of the site need not read all of its spaces).
+  const answerWithResponse = async (loaded: LoadedSite, answer: AnswerRow, location: string) => {
+    const cited = citedPages([answer]);
+    const names = await loadPageNames(
+      db,
+      loaded,
+      cited.map((c) => c.spaceId),
+    );
+    return presentAnswerWithResponse(
+      answer,
+      location,
+      cited.every((c) => names.readable(c.spaceId)),
+    );
+  };
 
   app.get(
     `${prefix}/answers/:siteQuestionAnswerId`,
@@ -284,14 +299,15 @@ export const siteInsightsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       schema: {
         tags,
         operationId: "getSiteQuestionAnswerById",
-        description: "One time a question was asked: the question, whether the docs answered it, and the answer the reader read.",
+        description:
+          "One time a question was asked: the question, whether the docs answered it, and the answer the reader read (its text only when the caller may read every space it cites).",
         params: SiteQuestionAnswerParams,
         response: { 200: SiteQuestionAnswerWithResponseSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const { answer, location } = await answerOf(request);
-      return presentAnswerWithResponse(answer, location);
+      const { loaded, answer, location } = await answerOf(request);
+      return answerWithResponse(loaded, answer, location);
     },
   );
 
@@ -307,8 +323,8 @@ export const siteInsightsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       },
     },
     async (request) => {
-      const { answer, location } = await answerOf(request);
-      return [presentAnswerWithResponse(answer, location)];
+      const { loaded, answer, location } = await answerOf(request);
+      return [await answerWithResponse(loaded, answer, location)];
     },
   );
 
