@@ -1,9 +1,11 @@
 /**
- * Moving blocks with a finger, in Chromium on a phone-sized touch screen (touch events from the
+ * Moving blocks with a finger and with a mouse. With a finger, in Chromium on a phone-sized touch screen (touch events from the
  * DevTools protocol, as a phone's browser sends them): a tap shows the grip beside the block, the
  * grip dragged up or down shows where the block will land and moves it there in one step (one undo
  * brings it back), every block keeps its own key through the moves, undo and redo, and the page
- * saved holds the new order with those keys. The editor's scripts are loaded by the edit view only.
+ * saved holds the new order with those keys. With a mouse, the grip shown on hover is dragged by the
+ * browser's own drag and drop (Playwright's mouse, dragstart to drop) and the block moves, keys kept.
+ * The editor's scripts are loaded by the edit view only.
  * QUIRE_SCREENSHOTS_DIR=<dir> keeps screenshots.
  */
 import { readFileSync } from "node:fs";
@@ -114,7 +116,7 @@ async function tapBlock(page: Page, text: string): Promise<{ x: number; y: numbe
   return center(page, ".qe-handle");
 }
 
-describe("moving blocks with a finger", () => {
+describe("moving blocks", () => {
   it("a tap shows the grip, dragging it moves the block up or down in one undoable step, and the page saves the new order", async () => {
     const { content } = await commitContent(ctx, spaceId, {
       pages: [{ title: "Night", slug: "night", paragraphs: ["Light the lamp.", "Trim the wick.", "Wind the clock.", "Log the ships."] }],
@@ -204,6 +206,63 @@ describe("moving blocks with a finger", () => {
     await tapBlock(page, "Wind the clock.");
     await e2e.shot(page, "editor-touch-moved");
     expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it("with a mouse, the grip shown on hover drags the block (HTML drag and drop) to where it is dropped, in one undoable step", async () => {
+    const { content } = await commitContent(ctx, spaceId, {
+      pages: [{ title: "Day", slug: "day", paragraphs: ["Open the shutters.", "Sweep the deck.", "Coil the ropes.", "Raise the flag."] }],
+    });
+    const pageId = content.pages[0]!.id;
+    const cr = await createChangeRequest(ctx, writer, spaceId, { subject: "Reorder by mouse" });
+    const api = `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`;
+    const keysBefore = (await ctx.as(owner).get(api)).body.document.nodes.map((n: { key: string }) => n.key) as string[];
+    const [open, sweep, coil, raise] = keysBefore;
+
+    const { context, page } = await e2e.signIn(writer, { viewport: { width: 1280, height: 900 } });
+    const problems = watchProblems(page);
+    await openEditor(page, `${base}/app/o/${orgId}/s/${spaceId}/~/changes/${cr.number}/p/${pageId}/edit`);
+    await page.locator(".qe-editor > p", { hasText: "Raise the flag." }).waitFor();
+
+    // Hovering a block puts the grip beside it.
+    const source = await center(page, ".qe-editor > p", "Raise the flag.");
+    await page.mouse.move(source.x, source.y);
+    const handle = page.locator(".qe-handle");
+    await expect
+      .poll(async () => {
+        const box = await handle.boundingBox();
+        return !!box && (await handle.isVisible()) && Math.abs(box.y - source.top) < 4;
+      })
+      .toBe(true);
+    const grip = await center(page, ".qe-handle");
+
+    // Pressed on the grip and moved in steps to the start of "Sweep the deck.": the browser's drag and
+    // drop (dragstart on the grip, then ProseMirror's drop at the caret position under the pointer,
+    // which the drop cursor shows) lands the block before it.
+    const sweepBox = (await page.locator(".qe-editor > p", { hasText: "Sweep the deck." }).boundingBox())!;
+    const target = { x: sweepBox.x + 2, top: sweepBox.y };
+    await page.mouse.move(grip.x, grip.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) {
+      await page.mouse.move(grip.x + (target.x - grip.x) * (i / 10), grip.y + (target.top + 3 - grip.y) * (i / 10));
+    }
+    await page.mouse.up();
+    await expect.poll(() => blockTexts(page)).toEqual(["Open the shutters.", "Raise the flag.", "Sweep the deck.", "Coil the ropes."]);
+    // Moved, not copied: the block keeps its key and no other block's key changes.
+    expect(await blockKeys(page)).toEqual([open, raise, sweep, coil]);
+
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => blockTexts(page)).toEqual(["Open the shutters.", "Sweep the deck.", "Coil the ropes.", "Raise the flag."]);
+    expect(await blockKeys(page)).toEqual(keysBefore);
+    await page.keyboard.press("Control+Shift+z");
+    await expect.poll(() => blockTexts(page)).toEqual(["Open the shutters.", "Raise the flag.", "Sweep the deck.", "Coil the ropes."]);
+
+    await page.evaluate(() => (window as any).quireEditor.saver.changed());
+    await page.locator('#qe-status[data-state="saved"]').waitFor({ timeout: 20_000 });
+    const stored = (await ctx.as(owner).get(api)).body.document.nodes as { key: string }[];
+    expect(stored.map((n) => n.key)).toEqual([open, raise, sweep, coil]);
+    await e2e.shot(page, "editor-mouse-moved");
     expect(problems).toEqual([]);
     await context.close();
   }, 180_000);
