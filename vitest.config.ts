@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import LongestFirstSequencer from "./test/sequencer.js";
 import { classifyTestFiles } from "./test/test-files.js";
 
 // Database tests run on SQLite; when QUIRE_TEST_DATABASE_URL points at a PostgreSQL server they run
@@ -14,9 +15,11 @@ const { database, databaseFree } = classifyTestFiles();
 // Responsiveness tests assert that /healthz answers within 200 ms while heavy work runs in a worker
 // thread: they run last, one file at a time, so that other test files do not take the cores they
 // measure. The request thread's share of work does not depend on the database, so SQLite only.
+const responsiveness = ["**/*.responsiveness.test.ts"];
 // The PDF robustness tests measure the heap a render grows by: files sharing a worker would count
-// what the files before them left running, so they too run alone, in a process of their own.
-const responsiveness = ["**/*.responsiveness.test.ts", "src/content/pdf/render-pdf.robustness.test.ts"];
+// what the files before them left running, so they run in a process of their own. Their bounds are
+// heap and CPU time, which other processes do not stretch: they run beside the other files.
+const ownProcess = ["src/content/pdf/render-pdf.robustness.test.ts"];
 
 const shared = {
   // Guards against a hang, not a measure: two files per core pair and a busy runner stretch wall time.
@@ -37,12 +40,14 @@ export default defineConfig({
     // A test file waits on PostgreSQL, git, Chromium and its own server much of the time: one worker
     // per core, at least two (vitest's default, cores - 1, is a single worker on a 2-core runner).
     maxWorkers: Math.max(2, availableParallelism()),
+    // Longest files first, the database-free project's short files last (test/sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
           ...shared,
           include: databaseFree,
-          exclude: [...responsiveness, "**/node_modules/**"],
+          exclude: [...responsiveness, ...ownProcess, "**/node_modules/**"],
           name: "database-free",
           // test/helpers/db.ts refuses to open a database here: a file the rule missed fails.
           env: { QUIRE_TEST_DIALECT: "none" },
@@ -73,6 +78,16 @@ export default defineConfig({
             },
           ]
         : []),
+      {
+        test: {
+          ...shared,
+          include: ownProcess,
+          name: "pdf-robustness",
+          env: { QUIRE_TEST_DIALECT: "none" },
+          isolate: true,
+          sequence: { groupOrder: 0 },
+        },
+      },
       {
         test: {
           ...shared,

@@ -25,108 +25,19 @@
  * and, among the one-shot measurements, two Quire processes on one database
  * (postgres-processes.bench.ts: CPU per request of each and of PostgreSQL's backends).
  */
-import { execFileSync, spawn } from "node:child_process";
-import os from "node:os";
+import { execFileSync } from "node:child_process";
 import path from "node:path";
-import readline from "node:readline";
-import autocannon from "autocannon";
-import { cpuMicros } from "./proc-cpu.js";
-
-interface Target {
-  name: string;
-  url: string;
-  headers: Record<string, string>;
-  baseline?: string;
-  /** Concurrent connections for this target (default BENCH_CONNECTIONS). */
-  connections?: number;
-  /**
-   * Each request asks these words in a random order, appended to the URL (a query parameter's
-   * value): the same results, but a different query each time for whatever keeps answers by query.
-   */
-  shuffledWords?: string[];
-}
+import { chooseTargets, connections, type Measured, measure, median, pinToCoreZero, startServer, unpin } from "./load.js";
 
 const duration = Number(process.env.BENCH_DURATION ?? 12);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 // Short rounds, many of them: a burst of noise from the machine's neighbours spoils one round's
 // ratio, and the median of six shrugs it off better than the median of three.
 const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
 
-/** Pins this process to core 0 and answers whether the server can have core 1 to itself. */
-function pinToCoreZero(): boolean {
-  if (os.availableParallelism() < 2) return false;
-  try {
-    execFileSync("taskset", ["-p", "-c", "0", String(process.pid)], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function startServer(
-  pinned: boolean,
-): Promise<{ targets: Target[]; responseBytes: number; pid: number | undefined; stop: () => void }> {
-  const command = [process.execPath, "--import", "tsx", path.join(import.meta.dirname, "server.ts")];
-  // taskset execs the command, so the child is the server itself (SIGTERM reaches it).
-  const [file, ...args] = pinned ? ["taskset", "-c", "1", ...command] : command;
-  const child = spawn(file!, args, { stdio: ["ignore", "pipe", "inherit"] });
-  const lines = readline.createInterface({ input: child.stdout! });
-  const first = await new Promise<string>((resolve, reject) => {
-    lines.once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
-  });
-  return { ...JSON.parse(first), pid: child.pid, stop: () => child.kill("SIGTERM") };
-}
-
-function shuffled(words: readonly string[]): string[] {
-  const out = [...words];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [out[i], out[j]] = [out[j] as string, out[i] as string];
-  }
-  return out;
-}
-
-async function measure(target: Target, seconds: number, serverPid?: number) {
-  const options = { url: target.url, headers: target.headers, connections: target.connections ?? connections };
-  const { shuffledWords } = target;
-  const path = new URL(target.url);
-  const requests = shuffledWords
-    ? [
-        {
-          setupRequest: (request: autocannon.Request) => ({
-            ...request,
-            path: `${path.pathname}${path.search}${encodeURIComponent(shuffled(shuffledWords).join(" "))}`,
-          }),
-        },
-      ]
-    : undefined;
-  const cpuBefore = serverPid === undefined ? undefined : cpuMicros(serverPid);
-  const result = await autocannon({ ...options, duration: seconds, ...(requests ? { requests } : {}) });
-  const cpuAfter = serverPid === undefined ? undefined : cpuMicros(serverPid);
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${target.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
-  }
-  const answered = result.requests.total;
-  const cpu = cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? (cpuAfter - cpuBefore) / answered : undefined;
-  return { rps: result.requests.average, p99: result.latency.p99, cpu };
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 async function main() {
   const pinned = pinToCoreZero();
   const server = await startServer(pinned);
-  const filter = (process.env.BENCH_FILTER ?? "").split(",").filter(Boolean);
-  if (filter.length > 0) {
-    const chosen = server.targets.filter((t) => filter.some((word) => t.name.includes(word)));
-    const baselines = new Set(chosen.flatMap((t) => (t.baseline ? [t.baseline] : [])));
-    server.targets = server.targets.filter((t) => chosen.includes(t) || baselines.has(t.name));
-  }
+  server.targets = chooseTargets(server.targets, (process.env.BENCH_FILTER ?? "").split(",").filter(Boolean));
   try {
     const seconds = Math.max(1, Math.round(duration / rounds));
     console.log(
@@ -139,7 +50,7 @@ async function main() {
     for (const target of server.targets) await measure(target, 2);
     // Every target is measured once per round and a ratio is taken within a round, so that it
     // compares figures taken seconds apart rather than minutes (the machine's speed drifts).
-    const runs = new Map<string, { rps: number; p99: number; cpu: number | undefined }[]>(server.targets.map((t) => [t.name, []]));
+    const runs = new Map<string, Measured[]>(server.targets.map((t) => [t.name, []]));
     for (let round = 0; round < rounds; round++) {
       for (const target of server.targets) runs.get(target.name)!.push(await measure(target, seconds, server.pid));
     }
@@ -167,7 +78,7 @@ async function main() {
     server.stop();
   }
   // The one-shot measurements (which run git and use both cores) get every core back.
-  if (pinned) execFileSync("taskset", ["-p", "-c", `0-${os.availableParallelism() - 1}`, String(process.pid)], { stdio: "ignore" });
+  if (pinned) unpin();
   if (process.env.BENCH_FILTER) return;
   // One-shot measurements, each in its own process so that their memory figures are their own.
   console.log("");

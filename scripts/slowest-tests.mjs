@@ -4,14 +4,21 @@
  * the time of all files added up, and the slowest files (a database test appears once per database). Durations are wall time of a
  * file in its worker, so on a busy machine they say where to look, not what a file costs alone.
  *
- *   node scripts/slowest-tests.mjs <report.json> [how many, default 20]
+ *   node scripts/slowest-tests.mjs <report.json> [how many, default 20] [--durations test/durations.json]
+ *
+ * With --durations, also writes the seconds of every file that took 10 s or more (the longest of
+ * its projects) into that file, which test/sequencer.ts reads to start the longest files first.
+ * Write it from a whole run on the CI machine: a partial run would forget the other files.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 
-const [file, count = "20"] = process.argv.slice(2);
-if (!file) {
-  console.error("usage: node scripts/slowest-tests.mjs <vitest JSON report> [how many]");
+const args = process.argv.slice(2);
+const durationsAt = args.indexOf("--durations");
+const durationsFile = durationsAt === -1 ? undefined : args.splice(durationsAt, 2)[1];
+const [file, count = "20"] = args;
+if (!file || (durationsAt !== -1 && !durationsFile)) {
+  console.error("usage: node scripts/slowest-tests.mjs <vitest JSON report> [how many] [--durations <file>]");
   process.exit(2);
 }
 const report = JSON.parse(readFileSync(file, "utf8"));
@@ -24,4 +31,13 @@ const total = rows.reduce((sum, r) => sum + r.seconds, 0);
 console.log(`${rows.length} test file runs, ${total.toFixed(0)} s of file time in all (two workers share the wall clock)`);
 for (const r of rows.sort((a, b) => b.seconds - a.seconds).slice(0, Number(count))) {
   console.log(`${r.seconds.toFixed(1).padStart(8)} s  ${String(r.tests).padStart(4)} tests  ${r.file}`);
+}
+
+if (durationsFile) {
+  const seconds = {};
+  for (const r of rows) if (r.seconds >= 10) seconds[r.file] = Math.max(seconds[r.file] ?? 0, Math.round(r.seconds));
+  const sorted = Object.fromEntries(Object.entries(seconds).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const about = JSON.parse(readFileSync(durationsFile, "utf8")).about;
+  writeFileSync(durationsFile, `${JSON.stringify({ about, seconds: sorted }, null, 2)}\n`);
+  console.log(`${Object.keys(sorted).length} files of 10 s or more written to ${durationsFile}`);
 }

@@ -94,25 +94,6 @@ describe("hostile input", () => {
     expect(schemaErrors("JSONDocument", parsed.document)).toEqual([]);
   });
 
-  it("handles a page of 2 MiB, the import's limit per page", () => {
-    const section = (i: number) =>
-      `## Section ${i}\n\nSome **bold** text with a [link](page-${i}.md) and \`code\`.\n\n{% hint style="info" %}\nA hint ${i}.\n{% endhint %}\n\n* item one\n* item two\n\n\`\`\`js\nconsole.log(${i});\n\`\`\`\n\n| a | b |\n|---|---|\n| ${i} | x |\n\n`;
-    let markdown = "# Big page\n\n";
-    for (let i = 0; markdown.length < 2 * 1024 * 1024; i++) markdown += section(i);
-    const { parsed, written } = run(markdown);
-    expect(parsed.document.nodes.length).toBeGreaterThan(12_000);
-    expect(written.length).toBeGreaterThan(1.6 * 1024 * 1024);
-    // Growth with size is tested by counting work (micromark-linear.test.ts, inline-pieces), not by time.
-  }, 240_000);
-
-  it("parses a long page in pieces exactly as it would parse it whole", () => {
-    const piece = (i: number) =>
-      `Para ${i} with *emphasis*\ncontinued.\n\n* item\n\n* loose item ${i}\n\n  continuation\n\n\`\`\`\ncode ${i}\n\nstill code\n\`\`\`\n\n<!-- a\n\ncomment -->\n\n| a |\n|---|\n| ${i} |\n\nSetext ${i}\n---\n\n> quote\n\n$$\nx\n\ny\n$$\n\n`;
-    let text = "";
-    for (let i = 0; text.length < 300_000; i++) text += piece(i);
-    expect(parseChunked(text)).toEqual(processor.parse(text));
-  }, 120_000);
-
   it("handles thousands of {% without an end, on lines and inside text", () => {
     const { parsed, ms } = run(`${"{% ".repeat(5000)}\n\n${"{%\n".repeat(5000)}text {% hint %} {%- x`);
     expect(parsed.warnings.length).toBeLessThanOrEqual(201);

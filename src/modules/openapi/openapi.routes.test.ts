@@ -44,9 +44,17 @@ async function scenario() {
   return { ...base, slug, otherOrg, otherSlug };
 }
 
+let shared: ReturnType<typeof scenario> | undefined;
+/**
+ * One scenario(), built on first use, for the tests whose requests change nothing it holds (each
+ * is refused, or only reads): a scenario processes two real specs, the bulk of this file's time.
+ * A test that changes its spec or its organization's specs builds its own.
+ */
+const readOnlyScenario = () => (shared ??= scenario());
+
 describe("authentication", () => {
   it("answers 401 without a token on every operation, and serves no private document", async () => {
-    const { org, owner, slug } = await scenario();
+    const { org, owner, slug } = await readOnlyScenario();
     const p = `/v1/orgs/${org.id}/openapi`;
     const versionId = (await getSpec(owner, org.id, slug)).lastVersion;
     for (const [method, url] of [
@@ -145,7 +153,8 @@ describe("POST /v1/orgs/{organizationId}/openapi and processing", () => {
   });
 
   it("answers precise 400s for a bad slug or source, and 409 for a slug in use", async () => {
-    const { org, owner } = await scenario();
+    // An organization of its own: this test creates a spec in it.
+    const { org, owner } = await createOrgWithRoles(ctx);
     const post = (body: unknown) => ctx.as(owner).post(`/v1/orgs/${org.id}/openapi`, body);
     const text = petstore();
     const cases: [unknown, string][] = [
@@ -171,7 +180,7 @@ describe("POST /v1/orgs/{organizationId}/openapi and processing", () => {
       expect(res.status, JSON.stringify(body).slice(0, 100)).toBe(400);
       expect(res.body.error.message).toBe(message);
     }
-    const taken = await ctx.as(owner).post(`/v1/orgs/${org.id}/openapi`, { slug: (await scenario()).slug, source: { text } });
+    const taken = await ctx.as(owner).post(`/v1/orgs/${org.id}/openapi`, { slug: (await readOnlyScenario()).slug, source: { text } });
     expect(taken.status).toBe(201); // another organization's slug is free here
     const duplicate = await post({ slug: taken.body.slug, source: { text } });
     expect(duplicate.status).toBe(409);
@@ -303,7 +312,7 @@ describe("PUT /v1/orgs/{organizationId}/openapi/{specSlug}", () => {
   });
 
   it("answers 400 for a slug the pattern refuses, and 403 for members below create", async () => {
-    const { org, members } = await scenario();
+    const { org, members } = await readOnlyScenario();
     const bad = await ctx.as(members.admin).put(`/v1/orgs/${org.id}/openapi/bad_slug`, { source: { text: petstore() } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe(
@@ -322,7 +331,7 @@ describe("PUT /v1/orgs/{organizationId}/openapi/{specSlug}", () => {
 
 describe("permissions and visibility", () => {
   it("gives admin and create edit rights, other roles view rights, guests and outsiders nothing", async () => {
-    const { org, members, outsider, slug } = await scenario();
+    const { org, members, outsider, slug } = await readOnlyScenario();
     for (const role of ["admin", "create"] as const) {
       expect((await getSpec(members[role], org.id, slug)).permissions).toEqual({ view: true, edit: true });
     }
@@ -345,7 +354,7 @@ describe("permissions and visibility", () => {
   });
 
   it("treats another organization's slugs and version ids as unknown", async () => {
-    const { org, owner, slug, otherOrg, otherSlug, outsider } = await scenario();
+    const { org, owner, slug, otherOrg, otherSlug, outsider } = await readOnlyScenario();
     const res = await ctx.as(owner).get(`/v1/orgs/${org.id}/openapi/${otherSlug}`);
     expect(res.status).toBe(404);
     expect(res.body.error.message).toBe(`No OpenAPI spec with slug "${otherSlug}" in this organization.`);
