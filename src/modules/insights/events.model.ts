@@ -242,9 +242,25 @@ const BOT_PATTERNS: [RegExp, (typeof BOTS)[number]][] = [
   ],
 ];
 
-/** Browser, device, system and (for a program) which bot, told from a user agent. */
-export function classifyUserAgent(userAgent: string | undefined) {
+type Classified = ReturnType<typeof classify>;
+const classified = new Map<string, Classified>();
+
+/**
+ * Browser, device, system and (for a program) which bot, told from a user agent. Remembered for the
+ * last 1,000 user agents: a site's readers send few different ones, and each read is told apart.
+ */
+export function classifyUserAgent(userAgent: string | undefined): Classified {
   const ua = userAgent ?? "";
+  let known = classified.get(ua);
+  if (!known) {
+    if (classified.size >= 1000) classified.clear();
+    known = classify(ua);
+    classified.set(ua, known);
+  }
+  return known;
+}
+
+function classify(ua: string) {
   const bot = ua.trim() === "" ? "unknown" : (BOT_PATTERNS.find(([pattern]) => pattern.test(ua))?.[1] ?? null);
   const browser: (typeof BROWSERS)[number] = /edg(e|a|ios)?\//i.test(ua)
     ? "edge"

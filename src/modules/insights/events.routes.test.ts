@@ -10,6 +10,7 @@ import { commitContent } from "../../../test/helpers/content.factories.js";
 import { responseErrors0202, schemaErrors0202 } from "../../../test/helpers/contract-0202.js";
 import { createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+import { deleteEventsBefore } from "./events.queries.js";
 import { MAX_SITE_EVENTS_PER_WRITE } from "./recorder.service.js";
 
 let ctx: TestContext;
@@ -388,6 +389,32 @@ describe("site insight events", () => {
       .where("siteId", "=", s.site.id)
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(MAX_SITE_EVENTS_PER_WRITE + 100);
+  });
+
+  it("go past the retention days with their claims, and with their site", async () => {
+    const s = await scenario();
+    const track = await ctx.as(s.owner).post(`${s.url}/insights/events`, {
+      events: [event("page_view", {}, { visitorAuthClaims: { plan: "pro" } })],
+    });
+    expect(track.status).toBe(204);
+    await flush();
+    const [row] = await ctx.db.selectFrom("siteEvents").select("id").where("siteId", "=", s.site.id).execute();
+    expect(row).toBeDefined();
+    // As if written 400 days ago: the retention job's query deletes it and its claim.
+    await ctx.db
+      .updateTable("siteEvents")
+      .set({ day: "2025-01-01" })
+      .where("id", "=", row?.id ?? "")
+      .execute();
+    expect(await deleteEventsBefore(ctx.db, "2025-06-01")).toBeGreaterThanOrEqual(1);
+    expect(await ctx.db.selectFrom("siteEvents").select("id").where("siteId", "=", s.site.id).execute()).toEqual([]);
+    expect(await ctx.db.selectFrom("siteEventClaims").select("eventId").where("siteId", "=", s.site.id).execute()).toEqual([]);
+    // A deleted site takes its events with it.
+    await ctx.as(s.owner).post(`${s.url}/insights/events`, { events: [event("page_view", {}, { visitorAuthClaims: { plan: "pro" } })] });
+    await flush();
+    expect((await ctx.as(s.owner).delete(s.url)).status).toBe(204);
+    expect(await ctx.db.selectFrom("siteEvents").select("id").where("siteId", "=", s.site.id).execute()).toEqual([]);
+    expect(await ctx.db.selectFrom("siteEventClaims").select("eventId").where("siteId", "=", s.site.id).execute()).toEqual([]);
   });
 
   it("refuse an aggregation that cannot be answered with 400 and what to change", async () => {

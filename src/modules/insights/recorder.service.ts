@@ -8,6 +8,10 @@
  * (`site_insight_salts`, rotated every UTC day): the same visitor counts once a day and cannot be
  * followed across days; neither the address nor the user agent is written.
  *
+ * Each read is also an event (site_events, for aggregateSiteEvents), and so is each event a client
+ * reports (trackEventsInSiteById): held the same way, its visitor and session hashed under the
+ * day's salt at the write, its addresses without query or fragment (events.model.ts).
+ *
  * The search box searches as the reader types: a search that extends (or shortens) the same
  * visitor's previous one on the same site within SETTLE_MS replaces it, so "install" counts once,
  * not as "i", "in", "ins"...
