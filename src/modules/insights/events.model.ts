@@ -4,6 +4,7 @@
  * browser, device, system and bot told from a user agent; the UTC buckets an aggregation groups by;
  * which visitor claims are kept (the categories of the site's adaptive schema, never free text).
  */
+import { isIP } from "node:net";
 import { invalid } from "../../lib/errors.js";
 
 export const EVENT_TYPES = [
@@ -515,7 +516,7 @@ export function readEvent(event: ReportedEvent, at: string, now: Date): ReadEven
     fields,
     at: time,
     userAgent: session.userAgent.slice(0, 1000),
-    ip: typeof session.ip === "string" && session.ip.length <= 64 ? session.ip : undefined,
+    ip: typeof session.ip === "string" && isIP(session.ip) ? session.ip : undefined,
     sessionId: typeof session.sessionId === "string" && session.sessionId !== "" ? session.sessionId.slice(0, 200) : undefined,
     claims: session.visitorAuthClaims,
   };

@@ -119,13 +119,15 @@ describe("site insight events", () => {
     expect(tracked.status, JSON.stringify(tracked.body)).toBe(204);
     expect(responseErrors0202("trackEventsInSiteById", 204, tracked.text)).toEqual([]);
     // The site's own reads: two pages by a browser, llms.txt by an agent.
-    for (const [path, ua] of [
-      ["install", FIREFOX],
-      ["welcome", FIREFOX],
-      ["llms.txt", GPTBOT],
+    for (const [path, ua, status] of [
+      ["install", FIREFOX, 200],
+      ["welcome", FIREFOX, 200],
+      ["llms.txt", GPTBOT, 200],
+      ["no-such-page", FIREFOX, 404],
+      ["~quire/search?q=Zeppelin", FIREFOX, 200],
     ] as const) {
       const res = await ctx.app.inject({ method: "GET", url: `${s.root}/${path}`, headers: { "user-agent": ua }, remoteAddress: ADDRESS });
-      expect(res.statusCode).toBe(200);
+      expect(res.statusCode).toBe(status);
     }
     // Nothing reaches the database before the recorder writes.
     expect(await ctx.db.selectFrom("siteEvents").select("id").where("siteId", "=", s.site.id).execute()).toEqual([]);
@@ -141,17 +143,17 @@ describe("site insight events", () => {
 
     // By type, most first; ties by type.
     expect(rows(await aggregate({ groupBy: [{ column: "eventType" }], select: [{ column: "eventsCount" }] }))).toEqual([
-      ["page_view", 5],
+      ["page_view", 6],
       ["page_post_feedback", 2],
+      ["search_type_query", 2],
       ["api_client_request", 1],
       ["ask_rate_response", 1],
       ["link_click", 1],
       ["llms_request", 1],
       ["page_post_feedback_comment", 1],
-      ["search_type_query", 1],
     ]);
     // No select, no group: the number of events.
-    expect(await aggregate({})).toEqual([{ column: "eventsCount", values: [13] }]);
+    expect(await aggregate({})).toEqual([{ column: "eventsCount", values: [15] }]);
 
     // 404s: page views that resolved to no page, by path.
     expect(
@@ -165,7 +167,14 @@ describe("site insight events", () => {
           select: [{ column: "eventsCount" }],
         }),
       ),
-    ).toEqual([["/missing/page", 1]]);
+    ).toEqual([
+      ["/missing/page", 1],
+      [`${s.root}/no-such-page`, 1],
+    ]);
+    // What was searched: reported, and through the site's own search (as counted: lowercased).
+    expect(
+      rows(await aggregate({ groupBy: [{ column: "eventSearchQuery" }], where: [{ column: "eventType", values: ["search_type_query"] }] })),
+    ).toEqual([["installer"], ["zeppelin"]]);
     // Pages read, as {space, page}, by browsers only (no bot).
     expect(
       rows(
@@ -194,7 +203,7 @@ describe("site insight events", () => {
       select: [{ column: "eventsCount" }],
       where: [{ column: "datetime", operator: "greaterThanOrEqual", values: [new Date(now.getTime() - 3_600_000).toISOString()] }],
     });
-    expect(count?.values.reduce((a, b) => Number(a) + Number(b), 0)).toBe(13);
+    expect(count?.values.reduce((a, b) => Number(a) + Number(b), 0)).toBe(15);
     expect(String(time?.values.at(-1))).toBe(`${now.toISOString().slice(0, 13)}:00:00.000Z`);
     expect(dow?.values.at(-1)).toBe(now.getUTCDay() === 0 ? 7 : now.getUTCDay());
     expect(hod?.values.at(-1)).toBe(now.getUTCHours());
@@ -215,14 +224,17 @@ describe("site insight events", () => {
     ).toEqual([
       ["mobile", "safari", "ios", null, 1, 1, 1],
       ["unknown", "unknown", "unknown", "gptbot", 1, 1, 1],
-      ["desktop", "firefox", "linux", null, 2, 3, 4],
+      ["desktop", "firefox", "linux", null, 2, 3, 5],
     ]);
 
     // Referrers and campaigns, the visitor's language; no query kept.
     expect(
       rows(
         await aggregate({
-          where: [{ column: "eventType", values: ["search_type_query"] }],
+          where: [
+            { column: "eventType", values: ["search_type_query"] },
+            { column: "visitorLanguage", values: ["fr"] },
+          ],
           groupBy: [
             { column: "referrerDomain" },
             { column: "referrer" },
@@ -249,7 +261,7 @@ describe("site insight events", () => {
           where: [{ column: "eventsCount", operator: "greaterThan", values: [1] }],
         }),
       ),
-    ).toEqual([["page_post_feedback"], ["page_view"]]);
+    ).toEqual([["page_post_feedback"], ["page_view"], ["search_type_query"]]);
     expect(
       rows(
         await aggregate({
@@ -300,7 +312,7 @@ describe("site insight events", () => {
       rows(
         await aggregate({ groupBy: [{ column: "visitorGeoCountry" }, { column: "visitorGeoPoint" }], select: [{ column: "eventsCount" }] }),
       ),
-    ).toEqual([[null, null, 13]]);
+    ).toEqual([[null, null, 15]]);
 
     // Claims: only the site's categories (plan, beta), never the e-mail.
     const claims = await aggregate({
@@ -341,7 +353,7 @@ describe("site insight events", () => {
     const withoutClaims = { ...segments.body, items: segments.body.items.map((i: object) => ({ ...i, claims: {} })) };
     expect(responseErrors0202("listSiteVisitorSegments", 200, withoutClaims)).toEqual([]);
     expect(segments.body.items).toEqual([
-      { title: "Visitors without claims", claims: {}, events: 10, visitors: 3, sessions: 4 },
+      { title: "Visitors without claims", claims: {}, events: 12, visitors: 3, sessions: 4 },
       { title: "beta: true · plan: pro", claims: { beta: true, plan: "pro" }, events: 1, visitors: 1, sessions: 1 },
       { title: "plan: free", claims: { plan: "free" }, events: 1, visitors: 1, sessions: 1 },
       { title: "plan: pro", claims: { plan: "pro" }, events: 1, visitors: 1, sessions: 1 },

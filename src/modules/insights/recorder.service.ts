@@ -108,6 +108,8 @@ interface PendingSearch {
   query: string;
   noResult: boolean;
   at: number;
+  /** Who searched, for the search's event (written when the search is counted). */
+  visit: Visit;
 }
 
 export class InsightsRecorder {
@@ -155,19 +157,38 @@ export class InsightsRecorder {
     const who = this.visitorOf(visit);
     const visitor = JSON.stringify([visit.siteId, day, who, agent]);
     if (this.visitors.has(visitor) || this.room()) this.visitors.add(visitor);
-    if (visit.url && this.room()) {
-      const kind = VIEW_EVENTS[source];
-      const fields = emptyFields(kind.type, visit.url, kind.displayContext);
+    const kind = VIEW_EVENTS[source];
+    this.serverEvent(visit, who, kind.type, kind.displayContext, (fields) => {
       fields.spaceId = spaceId || null;
       fields.pageId = pageId || null;
       fields.llmsVariant = kind.llms ?? null;
-      const referrer = visit.referrer ? cleanUrl(visit.referrer) : null;
-      fields.referrer = referrer?.url ?? null;
-      fields.referrerDomain = referrer?.host ?? null;
-      fields.language = languageOf(visit.language);
-      // A server read carries no session of its own: the visitor's day is its session.
-      this.hold(visit.siteId, fields, new Date(), visit.userAgent, who, who, null, []);
-    }
+    });
+  }
+
+  /** A page of the site asked for and not found (a 404): a page view of no page, for aggregateSiteEvents. */
+  notFound(visit: Visit): void {
+    if (!this.enabled) return;
+    this.serverEvent(visit, this.visitorOf(visit), "page_view", "site", () => {});
+  }
+
+  /** An event of a read the site served (not reported): held when the read says where it was. */
+  private serverEvent(
+    visit: Visit,
+    who: string,
+    type: EventType,
+    displayContext: EventFields["displayContext"],
+    fill: (fields: EventFields) => void,
+    at = new Date(),
+  ): void {
+    if (!visit.url || !this.room()) return;
+    const fields = emptyFields(type, visit.url, displayContext);
+    const referrer = visit.referrer ? cleanUrl(visit.referrer) : null;
+    fields.referrer = referrer?.url ?? null;
+    fields.referrerDomain = referrer?.host ?? null;
+    fields.language = languageOf(visit.language);
+    fill(fields);
+    // A server read carries no session of its own: the visitor's day is its session.
+    this.hold(visit.siteId, fields, at, visit.userAgent, who, who, null, [], false);
   }
 
   /**
@@ -188,7 +209,7 @@ export class InsightsRecorder {
         : who;
       const claims = keptClaims(event.claims, schema);
       const brought = event.claims && typeof event.claims === "object" && Object.keys(event.claims).length > 0;
-      this.hold(siteId, event.fields, event.at, event.userAgent, who, session, brought ? 1 : 0, claims);
+      this.hold(siteId, event.fields, event.at, event.userAgent, who, session, brought ? 1 : 0, claims, true);
     }
   }
 
@@ -201,6 +222,8 @@ export class InsightsRecorder {
     session: string,
     authenticated: number | null,
     claims: { property: string; value: string }[],
+    /** Reported by a client: counted against the site's MAX_SITE_EVENTS_PER_WRITE. */
+    reported: boolean,
   ): void {
     const { browser, device, os, bot } = classifyUserAgent(userAgent);
     const segment: Record<string, unknown> = {};
@@ -224,7 +247,7 @@ export class InsightsRecorder {
       session,
       claims,
     });
-    this.eventsBySite.set(siteId, (this.eventsBySite.get(siteId) ?? 0) + 1);
+    if (reported) this.eventsBySite.set(siteId, (this.eventsBySite.get(siteId) ?? 0) + 1);
   }
 
   /**
@@ -236,7 +259,7 @@ export class InsightsRecorder {
     const key = searchKey(query);
     if (key === "") return;
     const now = Date.now();
-    const search: PendingSearch = { siteId: visit.siteId, day: dayOf(new Date(now)), query: key, noResult: results === 0, at: now };
+    const search: PendingSearch = { siteId: visit.siteId, day: dayOf(new Date(now)), query: key, noResult: results === 0, at: now, visit };
     if (!typed) {
       this.countSearch(search);
       return;
@@ -288,6 +311,17 @@ export class InsightsRecorder {
   }
 
   private countSearch(search: PendingSearch): void {
+    // The search as an event too: what was searched (as counted), when, by whom.
+    this.serverEvent(
+      search.visit,
+      this.visitorOf(search.visit),
+      "search_type_query",
+      "site",
+      (fields) => {
+        fields.searchQuery = search.query;
+      },
+      new Date(search.at),
+    );
     const key = JSON.stringify([search.siteId, search.day, search.query]);
     const count = this.searches.get(key) ?? { searches: 0, noResult: 0 };
     count.searches++;
