@@ -316,6 +316,21 @@ function condition(filter: QueryFilterValue, at: string, joins: Joins): { having
     if (operator === "notIn") return { having: false, sql: hasNull ? FALSE : TRUE };
     return { having: false, sql: FALSE };
   }
+  if (filter.column === "visitorClaimProperty") {
+    // Whether the event's visitor brought such a claim: a subquery, not the join, which would
+    // count an event once per claim.
+    const claimOf = (test: Sql) =>
+      sql`exists (select 1 from ${sql.table("siteEventClaims")} as cf where ${sql.ref("cf.eventId")} = ${sql.ref("e.id")} and ${test})`;
+    const property = sql.ref("cf.property");
+    if (operator === "in" || operator === "notIn") {
+      const values = filter.values.filter((v): v is string => typeof v === "string");
+      const matched = values.length ? claimOf(sql`${property} in (${sql.join(values)})`) : FALSE;
+      return { having: false, sql: operator === "in" ? matched : not(matched) };
+    }
+    const [first] = filter.values;
+    if (typeof first !== "string") throw invalid(`${at}: \`${operator}\` needs one value that is not null.`);
+    return { having: false, sql: claimOf(sql`${property} ${COMPARE[operator]} ${first}`) };
+  }
   const exprs = def.exprs(filter, joins);
   if (operator === "in" || operator === "notIn") {
     const matched = or(

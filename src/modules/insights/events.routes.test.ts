@@ -330,6 +330,20 @@ describe("site insight events", () => {
       ["plan", 3],
       ["beta", 1],
     ]);
+    // Events of visitors who brought a beta claim, by plan: counted once each, whatever else they brought.
+    expect(
+      rows(
+        await aggregate({
+          where: [{ column: "visitorClaimProperty", values: ["beta", "plan"] }],
+          groupBy: [{ column: "visitorClaim", claim: "plan" }],
+          select: [{ column: "eventsCount" }],
+        }),
+      ),
+    ).toEqual([
+      ["pro", 2],
+      ["free", 1],
+    ]);
+    expect(rows(await aggregate({ where: [{ column: "visitorClaimProperty", operator: "notIn", values: ["plan"] }] }))).toEqual([[12]]);
     const stored = JSON.stringify([
       await ctx.db.selectFrom("siteEvents").selectAll().where("siteId", "=", s.site.id).execute(),
       await ctx.db.selectFrom("siteEventClaims").selectAll().where("siteId", "=", s.site.id).execute(),
