@@ -463,6 +463,14 @@ describe("site insight events", () => {
     await bad({ range: "last7Days", where: [{ column: "urlPath", operator: "lessThan", values: [] }] }, /needs one value/);
     await bad({ range: "last7Days", order: { by: { column: "urlPath" }, direction: "asc" } }, /add it to `groupBy`/);
     await bad({ range: "last7Days", limit: 1001 }, /limit/);
+    await bad(
+      { range: "last7Days", where: [{ column: "datetime", operator: "lessThan", values: ["yesterday"] }] },
+      /not a value of the datetime column/,
+    );
+    await bad(
+      { range: "last7Days", where: [{ column: "pageFeedbackRating", values: [{ ok: 1 }] }] },
+      /not a value of the pageFeedbackRating column/,
+    );
   });
 
   it("are for the site's editors and admins: a member who only sees the site gets 403, another organization 404", async () => {
