@@ -47,6 +47,7 @@ import { fileRoutes } from "./modules/files/files.routes.js";
 import { imageVariantsJob } from "./modules/files/image-variants.jobs.js";
 import { gitExportJob, gitImportJob } from "./modules/git-sync/git-sync.jobs.js";
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
+import { siteEventRoutes } from "./modules/insights/events.routes.js";
 import { purgeSiteInsightsJob } from "./modules/insights/insights.jobs.js";
 import { siteInsightsRoutes } from "./modules/insights/insights.routes.js";
 import { InsightsRecorder } from "./modules/insights/recorder.service.js";
@@ -254,7 +255,13 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     await app.register(siteRedirectRoutes, { deps });
     await app.register(siteCustomizationRoutes, { deps });
     await app.register(siteSettingsRoutes, { deps });
+    // What readers of published sites do, counted in memory and written in batches off the request path.
+    const insights = new InsightsRecorder(deps, deps.config.insights.enabled, deps.config.insights.flushMs);
+    app.decorate("insights", insights);
+    insights.start();
+    app.addHook("onClose", async () => insights.stop());
     await app.register(siteInsightsRoutes, { deps });
+    await app.register(siteEventRoutes, { deps, insights });
     await app.register(translationRoutes, { deps });
     await app.register(openapiRoutes, { deps });
     await app.register(samlRoutes, { deps });
@@ -268,11 +275,6 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
     // The MCP SDK (with zod) is ~25 MB resident: loaded by the first MCP request, not at startup.
     const mcp = async (...args: Parameters<typeof import("./apps/site/mcp.steps.js").handleMcpRequest>) =>
       (await import("./apps/site/mcp.steps.js")).handleMcpRequest(...args);
-    // What readers of published sites do, counted in memory and written in batches off the request path.
-    const insights = new InsightsRecorder(deps, deps.config.insights.enabled, deps.config.insights.flushMs);
-    app.decorate("insights", insights);
-    insights.start();
-    app.addHook("onClose", async () => insights.stop());
     await app.register(publishedSiteRoutes, { deps, siteHosts, mcp, insights });
   }
 

@@ -752,6 +752,83 @@ export interface SiteVisitorsTable {
   agent: number;
 }
 
+/**
+ * One insight event of a published site (migration 0037): a read Quire served or an event a client
+ * reported. Times and buckets are UTC; visitor and session are hashes under the day's salt.
+ */
+export interface SiteEventsTable {
+  id: string;
+  siteId: string;
+  at: string;
+  /** "YYYY-MM-DDTHH". */
+  hour: string;
+  day: string;
+  /** The Monday of the event's week, YYYY-MM-DD. */
+  week: string;
+  /** "YYYY-MM". */
+  month: string;
+  hourOfDay: number;
+  /** 1 (Monday) to 7 (Sunday). */
+  dayOfWeek: number;
+  type: string;
+  visitor: string;
+  session: string;
+  displayContext: string;
+  /** Without query or fragment. */
+  url: string;
+  urlPath: string;
+  browser: string;
+  device: string;
+  os: string;
+  /** 1 when the visitor brought claims, 0 when not; null when unknown. */
+  authenticated: number | null;
+  /** The kept claims (the site's adaptive categories) as canonical JSON; "{}" for none. */
+  segment: string;
+  siteSection: string | null;
+  siteSpace: string | null;
+  siteShareKey: string | null;
+  spaceId: string | null;
+  /** null on a page view: no page answered (a 404). */
+  pageId: string | null;
+  notFoundType: string | null;
+  referrer: string | null;
+  referrerDomain: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  utmTerm: string | null;
+  utmContent: string | null;
+  language: string | null;
+  bot: string | null;
+  searchQuery: string | null;
+  searchResult: string | null;
+  feedbackRating: string | null;
+  feedbackComment: string | null;
+  /** The link's target, a ContentRef as JSON with sorted keys. */
+  linkTarget: string | null;
+  linkKind: string | null;
+  linkDomain: string | null;
+  linkPosition: string | null;
+  apiPath: string | null;
+  apiMethod: string | null;
+  llmsVariant: string | null;
+  markdownSource: string | null;
+  adDomain: string | null;
+  adPlacement: string | null;
+  trademarkPlacement: string | null;
+  askRating: number | null;
+}
+
+/** A claim of the visitor of an event, kept when the site's adaptive schema makes it a category. */
+export interface SiteEventClaimsTable {
+  eventId: string;
+  siteId: string;
+  /** The claim's path, "plan" or "unsigned.team". */
+  property: string;
+  /** Its value as text ("true", "pro"; an array of values as their JSON). */
+  value: string;
+}
+
 export interface SiteSearchesTable {
   siteId: string;
   day: string;
@@ -884,6 +961,8 @@ export interface Database {
   siteSearches: SiteSearchesTable;
   siteQuestions: SiteQuestionsTable;
   siteQuestionAnswers: SiteQuestionAnswersTable;
+  siteEvents: SiteEventsTable;
+  siteEventClaims: SiteEventClaimsTable;
   collabDocuments: CollabDocumentsTable;
 }
 

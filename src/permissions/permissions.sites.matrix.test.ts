@@ -529,6 +529,43 @@ const entries: Entry[] = [
     act: (c: Requester, i: Ids) => c.get(`${i.url}/answers/${i.answer}${tail}`),
   })),
 
+  // Insight events (0.202): reported, counted and segmented by the site's editors and admins only.
+  {
+    route: `POST ${SITE}/insights/events`,
+    name: "report events of the site's readers",
+    expected: EDIT(204),
+    act: (c, i) =>
+      c.post(`${i.url}/insights/events`, {
+        events: [
+          {
+            type: "page_view",
+            session: { visitorId: "v", sessionId: "s", cookies: {}, userAgent: "curl/8.5.0", language: null, referrer: null },
+            location: {
+              url: "https://docs.example.com/",
+              siteSection: null,
+              siteSpace: null,
+              siteShareKey: null,
+              space: null,
+              revision: null,
+              page: null,
+            },
+          },
+        ],
+      }),
+  },
+  {
+    route: `POST ${SITE}/insights/events/aggregate`,
+    name: "aggregate the site's events",
+    expected: EDIT(200),
+    act: (c, i) => c.post(`${i.url}/insights/events/aggregate`, { range: "last7Days", groupBy: [{ column: "eventType" }] }),
+  },
+  {
+    route: `GET ${SITE}/insights/visitor-segments`,
+    name: "list the site's visitor segments",
+    expected: EDIT(200),
+    act: (c, i) => c.get(`${i.url}/insights/visitor-segments`),
+  },
+
   // Site redirects: members who see the site read them, those who may edit it change them.
   { route: `GET ${SITE}/redirects`, name: "list redirects", expected: READ, act: (c, i) => c.get(`${i.url}/redirects`) },
   {

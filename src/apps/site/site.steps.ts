@@ -49,7 +49,19 @@ export interface SiteApp {
 
 /** Who is reading, as insights count them (hashed there, never kept as given). */
 export function visitOf(request: FastifyRequest, site: Pick<SiteRow, "id">): Visit {
-  return { siteId: site.id, ip: request.ip, userAgent: request.headers["user-agent"] };
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  return {
+    siteId: site.id,
+    ip: request.ip,
+    userAgent: request.headers["user-agent"],
+    // Where, for the site's events (the recorder keeps neither query nor fragment of either address).
+    url: `${request.protocol}://${request.host}${request.url}`,
+    referrer: header("referer"),
+    language: header("accept-language"),
+  };
 }
 
 /** A request past `prepare`: who reads which site, and where. */

@@ -37,6 +37,7 @@ import * as m0033 from "./0033_comment_anchors.js";
 import * as m0034 from "./0034_site_insights.js";
 import * as m0035 from "./0035_site_answer_response.js";
 import * as m0036 from "./0036_image_variants.js";
+import * as m0037 from "./0037_site_events.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_core": m0001,
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   "0034_site_insights": m0034,
   "0035_site_answer_response": m0035,
   "0036_image_variants": m0036,
+  "0037_site_events": m0037,
 };

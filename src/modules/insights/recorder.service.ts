@@ -8,6 +8,10 @@
  * (`site_insight_salts`, rotated every UTC day): the same visitor counts once a day and cannot be
  * followed across days; neither the address nor the user agent is written.
  *
+ * Each read is also an event (site_events, for aggregateSiteEvents), and so is each event a client
+ * reports (trackEventsInSiteById): held the same way, its visitor and session hashed under the
+ * day's salt at the write, its addresses without query or fragment (events.model.ts).
+ *
  * The search box searches as the reader types: a search that extends (or shortens) the same
  * visitor's previous one on the same site within SETTLE_MS replaces it, so "install" counts once,
  * not as "i", "in", "ins"...
@@ -17,13 +21,29 @@ import { normalizeIP } from "@fastify/rate-limit";
 import type { Logger } from "pino";
 import type { Db, Executor } from "../../db/database.js";
 import type {
+  SiteEventClaimsTable,
+  SiteEventsTable,
   SitePageViewsTable,
   SiteQuestionAnswersTable,
   SiteQuestionsTable,
   SiteViewSource,
   SiteVisitorsTable,
 } from "../../db/schema.js";
+import { busy } from "../../lib/errors.js";
 import { newId } from "../../lib/ids.js";
+import {
+  bucketsOf,
+  canonicalJson,
+  classifyUserAgent,
+  cleanUrl,
+  type EventFields,
+  type EventType,
+  emptyFields,
+  keptClaims,
+  languageOf,
+  type ReadEvent,
+} from "./events.model.js";
+import { insertEvents } from "./events.queries.js";
 import { dayOf, isAgentUserAgent, MAX_QUESTION_CHARS, MAX_RESPONSE_CHARS, questionKey, questionType, searchKey } from "./insights.model.js";
 import {
   addPageViews,
@@ -46,7 +66,31 @@ export interface Visit {
   siteId: string;
   ip: string;
   userAgent: string | undefined;
+  /** Where the read was (an event of aggregateSiteEvents): the address, its referrer, the reader's language. */
+  url?: string | undefined;
+  referrer?: string | undefined;
+  language?: string | undefined;
 }
+
+/** An event held until the next write: its row but for the salted hashes, and its kept claims. */
+interface PendingEvent {
+  row: Omit<SiteEventsTable, "visitor" | "session">;
+  visitor: string;
+  session: string;
+  claims: { property: string; value: string }[];
+}
+
+/** The most events one site may report between two writes; beyond, a report answers 429 (a caller flooding it). */
+export const MAX_SITE_EVENTS_PER_WRITE = 5000;
+
+/** What a server-side read is as an event of 0.202. */
+const VIEW_EVENTS: Record<SiteViewSource, { type: EventType; displayContext: EventFields["displayContext"]; llms?: string }> = {
+  page: { type: "page_view", displayContext: "site" },
+  markdown: { type: "page_markdown_request", displayContext: "server" },
+  "llms.txt": { type: "llms_request", displayContext: "server", llms: "standard" },
+  "llms-full.txt": { type: "llms_request", displayContext: "server", llms: "full" },
+  mcp: { type: "mcp_request", displayContext: "mcp" },
+};
 
 export interface AskedQuestion {
   siteId: string;
@@ -64,6 +108,8 @@ interface PendingSearch {
   query: string;
   noResult: boolean;
   at: number;
+  /** Who searched, for the search's event (written when the search is counted). */
+  visit: Visit;
 }
 
 export class InsightsRecorder {
@@ -76,6 +122,8 @@ export class InsightsRecorder {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private salts = new Map<string, string>();
+  private events: PendingEvent[] = [];
+  private eventsBySite = new Map<string, number>();
 
   constructor(
     private readonly deps: { db: Db; secret: string; log: Logger },
@@ -106,8 +154,100 @@ export class InsightsRecorder {
     const key = JSON.stringify([visit.siteId, day, spaceId, pageId, source, agent]);
     if (!this.views.has(key) && !this.room()) return;
     this.views.set(key, (this.views.get(key) ?? 0) + 1);
-    const visitor = JSON.stringify([visit.siteId, day, this.visitorOf(visit), agent]);
+    const who = this.visitorOf(visit);
+    const visitor = JSON.stringify([visit.siteId, day, who, agent]);
     if (this.visitors.has(visitor) || this.room()) this.visitors.add(visitor);
+    const kind = VIEW_EVENTS[source];
+    this.serverEvent(visit, who, kind.type, kind.displayContext, (fields) => {
+      fields.spaceId = spaceId || null;
+      fields.pageId = pageId || null;
+      fields.llmsVariant = kind.llms ?? null;
+    });
+  }
+
+  /** A page of the site asked for and not found (a 404): a page view of no page, for aggregateSiteEvents. */
+  notFound(visit: Visit): void {
+    if (!this.enabled) return;
+    this.serverEvent(visit, this.visitorOf(visit), "page_view", "site", () => {});
+  }
+
+  /** An event of a read the site served (not reported): held when the read says where it was. */
+  private serverEvent(
+    visit: Visit,
+    who: string,
+    type: EventType,
+    displayContext: EventFields["displayContext"],
+    fill: (fields: EventFields) => void,
+    at = new Date(),
+  ): void {
+    if (!visit.url || !this.room()) return;
+    const fields = emptyFields(type, visit.url, displayContext);
+    const referrer = visit.referrer ? cleanUrl(visit.referrer) : null;
+    fields.referrer = referrer?.url ?? null;
+    fields.referrerDomain = referrer?.host ?? null;
+    fields.language = languageOf(visit.language);
+    fill(fields);
+    // A server read carries no session of its own: the visitor's day is its session.
+    this.hold(visit.siteId, fields, at, visit.userAgent, who, who, null, [], false);
+  }
+
+  /**
+   * Events a client reported (trackEventsInSiteById), held for the next write like every count.
+   * `ip`: the caller's address, for events that name none. `schema`: the site's adaptive schema
+   * (which claims are kept). Refused with 429 when the site already holds MAX_SITE_EVENTS_PER_WRITE.
+   */
+  track(siteId: string, events: readonly ReadEvent[], ip: string, schema: unknown): void {
+    if (!this.enabled) return;
+    const held = this.eventsBySite.get(siteId) ?? 0;
+    if (held + events.length > MAX_SITE_EVENTS_PER_WRITE || this.pending() + events.length > MAX_PENDING) {
+      throw busy("This site has reported too many events in the last few seconds; try again in a few seconds.");
+    }
+    for (const event of events) {
+      const who = this.visitorOf({ siteId, ip: event.ip ?? ip, userAgent: event.userAgent });
+      const session = event.sessionId
+        ? createHmac("sha256", this.deps.secret).update(`insights-session\n${siteId}\n${event.sessionId}`).digest("base64url")
+        : who;
+      const claims = keptClaims(event.claims, schema);
+      const brought = event.claims && typeof event.claims === "object" && Object.keys(event.claims).length > 0;
+      this.hold(siteId, event.fields, event.at, event.userAgent, who, session, brought ? 1 : 0, claims, true);
+    }
+  }
+
+  private hold(
+    siteId: string,
+    fields: EventFields,
+    at: Date,
+    userAgent: string | undefined,
+    visitor: string,
+    session: string,
+    authenticated: number | null,
+    claims: { property: string; value: string }[],
+    /** Reported by a client: counted against the site's MAX_SITE_EVENTS_PER_WRITE. */
+    reported: boolean,
+  ): void {
+    const { browser, device, os, bot } = classifyUserAgent(userAgent);
+    const segment: Record<string, unknown> = {};
+    for (const claim of claims) {
+      // The segment is the claims as the visitor brought them: nested by path, values typed again.
+      const names = claim.property.split(".");
+      let into = segment;
+      for (const name of names.slice(0, -1)) into = (into[name] ??= {}) as Record<string, unknown>;
+      into[names.at(-1) ?? ""] =
+        claim.value === "true"
+          ? true
+          : claim.value === "false"
+            ? false
+            : claim.value.startsWith("[")
+              ? JSON.parse(claim.value)
+              : claim.value;
+    }
+    this.events.push({
+      row: { id: newId(), siteId, ...bucketsOf(at), ...fields, browser, device, os, bot, authenticated, segment: canonicalJson(segment) },
+      visitor,
+      session,
+      claims,
+    });
+    if (reported) this.eventsBySite.set(siteId, (this.eventsBySite.get(siteId) ?? 0) + 1);
   }
 
   /**
@@ -119,7 +259,7 @@ export class InsightsRecorder {
     const key = searchKey(query);
     if (key === "") return;
     const now = Date.now();
-    const search: PendingSearch = { siteId: visit.siteId, day: dayOf(new Date(now)), query: key, noResult: results === 0, at: now };
+    const search: PendingSearch = { siteId: visit.siteId, day: dayOf(new Date(now)), query: key, noResult: results === 0, at: now, visit };
     if (!typed) {
       this.countSearch(search);
       return;
@@ -155,7 +295,7 @@ export class InsightsRecorder {
   }
 
   private pending(): number {
-    return this.views.size + this.visitors.size + this.searches.size + this.typing.size + this.questions.length;
+    return this.views.size + this.visitors.size + this.searches.size + this.typing.size + this.questions.length + this.events.length;
   }
 
   private room(): boolean {
@@ -171,6 +311,17 @@ export class InsightsRecorder {
   }
 
   private countSearch(search: PendingSearch): void {
+    // The search as an event too: what was searched (as counted), when, by whom.
+    this.serverEvent(
+      search.visit,
+      this.visitorOf(search.visit),
+      "search_type_query",
+      "site",
+      (fields) => {
+        fields.searchQuery = search.query;
+      },
+      new Date(search.at),
+    );
     const key = JSON.stringify([search.siteId, search.day, search.query]);
     const count = this.searches.get(key) ?? { searches: 0, noResult: 0 };
     count.searches++;
@@ -201,12 +352,15 @@ export class InsightsRecorder {
     const searches = this.searches;
     const questions = this.questions;
     const dropped = this.dropped;
+    const events = this.events;
+    this.events = [];
+    this.eventsBySite = new Map();
     this.views = new Map();
     this.visitors = new Set();
     this.searches = new Map();
     this.questions = [];
     this.dropped = 0;
-    if (views.size + visitors.size + searches.size + questions.length === 0) return;
+    if (views.size + visitors.size + searches.size + questions.length + events.length === 0) return;
     try {
       const viewRows = [...views].map(([key, count]) => {
         const [siteId, day, spaceId, pageId, source, agent] = JSON.parse(key) as [string, string, string, string, SiteViewSource, number];
@@ -224,22 +378,35 @@ export class InsightsRecorder {
         const [siteId, day, query] = JSON.parse(key) as [string, string, string];
         return { siteId, day, query, searches: count.searches, noResult: count.noResult };
       });
+      // Visitor and session go out as hashes under the salt of the event's day, like site_visitors.
+      const eventRows: SiteEventsTable[] = [];
+      const claimRows: SiteEventClaimsTable[] = [];
+      for (const event of events) {
+        const salt = await this.saltOf(event.row.day);
+        eventRows.push({
+          ...event.row,
+          visitor: createHmac("sha256", salt).update(event.visitor).digest("base64url"),
+          session: createHmac("sha256", salt).update(`session\n${event.session}`).digest("base64url"),
+        });
+        for (const claim of event.claims) claimRows.push({ eventId: event.row.id, siteId: event.row.siteId, ...claim });
+      }
       await this.deps.db.transaction().execute(async (trx) => {
         // A site deleted since its visit takes its counts with it.
         const sites = await existingSiteIds(trx, [
-          ...new Set([...viewRows, ...visitorRows, ...searchRows, ...questions].map((r) => r.siteId)),
+          ...new Set([...viewRows, ...visitorRows, ...searchRows, ...questions, ...eventRows].map((r) => r.siteId)),
         ]);
         const live = <T extends { siteId: string }>(rows: T[]) => rows.filter((r) => sites.has(r.siteId));
         await addPageViews(trx, live(viewRows));
         await addVisitors(trx, live(visitorRows));
         await addSearches(trx, live(searchRows));
         await this.writeQuestions(trx, live(questions));
+        await insertEvents(trx, live(eventRows), live(claimRows));
       });
       if (dropped > 0) this.deps.log.warn({ dropped }, "insights: counts dropped (too many between two writes)");
     } catch (err) {
       // Counts are not worth a retry loop: a failed write loses this batch, and says so.
       this.deps.log.warn(
-        { err, views: views.size, searches: searches.size, questions: questions.length },
+        { err, views: views.size, searches: searches.size, questions: questions.length, events: events.length },
         "insights: a batch could not be written",
       );
     }

@@ -89,9 +89,10 @@ export const sitePageHandler = async (request: FastifyRequest, reply: FastifyRep
   return send(request, reply, result, cacheControl, app);
 };
 
-/** A page sent is a view (a 304 too: the reader's browser shows the page it kept). */
+/** A page sent is a view (a 304 too: the reader's browser shows the page it kept); a 404, a view of no page (an event only). */
 function countView(request: FastifyRequest, site: SiteRequest, sent: Answer) {
   if (sent.page) site.app.insights?.view(visitOf(request, site.site), sent.page.source, sent.page.spaceId, sent.page.pageId);
+  else if (sent.status === 404) site.app.insights?.notFound(visitOf(request, site.site));
 }
 
 /**
