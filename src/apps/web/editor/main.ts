@@ -21,6 +21,7 @@ import { sanitizePastedHtml } from "./sanitize.js";
 import { HttpSaver, hashText, LocalCopy, StatusLine } from "./save.js";
 import { pasteMarkdownPlugin, Uploader } from "./upload.js";
 import { type EditorEnv, setEditorEnv } from "./views.js";
+import { windowedExtensions, windowPlugin } from "./window.js";
 
 declare global {
   interface Window {
@@ -212,8 +213,9 @@ function start(root: HTMLElement): void {
     element: root,
     editable: !collabUrl,
     extensions: [
-      ...browserExtensions(),
+      ...windowedExtensions(browserExtensions()),
       YjsBinding,
+      Extension.create({ name: "window", addProseMirrorPlugins: () => [windowPlugin()] }),
       BlockKeys,
       SlashMenu,
       CodeHighlight,
