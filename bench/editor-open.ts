@@ -295,6 +295,31 @@ async function main() {
     };
     const documentBytes = JSON.stringify(large).length;
     await openOnce(largeId); // warm-up: builds the bundle, fills caches
+    if (process.env.BENCH_OPEN_PROFILE) {
+      // Where the browser's main thread spends an opening: functions by self time.
+      await page.goto("about:blank");
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
+      await cdp.send("Profiler.start");
+      await openOnce(largeId);
+      const { profile } = await cdp.send("Profiler.stop");
+      await cdp.detach();
+      const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+      const self = new Map<string, number>();
+      profile.samples?.forEach((id, i) => {
+        const frame = byId.get(id)!.callFrame;
+        const key = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop()}:${frame.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+      });
+      console.log(
+        [...self]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 30)
+          .map(([k, v]) => `${v.toFixed(0)} ms self ${k}`)
+          .join("\n"),
+      );
+    }
     const opens: Array<{ ready: number; input: number }> = [];
     for (let i = 0; i < Number(process.env.BENCH_OPENS ?? 5); i++) {
       await page.goto("about:blank");

@@ -167,6 +167,7 @@ function start(root: HTMLElement): void {
         if (state === "disconnected") status.show("offline");
       },
       onSynced: () => {
+        performance.mark("quire-editor-synced");
         editor.setEditable(true);
         if (!provider?.hasUnsyncedChanges) status.show("saved", "Up to date");
       },

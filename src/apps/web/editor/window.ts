@@ -118,10 +118,13 @@ function estimate(node: PMNode, width: number): number {
   return height;
 }
 
-function placeholderHeight(node: PMNode, view: EditorView): number {
+/** The editor's width, read when the page is laid out (reading it while blocks are being drawn would lay the page out for each). */
+let editorWidth = 0;
+
+function placeholderHeight(node: PMNode): number {
   const known = heights.get(node);
   if (known !== undefined) return known;
-  const guess = estimate(node, view.dom.clientWidth || 700);
+  const guess = estimate(node, editorWidth || 700);
   const factor = calibration.estimated > 0 ? Math.min(3, Math.max(0.3, calibration.measured / calibration.estimated)) : 1;
   return Math.round(guess * factor);
 }
@@ -137,7 +140,7 @@ class FarBlock implements NodeView {
     this.dom.className = "qe-far";
     this.dom.contentEditable = "false";
     this.dom.dataset.type = node.type.name;
-    this.dom.style.height = `${placeholderHeight(node, view)}px`;
+    this.dom.style.height = `${placeholderHeight(node)}px`;
   }
   update(node: PMNode, decorations: Decorations): boolean {
     // Drawn again when it comes near; a change from another writer keeps the height (measured when drawn).
@@ -273,6 +276,8 @@ class WindowView {
   private readonly afterPrint = () => this.resume();
 
   constructor(private readonly view: EditorView) {
+    // Before the page's blocks are drawn: cheap to lay out.
+    editorWidth = view.dom.clientWidth;
     document.addEventListener("scroll", this.schedule, { capture: true, passive: true });
     window.addEventListener("resize", this.schedule, { passive: true });
     window.addEventListener("keydown", this.onKey, true);
@@ -297,7 +302,9 @@ class WindowView {
       this.near = [0, FIRST_DRAWN - 1];
       this.schedule();
     } else if (view.state.doc !== previous.doc) {
-      // Blocks come and go as the page is edited: measured again once the typing pauses, not on each key.
+      // Blocks come and go as the page is edited: measured again once the typing pauses, not on each
+      // key (and the near range set again when blocks were added or removed: its indexes moved).
+      if (view.state.doc.childCount !== previous.doc.childCount) this.near = [-1, -1];
       clearTimeout(this.timer);
       this.timer = setTimeout(this.schedule, 300);
     }
@@ -357,6 +364,7 @@ class WindowView {
     }
     const starts = this.startsOf(view.state.doc);
     if (!starts.length) return;
+    editorWidth = view.dom.clientWidth;
     const screen = window.innerHeight || 800;
     const needed: [number, number] = [this.firstBelow(starts, -screen / 2), this.lastAbove(starts, screen * 1.5)];
     if (needed[0] >= this.near[0] && needed[1] <= this.near[1] && this.near[1] < starts.length) return;
@@ -371,7 +379,7 @@ class WindowView {
       const node = doc.child(i);
       heights.set(node, height);
       calibration.measured += height;
-      calibration.estimated += estimate(node, view.dom.clientWidth || 700);
+      calibration.estimated += estimate(node, editorWidth || 700);
     }
     this.near = wanted;
     view.dispatch(view.state.tr.setMeta(windowKey, { near: wanted } satisfies WindowMeta));
