@@ -84,6 +84,41 @@ interface TraceEvent {
   args?: { name?: string; data?: { type?: string; duration?: number; timeStamp?: number } };
 }
 
+type Quire = { quireEditor: { editor: import("@tiptap/core").Editor } };
+
+/**
+ * Puts the caret at the end of the middle paragraph of the page (by the document, as a long page
+ * draws only the blocks near the window), once that paragraph is drawn, clicked and focused.
+ */
+async function caretInMiddle(page: Page): Promise<{ blocks: number; at: number; before: string }> {
+  const { blocks, at } = await page.evaluate(() => {
+    const { editor } = (window as unknown as Quire).quireEditor;
+    const paragraphs: number[] = [];
+    editor.state.doc.forEach((child, offset) => {
+      if (child.type.name === "paragraph") paragraphs.push(offset);
+    });
+    const at = paragraphs[Math.floor(paragraphs.length / 2)]!;
+    editor
+      .chain()
+      .setTextSelection(at + 1)
+      .scrollIntoView()
+      .run();
+    return { blocks: editor.state.doc.childCount, at };
+  });
+  await page.waitForFunction((at) => (window as unknown as Quire).quireEditor.editor.view.nodeDOM(at)?.nodeName === "P", at);
+  const element = await page.evaluateHandle((at) => (window as unknown as Quire).quireEditor.editor.view.nodeDOM(at) as HTMLElement, at);
+  await element.asElement()!.click();
+  // The caret at the paragraph's end (End would stop at the end of its first line).
+  await page.evaluate((at) => {
+    const { editor } = (window as unknown as Quire).quireEditor;
+    editor.commands.setTextSelection(at + editor.state.doc.nodeAt(at)!.nodeSize - 1);
+  }, at);
+  return { blocks, at, before: await textAt(page, at) };
+}
+
+const textAt = (page: Page, at: number) =>
+  page.evaluate((at) => (window as unknown as Quire).quireEditor.editor.state.doc.nodeAt(at)?.textContent ?? "", at);
+
 /**
  * Types `keys` keys at the end of a paragraph in the middle of the page, under a Chromium
  * performance trace, and reads each keystroke's input-to-paint latency from the trace's Event
@@ -93,15 +128,7 @@ interface TraceEvent {
 async function typeInto(page: Page, url: string, keys: number): Promise<{ blocks: number; latencies: number[]; cpu: number[] }> {
   await page.goto(url);
   await page.locator(READY).first().waitFor({ timeout: 120_000 });
-  const blocks = await page.locator(".qe-editor > *").count();
-  const paragraph = page.locator(".qe-editor > p").nth(Math.floor((await page.locator(".qe-editor > p").count()) / 2));
-  const before = (await paragraph.textContent()) ?? "";
-  await paragraph.click();
-  // The caret at the paragraph's end (End would stop at the end of its first line).
-  await paragraph.evaluate((element) => {
-    const { editor } = (window as unknown as { quireEditor: { editor: import("@tiptap/core").Editor } }).quireEditor;
-    editor.commands.setTextSelection(editor.view.posAtDOM(element, element.childNodes.length));
-  });
+  const { blocks, at, before } = await caretInMiddle(page);
   const cdp = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
   cdp.on("Tracing.dataCollected", (data) => {
@@ -121,7 +148,7 @@ async function typeInto(page: Page, url: string, keys: number): Promise<{ blocks
   await done;
   await cdp.detach();
   // What was typed went where it was typed (a bench typing elsewhere measures nothing).
-  const after = ((await paragraph.textContent()) ?? "").replace(/\u00a0/g, " ");
+  const after = (await textAt(page, at)).replace(/\u00a0/g, " ");
   if (!after.startsWith(before.trimEnd()) || !after.trimEnd().endsWith(text.trimEnd()))
     throw new Error(`the keys did not land at the end of the paragraph: ${JSON.stringify(after.slice(-80))}`);
   const timing = events
@@ -149,8 +176,7 @@ async function typeInto(page: Page, url: string, keys: number): Promise<{ blocks
 async function profileTyping(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.locator(READY).first().waitFor({ timeout: 120_000 });
-  await page.locator(".qe-editor > p").nth(500).click();
-  await page.keyboard.press("End");
+  await caretInMiddle(page);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
@@ -269,6 +295,31 @@ async function main() {
     };
     const documentBytes = JSON.stringify(large).length;
     await openOnce(largeId); // warm-up: builds the bundle, fills caches
+    if (process.env.BENCH_OPEN_PROFILE) {
+      // Where the browser's main thread spends an opening: functions by self time.
+      await page.goto("about:blank");
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
+      await cdp.send("Profiler.start");
+      await openOnce(largeId);
+      const { profile } = await cdp.send("Profiler.stop");
+      await cdp.detach();
+      const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+      const self = new Map<string, number>();
+      profile.samples?.forEach((id, i) => {
+        const frame = byId.get(id)!.callFrame;
+        const key = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop()}:${frame.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+      });
+      console.log(
+        [...self]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 30)
+          .map(([k, v]) => `${v.toFixed(0)} ms self ${k}`)
+          .join("\n"),
+      );
+    }
     const opens: Array<{ ready: number; input: number }> = [];
     for (let i = 0; i < Number(process.env.BENCH_OPENS ?? 5); i++) {
       await page.goto("about:blank");

@@ -93,6 +93,9 @@ function refuseUpgrade(socket: Duplex, status: number, message: string): void {
   );
 }
 
+/** How long a document loaded ahead of its editor's connection stays loaded without one. */
+export const WARM_MS = 30_000;
+
 export class CollabServer {
   readonly hocuspocus: Hocuspocus;
   private readonly wss: WebSocketServer;
@@ -242,6 +245,42 @@ export class CollabServer {
       orgId: loaded.space.orgId,
       document,
     };
+  }
+
+  /**
+   * Loads a document for the editor about to connect to it (its page was just served to `userId`):
+   * the same load as a connection's, with that member's access checked, started while the browser
+   * loads the editor's script. Unloaded again when no connection has come within `WARM_MS`.
+   */
+  warm(document: CollabDocumentName, userId: string): void {
+    const { hocuspocus } = this;
+    if (hocuspocus.documents.has(document.name) || hocuspocus.loadingDocuments.has(document.name)) return;
+    void (async () => {
+      const access = await collabAccess(this.options.db, userId, document);
+      if (!access.allowed) return;
+      const context: DocumentContext = {
+        userId,
+        changeRequestId: access.loaded.changeRequest.id,
+        spaceId: access.loaded.space.id,
+        orgId: access.loaded.space.orgId,
+        document,
+      };
+      const loaded = await hocuspocus.createDocument(
+        document.name,
+        {},
+        `warm-${userId}`,
+        { isAuthenticated: true, readOnly: false },
+        context,
+      );
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        // Only this very document (one closed since and loaded anew is another), and only unused.
+        if (hocuspocus.documents.get(document.name) === loaded && loaded.getConnectionsCount() === 0)
+          void hocuspocus.unloadDocument(loaded);
+      }, WARM_MS);
+      timer.unref();
+      this.timers.add(timer);
+    })().catch((err: unknown) => this.options.log.debug({ err, document: document.name }, "collab: loading a document ahead failed"));
   }
 
   private async load(payload: { document: Document; documentName: string; context: DocumentContext }): Promise<void> {

@@ -19,7 +19,7 @@ import { lazily } from "../../lib/lazy.js";
 import { getOrganization } from "../organizations/organizations.queries.js";
 import { webAccessAllowed } from "../saml/saml.policy.js";
 import { CollabTokenBody, CollabTokenQuery } from "./collab.schemas.js";
-import { collabAccess, issueCollabToken, parseCollabDocumentName } from "./collab.service.js";
+import { collabAccess, issueCollabToken, parseCollabDocumentName, setCollabWarmer } from "./collab.service.js";
 import type { CollabServer } from "./collab-server.adapter.js";
 
 export const collabRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -39,6 +39,13 @@ export const collabRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     return made;
   });
   if (deps.config.collab.redisUrl) await collabServer();
+  if (deps.config.collab.enabled)
+    setCollabWarmer(deps, (document, userId) => {
+      collabServer().then(
+        (server) => server.warm(document, userId),
+        (err: unknown) => deps.log.error({ err }, "collab: the collaboration server could not be loaded"),
+      );
+    });
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (made) return made.handleUpgrade(request, socket, head);
     // Until the server is loaded, a socket error (the client gone) must not go unheard.

@@ -15,6 +15,7 @@ import { WebClient } from "../../../test/helpers/web.js";
 import { buildApp } from "../../app.js";
 import { loadConfig } from "../../config.js";
 import { EDITOR_FRAGMENT } from "../../content/editor/yjs.js";
+import { getCollabDocument } from "./collab.queries.js";
 import { collabDocumentName, issueCollabToken } from "./collab.service.js";
 
 /**
@@ -107,6 +108,8 @@ describe("live collaboration", () => {
   let reader: TestUser;
   let spaceId: string;
   let changeRequestId: string;
+  let changeRequestNumber: number;
+  let orgId: string;
   let pageId: string;
   let name: string;
   const clients: Client[] = [];
@@ -129,6 +132,8 @@ describe("live collaboration", () => {
     spaceId = setup.space.id;
     const cr = await createChangeRequest(ctx, owner, spaceId, { subject: "Live" });
     changeRequestId = cr.id;
+    changeRequestNumber = cr.number;
+    orgId = setup.org.id;
     const edited = await editContent(ctx, owner, spaceId, cr.id, [
       { operation: "insert_page", title: "Guide", document: { document: paragraphDoc(["Hello"]) } },
     ]);
@@ -162,6 +167,24 @@ describe("live collaboration", () => {
     expect((await ctx.app.inject({ method: "GET", url: other, headers: { cookie: web.cookieHeader(url) ?? "" } })).statusCode).toBe(404);
     const bad = `/app/collab/token?document=${encodeURIComponent("spaces/x")}`;
     expect((await ctx.app.inject({ method: "GET", url: bad, headers: { cookie: web.cookieHeader(url) ?? "" } })).statusCode).toBe(404);
+  });
+
+  it("loads a page's document when its edit page is served, before the editor connects", async () => {
+    const edited = await editContent(ctx, owner, spaceId, changeRequestId, [
+      { operation: "insert_page", title: "Ahead", document: { document: paragraphDoc(["Loaded ahead"]) } },
+    ]);
+    const aheadId = edited.changes[0]!.page.id as string;
+    const aheadName = collabDocumentName(changeRequestId, aheadId);
+    // A page no editor has opened has no collaboration state yet: loading makes and stores it.
+    expect(await getCollabDocument(ctx.db, aheadName)).toBeUndefined();
+    const web = await WebClient.signedIn(ctx, editor);
+    const page = await web.get(`/app/o/${orgId}/s/${spaceId}/~/changes/${changeRequestNumber}/p/${aheadId}/edit`);
+    expect(page.status, page.text).toBe(200);
+    await waitFor("the state stored without a connection", () => getCollabDocument(ctx.db, aheadName));
+    const client = open(editor, aheadName);
+    await client.synced;
+    expect(texts(client.doc)).toEqual(["Loaded ahead"]);
+    client.provider.destroy();
   });
 
   it("refuses other paths and foreign origins before upgrading", async () => {

@@ -21,6 +21,7 @@ import { sanitizePastedHtml } from "./sanitize.js";
 import { HttpSaver, hashText, LocalCopy, StatusLine } from "./save.js";
 import { pasteMarkdownPlugin, Uploader } from "./upload.js";
 import { type EditorEnv, setEditorEnv } from "./views.js";
+import { windowedExtensions, windowPlugin } from "./window.js";
 
 declare global {
   interface Window {
@@ -166,6 +167,7 @@ function start(root: HTMLElement): void {
         if (state === "disconnected") status.show("offline");
       },
       onSynced: () => {
+        performance.mark("quire-editor-synced");
         editor.setEditable(true);
         if (!provider?.hasUnsyncedChanges) status.show("saved", "Up to date");
       },
@@ -212,8 +214,9 @@ function start(root: HTMLElement): void {
     element: root,
     editable: !collabUrl,
     extensions: [
-      ...browserExtensions(),
+      ...windowedExtensions(browserExtensions()),
       YjsBinding,
+      Extension.create({ name: "window", addProseMirrorPlugins: () => [windowPlugin()] }),
       BlockKeys,
       SlashMenu,
       CodeHighlight,

@@ -14,7 +14,7 @@ import { indexPages, type PageLocation, type RevisionContent } from "../../../..
 import type { RichDocumentValue } from "../../../../http/schemas.js";
 import { invalid } from "../../../../lib/errors.js";
 import { MAX_FILE_BYTES } from "../../../../modules/change-request-content/change-request-content.schemas.js";
-import { collabEditorAttributes, userColor } from "../../../../modules/collab/collab.service.js";
+import { collabEditorAttributes, userColor, warmCollabDocument } from "../../../../modules/collab/collab.service.js";
 import { pageDocument } from "../../../../modules/content/content.loader.js";
 import { editorAssets } from "../../web.assets.js";
 import { renderAppDocument, renderedFile } from "../../web.render.js";
@@ -102,6 +102,7 @@ export async function sendBlockEditor(reply: FastifyReply, ctx: ChangeRequestCon
   const collab = live["data-collab-url"]
     ? { url: live["data-collab-url"], document: live["data-collab-document"]!, token: live["data-collab-token"]! }
     : undefined;
+  if (collab) warmCollabDocument(deps, collab.document, user.id);
   const body = blockEditorPage({
     org,
     space: { id: loaded.space.id, title: loaded.space.title },

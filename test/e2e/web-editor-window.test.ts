@@ -1,0 +1,248 @@
+/**
+ * A long page in the block editor, in Chromium with live collaboration: only the blocks near the
+ * window are drawn (the others are placeholders of their height), and nothing about the document
+ * changes for it. Typing near the top, scrolling to the bottom and typing there, a selection across
+ * blocks that are not drawn deleted and undone, a second browser typing into a block the first does
+ * not draw, the browser's find (every block drawn): the change request ends with exactly the text
+ * typed, where it was typed. No timing is asserted. QUIRE_SCREENSHOTS_DIR=<dir> keeps screenshots.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { JSONDocument } from "../../src/content/document/types.js";
+import { saveDocument } from "../../src/content/revision/storage.js";
+import type { TestContext, TestUser } from "../helpers/app.js";
+import { createChangeRequest } from "../helpers/change-requests.factories.js";
+import { commitContent } from "../helpers/content.factories.js";
+import { openEditor } from "../helpers/editor-e2e.js";
+import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
+import { createSpace } from "../helpers/spaces.factories.js";
+import { startWebE2E, type WebE2E, watchProblems } from "../helpers/web-e2e.js";
+
+let e2e: WebE2E;
+let ctx: TestContext;
+let base: string;
+let orgId: string;
+let spaceId: string;
+let owner: TestUser;
+let writer: TestUser;
+
+beforeAll(async () => {
+  e2e = await startWebE2E();
+  ({ ctx, base } = e2e);
+  owner = await createUser(ctx, { displayName: "Olive Owner" });
+  orgId = (await createOrganization(ctx, owner, "Lighthouse Docs")).id;
+  writer = await createUser(ctx, { displayName: "Wren Writer" });
+  await addMemberToOrg(ctx, orgId, writer, "edit");
+  spaceId = (await createSpace(ctx, owner, orgId, { title: "Handbook" })).id;
+}, 120_000);
+
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const BLOCKS = 600;
+const leaf = (text: string) => ({ object: "text", leaves: [{ object: "leaf", text, marks: [] }] });
+const paragraph = (text: string) => ({ object: "block", type: "paragraph", nodes: [leaf(text)] });
+/** The text of top-level block `i` (every block type holds it once). */
+const textOf = (i: number) => `Block ${i} about lamps, lenses, wicks and the weather at sea.`;
+
+/** Paragraphs, headings, lists, code and hints, and a paragraph last. */
+function longDocument(): JSONDocument {
+  const nodes = Array.from({ length: BLOCKS }, (_, i) => {
+    if (i === BLOCKS - 1) return paragraph(textOf(i));
+    switch (i % 7) {
+      case 1:
+        return { object: "block", type: "heading-2", data: {}, nodes: [leaf(textOf(i))] };
+      case 3:
+        return { object: "block", type: "list-unordered", nodes: [{ object: "block", type: "list-item", nodes: [paragraph(textOf(i))] }] };
+      case 4:
+        return {
+          object: "block",
+          type: "code",
+          data: { syntax: "js" },
+          nodes: [{ object: "block", type: "code-line", data: {}, nodes: [leaf(textOf(i))] }],
+        };
+      case 5:
+        return { object: "block", type: "hint", data: { style: "info" }, nodes: [paragraph(textOf(i))] };
+      default:
+        return paragraph(textOf(i));
+    }
+  });
+  return { object: "document", data: {}, nodes } as unknown as JSONDocument;
+}
+
+/** The text of each top-level block of a stored document. */
+function blockTexts(document: JSONDocument): string[] {
+  const textIn = (node: unknown): string => {
+    const n = node as { leaves?: Array<{ text: string }>; nodes?: unknown[] };
+    if (n.leaves) return n.leaves.map((l) => l.text).join("");
+    return (n.nodes ?? []).map(textIn).join("");
+  };
+  return (document as unknown as { nodes: unknown[] }).nodes.map(textIn);
+}
+
+/** The text of each top-level block of the editor's document. */
+const editorTexts = (page: Page) =>
+  page.evaluate(() => {
+    const texts: string[] = [];
+    (window as any).quireEditor.editor.state.doc.forEach((node: { textContent: string }) => {
+      texts.push(node.textContent);
+    });
+    return texts;
+  });
+
+/** Placeholders inside the window (none once the page has settled after a scroll). */
+const placeholdersInView = (page: Page) =>
+  page.evaluate(
+    () =>
+      Array.from(document.querySelectorAll(".qe-editor > .qe-far")).filter((element) => {
+        const rect = element.getBoundingClientRect();
+        return rect.bottom > 0 && rect.top < window.innerHeight;
+      }).length,
+  );
+
+/** The window's view of the page, when QUIRE_SCREENSHOTS_DIR is set. */
+async function viewShot(page: Page, name: string): Promise<void> {
+  const dir = process.env.QUIRE_SCREENSHOTS_DIR;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png` });
+}
+
+const drawn = (page: Page) => page.locator(".qe-editor > :not(.qe-far)").count();
+const placeholders = (page: Page) => page.locator(".qe-editor > .qe-far").count();
+
+/** Clicks paragraph `i` once it is drawn and puts the caret at its end. */
+async function caretAtEndOfBlock(page: Page, i: number): Promise<void> {
+  const block = page.locator(".qe-editor > p", { hasText: textOf(i) }).first();
+  await block.waitFor({ timeout: 30_000 });
+  await expect
+    .poll(
+      async () => {
+        await block.click();
+        return page.evaluate(() => (window as any).quireEditor.editor.state.selection.$from.parent.textContent as string);
+      },
+      { timeout: 20_000 },
+    )
+    .toContain(textOf(i));
+  await page.keyboard.press("End");
+}
+
+describe("a long page in the block editor", () => {
+  it("draws only the blocks near the window, and keeps every keystroke of two browsers where it was typed", async () => {
+    const original = longDocument();
+    const { content } = await commitContent(ctx, spaceId, {
+      pages: [{ title: "Long", slug: "long", extra: { documentHash: await saveDocument(ctx.db, original) } }],
+    });
+    const pageId = content.pages[0]!.id;
+    const cr = await createChangeRequest(ctx, owner, spaceId, { subject: "Long page" });
+    const editUrl = `${base}/app/o/${orgId}/s/${spaceId}/~/changes/${cr.number}/p/${pageId}/edit`;
+    const expected = blockTexts(original);
+    expect(expected).toHaveLength(BLOCKS);
+
+    const { page: a } = await e2e.signIn(writer);
+    const problems = watchProblems(a);
+    await openEditor(a, editUrl);
+    await a.locator(".qe-editor p", { hasText: textOf(0) }).waitFor({ timeout: 30_000 });
+    // Every block has its place in the page; only those near the window hold their content.
+    expect(await a.locator(".qe-editor > *").count()).toBe(BLOCKS);
+    expect(await drawn(a)).toBeLessThan(BLOCKS / 3);
+    expect(await placeholders(a)).toBeGreaterThan(BLOCKS / 2);
+    expect(await editorTexts(a)).toEqual(expected);
+
+    // Typing near the top.
+    await caretAtEndOfBlock(a, 2);
+    await a.keyboard.type(" Typed at the top.");
+    expected[2] += " Typed at the top.";
+
+    // Scrolling to the bottom draws the last blocks (and no longer the first ones); typing there.
+    await a.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await caretAtEndOfBlock(a, BLOCKS - 1);
+    await a.keyboard.type(" Typed at the bottom.");
+    expected[BLOCKS - 1] += " Typed at the bottom.";
+    await expect.poll(() => a.locator(".qe-editor > *").first().getAttribute("class"), { timeout: 20_000 }).toContain("qe-far");
+    await expect.poll(() => placeholdersInView(a), { timeout: 20_000 }).toBe(0);
+    await viewShot(a, "editor-window-bottom");
+    // Scrolling up with the wheel, as a reader does: the blocks coming into the window are drawn.
+    for (let i = 0; i < 6; i++) await a.mouse.wheel(0, -1500);
+    await expect.poll(() => placeholdersInView(a), { timeout: 20_000 }).toBe(0);
+    await viewShot(a, "editor-window-wheel");
+    expect(await editorTexts(a)).toEqual(expected);
+
+    // A second browser types into a block in the middle, which A does not draw.
+    const { page: b } = await e2e.signIn(owner);
+    const problemsB = watchProblems(b);
+    await openEditor(b, editUrl);
+    const middle = Math.floor(BLOCKS / 2); // a paragraph (300 % 7 = 6)
+    await b.evaluate((text) => {
+      const { editor } = (window as any).quireEditor;
+      let at = -1;
+      editor.state.doc.forEach((node: { textContent: string }, offset: number) => {
+        if (at < 0 && node.textContent === text) at = offset;
+      });
+      editor
+        .chain()
+        .setTextSelection(at + 1)
+        .scrollIntoView()
+        .run();
+    }, textOf(middle));
+    await caretAtEndOfBlock(b, middle);
+    await b.keyboard.type(" Typed by B.");
+    expected[middle] += " Typed by B.";
+    await expect.poll(() => editorTexts(a), { timeout: 30_000 }).toEqual(expected);
+    expect(await a.locator(".qe-editor p", { hasText: "Typed by B." }).count()).toBe(0);
+
+    // A selection from near the top to the bottom (across blocks drawn by neither), deleted, then undone.
+    await a.evaluate(
+      ({ first, last }) => {
+        const { editor } = (window as any).quireEditor;
+        const starts: number[] = [];
+        editor.state.doc.forEach((_node: unknown, offset: number) => {
+          starts.push(offset);
+        });
+        const from = starts[first]! + 1 + "Block ".length;
+        const to = starts[last]! + 1 + "Block ".length;
+        editor.chain().focus().setTextSelection({ from, to }).run();
+      },
+      { first: 14, last: BLOCKS - 1 },
+    );
+    await expect.poll(() => a.evaluate(() => Boolean(document.activeElement?.closest(".qe-editor"))), { timeout: 10_000 }).toBe(true);
+    // Copy takes the document's text, drawn or not.
+    await a.evaluate(() => {
+      document.addEventListener("copy", (event) => {
+        (window as any).copied = event.clipboardData?.getData("text/plain");
+      });
+    });
+    await a.keyboard.press("Control+c");
+    const copied = (await a.evaluate(() => (window as any).copied as string | undefined)) ?? "";
+    for (const i of [15, 100, middle, 598]) expect(copied).toContain(expected[i]);
+    await a.keyboard.press("Backspace");
+    // Block 14 keeps its "Block " and takes the rest of the last block's text; those between are gone.
+    await expect.poll(() => editorTexts(a), { timeout: 30_000 }).toEqual([...expected.slice(0, 14), expected[BLOCKS - 1]]);
+    await a.keyboard.press("Control+z");
+    await expect.poll(() => editorTexts(a), { timeout: 30_000 }).toEqual(expected);
+    await expect.poll(() => editorTexts(b), { timeout: 30_000 }).toEqual(expected);
+
+    // The browser's find: every block drawn, so that it finds text anywhere; a click in the page
+    // draws only the near blocks again.
+    await a.keyboard.press("Control+f");
+    await expect.poll(() => placeholders(a), { timeout: 30_000 }).toBe(0);
+    expect(await a.locator(".qe-editor p", { hasText: "Typed by B." }).count()).toBe(1);
+    await a.locator(".qe-editor p", { hasText: "Typed at the top." }).click();
+    await expect.poll(() => placeholders(a), { timeout: 30_000 }).toBeGreaterThan(BLOCKS / 2);
+
+    // A scrolls to the middle: B's words are drawn where B typed them.
+    await a.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
+    await a.locator(".qe-editor p", { hasText: "Typed by B." }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => placeholdersInView(a), { timeout: 20_000 }).toBe(0);
+    await viewShot(a, "editor-window-middle");
+
+    // The change request holds the converged document: every block, each with what was typed into it.
+    const saved = async () => {
+      const res = await ctx.as(owner).get(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`);
+      return res.status === 200 ? blockTexts(res.body.document as JSONDocument) : [];
+    };
+    await expect.poll(saved, { timeout: 60_000, interval: 250 }).toEqual(expected);
+    await a.locator('#qe-status[data-state="saved"]').waitFor({ timeout: 30_000 });
+    expect(problems).toEqual([]);
+    expect(problemsB).toEqual([]);
+  }, 300_000);
+});
