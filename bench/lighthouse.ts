@@ -173,7 +173,14 @@ async function main() {
     }
     const crawlMs = performance.now() - crawlStarted;
     const byBr = [...sizes].sort((a, b) => a.br - b.br);
-    const typical = byBr[Math.floor(byBr.length / 2)]!;
+    // QUIRE_LIGHTHOUSE_TYPICAL names another page to measure as the typical one (a path from the site's root).
+    const chosenTypical = process.env.QUIRE_LIGHTHOUSE_TYPICAL;
+    const typical = chosenTypical
+      ? (sizes.find((size) => size.path.endsWith(`/${chosenTypical.replace(/^\/+/, "")}`)) ??
+        (() => {
+          throw new Error(`No page ${chosenTypical} on the site.`);
+        })())
+      : byBr[Math.floor(byBr.length / 2)]!;
     const longest = byBr[byBr.length - 1]!;
     const p90 = byBr[Math.floor(byBr.length * 0.9)]!;
     console.log(
@@ -212,6 +219,25 @@ async function main() {
       axe["typical (phone)"] = await axeViolations(page);
       if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "lighthouse-typical-phone.png") });
       await phone.close();
+      // The longest page on a desktop and a phone, light and dark, at its top and halfway down
+      // (its sections out of sight are laid out as they come near).
+      if (SHOTS) {
+        for (const [form, options] of [
+          ["desktop", { viewport: { width: 1280, height: 900 } }],
+          ["phone", { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }],
+        ] as const) {
+          for (const colorScheme of ["light", "dark"] as const) {
+            const context = await browser.newContext({ ...options, colorScheme });
+            const long = await context.newPage();
+            await long.goto(targets.long, { waitUntil: "networkidle" });
+            await long.screenshot({ path: path.join(SHOTS, `long-${form}-${colorScheme}-top.png`) });
+            await long.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
+            await long.waitForTimeout(300);
+            await long.screenshot({ path: path.join(SHOTS, `long-${form}-${colorScheme}-middle.png`) });
+            await context.close();
+          }
+        }
+      }
     } finally {
       await browser.close();
     }
