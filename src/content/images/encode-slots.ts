@@ -15,7 +15,7 @@ const MAX_WAITING_REQUESTS = 16;
 
 type Release = () => void;
 
-class EncodeSlots {
+export class EncodeSlots {
   private busy = 0;
   private readonly requests: Array<(release: Release) => void> = [];
   private readonly jobs: Array<(release: Release) => void> = [];

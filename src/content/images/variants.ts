@@ -62,7 +62,12 @@ export function widthsToMake(sourceWidth: number, frames: number): number[] {
  * width fails or takes too long (a wider one that does is left out: a request for it gets the
  * widest made). Widths in `skip` (made already) are left out of the answer.
  */
-export async function deriveVariants(source: Buffer, skip: ReadonlySet<number> = new Set()): Promise<ImageVariant[]> {
+export async function deriveVariants(
+  source: Buffer,
+  skip: ReadonlySet<number> = new Set(),
+  /** Runs each encoding (the caller's slot around it: encode-slots.ts); by default, as is. */
+  around: <T>(encoding: () => Promise<T>) => Promise<T> = (encoding) => encoding(),
+): Promise<ImageVariant[]> {
   const { width, pages } = await measure(source);
   const variants: ImageVariant[] = [];
   for (const target of widthsToMake(width, pages)) {
@@ -70,7 +75,7 @@ export async function deriveVariants(source: Buffer, skip: ReadonlySet<number> =
     if (skip.has(target)) continue;
     let variant: ImageVariant;
     try {
-      variant = await encode(source, target, ENCODE_SECONDS);
+      variant = await around(() => encode(source, target, ENCODE_SECONDS));
     } catch (error) {
       if (variants.length > 0 || skip.size > 0) break;
       throw new UnderivableImageError(`The image cannot be converted: ${(error as Error).message}`);

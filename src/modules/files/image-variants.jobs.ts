@@ -49,10 +49,18 @@ async function makeVariants(db: Executor, sourceHash: string, log: Logger): Prom
   if (entries.some((entry) => entry.width === 0)) return false;
   const source = await getBlob(db, sourceHash);
   if (!source) return false;
-  const release = await encodeSlots.forJob();
+  // A slot for each encoding, not for the whole image: a waiting reader gets the next free one.
+  const inSlot = async <T>(encoding: () => Promise<T>): Promise<T> => {
+    const release = await encodeSlots.forJob();
+    try {
+      return await encoding();
+    } finally {
+      release();
+    }
+  };
   try {
     // Widths a reader's request made already are kept as they are.
-    const variants = await deriveVariants(source, new Set(entries.map((entry) => entry.width)));
+    const variants = await deriveVariants(source, new Set(entries.map((entry) => entry.width)), inSlot);
     await saveVariants(db, sourceHash, variants);
     log.debug({ sourceHash, widths: variants.map((v) => v.width) }, "image variants made");
   } catch (error) {
@@ -60,8 +68,6 @@ async function makeVariants(db: Executor, sourceHash: string, log: Logger): Prom
     // Served as stored from now on; not tried again.
     await saveVariants(db, sourceHash, [], error.message);
     log.info({ sourceHash, reason: error.message }, "image served as stored");
-  } finally {
-    release();
   }
   return true;
 }
