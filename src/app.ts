@@ -44,7 +44,7 @@ import { sitePermissionRoutes } from "./modules/content-permissions/site-permiss
 import { conversationsAnalyseJob } from "./modules/conversations/conversations.jobs.js";
 import { conversationRoutes } from "./modules/conversations/conversations.routes.js";
 import { fileRoutes } from "./modules/files/files.routes.js";
-import { imageVariantsJob } from "./modules/files/image-variants.jobs.js";
+import { imageVariantsJob, onSpaceContentChanged, spaceImageVariantsJob } from "./modules/files/image-variants.jobs.js";
 import { gitExportJob, gitImportJob } from "./modules/git-sync/git-sync.jobs.js";
 import { gitSyncRoutes } from "./modules/git-sync/git-sync.routes.js";
 import { siteEventRoutes } from "./modules/insights/events.routes.js";
@@ -82,6 +82,7 @@ export const jobDefinitions: readonly JobDefinition<any>[] = [
   purgeDeletedSpacesJob,
   searchIndexJob,
   imageVariantsJob,
+  spaceImageVariantsJob,
   gitImportJob,
   gitExportJob,
   translationRunJob,
@@ -100,6 +101,7 @@ export const jobDefinitions: readonly JobDefinition<any>[] = [
  */
 export function wireContentHooks(): void {
   onPrimaryContentChange(onSourceChanged);
+  onPrimaryContentChange(onSpaceContentChanged);
 }
 
 /** The jobs the worker enqueues on a fixed period: those whose definition declares `everyMs`. */

@@ -140,6 +140,26 @@ export async function markJobSucceeded(db: Executor, job: JobRow): Promise<void>
     .execute();
 }
 
+/**
+ * Puts a job this worker runs back in the queue, to run again at `runAt` (a job that does its work
+ * in slices): queued again, its attempts counted afresh, its dedupe key still held.
+ */
+export async function requeueJob(db: Executor, job: JobRow, runAt: Date): Promise<void> {
+  await db
+    .updateTable("jobs")
+    .set({
+      state: "queued",
+      runAt: runAt.toISOString(),
+      attempts: 0,
+      lockedBy: null,
+      lockedUntil: null,
+      updatedAt: new Date().toISOString(),
+    })
+    .where("id", "=", job.id)
+    .where("lockedBy", "=", job.lockedBy)
+    .execute();
+}
+
 /** Exponential backoff: 5 s, 10 s, 20 s ... capped at 10 minutes. */
 export function retryDelayMs(attempt: number): number {
   return Math.min(5_000 * 2 ** Math.max(0, attempt - 1), 600_000);

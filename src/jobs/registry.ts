@@ -33,6 +33,11 @@ export interface JobContext {
   signal: AbortSignal;
 }
 
+/** What a job answers to run again later: the rest of its work, not a failure (attempts start over). */
+export interface JobContinuation {
+  continueAt: Date;
+}
+
 export interface JobDefinition<K extends JobKind = JobKind> {
   kind: K;
   /**
@@ -48,9 +53,12 @@ export interface JobDefinition<K extends JobKind = JobKind> {
   everyMs?: number;
   /**
    * Runs the job. Throwing schedules a retry with backoff, until maxAttempts; throwing an error
-   * marked `permanent` (PermanentJobError) fails the job at once.
+   * marked `permanent` (PermanentJobError) fails the job at once. Answering `{ continueAt }` puts
+   * the same job back in the queue for that time (long work done in slices: between two slices
+   * the jobs queued meanwhile run first, and the job's dedupe key stays held).
    */
-  run(payload: JobPayloads[K], ctx: JobContext): Promise<void>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: most jobs' run is an async function answering nothing (void).
+  run(payload: JobPayloads[K], ctx: JobContext): Promise<void | JobContinuation>;
   /** Called once when the last attempt failed, to record the failure where users can see it. */
   onFailed?(payload: JobPayloads[K], error: Error, ctx: JobContext): Promise<void>;
 }

@@ -16,7 +16,7 @@ import type { Db, DialectName } from "../db/database.js";
 import type { Urls } from "../http/urls.js";
 import { newId } from "../lib/ids.js";
 import { WorkerOutOfMemoryError } from "../workers/pool.js";
-import { claimNextJob, enqueue, markJobFailed, markJobSucceeded, releaseJobsOf, renewLease } from "./queue.js";
+import { claimNextJob, enqueue, markJobFailed, markJobSucceeded, releaseJobsOf, renewLease, requeueJob } from "./queue.js";
 import { isPermanentJobError, type JobDefinition, type JobKind, type PeriodicJob } from "./registry.js";
 
 export interface WorkerDeps {
@@ -211,7 +211,7 @@ export class Worker {
     heartbeat.unref();
     const runWithHeartbeat = async () => {
       try {
-        await definition.run(payload, ctx);
+        return await definition.run(payload, ctx);
       } finally {
         // Stopped before the outcome is recorded: a late beat would find the job no longer running.
         finished = true;
@@ -219,9 +219,14 @@ export class Worker {
       }
     };
     try {
-      await runWithHeartbeat();
-      await markJobSucceeded(this.deps.db, job);
-      log.info({ ms: Date.now() - started }, "job succeeded");
+      const outcome = await runWithHeartbeat();
+      if (outcome?.continueAt) {
+        await requeueJob(this.deps.db, job, outcome.continueAt);
+        log.info({ ms: Date.now() - started, continueAt: outcome.continueAt.toISOString() }, "job continues later");
+      } else {
+        await markJobSucceeded(this.deps.db, job);
+        log.info({ ms: Date.now() - started }, "job succeeded");
+      }
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       // A job that says the failure is permanent, or a task that ran out of a worker thread's heap

@@ -7,6 +7,7 @@
 
 import { html, raw, type SafeHtml } from "../../content/html/index.js";
 import type { EditLink } from "./edit-link.model.js";
+import { SITE_HEAD_JS } from "./site.assets.js";
 import type { LayoutContext, OutlineItem } from "./site-context.model.js";
 import {
   announcementBanner,
@@ -253,7 +254,8 @@ ${socialTags(custom.title, title, parts)}
 <link rel="stylesheet" href="${asset(ctx, "site.css")}">
 ${parts.head ?? ""}
 ${customizationHead(ctx)}
-<script src="${asset(ctx, "site.js")}"></script>
+<script>${raw(SITE_HEAD_JS)}</script>
+<script src="${asset(ctx, "site.js")}" defer></script>
 </head>
 <body>
 <a class="q-skip" href="#q-content">Skip to content</a>

@@ -159,7 +159,11 @@ export async function renderSitePage(
   const json = page.documentHash ? await loadDocumentJson(deps.db, page.documentHash) : undefined;
   // In a worker thread past a size (html/off-thread.ts): a page of 100,000 marks held this thread ~0.5 s.
   const rendered = await renderHtml(
-    { documentJson: json ?? EMPTY_DOCUMENT_JSON, env: { reader: readerContext(ctx.reader.claims, pageContext(variant, page)) } },
+    {
+      documentJson: json ?? EMPTY_DOCUMENT_JSON,
+      env: { reader: readerContext(ctx.reader.claims, pageContext(variant, page)) },
+      sections: true,
+    },
     readerRenderHost(deps, ctx, variant),
   );
   const body = bodyOf(rendered);

@@ -212,6 +212,16 @@ img.q-only-dark { display: none; }
 `;
 
 /**
+ * What must hold before the page is first painted, inline in <head> (allowed by its hash in the
+ * site's Content-Security-Policy, site.routes.ts): the `q-js` class, the theme the reader chose and
+ * a dismissed announcement hidden. Everything else is site.js, loaded `defer`, which does not hold
+ * up the first paint.
+ */
+export const SITE_HEAD_JS = `(function(){var r=document.documentElement;r.classList.add("q-js");var s=null;if(r.getAttribute("data-theme-toggle")!=="off"){try{s=localStorage.getItem("quire-theme");}catch(e){}}if(s==="dark"||s==="light")r.setAttribute("data-theme",s);var a=r.getAttribute("data-announcement");if(a){try{if(localStorage.getItem("quire-announcement-dismissed")===a)r.classList.add("q-ann-hidden");}catch(e){}}})();`;
+/** The CSP source that admits SITE_HEAD_JS and no other inline script. */
+export const SITE_HEAD_JS_HASH = `'sha256-${createHash("sha256").update(SITE_HEAD_JS).digest("base64")}'`;
+
+/**
  * Instant search (the header's box shows results from `~quire/search.json` as the reader types;
  * arrows choose, Enter opens, Escape closes; Ctrl+K, Cmd+K or "/" focus the box; without it the box
  * submits to the search page), theme toggle (remembered per browser), closing open menus (a click
@@ -221,11 +231,6 @@ img.q-only-dark { display: none; }
  */
 const SITE_JS = `(function(){
 var root=document.documentElement;
-root.classList.add("q-js");
-var stored=null;if(root.getAttribute("data-theme-toggle")!=="off"){try{stored=localStorage.getItem("quire-theme");}catch(e){}}
-if(stored==="dark"||stored==="light")root.setAttribute("data-theme",stored);
-var ann=root.getAttribute("data-announcement");
-if(ann){try{if(localStorage.getItem("quire-announcement-dismissed")===ann)root.classList.add("q-ann-hidden");}catch(e){}}
 function current(){var t=root.getAttribute("data-theme");if(t)return t;return matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light";}
 document.addEventListener("DOMContentLoaded",function(){
   var b=document.querySelector(".q-theme");
@@ -359,7 +364,9 @@ document.addEventListener("DOMContentLoaded",function(){
         if(t===input&&e.key==="/")return;e.preventDefault();input.focus();input.select();}
     });
   }
-  var cur=document.querySelector(".q-sidebar a[aria-current=page]");if(cur&&cur.scrollIntoView){var s=document.querySelector(".q-sidebar");if(s&&cur.offsetTop>s.clientHeight)s.scrollTop=cur.offsetTop-s.clientHeight/3;}
+  var cur=document.querySelector(".q-sidebar a[aria-current=page]");
+  // Measured in the next frame, once the page is laid out anyway: measuring now would force a layout of the whole page.
+  if(cur&&cur.scrollIntoView)requestAnimationFrame(function(){var s=document.querySelector(".q-sidebar");if(s&&cur.offsetTop>s.clientHeight)s.scrollTop=cur.offsetTop-s.clientHeight/3;});
   var menu=document.getElementById("q-nav-toggle");
   if(menu&&cur)menu.addEventListener("change",function(){if(menu.checked)cur.scrollIntoView({block:"center"});});
 });

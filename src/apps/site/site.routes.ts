@@ -31,13 +31,14 @@ import { navBranchHandler } from "./pages/nav.handler.js";
 import { sitePageHandler } from "./pages/page.page.js";
 import { sitePdfHandler } from "./pages/pdf.handler.js";
 import { searchJson, searchPage } from "./pages/search.page.js";
-import { buildSiteAssets } from "./site.assets.js";
+import { buildSiteAssets, SITE_HEAD_JS_HASH } from "./site.assets.js";
 import { type Answer, plainNotFound, prepare, type SiteApp, type SiteHandler, segmentsOf } from "./site.steps.js";
 import type { SiteHosts } from "./site-hosts.steps.js";
 
 /**
  * Sites share Quire's host with the web app and the API. Their pages run no script but their own
- * assets (site.js, content.js, mermaid's bundle: no inline script, no eval); styles may be inline
+ * assets (site.js, content.js, mermaid's bundle) and the few lines in <head> that set the theme
+ * before the first paint (admitted by their hash, SITE_HEAD_JS_HASH; no other inline script, no eval); styles may be inline
  * (the customization's <style>, widths and colors in content, the diagrams mermaid draws); fonts
  * come from the customization's http(s) files, images from wherever content and customization
  * point; frames are the players of known embeds; they fetch and post only to this host (the
@@ -45,7 +46,7 @@ import type { SiteHosts } from "./site-hosts.steps.js";
  */
 const SITE_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
-  "script-src 'self'",
+  `script-src 'self' ${SITE_HEAD_JS_HASH}`,
   "style-src 'self' 'unsafe-inline'",
   "font-src 'self' https: http:",
   "img-src 'self' https: http: data:",

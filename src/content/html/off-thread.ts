@@ -74,6 +74,8 @@ export interface HtmlRender {
   documentJson: string;
   env: HtmlEnvData | ReaderEnvData;
   idPrefix?: string | undefined;
+  /** Top-level blocks grouped into sections (RenderEnv.sections): a published page. */
+  sections?: boolean | undefined;
 }
 
 export interface RenderedHtml {
@@ -247,7 +249,11 @@ export async function renderHtmlNow(task: HtmlRender, host: HtmlRenderHost): Pro
       (id) => reusable.get(id),
     );
   }
-  const rendered = renderDocument(document, task.idPrefix !== undefined ? { ...env, idPrefix: task.idPrefix } : env);
+  const rendered = renderDocument(document, {
+    ...env,
+    ...(task.idPrefix !== undefined ? { idPrefix: task.idPrefix } : {}),
+    ...(task.sections ? { sections: true } : {}),
+  });
   return { html: rendered.html, outline: rendered.outline, features: [...rendered.features], blocks: document.nodes.length };
 }
 

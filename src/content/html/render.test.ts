@@ -204,8 +204,32 @@ describe("renderDocument: blocks", () => {
     expect(all(lines[0]!, "span.hljs-keyword").length).toBeGreaterThan(0);
     expect(lines[2]!.attrs.class).toBe("q-line q-line-highlighted");
     expect(one(root, "button.q-copy").attrs.type).toBe("button");
-    expect(one(root, "code").attrs.class).toBe("hljs language-js");
+    expect(one(root, "code").attrs.class).toBe("hljs q-code-lines language-js");
     expect(result.features.has("code")).toBe(true);
+  });
+
+  it("writes a code block without numbers or highlighted lines as text, one element for the block (a long page of code stays light)", () => {
+    const source = 'const a = "x"; /* open\nstill comment */\nlet b = 2;';
+    const root = dom(render(doc(code("js", source))).html);
+    const element = one(root, "code");
+    expect(element.attrs.class).toBe("hljs language-js");
+    expect(textOf(element)).toBe(source);
+    expect(all(root, "span.q-line")).toHaveLength(0);
+    expect(all(root, "span.hljs-comment").length).toBeGreaterThan(0);
+  });
+
+  it("groups a published page's top-level blocks into sections at headings of level 1 and 2 (RenderEnv.sections)", () => {
+    const document = doc(p("Intro."), h(1, "One"), p("First."), h(3, "Deeper"), p("Still first."), h(2, "Two"), code("sh", "a\nb\nc"));
+    const root = dom(render(document, { ...testEnv(), sections: true }).html);
+    const sections = all(root, "section.q-section");
+    expect(sections).toHaveLength(3);
+    expect(all(sections[0]!, "p").map(textOf)).toEqual(["Intro."]);
+    expect(all(sections[1]!, "h2").length + all(sections[1]!, "h4").length).toBe(2);
+    expect(all(sections[2]!, "figure.q-code")).toHaveLength(1);
+    // An estimate of its height until it is first laid out: more for more lines of code.
+    expect(sections[2]!.attrs.style).toMatch(/^--q-h:\d+rem$/);
+    // Without the option (the editor's previews), no sections.
+    expect(all(dom(render(document).html), "section")).toHaveLength(0);
   });
 
   it("labels a code block with its syntax (as written when unknown); without syntax or title, no header", () => {

@@ -71,8 +71,31 @@ export class HtmlRenderer {
 
   render(document: JSONDocument): RenderedDocument {
     const ctx: Ctx = { depth: 0, outline: true, reusable: [] };
-    const body = this.blocks(Array.isArray(document?.nodes) ? (document.nodes as unknown[]) : [], ctx);
+    const nodes = Array.isArray(document?.nodes) ? (document.nodes as unknown[]) : [];
+    const body = this.env.sections ? this.sections(nodes, ctx) : this.blocks(nodes, ctx);
     return { html: body.value + this.renderNotes(ctx).value, outline: this.outline, features: this.features };
+  }
+
+  /** The top-level blocks in sections, a new one at each heading of level 1 or 2 (RenderEnv.sections). */
+  private sections(nodes: readonly unknown[], ctx: Ctx): SafeHtml {
+    const sections: string[][] = [[]];
+    for (const node of regroupParts(nodes)) {
+      if (!isNode(node)) continue;
+      const type = typeOf(node);
+      if ((type === "heading-1" || type === "heading-2") && sections.at(-1)!.length > 0) sections.push([]);
+      const block = this.block(node, ctx).value;
+      if (block) sections.at(-1)!.push(block);
+    }
+    // The height a section is given until it is first laid out: about 3rem a block, and a code line
+    // (the only newlines in the markup) 1.35rem. Only the scrollbar's length depends on it.
+    const estimate = (blocks: string[]) =>
+      Math.round(blocks.length * 3 + blocks.reduce((n, block) => n + (block.match(/\n/g)?.length ?? 0), 0) * 1.35);
+    return raw(
+      sections
+        .filter((blocks) => blocks.length > 0)
+        .map((blocks) => `<section class="q-section" style="--q-h:${estimate(blocks)}rem">${blocks.join("")}</section>`)
+        .join(""),
+    );
   }
 
   /** A fresh id for markup the renderer makes up (tab groups, notes). */
@@ -370,13 +393,18 @@ export class HtmlRenderer {
     this.features.add("code");
     const language = languageOf(syntax);
     const highlighted = highlightLines(lines, language);
-    // Each line is a block (for highlighting and numbers) ending with its newline, so the text of
-    // <code> is the source, with or without CSS.
+    // With line numbers or a highlighted line, each line is a block ending with its newline, so the
+    // text of <code> is the source, with or without CSS. Otherwise the lines are only text: a long
+    // page of code would carry an element per line for the browser to style and lay out.
     const last = highlighted.length - 1;
-    const body = highlighted.map((line, index) => {
-      const marked = dataFlag(lineNodes[index]!, "highlighted") ? " q-line-highlighted" : "";
-      return `<span class="q-line${marked}">${line}${index < last ? "\n" : ""}</span>`;
-    });
+    const marks = lineNodes.map((line) => dataFlag(line, "highlighted"));
+    const perLine = dataFlag(node, "lineNumbers") || marks.some(Boolean);
+    const body = perLine
+      ? highlighted.map((line, index) => {
+          const marked = marks[index] ? " q-line-highlighted" : "";
+          return `<span class="q-line${marked}">${line}${index < last ? "\n" : ""}</span>`;
+        })
+      : [highlighted.join("\n")];
     const title = dataString(node, "title");
     const classes = ["q-code"];
     if (dataString(node, "overflow") === "wrap") classes.push("q-code-wrap");
@@ -388,7 +416,7 @@ export class HtmlRenderer {
     // Focusable (a block that scrolls sideways must be reachable by keyboard; content.js takes it off
     // a block that does not, once shown), and its line count for the height it is given before the
     // browser lays it out (content.css: code out of sight is laid out when it comes near).
-    const pre = html`<pre tabindex="0" style="--q-lines:${lines.length}"><code class="hljs${language ? ` language-${language}` : ""}">${raw(body.join(""))}</code></pre>`;
+    const pre = html`<pre tabindex="0" style="--q-lines:${lines.length}"><code class="hljs${perLine ? " q-code-lines" : ""}${language ? ` language-${language}` : ""}">${raw(body.join(""))}</code></pre>`;
     // The header shows the title and the language; the copy button (content.js shows it) sits in
     // the header when there is one, else over the code.
     const label = syntaxLabel(syntax);

@@ -38,6 +38,12 @@ export interface RenderEnv {
    * more than one rendered document. Heading ids are never prefixed: they are the page's anchors.
    */
   idPrefix?: string;
+  /**
+   * Groups the document's top-level blocks into `<section class="q-section">`s, a new one at each
+   * top-level heading of level 1 or 2: a published page lays out and paints a section only when it
+   * comes near the screen (content.css), which a long page needs; the editor's previews do not.
+   */
+  sections?: boolean;
 }
 
 export interface OutlineEntry {

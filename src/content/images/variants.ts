@@ -60,14 +60,39 @@ export function widthsToMake(sourceWidth: number, frames: number): number[] {
  * The source at the widths made of it (`widthsToMake`), narrowest first. Throws
  * UnderivableImageError when the source is too large or unreadable, or when even its narrowest
  * width fails or takes too long (a wider one that does is left out: a request for it gets the
- * widest made).
+ * widest made). Widths in `skip` (made already) are left out of the answer.
  */
-export async function deriveVariants(source: Buffer): Promise<ImageVariant[]> {
+export async function deriveVariants(
+  source: Buffer,
+  skip: ReadonlySet<number> = new Set(),
+  /** Runs each encoding (the caller's slot around it: encode-slots.ts); by default, as is. */
+  around: <T>(encoding: () => Promise<T>) => Promise<T> = (encoding) => encoding(),
+): Promise<ImageVariant[]> {
+  const { width, pages } = await measure(source);
+  const variants: ImageVariant[] = [];
+  for (const target of widthsToMake(width, pages)) {
+    // A width made already (by a reader's request, see deriveOneWidth) is not made again.
+    if (skip.has(target)) continue;
+    let variant: ImageVariant;
+    try {
+      variant = await around(() => encode(source, target, ENCODE_SECONDS));
+    } catch (error) {
+      if (variants.length > 0 || skip.size > 0) break;
+      throw new UnderivableImageError(`The image cannot be converted: ${(error as Error).message}`);
+    }
+    variants.push(variant);
+  }
+  return variants;
+}
+
+const READ_OPTIONS = { animated: true, limitInputPixels: MAX_SOURCE_PIXELS, autoOrient: true, failOn: "error" } as const;
+
+/** The source's width and frame count, after checking what decoding it would cost (UnderivableImageError beyond the bounds). */
+async function measure(source: Buffer): Promise<{ width: number; frameHeight: number; pages: number }> {
   if (source.length > MAX_SOURCE_BYTES) throw new UnderivableImageError(`The image is larger than ${MAX_SOURCE_BYTES} bytes.`);
-  const options = { animated: true, limitInputPixels: MAX_SOURCE_PIXELS, autoOrient: true, failOn: "error" } as const;
   let meta: Metadata;
   try {
-    meta = await sharp(source, options).metadata();
+    meta = await sharp(source, READ_OPTIONS).metadata();
   } catch (error) {
     throw new UnderivableImageError(`The image cannot be read: ${(error as Error).message}`);
   }
@@ -80,26 +105,52 @@ export async function deriveVariants(source: Buffer): Promise<ImageVariant[]> {
   if (width * frameHeight * pages > MAX_SOURCE_PIXELS) {
     throw new UnderivableImageError(`The image has more than ${MAX_SOURCE_PIXELS} pixels in all its frames.`);
   }
-  const variants: ImageVariant[] = [];
-  for (const target of widthsToMake(width, pages)) {
-    let output: { data: Buffer; info: OutputInfo };
-    try {
-      output = await sharp(source, options)
-        .resize({ width: target, withoutEnlargement: true })
-        .webp({ quality: WEBP_QUALITY, effort: 4 })
-        .timeout({ seconds: ENCODE_SECONDS })
-        .toBuffer({ resolveWithObject: true });
-    } catch (error) {
-      if (variants.length > 0) break;
-      throw new UnderivableImageError(`The image cannot be converted: ${(error as Error).message}`);
-    }
-    const height = output.info.pageHeight ?? output.info.height;
-    variants.push({
-      width: output.info.width,
-      height,
-      contentType: "image/webp",
-      data: output.data.length < source.length ? output.data : undefined,
-    });
+  return { width, frameHeight, pages };
+}
+
+async function encode(source: Buffer, target: number, seconds: number): Promise<ImageVariant> {
+  const output: { data: Buffer; info: OutputInfo } = await sharp(source, READ_OPTIONS)
+    .resize({ width: target, withoutEnlargement: true })
+    .webp({ quality: WEBP_QUALITY, effort: 4 })
+    .timeout({ seconds })
+    .toBuffer({ resolveWithObject: true });
+  return {
+    width: output.info.width,
+    height: output.info.pageHeight ?? output.info.height,
+    contentType: "image/webp",
+    data: output.data.length < source.length ? output.data : undefined,
+  };
+}
+
+/**
+ * What a reader's request may have made at once (files.routes.ts): an image of at most this many
+ * bytes and pixels (every frame's together for an animation: a 233-frame 320 x 400 GIF is 30
+ * million, about a second); anything larger waits for the job.
+ */
+export const ON_REQUEST_MAX_PIXELS = 32_000_000;
+export const ON_REQUEST_MAX_BYTES = 4 * 1024 * 1024;
+const ON_REQUEST_ENCODE_SECONDS = 5;
+
+/**
+ * The one width a request for `requested` pixels is answered with (the narrowest made at least that
+ * wide, else the widest), made now: undefined when the source is one the job should make instead
+ * (large) or cannot be made at all (the job records why).
+ */
+export async function deriveOneWidth(source: Buffer, requested: number): Promise<ImageVariant | undefined> {
+  if (source.length > ON_REQUEST_MAX_BYTES) return undefined;
+  let measured: { width: number; frameHeight: number; pages: number };
+  try {
+    measured = await measure(source);
+  } catch {
+    return undefined;
   }
-  return variants;
+  if (measured.width * measured.frameHeight * measured.pages > ON_REQUEST_MAX_PIXELS) return undefined;
+  const widths = widthsToMake(measured.width, measured.pages);
+  const target = widths.find((w) => w >= requested) ?? widths.at(-1);
+  if (target === undefined) return undefined;
+  try {
+    return await encode(source, target, ON_REQUEST_ENCODE_SECONDS);
+  } catch {
+    return undefined;
+  }
 }

@@ -8,6 +8,7 @@ import { badRequest, forbidden, notFound } from "../../http/errors.js";
 import { verifyDownload } from "./files-urls.model.js";
 import { requestVariants } from "./image-variants.jobs.js";
 import { variantData, variantEntries } from "./image-variants.queries.js";
+import { variantOnRequest } from "./image-variants.service.js";
 
 /** Types a browser may render inline; everything else downloads as an attachment. */
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|application\/pdf|text\/plain|video\/(mp4|webm)|audio\/(mpeg|ogg|wav))$/;
@@ -30,8 +31,10 @@ function variantName(name: string, contentType: string): string {
  * GET /files/{hash}/{name}: the bytes behind a signed `downloadURL`. With `w`, an image (PNG, JPEG,
  * GIF, WebP) at about that width in WebP: the narrowest variant at least that wide (the widest
  * made for a wider request). The address is the file's own, under the same signature: whoever may
- * fetch the image may fetch its variants, and nobody else. Variants are made by a job
- * (image-variants.jobs.ts); until they are, the image is served as stored and not cached.
+ * fetch the image may fetch its variants, and nobody else. Variants are made by jobs
+ * (image-variants.jobs.ts); a width not made yet is made while the reader waits when an encode
+ * slot frees up within a bounded time (image-variants.service.ts), else the image is served as
+ * stored and not cached, and the job makes it.
  */
 export const fileRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
@@ -59,16 +62,24 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       if (w !== undefined) {
         if (!isDerivable(type)) throw badRequest("Only PNG, JPEG, GIF and WebP images are served at other widths (w).");
         const entries = await variantEntries(deps.db, hash);
-        const done = entries.find((entry) => entry.width === 0);
+        const done = entries.some((entry) => entry.width === 0);
         const made = entries.filter((entry) => entry.width > 0);
-        const chosen = made.find((entry) => entry.width >= w) ?? made.at(-1);
+        // Once every width is made, the widest stands for a wider request; before, only a width at least as wide will do.
+        const chosen = made.find((entry) => entry.width >= w) ?? (done ? made.at(-1) : undefined);
         if (chosen?.stored) {
           const data = await variantData(deps.db, hash, chosen.width);
           if (data) return send(reply, data, chosen.contentType, variantName(name, chosen.contentType), cache);
         }
-        if (!done && (await requestVariants(deps.db, hash))) deps.notifyJobs();
-        // Until the variants are made, the source: not kept, so that the next visit gets the variant.
-        if (!done) return send(reply, await sourceBytes(deps, hash), type, name, "no-cache");
+        if (!done) {
+          const source = await sourceBytes(deps, hash);
+          // Nothing at this width yet: made now when an encode slot frees up soon enough (else the job makes it).
+          const now = chosen ? undefined : await variantOnRequest(deps, hash, source, w);
+          // The job makes the other widths (and the width asked for, if it could not be made now).
+          if (await requestVariants(deps.db, hash)) deps.notifyJobs();
+          if (now?.data) return send(reply, now.data, now.contentType, variantName(name, now.contentType), cache);
+          // Until the variants are made, the source: not kept, so that the next visit gets the variant.
+          return send(reply, source, type, name, "no-cache");
+        }
       }
       return send(reply, await sourceBytes(deps, hash), type, name, cache);
     },

@@ -23,6 +23,43 @@ export async function variantEntries(db: Executor, sourceHash: string): Promise<
   return rows.map((row) => ({ ...row, stored: Boolean(row.stored) }));
 }
 
+/** Which of these sources are done (their width-0 row is stored), asked in pages of ids. */
+export async function sourcesDone(db: Executor, sourceHashes: readonly string[]): Promise<Set<string>> {
+  const done = new Set<string>();
+  for (let at = 0; at < sourceHashes.length; at += 500) {
+    const rows = await db
+      .selectFrom("imageVariants")
+      .select("sourceHash")
+      .where("width", "=", 0)
+      .where("sourceHash", "in", sourceHashes.slice(at, at + 500))
+      .execute();
+    for (const row of rows) done.add(row.sourceHash);
+  }
+  return done;
+}
+
+/** Stores one width a reader's request made (the job makes the others and the done marker); runs again harmlessly. */
+export async function saveOneVariant(
+  db: Executor,
+  sourceHash: string,
+  variant: { width: number; height: number; contentType: string; data: Buffer | undefined },
+): Promise<void> {
+  await db
+    .insertInto("imageVariants")
+    .values({
+      sourceHash,
+      width: variant.width,
+      height: variant.height,
+      contentType: variant.contentType,
+      size: variant.data?.length ?? 0,
+      data: variant.data ?? null,
+      error: null,
+      createdAt: nowIso(),
+    })
+    .onConflict((oc) => oc.columns(["sourceHash", "width"]).doNothing())
+    .execute();
+}
+
 export async function variantData(db: Executor, sourceHash: string, width: number): Promise<Buffer | undefined> {
   const row = await db
     .selectFrom("imageVariants")
@@ -64,4 +101,39 @@ export async function saveVariants(
       .onConflict((oc) => oc.columns(["sourceHash", "width"]).doNothing())
       .execute();
   }
+}
+
+/** Whether a published site shows the space (only their images are made ahead of readers). */
+export async function shownOnPublishedSite(db: Executor, spaceId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("siteSpaces")
+    .innerJoin("sites", "sites.id", "siteSpaces.siteId")
+    .select("siteSpaces.id")
+    .where("siteSpaces.spaceId", "=", spaceId)
+    .where("sites.published", "=", 1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether another job than image work is queued and due, or running: the space's images then wait. */
+export async function otherWorkPending(db: Executor): Promise<boolean> {
+  const now = new Date().toISOString();
+  const row = await db
+    .selectFrom("jobs")
+    .select("id")
+    .where("kind", "not in", ["image-variants", "space-image-variants"])
+    .where((eb) => eb.or([eb("state", "=", "running"), eb.and([eb("state", "=", "queued"), eb("runAt", "<=", now)])]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The spaces a site shows. */
+export async function spacesOfSite(db: Executor, siteId: string): Promise<string[]> {
+  const rows = await db.selectFrom("siteSpaces").select("spaceId").distinct().where("siteId", "=", siteId).execute();
+  return rows.map((row) => row.spaceId);
+}
+
+/** What the space's images job reads of the space. */
+export function spaceToWarm(db: Executor, spaceId: string) {
+  return db.selectFrom("spaces").select(["id", "revisionId", "deletedAt"]).where("id", "=", spaceId).executeTakeFirst();
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type TestContext } from "../../../test/helpers/app.js";
 import { encodePng } from "../../../test/helpers/png.js";
 import { imageDimensions } from "../../content/gitbook-repo/media.js";
+import { ENCODE_SLOTS, encodeSlots } from "../../content/images/encode-slots.js";
 import { putBlob } from "../../content/store/blobs.queries.js";
 import { downloadUrl, widthsSrcset } from "./files-urls.model.js";
 
@@ -36,19 +37,39 @@ const jobsOf = (hash: string) =>
     .where("dedupeKey", "=", `image-variants:${hash}`)
     .execute();
 
+/** Takes every encode slot of the process (as encodings under way would), so that a request finds none free. */
+async function takeEverySlot(): Promise<() => void> {
+  const releases: (() => void)[] = [];
+  for (let i = 0; i < ENCODE_SLOTS; i++) {
+    const release = await encodeSlots.forRequest(0);
+    if (!release) throw new Error("an encode slot is still taken");
+    releases.push(release);
+  }
+  return () => {
+    for (const release of releases) release();
+  };
+}
+
 describe("GET /files/{hash}/{name}?w= (images at other widths)", () => {
-  it("serves the source uncached until the job made the widths, then the narrowest WebP at least as wide, cached as the file", async () => {
+  it("serves the source uncached while no encode slot frees up, until the job made the widths, then the narrowest WebP at least as wide, cached as the file", async () => {
     const source = photo(1000, 500);
     const image = await stored(source, "chart.png", "image/png");
 
-    const first = await ctx.anonymous.get(image.at(640));
-    expect(first.status).toBe(200);
-    expect(first.headers["content-type"]).toBe("image/png");
-    expect(first.headers["cache-control"]).toBe("no-cache");
-    expect(first.raw.equals(source)).toBe(true);
-    // Asked once however often the width is asked before the job runs.
-    await ctx.anonymous.get(image.at(320));
-    expect(await jobsOf(image.hash)).toEqual([{ state: "queued" }]);
+    const release = await takeEverySlot();
+    try {
+      // The request waits a bounded time for a slot, then gets the source.
+      const first = await ctx.anonymous.get(image.at(640));
+      expect(first.status).toBe(200);
+      expect(first.headers["content-type"]).toBe("image/png");
+      expect(first.headers["cache-control"]).toBe("no-cache");
+      expect(first.raw.equals(source)).toBe(true);
+      // Asked once however often the width is asked before the job runs.
+      await ctx.anonymous.get(image.at(320));
+      expect(await jobsOf(image.hash)).toEqual([{ state: "queued" }]);
+      expect(await ctx.db.selectFrom("imageVariants").select("width").where("sourceHash", "=", image.hash).execute()).toEqual([]);
+    } finally {
+      release();
+    }
 
     await ctx.worker.drain();
     for (const [asked, served] of [
@@ -71,6 +92,29 @@ describe("GET /files/{hash}/{name}?w= (images at other widths)", () => {
     const plain = await ctx.anonymous.get(pathOf(image.url));
     expect(plain.headers["content-type"]).toBe("image/png");
     expect(plain.raw.equals(source)).toBe(true);
+  });
+
+  it("makes the width asked for while the reader waits when a slot is free, and leaves the other widths to the job", async () => {
+    const source = photo(900, 300, 4);
+    const image = await stored(source, "wide.png", "image/png");
+    const first = await ctx.anonymous.get(image.at(500));
+    expect(first.status).toBe(200);
+    expect(first.headers["content-type"]).toBe("image/webp");
+    expect(first.headers["cache-control"]).toMatch(/^private, max-age=\d+, immutable$/);
+    expect(first.headers["content-disposition"]).toBe("inline; filename*=UTF-8''wide.webp");
+    // The narrowest width offered at least as wide as asked.
+    expect(imageDimensions(first.raw)).toEqual({ width: 640, height: 213 });
+    const rows = () => ctx.db.selectFrom("imageVariants").select("width").where("sourceHash", "=", image.hash).orderBy("width").execute();
+    expect(await rows()).toEqual([{ width: 640 }]);
+    expect(await jobsOf(image.hash)).toEqual([{ state: "queued" }]);
+    // A wider width is not answered with the narrower one made: it is made too.
+    const wider = await ctx.anonymous.get(image.at(900));
+    expect(imageDimensions(wider.raw)).toEqual({ width: 900, height: 300 });
+
+    await ctx.worker.drain();
+    expect((await rows()).map((r) => r.width)).toEqual([0, 320, 480, 640, 800, 900]);
+    const again = await ctx.anonymous.get(image.at(500));
+    expect(again.raw.equals(first.raw)).toBe(true);
   });
 
   it("makes an animated GIF an animated WebP", async () => {

@@ -9,6 +9,7 @@ import type { Urls } from "../../http/urls.js";
 import { conflicting } from "../../lib/errors.js";
 import { listOf } from "../../lib/pagination.js";
 import type { OrgAccess } from "../../permissions/access.js";
+import { requestImagesOfSite } from "../files/image-variants.jobs.js";
 import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { applyOverride, parseCustomization, parseOverride } from "./customization.model.js";
 import {
@@ -220,7 +221,14 @@ export const siteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
         allow(permissions.edit, "Only members with the create role, or the edit level on this site, can publish or unpublish it.");
         // Unpublishing only narrows who reads the site; publishing shows every space of it.
         if (published === 1) refuseExposure(unreadable, "publish this site");
-        if (site.published !== published) await updateSiteRow(db, site.id, { published });
+        if (site.published !== published) {
+          await db.transaction().execute(async (trx) => {
+            await updateSiteRow(trx, site.id, { published });
+            // Its images are made at the widths pages show them before readers ask (a low-priority job per space).
+            if (published === 1) await requestImagesOfSite(trx, site.id);
+          });
+          if (published === 1) deps.notifyJobs();
+        }
         return presentSiteFor(db, access, { ...site, published }, urls);
       },
     );
