@@ -20,6 +20,11 @@
  * BENCH_FILTER (comma-separated): only the targets whose name holds one of the words (with their
  * baselines), and none of the one-shot measurements.
  *
+ * The server runs the compiled build (dist/, built first when a source is newer: `npm start`'s
+ * check), as `quire serve` does; the bench's own files go through tsx, and bench/compiled.mjs
+ * loads every src/ module they import from dist/. BENCH_SOURCES=1 runs the sources through tsx
+ * instead (no build; tsx's output costs a few percent more CPU per request than tsc's).
+ *
  * BENCH_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres): also GET space on
  * PostgreSQL, against a raw `pg` server, on a database created for the run and dropped after it;
  * and, among the one-shot measurements, two Quire processes on one database
@@ -66,7 +71,8 @@ function pinToCoreZero(): boolean {
 async function startServer(
   pinned: boolean,
 ): Promise<{ targets: Target[]; responseBytes: number; pid: number | undefined; stop: () => void }> {
-  const command = [process.execPath, "--import", "tsx", path.join(import.meta.dirname, "server.ts")];
+  const compiled = process.env.BENCH_SOURCES ? [] : ["--import", path.join(import.meta.dirname, "compiled.mjs")];
+  const command = [process.execPath, "--import", "tsx", ...compiled, path.join(import.meta.dirname, "server.ts")];
   // taskset execs the command, so the child is the server itself (SIGTERM reaches it).
   const [file, ...args] = pinned ? ["taskset", "-c", "1", ...command] : command;
   const child = spawn(file!, args, { stdio: ["ignore", "pipe", "inherit"] });
@@ -119,6 +125,9 @@ const median = (values: number[]) => {
 };
 
 async function main() {
+  if (!process.env.BENCH_SOURCES) {
+    execFileSync(process.execPath, [path.join(import.meta.dirname, "..", "scripts", "build-if-stale.mjs")], { stdio: "inherit" });
+  }
   const pinned = pinToCoreZero();
   const server = await startServer(pinned);
   const filter = (process.env.BENCH_FILTER ?? "").split(",").filter(Boolean);
@@ -132,6 +141,7 @@ async function main() {
     console.log(
       `autocannon: ${connections} connections; ${rounds} rounds of ${seconds}s per target (after a 2s warm-up); response ${server.responseBytes} bytes`,
     );
+    console.log(process.env.BENCH_SOURCES ? "server: the sources, through tsx" : "server: the compiled build (dist/)");
     console.log(
       pinned ? "server pinned to core 1, autocannon to core 0" : "not pinned (no taskset or a single core): expect noisy figures",
     );
