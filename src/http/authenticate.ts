@@ -14,6 +14,7 @@ import { AccessCache } from "../permissions/access.js";
 import type { Actor } from "../permissions/actor.js";
 import { bearerHashOf, bearerOf, registerBearer } from "./bearer.js";
 import { unauthorized } from "./errors.js";
+import { registerRouteOptions, routeOptionsOf } from "./route-options.js";
 import { type TokenFailure, TokenFailureAudit } from "./token-failures.js";
 
 declare module "fastify" {
@@ -52,9 +53,10 @@ export function registerAuthentication(app: FastifyInstance, db: Db): void {
   app.addHook("onClose", () => failures.close());
   app.decorateRequest("actor", null);
   registerBearer(app);
+  registerRouteOptions(app);
   // Callback style: where the token's kept row answers at once (actorAtOnce), no promise is made.
   app.addHook("onRequest", (request, _reply, done) => {
-    if (request.routeOptions.config?.public || !request.url.startsWith("/v1")) return done();
+    if (routeOptionsOf(request).config?.public || !request.url.startsWith("/v1")) return done();
     const actor = actorAtOnce(db, request);
     if (actor) {
       request.actor = actor;
