@@ -27,6 +27,7 @@ import { getChangeRequest } from "../change-requests/change-requests.queries.js"
 import { requireSpace } from "../spaces/spaces.loader.js";
 import {
   findPageByPath,
+  keptPageDocumentApiJson,
   loadRevisionView,
   pageDocument,
   pageDocumentApiJson,
@@ -263,7 +264,7 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
         if (location.page.kind !== "document") throw notFound(`Page "${location.page.id}" is a ${location.page.kind}, it has no document.`);
         const { evaluated } = request.query as Query;
         if (evaluated === undefined || evaluated === false) {
-          const json = await pageDocumentApiJson(db, location);
+          const json = keptPageDocumentApiJson(location) ?? (await pageDocumentApiJson(db, location));
           if (json !== undefined) return sendJsonText(reply, json);
         }
         const document = (await pageDocument(db, location)) as JSONDocument;
