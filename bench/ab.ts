@@ -12,6 +12,9 @@
  * is (uncommitted changes included) unless a second commit is given. The two bench servers must
  * offer the same targets (the filtered ones and their baselines): the run stops otherwise.
  *
+ * Both servers run their sources through tsx (not the dist/ build `npm run bench` uses): an older
+ * commit may have no compiled loader, and the two sides must run the same way.
+ *
  * Both servers run on core 1 and autocannon on core 0 where taskset exists (as in run.ts); only one
  * server is load-tested at a time, the other idle. Each round measures every chosen target once on
  * one server, in the order `npm run bench` does, so each server sees the sequence of requests a
@@ -81,7 +84,7 @@ async function main() {
   try {
     // One after the other: each seeds a 1,000-page space, which takes the cores for a while.
     for (const [i, side] of sides.entries()) {
-      side.server = await startServer(pinned, path.join(dirs[i]!, "bench", "server.ts"));
+      side.server = await startServer(pinned, { script: path.join(dirs[i]!, "bench", "server.ts") });
       side.server.targets = chooseTargets(side.server.targets, filter);
     }
     const [a, b] = sides as [Side & { server: BenchServer }, Side & { server: BenchServer }];

@@ -60,9 +60,17 @@ export function unpin(): void {
  * Starts a bench server (by default this checkout's server.ts; ab.ts passes another checkout's),
  * on core 1 when `pinned`, and returns once it has printed its targets.
  */
-export async function startServer(pinned: boolean, script = path.join(import.meta.dirname, "server.ts")): Promise<BenchServer> {
+/**
+ * `compiled`: the server loads src/ modules from the build in dist/ (bench/compiled.mjs), as `quire
+ * serve` runs, rather than tsx's transpile (whose keepNames wrappers cost CPU in every closure).
+ */
+export async function startServer(
+  pinned: boolean,
+  { script = path.join(import.meta.dirname, "server.ts"), compiled = false }: { script?: string; compiled?: boolean } = {},
+): Promise<BenchServer> {
   // The checkout's own tsx, so that the server's imports resolve from its own files.
-  const command = [process.execPath, "--import", "tsx", script];
+  const hooks = compiled ? ["--import", path.join(path.dirname(script), "compiled.mjs")] : [];
+  const command = [process.execPath, "--import", "tsx", ...hooks, script];
   // taskset execs the command, so the child is the server itself (SIGTERM reaches it).
   const [file, ...args] = pinned ? ["taskset", "-c", "1", ...command] : command;
   const child = spawn(file!, args, { stdio: ["ignore", "pipe", "inherit"], cwd: path.dirname(path.dirname(script)) });

@@ -20,6 +20,11 @@
  * BENCH_FILTER (comma-separated): only the targets whose name holds one of the words (with their
  * baselines), and none of the one-shot measurements.
  *
+ * The server runs the compiled build (dist/, built first when a source is newer: `npm start`'s
+ * check), as `quire serve` does; the bench's own files go through tsx, and bench/compiled.mjs
+ * loads every src/ module they import from dist/. BENCH_SOURCES=1 runs the sources through tsx
+ * instead (no build; tsx's output costs a few percent more CPU per request than tsc's).
+ *
  * BENCH_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres): also GET space on
  * PostgreSQL, against a raw `pg` server, on a database created for the run and dropped after it;
  * and, among the one-shot measurements, two Quire processes on one database
@@ -35,14 +40,18 @@ const duration = Number(process.env.BENCH_DURATION ?? 12);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
 
 async function main() {
+  if (!process.env.BENCH_SOURCES) {
+    execFileSync(process.execPath, [path.join(import.meta.dirname, "..", "scripts", "build-if-stale.mjs")], { stdio: "inherit" });
+  }
   const pinned = pinToCoreZero();
-  const server = await startServer(pinned);
+  const server = await startServer(pinned, { compiled: !process.env.BENCH_SOURCES });
   server.targets = chooseTargets(server.targets, (process.env.BENCH_FILTER ?? "").split(",").filter(Boolean));
   try {
     const seconds = Math.max(1, Math.round(duration / rounds));
     console.log(
       `autocannon: ${connections} connections; ${rounds} rounds of ${seconds}s per target (after a 2s warm-up); response ${server.responseBytes} bytes`,
     );
+    console.log(process.env.BENCH_SOURCES ? "server: the sources, through tsx" : "server: the compiled build (dist/)");
     console.log(
       pinned ? "server pinned to core 1, autocannon to core 0" : "not pinned (no taskset or a single core): expect noisy figures",
     );

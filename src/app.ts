@@ -22,6 +22,7 @@ import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBodyParser } from "./http/json-body.js";
 import { serializeRequest } from "./http/log-redaction.js";
 import { registerRateLimits } from "./http/rate-limit.js";
+import { registerRouteOptions, routeOptionsOf } from "./http/route-options.js";
 import { buildSerializer } from "./http/serializers.js";
 import { registerTextInputGuard } from "./http/text-input.js";
 import { buildValidator } from "./http/validators.js";
@@ -162,6 +163,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   // Before any route: each route that may change something is given its audit scope as it is registered.
   registerAudit(app, deps.db);
 
+  registerRouteOptions(app);
   // Synchronous hooks (done-callback style) on every request: an async hook costs a promise round.
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
@@ -172,7 +174,7 @@ export async function buildApp(deps: Deps, options: BuildOptions = {}): Promise<
   registerJsonBodyParser(app);
   // A route that declares a body schema but received no body validates `{}` (clear "required" errors).
   app.addHook("preValidation", (request, _reply, done) => {
-    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+    if (request.body === undefined && routeOptionsOf(request).schema?.body) request.body = {};
     done();
   });
 

@@ -32,6 +32,7 @@ import type { Db } from "../db/database.js";
 import { bearerHashOf, registerBearer } from "./bearer.js";
 import { HttpError } from "./errors.js";
 import { BatchedDatabaseStore, WriteThroughDatabaseStore } from "./rate-limit-database.js";
+import { registerRouteOptions, routeOptionsOf } from "./route-options.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -71,13 +72,28 @@ interface CountStore {
  * counts nothing and refuses nothing (as @fastify/rate-limit's `skipOnError`).
  */
 function counter(store: CountStore, max: number, timeWindow: number) {
+  const verdictOf = (error: Error | null, result?: { current: number; ttl: number }): Verdict => {
+    const current = error || !result ? 0 : result.current;
+    const ttl = error || !result ? 0 : result.ttl;
+    return { max, remaining: Math.max(0, max - current), ttlInSeconds: Math.ceil(ttl / 1000), isExceeded: current > max };
+  };
+  if (store instanceof LocalStore) {
+    // In memory the store answers before it returns: one callback for every call, and no promise.
+    let answered: Verdict | undefined;
+    const answer: StoreCallback = (error, result) => void (answered = verdictOf(error, result));
+    return (key: string, increment = true): Verdict => {
+      answered = undefined;
+      if (increment) store.incr(key, answer, timeWindow, max);
+      else store.read(key, answer, timeWindow, max);
+      // (It always does; were it not to, nothing is counted, as for a store that fails.)
+      return answered ?? verdictOf(null);
+    };
+  }
   return (key: string, increment = true): Verdict | Promise<Verdict> => {
     let verdict: Verdict | undefined;
     let resolve: ((verdict: Verdict) => void) | undefined;
     const answer: StoreCallback = (error, result) => {
-      const current = error || !result ? 0 : result.current;
-      const ttl = error || !result ? 0 : result.ttl;
-      verdict = { max, remaining: Math.max(0, max - current), ttlInSeconds: Math.ceil(ttl / 1000), isExceeded: current > max };
+      verdict = verdictOf(error, result);
       resolve?.(verdict);
     };
     if (increment) store.incr(key, answer, timeWindow, max);
@@ -121,6 +137,7 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
   const circuit = redis?.circuit;
   const seconds = Math.round(timeWindow / 1000);
   registerBearer(app);
+  registerRouteOptions(app);
   // The client's address as counted (IPv6 by /64), and its verdict (for the headers of a 401, which drop the refused token's).
   app.decorateRequest("rateLimitAddress", null);
   app.decorateRequest("rateLimitAddressVerdict", null);
@@ -179,7 +196,7 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
 
   /** Authenticated routes first check the address's failed authentications, then count. */
   const limit = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
-    if (request.routeOptions.config?.public || !request.url.startsWith("/v1")) return count(request, reply);
+    if (routeOptionsOf(request).config?.public || !request.url.startsWith("/v1")) return count(request, reply);
     const failures = authFailures(`${prefix}auth-failures:${addressOf(request)}`, false);
     if (failures instanceof Promise) {
       return failures.then((verdict) => {
@@ -194,7 +211,8 @@ export async function registerRateLimits(app: FastifyInstance, settings: RateLim
   // Callback style, with no promise when the stores answer at once (in memory, or a batched
   // database store that knows the key): an async hook and a promise per budget cost more than the counting.
   app.addHook("onRequest", (request, reply, done) => {
-    if (UNLIMITED_PATHS.has(request.url.split("?", 1)[0] ?? "")) return done();
+    const query = request.url.indexOf("?");
+    if (UNLIMITED_PATHS.has(query < 0 ? request.url : request.url.slice(0, query))) return done();
     let pending: Promise<void> | undefined;
     try {
       pending = limit(request, reply);
@@ -239,7 +257,7 @@ const SITE_WORK = /\/~quire\/(search|pdf|mcp|feedback|ask)\b/;
  */
 function isPageRead(request: FastifyRequest): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;
-  if (!request.routeOptions.config?.reader) return false;
+  if (!routeOptionsOf(request).config?.reader) return false;
   const [path, query = ""] = request.url.split("?", 2) as [string, string?];
   if (SITE_WORK.test(path)) return false;
   const params = new URLSearchParams(query);
@@ -248,7 +266,7 @@ function isPageRead(request: FastifyRequest): boolean {
 
 /** A question asked of a published site: its Ask stream (`~quire/ask`) or a page's Markdown with `?ask=`. */
 function isQuestion(request: FastifyRequest): boolean {
-  if (!request.routeOptions.config?.reader) return false;
+  if (!routeOptionsOf(request).config?.reader) return false;
   const [path, query = ""] = request.url.split("?", 2) as [string, string?];
   if (/\/~quire\/ask\/?$/.test(path)) return true;
   return new URLSearchParams(query).has("ask");

@@ -8,6 +8,7 @@
  */
 import { createRequire } from "node:module";
 import type { SerializerSelector } from "@fastify/fast-json-stringify-compiler";
+import type { FastifyReply } from "fastify";
 import { serializerOnFirstUse } from "./compile-on-use.js";
 
 type Factory = ReturnType<typeof SerializerSelector>;
@@ -39,3 +40,12 @@ export const buildSerializer: Factory = (externalSchemas, options) => {
     return serializer;
   };
 };
+
+/**
+ * Sends JSON text as it is, bypassing the route's response serializer for this reply only (the
+ * schema still documents the response): for text the serializer wrote before and that was kept,
+ * or stored JSON that is what the serializer would write (content/document/api-json.ts).
+ */
+export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type("application/json; charset=utf-8").send(json);
+}

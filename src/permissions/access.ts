@@ -109,6 +109,12 @@ export async function loadOrgAccess(db: Executor, userId: string, orgId: string)
   return { orgId, userId, ...accessFromRows(await orgAccessRows(db, { orgId, userId })) };
 }
 
+/** loadOrgAccess without a promise when the rows are at hand (prepared's `now`); undefined when they must be waited for. */
+export function orgAccessNow(db: Executor, userId: string, orgId: string): OrgAccess | undefined {
+  const rows = orgAccessRows.now(db, { orgId, userId });
+  return rows && { orgId, userId, ...accessFromRows(rows) };
+}
+
 /** The caller's access from their rows; kept with the cached rows, as every request needs it. */
 const accessFromRows = derivedFromCached((rows: readonly OrgAccessRow[]): Omit<OrgAccess, "orgId" | "userId"> => {
   let member: { role: string | null; sso: number; disabled: number } | undefined;
@@ -182,6 +188,8 @@ export function contentLevel(access: OrgAccess, node: ContentNode): Role | null 
 /** Per-request memo of OrgAccess, so several lookups in one request load each organization once. */
 export class AccessCache {
   private readonly byOrg = new Map<string, Promise<OrgAccess>>();
+  /** The accesses `forOrgNow` found at once (each also in byOrg, so that forOrg answers the same). */
+  private readonly known = new Map<string, OrgAccess>();
 
   constructor(
     private readonly db: Executor,
@@ -197,9 +205,27 @@ export class AccessCache {
     return access;
   }
 
+  /**
+   * forOrg's access without a promise, when it was found at once before or its rows are at hand
+   * (orgAccessNow); undefined when it must be waited for (call forOrg). A hot path's way around a
+   * promise per request, answering what forOrg answers.
+   */
+  forOrgNow(orgId: string): OrgAccess | undefined {
+    const known = this.known.get(orgId);
+    // A load already under way by forOrg: its answer is the request's.
+    if (known || this.byOrg.has(orgId)) return known;
+    const access = orgAccessNow(this.db, this.userId, orgId);
+    if (access) {
+      this.known.set(orgId, access);
+      this.byOrg.set(orgId, Promise.resolve(access));
+    }
+    return access;
+  }
+
   /** Forget an organization after a write that changes the caller's own access. */
   invalidate(orgId: string): void {
     this.byOrg.delete(orgId);
+    this.known.delete(orgId);
   }
 }
 

@@ -17,6 +17,11 @@ const spaceRevision = prepared<{ spaceId: string; revisionId: string }, Revision
   { cache: true },
 );
 
+/** getSpaceRevision's rows (none or the revision) without a promise when they are at hand (prepared's `now`); undefined when they must be waited for. */
+export function spaceRevisionRowsNow(db: Executor, spaceId: string, revisionId: string): readonly RevisionRow[] | undefined {
+  return spaceRevision.now(db, { spaceId, revisionId });
+}
+
 /** A revision of the given space (another space's revision id is treated as unknown). The row is frozen (shared). */
 export async function getSpaceRevision(db: Executor, spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
   return (await spaceRevision(db, { spaceId, revisionId }))[0];

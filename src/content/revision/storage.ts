@@ -101,6 +101,11 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** loadContent's answer when it is kept in memory (no promise); undefined when it must be loaded. */
+export function keptContent(rootHash: string | null): RevisionContent | undefined {
+  return rootHash ? contentCache.get(rootHash)?.content : undefined;
+}
+
 /** Loads a revision's content tree (not page bodies); `null` is the empty revision. Read-only. */
 export async function loadContent(db: Executor, rootHash: string | null): Promise<RevisionContent> {
   if (!rootHash) return emptyContent();

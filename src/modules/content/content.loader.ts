@@ -1,7 +1,7 @@
 import { anchoredDocumentJson, keptAnchoredDocumentJson } from "../../content/document/api-json.js";
 import type { PageLocation, RevisionContent } from "../../content/revision/model.js";
-import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
-import { indexOfContent, loadContent, loadDocument, loadDocumentJson } from "../../content/revision/storage.js";
+import { getSpaceRevision, spaceRevisionRowsNow } from "../../content/revision/revisions.queries.js";
+import { indexOfContent, keptContent, loadContent, loadDocument, loadDocumentJson } from "../../content/revision/storage.js";
 import type { Executor } from "../../db/database.js";
 import type { RevisionRow, SpaceRow } from "../../db/schema.js";
 import { missing } from "../../lib/errors.js";
@@ -16,9 +16,10 @@ export interface RevisionView {
 }
 
 export async function loadRevisionView(db: Executor, space: SpaceRow, revisionId: string): Promise<RevisionView> {
-  const revision = await getSpaceRevision(db, space.id, revisionId);
+  // Every content read comes here: the kept revision row and tree answer without a promise where they can.
+  const [revision] = spaceRevisionRowsNow(db, space.id, revisionId) ?? [await getSpaceRevision(db, space.id, revisionId)];
   if (!revision) throw missing(`No revision with id "${revisionId}" in this space.`);
-  const content = await loadContent(db, revision.treeHash);
+  const content = keptContent(revision.treeHash) ?? (await loadContent(db, revision.treeHash));
   let index: Map<string, PageLocation> | undefined;
   return {
     space,
@@ -77,6 +78,12 @@ export async function pageDocumentApiJson(db: Executor, location: PageLocation):
   const hash = location.page.documentHash;
   if (!hash) return JSON.stringify(EMPTY_DOCUMENT);
   return keptAnchoredDocumentJson(hash) ?? anchoredDocumentJson(hash, await pageDocumentJson(db, location));
+}
+
+/** pageDocumentApiJson's text when it is kept in memory (no promise); undefined when it must be loaded. */
+export function keptPageDocumentApiJson(location: PageLocation): string | undefined {
+  const hash = location.page.documentHash;
+  return hash ? keptAnchoredDocumentJson(hash) : undefined;
 }
 
 /** True when the document is the body of a page or reusable content of this revision. */

@@ -19,6 +19,7 @@ import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { notFound } from "../../http/errors.js";
 import { errorResponses, ListOf, ListQuery, RichDocument } from "../../http/schemas.js";
+import { sendJsonText } from "../../http/serializers.js";
 import { paginateRows, toList } from "../../lib/pagination.js";
 import { loadChangeRequestsContext } from "../change-requests/change-requests.loader.js";
 import { presentLoadedChangeRequest } from "../change-requests/change-requests.presenter.js";
@@ -26,6 +27,7 @@ import { getChangeRequest } from "../change-requests/change-requests.queries.js"
 import { requireSpace } from "../spaces/spaces.loader.js";
 import {
   findPageByPath,
+  keptPageDocumentApiJson,
   loadRevisionView,
   pageDocument,
   pageDocumentApiJson,
@@ -77,15 +79,6 @@ export interface RevisionReadSet {
   };
   /** Loads the revision the routes read, after checking the caller may view it. */
   resolve(request: FastifyRequest): Promise<RevisionView>;
-}
-
-/**
- * Sends JSON text as it is, bypassing the route's response serializer for this reply only (the
- * schema still documents the response). For document reads whose stored JSON is what the
- * serializer would have written (content/document/api-json.ts).
- */
-function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type("application/json; charset=utf-8").send(json);
 }
 
 type Query = { metadata?: boolean; computed?: boolean; format?: "document" | "markdown"; evaluated?: boolean | "deterministic-only" };
@@ -271,7 +264,7 @@ export function registerRevisionReads(app: FastifyInstance, deps: Deps, set: Rev
         if (location.page.kind !== "document") throw notFound(`Page "${location.page.id}" is a ${location.page.kind}, it has no document.`);
         const { evaluated } = request.query as Query;
         if (evaluated === undefined || evaluated === false) {
-          const json = await pageDocumentApiJson(db, location);
+          const json = keptPageDocumentApiJson(location) ?? (await pageDocumentApiJson(db, location));
           if (json !== undefined) return sendJsonText(reply, json);
         }
         const document = (await pageDocument(db, location)) as JSONDocument;

@@ -10,7 +10,7 @@ import { contentLevel, type OrgAccess } from "../../permissions/access.js";
 import type { Actor } from "../../permissions/actor.js";
 import { atLeast, type Role } from "../../permissions/roles.js";
 import { spacePermissionsForLevel } from "./spaces.policy.js";
-import { getSpace, getSpacesByIds, type SpaceNodeRow } from "./spaces.queries.js";
+import { getSpace, getSpacesByIds, type SpaceNodeRow, spaceRowsNow } from "./spaces.queries.js";
 import type { SpacePermissionsValue } from "./spaces.schemas.js";
 
 export interface LoadedSpace {
@@ -24,9 +24,10 @@ export const spaceNotFound = (id: string) => missing(`No space with id "${id}".`
 
 /** A space with the caller's access and permissions, or undefined when missing. */
 export async function loadSpace(db: Executor, actor: Actor, id: string): Promise<LoadedSpace | undefined> {
-  const space = await getSpace(db, id);
+  // Nearly every request loads a space: its kept rows answer without a promise each where they can.
+  const [space] = spaceRowsNow(db, id) ?? [await getSpace(db, id)];
   if (!space) return undefined;
-  const access = await actor.access.forOrg(space.orgId);
+  const access = actor.access.forOrgNow(space.orgId) ?? (await actor.access.forOrg(space.orgId));
   const level = contentLevel(access, space);
   return { space, access, level, permissions: spacePermissionsForLevel(level, space) };
 }

@@ -4,6 +4,7 @@ import type { Urls } from "../../http/urls.js";
 import { deepFreeze, parseJson, parseJsonOrNull } from "../../lib/json.js";
 import type { OrgAccess } from "../../permissions/access.js";
 import { toDefaultLevel } from "../../permissions/access.js";
+import type { Role } from "../../permissions/roles.js";
 import type { SpaceMergeRulesValue } from "../merge-rules/merge-rules.schemas.js";
 import type { SpaceCounts } from "./space-activity.queries.js";
 import { spacePermissions } from "./spaces.policy.js";
@@ -54,6 +55,41 @@ export function presentSpace(
     defaultLevel: toDefaultLevel(space.defaultLevel),
     ...input.counts,
     permissions: input.permissions,
+  };
+}
+
+/** Texts kept per space row, at most: one per level and counters seen while the row is cached. */
+const MAX_KEPT_PER_SPACE = 8;
+
+/**
+ * The JSON text of a space as `presentSpace` presents it and `serialize` (one route's response
+ * serializer) writes it, kept with the space's cached row: while the row and the counters are
+ * unchanged, every read of the space by a caller with the same level is the same text, and
+ * presenting and serializing it again would cost more than the reads that found it. The
+ * permissions are a function of the row and the level (spacePermissionsForLevel), so the level,
+ * with the counters' values, tells the texts of one row apart. A row that is not cached (not
+ * frozen: read in a transaction, or on PostgreSQL without the change feed) is presented each time.
+ * One keeper per route: the `urls` and `serialize` of its first call are those of every later one.
+ */
+export function spaceJsonKeeper(): (
+  loaded: { space: SpaceRow; level: Role | null; permissions: SpacePermissionsValue },
+  counts: SpaceCounts,
+  urls: Urls,
+  serialize: (space: SpaceResponse) => string,
+) => string {
+  const kept = new WeakMap<SpaceRow, Map<string, string>>();
+  return ({ space, level, permissions }, counts, urls, serialize) => {
+    const write = () => serialize(presentSpace(space, { permissions, counts }, urls));
+    if (!Object.isFrozen(space)) return write();
+    const key = `${level}|${counts.comments}|${counts.changeRequests}|${counts.changeRequestsOpen}|${counts.changeRequestsDraft}`;
+    let texts = kept.get(space);
+    let text = texts?.get(key);
+    if (text !== undefined) return text;
+    text = write();
+    if (!texts) kept.set(space, (texts = new Map()));
+    else if (texts.size >= MAX_KEPT_PER_SPACE) texts.clear();
+    texts.set(key, text);
+    return text;
   };
 }
 

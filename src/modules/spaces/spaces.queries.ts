@@ -26,6 +26,11 @@ export async function getSpace(db: Executor, id: string): Promise<SpaceRow | und
   return (await spaceById(db, { id }))[0];
 }
 
+/** getSpace's rows (none or the space) without a promise when they are at hand (prepared's `now`); undefined when they must be waited for. */
+export function spaceRowsNow(db: Executor, id: string): readonly SpaceRow[] | undefined {
+  return spaceById.now(db, { id });
+}
+
 const spacesByIds = prepared<{ ids: readonly string[] }, SpaceRow>((db, _param, list) =>
   (db as Kysely<Database>).selectFrom("spaces").selectAll().where("id", "in", list("ids")),
 );

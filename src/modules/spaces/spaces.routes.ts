@@ -4,6 +4,7 @@ import type { Deps } from "../../deps.js";
 import { actorOf } from "../../http/authenticate.js";
 import { badRequest, forbidden, notFound } from "../../http/errors.js";
 import { ErrorBody, errorResponses, ListOf, ListQuery, NoContent } from "../../http/schemas.js";
+import { sendJsonText } from "../../http/serializers.js";
 import { announceAccessChange } from "../../lib/access-changes.js";
 import { listOf, type Page } from "../../lib/pagination.js";
 import { loadOrgAccess, type OrgAccess } from "../../permissions/access.js";
@@ -20,7 +21,7 @@ import { OrganizationParams } from "../organizations/organizations.schemas.js";
 import { spaceActivityCount, spaceActivityCounts } from "./space-activity.queries.js";
 import { loadSpace, pageOfVisibleSpaces, requireLiveSpace, requireSpace, spaceNotFound } from "./spaces.loader.js";
 import { spacePermissions } from "./spaces.policy.js";
-import { presentSpace, presentSpacesFor } from "./spaces.presenter.js";
+import { presentSpace, presentSpacesFor, spaceJsonKeeper } from "./spaces.presenter.js";
 import { getSpace, listSpaceNodes, updateSpace } from "./spaces.queries.js";
 import {
   CreateSpaceBody,
@@ -130,6 +131,7 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     },
   );
 
+  const keptSpaceJson = spaceJsonKeeper();
   app.get(
     "/v1/spaces/:spaceId",
     {
@@ -143,9 +145,12 @@ export const spaceRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         response: { 200: SpaceSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const { space, permissions } = await requireSpace(db, actorOf(request), request.params.spaceId);
-      return presentSpace(space, { permissions, counts: await spaceActivityCount(db, space.id) }, urls);
+    async (request, reply) => {
+      const loaded = await requireSpace(db, actorOf(request), request.params.spaceId);
+      const counts = await spaceActivityCount(db, loaded.space.id);
+      // The text the route's serializer writes, kept with the cached row (spaceJsonKeeper).
+      const json = keptSpaceJson(loaded, counts, urls, (space) => reply.serializeInput(space, "200") as string);
+      return sendJsonText(reply, json);
     },
   );
 
