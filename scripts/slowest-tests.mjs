@@ -10,8 +10,8 @@
  * its projects) into that file, which test/sequencer.ts reads to start the longest files first.
  * Write it from a whole run on the CI machine: a partial run would forget the other files.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { relative } from "node:path";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 
 const args = process.argv.slice(2);
 const durationsAt = args.indexOf("--durations");
@@ -22,8 +22,15 @@ if (!file || (durationsAt !== -1 && !durationsFile)) {
   process.exit(2);
 }
 const report = JSON.parse(readFileSync(file, "utf8"));
+/** The checkout the report's run was in (file paths are absolute): the nearest folder with a package.json. */
+function checkoutOf(testFile) {
+  for (let dir = dirname(testFile); dir !== dirname(dir); dir = dirname(dir)) if (existsSync(join(dir, "package.json"))) return dir;
+  return process.cwd();
+}
+const root = report.testResults.length ? checkoutOf(report.testResults[0].name) : process.cwd();
 const rows = report.testResults.map((r) => ({
-  file: relative(process.cwd(), r.name),
+  // Relative to that checkout, so that a report of a clean clone (CI's) names files as this checkout does.
+  file: relative(root, r.name),
   seconds: (r.endTime - r.startTime) / 1000,
   tests: r.assertionResults.length,
 }));
