@@ -7,7 +7,8 @@
  * - crawl: every page's HTML, then every page's Markdown, one after the other (total time);
  * - freshness: a merge-like commit of new text, then the time until a GET shows it;
  * - insights: warm passes over every page with the recorder off and on, alternated (off, on, off,
- *   on) in the same process, pages per second each; then the time the recorder's flush takes.
+ *   on) in the same process, pages per second each, and the process's CPU per page with each pass's
+ *   write of what it recorded; then the time the recorder's flush takes.
  */
 import fs from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -104,6 +105,7 @@ async function main() {
   };
   const rates = { off: [] as number[], on: [] as number[] };
   let flushMs = 0;
+  const cpuPerPage = { off: [] as number[], on: [] as number[] };
   recorder.enabled = false;
   await readerPass();
   // ABBA order: neither mode always runs first in a round.
@@ -115,10 +117,15 @@ async function main() {
   ] as const) {
     for (const mode of modes) {
       recorder.enabled = mode === "on";
+      const cpuBefore = process.cpuUsage();
       rates[mode].push(await readerPass());
       const t = performance.now();
       await recorder.flush(true);
       if (mode === "on") flushMs = Math.max(flushMs, performance.now() - t);
+      // The process's CPU over the pass and its write: steadier than pages/s on a shared machine,
+      // and it counts the write, which pages/s sees only when the timer's write falls in a pass.
+      const cpu = process.cpuUsage(cpuBefore);
+      cpuPerPage[mode].push((cpu.user + cpu.system) / htmlUrls.length);
     }
   }
   const written = await handle.db
@@ -143,6 +150,10 @@ async function main() {
   const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
   console.log(
     `  warm pages with insights off: ${mean(rates.off).toFixed(0)} pages/s (${rates.off.map((r) => r.toFixed(0)).join(", ")}); on: ${mean(rates.on).toFixed(0)} pages/s (${rates.on.map((r) => r.toFixed(0)).join(", ")}); ${f((100 * (mean(rates.on) - mean(rates.off))) / mean(rates.off))}%`,
+  );
+  const medianOf = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+  console.log(
+    `  CPU per warm page, its share of the insights write included: off ${medianOf(cpuPerPage.off).toFixed(0)} µs, on ${medianOf(cpuPerPage.on).toFixed(0)} µs (medians of ${cpuPerPage.on.length} passes each); on/off ${(medianOf(cpuPerPage.on) / medianOf(cpuPerPage.off)).toFixed(2)}x`,
   );
   console.log(
     `  insights flush of one pass (${htmlUrls.length} views; ${Number(written?.views ?? 0)} counted in all, earlier passes included): ${f(flushMs)} ms, off the request path`,

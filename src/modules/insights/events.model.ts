@@ -167,9 +167,30 @@ export function emptyFields(type: EventType, url: string, displayContext: EventF
  * An address as kept: scheme, host and path only. The query and fragment go (a share key, a visitor
  * token or an e-mail address can travel there), except the five utm_ parameters, kept apart.
  */
-export function cleanUrl(
-  raw: string,
-): { url: string; path: string; host: string; utm: Record<"source" | "medium" | "campaign" | "term" | "content", string | null> } | null {
+type CleanUrl = {
+  url: string;
+  path: string;
+  host: string;
+  utm: Record<"source" | "medium" | "campaign" | "term" | "content", string | null>;
+};
+
+/**
+ * Addresses already cleaned: a site's reads come back to the same few hundred pages and
+ * referrers, and parsing a URL is most of what recording a read costs. Bounded; emptied when full.
+ */
+const cleaned = new Map<string, Readonly<CleanUrl> | null>();
+const MAX_CLEANED = 2000;
+
+export function cleanUrl(raw: string): Readonly<CleanUrl> | null {
+  const known = cleaned.get(raw);
+  if (known !== undefined) return known;
+  const clean = parseCleanUrl(raw);
+  if (cleaned.size >= MAX_CLEANED) cleaned.clear();
+  cleaned.set(raw, clean && Object.freeze({ ...clean, utm: Object.freeze(clean.utm) }));
+  return cleaned.get(raw)!;
+}
+
+function parseCleanUrl(raw: string): CleanUrl | null {
   let parsed: URL;
   try {
     parsed = new URL(raw);
@@ -186,20 +207,37 @@ export function cleanUrl(
   };
 }
 
+interface HourBuckets {
+  hour: string;
+  day: string;
+  week: string;
+  month: string;
+  hourOfDay: number;
+  dayOfWeek: number;
+}
+/** The buckets of the last hour asked for: every read of that hour shares them. */
+let lastHour: { hour: string; buckets: HourBuckets } | undefined;
+
 /** The UTC buckets of a time an aggregation groups by. */
-export function bucketsOf(at: Date) {
+export function bucketsOf(at: Date): HourBuckets & { at: string } {
   const iso = at.toISOString();
-  const weekday = at.getUTCDay() === 0 ? 7 : at.getUTCDay();
-  const monday = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() - (weekday - 1)));
-  return {
-    at: iso,
-    hour: iso.slice(0, 13),
-    day: iso.slice(0, 10),
-    week: monday.toISOString().slice(0, 10),
-    month: iso.slice(0, 7),
-    hourOfDay: at.getUTCHours(),
-    dayOfWeek: weekday,
-  };
+  const hour = iso.slice(0, 13);
+  if (lastHour?.hour !== hour) {
+    const weekday = at.getUTCDay() === 0 ? 7 : at.getUTCDay();
+    const monday = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() - (weekday - 1)));
+    lastHour = {
+      hour,
+      buckets: {
+        hour,
+        day: iso.slice(0, 10),
+        week: monday.toISOString().slice(0, 10),
+        month: iso.slice(0, 7),
+        hourOfDay: at.getUTCHours(),
+        dayOfWeek: weekday,
+      },
+    };
+  }
+  return { at: iso, ...lastHour.buckets };
 }
 
 const BOT_PATTERNS: [RegExp, (typeof BOTS)[number]][] = [

@@ -8,9 +8,9 @@
  * (`group by 1, 2`, so an expression need not be written twice), and every comparison that may
  * meet a NULL is written so that it is true or false, never NULL (NOT of it stays exact).
  */
-import { type RawBuilder, sql } from "kysely";
+import { CompiledQuery, type RawBuilder, sql } from "kysely";
 import { Value } from "typebox/value";
-import type { Executor } from "../../db/database.js";
+import { dialectOf, type Executor } from "../../db/database.js";
 import type { SiteEventClaimsTable, SiteEventsTable } from "../../db/schema.js";
 import { invalid } from "../../lib/errors.js";
 import { canonicalJson, cleanUrl } from "./events.model.js";
@@ -458,16 +458,102 @@ export async function visitorSegments(db: Executor, siteId: string) {
   return rows.map((r) => ({ segment: r.segment, events: Number(r.events), visitors: Number(r.visitors), sessions: Number(r.sessions) }));
 }
 
+const EVENT_COLUMNS = [
+  "id",
+  "siteId",
+  "at",
+  "hour",
+  "day",
+  "week",
+  "month",
+  "hourOfDay",
+  "dayOfWeek",
+  "type",
+  "visitor",
+  "session",
+  "displayContext",
+  "url",
+  "urlPath",
+  "browser",
+  "device",
+  "os",
+  "authenticated",
+  "segment",
+  "siteSection",
+  "siteSpace",
+  "siteShareKey",
+  "spaceId",
+  "pageId",
+  "notFoundType",
+  "referrer",
+  "referrerDomain",
+  "utmSource",
+  "utmMedium",
+  "utmCampaign",
+  "utmTerm",
+  "utmContent",
+  "language",
+  "bot",
+  "searchQuery",
+  "searchResult",
+  "feedbackRating",
+  "feedbackComment",
+  "linkTarget",
+  "linkKind",
+  "linkDomain",
+  "linkPosition",
+  "apiPath",
+  "apiMethod",
+  "llmsVariant",
+  "markdownSource",
+  "adDomain",
+  "adPlacement",
+  "trademarkPlacement",
+  "askRating",
+] as const satisfies readonly (keyof SiteEventsTable)[];
+// Every column of the table is written: a column added to SiteEventsTable and not listed fails here.
+const everyColumn: Exclude<keyof SiteEventsTable, (typeof EVENT_COLUMNS)[number]> extends never ? true : never = true;
+void everyColumn;
+
+/** Rows per multi-row insert: 20 x 51 parameters, inside both databases' limits. */
+const EVENTS_PER_INSERT = 20;
+
+/**
+ * The SQL of an insert of `rows` events, by dialect, compiled once: building and compiling a
+ * many-row insert with Kysely on every write cost more than the database's own work of storing
+ * the rows. Its parameters are the rows' values, row after row, in EVENT_COLUMNS' order.
+ */
+const insertSql = new Map<string, string>();
+function insertSqlOf(db: Executor, rows: number): string {
+  const key = `${dialectOf(db)}:${rows}`;
+  let text = insertSql.get(key);
+  if (text === undefined) {
+    const row = Object.fromEntries(EVENT_COLUMNS.map((column) => [column, null]));
+    const compiled = db
+      .insertInto("siteEvents")
+      .values(Array.from({ length: rows }, () => row as unknown as SiteEventsTable))
+      .compile();
+    if (compiled.parameters.length !== rows * EVENT_COLUMNS.length) throw new Error("siteEvents insert: unexpected parameters");
+    insertSql.set(key, (text = compiled.sql));
+  }
+  return text;
+}
+
+async function insertEventRows(db: Executor, rows: readonly SiteEventsTable[]): Promise<void> {
+  const parameters: unknown[] = [];
+  for (const row of rows) for (const column of EVENT_COLUMNS) parameters.push(row[column] ?? null);
+  await db.executeQuery(CompiledQuery.raw(insertSqlOf(db, rows.length), parameters));
+}
+
 export async function insertEvents(
   db: Executor,
   events: readonly SiteEventsTable[],
   claims: readonly SiteEventClaimsTable[],
 ): Promise<void> {
-  for (let i = 0; i < events.length; i += 100)
-    await db
-      .insertInto("siteEvents")
-      .values(events.slice(i, i + 100))
-      .execute();
+  let i = 0;
+  for (; i + EVENTS_PER_INSERT <= events.length; i += EVENTS_PER_INSERT) await insertEventRows(db, events.slice(i, i + EVENTS_PER_INSERT));
+  // The rest one by one: one more compiled statement, not one per remainder size.
+  for (; i < events.length; i++) await insertEventRows(db, [events[i]!]);
   for (let i = 0; i < claims.length; i += 500)
     await db
       .insertInto("siteEventClaims")

@@ -73,8 +73,10 @@ export interface Visit {
 }
 
 /** An event held until the next write: its row but for the salted hashes, and its kept claims. */
+type EventRow = Omit<SiteEventsTable, "visitor" | "session">;
 interface PendingEvent {
-  row: Omit<SiteEventsTable, "visitor" | "session">;
+  /** The row, or (a read the site served) how to make it: made when written, not while the reader waits. */
+  row: EventRow | (() => EventRow);
   visitor: string;
   session: string;
   claims: { property: string; value: string }[];
@@ -123,6 +125,12 @@ export class InsightsRecorder {
   private flushing: Promise<void> | undefined;
   private salts = new Map<string, string>();
   private events: PendingEvent[] = [];
+  /**
+   * Visitors' first hashes by address and user agent until the next write: a reader reads several
+   * pages, and an HMAC per read is a third of what recording it costs. Emptied at each write, so no
+   * address stays in memory longer than the counts it is part of.
+   */
+  private visitorHashes = new Map<string, string>();
   private eventsBySite = new Map<string, number>();
 
   constructor(
@@ -180,15 +188,23 @@ export class InsightsRecorder {
     fill: (fields: EventFields) => void,
     at = new Date(),
   ): void {
-    if (!visit.url || !this.room()) return;
-    const fields = emptyFields(type, visit.url, displayContext);
-    const referrer = visit.referrer ? cleanUrl(visit.referrer) : null;
-    fields.referrer = referrer?.url ?? null;
-    fields.referrerDomain = referrer?.host ?? null;
-    fields.language = languageOf(visit.language);
-    fill(fields);
+    const { url } = visit;
+    if (!url || !this.room()) return;
     // A server read carries no session of its own: the visitor's day is its session.
-    this.hold(visit.siteId, fields, at, visit.userAgent, who, who, null, [], false);
+    this.events.push({
+      row: () => {
+        const fields = emptyFields(type, url, displayContext);
+        const referrer = visit.referrer ? cleanUrl(visit.referrer) : null;
+        fields.referrer = referrer?.url ?? null;
+        fields.referrerDomain = referrer?.host ?? null;
+        fields.language = languageOf(visit.language);
+        fill(fields);
+        return this.rowOf(visit.siteId, fields, at, visit.userAgent, null, []);
+      },
+      visitor: who,
+      session: who,
+      claims: [],
+    });
   }
 
   /**
@@ -209,22 +225,20 @@ export class InsightsRecorder {
         : who;
       const claims = keptClaims(event.claims, schema);
       const brought = event.claims && typeof event.claims === "object" && Object.keys(event.claims).length > 0;
-      this.hold(siteId, event.fields, event.at, event.userAgent, who, session, brought ? 1 : 0, claims, true);
+      const row = this.rowOf(siteId, event.fields, event.at, event.userAgent, brought ? 1 : 0, claims);
+      this.events.push({ row, visitor: who, session, claims });
+      this.eventsBySite.set(siteId, (this.eventsBySite.get(siteId) ?? 0) + 1);
     }
   }
 
-  private hold(
+  private rowOf(
     siteId: string,
     fields: EventFields,
     at: Date,
     userAgent: string | undefined,
-    visitor: string,
-    session: string,
     authenticated: number | null,
     claims: { property: string; value: string }[],
-    /** Reported by a client: counted against the site's MAX_SITE_EVENTS_PER_WRITE. */
-    reported: boolean,
-  ): void {
+  ): EventRow {
     const { browser, device, os, bot } = classifyUserAgent(userAgent);
     const segment: Record<string, unknown> = {};
     for (const claim of claims) {
@@ -241,13 +255,7 @@ export class InsightsRecorder {
               ? JSON.parse(claim.value)
               : claim.value;
     }
-    this.events.push({
-      row: { id: newId(), siteId, ...bucketsOf(at), ...fields, browser, device, os, bot, authenticated, segment: canonicalJson(segment) },
-      visitor,
-      session,
-      claims,
-    });
-    if (reported) this.eventsBySite.set(siteId, (this.eventsBySite.get(siteId) ?? 0) + 1);
+    return { id: newId(), siteId, ...bucketsOf(at), ...fields, browser, device, os, bot, authenticated, segment: canonicalJson(segment) };
   }
 
   /**
@@ -305,9 +313,16 @@ export class InsightsRecorder {
   }
 
   private visitorOf(visit: Visit): string {
-    return createHmac("sha256", this.deps.secret)
-      .update(`insights-visitor\n${normalizeIP(visit.ip)}\n${visit.userAgent ?? ""}`)
-      .digest("base64url");
+    const key = `${visit.ip}\n${visit.userAgent ?? ""}`;
+    let hash = this.visitorHashes.get(key);
+    if (hash === undefined) {
+      hash = createHmac("sha256", this.deps.secret)
+        .update(`insights-visitor\n${normalizeIP(visit.ip)}\n${visit.userAgent ?? ""}`)
+        .digest("base64url");
+      if (this.visitorHashes.size >= MAX_PENDING) this.visitorHashes.clear();
+      this.visitorHashes.set(key, hash);
+    }
+    return hash;
   }
 
   private countSearch(search: PendingSearch): void {
@@ -340,6 +355,7 @@ export class InsightsRecorder {
   }
 
   private async write(all: boolean): Promise<void> {
+    this.visitorHashes.clear();
     const now = Date.now();
     for (const [who, search] of this.typing) {
       if (all || now - search.at > SETTLE_MS) {
@@ -381,15 +397,25 @@ export class InsightsRecorder {
       // Visitor and session go out as hashes under the salt of the event's day, like site_visitors.
       const eventRows: SiteEventsTable[] = [];
       const claimRows: SiteEventClaimsTable[] = [];
-      for (const event of events) {
-        const salt = await this.saltOf(event.row.day);
-        eventRows.push({
-          ...event.row,
-          visitor: createHmac("sha256", salt).update(event.visitor).digest("base64url"),
-          session: createHmac("sha256", salt).update(`session\n${event.session}`).digest("base64url"),
-        });
-        for (const claim of event.claims) claimRows.push({ eventId: event.row.id, siteId: event.row.siteId, ...claim });
-      }
+      // A visitor's events share their hashes (one HMAC each per day, not per event); the rows
+      // made here are this write's own, so they take their hashes in place rather than as copies.
+      const rows = events.map((event) => (typeof event.row === "function" ? event.row() : event.row));
+      const salts = new Map<string, string>();
+      for (const row of rows) if (!salts.has(row.day)) salts.set(row.day, await this.saltOf(row.day));
+      const hashed = new Map<string, string>();
+      const hashOf = (day: string, value: string) => {
+        const key = `${day}\n${value}`;
+        let hash = hashed.get(key);
+        if (hash === undefined) hashed.set(key, (hash = createHmac("sha256", salts.get(day)!).update(value).digest("base64url")));
+        return hash;
+      };
+      events.forEach((event, i) => {
+        const row = rows[i]!;
+        eventRows.push(
+          Object.assign(row, { visitor: hashOf(row.day, event.visitor), session: hashOf(row.day, `session\n${event.session}`) }),
+        );
+        for (const claim of event.claims) claimRows.push({ eventId: row.id, siteId: row.siteId, ...claim });
+      });
       await this.deps.db.transaction().execute(async (trx) => {
         // A site deleted since its visit takes its counts with it.
         const sites = await existingSiteIds(trx, [
