@@ -75,6 +75,7 @@ export interface Visit {
 /** An event held until the next write: its row but for the salted hashes, and its kept claims. */
 type EventRow = Omit<SiteEventsTable, "visitor" | "session">;
 interface PendingEvent {
+  siteId: string;
   /** The row, or (a read the site served) how to make it: made when written, not while the reader waits. */
   row: EventRow | (() => EventRow);
   visitor: string;
@@ -84,6 +85,9 @@ interface PendingEvent {
 
 /** The most events one site may report between two writes; beyond, a report answers 429 (a caller flooding it). */
 export const MAX_SITE_EVENTS_PER_WRITE = 5000;
+
+/** Events made and written per transaction, the event loop free between two (see write()). */
+const EVENTS_PER_TRANSACTION = 200;
 
 /** What a server-side read is as an event of 0.202. */
 const VIEW_EVENTS: Record<SiteViewSource, { type: EventType; displayContext: EventFields["displayContext"]; llms?: string }> = {
@@ -192,6 +196,7 @@ export class InsightsRecorder {
     if (!url || !this.room()) return;
     // A server read carries no session of its own: the visitor's day is its session.
     this.events.push({
+      siteId: visit.siteId,
       row: () => {
         const fields = emptyFields(type, url, displayContext);
         const referrer = visit.referrer ? cleanUrl(visit.referrer) : null;
@@ -226,7 +231,7 @@ export class InsightsRecorder {
       const claims = keptClaims(event.claims, schema);
       const brought = event.claims && typeof event.claims === "object" && Object.keys(event.claims).length > 0;
       const row = this.rowOf(siteId, event.fields, event.at, event.userAgent, brought ? 1 : 0, claims);
-      this.events.push({ row, visitor: who, session, claims });
+      this.events.push({ siteId, row, visitor: who, session, claims });
       this.eventsBySite.set(siteId, (this.eventsBySite.get(siteId) ?? 0) + 1);
     }
   }
@@ -394,40 +399,29 @@ export class InsightsRecorder {
         const [siteId, day, query] = JSON.parse(key) as [string, string, string];
         return { siteId, day, query, searches: count.searches, noResult: count.noResult };
       });
-      // Visitor and session go out as hashes under the salt of the event's day, like site_visitors.
-      const eventRows: SiteEventsTable[] = [];
-      const claimRows: SiteEventClaimsTable[] = [];
-      // A visitor's events share their hashes (one HMAC each per day, not per event); the rows
-      // made here are this write's own, so they take their hashes in place rather than as copies.
-      const rows = events.map((event) => (typeof event.row === "function" ? event.row() : event.row));
-      const salts = new Map<string, string>();
-      for (const row of rows) if (!salts.has(row.day)) salts.set(row.day, await this.saltOf(row.day));
-      const hashed = new Map<string, string>();
-      const hashOf = (day: string, value: string) => {
-        const key = `${day}\n${value}`;
-        let hash = hashed.get(key);
-        if (hash === undefined) hashed.set(key, (hash = createHmac("sha256", salts.get(day)!).update(value).digest("base64url")));
-        return hash;
-      };
-      events.forEach((event, i) => {
-        const row = rows[i]!;
-        eventRows.push(
-          Object.assign(row, { visitor: hashOf(row.day, event.visitor), session: hashOf(row.day, `session\n${event.session}`) }),
-        );
-        for (const claim of event.claims) claimRows.push({ eventId: row.id, siteId: row.siteId, ...claim });
-      });
+      let sites = new Set<string>();
       await this.deps.db.transaction().execute(async (trx) => {
         // A site deleted since its visit takes its counts with it.
-        const sites = await existingSiteIds(trx, [
-          ...new Set([...viewRows, ...visitorRows, ...searchRows, ...questions, ...eventRows].map((r) => r.siteId)),
+        sites = await existingSiteIds(trx, [
+          ...new Set([...viewRows, ...visitorRows, ...searchRows, ...questions, ...events].map((r) => r.siteId)),
         ]);
         const live = <T extends { siteId: string }>(rows: T[]) => rows.filter((r) => sites.has(r.siteId));
         await addPageViews(trx, live(viewRows));
         await addVisitors(trx, live(visitorRows));
         await addSearches(trx, live(searchRows));
         await this.writeQuestions(trx, live(questions));
-        await insertEvents(trx, live(eventRows), live(claimRows));
       });
+      // Events in slices, each made and written in its own transaction with the event loop free
+      // between them: on SQLite the server's own thread writes, and a batch of many reads written at
+      // once would hold every request for all of it.
+      const hashed = new Map<string, string>();
+      for (let i = 0; i < events.length; i += EVENTS_PER_TRANSACTION) {
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        await this.writeEvents(
+          events.slice(i, i + EVENTS_PER_TRANSACTION).filter((event) => sites.has(event.siteId)),
+          hashed,
+        );
+      }
       if (dropped > 0) this.deps.log.warn({ dropped }, "insights: counts dropped (too many between two writes)");
     } catch (err) {
       // Counts are not worth a retry loop: a failed write loses this batch, and says so.
@@ -436,6 +430,35 @@ export class InsightsRecorder {
         "insights: a batch could not be written",
       );
     }
+  }
+
+  /**
+   * Events with their visitor and session as hashes under the salt of the event's day, like
+   * site_visitors. `hashed`: the hashes made so far in this write (a visitor's events share them:
+   * one HMAC each per day, not per event).
+   */
+  private async writeEvents(events: readonly PendingEvent[], hashed: Map<string, string>): Promise<void> {
+    if (events.length === 0) return;
+    // The rows made here are this write's own: they take their hashes in place rather than as copies.
+    const rows = events.map((event) => (typeof event.row === "function" ? event.row() : event.row));
+    const salts = new Map<string, string>();
+    for (const row of rows) if (!salts.has(row.day)) salts.set(row.day, await this.saltOf(row.day));
+    const hashOf = (day: string, value: string) => {
+      const key = `${day}\n${value}`;
+      let hash = hashed.get(key);
+      if (hash === undefined) hashed.set(key, (hash = createHmac("sha256", salts.get(day)!).update(value).digest("base64url")));
+      return hash;
+    };
+    const eventRows: SiteEventsTable[] = [];
+    const claimRows: SiteEventClaimsTable[] = [];
+    events.forEach((event, i) => {
+      const row = rows[i]!;
+      eventRows.push(
+        Object.assign(row, { visitor: hashOf(row.day, event.visitor), session: hashOf(row.day, `session\n${event.session}`) }),
+      );
+      for (const claim of event.claims) claimRows.push({ eventId: row.id, siteId: row.siteId, ...claim });
+    });
+    await this.deps.db.transaction().execute((trx) => insertEvents(trx, eventRows, claimRows));
   }
 
   private async writeQuestions(trx: Executor, asked: (AskedQuestion & { at: string })[]) {
