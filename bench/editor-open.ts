@@ -16,7 +16,7 @@ function block(n: number): unknown {
   const p = (t: string) => ({ object: "block", type: "paragraph", nodes: [text(t)] });
   switch (n % 10) {
     case 0:
-      return { object: "block", type: n % 20 === 0 ? "heading-1" : "heading-2", nodes: [text(`Section ${n}`)] };
+      return { object: "block", type: n % 20 === 0 ? "heading-1" : "heading-2", data: {}, nodes: [text(`Section ${n}`)] };
     case 3:
       return {
         object: "block",
@@ -28,7 +28,7 @@ function block(n: number): unknown {
         object: "block",
         type: "code",
         data: { syntax: "js" },
-        nodes: [1, 2, 3, 4].map((i) => ({ object: "block", type: "code-line", nodes: [text(`const v${n}_${i} = signal(${i});`)] })),
+        nodes: [1, 2, 3, 4].map((i) => ({ object: "block", type: "code-line", data: {}, nodes: [text(`const v${n}_${i} = signal(${i});`)] })),
       };
     case 8:
       return { object: "block", type: "hint", data: { style: "info" }, nodes: [p(`${sentence(n)}.`)] };
