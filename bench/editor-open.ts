@@ -28,7 +28,12 @@ function block(n: number): unknown {
         object: "block",
         type: "code",
         data: { syntax: "js" },
-        nodes: [1, 2, 3, 4].map((i) => ({ object: "block", type: "code-line", data: {}, nodes: [text(`const v${n}_${i} = signal(${i});`)] })),
+        nodes: [1, 2, 3, 4].map((i) => ({
+          object: "block",
+          type: "code-line",
+          data: {},
+          nodes: [text(`const v${n}_${i} = signal(${i});`)],
+        })),
       };
     case 8:
       return { object: "block", type: "hint", data: { style: "info" }, nodes: [p(`${sentence(n)}.`)] };
