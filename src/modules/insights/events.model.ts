@@ -5,6 +5,7 @@
  * which visitor claims are kept (the categories of the site's adaptive schema, never free text).
  */
 import { isIP } from "node:net";
+import type { SiteEventsTable } from "../../db/schema.js";
 import { invalid } from "../../lib/errors.js";
 
 export const EVENT_TYPES = [
@@ -85,43 +86,33 @@ export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 const MAX_TEXT = 512;
 const MAX_URL = 2048;
 
-/** The columns of an event row that are not its site, time, visitor or claims. */
-export interface EventFields {
-  type: EventType;
-  displayContext: (typeof DISPLAY_CONTEXTS)[number];
-  url: string;
-  urlPath: string;
-  siteSection: string | null;
-  siteSpace: string | null;
-  siteShareKey: string | null;
-  spaceId: string | null;
-  pageId: string | null;
-  notFoundType: string | null;
-  referrer: string | null;
-  referrerDomain: string | null;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  utmTerm: string | null;
-  utmContent: string | null;
-  language: string | null;
-  searchQuery: string | null;
-  searchResult: string | null;
-  feedbackRating: string | null;
-  feedbackComment: string | null;
-  askRating: number | null;
-  linkTarget: string | null;
-  linkKind: string | null;
-  linkDomain: string | null;
-  linkPosition: string | null;
-  apiPath: string | null;
-  apiMethod: string | null;
-  llmsVariant: string | null;
-  markdownSource: string | null;
-  adDomain: string | null;
-  adPlacement: string | null;
-  trademarkPlacement: string | null;
-}
+/**
+ * The columns of an event row that say what happened (the table's, with the event's type and where
+ * it was shown narrowed): not its site, time buckets, visitor, session, user agent or claims, which
+ * the recorder adds.
+ */
+export type EventFields = Omit<
+  SiteEventsTable,
+  | "id"
+  | "siteId"
+  | "at"
+  | "hour"
+  | "day"
+  | "week"
+  | "month"
+  | "hourOfDay"
+  | "dayOfWeek"
+  | "visitor"
+  | "session"
+  | "browser"
+  | "device"
+  | "os"
+  | "bot"
+  | "authenticated"
+  | "segment"
+  | "type"
+  | "displayContext"
+> & { type: EventType; displayContext: (typeof DISPLAY_CONTEXTS)[number] };
 
 export function emptyFields(type: EventType, url: string, displayContext: EventFields["displayContext"]): EventFields {
   const where = cleanUrl(url);

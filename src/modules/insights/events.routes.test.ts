@@ -490,8 +490,10 @@ describe("site insight events", () => {
       expect((await call(ctx.anonymous, s.url)).status).toBe(401);
       expect((await call(ctx.as(other.owner), `/v1/orgs/${other.org.id}/sites/${s.site.id}`)).status).toBe(404);
     }
-    // Events reported through another organization's address never reach this site.
+    // Only the editor's report was kept: none refused (403, 404, 401) reached the site, not even the
+    // one sent through another organization's address naming this site's id.
     await flush();
+    expect(await ctx.db.selectFrom("siteEvents").select("id").where("siteId", "=", s.site.id).execute()).toHaveLength(1);
     expect(await ctx.db.selectFrom("siteEvents").select("id").where("siteId", "=", other.site.id).execute()).toEqual([]);
   });
 });

@@ -21,22 +21,11 @@ import { type ReadEvent, type ReportedEvent, readEvent } from "./events.model.js
 import { adaptiveSchemaOf, aggregateEvents, visitorSegments } from "./events.queries.js";
 import { AggregateBody, AggregateResult, TrackEventsBody, VisitorSegmentSchema, VisitorSegmentsQuery } from "./events.schemas.js";
 import { requireSiteInsights } from "./insights.loader.js";
+import { presentVisitorSegment } from "./insights.presenter.js";
 import type { InsightsRecorder } from "./recorder.service.js";
 
 const tags = ["site-insights"];
 const prefix = "/v1/orgs/:organizationId/sites/:siteId/insights";
-
-/** A segment's title: its claims as "path: value", or what its visitors brought none of. */
-export function segmentTitle(claims: Record<string, unknown>): string {
-  const parts: string[] = [];
-  const walk = (value: unknown, path: string) => {
-    if (value && typeof value === "object" && !Array.isArray(value)) {
-      for (const [name, inner] of Object.entries(value)) walk(inner, path ? `${path}.${name}` : name);
-    } else parts.push(`${path}: ${Array.isArray(value) ? value.join(", ") : String(value)}`);
-  };
-  walk(claims, "");
-  return parts.length ? parts.join(" · ") : "Visitors without claims";
-}
 
 export const siteEventRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; insights: InsightsRecorder }> = async (app, { deps, insights }) => {
   const { db } = deps;
@@ -99,10 +88,7 @@ export const siteEventRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; insights: 
     },
     async (request) => {
       const { site } = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
-      const segments = (await visitorSegments(db, site.id)).map((s) => {
-        const claims = JSON.parse(s.segment) as Record<string, unknown>;
-        return { title: segmentTitle(claims), claims, events: s.events, visitors: s.visitors, sessions: s.sessions, key: s.segment };
-      });
+      const segments = (await visitorSegments(db, site.id)).map(presentVisitorSegment);
       const page = paginateRows(
         segments,
         [

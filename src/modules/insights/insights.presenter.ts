@@ -175,3 +175,21 @@ export function presentInsights(loaded: InsightsLoaded, questionLimit = 20): Sit
     })),
   };
 }
+
+/** A segment's title: its claims as "path: value", or what its visitors brought none of. */
+export function segmentTitle(claims: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const walk = (value: unknown, path: string) => {
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      for (const [name, inner] of Object.entries(value)) walk(inner, path ? `${path}.${name}` : name);
+    } else parts.push(`${path}: ${Array.isArray(value) ? value.join(", ") : String(value)}`);
+  };
+  walk(claims, "");
+  return parts.length ? parts.join(" · ") : "Visitors without claims";
+}
+
+/** A visitor segment (listSiteVisitorSegments), with its stored key kept for paging. */
+export function presentVisitorSegment(row: { segment: string; events: number; visitors: number; sessions: number }) {
+  const claims = JSON.parse(row.segment) as Record<string, unknown>;
+  return { title: segmentTitle(claims), claims, events: row.events, visitors: row.visitors, sessions: row.sessions, key: row.segment };
+}
