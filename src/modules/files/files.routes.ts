@@ -6,9 +6,7 @@ import { getBlob } from "../../content/store/blobs.queries.js";
 import type { Deps } from "../../deps.js";
 import { badRequest, forbidden, notFound } from "../../http/errors.js";
 import { verifyDownload } from "./files-urls.model.js";
-import { requestVariants } from "./image-variants.jobs.js";
-import { variantData, variantEntries } from "./image-variants.queries.js";
-import { variantOnRequest } from "./image-variants.service.js";
+import { imageAtWidth } from "./image-variants.service.js";
 
 /** Types a browser may render inline; everything else downloads as an attachment. */
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif)|application\/pdf|text\/plain|video\/(mp4|webm)|audio\/(mpeg|ogg|wav))$/;
@@ -61,25 +59,9 @@ export const fileRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       const cache = `private, max-age=${Math.max(0, expires - Math.floor(Date.now() / 1000))}, immutable`;
       if (w !== undefined) {
         if (!isDerivable(type)) throw badRequest("Only PNG, JPEG, GIF and WebP images are served at other widths (w).");
-        const entries = await variantEntries(deps.db, hash);
-        const done = entries.some((entry) => entry.width === 0);
-        const made = entries.filter((entry) => entry.width > 0);
-        // Once every width is made, the widest stands for a wider request; before, only a width at least as wide will do.
-        const chosen = made.find((entry) => entry.width >= w) ?? (done ? made.at(-1) : undefined);
-        if (chosen?.stored) {
-          const data = await variantData(deps.db, hash, chosen.width);
-          if (data) return send(reply, data, chosen.contentType, variantName(name, chosen.contentType), cache);
-        }
-        if (!done) {
-          const source = await sourceBytes(deps, hash);
-          // Nothing at this width yet: made now when an encode slot frees up soon enough (else the job makes it).
-          const now = chosen ? undefined : await variantOnRequest(deps, hash, source, w);
-          // The job makes the other widths (and the width asked for, if it could not be made now).
-          if (await requestVariants(deps.db, hash)) deps.notifyJobs();
-          if (now?.data) return send(reply, now.data, now.contentType, variantName(name, now.contentType), cache);
-          // Until the variants are made, the source: not kept, so that the next visit gets the variant.
-          return send(reply, source, type, name, "no-cache");
-        }
+        const answer = await imageAtWidth(deps, hash, w, () => sourceBytes(deps, hash));
+        if (answer.kind === "variant") return send(reply, answer.bytes, answer.contentType, variantName(name, answer.contentType), cache);
+        if (answer.kind === "source-for-now") return send(reply, answer.bytes, type, name, "no-cache");
       }
       return send(reply, await sourceBytes(deps, hash), type, name, cache);
     },

@@ -9,7 +9,47 @@
 import { encodeSlots } from "../../content/images/encode-slots.js";
 import { deriveOneWidth, type ImageVariant } from "../../content/images/variants.js";
 import type { Deps } from "../../deps.js";
-import { saveOneVariant } from "./image-variants.queries.js";
+import { requestVariants } from "./image-variants.jobs.js";
+import { saveOneVariant, variantData, variantEntries } from "./image-variants.queries.js";
+
+/** What a request for an image at a width is answered with. */
+export type AtWidth =
+  /** A variant, stored or just made: kept by the browser like the file. */
+  | { kind: "variant"; bytes: Buffer; contentType: string }
+  /** The variants are not all made yet: the source, not kept, so that the next visit gets the variant. */
+  | { kind: "source-for-now"; bytes: Buffer }
+  /** Every width is made and none stored fits: the source, as without a width. */
+  | { kind: "source" };
+
+/**
+ * The image `sourceHash` at about `width`: the narrowest variant at least that wide (the widest made
+ * for a wider request, once every width is made). A width not made yet is made while the reader
+ * waits when it can be in time (variantOnRequest), and the job is asked for the others.
+ */
+export async function imageAtWidth(
+  deps: Pick<Deps, "db" | "log" | "notifyJobs">,
+  sourceHash: string,
+  width: number,
+  source: () => Promise<Buffer>,
+): Promise<AtWidth> {
+  const entries = await variantEntries(deps.db, sourceHash);
+  const done = entries.some((entry) => entry.width === 0);
+  const made = entries.filter((entry) => entry.width > 0);
+  // Once every width is made, the widest stands for a wider request; before, only a width at least as wide will do.
+  const chosen = made.find((entry) => entry.width >= width) ?? (done ? made.at(-1) : undefined);
+  if (chosen?.stored) {
+    const data = await variantData(deps.db, sourceHash, chosen.width);
+    if (data) return { kind: "variant", bytes: data, contentType: chosen.contentType };
+  }
+  if (done) return { kind: "source" };
+  const bytes = await source();
+  // Nothing at this width yet: made now when an encode slot frees up soon enough (else the job makes it).
+  const now = chosen ? undefined : await variantOnRequest(deps, sourceHash, bytes, width);
+  // The job makes the other widths (and the width asked for, if it could not be made now).
+  if (await requestVariants(deps.db, sourceHash)) deps.notifyJobs();
+  if (now?.data) return { kind: "variant", bytes: now.data, contentType: now.contentType };
+  return { kind: "source-for-now", bytes };
+}
 
 /** How long a request waits for a free encode slot. */
 const SLOT_WAIT_MS = 1_000;
