@@ -354,7 +354,14 @@ function condition(filter: QueryFilterValue, at: string, joins: Joins): { having
  * by too); a query with neither counts events. Without `order`: by time when grouped by time, else
  * by the first count, largest first; ties by the grouped columns.
  */
-export async function aggregateEvents(db: Executor, siteId: string, body: AggregateBodyValue, now: Date): Promise<AggregateResultValue> {
+/** `readableSpaces`: the site's spaces the caller may read (only their events and those of no space count). */
+export async function aggregateEvents(
+  db: Executor,
+  siteId: string,
+  body: AggregateBodyValue,
+  now: Date,
+  readableSpaces: readonly string[],
+): Promise<AggregateResultValue> {
   const joins = new Joins();
   const output: QueryColumnValue[] = [];
   const seen = new Set<string>();
@@ -370,6 +377,13 @@ export async function aggregateEvents(db: Executor, siteId: string, body: Aggreg
 
   const { from, to } = rangeOf(body.range, now);
   const where: Sql[] = [sql`${ref("siteId")} = ${siteId}`, sql`${ref("at")} >= ${from}`, sql`${ref("at")} <= ${to}`];
+  // Events of a space are counted only when the caller may read it; events of no space (the site's
+  // llms.txt, MCP, searches, 404s) always.
+  where.push(
+    readableSpaces.length
+      ? sql`(${ref("spaceId")} is null or ${ref("spaceId")} in (${sql.join(readableSpaces.map((id) => sql`${id}`))}))`
+      : sql`${ref("spaceId")} is null`,
+  );
   const having: Sql[] = [];
   (body.where ?? []).forEach((f, i) => {
     const c = condition(f, `body.where[${i}]`, joins);

@@ -9,7 +9,7 @@ import { createTestContext, type Requester, type TestContext } from "../../../te
 import { commitContent } from "../../../test/helpers/content.factories.js";
 import { responseErrors0202, schemaErrors0202 } from "../../../test/helpers/contract-0202.js";
 import { createSite } from "../../../test/helpers/sites.factories.js";
-import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+import { createOrgWithSpace, setDefaultLevel } from "../../../test/helpers/spaces.factories.js";
 import { deleteEventsBefore } from "./events.queries.js";
 import { MAX_SITE_EVENTS_PER_WRITE } from "./recorder.service.js";
 
@@ -495,5 +495,35 @@ describe("site insight events", () => {
     await flush();
     expect(await ctx.db.selectFrom("siteEvents").select("id").where("siteId", "=", s.site.id).execute()).toHaveLength(1);
     expect(await ctx.db.selectFrom("siteEvents").select("id").where("siteId", "=", other.site.id).execute()).toEqual([]);
+  });
+
+  it("count for an editor of the site only the events of the spaces they may read, and those of no space", async () => {
+    const s = await scenario();
+    const tracked = await ctx.as(s.owner).post(`${s.url}/insights/events`, {
+      events: [
+        event(
+          "page_post_feedback_comment",
+          { feedback: { rating: "bad", comment: "The sudo step fails." } },
+          {},
+          { space: s.space.id, page: s.ids.install },
+        ),
+        event("search_type_query", { query: "installer" }),
+      ],
+    });
+    expect(tracked.status).toBe(204);
+    await flush();
+    const aggregate = async (who: Requester) => {
+      const res = await who.post(`${s.url}/insights/events/aggregate`, { range: "last24Hours", groupBy: [{ column: "eventType" }] });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return JSON.stringify(res.body);
+    };
+    expect(await aggregate(ctx.as(s.members.create))).toContain("page_post_feedback_comment");
+    // The space closed to members: an editor of the site who no longer reads it sees the site's
+    // search, not the feedback on its pages; the owner still sees both.
+    await setDefaultLevel(ctx, s.owner, { space: s.space.id }, null);
+    const editor = await aggregate(ctx.as(s.members.create));
+    expect(editor).not.toContain("page_post_feedback_comment");
+    expect(editor).toContain("search_type_query");
+    expect(await aggregate(ctx.as(s.owner))).toContain("page_post_feedback_comment");
   });
 });

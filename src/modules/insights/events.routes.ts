@@ -20,7 +20,7 @@ import { SiteParams } from "../sites/sites.schemas.js";
 import { type ReadEvent, type ReportedEvent, readEvent } from "./events.model.js";
 import { adaptiveSchemaOf, aggregateEvents, visitorSegments } from "./events.queries.js";
 import { AggregateBody, AggregateResult, TrackEventsBody, VisitorSegmentSchema, VisitorSegmentsQuery } from "./events.schemas.js";
-import { requireSiteInsights } from "./insights.loader.js";
+import { readableSiteSpaces, requireSiteInsights } from "./insights.loader.js";
 import { presentVisitorSegment } from "./insights.presenter.js";
 import type { InsightsRecorder } from "./recorder.service.js";
 
@@ -61,15 +61,15 @@ export const siteEventRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; insights: 
         tags,
         operationId: "aggregateSiteEvents",
         description:
-          "Counts over the site's events (the reads Quire serves: pages, `.md`, llms.txt, llms-full.txt, MCP; and what clients reported) in a time range, grouped by the `groupBy` columns and filtered by `where` (`in` when no operator; a filter on a count applies to the groups). The result has one column per `groupBy` column, then one per `select` column not already there (a column of events in `select` is grouped by too; neither: the number of events). `datetime` is bucketed by `interval` (day when not given; UTC; weeks start on Monday); a `datetime` filter with `in` matches the UTC days of its times. Visitors are counted once a day (their hash changes every day). The visitor's country and place are never known (no address is kept): always null. Without `order`, by time when grouped by time, else by the first count, largest first.",
+          "Counts over the site's events (the reads Quire serves: pages, `.md`, llms.txt, llms-full.txt, MCP; and what clients reported) in a time range, of the spaces the caller may read and of no space, grouped by the `groupBy` columns and filtered by `where` (`in` when no operator; a filter on a count applies to the groups). The result has one column per `groupBy` column, then one per `select` column not already there (a column of events in `select` is grouped by too; neither: the number of events). `datetime` is bucketed by `interval` (day when not given; UTC; weeks start on Monday); a `datetime` filter with `in` matches the UTC days of its times. Visitors are counted once a day (their hash changes every day). The visitor's country and place are never known (no address is kept): always null. Without `order`, by time when grouped by time, else by the first count, largest first.",
         params: SiteParams,
         body: AggregateBody,
         response: { 200: AggregateResult, ...errorResponses },
       },
     },
     async (request) => {
-      const { site } = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
-      return aggregateEvents(db, site.id, request.body, new Date());
+      const loaded = await requireSiteInsights(db, actorOf(request), request.params.organizationId, request.params.siteId);
+      return aggregateEvents(db, loaded.site.id, request.body, new Date(), await readableSiteSpaces(db, loaded));
     },
   );
 

@@ -53,6 +53,17 @@ export interface PageNames {
   model: SiteModel;
 }
 
+/**
+ * The site's spaces the caller may read. A site's editor need not read every space it shows, and
+ * events of the others (their pages, addresses, readers' comments) stay out of what they are shown.
+ */
+export async function readableSiteSpaces(db: Executor, loaded: LoadedSite): Promise<string[]> {
+  const model = await loadSiteModel(db, loaded.site);
+  const ids = [...new Set(model.siteSpaces.map((s) => s.spaceId))];
+  const spaces = await loadSpacesForSite(db, loaded.access, ids);
+  return ids.filter((id) => atLeast(spaces.get(id)?.level ?? null, "read"));
+}
+
 /** The titles of pages of the site's spaces, as the caller may see them. */
 export async function loadPageNames(db: Executor, loaded: LoadedSite, spaceIds: Iterable<string>): Promise<PageNames> {
   const model = await loadSiteModel(db, loaded.site);
