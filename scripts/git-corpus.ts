@@ -28,6 +28,8 @@ import { withFetchedRef } from "../src/git/repo.js";
 import { closeWorkerThreads, configureWorkerThreads } from "../src/workers/pool.js";
 
 const dir = process.argv[2];
+/** CORPUS_SHOW_CHANGED=1 names, on stderr, each page an export does not write back byte for byte. */
+const SHOW_CHANGED = process.env.CORPUS_SHOW_CHANGED === "1";
 if (!dir || !fs.existsSync(dir)) {
   console.error("usage: npm run corpus -- <directory of bare repositories>");
   process.exit(2);
@@ -51,7 +53,13 @@ const headRef = (repo: string) => execFileSync("git", ["-C", repo, "symbolic-ref
 
 function countSummary(nodes: SummaryNode[]): number {
   return nodes.reduce(
-    (n, node) => n + (node.kind === "page" ? 1 + countSummary(node.children) : node.kind === "group" ? countSummary(node.children) : 0),
+    (n, node) =>
+      n +
+      (node.kind === "page"
+        ? 1 + countSummary(node.children)
+        : node.kind === "group" || node.kind === "empty"
+          ? countSummary(node.children)
+          : 0),
     0,
   );
 }
@@ -183,19 +191,21 @@ async function measure(repoDir: string): Promise<Row> {
       const sources = { loadDocument: async (hash: string) => documents.get(hash), loadBlob: async () => undefined };
       const own = await exportContent(imported.content, sources);
       const back = await exportContent(imported.content, sources, { branch: { sources: originals, readme: repository.config.readme } });
-      const compare = (list: typeof own.pages, count: () => void) => {
+      const compare = (list: typeof own.pages, count: () => void, show = false) => {
         const visit = (items: typeof own.pages) => {
           for (const item of items) {
             // A page without a file (a folder without README.md, a SUMMARY.md item without a link)
             // is written as no file, only its SUMMARY.md line: nothing to differ.
             if (item.kind === "document" && (item.linkless || (item.path && originals.get(item.path) === item.source))) count();
+            else if (show && item.kind === "document")
+              console.error(`${row.repo}: ${item.path ?? "(no path)"} does not come back unchanged`);
             if (item.kind !== "link") visit(item.children);
           }
         };
         visit(list);
       };
       compare(own.pages, () => row.ownMarkdown++);
-      compare(back.pages, () => row.roundTrip++);
+      compare(back.pages, () => row.roundTrip++, SHOW_CHANGED);
       row.seconds = (performance.now() - started) / 1000;
       return row;
     },
