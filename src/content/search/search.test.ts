@@ -196,9 +196,14 @@ describe("parseSearchQuery", () => {
     expect(refusal("alpha be*")).toContain('"be*" is too short a prefix');
     expect(refusal("-beta")).toBe("The query only excludes words (-word): add at least one word to search for.");
     expect(refusal("-beta -gamma")).toBe("The query only excludes words (-word): add at least one word to search for.");
-    expect(refusal("one two three four five six seven eight nine")).toBe("The query has more than 8 words; search for at most 8.");
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
+    expect(refusal(words(17))).toBe("The query has more than 16 different words; search for at most 16.");
     expect(refusal(`alpha ${"x".repeat(65)}`)).toContain("is longer than 64 letters");
     expect(q("one two three four five six seven eight").include).toHaveLength(8);
+    // A long page title pasted whole is searched, and a repeated word counts once.
+    expect(q(words(16)).include).toHaveLength(16);
+    expect(q(`${words(16)} word3 word3`).include).toHaveLength(16);
+    expect(q("AWS Lambda – EFS Mount Injection via UpdateFunctionConfiguration (Data Theft)").include).toHaveLength(9);
   });
 });
 

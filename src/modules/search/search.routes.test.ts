@@ -84,7 +84,7 @@ describe("GET /v1/spaces/{spaceId}/search", () => {
     for (const [query, message] of [
       ["b*", '"b*" is too short a prefix: a word ending in * needs at least 3 letters or digits before the *.'],
       ["-proxy", "The query only excludes words (-word): add at least one word to search for."],
-      ["a b c d e f g h i", "The query has more than 8 words; search for at most 8."],
+      ["a b c d e f g h i j k l m n o p q", "The query has more than 16 different words; search for at most 16."],
     ]) {
       const refused = await ctx.as(owner).get(`/v1/spaces/${space.id}/search?query=${encodeURIComponent(query!)}`);
       expect(refused.status, query).toBe(400);
