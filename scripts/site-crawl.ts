@@ -13,6 +13,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { benchApp, importRepo } from "../bench/seed.js";
 
+const ENTITIES: Record<string, string> = { lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" };
 const [repo, givenRef] = process.argv.slice(2);
 if (!repo || !fs.existsSync(repo)) {
   console.error("usage: npx tsx scripts/site-crawl.ts <bare repository> [<ref>]");
@@ -57,7 +58,9 @@ try {
     if (md.statusCode === 200 && md.body.trim() === "") problems.push(`empty Markdown for ${p}`);
     if (i % 10 === 0) {
       // The page's own title, searched for, finds the page (among the first ten).
-      const title = (/<h1[^>]*>([^<]*)</.exec(html.body)?.[1] ?? "").replace(/&amp;/g, "&").trim();
+      const title = (/<h1[^>]*>([^<]*)</.exec(html.body)?.[1] ?? "")
+        .replace(/&(lt|gt|quot|#39|amp);/g, (_, e: string) => ENTITIES[e]!)
+        .trim();
       if (title) {
         await get(`${root}/~quire/search?q=${encodeURIComponent(title)}`);
         const json = await get(`${root}/~quire/search.json?q=${encodeURIComponent(title)}`);

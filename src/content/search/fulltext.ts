@@ -126,7 +126,9 @@ export const QUERY_LIMITS = {
   wordChars: 64,
 };
 
-const normalize = (text: string) => text.toLowerCase().normalize("NFKC");
+// NFC, not NFKC: the index's tokenizers (FTS5's unicode61, PostgreSQL's parser) keep compatibility
+// characters as written ("2ºftp"), so a query folded to "2oftp" would never match them.
+const normalize = (text: string) => text.toLowerCase().normalize("NFC");
 
 /**
  * Reads a user's query: words (letters and digits) that must all appear, `-word` for a word that

@@ -149,6 +149,15 @@ describe("full-text index", () => {
     expect((await index.search(db.db, ["intl"], q("café"), 10, "members")).map((h) => h.pageId)).toEqual(["fr"]);
     expect((await index.search(db.db, ["intl"], q("東京"), 10, "members")).map((h) => h.pageId)).toEqual(["ja"]);
   });
+
+  it('finds a title with a compatibility character as it is written (HackTricks\' "Download 2ºFTP file")', async () => {
+    const index = fullTextIndex(db.dialect);
+    await replaceSpace(index, db.db, "compat", [section("ftp", { pageTitle: "FTP Bounce - Download 2ºFTP file" })]);
+    expect((await index.search(db.db, ["compat"], q("FTP Bounce - Download 2ºFTP file"), 10, "members")).map((h) => h.pageId)).toEqual([
+      "ftp",
+    ]);
+    expect((await index.search(db.db, ["compat"], q("2ºFTP"), 10, "members")).map((h) => h.pageId)).toEqual(["ftp"]);
+  });
 });
 
 describe("parseSearchQuery", () => {
