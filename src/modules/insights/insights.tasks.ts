@@ -1,0 +1,69 @@
+/**
+ * The insights reads that scan a site's events, run in a worker thread (bounded-read.ts) on a
+ * read-only connection of the thread's own, under a time limit.
+ *
+ * better-sqlite3 has no statement timeout nor interrupt, and stopping the thread would not stop
+ * a statement either: a thread is stopped only when it runs JavaScript again, so a runaway scan
+ * would go on using a core after its request was answered. So the statements call
+ * `quire_within_deadline()` for every row they keep (the last term of their WHERE): a JavaScript
+ * function that, once the time is up, throws, which ends the statement within a few hundred rows.
+ */
+import { openReadOnlySqlite, type ReadOnlySqlite } from "../../db/read-only.js";
+
+export interface RowsRead {
+  sql: string;
+  parameters: readonly unknown[];
+  /** The database file (each thread opens it once, read-only). */
+  file: string;
+  /** How long the statement may run, in ms. */
+  limitMs: number;
+}
+
+export type RowsResult = { rows: Record<string, unknown>[] } | { timedOut: true };
+
+/** Name of the SQL function the statements call per row (registered on every connection opened here). */
+export const DEADLINE_FUNCTION = "quire_within_deadline";
+
+class DeadlinePassed extends Error {}
+
+let deadline = Number.POSITIVE_INFINITY;
+let calls = 0;
+const connections = new Map<string, ReadOnlySqlite>();
+
+function connectionTo(file: string): ReadOnlySqlite {
+  let sqlite = connections.get(file);
+  if (!sqlite) {
+    sqlite = openReadOnlySqlite(file);
+    // Reading the clock every 256 rows: a call costs a fraction of a microsecond, the clock more.
+    sqlite.function(DEADLINE_FUNCTION, { deterministic: false }, () => {
+      if ((calls++ & 255) === 0 && Date.now() >= deadline) throw new DeadlinePassed();
+      return 1;
+    });
+    connections.set(file, sqlite);
+  }
+  return sqlite;
+}
+
+/** Runs one read (a statement Quire compiled, never a caller's text): its rows, or that it ran out of time. */
+export function readRows(input: RowsRead): RowsResult {
+  const sqlite = connectionTo(input.file);
+  deadline = Date.now() + input.limitMs;
+  calls = 0;
+  try {
+    return { rows: sqlite.prepare(input.sql).all(...input.parameters) as Record<string, unknown>[] };
+  } catch (error) {
+    if (error instanceof DeadlinePassed) return { timedOut: true };
+    throw error;
+  } finally {
+    deadline = Number.POSITIVE_INFINITY;
+  }
+}
+
+const TASKS = { readRows };
+export type InsightsTaskName = keyof typeof TASKS;
+
+export default function run(task: { name: string; input: unknown }): unknown {
+  const fn = TASKS[task.name as InsightsTaskName];
+  if (!fn) throw new Error(`No insights task named ${task.name}.`);
+  return fn(task.input as RowsRead);
+}
