@@ -22,6 +22,8 @@ import { busy, tooLarge } from "../../lib/errors.js";
 import { runTask, type TaskModule, workerThreadCount } from "../../workers/pool.js";
 import { DEADLINE_FUNCTION, type RowsRead, type RowsResult } from "./insights.tasks.js";
 
+/** One row in this many (by rowid) calls the time limit's check. */
+const GUARD_EVERY = 64;
 /** How long one read may run. */
 let READ_LIMIT_MS = 10_000;
 /** After the limit, how long a statement that did not stop by itself is given before its thread is stopped. */
@@ -53,8 +55,12 @@ export function useInsightsTasks(module: TaskModule): TaskModule {
  * The condition a bounded statement ends its WHERE with (true for every row): on SQLite with a
  * file, the per-row check of the time limit, which only the reads' own connections know.
  */
-export function rowGuard(db: Executor): RawBuilder<SqlBool> {
-  return dialectOf(db) === "sqlite" && sqliteFileOf(db) ? sql`${sql.raw(DEADLINE_FUNCTION)}() = 1` : sql`1 = 1`;
+export function rowGuard(db: Executor, table: string): RawBuilder<SqlBool> {
+  // A function call per row cost 25-30% of an aggregation's time; one per 64 rowids (a modulo in
+  // SQLite's own code for the others) leaves the statement stopped within a few thousand rows.
+  return dialectOf(db) === "sqlite" && sqliteFileOf(db)
+    ? sql`(${sql.ref(table)}.rowid % ${sql.lit(GUARD_EVERY)} <> 0 or ${sql.raw(DEADLINE_FUNCTION)}() = 1)`
+    : sql`1 = 1`;
 }
 
 const overLimit = (what: string) =>
