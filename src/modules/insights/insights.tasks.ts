@@ -8,6 +8,7 @@
  * `quire_within_deadline()` for the rows they keep (the last term of their WHERE, for one rowid in
  * 64): a JavaScript function that, once the time is up, throws, which ends the statement there.
  */
+import { CamelCasePlugin } from "kysely";
 import { openReadOnlySqlite, type ReadOnlySqlite } from "../../db/read-only.js";
 
 export interface RowsRead {
@@ -25,6 +26,14 @@ export type RowsResult = { rows: Record<string, unknown>[] } | { timedOut: true 
 export const DEADLINE_FUNCTION = "quire_within_deadline";
 
 class DeadlinePassed extends Error {}
+
+/** Rows keyed as Kysely's CamelCasePlugin keys them on the calling thread (`question_id`: `questionId`). */
+class Keys extends CamelCasePlugin {
+  of(column: string): string {
+    return this.camelCase(column);
+  }
+}
+const keys = new Keys();
 
 let deadline = Number.POSITIVE_INFINITY;
 const connections = new Map<string, ReadOnlySqlite>();
@@ -47,7 +56,10 @@ export function readRows(input: RowsRead): RowsResult {
   const sqlite = connectionTo(input.file);
   deadline = Date.now() + input.limitMs;
   try {
-    return { rows: sqlite.prepare(input.sql).all(...input.parameters) as Record<string, unknown>[] };
+    const statement = sqlite.prepare(input.sql).raw(true);
+    const names = statement.columns().map((c) => keys.of(c.name));
+    const values = statement.all(...input.parameters) as unknown[][];
+    return { rows: values.map((row) => Object.fromEntries(names.map((name, i) => [name, row[i]]))) };
   } catch (error) {
     if (error instanceof DeadlinePassed) return { timedOut: true };
     throw error;
