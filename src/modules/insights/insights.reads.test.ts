@@ -11,7 +11,7 @@ import { seedEvents } from "../../../test/helpers/insights.factories.js";
 import { createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { sqliteFileOf } from "../../db/database.js";
-import { configureInsightsReadLimit, useInsightsTasks } from "./insights.reads.js";
+import { configureInsightsReadLimit, insightsReadsInFlight, useInsightsTasks } from "./insights.reads.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -30,47 +30,58 @@ const byPath = { range: "last24Hours", groupBy: [{ column: "urlPath" }], select:
 
 describe("bounded insights reads", () => {
   // PostgreSQL's queries are already off the request thread.
-  it.runIf(testDialect() === "sqlite")("answer other requests while an aggregation runs in its worker thread", async () => {
-    const s = await siteWithEvents(500);
-    const file = sqliteFileOf(ctx.db)!;
-    const previous = useInsightsTasks({
-      url: new URL("../../../test/helpers/gated-insights-tasks.ts", import.meta.url),
-      load: () => import("../../../test/helpers/gated-insights-tasks.js") as never,
-      outOfMemory: () => ({ work: "test", remedy: "test" }),
-    });
-    try {
-      let answered = false;
-      const aggregation = ctx
-        .as(s.owner)
-        .post(`${s.url}/insights/events/aggregate`, byPath)
-        .then((res) => {
-          answered = true;
-          return res;
-        });
-      // The read is in its thread, which it holds (as a long statement would) until released.
-      // (Were it read on the request thread, it would be answered without ever reaching the gate.)
-      while (!fs.existsSync(`${file}.started`) && !answered) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(answered).toBe(false);
-      const others = [];
-      for (let i = 0; i < 5; i++) {
-        const res = await ctx.as(s.owner).get(`${s.url}`);
-        others.push(res.status);
+  it.runIf(testDialect() === "sqlite")(
+    "answer other requests while an aggregation runs in its worker thread, and refuse reads beyond those that may wait",
+    async () => {
+      const s = await siteWithEvents(500);
+      const file = sqliteFileOf(ctx.db)!;
+      const previous = useInsightsTasks({
+        url: new URL("../../../test/helpers/gated-insights-tasks.ts", import.meta.url),
+        load: () => import("../../../test/helpers/gated-insights-tasks.js") as never,
+        outOfMemory: () => ({ work: "test", remedy: "test" }),
+      });
+      try {
+        let answered = false;
+        const aggregation = ctx
+          .as(s.owner)
+          .post(`${s.url}/insights/events/aggregate`, byPath)
+          .then((res) => {
+            answered = true;
+            return res;
+          });
+        // The read is in its thread, which it holds (as a long statement would) until released.
+        // (Were it read on the request thread, it would be answered without ever reaching the gate.)
+        while (!fs.existsSync(`${file}.started`) && !answered) await new Promise((resolve) => setTimeout(resolve, 10));
         expect(answered).toBe(false);
+        const others = [];
+        for (let i = 0; i < 5; i++) {
+          const res = await ctx.as(s.owner).get(`${s.url}`);
+          others.push(res.status);
+          expect(answered).toBe(false);
+        }
+        expect(others).toEqual([200, 200, 200, 200, 200]);
+        // Three more wait for the thread (4 reads per thread); once they do, a fifth is told to come back.
+        const waiting = [1, 2, 3].map(() => ctx.as(s.owner).post(`${s.url}/insights/events/aggregate`, byPath));
+        while (insightsReadsInFlight() < 4) await new Promise((resolve) => setTimeout(resolve, 10));
+        const refused = await ctx.as(s.owner).get(`${s.url}/insights/visitor-segments`);
+        expect(refused.status, JSON.stringify(refused.body)).toBe(429);
+        expect(refused.headers["retry-after"]).toBe("5");
+        expect(answered).toBe(false);
+        fs.writeFileSync(`${file}.release`, "");
+        for (const res of [await aggregation, ...(await Promise.all(waiting))]) {
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          expect(res.body.columns).toEqual([
+            { column: "urlPath", values: ["/p0", "/p1", "/p10"] },
+            { column: "eventsCount", values: [10, 10, 10] },
+          ]);
+        }
+      } finally {
+        useInsightsTasks(previous);
+        fs.rmSync(`${file}.started`, { force: true });
+        fs.rmSync(`${file}.release`, { force: true });
       }
-      expect(others).toEqual([200, 200, 200, 200, 200]);
-      fs.writeFileSync(`${file}.release`, "");
-      const res = await aggregation;
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body.columns).toEqual([
-        { column: "urlPath", values: ["/p0", "/p1", "/p10"] },
-        { column: "eventsCount", values: [10, 10, 10] },
-      ]);
-    } finally {
-      useInsightsTasks(previous);
-      fs.rmSync(`${file}.started`, { force: true });
-      fs.rmSync(`${file}.release`, { force: true });
-    }
-  });
+    },
+  );
 
   it("refuse an aggregation over the time limit with a 413 that says to narrow the range, then answer within it", async () => {
     // 0 ms on SQLite: the first row checked is over the limit. PostgreSQL's 0 means no limit: 1 ms

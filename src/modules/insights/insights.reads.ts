@@ -72,6 +72,11 @@ const overLimit = (what: string) =>
 const WAITING_PER_THREAD = 4;
 let running = 0;
 
+/** The reads running or waiting for a thread now. */
+export function insightsReadsInFlight(): number {
+  return running;
+}
+
 /**
  * Runs `query` (compiled for `db`, its WHERE ended by `rowGuard(db)`), bounded as above. `what`
  * names the read in the error ("The aggregation").

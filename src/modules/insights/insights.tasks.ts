@@ -38,9 +38,17 @@ const keys = new Keys();
 let deadline = Number.POSITIVE_INFINITY;
 const connections = new Map<string, ReadOnlySqlite>();
 
+/** Connections a thread keeps open (one database in a server; a test process opens many, one after the other). */
+const MAX_CONNECTIONS = 4;
+
 function connectionTo(file: string): ReadOnlySqlite {
   let sqlite = connections.get(file);
   if (!sqlite) {
+    for (const [other, open] of connections) {
+      if (connections.size < MAX_CONNECTIONS) break;
+      open.close();
+      connections.delete(other);
+    }
     sqlite = openReadOnlySqlite(file);
     sqlite.function(DEADLINE_FUNCTION, { deterministic: false }, () => {
       if (Date.now() >= deadline) throw new DeadlinePassed();
