@@ -26,6 +26,13 @@ async function siteWithEvents(count: number) {
   return { ...base, site, url: `/v1/orgs/${base.org.id}/sites/${site.id}` };
 }
 
+/** The reads' task module behind a gate (test/helpers/gated-insights-tasks.ts). */
+const gatedTasks = {
+  url: new URL("../../../test/helpers/gated-insights-tasks.ts", import.meta.url),
+  load: () => import("../../../test/helpers/gated-insights-tasks.js") as never,
+  outOfMemory: () => ({ work: "test", remedy: "test" }),
+};
+
 const byPath = { range: "last24Hours", groupBy: [{ column: "urlPath" }], select: [{ column: "eventsCount" }], limit: 3 };
 
 describe("bounded insights reads", () => {
@@ -35,11 +42,7 @@ describe("bounded insights reads", () => {
     async () => {
       const s = await siteWithEvents(500);
       const file = sqliteFileOf(ctx.db)!;
-      const previous = useInsightsTasks({
-        url: new URL("../../../test/helpers/gated-insights-tasks.ts", import.meta.url),
-        load: () => import("../../../test/helpers/gated-insights-tasks.js") as never,
-        outOfMemory: () => ({ work: "test", remedy: "test" }),
-      });
+      const previous = useInsightsTasks(gatedTasks);
       try {
         let answered = false;
         const aggregation = ctx
@@ -82,6 +85,28 @@ describe("bounded insights reads", () => {
       }
     },
   );
+
+  it.runIf(testDialect() === "sqlite")("stop the thread of a read that does not stop by itself, and read on a new one", async () => {
+    const s = await siteWithEvents(500);
+    const file = sqliteFileOf(ctx.db)!;
+    const previous = useInsightsTasks(gatedTasks);
+    // The gate holds the read for ever (it is opened only after the answer): only stopping its thread answers.
+    configureInsightsReadLimit(0, 200);
+    try {
+      const res = await ctx.as(s.owner).post(`${s.url}/insights/events/aggregate`, byPath);
+      expect(res.status, JSON.stringify(res.body)).toBe(413);
+      expect(res.body.error.message).toMatch(/narrow the range/);
+    } finally {
+      configureInsightsReadLimit(10_000);
+      useInsightsTasks(previous);
+      fs.writeFileSync(`${file}.release`, "");
+    }
+    const res = await ctx.as(s.owner).post(`${s.url}/insights/events/aggregate`, byPath);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.columns[1].values).toEqual([10, 10, 10]);
+    fs.rmSync(`${file}.started`, { force: true });
+    fs.rmSync(`${file}.release`, { force: true });
+  });
 
   it("refuse an aggregation over the time limit with a 413 that says to narrow the range, then answer within it", async () => {
     // 0 ms on SQLite: the first row checked is over the limit. PostgreSQL's 0 means no limit: 1 ms

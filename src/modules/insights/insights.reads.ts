@@ -27,11 +27,12 @@ const GUARD_EVERY = 64;
 /** How long one read may run. */
 let READ_LIMIT_MS = 10_000;
 /** After the limit, how long a statement that did not stop by itself is given before its thread is stopped. */
-const STOP_GRACE_MS = 5_000;
+let STOP_GRACE_MS = 5_000;
 
-/** Sets the time limit of a read (ms), for the next reads. */
-export function configureInsightsReadLimit(ms: number): void {
+/** Sets the time limit of a read (ms), and the grace before its thread is stopped, for the next reads. */
+export function configureInsightsReadLimit(ms: number, graceMs = 5_000): void {
   READ_LIMIT_MS = ms;
+  STOP_GRACE_MS = graceMs;
 }
 
 const TASKS_URL = new URL(`./insights.tasks${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
