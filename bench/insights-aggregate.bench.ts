@@ -5,8 +5,8 @@
  * (page views of 400 paths, one in four by an agent, searches, 404s, referrers) in a fresh
  * database, then runs each aggregation of the Insights page over `lastYear`:
  *
- * - baseline: the statement on the calling thread's own connection (as before insights.reads.ts);
- * - bounded: through insights.reads.ts (a worker thread, its read-only connection, the time limit).
+ * - baseline: the statement on the calling thread's own connection (as before bounded-reads.queries.ts);
+ * - bounded: through bounded-reads.queries.ts (a worker thread, its read-only connection, the time limit).
  *
  * For each: the wall time, and the longest the calling thread's event loop was held (the longest
  * gap between two turns of a 1 ms timer; a free loop shows 1-2 ms), as figures and as ratios of
@@ -112,7 +112,7 @@ console.log(
   `seeded ${events.toLocaleString("en")} events over 365 days in ${((performance.now() - seedStart) / 1000).toFixed(1)} s (${file})`,
 );
 
-// The calling thread's own connection, as before: a Kysely of the same file that insights.reads.ts
+// The calling thread's own connection, as before: a Kysely of the same file that bounded-reads.queries.ts
 // does not know (no file recorded), so the statement runs on it, on this thread.
 const direct = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(file) }), plugins: [new QuireCamelCasePlugin()] });
 

@@ -13,6 +13,7 @@ import { Value } from "typebox/value";
 import { dialectOf, type Executor } from "../../db/database.js";
 import type { SiteEventClaimsTable, SiteEventsTable } from "../../db/schema.js";
 import { invalid } from "../../lib/errors.js";
+import { readBounded, rowGuard } from "./bounded-reads.queries.js";
 import { canonicalJson, cleanUrl } from "./events.model.js";
 import {
   type AggregateBodyValue,
@@ -23,7 +24,6 @@ import {
   type QueryColumnValue,
   type QueryFilterValue,
 } from "./events.schemas.js";
-import { readBounded, rowGuard } from "./insights.reads.js";
 
 type Sql = RawBuilder<unknown>;
 type EventColumn = keyof SiteEventsTable;
@@ -436,7 +436,7 @@ export async function aggregateEvents(
   for (const s of slots) if (s.def.kind === "dimension") for (const name of s.names) order.push(sql`${sql.id(name)} asc`);
   if (selects.length === 0) selects.push(sql`count(*) as ${sql.id("none")}`);
 
-  // Last: the time limit's check, made only for the rows every other condition keeps (insights.reads.ts).
+  // Last: the time limit's check, made only for the rows every other condition keeps (bounded-reads.queries.ts).
   where.push(rowGuard(db, "e"));
   const query = sql<
     Record<string, unknown>

@@ -20,7 +20,7 @@ import type { SiteModel } from "../sites/structure.model.js";
 import { loadSiteModel } from "../sites/structure.queries.js";
 import { aggregateEvents } from "./events.queries.js";
 import type { AggregateBodyValue } from "./events.schemas.js";
-import { dayOf } from "./insights.model.js";
+import { dayOf, type EventInsights, type EventList } from "./insights.model.js";
 import { INSIGHTS_MESSAGE, mayReadInsights } from "./insights.policy.js";
 import {
   type AnswerFacts,
@@ -144,19 +144,6 @@ export async function loadInsights(db: Executor, loaded: LoadedSite, days: numbe
     feedback,
     title: names.title,
   };
-}
-
-/** A list read from the site's events, or why it could not be (over the time limit, too many reads at once). */
-export type EventList<T> = { rows: T[] } | { unavailable: string };
-
-/** What the Insights page reads from the site's events (the aggregations of aggregateSiteEvents). */
-export interface EventInsights {
-  /** Sites that sent readers, most first (not the site itself, nor reads without a referrer). */
-  referrers: EventList<{ domain: string; views: number; visitors: number }>;
-  /** Addresses of the site read and found no page (404s), most first. */
-  broken: EventList<{ path: string; views: number }>;
-  /** Programs that read the site, by name ("unknown": a program that did not say which), most first. */
-  agents: EventList<{ bot: string; reads: number }>;
 }
 
 /**

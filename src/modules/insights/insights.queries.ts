@@ -14,7 +14,7 @@ import type {
   SiteVisitorsTable,
 } from "../../db/schema.js";
 import { type Page, paginate, type SortKey } from "../../lib/pagination.js";
-import { readBounded, rowGuard } from "./insights.reads.js";
+import { readBounded, rowGuard } from "./bounded-reads.queries.js";
 
 /** The salt of a day, made by the first process that needs it (others read the same one). */
 export async function saltOfDay(db: Executor, day: string, fresh: string): Promise<string> {
@@ -312,7 +312,7 @@ export type AnswerRow = SiteQuestionAnswersTable & { type: SiteQuestionsTable["t
 export type AnswerFacts = Pick<AnswerRow, "id" | "questionId" | "type" | "answered" | "channel" | "createdAt">;
 
 export async function listAnswerFacts(db: Executor, siteId: string, filter: AnswerFilter): Promise<AnswerFacts[]> {
-  // Every answer of the period (a year of a busy site's): read as the events are (insights.reads.ts).
+  // Every answer of the period (a year of a busy site's): read as the events are (bounded-reads.queries.ts).
   const query = answersOf(db, siteId, filter)
     .where(rowGuard(db, "site_question_answers"))
     .select([

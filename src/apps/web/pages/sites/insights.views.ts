@@ -6,8 +6,7 @@
  * aggregateSiteEvents): which agents read it, the sites readers came from, the addresses that found no page.
  */
 import { html, type SafeHtml } from "../../../../content/html/safe-html.js";
-import type { EventInsights, EventList } from "../../../../modules/insights/insights.loader.js";
-import { barPercent } from "../../../../modules/insights/insights.model.js";
+import { barPercent, type EventInsights, type EventList } from "../../../../modules/insights/insights.model.js";
 import type { SiteInsightsValue } from "../../../../modules/insights/insights.schemas.js";
 import { emptyNote, when } from "../../common.views.js";
 

@@ -1,5 +1,5 @@
 /**
- * The insights reads that scan a site's events are bounded (insights.reads.ts): on SQLite they run
+ * The insights reads that scan a site's events are bounded (bounded-reads.queries.ts): on SQLite they run
  * in a worker thread, so the server answers other requests while one runs; on both databases one
  * over the time limit is a 413 asking to narrow the range, and nothing is left running.
  */
@@ -11,7 +11,7 @@ import { seedEvents } from "../../../test/helpers/insights.factories.js";
 import { createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { sqliteFileOf } from "../../db/database.js";
-import { configureInsightsReadLimit, insightsReadsInFlight, useInsightsTasks } from "./insights.reads.js";
+import { configureInsightsReadLimit, insightsReadsInFlight, useInsightsTasks } from "./bounded-reads.queries.js";
 
 let ctx: TestContext;
 beforeAll(async () => {

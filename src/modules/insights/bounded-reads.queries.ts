@@ -4,7 +4,7 @@
  * millions of rows.
  *
  * - SQLite: the statement runs in a worker thread (workers/pool.ts) on a read-only connection of
- *   its own (insights.tasks.ts), never on the connection of the thread that answers requests, and
+ *   its own (worker-reads.queries.ts), never on the connection of the thread that answers requests, and
  *   stops once READ_LIMIT_MS have passed. Should a statement not stop (a sort after the scan, which
  *   calls no function), the thread is stopped a little later. With `QUIRE_WORKER_THREADS=0` it runs
  *   on the calling thread, still on its own connection and within the limit.
@@ -20,7 +20,7 @@ import { type CompiledQuery, type RawBuilder, type SqlBool, sql } from "kysely";
 import { type Db, dialectOf, type Executor, sqliteFileOf } from "../../db/database.js";
 import { busy, tooLarge } from "../../lib/errors.js";
 import { runTask, type TaskModule, workerThreadCount } from "../../workers/pool.js";
-import { DEADLINE_FUNCTION, type RowsRead, type RowsResult } from "./insights.tasks.js";
+import { DEADLINE_FUNCTION, type RowsRead, type RowsResult } from "./worker-reads.queries.js";
 
 /** One row in this many (by rowid) calls the time limit's check. */
 const GUARD_EVERY = 64;
@@ -35,17 +35,17 @@ export function configureInsightsReadLimit(ms: number, graceMs = 5_000): void {
   STOP_GRACE_MS = graceMs;
 }
 
-const TASKS_URL = new URL(`./insights.tasks${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+const TASKS_URL = new URL(`./worker-reads.queries${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 let tasks: TaskModule = {
   url: TASKS_URL,
-  load: () => import("./insights.tasks.js") as ReturnType<TaskModule["load"]>,
+  load: () => import("./worker-reads.queries.js") as ReturnType<TaskModule["load"]>,
   outOfMemory: () => ({
     work: "Counting the site's events",
     remedy: "narrow the range, group by fewer columns or lower `limit`, or raise QUIRE_WORKER_HEAP_MB.",
   }),
 };
 
-/** Replaces the task module the reads run in (a test's, which wraps insights.tasks.ts); returns the previous one. */
+/** Replaces the task module the reads run in (a test's, which wraps worker-reads.queries.ts); returns the previous one. */
 export function useInsightsTasks(module: TaskModule): TaskModule {
   const previous = tasks;
   tasks = module;
