@@ -437,7 +437,7 @@ export async function aggregateEvents(
   if (selects.length === 0) selects.push(sql`count(*) as ${sql.id("none")}`);
 
   // Last: the time limit's check, made only for the rows every other condition keeps (bounded-reads.queries.ts).
-  where.push(rowGuard(db, "e"));
+  where.push(rowGuard(db));
   const query = sql<
     Record<string, unknown>
   >`select ${sql.join(selects)} from ${sql.table("siteEvents")} as e ${joins.sql()} where ${and(where)}${
@@ -470,7 +470,7 @@ export async function visitorSegments(db: Executor, siteId: string) {
       sql<number>`count(distinct ${sql.ref("session")})`.as("sessions"),
     ])
     .where("siteId", "=", siteId)
-    .where(rowGuard(db, "site_events"))
+    .where(rowGuard(db))
     .groupBy("segment");
   const rows = await readBounded(db, query.compile(), "Counting the visitor segments");
   return rows.map((r) => ({ segment: r.segment, events: Number(r.events), visitors: Number(r.visitors), sessions: Number(r.sessions) }));

@@ -314,7 +314,7 @@ export type AnswerFacts = Pick<AnswerRow, "id" | "questionId" | "type" | "answer
 export async function listAnswerFacts(db: Executor, siteId: string, filter: AnswerFilter): Promise<AnswerFacts[]> {
   // Every answer of the period (a year of a busy site's): read as the events are (bounded-reads.queries.ts).
   const query = answersOf(db, siteId, filter)
-    .where(rowGuard(db, "site_question_answers"))
+    .where(rowGuard(db))
     .select([
       "siteQuestionAnswers.id",
       "siteQuestionAnswers.questionId",

@@ -1,12 +1,12 @@
 /**
- * The insights reads that scan a site's events, run in a worker thread (bounded-read.ts) on a
+ * The insights reads that scan a site's events, run in a worker thread (bounded-reads.queries.ts) on a
  * read-only connection of the thread's own, under a time limit.
  *
  * better-sqlite3 has no statement timeout nor interrupt, and stopping the thread would not stop
  * a statement either: a thread is stopped only when it runs JavaScript again, so a runaway scan
  * would go on using a core after its request was answered. So the statements call
- * `quire_within_deadline()` for the rows they keep (the last term of their WHERE, for one rowid in
- * 64): a JavaScript function that, once the time is up, throws, which ends the statement there.
+ * `quire_within_deadline()` for the rows they keep (the last term of their WHERE, for one row in
+ * 64 at random): a JavaScript function that, once the time is up, throws, which ends the statement there.
  */
 import { CamelCasePlugin } from "kysely";
 import { openReadOnlySqlite, type ReadOnlySqlite } from "../../db/read-only.js";
