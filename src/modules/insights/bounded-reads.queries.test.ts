@@ -11,6 +11,7 @@ import { seedEvents } from "../../../test/helpers/insights.factories.js";
 import { createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
 import { sqliteFileOf } from "../../db/database.js";
+import { configureWorkerThreads } from "../../workers/pool.js";
 import { configureInsightsReadLimit, insightsReadsInFlight, useInsightsTasks } from "./bounded-reads.queries.js";
 
 let ctx: TestContext;
@@ -106,6 +107,22 @@ describe("bounded insights reads", () => {
     expect(res.body.columns[1].values).toEqual([10, 10, 10]);
     fs.rmSync(`${file}.started`, { force: true });
     fs.rmSync(`${file}.release`, { force: true });
+  });
+
+  it.runIf(testDialect() === "sqlite")("read on the calling thread within the limit when there are no worker threads", async () => {
+    const s = await siteWithEvents(2_000);
+    configureWorkerThreads(0);
+    try {
+      const res = await ctx.as(s.owner).post(`${s.url}/insights/events/aggregate`, byPath);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.columns[1].values).toEqual([40, 40, 40]);
+      configureInsightsReadLimit(0);
+      const late = await ctx.as(s.owner).post(`${s.url}/insights/events/aggregate`, byPath);
+      expect(late.status, JSON.stringify(late.body)).toBe(413);
+    } finally {
+      configureInsightsReadLimit(10_000);
+      configureWorkerThreads(1);
+    }
   });
 
   it("refuse an aggregation over the time limit with a 413 that says to narrow the range, then answer within it", async () => {
