@@ -133,6 +133,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     },
     writes: statements.writes,
   });
+  if (file !== ":memory:") sqliteFiles.set(db, file);
   return { db, dialect: "sqlite", description: `sqlite ${file}`, destroy: () => db.destroy() };
 }
 
@@ -153,6 +154,15 @@ export interface DirectSqlite {
 
 const directSqlite = new WeakMap<object, DirectSqlite>();
 const tableVersions = new WeakMap<object, TableVersions>();
+const sqliteFiles = new WeakMap<object, string>();
+
+/**
+ * The file of a database opened by `openDatabase` on SQLite (for another connection to it, e.g. a
+ * worker thread's read-only one: db/read-only.ts); undefined for PostgreSQL, transactions and `:memory:`.
+ */
+export function sqliteFileOf(db: Executor): string | undefined {
+  return sqliteFiles.get(db);
+}
 
 /** The change feed's table versions of a PostgreSQL database opened by `openDatabase`; undefined for transactions and SQLite. */
 export function tableVersionsOf(db: Executor): TableVersions | undefined {

@@ -38,6 +38,11 @@ export function configureWorkerThreads(count: number): void {
   threads = count;
 }
 
+/** The number of threads configured (0: tasks run inline). */
+export function workerThreadCount(): number {
+  return threads;
+}
+
 /**
  * Caps each thread's old generation at `mb` MiB (config `workerHeapMb`, QUIRE_WORKER_HEAP_MB);
  * undefined leaves it to V8. Takes effect for the next pool started; tasks run inline (0 threads)

@@ -1,9 +1,10 @@
 /**
  * A site's Insights page in Chromium: readers' visits to the published site (a real browser, an
  * agent's user agent, llms.txt, searches, Ask questions, a rating) reach the page once the recorder
- * writes them; an editor reaches it from the site's page and changes the period; a member who only
- * sees the site gets no link and a 403. axe finds no serious violation. QUIRE_SCREENSHOTS_DIR=<dir>
- * keeps the screenshots, desktop and phone.
+ * writes them, and from its events the agents by name, the addresses that found no page and the
+ * sites readers came from; an editor reaches it from the site's page and changes the period; a
+ * member who only sees the site gets no link and a 403. axe finds no serious violation, light and
+ * dark. QUIRE_SCREENSHOTS_DIR=<dir> keeps the screenshots, desktop and phone, light and dark.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -91,6 +92,14 @@ describe("a site's Insights page, in Chromium", () => {
     const agent = (path: string) => ctx.app.inject({ method: "GET", url: path, headers: { "user-agent": CLAUDE } });
     expect((await agent(`${root}/install`)).statusCode).toBe(200);
     expect((await agent(`${root}/llms.txt`)).statusCode).toBe(200);
+    // Readers sent by other sites, one to an address that is no page (twice); a reader moving
+    // between the site's own pages (not a referral).
+    const referred = (path: string, referer: string) =>
+      ctx.app.inject({ method: "GET", url: path, headers: { "user-agent": CHROME, referer } });
+    expect((await referred(`${root}/welcome`, "https://forum.example.org/t/gateway-setup?page=2")).statusCode).toBe(200);
+    expect((await referred(`${root}/old-install-guide`, "https://news.example.com/item?id=7")).statusCode).toBe(404);
+    expect((await referred(`${root}/old-install-guide`, "https://news.example.com/item?id=8")).statusCode).toBe(404);
+    expect((await referred(`${root}/configure`, `${base}${root}/welcome`)).statusCode).toBe(200);
     for (const q of ["installer", "zeppelin", "kubernetes"]) await ctx.anonymous.get(`${root}/~quire/search?q=${q}`);
     await ctx.anonymous.get(`${root}/~quire/ask?q=${encodeURIComponent("How do I run the installer?")}`);
     await ctx.anonymous.get(`${root}/~quire/ask?q=${encodeURIComponent("Where is the hovercraft manual?")}`);
@@ -109,15 +118,22 @@ describe("a site's Insights page, in Chromium", () => {
     expect(text).toContain("Where is the hovercraft manual?");
     expect(text).toContain("llms.txt");
     // 30 days, one bar each; today's has the Chromium reader's two views (the page, and the page again
-    // after the rating) and the agent's two reads.
+    // after the rating), the referred readers' two pages (a 404 is no view) and the agent's two reads.
     expect(await page.locator(".bars .day").count()).toBe(30);
     const today = new Date().toISOString().slice(0, 10);
-    expect(await page.locator(".bars .day").last().getAttribute("title")).toBe(`${today}: 2 views by browsers, 2 views by agents`);
+    expect(await page.locator(".bars .day").last().getAttribute("title")).toBe(`${today}: 4 views by browsers, 2 views by agents`);
     const unanswered = page.locator("section", { hasText: "Questions asked" }).locator("table").last();
     expect(await unanswered.textContent()).toContain("Where is the hovercraft manual?");
     expect(await unanswered.textContent()).not.toContain("installer");
     const feedback = page.locator("section", { hasText: "Page feedback" });
     expect(await feedback.locator("tbody tr").first().textContent()).toContain("Install");
+    // From the site's events: agents by name, the addresses that found no page, the sites readers came from.
+    const agentNames = page.locator("table", { has: page.getByRole("columnheader", { name: "Agent" }) });
+    expect(await agentNames.locator("tbody tr", { hasText: "ClaudeBot" }).textContent()).toBe("ClaudeBot (Anthropic)2");
+    const broken = page.locator("section", { hasText: "Addresses that found no page" });
+    expect(await broken.locator("tbody tr").first().textContent()).toBe(`${root}/old-install-guide2`);
+    const referrers = page.locator("section", { hasText: "Sites readers came from" });
+    expect(await referrers.locator("tbody tr").allTextContents()).toEqual(["news.example.com21", "forum.example.org11"]);
     expect(await axeViolations(page)).toEqual([]);
     await e2e.shot(page, "insights-01-month");
 
@@ -133,6 +149,18 @@ describe("a site's Insights page, in Chromium", () => {
     expect(await axeViolations(phone.page)).toEqual([]);
     await e2e.shot(phone.page, "insights-02-phone");
     await phone.context.close();
+
+    for (const [options, name] of [
+      [{ colorScheme: "dark", viewport: { width: 1280, height: 900 } }, "insights-03-dark"],
+      [{ ...PHONE, colorScheme: "dark" }, "insights-04-dark-phone"],
+    ] as const) {
+      const dark = await e2e.signIn(owner, options);
+      await dark.page.goto(`${base}/app/o/${orgId}/sites/${siteId}/insights`);
+      expect(await dark.page.locator("main").textContent()).toContain("Sites readers came from");
+      expect(await axeViolations(dark.page)).toEqual([]);
+      await e2e.shot(dark.page, name);
+      await dark.context.close();
+    }
   });
 
   it("is refused to a member who only sees the site, and the link is not shown to them", async () => {

@@ -13,6 +13,7 @@ import { Value } from "typebox/value";
 import { dialectOf, type Executor } from "../../db/database.js";
 import type { SiteEventClaimsTable, SiteEventsTable } from "../../db/schema.js";
 import { invalid } from "../../lib/errors.js";
+import { readBounded, rowGuard } from "./bounded-reads.queries.js";
 import { canonicalJson, cleanUrl } from "./events.model.js";
 import {
   type AggregateBodyValue,
@@ -435,12 +436,14 @@ export async function aggregateEvents(
   for (const s of slots) if (s.def.kind === "dimension") for (const name of s.names) order.push(sql`${sql.id(name)} asc`);
   if (selects.length === 0) selects.push(sql`count(*) as ${sql.id("none")}`);
 
+  // Last: the time limit's check, made only for the rows every other condition keeps (bounded-reads.queries.ts).
+  where.push(rowGuard(db));
   const query = sql<
     Record<string, unknown>
   >`select ${sql.join(selects)} from ${sql.table("siteEvents")} as e ${joins.sql()} where ${and(where)}${
     grouped.length ? sql` group by ${sql.join(grouped.map((n) => sql.lit(n)))}` : sql``
   }${having.length ? sql` having ${and(having)}` : sql``}${order.length ? sql` order by ${sql.join(order)}` : sql``} limit ${sql.lit(body.limit ?? 1000)}`;
-  const { rows } = await query.execute(db);
+  const rows = await readBounded(db, query.compile(db), "The aggregation");
   // A grouped column Quire does not know (the visitor's place) is null in every row.
   return {
     columns: slots.map((s) => ({
@@ -458,7 +461,7 @@ export async function aggregateEvents(
 
 /** The events of a site by the claims its visitors brought: events, visitors, sessions. */
 export async function visitorSegments(db: Executor, siteId: string) {
-  const rows = await db
+  const query = db
     .selectFrom("siteEvents")
     .select(({ fn }) => [
       "segment",
@@ -467,8 +470,9 @@ export async function visitorSegments(db: Executor, siteId: string) {
       sql<number>`count(distinct ${sql.ref("session")})`.as("sessions"),
     ])
     .where("siteId", "=", siteId)
-    .groupBy("segment")
-    .execute();
+    .where(rowGuard(db))
+    .groupBy("segment");
+  const rows = await readBounded(db, query.compile(), "Counting the visitor segments");
   return rows.map((r) => ({ segment: r.segment, events: Number(r.events), visitors: Number(r.visitors), sessions: Number(r.sessions) }));
 }
 

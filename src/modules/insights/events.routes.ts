@@ -10,6 +10,9 @@
  *   written with the recorder's next batch, never on the request path; nothing personal kept.
  * - aggregateSiteEvents: counts over those events and the reads Quire served (events.queries.ts).
  * - listSiteVisitorSegments: the events by the claims their visitors brought.
+ *
+ * Both reads are bounded (bounded-reads.queries.ts): off the request thread on SQLite, within a
+ * time limit on both databases (413 asking to narrow the range), a few at once (then 429).
  */
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../../deps.js";
@@ -61,7 +64,7 @@ export const siteEventRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; insights: 
         tags,
         operationId: "aggregateSiteEvents",
         description:
-          "Counts over the site's events (the reads Quire serves: pages, `.md`, llms.txt, llms-full.txt, MCP; and what clients reported) in a time range, of the spaces the caller may read and of no space, grouped by the `groupBy` columns and filtered by `where` (`in` when no operator; a filter on a count applies to the groups). The result has one column per `groupBy` column, then one per `select` column not already there (a column of events in `select` is grouped by too; neither: the number of events). `datetime` is bucketed by `interval` (day when not given; UTC; weeks start on Monday); a `datetime` filter with `in` matches the UTC days of its times. Visitors are counted once a day (their hash changes every day). The visitor's country and place are never known (no address is kept): always null. Without `order`, by time when grouped by time, else by the first count, largest first.",
+          "Counts over the site's events (the reads Quire serves: pages, `.md`, llms.txt, llms-full.txt, MCP; and what clients reported) in a time range, of the spaces the caller may read and of no space, grouped by the `groupBy` columns and filtered by `where` (`in` when no operator; a filter on a count applies to the groups). The result has one column per `groupBy` column, then one per `select` column not already there (a column of events in `select` is grouped by too; neither: the number of events). `datetime` is bucketed by `interval` (day when not given; UTC; weeks start on Monday); a `datetime` filter with `in` matches the UTC days of its times. Visitors are counted once a day (their hash changes every day). The visitor's country and place are never known (no address is kept): always null. Without `order`, by time when grouped by time, else by the first count, largest first. An aggregation may run 10 s, off the thread that answers requests: one that takes longer is refused with 413, asking to narrow the range; 429 (Retry-After) when as many as the server allows are running.",
         params: SiteParams,
         body: AggregateBody,
         response: { 200: AggregateResult, ...errorResponses },
@@ -80,7 +83,7 @@ export const siteEventRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; insights: 
         tags,
         operationId: "listSiteVisitorSegments",
         description:
-          "The site's events by the claims their visitors brought (only the categories of the site's adaptive schema are kept), most visitors first, over the days insights keep. Visitors are counted once a day.",
+          "The site's events by the claims their visitors brought (only the categories of the site's adaptive schema are kept), most visitors first, over the days insights keep. Visitors are counted once a day. Bounded as aggregateSiteEvents is (413 over 10 s, 429 when too many run).",
         params: SiteParams,
         querystring: VisitorSegmentsQuery,
         response: { 200: ListOf(VisitorSegmentSchema), ...errorResponses },

@@ -10,6 +10,7 @@ import { getSpaceRevision } from "../../content/revision/revisions.queries.js";
 import { loadContent } from "../../content/revision/storage.js";
 import type { Executor } from "../../db/database.js";
 import type { SiteQuestionsTable } from "../../db/schema.js";
+import { DomainError } from "../../lib/errors.js";
 import type { Actor } from "../../permissions/actor.js";
 import { atLeast } from "../../permissions/roles.js";
 import { feedbackCounts, type PageFeedbackCount } from "../sites/feedback.queries.js";
@@ -17,7 +18,9 @@ import { type LoadedSite, loadSpacesForSite, requireSite } from "../sites/sites.
 import { allow } from "../sites/sites.policy.js";
 import type { SiteModel } from "../sites/structure.model.js";
 import { loadSiteModel } from "../sites/structure.queries.js";
-import { dayOf } from "./insights.model.js";
+import { aggregateEvents } from "./events.queries.js";
+import type { AggregateBodyValue } from "./events.schemas.js";
+import { dayOf, type EventInsights, type EventList } from "./insights.model.js";
 import { INSIGHTS_MESSAGE, mayReadInsights } from "./insights.policy.js";
 import {
   type AnswerFacts,
@@ -141,4 +144,62 @@ export async function loadInsights(db: Executor, loaded: LoadedSite, days: numbe
     feedback,
     title: names.title,
   };
+}
+
+/**
+ * The Insights page's reads of the site's events since `from` (a day), through the same code as
+ * aggregateSiteEvents. One after the other: each takes the worker thread of insights reads while
+ * it runs. `ownHosts`: the site's own hosts, whose referrals are readers moving between its pages.
+ * A read that cannot be made says why, and the others are still shown.
+ */
+export async function loadEventInsights(
+  db: Executor,
+  loaded: LoadedSite,
+  from: string,
+  ownHosts: readonly string[],
+  now = new Date(),
+): Promise<EventInsights> {
+  const spaces = await readableSiteSpaces(db, loaded);
+  const range = { from: `${from}T00:00:00.000Z`, to: now.toISOString() };
+  const read = async <T>(body: Omit<AggregateBodyValue, "range">, rowOf: (values: unknown[]) => T): Promise<EventList<T>> => {
+    try {
+      const { columns } = await aggregateEvents(db, loaded.site.id, { ...body, range } as AggregateBodyValue, now, spaces);
+      const count = columns[0]?.values.length ?? 0;
+      return { rows: Array.from({ length: count }, (_, i) => rowOf(columns.map((c) => c.values[i]))) };
+    } catch (error) {
+      if (error instanceof DomainError && (error.kind === "too-large" || error.kind === "busy")) return { unavailable: error.message };
+      throw error;
+    }
+  };
+  const referrers = await read(
+    {
+      where: [{ column: "referrerDomain", operator: "notIn", values: ["", ...ownHosts] }],
+      groupBy: [{ column: "referrerDomain" }],
+      select: [{ column: "eventsCount" }, { column: "visitorsCount" }],
+      limit: 10,
+    },
+    ([domain, views, visitors]) => ({ domain: String(domain), views: Number(views), visitors: Number(visitors) }),
+  );
+  const broken = await read(
+    {
+      where: [
+        { column: "eventType", values: ["page_view"] },
+        { column: "page", values: [null] },
+      ],
+      groupBy: [{ column: "urlPath" }],
+      select: [{ column: "eventsCount" }],
+      limit: 10,
+    },
+    ([path, views]) => ({ path: String(path), views: Number(views) }),
+  );
+  const agents = await read(
+    {
+      where: [{ column: "visitorBot", operator: "notIn", values: [null] }],
+      groupBy: [{ column: "visitorBot" }],
+      select: [{ column: "eventsCount" }],
+      limit: 10,
+    },
+    ([bot, reads]) => ({ bot: String(bot), reads: Number(reads) }),
+  );
+  return { referrers, broken, agents };
 }

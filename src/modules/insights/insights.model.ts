@@ -138,3 +138,16 @@ export function barPercent(value: number, max: number): number {
   if (value <= 0 || max <= 0) return 0;
   return Math.max(1, Math.round((100 * value) / max));
 }
+
+/** A list read from the site's events, or why it could not be (over the time limit, too many reads at once). */
+export type EventList<T> = { rows: T[] } | { unavailable: string };
+
+/** What the Insights page reads from the site's events (the aggregations of aggregateSiteEvents). */
+export interface EventInsights {
+  /** Sites that sent readers, most first (not the site itself, nor reads without a referrer). */
+  referrers: EventList<{ domain: string; views: number; visitors: number }>;
+  /** Addresses of the site read and found no page (404s), most first. */
+  broken: EventList<{ path: string; views: number }>;
+  /** Programs that read the site, by name ("unknown": a program that did not say which), most first. */
+  agents: EventList<{ bot: string; reads: number }>;
+}

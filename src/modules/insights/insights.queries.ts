@@ -14,6 +14,7 @@ import type {
   SiteVisitorsTable,
 } from "../../db/schema.js";
 import { type Page, paginate, type SortKey } from "../../lib/pagination.js";
+import { readBounded, rowGuard } from "./bounded-reads.queries.js";
 
 /** The salt of a day, made by the first process that needs it (others read the same one). */
 export async function saltOfDay(db: Executor, day: string, fresh: string): Promise<string> {
@@ -311,7 +312,9 @@ export type AnswerRow = SiteQuestionAnswersTable & { type: SiteQuestionsTable["t
 export type AnswerFacts = Pick<AnswerRow, "id" | "questionId" | "type" | "answered" | "channel" | "createdAt">;
 
 export async function listAnswerFacts(db: Executor, siteId: string, filter: AnswerFilter): Promise<AnswerFacts[]> {
-  return answersOf(db, siteId, filter)
+  // Every answer of the period (a year of a busy site's): read as the events are (bounded-reads.queries.ts).
+  const query = answersOf(db, siteId, filter)
+    .where(rowGuard(db))
     .select([
       "siteQuestionAnswers.id",
       "siteQuestionAnswers.questionId",
@@ -319,8 +322,8 @@ export async function listAnswerFacts(db: Executor, siteId: string, filter: Answ
       "siteQuestionAnswers.answered",
       "siteQuestionAnswers.channel",
       "siteQuestionAnswers.createdAt",
-    ])
-    .execute();
+    ]);
+  return readBounded(db, query.compile(), "Counting the questions asked");
 }
 
 /** One page of the answers that match, newest first (keyset paging in the database). */

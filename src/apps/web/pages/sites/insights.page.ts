@@ -1,6 +1,9 @@
-/** A site's Insights, for its editors and admins (as the API's getSiteInsights): the days chosen, 30 by default. */
+/**
+ * A site's Insights, for its editors and admins (as the API's getSiteInsights, and aggregateSiteEvents
+ * for agents by name, broken addresses and referrers): the days chosen, 30 by default.
+ */
 import Type from "typebox";
-import { loadInsights, requireSiteInsights } from "../../../../modules/insights/insights.loader.js";
+import { loadEventInsights, loadInsights, requireSiteInsights } from "../../../../modules/insights/insights.loader.js";
 import { presentInsights } from "../../../../modules/insights/insights.presenter.js";
 import { orgHandler } from "../../web.kinds.js";
 import { appPath } from "../../web.paths.js";
@@ -21,6 +24,9 @@ export const siteInsightsPage = orgHandler(schema, async (request, reply, ctx) =
   const asked = Number(request.query.days);
   const days = (INSIGHT_DAYS as readonly number[]).includes(asked) ? asked : 30;
   const insights = presentInsights(await loadInsights(db, loaded, days));
+  // The hosts the site is served under: a referral from them is a reader moving between its pages.
+  const ownHosts = [new URL(config.publicUrl).hostname, ...(ctx.org.hostname ? [ctx.org.hostname] : [])];
+  const events = await loadEventInsights(db, loaded, insights.from, ownHosts);
   const base = `${appPath.site(org, loaded.site.id)}/insights`;
   const body = insightsBody({
     siteTitle: loaded.site.title,
@@ -29,6 +35,7 @@ export const siteInsightsPage = orgHandler(schema, async (request, reply, ctx) =
     insights,
     retentionDays: config.insights.retentionDays,
     enabled: config.insights.enabled,
+    events,
   });
   return sendOrgPage(reply, ctx, {
     title: `Insights: ${loaded.site.title}`,

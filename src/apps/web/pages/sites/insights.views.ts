@@ -2,10 +2,11 @@
  * A site's Insights page: what readers did over the days chosen. Views per day as a bar chart made
  * of boxes (browsers and agents stacked), with its numbers in a table for those who cannot see it;
  * the pages read most, agents apart; searches and those that found nothing; questions asked and
- * those the docs did not answer; page feedback.
+ * those the docs did not answer; page feedback. From the site's events (the aggregations of
+ * aggregateSiteEvents): which agents read it, the sites readers came from, the addresses that found no page.
  */
 import { html, type SafeHtml } from "../../../../content/html/safe-html.js";
-import { barPercent } from "../../../../modules/insights/insights.model.js";
+import { barPercent, type EventInsights, type EventList } from "../../../../modules/insights/insights.model.js";
 import type { SiteInsightsValue } from "../../../../modules/insights/insights.schemas.js";
 import { emptyNote, when } from "../../common.views.js";
 
@@ -26,7 +27,28 @@ export interface InsightsPageView {
   insights: SiteInsightsValue;
   retentionDays: number;
   enabled: boolean;
+  events: EventInsights;
 }
+
+/** The agents most seen, by the name their user agent gives (events.model.ts BOTS). */
+const BOT_LABELS: Record<string, string> = {
+  unknown: "Other programs (scripts, unnamed crawlers)",
+  googlebot: "Googlebot",
+  bingbot: "Bingbot",
+  chatgpt: "ChatGPT (a user's request)",
+  openai: "OpenAI search",
+  gptbot: "GPTBot (OpenAI)",
+  claude: "Claude (a user's request)",
+  claudebot: "ClaudeBot (Anthropic)",
+  "claude-code": "Claude Code",
+  anthropic: "Anthropic",
+  perplexity: "Perplexity",
+  gemini: "Gemini",
+  applebot: "Applebot",
+  cursor: "Cursor",
+  "github-copilot": "GitHub Copilot",
+  codex: "Codex",
+};
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
@@ -51,6 +73,12 @@ function table(label: string, headers: readonly string[], rows: readonly SafeHtm
   return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${label}"><table><thead><tr>${headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
+/** The rows of a list read from the events, or why it could not be read. */
+function eventTable<T>(label: string, headers: readonly string[], list: EventList<T>, row: (item: T) => SafeHtml, empty: string): SafeHtml {
+  if ("unavailable" in list) return html`<p class="small" role="status">Not shown: ${list.unavailable}</p>`;
+  return table(label, headers, list.rows.map(row), empty);
+}
+
 export function insightsBody(view: InsightsPageView): SafeHtml {
   const { insights } = view;
   const t = insights.totals;
@@ -73,6 +101,28 @@ export function insightsBody(view: InsightsPageView): SafeHtml {
     const total = f.good + f.ok + f.bad;
     return html`<tr><td>${f.title}</td><td>${f.good}</td><td>${f.ok}</td><td>${f.bad}</td><td>${total ? Math.round((100 * f.good) / total) : 0}%</td></tr>`;
   });
+  const { events } = view;
+  const agents = eventTable(
+    "Agents by name",
+    ["Agent", "Reads"],
+    events.agents,
+    (a) => html`<tr><td>${BOT_LABELS[a.bot] ?? a.bot}</td><td>${a.reads.toLocaleString("en")}</td></tr>`,
+    "No agent read the site in these days.",
+  );
+  const broken = eventTable(
+    "Addresses that found no page",
+    ["Address", "Times"],
+    events.broken,
+    (b) => html`<tr><td><code>${b.path}</code></td><td>${b.views.toLocaleString("en")}</td></tr>`,
+    "Every address read found its page.",
+  );
+  const referrers = eventTable(
+    "Sites readers came from",
+    ["Site", "Views", "Visitors"],
+    events.referrers,
+    (r) => html`<tr><td>${r.domain}</td><td>${r.views.toLocaleString("en")}</td><td>${r.visitors.toLocaleString("en")}</td></tr>`,
+    "No reader came from another site in these days (or their browser did not say).",
+  );
   return html`<div class="page-head"><h1>Insights: ${view.siteTitle}</h1></div>
     <p class="muted small">What readers did on the published site. No cookie is set and no address is kept: a visitor is a hash changed every day. Agents (pages as Markdown, llms.txt, llms-full.txt, the MCP endpoint, and known crawlers and assistants) are counted apart from browsers. Kept ${view.retentionDays} days.${view.enabled ? "" : " Counting is off on this server (QUIRE_INSIGHTS=false): nothing new is counted."}</p>
     <form method="get" action="${view.base}" class="actions" aria-label="Choose the days shown">
@@ -86,9 +136,17 @@ export function insightsBody(view: InsightsPageView): SafeHtml {
     </div>
     <section class="card" aria-labelledby="views-h"><h2 id="views-h" style="margin-top:0">Views over time</h2>${chart(insights)}</section>
     <section class="card" aria-labelledby="agents-h"><h2 id="agents-h" style="margin-top:0">Browsers and agents</h2>
-      ${table("Browsers and agents", ["Where", "Who", "Views"], sources, "Nothing read in these days.")}</section>
+      ${table("Browsers and agents", ["Where", "Who", "Views"], sources, "Nothing read in these days.")}
+      <h3 id="agent-names-h">Agents by name</h3>
+      ${agents}</section>
     <section class="card" aria-labelledby="pages-h"><h2 id="pages-h" style="margin-top:0">Pages read most</h2>
       ${table("Pages read most", ["Page", "Browsers", "Agents"], pages, "No page read in these days.")}</section>
+    <section class="card" aria-labelledby="broken-h"><h2 id="broken-h" style="margin-top:0">Addresses that found no page</h2>
+      <p class="small muted">Addresses of the site that readers asked for and that showed "page not found": an old link to mend, or a page to redirect (the site's redirects).</p>
+      ${broken}</section>
+    <section class="card" aria-labelledby="referrers-h"><h2 id="referrers-h" style="margin-top:0">Sites readers came from</h2>
+      <p class="small muted">The site a reader followed a link from, as their browser said; moves between the site's own pages are left out.</p>
+      ${referrers}</section>
     <section class="card" aria-labelledby="searches-h"><h2 id="searches-h" style="margin-top:0">Searches</h2>
       ${table("Searches", ["Search", "Times", "Without result"], insights.searches.map(searchRow), "No search in these days.")}
       <h3 id="no-result-h">Searches that found nothing</h3>
