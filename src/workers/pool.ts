@@ -31,16 +31,10 @@ const entryFile = path.join(path.dirname(here), path.extname(here) === ".ts" ? "
 
 let threads = 1;
 let heapMb: number | undefined;
-let pool: Piscina | undefined;
 
 /** Sets the number of threads (config `workerThreads`); takes effect for the next pool started. */
 export function configureWorkerThreads(count: number): void {
   threads = count;
-}
-
-/** The number of threads configured (0: tasks run inline). */
-export function workerThreadCount(): number {
-  return threads;
 }
 
 /**
@@ -79,11 +73,11 @@ export class WorkerOutOfMemoryError extends DomainError {
  */
 const WORKER_YOUNG_GENERATION_MB = 16;
 
-function startPool(): Piscina {
+function startPool(maxThreads: number): Piscina {
   return new Piscina({
     filename: entryFile,
     minThreads: 0,
-    maxThreads: threads,
+    maxThreads,
     idleTimeout: 30_000,
     resourceLimits: {
       maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
@@ -92,76 +86,106 @@ function startPool(): Piscina {
   });
 }
 
+/**
+ * Threads of one kind of work, with their own queue. Tasks wait here for a thread rather than in
+ * piscina's queue. With `minThreads: 0`, piscina does not replace a thread that died (out of
+ * memory, or stopped by an abort) while tasks were queued: they waited until some later task
+ * started a thread, for ever if none came (an import's second batch did). Given at most one task
+ * per thread, piscina starts a thread for each task it lacks one for.
+ */
+class Lane {
+  private pool: Piscina | undefined;
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: () => number) {}
+
+  async run(tasks: TaskModule, name: string, input: unknown, options: RunOptions): Promise<unknown> {
+    await this.take(options.signal);
+    // The time limit counts from the thread taken, not from the wait for it.
+    const signal =
+      options.timeLimitMs === undefined
+        ? options.signal
+        : AbortSignal.any([AbortSignal.timeout(options.timeLimitMs), ...(options.signal ? [options.signal] : [])]);
+    try {
+      this.pool ??= startPool(this.size());
+      type PiscinaRunOptions = NonNullable<Parameters<Piscina["run"]>[1]>;
+      const run: PiscinaRunOptions = { transferList: options.transferList as PiscinaRunOptions["transferList"], signal: signal ?? null };
+      return await this.pool.run({ module: tasks.url.href, name, input }, run);
+    } catch (error) {
+      // The same error as a task aborted inline (the signal's reason), not piscina's own AbortError.
+      signal?.throwIfAborted();
+      if ((error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY")
+        throw new WorkerOutOfMemoryError(name, heapMb, tasks.outOfMemory(name));
+      throw error;
+    } finally {
+      this.release();
+    }
+  }
+
+  private take(signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.inFlight < this.size()) {
+      this.inFlight++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.waiting.splice(this.waiting.indexOf(start), 1);
+        reject(signal?.reason);
+      };
+      const start = () => {
+        signal?.removeEventListener("abort", onAbort);
+        this.inFlight++;
+        resolve();
+      };
+      this.waiting.push(start);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  private release(): void {
+    this.inFlight--;
+    while (this.inFlight < this.size() && this.waiting.length > 0) this.waiting.shift()?.();
+  }
+
+  async close(): Promise<void> {
+    const running = this.pool;
+    this.pool = undefined;
+    await running?.destroy();
+  }
+}
+
+/**
+ * `work`: the CPU-heavy tasks (conversions, indexing), on the configured threads. `reads`: long
+ * database reads given a time limit (the insights' aggregations, up to 10 s each), on one thread of
+ * their own so that a read held to its limit never delays a conversion a reader or an import waits for.
+ */
+const lanes = { work: new Lane(() => threads), reads: new Lane(() => 1) };
+export type LaneName = keyof typeof lanes;
+
 export interface RunOptions {
   /** Objects moved to the thread rather than copied (a MessagePort the task talks over). */
   transferList?: readonly (MessagePort | ArrayBuffer)[];
   /** Abort: a queued task is dropped, a running one stops with its thread. */
   signal?: AbortSignal;
+  /** The threads it runs on (`work` when not given). */
+  lane?: LaneName;
+  /** Stops the task with its thread (a TimeoutError) once it has run this long; not for tasks run inline. */
+  timeLimitMs?: number;
 }
 
 /** Runs the task `name` of `tasks` with `input` in a worker thread (inline when configured with 0 threads). */
 export async function runTask(tasks: TaskModule, name: string, input: unknown, options: RunOptions = {}): Promise<unknown> {
-  const { signal } = options;
-  signal?.throwIfAborted();
+  options.signal?.throwIfAborted();
   if (threads === 0) {
     const { default: run } = await tasks.load();
-    return run({ name, input }, signal);
+    return run({ name, input }, options.signal);
   }
-  await takeThread(signal);
-  try {
-    pool ??= startPool();
-    type PiscinaRunOptions = NonNullable<Parameters<Piscina["run"]>[1]>;
-    const run: PiscinaRunOptions = { transferList: options.transferList as PiscinaRunOptions["transferList"], signal: signal ?? null };
-    return await pool.run({ module: tasks.url.href, name, input }, run);
-  } catch (error) {
-    // The same error as a task aborted inline (the signal's reason), not piscina's own AbortError.
-    signal?.throwIfAborted();
-    if ((error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY")
-      throw new WorkerOutOfMemoryError(name, heapMb, tasks.outOfMemory(name));
-    throw error;
-  } finally {
-    releaseThread();
-  }
-}
-
-/**
- * Tasks wait here for a thread rather than in piscina's queue. With `minThreads: 0`, piscina does
- * not replace a thread that died (out of memory, or stopped by an abort) while tasks were queued:
- * they waited until some later task started a thread, for ever if none came (an import's second
- * batch did). Given at most one task per thread, piscina starts a thread for each task it lacks one for.
- */
-let inFlight = 0;
-const waiting: (() => void)[] = [];
-
-function takeThread(signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  if (inFlight < threads) {
-    inFlight++;
-    return Promise.resolve();
-  }
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      waiting.splice(waiting.indexOf(start), 1);
-      reject(signal?.reason);
-    };
-    const start = () => {
-      signal?.removeEventListener("abort", onAbort);
-      inFlight++;
-      resolve();
-    };
-    waiting.push(start);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-function releaseThread(): void {
-  inFlight--;
-  while (inFlight < threads && waiting.length > 0) waiting.shift()?.();
+  return lanes[options.lane ?? "work"].run(tasks, name, input, options);
 }
 
 /** Stops the threads (at shutdown); a later task starts a new pool. */
 export async function closeWorkerThreads(): Promise<void> {
-  const running = pool;
-  pool = undefined;
-  await running?.destroy();
+  await Promise.all(Object.values(lanes).map((lane) => lane.close()));
 }

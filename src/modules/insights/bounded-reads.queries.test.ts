@@ -10,6 +10,7 @@ import { testDialect } from "../../../test/helpers/db.js";
 import { seedEvents } from "../../../test/helpers/insights.factories.js";
 import { createSite } from "../../../test/helpers/sites.factories.js";
 import { createOrgWithSpace } from "../../../test/helpers/spaces.factories.js";
+import { runInWorker } from "../../content/run-in-worker.js";
 import { sqliteFileOf } from "../../db/database.js";
 import { configureWorkerThreads } from "../../workers/pool.js";
 import { configureInsightsReadLimit, insightsReadsInFlight, useInsightsTasks } from "./bounded-reads.queries.js";
@@ -64,7 +65,11 @@ describe("bounded insights reads", () => {
           expect(answered).toBe(false);
         }
         expect(others).toEqual([200, 200, 200, 200, 200]);
-        // Three more wait for the thread (4 reads per thread); once they do, a fifth is told to come back.
+        // Nor does it hold the threads of conversions: a page's Markdown is converted meanwhile.
+        const converted = await runInWorker("convertMarkdown", { markdown: "# Held\n\nNot waiting." });
+        expect(JSON.stringify(converted)).toContain("Not waiting.");
+        expect(answered).toBe(false);
+        // Three more wait for the reads' thread (4 reads at once); once they do, a fifth is told to come back.
         const waiting = [1, 2, 3].map(() => ctx.as(s.owner).post(`${s.url}/insights/events/aggregate`, byPath));
         while (insightsReadsInFlight() < 4) await new Promise((resolve) => setTimeout(resolve, 10));
         const refused = await ctx.as(s.owner).get(`${s.url}/insights/visitor-segments`);

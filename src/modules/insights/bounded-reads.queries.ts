@@ -12,14 +12,14 @@
  *   asynchronous, but a runaway one would hold a connection of the pool.
  *
  * Either way, a read over the limit is a 413 asking the caller to narrow the range, and at most a few
- * such reads run or wait per worker thread (then 429, retry).
+ * such reads run or wait (then 429, retry), on a thread of their own (the pool's `reads` lane).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type CompiledQuery, type RawBuilder, type SqlBool, sql } from "kysely";
 import { type Db, dialectOf, type Executor, sqliteFileOf } from "../../db/database.js";
 import { busy, tooLarge } from "../../lib/errors.js";
-import { runTask, type TaskModule, workerThreadCount } from "../../workers/pool.js";
+import { runTask, type TaskModule } from "../../workers/pool.js";
 import { DEADLINE_FUNCTION, type RowsRead, type RowsResult } from "./worker-reads.queries.js";
 
 /** One row in this many (at random) calls the time limit's check: a power of 2. */
@@ -71,8 +71,12 @@ const overLimit = (what: string) =>
     `${what} took longer than the ${READ_LIMIT_MS / 1000} s the server gives an insights read: narrow the range (e.g. last30Days instead of lastYear), add filters, or group by fewer columns.`,
   );
 
-/** Reads running or waiting for a thread, per thread, beyond which a read is refused (429) rather than queued. */
-const WAITING_PER_THREAD = 4;
+/**
+ * Reads running or waiting for their thread (the pool's `reads` lane: one thread of their own, so
+ * that a read held to its limit never delays a conversion), beyond which a read is refused (429)
+ * rather than queued.
+ */
+const READS_IN_FLIGHT = 4;
 let running = 0;
 
 /** The reads running or waiting for a thread now. */
@@ -85,7 +89,7 @@ export function insightsReadsInFlight(): number {
  * names the read in the error ("The aggregation").
  */
 export async function readBounded<R = Record<string, unknown>>(db: Executor, query: CompiledQuery<R>, what: string): Promise<R[]> {
-  if (running >= WAITING_PER_THREAD * Math.max(1, workerThreadCount())) {
+  if (running >= READS_IN_FLIGHT) {
     throw busy(`As many insights reads as the server runs at once are running; ${what.toLowerCase()} can be retried in a few seconds.`);
   }
   running++;
@@ -97,7 +101,7 @@ export async function readBounded<R = Record<string, unknown>>(db: Executor, que
     const input: RowsRead = { sql: query.sql, parameters: query.parameters, file, limitMs: READ_LIMIT_MS };
     let result: RowsResult;
     try {
-      result = (await runTask(tasks, "readRows", input, { signal: AbortSignal.timeout(READ_LIMIT_MS + STOP_GRACE_MS) })) as RowsResult;
+      result = (await runTask(tasks, "readRows", input, { lane: "reads", timeLimitMs: READ_LIMIT_MS + STOP_GRACE_MS })) as RowsResult;
     } catch (error) {
       if ((error as { name?: unknown }).name === "TimeoutError") throw overLimit(what);
       throw error;
