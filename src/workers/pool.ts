@@ -3,7 +3,8 @@
  * page or indexing a large space never holds the thread that answers requests. It runs the tasks of
  * any task module (`TaskModule`: the engines keep theirs, content/tasks.ts for the content engine)
  * and imports none; `QUIRE_WORKER_THREADS` sets the number of threads (0 runs them inline, on the
- * calling thread). Threads start on first use and stop after a while idle.
+ * calling thread). Long database reads run on a thread of their own (the `reads` lane), apart
+ * from that work. Threads start on first use and stop after a while idle.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
