@@ -222,9 +222,9 @@ export const SITE_HEAD_JS = `(function(){var r=document.documentElement;r.classL
 export const SITE_HEAD_JS_HASH = `'sha256-${createHash("sha256").update(SITE_HEAD_JS).digest("base64")}'`;
 
 /**
- * Instant search (the header's box shows results from `~quire/search.json` as the reader types;
- * arrows choose, Enter opens, Escape closes; Ctrl+K, Cmd+K or "/" focus the box; without it the box
- * submits to the search page), theme toggle (remembered per browser), closing open menus (a click
+ * The header's search box made a combobox, with search.js (SEARCH_JS: instant search and Ask)
+ * fetched when the reader comes to it; Ctrl+K, Cmd+K or "/" focus the box (without script the box
+ * submits to the search page); theme toggle (remembered per browser), closing open menus (a click
  * outside, Escape), "Copy page as Markdown" (fetches the page's .md into the clipboard), and the sidebar's branch toggles (a
  * collapsed branch's children are fetched once; if that fails, its link is followed). Everything
  * works without it: then there are no toggles and a branch opens by following its link.
@@ -289,6 +289,37 @@ document.addEventListener("DOMContentLoaded",function(){
     var said=document.createElement("div");said.className="q-search-status";said.setAttribute("role","status");
     form.appendChild(box);form.appendChild(said);
     input.setAttribute("role","combobox");input.setAttribute("aria-autocomplete","list");input.setAttribute("aria-expanded","false");input.setAttribute("aria-controls",box.id);input.setAttribute("autocomplete","off");
+    // The results' behaviour (search.js) is fetched when the reader comes to the box (focus, pointer,
+    // Ctrl+K or "/"): a reader who never searches does not download it. Its roles are set here, now.
+    var script=form.getAttribute("data-script"),loading=false;
+    var load=function(){if(loading||!script)return;loading=true;var s=document.createElement("script");s.src=script;s.async=true;document.head.appendChild(s);};
+    form.addEventListener("focusin",load);form.addEventListener("pointerenter",load);form.addEventListener("touchstart",load,{passive:true});
+    if(document.activeElement===input)load();
+    document.addEventListener("keydown",function(e){
+      var t=e.target,typing=t&&(t.isContentEditable||/^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+      if(((e.key==="k"||e.key==="K")&&(e.ctrlKey||e.metaKey)&&!e.altKey)||(e.key==="/"&&!typing&&!e.ctrlKey&&!e.metaKey&&!e.altKey)){
+        if(t===input&&e.key==="/")return;e.preventDefault();input.focus();input.select();}
+    });
+  }
+  var cur=document.querySelector(".q-sidebar a[aria-current=page]");
+  // Measured in the next frame, once the page is laid out anyway: measuring now would force a layout of the whole page.
+  if(cur&&cur.scrollIntoView)requestAnimationFrame(function(){var s=document.querySelector(".q-sidebar");if(s&&cur.offsetTop>s.clientHeight)s.scrollTop=cur.offsetTop-s.clientHeight/3;});
+  var menu=document.getElementById("q-nav-toggle");
+  if(menu&&cur)menu.addEventListener("change",function(){if(menu.checked)cur.scrollIntoView({block:"center"});});
+});
+})();`;
+
+/**
+ * Instant search and Ask, loaded by site.js when the reader comes to the header's box (it has
+ * made the box a combobox and added its list and status): results from `~quire/search.json` as the
+ * reader types; arrows choose, Enter opens, Escape closes; "Ask" streams an answer from
+ * `~quire/ask`. Without it the box submits to the search page.
+ */
+const SEARCH_JS = `(function(){
+  var form=document.querySelector(".q-search[data-suggest]"),input=form&&form.querySelector("input[name=q]");
+  var box=document.getElementById("q-search-results"),said=form&&form.querySelector(".q-search-status");
+  if(!input||!box||!said||form.hasAttribute("data-search-ready"))return;
+  form.setAttribute("data-search-ready","");
     var timer=0,asked=0,shownFor=null,options=[],active=-1;
     var open=function(on){box.hidden=!on;input.setAttribute("aria-expanded",on?"true":"false");if(!on)pick(-1);};
     var pick=function(i){active=i;options.forEach(function(o,j){o.setAttribute("aria-selected",j===i?"true":"false");});
@@ -358,18 +389,8 @@ document.addEventListener("DOMContentLoaded",function(){
       else if(e.key==="Escape"){if(!box.hidden){e.preventDefault();e.stopPropagation();open(false);}}
     });
     document.addEventListener("click",function(e){if(!form.contains(e.target))open(false);});
-    document.addEventListener("keydown",function(e){
-      var t=e.target,typing=t&&(t.isContentEditable||/^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
-      if(((e.key==="k"||e.key==="K")&&(e.ctrlKey||e.metaKey)&&!e.altKey)||(e.key==="/"&&!typing&&!e.ctrlKey&&!e.metaKey&&!e.altKey)){
-        if(t===input&&e.key==="/")return;e.preventDefault();input.focus();input.select();}
-    });
-  }
-  var cur=document.querySelector(".q-sidebar a[aria-current=page]");
-  // Measured in the next frame, once the page is laid out anyway: measuring now would force a layout of the whole page.
-  if(cur&&cur.scrollIntoView)requestAnimationFrame(function(){var s=document.querySelector(".q-sidebar");if(s&&cur.offsetTop>s.clientHeight)s.scrollTop=cur.offsetTop-s.clientHeight/3;});
-  var menu=document.getElementById("q-nav-toggle");
-  if(menu&&cur)menu.addEventListener("change",function(){if(menu.checked)cur.scrollIntoView({block:"center"});});
-});
+    // What was typed before this script arrived (the box kept it) is searched now; the query a results page shows is not.
+    if(document.activeElement===input&&input.value.trim()!==input.defaultValue.trim())ask();
 })();`;
 
 export interface Asset {
@@ -411,6 +432,7 @@ export function buildSiteAssets(extra: ReadonlyArray<{ name: string; path: strin
   const all = [
     { name: "site.css", body: Buffer.from(SITE_CSS), contentType: "text/css; charset=utf-8" },
     { name: "site.js", body: Buffer.from(SITE_JS), contentType: "text/javascript; charset=utf-8" },
+    { name: "search.js", body: Buffer.from(SEARCH_JS), contentType: "text/javascript; charset=utf-8" },
     ...extra.map((a) => ({ name: a.name, body: readFileSync(a.path), contentType: a.contentType })),
   ];
   const directories = new Map<string, Buffer[]>();
