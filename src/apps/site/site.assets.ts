@@ -46,15 +46,15 @@ a:hover { text-decoration: underline; }
 .q-sidebar a[aria-current=page] { color: var(--q-link, var(--q-accent)); background: var(--q-accent-bg); font-weight: 600; }
 .q-sidebar ul.q-nav-top { margin-left: 0; padding-left: 0; border-left: none; }
 .q-nav-group { margin: 1.1rem 0 .3rem; padding: 0 .6rem; font-size: .78rem; font-weight: 650; text-transform: uppercase; letter-spacing: .05em; color: var(--q-fg); }
-.q-sidebar li[data-id] { display: grid; grid-template-columns: minmax(0, 1fr) auto; align-items: center; }
-.q-sidebar li[data-id] > ul { grid-column: 1 / -1; }
+.q-sidebar li[data-branch] { display: grid; grid-template-columns: minmax(0, 1fr) auto; align-items: center; }
+.q-sidebar li[data-branch] > ul { grid-column: 1 / -1; }
 .q-nav-expand { display: inline-flex; align-items: center; justify-content: center; width: 1.7rem; height: 1.7rem; margin-left: .1rem; padding: 0; border: 0; border-radius: 6px; background: none; color: var(--q-muted); cursor: pointer; }
 .q-nav-expand:hover { color: var(--q-fg); background: var(--q-panel); }
 .q-nav-expand:focus-visible, .q-sidebar a:focus-visible { outline: 2px solid var(--q-accent); outline-offset: -2px; }
 .q-nav-expand::before { content: ""; width: .4rem; height: .4rem; border-right: 2px solid currentColor; border-bottom: 2px solid currentColor; transform: translateX(-.1rem) rotate(-45deg); transition: transform .12s; }
 .q-nav-expand[aria-expanded=true]::before { transform: translateY(-.1rem) rotate(45deg); }
 .q-nav-expand[aria-busy=true] { opacity: .5; cursor: progress; }
-html:not(.q-js) .q-sidebar li[data-id]:not(.q-open) > a::after { content: " \\203A"; color: var(--q-muted); }
+html:not(.q-js) .q-sidebar li[data-branch]:not(.q-open) > a::after { content: " \\203A"; color: var(--q-muted); }
 .q-nav-ext::after { content: " \\2197"; font-size: .8em; }
 .q-nav-toggle { display: none; }
 .q-nav-button { display: none; }
@@ -256,7 +256,7 @@ document.addEventListener("DOMContentLoaded",function(){
   var nav=document.querySelector(".q-sidebar[data-nav]");
   if(nav){
     var listOf=function(li){for(var c=li.lastElementChild;c;c=c.previousElementSibling)if(c.tagName==="UL")return c;return null;};
-    var addToggles=function(scope){scope.querySelectorAll("li[data-id]").forEach(function(li){
+    var addToggles=function(scope){scope.querySelectorAll("li[data-branch]").forEach(function(li){
       var a=li.firstElementChild;if(!a||a.tagName!=="A"||li.querySelector(":scope > .q-nav-expand"))return;
       var t=document.createElement("button");t.type="button";t.className="q-nav-expand";
       t.setAttribute("aria-label","Pages under "+a.textContent);
@@ -274,7 +274,7 @@ document.addEventListener("DOMContentLoaded",function(){
       if(t.getAttribute("aria-busy")==="true")return;
       t.setAttribute("aria-busy","true");
       var link=li.firstElementChild;
-      fetch(nav.getAttribute("data-nav")+encodeURIComponent(li.getAttribute("data-id")),{credentials:"same-origin"})
+      fetch(nav.getAttribute("data-nav")+"?page="+encodeURIComponent(link.getAttribute("href")),{credentials:"same-origin"})
         .then(function(r){if(!r.ok)throw new Error(String(r.status));return r.text();})
         .then(function(text){
           li.insertAdjacentHTML("beforeend",text);list=listOf(li);addToggles(list);

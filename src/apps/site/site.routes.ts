@@ -76,7 +76,7 @@ const S = "/s/:basename";
  */
 export const SITE_ROUTES: readonly SiteRoute[] = [
   { method: "GET", url: `${S}/~quire/assets/*`, handler: siteAsset, public: true },
-  { method: "GET", url: `${S}/~quire/nav/:variant/:fingerprint/:item`, handler: navBranchHandler },
+  { method: "GET", url: `${S}/~quire/nav/:variant/:fingerprint`, handler: navBranchHandler },
   { method: "GET", url: `${S}/~quire/pdf/:siteSpace/:page`, handler: sitePdfHandler },
   { method: "GET", url: `${S}/~quire/search`, handler: searchPage },
   { method: "GET", url: `${S}/~quire/search.json`, handler: searchJson },
