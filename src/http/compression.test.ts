@@ -60,6 +60,25 @@ describe("KeptEncodings", () => {
     expect(gunzipSync(gzipped!.body).equals(body)).toBe(true);
   });
 
+  it("queues a body the full queue could not take when it is asked again, and makes each body again once", async () => {
+    const kept = new KeptEncodings(100_000_000);
+    const bodies = Array.from({ length: 80 }, (_, i) => Buffer.from(`${i} ${pageLike(20_000).toString()}`));
+    const first = await Promise.all(bodies.map((b, i) => kept.encodedFor(asking("br"), `p${i}`, "text/html", b)));
+    await kept.refined();
+    // The queue holds 64: the last ones were left as first made, and are made again once asked again.
+    const second = await Promise.all(bodies.map((b, i) => kept.encodedFor(asking("br"), `p${i}`, "text/html", b)));
+    expect(second.filter((s, i) => s!.body.length < first[i]!.body.length).length).toBeLessThan(bodies.length);
+    await kept.refined();
+    const third = await Promise.all(bodies.map((b, i) => kept.encodedFor(asking("br"), `p${i}`, "text/html", b)));
+    third.forEach((t, i) => {
+      expect(t!.body.length, `p${i}`).toBeLessThan(first[i]!.body.length);
+      expect(brotliDecompressSync(t!.body).equals(bodies[i]!)).toBe(true);
+    });
+    await kept.refined();
+    const fourth = await Promise.all(bodies.map((b, i) => kept.encodedFor(asking("br"), `p${i}`, "text/html", b)));
+    fourth.forEach((f, i) => expect(f!.body).toBe(third[i]!.body));
+  });
+
   it("does not make a body past 256 KB again (too long at that quality): it keeps the first", async () => {
     const kept = new KeptEncodings(10_000_000);
     const large = pageLike(300 * 1024);

@@ -108,7 +108,10 @@ export class KeptEncodings {
   private readonly pending = new Map<string, Promise<Buffer>>();
   /** The background recompressions at REFINED_BROTLI_QUALITY, run one after the other. */
   private refining: Promise<void> = Promise.resolve();
-  private waiting = 0;
+  /** The kept ids waiting for their turn. */
+  private readonly queued = new Set<string>();
+  /** Brotli bodies that will not be made again: made at the best quality, or found no larger than it. */
+  private readonly settled = new WeakSet<Buffer>();
 
   constructor(maxBytes: number) {
     this.bodies = new LRUCache<string, Buffer>({ maxSize: Math.max(1, maxBytes), sizeCalculation: (b) => b.length + 100 });
@@ -129,7 +132,11 @@ export class KeptEncodings {
     if (!encoding) return undefined;
     const id = `${encoding}|${key}`;
     const kept = this.bodies.get(id);
-    if (kept) return { encoding, body: kept };
+    if (kept) {
+      // One the queue was too full to take when it was made is queued now that it is asked again.
+      if (encoding === "br" && !this.settled.has(kept)) this.refine(id, body);
+      return { encoding, body: kept };
+    }
     let running = this.pending.get(id);
     if (!running) {
       running = (
@@ -152,21 +159,26 @@ export class KeptEncodings {
 
   /** Queues the brotli body kept under `id` to be made again at the best quality (see REFINED_BROTLI_QUALITY). */
   private refine(id: string, body: Buffer): void {
-    if (body.length > REFINE_MAX_BYTES || this.waiting >= REFINE_QUEUE) return;
-    this.waiting++;
+    if (body.length > REFINE_MAX_BYTES || this.queued.size >= REFINE_QUEUE || this.queued.has(id)) return;
+    this.queued.add(id);
     this.refining = this.refining.then(async () => {
       try {
         // Dropped from the cache meanwhile: nobody asked again, nothing to improve.
-        if (!this.bodies.has(id)) return;
+        const first = this.bodies.peek(id);
+        if (!first || this.settled.has(first)) return;
         const better = await brotli(body, {
           params: { [constants.BROTLI_PARAM_QUALITY]: REFINED_BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
         });
         const current = this.bodies.peek(id);
-        if (current && better.length < current.length) this.bodies.set(id, better, { noUpdateTTL: true });
+        if (!current) return;
+        if (better.length < current.length) {
+          this.settled.add(better);
+          this.bodies.set(id, better);
+        } else this.settled.add(current);
       } catch {
         // The first compression stays: it is correct, only larger.
       } finally {
-        this.waiting--;
+        this.queued.delete(id);
       }
     });
   }
