@@ -60,13 +60,8 @@ describe("published site routes", () => {
     const { root } = await scenario();
     const page = await get(`${root}/`);
     const asset = /href="([^"]+site\.[0-9a-f]+\.css)"/.exec(page.text)?.[1] ?? "";
-    for (const res of [
-      page,
-      await get(`${root}/~quire/search?q=guide`),
-      await get(`${root}/nowhere`),
-      await get(asset),
-      await get("/s/no-such-site/"),
-    ]) {
+    const stylesheet = await get(asset);
+    for (const res of [page, await get(`${root}/~quire/search?q=guide`), await get(`${root}/nowhere`), await get("/s/no-such-site/")]) {
       const policy = String(res.headers["content-security-policy"]);
       expect(policy).toContain("default-src 'none'");
       // Only the site's own files, and the inline lines of <head> by their hash.
@@ -78,6 +73,15 @@ describe("published site routes", () => {
       expect(res.headers["x-content-type-options"]).toBe("nosniff");
       expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
     }
+    // A stylesheet or a script is no document: its policy grants nothing, in fewer bytes.
+    expect(stylesheet.status).toBe(200);
+    expect(stylesheet.headers["content-security-policy"]).toBe("default-src 'none'; base-uri 'none'; frame-ancestors 'self'");
+    expect(stylesheet.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(stylesheet.headers["x-content-type-options"]).toBe("nosniff");
+    const script = /src="([^"]+site\.[0-9a-f]+\.js)"/.exec(page.text)?.[1] ?? "";
+    expect((await get(script)).headers["content-security-policy"]).toBe("default-src 'none'; base-uri 'none'; frame-ancestors 'self'");
+    // Every other kind of answer keeps the page's policy.
+    expect(String((await get(`${root}/~quire/search.json?q=guide`)).headers["content-security-policy"])).toContain("script-src 'self'");
     // The web app's session cookie of earlier versions (scoped to the whole host) is dropped here too.
     const legacy = await get(`${root}/`, undefined, { cookie: "quire_session=s%3Aold.signature" });
     expect(legacy.headers["set-cookie"]).toBe("quire_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
