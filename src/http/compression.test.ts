@@ -76,7 +76,9 @@ describe("KeptEncodings", () => {
     });
     await kept.refined();
     const fourth = await Promise.all(bodies.map((b, i) => kept.encodedFor(asking("br"), `p${i}`, "text/html", b)));
-    fourth.forEach((f, i) => expect(f!.body).toBe(third[i]!.body));
+    fourth.forEach((f, i) => {
+      expect(f!.body).toBe(third[i]!.body);
+    });
   });
 
   it("does not make a body past 256 KB again (too long at that quality): it keeps the first", async () => {
