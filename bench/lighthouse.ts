@@ -51,6 +51,10 @@ const SHOTS = process.env.QUIRE_SCREENSHOTS_DIR;
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const THROUGHPUT_ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3);
 const TARGET = { score: 95, firstVisitBytes: 60 * 1024 };
+/** How many pages, spread evenly over the site's pages sorted by compressed HTML size, have their first visit counted. */
+const SAMPLE = Number(process.env.BENCH_FIRST_VISIT_SAMPLE ?? 30);
+/** QUIRE_LIGHTHOUSE_BYTES_ONLY=1: first-visit bytes and axe only (no Lighthouse, no throughput), for a quick look. */
+const BYTES_ONLY = process.env.QUIRE_LIGHTHOUSE_BYTES_ONLY === "1";
 
 /** Lighthouse and chrome-launcher, resolved from the project's dependencies (Lighthouse's deep config path is not in its exports' types). */
 async function loadLighthouse() {
@@ -91,6 +95,51 @@ async function firstVisit(page: Page, url: string) {
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** The first visit of each page, in a fresh context each (nothing cached). */
+async function firstVisits(browser: import("playwright-core").Browser, urls: string[]) {
+  const totals: { url: string; total: number; resources: { url: string; bytes: number }[] }[] = [];
+  for (const url of urls) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    totals.push({ url, ...(await firstVisit(await context.newPage(), url)) });
+    await context.close();
+  }
+  return totals;
+}
+
+/** Median, p90 and max of a sample's first visits, and what the median's resources weigh by kind. */
+function spread<T extends { url: string; total: number }>(visits: T[]) {
+  const sorted = [...visits].sort((a, b) => a.total - b.total);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
+  return {
+    median: at(0.5),
+    p90: at(0.9),
+    max: sorted[sorted.length - 1]!,
+    over: sorted.filter((v) => v.total >= TARGET.firstVisitBytes).length,
+  };
+}
+
+/** Bytes of a visit by kind of resource (document, CSS, JS, image, other). */
+function byKind(resources: { url: string; bytes: number }[], base: string) {
+  const kinds: Record<string, number> = {};
+  for (const r of resources) {
+    const u = r.url.replace(base, "");
+    const kind = /\.css(\?|$)/.test(u)
+      ? "css"
+      : /\.js(\?|$)/.test(u)
+        ? "js"
+        : /\/~quire\/files\/|\.(png|jpe?g|gif|webp|svg|avif|ico)(\?|$)/.test(u)
+          ? "image"
+          : /\.(woff2?|ttf)(\?|$)/.test(u)
+            ? "font"
+            : "document/other";
+    kinds[kind] = (kinds[kind] ?? 0) + r.bytes;
+  }
+  return Object.entries(kinds)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, bytes]) => `${kind} ${kb(bytes)}`)
+    .join(", ");
+}
 const pad = (value: string, width: number) => value.padEnd(width);
 
 async function main() {
@@ -98,37 +147,48 @@ async function main() {
   if (REPO && !fs.existsSync(REPO)) throw new Error(`No repository at ${REPO}: give a bare repository's path as the first argument.`);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const bench = await benchApp({ tmpPrefix: "quire-bench-lighthouse-", publicUrl: base });
+  const bench = await benchApp({
+    tmpPrefix: "quire-bench-lighthouse-",
+    publicUrl: base,
+    ...(process.env.QUIRE_LIGHTHOUSE_DATA ? { keepDir: path.resolve(process.env.QUIRE_LIGHTHOUSE_DATA) } : {}),
+  });
   const { app, handle, config, secret, organization, auth } = bench;
   let generated: BareRepo | undefined;
   let worker: Worker | undefined;
   try {
-    const space = await app.inject({
-      method: "POST",
-      url: `/v1/orgs/${organization.id}/spaces`,
-      headers: auth,
-      payload: { title: "Docs" },
-    });
-    const spaceId = space.json().id as string;
     const deps = { db: handle.db, dialect: handle.dialect, config, secret };
-    generated = REPO ? undefined : createBareRepo(generateRepo(GENERATED));
-    const imported = await importRepo(deps, {
-      spaceId,
-      actorId: bench.user.id,
-      url: generated ? generated.url : pathToFileURL(REPO!).href,
-      ...(REF ? { ref: REF } : {}),
-    });
     const name = REPO ? path.basename(REPO) : `a generated repository of ${GENERATED.pages} pages`;
-    const site = await app.inject({
-      method: "POST",
-      url: `/v1/orgs/${organization.id}/sites`,
-      headers: auth,
-      payload: { title: REPO ? (path.basename(REPO).split("+").pop() ?? "Docs") : "Docs", spaces: [spaceId] },
-    });
-    if (site.statusCode !== 201) throw new Error(`site: ${site.statusCode} ${site.body}`);
-    const { id: siteId, basename } = site.json() as { id: string; basename: string };
-    const published = await app.inject({ method: "POST", url: `/v1/orgs/${organization.id}/sites/${siteId}/publish`, headers: auth });
-    if (published.statusCode >= 300) throw new Error(`publish: ${published.statusCode} ${published.body}`);
+    // A kept data directory (QUIRE_LIGHTHOUSE_DATA) that holds the site already skips the import and the publication.
+    let { basename, importedLine } = (bench.kept ?? {}) as { basename?: string; importedLine?: string };
+    if (!basename) {
+      const space = await app.inject({
+        method: "POST",
+        url: `/v1/orgs/${organization.id}/spaces`,
+        headers: auth,
+        payload: { title: "Docs" },
+      });
+      const spaceId = space.json().id as string;
+      generated = REPO ? undefined : createBareRepo(generateRepo(GENERATED));
+      const imported = await importRepo(deps, {
+        spaceId,
+        actorId: bench.user.id,
+        url: generated ? generated.url : pathToFileURL(REPO!).href,
+        ...(REF ? { ref: REF } : {}),
+      });
+      const site = await app.inject({
+        method: "POST",
+        url: `/v1/orgs/${organization.id}/sites`,
+        headers: auth,
+        payload: { title: REPO ? (path.basename(REPO).split("+").pop() ?? "Docs") : "Docs", spaces: [spaceId] },
+      });
+      if (site.statusCode !== 201) throw new Error(`site: ${site.statusCode} ${site.body}`);
+      const { id: siteId } = site.json() as { id: string; basename: string };
+      basename = (site.json() as { basename: string }).basename;
+      const published = await app.inject({ method: "POST", url: `/v1/orgs/${organization.id}/sites/${siteId}/publish`, headers: auth });
+      if (published.statusCode >= 300) throw new Error(`publish: ${published.statusCode} ${published.body}`);
+      importedLine = `imported ${imported.lastImport.revision?.slice(0, 12) ?? ""} in ${(imported.ms / 1000).toFixed(1)} s`;
+      bench.remember({ basename, importedLine });
+    } else importedLine = `${importedLine} (kept in ${bench.dataDir}, not imported again)`;
     await app.listen({ port, host: "127.0.0.1" });
     // The job worker `quire serve` runs beside the server, started after the first visits below, so
     // that they are those of a site whose images nobody asked for yet. It runs every job but the
@@ -183,9 +243,23 @@ async function main() {
       : byBr[Math.floor(byBr.length / 2)]!;
     const longest = byBr[byBr.length - 1]!;
     const p90 = byBr[Math.floor(byBr.length * 0.9)]!;
-    console.log(
-      `${name} (${REF ?? "default branch"}): imported ${imported.lastImport.revision?.slice(0, 12) ?? ""} in ${(imported.ms / 1000).toFixed(1)} s; ${sizes.length} pages crawled in ${(crawlMs / 1000).toFixed(1)} s`,
-    );
+    const sampleCount = Math.min(SAMPLE, byBr.length);
+    let samplePaths = [
+      ...new Set(
+        Array.from({ length: sampleCount }, (_, i) => byBr[Math.round((i * (byBr.length - 1)) / Math.max(1, sampleCount - 1))]!.path),
+      ),
+    ];
+    // BENCH_FIRST_VISIT_PAGES=<file>: the sample of an earlier run (paths from the site's root, one a line), written
+    // by the first run that names it, so that two commits are compared on the same pages.
+    const sampleFile = process.env.BENCH_FIRST_VISIT_PAGES;
+    if (sampleFile && fs.existsSync(sampleFile)) {
+      samplePaths = fs
+        .readFileSync(sampleFile, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((p) => `/s/${basename}${p}`);
+    } else if (sampleFile) fs.writeFileSync(sampleFile, `${samplePaths.map((p) => p.replace(`/s/${basename}`, "")).join("\n")}\n`);
+    console.log(`${name} (${REF ?? "default branch"}): ${importedLine}; ${sizes.length} pages crawled in ${(crawlMs / 1000).toFixed(1)} s`);
     console.log(
       `compressed HTML per page (br): median ${kb(typical.br)} (${typical.path}), p90 ${kb(p90.br)}, max ${kb(longest.br)} (${longest.path})`,
     );
@@ -203,6 +277,8 @@ async function main() {
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const axe: Record<string, string[]> = {};
     const visits: Record<string, Awaited<ReturnType<typeof firstVisit>>> = {};
+    let sampleBefore: Awaited<ReturnType<typeof firstVisits>> = [];
+    let sampleAfter: Awaited<ReturnType<typeof firstVisits>> = [];
     try {
       for (const [name, url] of Object.entries(targets)) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -220,7 +296,7 @@ async function main() {
       if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "lighthouse-typical-phone.png") });
       await phone.close();
       // The longest page on a desktop and a phone, light and dark, at its top and halfway down
-      // (its sections out of sight are laid out as they come near).
+      // (its sections out of sight are laid out as they come near), then the typical page.
       if (SHOTS) {
         for (const [form, options] of [
           ["desktop", { viewport: { width: 1280, height: 900 } }],
@@ -234,10 +310,24 @@ async function main() {
             await long.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
             await long.waitForTimeout(300);
             await long.screenshot({ path: path.join(SHOTS, `long-${form}-${colorScheme}-middle.png`) });
+            // The typical page as well, with its header's search box open on a query.
+            await long.goto(targets.typical, { waitUntil: "networkidle" });
+            await long.screenshot({ path: path.join(SHOTS, `typical-${form}-${colorScheme}.png`) });
+            await long.getByRole("combobox", { name: "Search this site" }).fill(searchWord);
+            await long
+              .getByRole("listbox", { name: "Search results" })
+              .waitFor({ state: "visible", timeout: 5000 })
+              .catch(() => {});
+            await long.screenshot({ path: path.join(SHOTS, `typical-${form}-${colorScheme}-search.png`) });
             await context.close();
           }
         }
       }
+      if (samplePaths.length)
+        sampleBefore = await firstVisits(
+          browser,
+          samplePaths.map((p) => `${base}${p}`),
+        );
     } finally {
       await browser.close();
     }
@@ -255,6 +345,11 @@ async function main() {
         after[name] = await firstVisit(await context.newPage(), targets[name]);
         await context.close();
       }
+      if (samplePaths.length)
+        sampleAfter = await firstVisits(
+          again,
+          samplePaths.map((p) => `${base}${p}`),
+        );
     } finally {
       await again.close();
     }
@@ -270,7 +365,7 @@ async function main() {
       performanceRuns: number[];
     }[] = [];
     try {
-      for (const target of ["home", "typical", "long"] as const) {
+      for (const target of BYTES_ONLY ? [] : (["home", "typical", "long"] as const)) {
         for (const form of ["desktop", "mobile"] as const) {
           // The median run by performance (Lighthouse's own advice against variance; the machine is shared).
           const runs: any[] = [];
@@ -333,14 +428,16 @@ async function main() {
     };
     // Rounds alternate between the two targets and the median ratio is kept: on a shared machine the
     // load of other processes moves both figures from one second to the next.
-    await throughput(targets.typical);
-    await throughput(`${bareUrl}/static/page.html`);
     const rounds: { site: number; static: number }[] = [];
-    for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
+    if (!BYTES_ONLY) {
+      await throughput(targets.typical);
+      await throughput(`${bareUrl}/static/page.html`);
+    }
+    for (let round = 0; round < (BYTES_ONLY ? 0 : THROUGHPUT_ROUNDS); round++) {
       rounds.push({ site: await throughput(targets.typical), static: await throughput(`${bareUrl}/static/page.html`) });
     }
     const ratios = rounds.map((r) => r.site / r.static).sort((a, b) => a - b);
-    const ratio = ratios[Math.floor(ratios.length / 2)]!;
+    const ratio = ratios[Math.floor(ratios.length / 2)] ?? Number.NaN;
     await bare.close();
 
     // The table.
@@ -375,9 +472,31 @@ async function main() {
         console.log(`    ${pad(kb(r.bytes), 10)}${r.url.replace(base, "").replace(/\?.*&w=/, "?…&w=")}`);
       }
     }
-    console.log(
-      `\nwarm page, br, 4 connections, ${THROUGHPUT_ROUNDS} alternating rounds of ${SECONDS} s: site ${rounds.map((r) => Math.round(r.site)).join(", ")} req/s; @fastify/static + the same compression ${rounds.map((r) => Math.round(r.static)).join(", ")} req/s; median ratio ${ratio.toFixed(2)}`,
-    );
+    for (const [when, sample] of [
+      ["before any image width was made", sampleBefore],
+      ["once the widths the visits asked for are made", sampleAfter],
+    ] as const) {
+      if (!sample.length) continue;
+      const { median, p90, max, over } = spread(sample);
+      const name = (v: { url: string }) => v.url.replace(`${base}${root}`, "") || "/";
+      console.log(
+        `\nfirst visit of ${sample.length} pages spread over the HTML sizes, ${when}: median ${kb(median.total)} (${name(median)}: ${byKind(median.resources, base)}), p90 ${kb(p90.total)} (${name(p90)}), max ${kb(max.total)} (${name(max)}); ${over} of ${sample.length} at or over ${kb(TARGET.firstVisitBytes)}`,
+      );
+      // BENCH_FIRST_VISIT_LIST=1: every page of the sample, and the heaviest requests of those over the target.
+      if (process.env.BENCH_FIRST_VISIT_LIST) {
+        for (const v of sample) {
+          console.log(`    ${pad(kb(v.total), 10)}${name(v)}`);
+          if (v.total < TARGET.firstVisitBytes) continue;
+          for (const r of [...v.resources].sort((a, b) => b.bytes - a.bytes).slice(0, 6)) {
+            console.log(`        ${pad(kb(r.bytes), 10)}${r.url.replace(base, "").replace(/\?.*?(&w=\d+)?$/, "?…$1")}`);
+          }
+        }
+      }
+    }
+    if (!BYTES_ONLY)
+      console.log(
+        `\nwarm page, br, 4 connections, ${THROUGHPUT_ROUNDS} alternating rounds of ${SECONDS} s: site ${rounds.map((r) => Math.round(r.site)).join(", ")} req/s; @fastify/static + the same compression ${rounds.map((r) => Math.round(r.static)).join(", ")} req/s; median ratio ${ratio.toFixed(2)}`,
+      );
     const low = scores.filter((row) => Object.values(row.scores).some((s) => s < TARGET.score));
     const heavy =
       (visits.typical && visits.typical.total >= TARGET.firstVisitBytes) ||

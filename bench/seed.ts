@@ -69,7 +69,13 @@ export async function importGeneratedRepo(
  * A Quire app in process on a fresh SQLite database in a temporary directory, with one organization
  * and its owner's token. `env` adds settings over the bench defaults (rate limiting off).
  */
-export async function benchApp(options: { tmpPrefix: string; env?: Record<string, string>; publicUrl?: string }) {
+export async function benchApp(options: {
+  tmpPrefix: string;
+  env?: Record<string, string>;
+  publicUrl?: string;
+  /** A data directory kept after close: a second run over it reopens its database and organization (bench.json) instead of starting afresh. */
+  keepDir?: string;
+}) {
   const fs = await import("node:fs");
   const os = await import("node:os");
   const { buildApp } = await import("../src/app.js");
@@ -77,13 +83,19 @@ export async function benchApp(options: { tmpPrefix: string; env?: Record<string
   const { loadConfig } = await import("../src/config.js");
   const { openDatabase } = await import("../src/db/database.js");
   const { migrateToLatest } = await import("../src/db/migrate.js");
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), options.tmpPrefix));
+  const dataDir = options.keepDir ?? fs.mkdtempSync(path.join(os.tmpdir(), options.tmpPrefix));
+  fs.mkdirSync(dataDir, { recursive: true });
+  const statePath = path.join(dataDir, "bench.json");
+  const kept = options.keepDir && fs.existsSync(statePath) ? JSON.parse(fs.readFileSync(statePath, "utf8")) : undefined;
   const config = loadConfig({ QUIRE_DATA_DIR: dataDir, LOG_LEVEL: "silent", PORT: "0", QUIRE_RATE_LIMIT: "false", ...options.env });
   const handle = openDatabase({ sqlitePath: path.join(dataDir, "quire.db") });
   await migrateToLatest(handle.db);
-  const { organization, token, user } = await handle.db
-    .transaction()
-    .execute((trx) => initOrganization(trx, { orgTitle: "Bench", email: "bench@bench.test", name: "Bench" }));
+  const { organization, token, user } =
+    (kept as { organization: { id: string }; token: string; user: { id: string } } | undefined) ??
+    (await handle.db
+      .transaction()
+      .execute((trx) => initOrganization(trx, { orgTitle: "Bench", email: "bench@bench.test", name: "Bench" })));
+  if (options.keepDir && !kept) fs.writeFileSync(statePath, JSON.stringify({ organization, token, user }));
   const secret = await loadInstanceSecret(handle.db);
   const app = await buildApp({
     config,
@@ -97,7 +109,7 @@ export async function benchApp(options: { tmpPrefix: string; env?: Record<string
   const close = async () => {
     await app.close();
     await handle.destroy();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!options.keepDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   return {
     app,
@@ -105,6 +117,10 @@ export async function benchApp(options: { tmpPrefix: string; env?: Record<string
     db: handle.db,
     config,
     dataDir,
+    /** What a kept data directory holds besides the organization (a previous run's `remember`). */
+    kept: kept as Record<string, unknown> | undefined,
+    remember: (values: Record<string, unknown>) =>
+      options.keepDir && fs.writeFileSync(statePath, JSON.stringify({ ...(kept ?? { organization, token, user }), ...values })),
     secret,
     organization,
     token,

@@ -2,7 +2,8 @@
  * The published site's instant search in Chromium: typing in the header's box shows results (page,
  * section, snippet with the words marked) from search.json; the arrow keys choose one and Enter
  * opens it, Escape closes the list; Ctrl+K and "/" focus the box; axe finds no serious
- * accessibility violation with the list open; a misspelled word ("kubernets") finds its page.
+ * accessibility violation with the list open; a misspelled word ("kubernets") finds its page. The
+ * search script is fetched only when the reader comes to the box, and what was typed meanwhile is searched.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -161,6 +162,59 @@ describe("the published site's instant search", () => {
       expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
       await e2e.shot(page, "search-dropdown-phone");
       expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+  it("fetches the search script only when the reader comes to the box, and searches what was typed while it loaded", async () => {
+    const context = await e2e.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    });
+    // The search script is held until the reader has typed: the words come before it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/~quire\/assets\/search\.[0-9a-f]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${root}/overview`, { waitUntil: "networkidle" });
+      const box = page.getByRole("combobox", { name: "Search this site" });
+      // The box is a combobox from the start (site.js), with no script of its own fetched yet.
+      expect(await box.getAttribute("aria-controls")).toBe("q-search-results");
+      expect(scripts.some((s) => s.includes("/site."))).toBe(true);
+      expect(scripts.filter((s) => s.includes("/search."))).toEqual([]);
+
+      await box.click();
+      await page.keyboard.type("kubernetes");
+      await expect.poll(() => scripts.filter((s) => s.includes("/search.")).length).toBe(1);
+      const list = page.getByRole("listbox", { name: "Search results" });
+      expect(await list.isVisible()).toBe(false);
+      release();
+      await list.waitFor({ state: "visible" });
+      expect(await list.getByRole("option").first().textContent()).toContain("Kubernetes");
+
+      // Leaving and coming back does not fetch it again.
+      await page.keyboard.press("Escape");
+      await page.locator("main").click();
+      await page.keyboard.press("Control+k");
+      await page.keyboard.press("ArrowDown");
+      await list.waitFor({ state: "visible" });
+      expect(scripts.filter((s) => s.includes("/search."))).toHaveLength(1);
+
+      // The results page's box shows its query: focusing it fetches the script but opens no list.
+      await page.goto(`${root}/~quire/search?q=cluster`, { waitUntil: "networkidle" });
+      await box.focus();
+      await page.waitForFunction(() => document.querySelector(".q-search[data-search-ready]") !== null);
+      expect(await list.isVisible()).toBe(false);
+      expect(await box.inputValue()).toBe("cluster");
+      expect(problems).toEqual([]);
     } finally {
       await context.close();
     }

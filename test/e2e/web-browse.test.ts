@@ -178,6 +178,33 @@ describe("browsing the web app in Chromium", () => {
     await context.close();
   });
 
+  it("names an icon in every page's head, which loads under the app's CSP, so no browser asks for /favicon.ico", async () => {
+    const { org, members, space } = seeded;
+    const { context, page } = await signIn(members.read);
+    const asked: string[] = [];
+    page.on("request", (request) => asked.push(new URL(request.url()).pathname));
+    for (const path of ["/app/login", `/app/o/${org.id}`, `/app/o/${org.id}/s/${space.id}/p/gettingstarted`]) {
+      await page.goto(`${base}${path}`);
+      const href = await page.locator('head link[rel="icon"]').getAttribute("href");
+      expect(href, path).toMatch(/^data:image\/svg\+xml,/);
+      // Drawn in the page itself: the same CSP (img-src) governs it as the browser's tab icon.
+      const size = await page.evaluate(
+        (src) =>
+          new Promise<number[]>((resolve) => {
+            const img = new Image();
+            img.onload = () => resolve([img.naturalWidth, img.naturalHeight]);
+            img.onerror = () => resolve([0, 0]);
+            img.src = src;
+          }),
+        href!,
+      );
+      expect(size[0], path).toBeGreaterThan(0);
+      expect(size[1], path).toBeGreaterThan(0);
+    }
+    expect(asked).not.toContain("/favicon.ico");
+    await context.close();
+  });
+
   it("reads on a phone and in dark mode", async () => {
     const { org, members, space } = seeded;
     const phone = await signIn(members.read, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });

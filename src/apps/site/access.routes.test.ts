@@ -90,11 +90,12 @@ describe("reading a share-link site", () => {
     const withBranch = await ctx.anonymous.get(`${s.root}/${key}/`);
     const fragmentBase = /data-nav="([^"]+)"/.exec(withBranch.text)?.[1] as string;
     expect(fragmentBase.startsWith(`${s.root}/${key}/~quire/nav/`)).toBe(true);
-    const branch = await ctx.anonymous.get(`${fragmentBase}shareBranch00000001`);
+    const branchHref = encodeURIComponent(`${s.root}/${key}/guides`);
+    const branch = await ctx.anonymous.get(`${fragmentBase}?page=${branchHref}`);
     expect(branch.status).toBe(200);
     expect(branch.text).toContain(`href="${s.root}/${key}/guides/upgrade"`);
     expect(branch.headers["cache-control"]).toBe("private, max-age=31536000, immutable");
-    expect((await ctx.anonymous.get(`${fragmentBase.replace(`/${key}/`, "/")}shareBranch00000001`)).status).toBe(404);
+    expect((await ctx.anonymous.get(`${fragmentBase.replace(`/${key}/`, "/")}?page=${branchHref}`)).status).toBe(404);
     await ctx.as(s.owner).patch(`${s.url}/share-links/${link.id}`, { active: false });
     expect((await ctx.anonymous.get(`${s.root}/${key}/`)).status).toBe(404);
     expect((await ctx.anonymous.get(`${s.root}/${key}/install.md`)).status).toBe(404);

@@ -99,7 +99,7 @@ function header(ctx: LayoutContext, query = ""): SafeHtml {
 ${headerTitle(ctx, siteHref(ctx, ""))}
 ${pickers(ctx)}
 ${headerLinks(ctx)}
-<form class="q-search" role="search" method="get" action="${siteHref(ctx, "~quire/search")}" data-suggest="${siteHref(ctx, "~quire/search.json")}" data-ask="${siteHref(ctx, "~quire/ask")}"><input type="search" name="q" value="${query}" placeholder="Search…" aria-label="Search this site" aria-keyshortcuts="Control+K Meta+K /"></form>
+<form class="q-search" role="search" method="get" action="${siteHref(ctx, "~quire/search")}" data-suggest="${siteHref(ctx, "~quire/search.json")}" data-ask="${siteHref(ctx, "~quire/ask")}" data-script="${asset(ctx, "search.js")}"><input type="search" name="q" value="${query}" placeholder="Search…" aria-label="Search this site" aria-keyshortcuts="Control+K Meta+K /"></form>
 ${toggle ? html`<button class="q-theme" type="button" hidden aria-label="Switch between light and dark theme">◐</button>` : ""}
 </div>
 ${sectionTabs(ctx)}

@@ -6,8 +6,10 @@
  *
  * A collapsed branch opens two ways. Its link opens the page, whose sidebar has that branch expanded:
  * that needs no JavaScript. Its toggle (added by site.js) fetches the branch's children, one level,
- * from `<base>/~quire/nav/<site space>/<fingerprint>/<page>`: the fingerprint hashes the reader's
- * whole tree, so a fragment URL names one content for good and the browser may keep it.
+ * from `<base>/~quire/nav/<site space>/<fingerprint>?page=<the branch link's href>`: the fingerprint
+ * hashes the reader's whole tree, so a fragment URL names one content for good and the browser may
+ * keep it. A branch is named by its link, which the page holds anyway, and marked by a bare
+ * attribute: a page id on each (20 random characters) cost ~1 KB of a page's compressed HTML.
  */
 import { createHash } from "node:crypto";
 import { emojiCharacter } from "../../content/document/loose.js";
@@ -39,7 +41,9 @@ export interface NavTree {
   collapsed: string;
   /** A hash of the tree as this reader sees it: it changes when anything shown in it changes. */
   fingerprint: string;
-  /** Where branch fragments are fetched: the page id is appended. */
+  /** Branches (pages with children) by their link's href, as the toggle names them. */
+  byHref: Map<string, NavItem>;
+  /** Where branch fragments are fetched (`?page=<href>` is appended). */
   fragmentBase: string;
 }
 
@@ -54,7 +58,7 @@ function renderPage(item: NavItem, state: { current: boolean; expanded: boolean;
   if (item.children.length === 0) return html`<li>${link}</li>`.value;
   // A branch is marked, not given its toggle: site.js adds the button (with aria-expanded), so a page
   // without JavaScript has no control that does nothing, and a collapsed branch stays a few bytes.
-  return html`<li${state.expanded ? raw(' class="q-open"') : ""} data-id="${item.id}">${link}${
+  return html`<li${state.expanded ? raw(' class="q-open"') : ""} data-branch>${link}${
     state.expanded ? html`<ul id="q-nav-${item.id}">${raw(state.inner)}</ul>` : ""
   }</li>`.value;
 }
@@ -153,7 +157,8 @@ export function navTree(ctx: LayoutContext, variant: VariantView): NavTree {
     byId,
     collapsed: items.map((i) => i.collapsed).join(""),
     fingerprint,
-    fragmentBase: `${ctx.base}/~quire/nav/${encodeURIComponent(variant.siteSpace.id)}/${fingerprint}/`,
+    byHref: new Map([...byId.values()].filter((i) => i.kind === "page" && i.children.length > 0).map((i) => [i.href, i])),
+    fragmentBase: `${ctx.base}/~quire/nav/${encodeURIComponent(variant.siteSpace.id)}/${fingerprint}`,
   };
   if (byKey.size >= MAX_TREES_PER_VARIANT) byKey.clear();
   byKey.set(key, tree);
@@ -192,12 +197,13 @@ export function sidebar(ctx: LayoutContext): SafeHtml {
 }
 
 /**
- * The children of one branch, collapsed, as the toggle inserts them; undefined when the reader sees
- * no such page or it has nothing under it. `fingerprint` is the tree's now, to compare with the URL's.
+ * The children of the branch whose link is `href`, collapsed, as the toggle inserts them; undefined
+ * when the reader sees no such page or it has nothing under it. `fingerprint` is the tree's now, to
+ * compare with the URL's.
  */
-export function navBranch(ctx: LayoutContext, variant: VariantView, pageId: string): { html: string; fingerprint: string } | undefined {
+export function navBranch(ctx: LayoutContext, variant: VariantView, href: string): { html: string; fingerprint: string } | undefined {
   const tree = navTree(ctx, variant);
-  const item = tree.byId.get(pageId);
+  const item = tree.byHref.get(href);
   if (item?.kind !== "page" || item.children.length === 0) return undefined;
   return {
     html: html`<ul id="q-nav-${item.id}">${raw(item.children.map((c) => c.collapsed).join(""))}</ul>`.value,

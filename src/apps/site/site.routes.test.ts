@@ -60,13 +60,8 @@ describe("published site routes", () => {
     const { root } = await scenario();
     const page = await get(`${root}/`);
     const asset = /href="([^"]+site\.[0-9a-f]+\.css)"/.exec(page.text)?.[1] ?? "";
-    for (const res of [
-      page,
-      await get(`${root}/~quire/search?q=guide`),
-      await get(`${root}/nowhere`),
-      await get(asset),
-      await get("/s/no-such-site/"),
-    ]) {
+    const stylesheet = await get(asset);
+    for (const res of [page, await get(`${root}/~quire/search?q=guide`), await get(`${root}/nowhere`), await get("/s/no-such-site/")]) {
       const policy = String(res.headers["content-security-policy"]);
       expect(policy).toContain("default-src 'none'");
       // Only the site's own files, and the inline lines of <head> by their hash.
@@ -78,6 +73,15 @@ describe("published site routes", () => {
       expect(res.headers["x-content-type-options"]).toBe("nosniff");
       expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
     }
+    // A stylesheet or a script is no document: its policy grants nothing, in fewer bytes.
+    expect(stylesheet.status).toBe(200);
+    expect(stylesheet.headers["content-security-policy"]).toBe("default-src 'none'; base-uri 'none'; frame-ancestors 'self'");
+    expect(stylesheet.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(stylesheet.headers["x-content-type-options"]).toBe("nosniff");
+    const script = /src="([^"]+site\.[0-9a-f]+\.js)"/.exec(page.text)?.[1] ?? "";
+    expect((await get(script)).headers["content-security-policy"]).toBe("default-src 'none'; base-uri 'none'; frame-ancestors 'self'");
+    // Every other kind of answer keeps the page's policy.
+    expect(String((await get(`${root}/~quire/search.json?q=guide`)).headers["content-security-policy"])).toContain("script-src 'self'");
     // The web app's session cookie of earlier versions (scoped to the whole host) is dropped here too.
     const legacy = await get(`${root}/`, undefined, { cookie: "quire_session=s%3Aold.signature" });
     expect(legacy.headers["set-cookie"]).toBe("quire_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
@@ -99,7 +103,7 @@ describe("published site routes", () => {
     // Variant picker lists both variants of the section.
     expect(page).toContain(`href="${root}/v1"`);
     // Sidebar: group, link page, a collapsed branch; hidden and conditional pages left out.
-    expect(page).toMatch(/<li data-id="[A-Za-z0-9]+"><a href="\/s\/[^"]+\/getting-started">Getting started<\/a><\/li>/);
+    expect(page).toMatch(/<li data-branch><a href="\/s\/[^"]+\/getting-started">Getting started<\/a><\/li>/);
     expect(page).not.toContain(`href="${root}/getting-started/install"`);
     expect(page).toContain('<div class="q-nav-group">Reference</div>');
     expect(page).toContain(`href="${root}/reference/config"`);
@@ -173,22 +177,24 @@ describe("published site routes", () => {
       ],
     });
     const sidebarOf = (page: string) => /<nav class="q-sidebar"[^>]*>[\s\S]*?<\/nav>/.exec(page)?.[0] ?? "";
-    // A branch is "open" (its children listed) or "closed" (none of its descendants in the HTML).
-    const toggle = (nav: string, id: string) => {
-      const li = new RegExp(`<li( class="q-open")? data-id="${id}">`).exec(nav);
+    // A branch (marked, named by its link) is "open" (its children listed) or "closed" (none of its descendants in the HTML).
+    const toggle = (nav: string, path: string) => {
+      const li = new RegExp(`<li( class="q-open")? data-branch><a href="${root}/${path}"`).exec(nav);
       return li ? (li[1] ? "open" : "closed") : undefined;
     };
 
     // At the root: top-level pages only, each branch collapsed with no descendant in the HTML.
     const home = sidebarOf((await get(`${root}/`)).text);
-    expect(toggle(home, ids.setup)).toBe("closed");
+    expect(toggle(home, "setup")).toBe("closed");
+    // No page id in a collapsed sidebar: a branch's link names it.
+    expect(home).not.toContain(ids.setup);
     expect(home).not.toContain("Linux");
     expect(home).not.toContain("Basics");
 
     // On a deep page: its ancestors expanded (and their siblings listed, collapsed), other branches not.
     const deep = sidebarOf((await get(`${root}/setup/linux/debian`)).text);
-    expect(toggle(deep, ids.setup)).toBe("open");
-    expect(toggle(deep, ids.linux)).toBe("open");
+    expect(toggle(deep, "setup")).toBe("open");
+    expect(toggle(deep, "setup/linux")).toBe("open");
     expect(deep).toContain(`<ul id="q-nav-${ids.linux}"><li><a href="${root}/setup/linux/debian" aria-current="page">Debian</a></li></ul>`);
     expect(deep).toContain(`href="${root}/setup/windows"`);
     expect(deep).not.toContain("Beta setup");
@@ -196,38 +202,45 @@ describe("published site routes", () => {
     expect(deep.match(/aria-current/g)).toHaveLength(1);
     // A branch's own page shows its children: following the link opens it (no JavaScript needed).
     const setup = sidebarOf((await get(`${root}/setup`)).text);
-    expect(toggle(setup, ids.setup)).toBe("open");
-    expect(toggle(setup, ids.linux)).toBe("closed");
+    expect(toggle(setup, "setup")).toBe("open");
+    expect(toggle(setup, "setup/linux")).toBe("closed");
     expect(setup).not.toContain("Debian");
 
     // The toggle's fragment: one level, collapsed, for this reader; cached for good while its fingerprint holds.
     const fragmentBase = /data-nav="([^"]+)"/.exec(home)?.[1] as string;
-    expect(fragmentBase).toMatch(new RegExp(`^${root}/~quire/nav/[A-Za-z0-9]+/[A-Za-z0-9_-]{16}/$`));
-    const branch = await get(`${fragmentBase}${ids.setup}`);
+    expect(fragmentBase).toMatch(new RegExp(`^${root}/~quire/nav/[A-Za-z0-9]+/[A-Za-z0-9_-]{16}$`));
+    const of = (base: string, path: string) => `${base}?page=${encodeURIComponent(`${root}/${path}`)}`;
+    const branch = await get(of(fragmentBase, "setup"));
     expect(branch.status).toBe(200);
     expect(branch.headers["content-type"]).toContain("text/html");
     expect(branch.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     expect(branch.headers["x-robots-tag"]).toBe("noindex");
-    expect(branch.text).toMatch(
-      new RegExp(`^<ul id="q-nav-${ids.setup}"><li data-id="${ids.linux}"><a href="${root}/setup/linux">Linux</a></li>`),
-    );
-    expect(toggle(branch.text, ids.linux)).toBe("closed");
+    expect(branch.text).toMatch(new RegExp(`^<ul id="q-nav-${ids.setup}"><li data-branch><a href="${root}/setup/linux">Linux</a></li>`));
+    expect(toggle(branch.text, "setup/linux")).toBe("closed");
     expect(branch.text).toContain(`href="${root}/setup/windows"`);
     expect(branch.text).not.toContain("Debian");
     expect(branch.text).not.toContain("Beta setup");
     expect(branch.text).toMatch(/<\/ul>$/);
-    // Leaves, unknown pages and unknown variants have no branch.
-    expect((await get(`${fragmentBase}${ids.debian}`)).status).toBe(404);
-    expect((await get(`${fragmentBase}noSuchPage000000001`)).status).toBe(404);
-    expect((await get(`${fragmentBase.replace(/nav\/[^/]+\//, "nav/noSuchVariant/")}${ids.setup}`)).status).toBe(404);
+    // Leaves, unknown pages, hidden ones, a page named by its id or not named at all, and unknown variants have no branch.
+    expect((await get(of(fragmentBase, "setup/linux/debian"))).status).toBe(404);
+    expect((await get(of(fragmentBase, "no-such-page"))).status).toBe(404);
+    expect((await get(of(fragmentBase, "setup/beta-setup"))).status).toBe(404);
+    expect((await get(`${fragmentBase}?page=${ids.setup}`)).status).toBe(404);
+    expect((await get(`${fragmentBase}?page=`)).status).toBe(404);
+    expect((await get(`${fragmentBase}?page=a&page=b`)).status).toBe(404);
+    expect((await get(fragmentBase)).status).toBe(404);
+    expect((await get(of(fragmentBase.replace(/nav\/[^/]+\//, "nav/noSuchVariant/"), "setup"))).status).toBe(404);
 
     // A change to the tree changes the fingerprint; the old URL still answers, but is not kept.
     await commitContent(ctx, space.id, {
-      pages: [{ id: ids.setup, title: "Setup", slug: "setup", children: [{ title: "macOS", slug: "macos", paragraphs: ["Mac."] }] }],
+      pages: [
+        { title: "Introduction", slug: "intro", paragraphs: ["Welcome."] },
+        { id: ids.setup, title: "Setup", slug: "setup", children: [{ title: "macOS", slug: "macos", paragraphs: ["Mac."] }] },
+      ],
     });
     const newBase = /data-nav="([^"]+)"/.exec((await get(`${root}/`)).text)?.[1];
     expect(newBase).not.toBe(fragmentBase);
-    const stale = await get(`${fragmentBase}${ids.setup}`);
+    const stale = await get(of(fragmentBase, "setup"));
     expect(stale.status).toBe(200);
     expect(stale.headers["cache-control"]).toBe("private, no-cache");
     expect(stale.text).toContain(`href="${root}/setup/macos"`);

@@ -56,6 +56,24 @@ const SITE_CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
   "frame-ancestors 'self'",
 ].join("; ");
+/**
+ * A stylesheet, a script or a font is never a document: a browser applies no policy of its
+ * headers to it, so it carries one that grants nothing (should it be opened as a document) instead
+ * of the page's ~500 bytes, which each of a first visit's four assets sent again (HTTP/1.1 headers
+ * go uncompressed).
+ */
+const SUBRESOURCE_CONTENT_SECURITY_POLICY = "default-src 'none'; base-uri 'none'; frame-ancestors 'self'";
+
+function policyFor(contentType: unknown): string {
+  const type = String(contentType ?? "")
+    .split(";", 1)[0]!
+    .trim()
+    .toLowerCase();
+  return type === "text/css" || type === "text/javascript" || type.startsWith("font/")
+    ? SUBRESOURCE_CONTENT_SECURITY_POLICY
+    : SITE_CONTENT_SECURITY_POLICY;
+}
+
 type Method = "GET" | "POST" | "DELETE";
 
 /** A row of the site's table: a handler run once the reader is decided, or (`public`) before, for what every reader gets alike. */
@@ -76,7 +94,7 @@ const S = "/s/:basename";
  */
 export const SITE_ROUTES: readonly SiteRoute[] = [
   { method: "GET", url: `${S}/~quire/assets/*`, handler: siteAsset, public: true },
-  { method: "GET", url: `${S}/~quire/nav/:variant/:fingerprint/:item`, handler: navBranchHandler },
+  { method: "GET", url: `${S}/~quire/nav/:variant/:fingerprint`, handler: navBranchHandler },
   { method: "GET", url: `${S}/~quire/pdf/:siteSpace/:page`, handler: sitePdfHandler },
   { method: "GET", url: `${S}/~quire/search`, handler: searchPage },
   { method: "GET", url: `${S}/~quire/search.json`, handler: searchJson },
@@ -136,7 +154,7 @@ export const publishedSiteRoutes: FastifyPluginAsyncTypebox<SiteRoutesOptions> =
     route.schema = { ...route.schema, hide: true };
   });
   app.addHook("onSend", (request, reply, payload, done) => {
-    reply.header("content-security-policy", SITE_CONTENT_SECURITY_POLICY);
+    reply.header("content-security-policy", policyFor(reply.getHeader("content-type")));
     reply.header("x-frame-options", "SAMEORIGIN");
     reply.header("x-content-type-options", "nosniff");
     reply.header("referrer-policy", "strict-origin-when-cross-origin");

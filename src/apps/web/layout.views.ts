@@ -126,6 +126,13 @@ function orgSwitcher(orgs: readonly PageOrg[], current: PageOrg | undefined): Sa
   return html`<details class="menu org-switcher"><summary>${current?.title ?? "Organizations"}</summary><ul>${items}</ul></details>`;
 }
 
+/**
+ * The app's icon, inline (an SVG data URL, which the CSP's img-src admits): a browser given no
+ * <link rel="icon"> asks the host for /favicon.ico, a 404 on every first page; this costs no request.
+ */
+const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0969da"/><circle cx="15" cy="15" r="7.5" fill="none" stroke="#fff" stroke-width="3.4"/><path d="M18.5 18.5l6 6" stroke="#fff" stroke-width="3.4" stroke-linecap="round"/></svg>`;
+export const FAVICON_HREF = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`;
+
 /** A whole page: the header (organization switcher, who is signed in, sign-out), breadcrumbs, then `body`. */
 export function page(title: string, body: SafeHtml, options: PageOptions = {}): string {
   const user = options.user;
@@ -143,6 +150,6 @@ export function page(title: string, body: SafeHtml, options: PageOptions = {}): 
     : "";
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Quire</title>${STYLE}${options.head ?? ""}</head>
+<title>${title} · Quire</title><link rel="icon" type="image/svg+xml" href="${FAVICON_HREF}">${STYLE}${options.head ?? ""}</head>
 <body>${header}${crumbs}<main${options.wide ? "" : raw(' class="narrow"')}>${body}</main></body></html>`.value;
 }
