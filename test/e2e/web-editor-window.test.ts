@@ -126,6 +126,36 @@ async function caretAtEndOfBlock(page: Page, i: number): Promise<void> {
   await page.keyboard.press("End");
 }
 
+/**
+ * Where a drawn block in the window is, once the page has settled (the window redrawn, the blocks
+ * just drawn laid out): the block `ref` (the first drawn one whose top is in the window when none)
+ * and the scroll position, read until two readings three frames apart agree. Frames, not time.
+ */
+async function settledView(page: Page): Promise<{ top: number; scrollY: number }> {
+  let last = "";
+  for (let i = 0; i < 40; i++) {
+    const reading = (await page.evaluate(`new Promise((resolve) => {
+      let left = 3;
+      const frame = () => {
+        if (--left > 0) return requestAnimationFrame(frame);
+        let ref = window.__qeRef;
+        if (!ref || !ref.isConnected) {
+          ref = Array.from(document.querySelectorAll(".qe-editor > :not(.qe-far)")).find((b) => {
+            const top = b.getBoundingClientRect().top;
+            return top > 100 && top < window.innerHeight - 200;
+          });
+          window.__qeRef = ref;
+        }
+        resolve(JSON.stringify({ top: ref ? ref.getBoundingClientRect().top : null, scrollY: window.scrollY }));
+      };
+      requestAnimationFrame(frame);
+    })`)) as string;
+    if (reading === last) return JSON.parse(reading);
+    last = reading;
+  }
+  throw new Error(`the page did not settle: ${last}`);
+}
+
 describe("a long page in the block editor", () => {
   it("draws only the blocks near the window, and keeps every keystroke of two browsers where it was typed", async () => {
     const original = longDocument();
@@ -244,5 +274,46 @@ describe("a long page in the block editor", () => {
     await a.locator('#qe-status[data-state="saved"]').waitFor({ timeout: 30_000 });
     expect(problems).toEqual([]);
     expect(problemsB).toEqual([]);
+  }, 300_000);
+  it("keeps the text in the window in place while scrolling up through blocks drawn for the first time", async () => {
+    const original = longDocument();
+    const { content } = await commitContent(ctx, spaceId, {
+      pages: [{ title: "Scrolled", slug: "scrolled", extra: { documentHash: await saveDocument(ctx.db, original) } }],
+    });
+    const pageId = content.pages[0]!.id;
+    const cr = await createChangeRequest(ctx, owner, spaceId, { subject: "Scrolling up" });
+    const { page } = await e2e.signIn(writer);
+    const problems = watchProblems(page);
+    await openEditor(page, `${base}/app/o/${orgId}/s/${spaceId}/~/changes/${cr.number}/p/${pageId}/edit`);
+    await page.locator(".qe-editor p", { hasText: textOf(0) }).waitFor({ timeout: 30_000 });
+    // Straight to the bottom: the blocks above were never drawn (placeholders of an estimated height).
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(() => placeholdersInView(page), { timeout: 20_000 }).toBe(0);
+    // The first block drawn at the bottom (past the first few: the one holding the caret is drawn too).
+    const lowestDrawn = await page.evaluate(() =>
+      Array.from(document.querySelectorAll(".qe-editor > *")).findIndex((b, i) => i > 20 && !b.classList.contains("qe-far")),
+    );
+    await page.mouse.move(640, 400);
+    const moves: string[] = [];
+    for (let step = 0; step < 16; step++) {
+      await page.evaluate(() => {
+        delete (window as any).__qeRef;
+      });
+      const before = await settledView(page);
+      await page.mouse.wheel(0, -300);
+      await expect.poll(() => page.evaluate(() => window.scrollY), { timeout: 10_000 }).not.toBe(before.scrollY);
+      const after = await settledView(page);
+      // A block drawn in the window moves down by what the wheel scrolled, no more, no less: blocks
+      // drawn above it (their real height for an estimate) move the scroll position with them
+      // (the browser's scroll anchoring), not the text in view.
+      moves.push(`${(after.top - before.top).toFixed(1)} (scroll position ${(after.scrollY - before.scrollY).toFixed(1)})`);
+      expect(Math.abs(after.top - before.top - 300), moves.join(", ")).toBeLessThanOrEqual(2);
+    }
+    // The blocks in the window now were placeholders at the bottom: the window was redrawn on the way up.
+    const firstInView = await page.evaluate(() =>
+      Array.from(document.querySelectorAll(".qe-editor > *")).findIndex((b) => b.getBoundingClientRect().bottom > 0),
+    );
+    expect(firstInView).toBeLessThan(lowestDrawn);
+    expect(problems).toEqual([]);
   }, 300_000);
 });

@@ -184,16 +184,24 @@ class CodeView extends BlockView {
   private language = fieldInput(() => this.ctx, "syntax", "Language", { placeholder: "language", className: "qe-field qe-small" });
   private title = fieldInput(() => this.ctx, "title", "Title", { placeholder: "title", className: "qe-field" });
   private numbers = fieldInput(() => this.ctx, "lineNumbers", "Line numbers", { type: "checkbox", className: "" });
+  private pre = el("pre", {});
   constructor(ctx: ViewContext) {
     super(ctx);
     this.contentDOM = el("code", { class: "hljs" });
     const bar = this.control(
       el("figcaption", { class: "q-code-title qe-code-bar" }, this.title, this.language, el("label", {}, this.numbers, " line numbers")),
     );
-    this.dom = el("figure", { class: "q-code" }, bar, el("div", { class: "q-code-body" }, el("pre", {}, this.contentDOM)));
+    this.dom = el("figure", { class: "q-code" }, bar, el("div", { class: "q-code-body" }, this.pre));
+    this.pre.append(this.contentDOM);
     this.refresh();
   }
   refresh(): void {
+    // The height the block keeps while out of sight (content.css: `content-visibility: auto` with
+    // an intrinsic size of --q-lines lines, 10 when unset), as the site's renderer gives it: drawn
+    // above the window with 10 lines' height, the block shrank to its own once laid out, and the
+    // page below it jumped up as the writer scrolled up.
+    const lines = String(this.ctx.node.childCount);
+    if (this.pre.style.getPropertyValue("--q-lines") !== lines) this.pre.style.setProperty("--q-lines", lines);
     const data = dataOf(this.ctx.node);
     if (document.activeElement !== this.language) this.language.value = String(data.syntax ?? "");
     if (document.activeElement !== this.title) this.title.value = String(data.title ?? "");
