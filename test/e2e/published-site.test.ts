@@ -195,6 +195,27 @@ describe("a published site in Chromium", () => {
     }
   });
 
+  it('wraps a title without spaces in the sidebar rather than letting it run out (HackTricks\' "Smali - Decompiling/[Modifying]/Compiling")', async () => {
+    await commitContent(ctx, v1SpaceId, {
+      pages: [
+        { title: "Legacy overview", slug: "legacy", paragraphs: ["Merged just now: version 1 is retired."] },
+        { title: "Smali - Decompiling/[Modifying]/Compiling/Recompiling/Signing", slug: "smali", paragraphs: ["Smali."] },
+      ],
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${root}/v1/smali`);
+      const link = page.locator(".q-sidebar a", { hasText: "Smali" });
+      expect(await link.count()).toBe(1);
+      const fit = await link.evaluate((a) => ({ scroll: a.scrollWidth, client: a.clientWidth }));
+      expect(fit.scroll).toBeLessThanOrEqual(fit.client);
+      await shot(page, "09-long-title");
+    } finally {
+      await context.close();
+    }
+  });
+
   it("works without JavaScript: navigation, pickers and search are links and forms", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

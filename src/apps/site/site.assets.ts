@@ -42,7 +42,7 @@ a:hover { text-decoration: underline; }
 .q-sidebar { position: sticky; top: calc(var(--q-header-h) + 2.5rem); align-self: start; max-height: calc(100vh - var(--q-header-h) - 3rem); overflow-y: auto; padding: 1.25rem 0 2rem; font-size: .93rem; }
 .q-sidebar ul { list-style: none; margin: 0; padding: 0; }
 .q-sidebar ul ul { margin-left: .75rem; padding-left: .5rem; border-left: 1px solid var(--q-border); }
-.q-sidebar a { display: block; padding: .22rem .6rem; border-radius: 6px; color: var(--q-muted); }
+.q-sidebar a { display: block; padding: .22rem .6rem; border-radius: 6px; color: var(--q-muted); overflow-wrap: anywhere; }
 .q-sidebar a:hover { color: var(--q-fg); background: var(--q-panel); text-decoration: none; }
 .q-sidebar a[aria-current=page] { color: var(--q-link, var(--q-accent)); background: var(--q-accent-bg); font-weight: 600; }
 .q-sidebar ul.q-nav-top { margin-left: 0; padding-left: 0; border-left: none; }
