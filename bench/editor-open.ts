@@ -174,11 +174,47 @@ async function typeInto(page: Page, url: string, keys: number): Promise<{ blocks
     const next = downs[i + 1]?.ts ?? Number.POSITIVE_INFINITY;
     return tasks.filter((t) => t.ts >= down.ts && t.ts < next).reduce((sum, t) => sum + (t.tdur ?? 0) / 1000, 0);
   });
+  if (process.env.BENCH_TRACE) {
+    // The main thread's trace events by name: their own CPU time per key (nested events count in their parents too).
+    const byName = new Map<string, number>();
+    for (const e of events)
+      if (e.ph === "X" && e.pid === main?.pid && e.tid === main?.tid && e.ts >= downs[0]!.ts && e.tdur !== undefined)
+        byName.set(e.name, (byName.get(e.name) ?? 0) + e.tdur / 1000 / keys);
+    // Event dispatches by event type, and what runs inside them (by name).
+    const mine = events.filter(
+      (e) => e.ph === "X" && e.pid === main?.pid && e.tid === main?.tid && e.ts >= downs[0]!.ts && e.tdur !== undefined,
+    );
+    const dispatches = mine.filter((e) => e.name === "EventDispatch");
+    const byType = new Map<string, number>();
+    const inside = new Map<string, number>();
+    for (const d of dispatches) {
+      const type = d.args?.data?.type ?? "?";
+      byType.set(type, (byType.get(type) ?? 0) + d.tdur! / 1000 / keys);
+      const end = d.ts + ((d as { dur?: number }).dur ?? 0);
+      for (const e of mine)
+        if (e !== d && e.ts >= d.ts && e.ts < end && e.name !== "EventDispatch")
+          inside.set(`${type}>${e.name}`, (inside.get(`${type}>${e.name}`) ?? 0) + e.tdur! / 1000 / keys);
+    }
+    const top = (m: Map<string, number>) =>
+      [...m]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 14)
+        .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+        .join(", ");
+    console.log(`${blocks}-block page, event dispatches by type, CPU ms per key: ${top(byType)}; inside them: ${top(inside)}`);
+    console.log(
+      `${blocks}-block page, main-thread trace events, CPU ms per key: ${[...byName]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 22)
+        .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+        .join(", ")}`,
+    );
+  }
   return { blocks, latencies, cpu };
 }
 
-/** BENCH_PROFILE: a CPU profile of 20 keystrokes into the page, the functions by total time (QUIRE_EDITOR_MINIFY=0 keeps their names). */
-async function profileTyping(page: Page, url: string): Promise<void> {
+/** Milliseconds per keystroke by function (total: itself and what it calls), from a CPU profile of `keys` keystrokes into the page. */
+async function profileTyping(page: Page, url: string, keys: number): Promise<Map<string, number>> {
   await page.goto(url);
   await page.locator(READY).first().waitFor({ timeout: 120_000 });
   await caretInMiddle(page);
@@ -186,31 +222,48 @@ async function profileTyping(page: Page, url: string): Promise<void> {
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
   await cdp.send("Profiler.start");
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < keys; i++) {
     await page.keyboard.press("KeyB");
     await page.waitForTimeout(60);
   }
   await page.waitForTimeout(500);
   const { profile } = await cdp.send("Profiler.stop");
+  await cdp.detach();
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const total = new Map<string, number>();
   profile.samples?.forEach((id, i) => {
-    const ms = (profile.timeDeltas?.[i] ?? 0) / 1000;
+    const ms = (profile.timeDeltas?.[i] ?? 0) / 1000 / keys;
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const frame = byId.get(at)!.callFrame;
-      const key = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop()}:${frame.lineNumber}`;
+      const key = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop()}:${frame.lineNumber + 1}`;
       if (!seen.has(key)) total.set(key, (total.get(key) ?? 0) + ms);
       seen.add(key);
     }
   });
+  return total;
+}
+
+/**
+ * BENCH_PROFILE: CPU profiles of typing into the 20-block and the 2,000-block page (QUIRE_EDITOR_MINIFY=0
+ * keeps the functions' names): the functions by what they cost per key on the big page beyond the
+ * small one. The profiler samples wall time: on a loaded machine, waits for a core count too.
+ */
+async function profileBoth(page: Page, small: string, big: string): Promise<void> {
+  const keys = Number(process.env.BENCH_PROFILE_KEYS ?? 40);
+  const a = await profileTyping(page, small, keys);
+  const b = await profileTyping(page, big, keys);
+  const rows = [...b]
+    .map(([key, ms]) => ({ key, big: ms, small: a.get(key) ?? 0 }))
+    .filter((r) => !r.key.startsWith("(root)") && !r.key.startsWith("(idle)"));
+  console.log(`CPU per key by function (total), the 2,000-block page, the 20-block page (${keys} keys each), by the difference:`);
   console.log(
-    [...total]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 40)
-      .map(([k, v]) => `${v.toFixed(0)} ms ${k}`)
+    rows
+      .sort((x, y) => y.big - y.small - (x.big - x.small))
+      .slice(0, Number(process.env.BENCH_PROFILE_ROWS ?? 40))
+      .map((r) => `${r.big.toFixed(2).padStart(6)} ${r.small.toFixed(2).padStart(6)} ms  ${r.key}`)
       .join("\n"),
   );
 }
@@ -344,7 +397,7 @@ async function main() {
     console.log(
       `typing ${KEYS} keys, input to paint (Event Timing in a Chromium trace): ${baseline.blocks}-block page ${line(baseline)}; ${big.blocks}-block page ${line(big)} (p95 ${(percentile(big.latencies, 95) / percentile(baseline.latencies, 95)).toFixed(2)}× the ${baseline.blocks}-block page's)`,
     );
-    if (process.env.BENCH_PROFILE) await profileTyping(page, edit(blocksId));
+    if (process.env.BENCH_PROFILE) await profileBoth(page, edit(smallId), edit(blocksId));
   } finally {
     await browser.close();
   }
