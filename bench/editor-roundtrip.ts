@@ -68,29 +68,34 @@ function headRef(repo: string): string {
 }
 
 async function documentsOf(repo: string): Promise<{ pages: Array<[string, string]>; includes: Array<[string, string]> }> {
-  return withFetchedRef(`file://${path.resolve(repo)}`, headRef(repo), { allowFile: true, limits: DEFAULT_GIT_LIMITS }, async (local) => {
-    const entries = await local.listTree("");
-    const repository = await readRepository(entries, local, { measureImages: false });
-    const imported = await importContent(
-      repository,
-      emptyContent(),
-      { readBlob: async (oid) => (await local.readBlobs([oid]))[0]!, loadDocumentJson: async () => undefined, blobHash },
-      new Date().toISOString(),
-    );
-    const pages: Array<[string, string]> = [];
-    const walk = (list: PageNode[], prefix: string) => {
-      for (const page of list) {
-        const at = `${prefix}/${page.slug}`;
-        if (page.documentHash) pages.push([page.git?.path ?? at, imported.documents.get(page.documentHash)!]);
-        walk(page.children, at);
-      }
-    };
-    walk(imported.content.pages, "");
-    const includes = imported.content.reusableContents
-      .filter((rc) => rc.documentHash)
-      .map((rc): [string, string] => [rc.git?.path ?? rc.id, imported.documents.get(rc.documentHash!)!]);
-    return { pages, includes };
-  });
+  return withFetchedRef(
+    `file://${fs.realpathSync(repo)}`,
+    headRef(repo),
+    { allowFile: true, fileRoot: path.dirname(fs.realpathSync(repo)), limits: DEFAULT_GIT_LIMITS },
+    async (local) => {
+      const entries = await local.listTree("");
+      const repository = await readRepository(entries, local, { measureImages: false });
+      const imported = await importContent(
+        repository,
+        emptyContent(),
+        { readBlob: async (oid) => (await local.readBlobs([oid]))[0]!, loadDocumentJson: async () => undefined, blobHash },
+        new Date().toISOString(),
+      );
+      const pages: Array<[string, string]> = [];
+      const walk = (list: PageNode[], prefix: string) => {
+        for (const page of list) {
+          const at = `${prefix}/${page.slug}`;
+          if (page.documentHash) pages.push([page.git?.path ?? at, imported.documents.get(page.documentHash)!]);
+          walk(page.children, at);
+        }
+      };
+      walk(imported.content.pages, "");
+      const includes = imported.content.reusableContents
+        .filter((rc) => rc.documentHash)
+        .map((rc): [string, string] => [rc.git?.path ?? rc.id, imported.documents.get(rc.documentHash!)!]);
+      return { pages, includes };
+    },
+  );
 }
 
 function check(row: Row, name: string, json: string): void {
