@@ -148,11 +148,16 @@ describe("moving blocks", () => {
     const target = await center(page, ".qe-editor > p", "Trim the wick.");
     await touchDrag(cdp, grip, { x: grip.x, y: target.y - 4 }, false);
     await page.locator(".qe-drop-indicator").waitFor({ state: "visible" });
-    const line = await page.locator(".qe-drop-indicator").boundingBox();
-    const first = await center(page, ".qe-editor > p", "Light the lamp.");
-    // The line is drawn between the two blocks the block will land between.
-    expect(line!.y).toBeGreaterThan(first.top);
-    expect(line!.y).toBeLessThan(target.bottom);
+    // The line is drawn between the two blocks the block will land between. It follows the finger a
+    // frame behind (it may show first where the last move but one put it): polled, with the blocks
+    // measured beside it each time.
+    const lineBetween = async () => {
+      const line = await page.locator(".qe-drop-indicator").boundingBox();
+      const first = await center(page, ".qe-editor > p", "Light the lamp.");
+      const below = await center(page, ".qe-editor > p", "Trim the wick.");
+      return !!line && line.y > first.top && line.y < below.bottom;
+    };
+    await expect.poll(lineBetween, { timeout: 10_000 }).toBe(true);
     await e2e.shot(page, "editor-touch-dragging");
     await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
     await expect.poll(() => blockTexts(page)).toEqual(["Light the lamp.", "Log the ships.", "Trim the wick.", "Wind the clock."]);
