@@ -395,6 +395,17 @@ describe("a long page in the block editor", () => {
     await settledView(page);
     expect(await blockInView(page, expected[0]!)).toBe("in view");
     expect(await editorTexts(page)).toEqual(expected);
+
+    // Ctrl+Shift+End: the selection from the caret to the document's end, across blocks never drawn.
+    const caret = await page.evaluate(() => (window as any).quireEditor.editor.state.selection.head as number);
+    await page.keyboard.press("Control+Shift+End");
+    const selected = () =>
+      page.evaluate(() => {
+        const { state } = (window as any).quireEditor.editor;
+        return { anchor: state.selection.anchor, head: state.selection.head, end: state.doc.content.size - 1 };
+      });
+    await expect.poll(async () => (await selected()).head === (await selected()).end, { timeout: 10_000 }).toBe(true);
+    expect((await selected()).anchor).toBe(caret);
     expect(problems).toEqual([]);
   }, 300_000);
 });

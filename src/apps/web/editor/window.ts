@@ -20,11 +20,12 @@
  *
  * The browser's find (Ctrl+F / Cmd+F) and printing see only drawn text: both draw every block
  * first, and windowing resumes with the next click or key in the editor. Ctrl+End / Ctrl+Home
- * (Cmd+Down / Cmd+Up) go to the document's end or start, drawn or not, and scroll there.
+ * (Cmd+Down / Cmd+Up; with Shift, extending the selection) go to the document's end or start, drawn
+ * or not, and scroll there: the browser's own would stop at the last or first drawn block.
  */
 import type { AnyExtension } from "@tiptap/core";
 import type { Node as PMNode } from "@tiptap/pm/model";
-import { type EditorState, NodeSelection, Plugin, PluginKey, Selection } from "@tiptap/pm/state";
+import { type EditorState, NodeSelection, Plugin, PluginKey, Selection, TextSelection } from "@tiptap/pm/state";
 import { Decoration, DecorationSet, type EditorView, type NodeView } from "@tiptap/pm/view";
 
 /** Pages of at least this many top-level blocks are windowed (ordinary pages keep every block drawn). */
@@ -324,13 +325,16 @@ export function windowPlugin(): Plugin<WindowState> {
       decorations: (state) => windowKey.getState(state)?.near,
       handleKeyDown: (view, event) => {
         // The browser's own Ctrl+End stops at the last drawn block: the document's end (or start), drawn or not.
-        if (!windowKey.getState(view.state)?.active || event.altKey || event.shiftKey) return false;
+        if (!windowKey.getState(view.state)?.active || event.altKey) return false;
         const mac = /Mac|iP(hone|[oa]d)/.test(navigator.platform);
         const toEnd = mac ? event.metaKey && event.key === "ArrowDown" : event.ctrlKey && event.key === "End";
         const toStart = mac ? event.metaKey && event.key === "ArrowUp" : event.ctrlKey && event.key === "Home";
         if (!toEnd && !toStart) return false;
-        const { doc } = view.state;
-        view.dispatch(view.state.tr.setSelection(toEnd ? Selection.atEnd(doc) : Selection.atStart(doc)).scrollIntoView());
+        const { doc, selection } = view.state;
+        const target = toEnd ? Selection.atEnd(doc) : Selection.atStart(doc);
+        // With Shift, the selection is extended from where it starts (its anchor) to there.
+        const next = event.shiftKey ? TextSelection.between(selection.$anchor, target.$head) : target;
+        view.dispatch(view.state.tr.setSelection(next).scrollIntoView());
         return true;
       },
     },
