@@ -1,7 +1,8 @@
 /**
  * A long page in the block editor, in Chromium with live collaboration: only the blocks near the
- * window are drawn (the others are placeholders of their height), and nothing about the document
- * changes for it. Typing near the top, scrolling to the bottom and typing there, a selection across
+ * window are drawn (the others are placeholders of their height, each run of them one spacer with a
+ * layout box, the rest none), and nothing about the document changes for it. A jump far down (a
+ * selection scrolled into view), Ctrl+End and Ctrl+Home land on their block, drawn and in view. Typing near the top, scrolling to the bottom and typing there, a selection across
  * blocks that are not drawn deleted and undone, a second browser typing into a block the first does
  * not draw, the browser's find (every block drawn): the change request ends with exactly the text
  * typed, where it was typed. No timing is asserted. QUIRE_SCREENSHOTS_DIR=<dir> keeps screenshots.
