@@ -1,7 +1,8 @@
 /**
  * A long page in the block editor, in Chromium with live collaboration: only the blocks near the
- * window are drawn (the others are placeholders of their height), and nothing about the document
- * changes for it. Typing near the top, scrolling to the bottom and typing there, a selection across
+ * window are drawn (the others are placeholders of their height, each run of them one spacer with a
+ * layout box, the rest none), and nothing about the document changes for it. A jump far down (a
+ * selection scrolled into view), Ctrl+End and Ctrl+Home land on their block, drawn and in view. Typing near the top, scrolling to the bottom and typing there, a selection across
  * blocks that are not drawn deleted and undone, a second browser typing into a block the first does
  * not draw, the browser's find (every block drawn): the change request ends with exactly the text
  * typed, where it was typed. No timing is asserted. QUIRE_SCREENSHOTS_DIR=<dir> keeps screenshots.
@@ -108,6 +109,21 @@ async function viewShot(page: Page, name: string): Promise<void> {
 }
 
 const drawn = (page: Page) => page.locator(".qe-editor > :not(.qe-far)").count();
+/** Top-level elements the browser lays out (a run of far blocks is one spacer; the rest of the run has no box). */
+const laidOut = (page: Page) =>
+  page.evaluate(
+    () => Array.from(document.querySelectorAll(".qe-editor > *")).filter((element) => element.getClientRects().length > 0).length,
+  );
+/** Whether the top-level block holding `text` is drawn and wholly inside the window. */
+const blockInView = (page: Page, text: string) =>
+  page.evaluate((wanted) => {
+    const block = Array.from(document.querySelectorAll(".qe-editor > :not(.qe-far)")).find((b) => b.textContent?.includes(wanted));
+    if (!block) return "not drawn";
+    const rect = block.getBoundingClientRect();
+    return rect.top >= 0 && rect.bottom <= window.innerHeight
+      ? "in view"
+      : `at ${Math.round(rect.top)}..${Math.round(rect.bottom)} of ${window.innerHeight}`;
+  }, text);
 const placeholders = (page: Page) => page.locator(".qe-editor > .qe-far").count();
 
 /** Clicks paragraph `i` once it is drawn and puts the caret at its end. */
@@ -314,6 +330,83 @@ describe("a long page in the block editor", () => {
       Array.from(document.querySelectorAll(".qe-editor > *")).findIndex((b) => b.getBoundingClientRect().bottom > 0),
     );
     expect(firstInView).toBeLessThan(lowestDrawn);
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  it("lays out one spacer per run of far blocks, and lands where a jump goes (a block far down, Ctrl+End, Ctrl+Home)", async () => {
+    const original = longDocument();
+    const { content } = await commitContent(ctx, spaceId, {
+      pages: [{ title: "Spacers", slug: "spacers", extra: { documentHash: await saveDocument(ctx.db, original) } }],
+    });
+    const pageId = content.pages[0]!.id;
+    const cr = await createChangeRequest(ctx, owner, spaceId, { subject: "Spacers" });
+    const expected = blockTexts(original);
+    const { page } = await e2e.signIn(writer);
+    const problems = watchProblems(page);
+    await openEditor(page, `${base}/app/o/${orgId}/s/${spaceId}/~/changes/${cr.number}/p/${pageId}/edit`);
+    await page.locator(".qe-editor p", { hasText: textOf(0) }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => placeholdersInView(page), { timeout: 20_000 }).toBe(0);
+    // Every block has its element, but only the drawn ones and one spacer per run of far blocks have a box.
+    expect(await page.locator(".qe-editor > *").count()).toBe(BLOCKS);
+    const drawnAtTop = await drawn(page);
+    expect(await laidOut(page)).toBeLessThanOrEqual(2 * drawnAtTop + 1);
+    expect(await laidOut(page)).toBeLessThan(BLOCKS / 4);
+    // The spacers keep the page as tall as its blocks: far blocks are still scrolled past, not skipped.
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(BLOCKS * 30);
+
+    // A jump to a heading far down (as a comment's "show in page" does): it is drawn and in the window,
+    // and stays there once the blocks around it are drawn (their real heights for estimates).
+    const heading = 400; // 400 % 7 = 1: a heading
+    await page.evaluate((text) => {
+      const { editor } = (window as any).quireEditor;
+      let at = -1;
+      editor.state.doc.forEach((node: { textContent: string }, offset: number) => {
+        if (at < 0 && node.textContent === text) at = offset;
+      });
+      editor
+        .chain()
+        .focus()
+        .setTextSelection(at + 1)
+        .scrollIntoView()
+        .run();
+    }, textOf(heading));
+    await expect.poll(() => placeholdersInView(page), { timeout: 20_000 }).toBe(0);
+    await settledView(page);
+    expect(await blockInView(page, textOf(heading))).toBe("in view");
+    expect(await laidOut(page)).toBeLessThan(BLOCKS / 4);
+    await page.keyboard.type("Found ");
+    expected[heading] = `Found ${expected[heading]}`;
+    await viewShot(page, "editor-window-jump");
+
+    // Ctrl+End from there: the caret at the end of the last block, which is drawn and in view; typing lands there.
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type(" The end.");
+    expected[BLOCKS - 1] += " The end.";
+    await expect.poll(() => placeholdersInView(page), { timeout: 20_000 }).toBe(0);
+    await settledView(page);
+    expect(await blockInView(page, expected[BLOCKS - 1]!)).toBe("in view");
+    expect(await laidOut(page)).toBeLessThan(BLOCKS / 4);
+    await viewShot(page, "editor-window-end");
+
+    // Ctrl+Home: back to the start of the first block.
+    await page.keyboard.press("Control+Home");
+    await page.keyboard.type("Start. ");
+    expected[0] = `Start. ${expected[0]}`;
+    await expect.poll(() => placeholdersInView(page), { timeout: 20_000 }).toBe(0);
+    await settledView(page);
+    expect(await blockInView(page, expected[0]!)).toBe("in view");
+    expect(await editorTexts(page)).toEqual(expected);
+
+    // Ctrl+Shift+End: the selection from the caret to the document's end, across blocks never drawn.
+    const caret = await page.evaluate(() => (window as any).quireEditor.editor.state.selection.head as number);
+    await page.keyboard.press("Control+Shift+End");
+    const selected = () =>
+      page.evaluate(() => {
+        const { state } = (window as any).quireEditor.editor;
+        return { anchor: state.selection.anchor, head: state.selection.head, end: state.doc.content.size - 1 };
+      });
+    await expect.poll(async () => (await selected()).head === (await selected()).end, { timeout: 10_000 }).toBe(true);
+    expect((await selected()).anchor).toBe(caret);
     expect(problems).toEqual([]);
   }, 300_000);
 });

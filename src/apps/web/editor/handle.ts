@@ -8,6 +8,7 @@
 import { Extension } from "@tiptap/core";
 import { NodeSelection, Plugin, TextSelection } from "@tiptap/pm/state";
 import type { EditorView } from "@tiptap/pm/view";
+import { blockBox } from "./window.js";
 
 function topLevelBlockAt(view: EditorView, x: number, y: number): { pos: number; dom: HTMLElement } | undefined {
   const found = view.posAtCoords({ left: x, top: y });
@@ -47,10 +48,8 @@ export function dropBoundary(view: EditorView, y: number): { pos: number; y: num
   doc.forEach((_node, offset) => {
     starts.push(offset);
   });
-  const box = (i: number) => {
-    const dom = view.nodeDOM(starts[i]!);
-    return dom instanceof HTMLElement ? dom.getBoundingClientRect() : undefined;
-  };
+  // Far blocks of a long page have no box of their own (window.ts): where they would be.
+  const box = (i: number) => blockBox(view.nodeDOM(starts[i]!));
   let low = 0;
   let high = starts.length;
   while (low < high) {

@@ -11,12 +11,21 @@
  * or goes is redrawn (`update` answers false). The blocks holding the selection are never far, so typing always goes
  * into real DOM. The near range follows scrolling with a screen of margin either side.
  *
+ * Each run of consecutive far blocks is laid out as one spacer: its first placeholder carries the
+ * run's total height and the others are `display: none`. Chromium lays out, pre-paints and paints
+ * on each key in time that grows with the number of top-level boxes, placeholders included; with
+ * spacers a long page has about as many boxes as a short one. Where a hidden placeholder would be
+ * is known from its run's spacer and the heights before it in the run (`blockBox`), which is what
+ * the window (and the drag handle's drop position) reads instead of its box.
+ *
  * The browser's find (Ctrl+F / Cmd+F) and printing see only drawn text: both draw every block
- * first, and windowing resumes with the next click or key in the editor.
+ * first, and windowing resumes with the next click or key in the editor. Ctrl+End / Ctrl+Home
+ * (Cmd+Down / Cmd+Up; with Shift, extending the selection) go to the document's end or start, drawn
+ * or not, and scroll there: the browser's own would stop at the last or first drawn block.
  */
 import type { AnyExtension } from "@tiptap/core";
 import type { Node as PMNode } from "@tiptap/pm/model";
-import { type EditorState, NodeSelection, Plugin, PluginKey, type Selection } from "@tiptap/pm/state";
+import { type EditorState, NodeSelection, Plugin, PluginKey, Selection, TextSelection } from "@tiptap/pm/state";
 import { Decoration, DecorationSet, type EditorView, type NodeView } from "@tiptap/pm/view";
 
 /** Pages of at least this many top-level blocks are windowed (ordinary pages keep every block drawn). */
@@ -129,6 +138,63 @@ function placeholderHeight(node: PMNode): number {
   return Math.round(guess * factor);
 }
 
+/** Each far block's placeholder height, by its element. */
+const farHeights = new WeakMap<Element, number>();
+/** Where a far block is: its run's spacer (the run's first placeholder) and the heights before it in the run. */
+interface FarPlace {
+  spacer: HTMLElement;
+  offset: number;
+  height: number;
+}
+const farPlaces = new WeakMap<Element, FarPlace>();
+/** Views whose top-level blocks changed (drawn, made far, added, removed) since their runs were laid out. */
+const runsChanged = new WeakSet<EditorView>();
+
+/**
+ * One spacer per run of consecutive far blocks: the first gets the run's height, the others no
+ * box at all. A walk over the top-level elements, done only when top-level blocks were drawn,
+ * made far, added or removed (not on a key typed into a drawn block).
+ */
+function layOutRuns(view: EditorView): void {
+  runsChanged.delete(view);
+  let spacer: HTMLElement | undefined;
+  let total = 0;
+  const close = () => {
+    const height = `${total}px`;
+    if (spacer && spacer.style.height !== height) spacer.style.height = height;
+    spacer = undefined;
+  };
+  for (let child = view.dom.firstElementChild; child; child = child.nextElementSibling) {
+    const height = farHeights.get(child);
+    if (height === undefined || !(child instanceof HTMLElement)) {
+      close();
+      continue;
+    }
+    if (!spacer) {
+      spacer = child;
+      total = 0;
+      if (child.style.display) child.style.display = "";
+    } else if (child.style.display !== "none") child.style.display = "none";
+    farPlaces.set(child, { spacer, offset: total, height });
+    total += height;
+  }
+  close();
+}
+
+/**
+ * A top-level block's box in window coordinates: its own when drawn, where it would be in its
+ * run's spacer when far (hidden placeholders have no box).
+ */
+export function blockBox(dom: Node | null): { top: number; bottom: number; height: number } | undefined {
+  if (!(dom instanceof HTMLElement)) return undefined;
+  const place = farPlaces.get(dom);
+  if (place?.spacer.isConnected) {
+    const top = place.spacer.getBoundingClientRect().top + place.offset;
+    return { top, bottom: top + place.height, height: place.height };
+  }
+  return dom.getBoundingClientRect();
+}
+
 /** A far block: its height and nothing else (no text for the browser to read on each key). */
 class FarBlock implements NodeView {
   dom: HTMLElement;
@@ -140,7 +206,13 @@ class FarBlock implements NodeView {
     this.dom.className = "qe-far";
     this.dom.contentEditable = "false";
     this.dom.dataset.type = node.type.name;
-    this.dom.style.height = `${placeholderHeight(node)}px`;
+    const height = placeholderHeight(node);
+    this.dom.style.height = `${height}px`;
+    farHeights.set(this.dom, height);
+    runsChanged.add(view);
+  }
+  destroy(): void {
+    runsChanged.add(this.view);
   }
   update(node: PMNode, decorations: Decorations): boolean {
     // Drawn again when it comes near; a change from another writer keeps the height (measured when drawn).
@@ -164,6 +236,8 @@ function windowedView(inner: ViewFactory | undefined): ViewFactory {
     // Nested blocks are drawn with their top-level block.
     if (!isTopLevel(view.state.doc, props.getPos())) return inner?.(props);
     if (farIn(view, decorations)) return new FarBlock(node, view);
+    // A drawn block comes or goes: the runs of far blocks around it change.
+    runsChanged.add(view);
     const real = inner?.(props);
     let current = node;
     if (!real)
@@ -174,7 +248,13 @@ function windowedView(inner: ViewFactory | undefined): ViewFactory {
           current = next;
           return true;
         },
+        destroy: () => runsChanged.add(view),
       } as unknown as NodeView;
+    const ownDestroy = real.destroy?.bind(real);
+    real.destroy = () => {
+      runsChanged.add(view);
+      ownDestroy?.();
+    };
     const own = real.update?.bind(real);
     real.update = (next, outer, innerDecorations) => {
       if (farIn(view, outer)) return false;
@@ -243,6 +323,20 @@ export function windowPlugin(): Plugin<WindowState> {
     },
     props: {
       decorations: (state) => windowKey.getState(state)?.near,
+      handleKeyDown: (view, event) => {
+        // The browser's own Ctrl+End stops at the last drawn block: the document's end (or start), drawn or not.
+        if (!windowKey.getState(view.state)?.active || event.altKey) return false;
+        const mac = /Mac|iP(hone|[oa]d)/.test(navigator.platform);
+        const toEnd = mac ? event.metaKey && event.key === "ArrowDown" : event.ctrlKey && event.key === "End";
+        const toStart = mac ? event.metaKey && event.key === "ArrowUp" : event.ctrlKey && event.key === "Home";
+        if (!toEnd && !toStart) return false;
+        const { doc, selection } = view.state;
+        const target = toEnd ? Selection.atEnd(doc) : Selection.atStart(doc);
+        // With Shift, the selection is extended from where it starts (its anchor) to there.
+        const next = event.shiftKey ? TextSelection.between(selection.$anchor, target.$head) : target;
+        view.dispatch(view.state.tr.setSelection(next).scrollIntoView());
+        return true;
+      },
     },
     view: (view) => new WindowView(view),
   });
@@ -284,6 +378,7 @@ class WindowView {
     window.addEventListener("mousedown", this.onPointer, true);
     window.addEventListener("beforeprint", this.beforePrint);
     window.addEventListener("afterprint", this.afterPrint);
+    if (runsChanged.has(view)) layOutRuns(view);
     this.schedule();
   }
 
@@ -296,6 +391,7 @@ class WindowView {
   }
 
   update(view: EditorView, previous: EditorState): void {
+    if (runsChanged.has(view)) layOutRuns(view);
     const state = windowKey.getState(view.state);
     if (!state?.active || state.suspended) return;
     if (!windowKey.getState(previous)?.active) {
@@ -321,9 +417,8 @@ class WindowView {
     return this.starts.at;
   }
 
-  private rect(at: number): DOMRect | undefined {
-    const dom = this.view.nodeDOM(at);
-    return dom instanceof HTMLElement ? dom.getBoundingClientRect() : undefined;
+  private rect(at: number): { top: number; bottom: number } | undefined {
+    return blockBox(this.view.nodeDOM(at));
   }
 
   /** The first block whose bottom is below `y` (window coordinates), by bisection (blocks are stacked). */
