@@ -89,6 +89,30 @@ export const MAX_SITE_EVENTS_PER_WRITE = 5000;
 /** Events made and written per transaction, the event loop free between two (see write()). */
 const EVENTS_PER_TRANSACTION = 200;
 
+/**
+ * The HMACs of one write under each day's salt, by the value hashed: a visitor (site_visitors and
+ * site_events.visitor: the same hash) and a session ("session\n" and the value, so that a session
+ * never hashes like a visitor). A reader's reads share them: one HMAC each per day, not per read.
+ */
+interface HashesOfDay {
+  salt: string;
+  visitors: Map<string, string>;
+  sessions: Map<string, string>;
+}
+type DayHashes = Map<string, HashesOfDay>;
+
+function hashed(ofDay: HashesOfDay, kind: "visitors" | "sessions", value: string): string {
+  const known = ofDay[kind];
+  let hash = known.get(value);
+  if (hash === undefined) {
+    hash = createHmac("sha256", ofDay.salt)
+      .update(kind === "sessions" ? `session\n${value}` : value)
+      .digest("base64url");
+    known.set(value, hash);
+  }
+  return hash;
+}
+
 /** What a server-side read is as an event of 0.202. */
 const VIEW_EVENTS: Record<SiteViewSource, { type: EventType; displayContext: EventFields["displayContext"]; llms?: string }> = {
   page: { type: "page_view", displayContext: "site" },
@@ -245,6 +269,9 @@ export class InsightsRecorder {
     claims: { property: string; value: string }[],
   ): EventRow {
     const { browser, device, os, bot } = classifyUserAgent(userAgent);
+    // Most events (every read the site served) bring no claims: their segment is "{}", made as such.
+    if (claims.length === 0)
+      return { id: newId(), siteId, ...bucketsOf(at), ...fields, browser, device, os, bot, authenticated, segment: "{}" };
     const segment: Record<string, unknown> = {};
     for (const claim of claims) {
       // The segment is the claims as the visitor brought them: nested by path, values typed again.
@@ -387,13 +414,13 @@ export class InsightsRecorder {
         const [siteId, day, spaceId, pageId, source, agent] = JSON.parse(key) as [string, string, string, string, SiteViewSource, number];
         return { siteId, day, spaceId, pageId, source, agent, views: count } satisfies SitePageViewsTable;
       });
+      // Hashes under each day's salt, made once per visitor in this write: site_visitors and the
+      // visitor's events share them (the same HMAC of the same value under the same salt).
+      const hashes: DayHashes = new Map();
       const visitorRows: SiteVisitorsTable[] = [];
       for (const key of visitors) {
         const [siteId, day, visitor, agent] = JSON.parse(key) as [string, string, string, number];
-        const salted = createHmac("sha256", await this.saltOf(day))
-          .update(visitor)
-          .digest("base64url");
-        visitorRows.push({ siteId, day, visitor: salted, agent });
+        visitorRows.push({ siteId, day, visitor: hashed(await this.hashesOf(hashes, day), "visitors", visitor), agent });
       }
       const searchRows = [...searches].map(([key, count]) => {
         const [siteId, day, query] = JSON.parse(key) as [string, string, string];
@@ -414,12 +441,11 @@ export class InsightsRecorder {
       // Events in slices, each made and written in its own transaction with the event loop free
       // between them: on SQLite the server's own thread writes, and a batch of many reads written at
       // once would hold every request for all of it.
-      const hashed = new Map<string, string>();
       for (let i = 0; i < events.length; i += EVENTS_PER_TRANSACTION) {
         if (i > 0) await new Promise((resolve) => setImmediate(resolve));
         await this.writeEvents(
           events.slice(i, i + EVENTS_PER_TRANSACTION).filter((event) => sites.has(event.siteId)),
-          hashed,
+          hashes,
         );
       }
       if (dropped > 0) this.deps.log.warn({ dropped }, "insights: counts dropped (too many between two writes)");
@@ -434,31 +460,35 @@ export class InsightsRecorder {
 
   /**
    * Events with their visitor and session as hashes under the salt of the event's day, like
-   * site_visitors. `hashed`: the hashes made so far in this write (a visitor's events share them:
+   * site_visitors. `hashes`: the hashes made so far in this write (a visitor's events share them:
    * one HMAC each per day, not per event).
    */
-  private async writeEvents(events: readonly PendingEvent[], hashed: Map<string, string>): Promise<void> {
+  private async writeEvents(events: readonly PendingEvent[], hashes: DayHashes): Promise<void> {
     if (events.length === 0) return;
-    // The rows made here are this write's own: they take their hashes in place rather than as copies.
-    const rows = events.map((event) => (typeof event.row === "function" ? event.row() : event.row));
-    const salts = new Map<string, string>();
-    for (const row of rows) if (!salts.has(row.day)) salts.set(row.day, await this.saltOf(row.day));
-    const hashOf = (day: string, value: string) => {
-      const key = `${day}\n${value}`;
-      let hash = hashed.get(key);
-      if (hash === undefined) hashed.set(key, (hash = createHmac("sha256", salts.get(day)!).update(value).digest("base64url")));
-      return hash;
-    };
     const eventRows: SiteEventsTable[] = [];
     const claimRows: SiteEventClaimsTable[] = [];
-    events.forEach((event, i) => {
-      const row = rows[i]!;
-      eventRows.push(
-        Object.assign(row, { visitor: hashOf(row.day, event.visitor), session: hashOf(row.day, `session\n${event.session}`) }),
-      );
+    let day = "";
+    let ofDay: HashesOfDay | undefined;
+    for (const event of events) {
+      // The rows made here are this write's own: they take their hashes in place rather than as copies.
+      const row = (typeof event.row === "function" ? event.row() : event.row) as SiteEventsTable;
+      if (ofDay === undefined || row.day !== day) {
+        day = row.day;
+        ofDay = await this.hashesOf(hashes, day);
+      }
+      row.visitor = hashed(ofDay, "visitors", event.visitor);
+      row.session = hashed(ofDay, "sessions", event.session);
+      eventRows.push(row);
       for (const claim of event.claims) claimRows.push({ eventId: row.id, siteId: row.siteId, ...claim });
-    });
+    }
     await this.deps.db.transaction().execute((trx) => insertEvents(trx, eventRows, claimRows));
+  }
+
+  /** The hashes of `day` in this write, its salt fetched (or made) the first time. */
+  private async hashesOf(hashes: DayHashes, day: string): Promise<HashesOfDay> {
+    let ofDay = hashes.get(day);
+    if (ofDay === undefined) hashes.set(day, (ofDay = { salt: await this.saltOf(day), visitors: new Map(), sessions: new Map() }));
+    return ofDay;
   }
 
   private async writeQuestions(trx: Executor, asked: (AskedQuestion & { at: string })[]) {
