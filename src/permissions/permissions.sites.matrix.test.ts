@@ -14,6 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, type Requester, type TestContext, type TestResponse, type TestUser } from "../../test/helpers/app.js";
 import { addMemberToOrg, createOrganization, createOrgWithRoles, createUser } from "../../test/helpers/factories.js";
+import { reportedEvent } from "../../test/helpers/insights.factories.js";
 import { addSection, createSite } from "../../test/helpers/sites.factories.js";
 import { createSpace, createTeam, grant, setDefaultLevel, snapshot } from "../../test/helpers/spaces.factories.js";
 
@@ -536,21 +537,7 @@ const entries: Entry[] = [
     expected: EDIT(204),
     act: (c, i) =>
       c.post(`${i.url}/insights/events`, {
-        events: [
-          {
-            type: "page_view",
-            session: { visitorId: "v", sessionId: "s", cookies: {}, userAgent: "curl/8.5.0", language: null, referrer: null },
-            location: {
-              url: "https://docs.example.com/",
-              siteSection: null,
-              siteSpace: null,
-              siteShareKey: null,
-              space: null,
-              revision: null,
-              page: null,
-            },
-          },
-        ],
+        events: [reportedEvent("page_view")],
       }),
   },
   {

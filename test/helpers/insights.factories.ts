@@ -18,3 +18,24 @@ export async function seedEvents(db: Executor, siteId: string, count: number, at
       'firefox', 'desktop', 'linux', '', case when i % 3 = 0 then 'gptbot' else null end
     from n`.execute(db);
 }
+
+/**
+ * A reported event of 0.202 (`SiteInsightsEvent`) with every field its type needs and nothing
+ * of a visitor: `over` replaces or adds fields at the top level (`type`, `query`, `location`...).
+ */
+export function reportedEvent(type: string, over: Record<string, unknown> = {}) {
+  return {
+    type,
+    session: { visitorId: "v", sessionId: "s", cookies: {}, userAgent: "curl/8.5.0", language: null, referrer: null },
+    location: {
+      url: "https://docs.example.com/a",
+      siteSection: null,
+      siteSpace: null,
+      siteShareKey: null,
+      space: null,
+      revision: null,
+      page: null,
+    },
+    ...over,
+  };
+}

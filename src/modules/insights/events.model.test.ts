@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { reportedEvent } from "../../../test/helpers/insights.factories.js";
 import { bucketsOf, canonicalJson, classifyUserAgent, cleanUrl, keptClaims, languageOf, readEvent } from "./events.model.js";
 
 const now = new Date("2026-11-29T10:15:00.000Z");
-const base = {
-  session: { visitorId: "v", sessionId: "s", cookies: {}, userAgent: "curl/8.5.0", language: null, referrer: null },
-  location: {
-    url: "https://docs.example.com/a",
-    siteSection: null,
-    siteSpace: null,
-    siteShareKey: null,
-    space: null,
-    revision: null,
-    page: null,
-  },
-};
+const base = reportedEvent("page_view");
 
 describe("insight events model", () => {
   it("buckets a time in UTC: weeks start on Monday, Sunday is day 7", () => {

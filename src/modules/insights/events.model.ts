@@ -198,14 +198,8 @@ function parseCleanUrl(raw: string): CleanUrl | null {
   };
 }
 
-interface HourBuckets {
-  hour: string;
-  day: string;
-  week: string;
-  month: string;
-  hourOfDay: number;
-  dayOfWeek: number;
-}
+/** The time buckets stored with an event (its table's columns): the same for every read of an hour. */
+type HourBuckets = Pick<SiteEventsTable, "hour" | "day" | "week" | "month" | "hourOfDay" | "dayOfWeek">;
 /** The buckets of the last hour asked for: every read of that hour shares them. */
 let lastHour: { hour: string; buckets: HourBuckets } | undefined;
 
