@@ -12,9 +12,7 @@ import type { TestContext, TestUser } from "../helpers/app.js";
 import { createChangeRequest } from "../helpers/change-requests.factories.js";
 import { commitContent } from "../helpers/content.factories.js";
 import { openEditor } from "../helpers/editor-e2e.js";
-import { addMemberToOrg, createOrganization, createUser } from "../helpers/factories.js";
-import { createSpace } from "../helpers/spaces.factories.js";
-import { startWebE2E, type WebE2E, watchProblems } from "../helpers/web-e2e.js";
+import { lighthouseDocs, startWebE2E, type WebE2E, watchProblems } from "../helpers/web-e2e.js";
 
 let e2e: WebE2E;
 let ctx: TestContext;
@@ -27,11 +25,7 @@ let writer: TestUser;
 beforeAll(async () => {
   e2e = await startWebE2E();
   ({ ctx, base } = e2e);
-  owner = await createUser(ctx, { displayName: "Olive Owner" });
-  orgId = (await createOrganization(ctx, owner, "Lighthouse Docs")).id;
-  writer = await createUser(ctx, { displayName: "Wren Writer" });
-  await addMemberToOrg(ctx, orgId, writer, "edit");
-  spaceId = (await createSpace(ctx, owner, orgId, { title: "Handbook" })).id;
+  ({ owner, writer, orgId, spaceId } = await lighthouseDocs(ctx));
 }, 120_000);
 
 afterAll(async () => {

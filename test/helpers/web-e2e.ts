@@ -8,9 +8,11 @@ import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { createLoginLink } from "../../src/apps/web/web.queries.js";
 import type { Config } from "../../src/config.js";
-import { createTestContext, type TestContext } from "./app.js";
+import { createTestContext, type TestContext, type TestUser } from "./app.js";
 import { connectChromium } from "./browser.js";
+import { addMemberToOrg, createOrganization, createUser } from "./factories.js";
 import { freePort } from "./ports.js";
+import { createSpace } from "./spaces.factories.js";
 
 export interface WebE2E {
   ctx: TestContext;
@@ -79,4 +81,17 @@ export function watchProblems(page: Page): string[] {
       problems.push(`${response.status()} ${response.url()}`);
   });
   return problems;
+}
+
+/**
+ * The editor tests' organization: Olive Owner's "Lighthouse Docs", Wren Writer a member who may
+ * edit, and its space "Handbook".
+ */
+export async function lighthouseDocs(ctx: TestContext): Promise<{ owner: TestUser; writer: TestUser; orgId: string; spaceId: string }> {
+  const owner = await createUser(ctx, { displayName: "Olive Owner" });
+  const orgId = (await createOrganization(ctx, owner, "Lighthouse Docs")).id;
+  const writer = await createUser(ctx, { displayName: "Wren Writer" });
+  await addMemberToOrg(ctx, orgId, writer, "edit");
+  const spaceId = (await createSpace(ctx, owner, orgId, { title: "Handbook" })).id;
+  return { owner, writer, orgId, spaceId };
 }
