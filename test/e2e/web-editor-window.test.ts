@@ -166,6 +166,21 @@ async function settledView(page: Page): Promise<{ top: number; scrollY: number }
   throw new Error(`the page did not settle: ${last}`);
 }
 
+/** The writer's editor on a new page of longDocument() in a change request of its own, its first block drawn. */
+async function openLongPage(title: string, subject: string) {
+  const original = longDocument();
+  const { content } = await commitContent(ctx, spaceId, {
+    pages: [{ title, slug: title.toLowerCase(), extra: { documentHash: await saveDocument(ctx.db, original) } }],
+  });
+  const pageId = content.pages[0]!.id;
+  const cr = await createChangeRequest(ctx, owner, spaceId, { subject });
+  const { page } = await e2e.signIn(writer);
+  const problems = watchProblems(page);
+  await openEditor(page, `${base}/app/o/${orgId}/s/${spaceId}/~/changes/${cr.number}/p/${pageId}/edit`);
+  await page.locator(".qe-editor p", { hasText: textOf(0) }).waitFor({ timeout: 30_000 });
+  return { page, problems, original };
+}
+
 describe("a long page in the block editor", () => {
   it("draws only the blocks near the window, and keeps every keystroke of two browsers where it was typed", async () => {
     const original = longDocument();
@@ -286,16 +301,7 @@ describe("a long page in the block editor", () => {
     expect(problemsB).toEqual([]);
   }, 300_000);
   it("keeps the text in the window in place while scrolling up through blocks drawn for the first time", async () => {
-    const original = longDocument();
-    const { content } = await commitContent(ctx, spaceId, {
-      pages: [{ title: "Scrolled", slug: "scrolled", extra: { documentHash: await saveDocument(ctx.db, original) } }],
-    });
-    const pageId = content.pages[0]!.id;
-    const cr = await createChangeRequest(ctx, owner, spaceId, { subject: "Scrolling up" });
-    const { page } = await e2e.signIn(writer);
-    const problems = watchProblems(page);
-    await openEditor(page, `${base}/app/o/${orgId}/s/${spaceId}/~/changes/${cr.number}/p/${pageId}/edit`);
-    await page.locator(".qe-editor p", { hasText: textOf(0) }).waitFor({ timeout: 30_000 });
+    const { page, problems } = await openLongPage("Scrolled", "Scrolling up");
     // Straight to the bottom: the blocks above were never drawn (placeholders of an estimated height).
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await expect.poll(() => placeholdersInView(page), { timeout: 20_000 }).toBe(0);
@@ -328,17 +334,8 @@ describe("a long page in the block editor", () => {
   }, 300_000);
 
   it("lays out one spacer per run of far blocks, and lands where a jump goes (a block far down, Ctrl+End, Ctrl+Home)", async () => {
-    const original = longDocument();
-    const { content } = await commitContent(ctx, spaceId, {
-      pages: [{ title: "Spacers", slug: "spacers", extra: { documentHash: await saveDocument(ctx.db, original) } }],
-    });
-    const pageId = content.pages[0]!.id;
-    const cr = await createChangeRequest(ctx, owner, spaceId, { subject: "Spacers" });
+    const { page, problems, original } = await openLongPage("Spacers", "Spacers");
     const expected = blockTexts(original);
-    const { page } = await e2e.signIn(writer);
-    const problems = watchProblems(page);
-    await openEditor(page, `${base}/app/o/${orgId}/s/${spaceId}/~/changes/${cr.number}/p/${pageId}/edit`);
-    await page.locator(".qe-editor p", { hasText: textOf(0) }).waitFor({ timeout: 30_000 });
     await expect.poll(() => placeholdersInView(page), { timeout: 20_000 }).toBe(0);
     // Every block has its element, but only the drawn ones and one spacer per run of far blocks have a box.
     expect(await page.locator(".qe-editor > *").count()).toBe(BLOCKS);
