@@ -38,24 +38,25 @@ export async function sourcesDone(db: Executor, sourceHashes: readonly string[])
   return done;
 }
 
+type MadeVariant = { width: number; height: number; contentType: string; data: Buffer | undefined };
+
+/** A width made of a source as its row (bytes null when the source is served instead). */
+const variantRow = (sourceHash: string, v: MadeVariant, createdAt: string) => ({
+  sourceHash,
+  width: v.width,
+  height: v.height,
+  contentType: v.contentType,
+  size: v.data?.length ?? 0,
+  data: v.data ?? null,
+  error: null,
+  createdAt,
+});
+
 /** Stores one width a reader's request made (the job makes the others and the done marker); runs again harmlessly. */
-export async function saveOneVariant(
-  db: Executor,
-  sourceHash: string,
-  variant: { width: number; height: number; contentType: string; data: Buffer | undefined },
-): Promise<void> {
+export async function saveOneVariant(db: Executor, sourceHash: string, variant: MadeVariant): Promise<void> {
   await db
     .insertInto("imageVariants")
-    .values({
-      sourceHash,
-      width: variant.width,
-      height: variant.height,
-      contentType: variant.contentType,
-      size: variant.data?.length ?? 0,
-      data: variant.data ?? null,
-      error: null,
-      createdAt: nowIso(),
-    })
+    .values(variantRow(sourceHash, variant, nowIso()))
     .onConflict((oc) => oc.columns(["sourceHash", "width"]).doNothing())
     .execute();
 }
@@ -74,24 +75,10 @@ export async function variantData(db: Executor, sourceHash: string, width: numbe
  * Records what was made of a source: its variants (bytes null when the source is served instead)
  * and the done marker (width 0), with the reason when nothing could be made. Runs again harmlessly.
  */
-export async function saveVariants(
-  db: Executor,
-  sourceHash: string,
-  variants: readonly { width: number; height: number; contentType: string; data: Buffer | undefined }[],
-  error?: string,
-): Promise<void> {
+export async function saveVariants(db: Executor, sourceHash: string, variants: readonly MadeVariant[], error?: string): Promise<void> {
   const createdAt = nowIso();
   const rows = [
-    ...variants.map((v) => ({
-      sourceHash,
-      width: v.width,
-      height: v.height,
-      contentType: v.contentType,
-      size: v.data?.length ?? 0,
-      data: v.data ?? null,
-      error: null,
-      createdAt,
-    })),
+    ...variants.map((v) => variantRow(sourceHash, v, createdAt)),
     { sourceHash, width: 0, height: 0, contentType: "", size: 0, data: null, error: error ?? null, createdAt },
   ];
   for (const row of rows) {
